@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* wbsim/wbsim.h - the umbrella header: includes every public header. */
+#ifndef WBSIM_WBSIM_H
+#define WBSIM_WBSIM_H
+
+#include <wbsim/macros.h>
+#include <wbsim/version.h>
+#include <wbsim/error.h>
+#include <wbsim/sim.h>
+
+#endif
