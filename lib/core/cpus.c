@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cpus.c - a pool of identical CPUs shared by every task of the simulated
+ * machine.
+ *
+ * A task asks for a burst of CPU time; it runs on a free CPU for that long
+ * without preemption and is resumed through its callback. When every CPU is
+ * busy the task waits, FIFO. This is the mechanism that makes one flusher
+ * thread a bottleneck on a fast device and that makes many dirtiers compete
+ * with the flushers for the machine. Left out: preemption, time slices,
+ * per-CPU run queues and migration, SMT.
+ */
+#include <wbsim/error.h>
+#include "core/sim-private.h"
+
+struct wbsim_cpus {
+	wbsim_sim *sim;
+	unsigned int nr_cpus;
+	unsigned int busy;
+	unsigned int nr_waiting;
+	wbsim_time_t busy_ns;
+	wbsim_task *wait_head, *wait_tail;
+	unsigned int *free_cpus;	/* stack of idle CPU numbers */
+	unsigned int nr_free;
+};
+
+void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
+{
+	*task = (wbsim_task){ 0 };
+	task->name = g_strdup(name);
+	task->kind = kind;
+	task->cpu = -1;
+}
+
+void wbsim_task_clear(wbsim_task *task)
+{
+	g_clear_pointer(&task->name, g_free);
+}
+
+wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
+{
+	wbsim_cpus *cpus;
+
+	if (nr_cpus == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "a machine needs at least one CPU (got 0)");
+		return NULL;
+	}
+	cpus = g_new0(wbsim_cpus, 1);
+	cpus->sim = sim;
+	cpus->nr_cpus = nr_cpus;
+	cpus->free_cpus = g_new(unsigned int, nr_cpus);
+	/* Lowest-numbered CPU on top of the stack. */
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		cpus->free_cpus[i] = nr_cpus - 1 - i;
+	cpus->nr_free = nr_cpus;
+	return cpus;
+}
+
+void wbsim_cpus_free(wbsim_cpus *cpus)
+{
+	if (!cpus)
+		return;
+	g_free(cpus->free_cpus);
+	g_free(cpus);
+}
+
+static void burst_end(wbsim_sim *sim, void *arg);
+
+static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
+{
+	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
+	cpus->busy++;
+	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
+}
+
+static void burst_end(wbsim_sim *sim, void *arg)
+{
+	wbsim_task *task = arg;
+	wbsim_cpus *cpus = task->on_pool;
+
+	cpus->busy--;
+	cpus->free_cpus[cpus->nr_free++] = (unsigned int)task->cpu;
+	task->cpu = -1;
+	task->cpu_ns += task->burst_ns;
+	task->bursts++;
+	cpus->busy_ns += task->burst_ns;
+	task->on_pool = NULL;
+
+	/* Hand the CPU to the longest waiter before resuming this task, so a
+	 * task that asks again at once queues behind it (FIFO fairness). */
+	if (cpus->wait_head) {
+		wbsim_task *next = cpus->wait_head;
+
+		cpus->wait_head = next->next_waiter;
+		if (!cpus->wait_head)
+			cpus->wait_tail = NULL;
+		next->next_waiter = NULL;
+		cpus->nr_waiting--;
+		next->cpu_wait_ns += sim->now - next->wait_since;
+		start_burst(cpus, next);
+	}
+	task->done_fn(sim, task->done_arg);
+}
+
+void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
+		    wbsim_event_fn done, void *arg)
+{
+	g_return_if_fail(task->on_pool == NULL);
+
+	task->on_pool = cpus;
+	task->burst_ns = cost;
+	task->done_fn = done;
+	task->done_arg = arg;
+	if (cpus->nr_free > 0) {
+		start_burst(cpus, task);
+		return;
+	}
+	task->wait_since = cpus->sim->now;
+	task->next_waiter = NULL;
+	if (cpus->wait_tail)
+		cpus->wait_tail->next_waiter = task;
+	else
+		cpus->wait_head = task;
+	cpus->wait_tail = task;
+	cpus->nr_waiting++;
+}
+
+unsigned int wbsim_cpus_count(const wbsim_cpus *cpus)
+{
+	return cpus->nr_cpus;
+}
+
+unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus)
+{
+	return cpus->busy;
+}
+
+unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
+{
+	return cpus->nr_waiting;
+}
+
+wbsim_time_t wbsim_cpus_busy_ns(const wbsim_cpus *cpus)
+{
+	return cpus->busy_ns;
+}

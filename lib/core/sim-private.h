@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* sim-private.h - the simulation object, shared by the files of lib/core. */
+#ifndef WBSIM_CORE_SIM_PRIVATE_H
+#define WBSIM_CORE_SIM_PRIVATE_H
+
+#include <wbsim/sim.h>
+#include "core/event-queue.h"
+
+struct wbsim_sim {
+	wbsim_time_t now;
+	uint64_t next_seq;	/* starts at 1: armed_seq == 0 means "idle timer" */
+	uint64_t processed;
+	uint64_t past_schedules;
+	gboolean stop;
+	struct wbsim_event_queue queue;
+	wbsim_rng rng;
+	/* Called after every event when set (the --check mode's invariant hook). */
+	wbsim_event_fn after_event;
+	void *after_event_arg;
+};
+
+/* Install (or remove, with fn == NULL) the after-every-event hook. */
+void wbsim_sim_set_after_event_hook(wbsim_sim *sim, wbsim_event_fn fn, void *arg);
+
+#endif

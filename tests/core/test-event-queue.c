@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* test-event-queue.c - ordering, ties, run limits and a randomized
+ * comparison of the event queue against a sorted reference. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <wbsim/sim.h>
+#include "core/sim-private.h"
+
+struct log {
+	GArray *ids;	/* int */
+	GArray *times;	/* wbsim_time_t */
+};
+
+struct tagged {
+	struct log *log;
+	int id;
+};
+
+static void record(wbsim_sim *sim, void *arg)
+{
+	struct tagged *t = arg;
+	wbsim_time_t now = wbsim_sim_now(sim);
+
+	g_array_append_val(t->log->ids, t->id);
+	g_array_append_val(t->log->times, now);
+}
+
+static void log_init(struct log *log)
+{
+	log->ids = g_array_new(FALSE, FALSE, sizeof(int));
+	log->times = g_array_new(FALSE, FALSE, sizeof(wbsim_time_t));
+}
+
+static void log_clear(struct log *log)
+{
+	g_array_free(log->ids, TRUE);
+	g_array_free(log->times, TRUE);
+}
+
+static void test_order_and_ties(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	struct log log;
+	struct tagged t[6];
+	const wbsim_time_t when[6] = { 50, 10, 50, 10, 30, 50 };
+	const int expect[6] = { 1, 3, 4, 0, 2, 5 };
+
+	log_init(&log);
+	for (int i = 0; i < 6; i++) {
+		t[i] = (struct tagged){ &log, i };
+		wbsim_sim_schedule_at(sim, when[i], record, &t[i]);
+	}
+	assert_int_equal(wbsim_sim_pending(sim), 6);
+	assert_int_equal(wbsim_sim_run(sim), 6);
+	assert_int_equal(log.ids->len, 6);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(g_array_index(log.ids, int, i), expect[i]);
+	assert_int_equal(wbsim_sim_now(sim), 50);
+	assert_int_equal(wbsim_sim_pending(sim), 0);
+	log_clear(&log);
+	wbsim_sim_free(sim);
+}
+
+static void test_run_until_advances_clock(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	struct log log;
+	struct tagged a, b;
+
+	log_init(&log);
+	a = (struct tagged){ &log, 1 };
+	b = (struct tagged){ &log, 2 };
+	wbsim_sim_schedule_at(sim, 100, record, &a);
+	wbsim_sim_schedule_at(sim, 200, record, &b);
+	assert_int_equal(wbsim_sim_run_until(sim, 150), 1);
+	assert_int_equal(wbsim_sim_now(sim), 150);
+	/* An event exactly at the limit runs. */
+	assert_int_equal(wbsim_sim_run_until(sim, 200), 1);
+	assert_int_equal(wbsim_sim_now(sim), 200);
+	wbsim_sim_schedule_after(sim, 5, record, &a);
+	assert_int_equal(wbsim_sim_run(sim), 1);
+	assert_int_equal(g_array_index(log.times, wbsim_time_t, 2), 205);
+	log_clear(&log);
+	wbsim_sim_free(sim);
+}
+
+static void schedule_in_past(wbsim_sim *sim, void *arg)
+{
+	wbsim_sim_schedule_at(sim, 10, record, arg);
+}
+
+static void test_past_schedule_is_counted(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	struct log log;
+	struct tagged a;
+
+	log_init(&log);
+	a = (struct tagged){ &log, 7 };
+	wbsim_sim_schedule_at(sim, 100, schedule_in_past, &a);
+	wbsim_sim_run(sim);
+	assert_int_equal(wbsim_sim_past_schedules(sim), 1);
+	assert_int_equal(g_array_index(log.times, wbsim_time_t, 0), 100);
+	log_clear(&log);
+	wbsim_sim_free(sim);
+}
+
+static int stop_after;
+
+static gboolean stop_when_count(wbsim_sim *sim, void *arg)
+{
+	struct log *log = arg;
+
+	return (int)log->ids->len >= stop_after;
+}
+
+static void test_stop_condition(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	struct log log;
+	struct tagged t[5];
+
+	log_init(&log);
+	for (int i = 0; i < 5; i++) {
+		t[i] = (struct tagged){ &log, i };
+		wbsim_sim_schedule_at(sim, (wbsim_time_t)(i + 1) * 10, record, &t[i]);
+	}
+	stop_after = 3;
+	assert_int_equal(wbsim_sim_run_while_not(sim, stop_when_count, &log), 3);
+	assert_int_equal(wbsim_sim_now(sim), 30);
+	assert_int_equal(wbsim_sim_pending(sim), 2);
+	log_clear(&log);
+	wbsim_sim_free(sim);
+}
+
+/* Randomized: 10^5 push/pop operations on the queue against a reference
+ * kept as a sorted array of (time, seq). Times come from a small range so
+ * that ties are frequent. */
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct wbsim_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static void test_randomized_against_reference(void **state)
+{
+	struct wbsim_event_queue q;
+	GArray *ref = g_array_new(FALSE, FALSE, sizeof(struct wbsim_event));
+	wbsim_rng rng;
+	uint64_t seq = 0;
+	unsigned int pops = 0;
+
+	wbsim_event_queue_init(&q);
+	wbsim_rng_seed(&rng, 12345);
+	for (int op = 0; op < 100000; op++) {
+		if (wbsim_rng_below(&rng, 5) < 3 || ref->len == 0) {
+			struct wbsim_event ev = {
+				.time = wbsim_rng_below(&rng, 512),
+				.seq = ++seq,
+				.fn = NULL,
+				.arg = NULL,
+			};
+			guint lo = 0, hi = ref->len;
+
+			wbsim_event_queue_push(&q, &ev);
+			/* Insert into the reference at its sorted place. */
+			while (lo < hi) {
+				guint mid = (lo + hi) / 2;
+
+				if (ref_cmp(&g_array_index(ref, struct wbsim_event, mid), &ev) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			g_array_insert_val(ref, lo, ev);
+		} else {
+			struct wbsim_event got, want = g_array_index(ref, struct wbsim_event, 0);
+
+			wbsim_event_queue_pop(&q, &got);
+			g_array_remove_index(ref, 0);
+			assert_int_equal(got.time, want.time);
+			assert_int_equal(got.seq, want.seq);
+			pops++;
+		}
+		assert_int_equal(q.len, ref->len);
+	}
+	while (ref->len) {
+		struct wbsim_event got, want = g_array_index(ref, struct wbsim_event, 0);
+
+		wbsim_event_queue_pop(&q, &got);
+		g_array_remove_index(ref, 0);
+		assert_int_equal(got.seq, want.seq);
+		pops++;
+	}
+	assert_int_equal(pops, seq);
+	assert_true(pops > 60000);
+	g_array_free(ref, TRUE);
+	wbsim_event_queue_clear(&q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_and_ties),
+		cmocka_unit_test(test_run_until_advances_clock),
+		cmocka_unit_test(test_past_schedule_is_counted),
+		cmocka_unit_test(test_stop_condition),
+		cmocka_unit_test(test_randomized_against_reference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

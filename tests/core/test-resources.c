@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* test-resources.c - the CPU pool and locks on hand-computed schedules. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <wbsim/sim.h>
+#include <wbsim/error.h>
+
+/* A task that runs a fixed list of CPU bursts back to back. */
+struct burster {
+	wbsim_task task;
+	wbsim_cpus *cpus;
+	const wbsim_time_t *bursts;
+	int nr, next;
+	wbsim_time_t finished[4];
+};
+
+static void burst_done(wbsim_sim *sim, void *arg)
+{
+	struct burster *b = arg;
+
+	b->finished[b->next - 1] = wbsim_sim_now(sim);
+	if (b->next < b->nr) {
+		b->next++;
+		wbsim_cpus_run(b->cpus, &b->task, b->bursts[b->next - 1], burst_done, b);
+	}
+}
+
+static void start_burster(wbsim_sim *sim, void *arg)
+{
+	struct burster *b = arg;
+
+	b->next = 1;
+	wbsim_cpus_run(b->cpus, &b->task, b->bursts[0], burst_done, b);
+}
+
+/*
+ * Two CPUs; at t=0 A, B and C each ask for 100 ns (in that order); A then
+ * asks for 50 more. By hand: A and B run 0-100 on CPU 0 and 1; C waits.
+ * At 100 A's burst ends first: its CPU goes to C (100-200), and A's second
+ * request must wait until B's burst ends a moment later at the same time,
+ * so A runs 100-150 with no wait time accounted.
+ */
+static void test_cpu_pool_fifo(void **state)
+{
+	static const wbsim_time_t a_b[] = { 100, 50 }, b_b[] = { 100 }, c_b[] = { 100 };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 2, NULL);
+	struct burster a = { .cpus = cpus, .bursts = a_b, .nr = 2 };
+	struct burster b = { .cpus = cpus, .bursts = b_b, .nr = 1 };
+	struct burster c = { .cpus = cpus, .bursts = c_b, .nr = 1 };
+
+	wbsim_task_init(&a.task, "a", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&b.task, "b", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&c.task, "c", WBSIM_TASK_FLUSHER);
+	start_burster(sim, &a);
+	start_burster(sim, &b);
+	start_burster(sim, &c);
+	assert_int_equal(wbsim_cpus_busy(cpus), 2);
+	assert_int_equal(wbsim_cpus_waiting(cpus), 1);
+	wbsim_sim_run(sim);
+	assert_int_equal(a.finished[0], 100);
+	assert_int_equal(a.finished[1], 150);
+	assert_int_equal(b.finished[0], 100);
+	assert_int_equal(c.finished[0], 200);
+	assert_int_equal(a.task.cpu_ns, 150);
+	assert_int_equal(a.task.cpu_wait_ns, 0);
+	assert_int_equal(c.task.cpu_wait_ns, 100);
+	assert_int_equal(a.task.bursts, 2);
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 350);
+	assert_int_equal(wbsim_cpus_busy(cpus), 0);
+	wbsim_task_clear(&a.task);
+	wbsim_task_clear(&b.task);
+	wbsim_task_clear(&c.task);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
+/* One CPU, N tasks each needing 1 ms: the last finishes at N ms and the
+ * total wait is 0 + 1 + ... + (N-1) ms. */
+static void test_cpu_pool_serialises(void **state)
+{
+	static const wbsim_time_t one_ms[] = { WBSIM_NSEC_PER_MSEC };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 1, NULL);
+	struct burster t[8];
+	wbsim_time_t wait = 0;
+
+	for (int i = 0; i < 8; i++) {
+		t[i] = (struct burster){ .cpus = cpus, .bursts = one_ms, .nr = 1 };
+		wbsim_task_init(&t[i].task, "t", WBSIM_TASK_OTHER);
+		start_burster(sim, &t[i]);
+	}
+	wbsim_sim_run(sim);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(t[i].finished[0], (wbsim_time_t)(i + 1) * WBSIM_NSEC_PER_MSEC);
+		wait += t[i].task.cpu_wait_ns;
+		wbsim_task_clear(&t[i].task);
+	}
+	assert_int_equal(wait, 28 * WBSIM_NSEC_PER_MSEC);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
+static void test_zero_cpus_is_an_error(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	GError *error = NULL;
+
+	assert_null(wbsim_cpus_new(sim, 0, &error));
+	assert_non_null(error);
+	assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	assert_string_equal(error->message, "a machine needs at least one CPU (got 0)");
+	g_error_free(error);
+	wbsim_sim_free(sim);
+}
+
+/* Lock: T1 takes it at 0 and holds 100 ns; T2 asks at 10, T3 at 20; each
+ * holds 100 ns once granted. Grants at 0, 100, 200; waits 90 and 180. */
+struct locker {
+	wbsim_task task;
+	wbsim_lock *lock;
+	wbsim_time_t granted, released;
+};
+
+static void do_release(wbsim_sim *sim, void *arg)
+{
+	struct locker *l = arg;
+
+	l->released = wbsim_sim_now(sim);
+	wbsim_lock_release(l->lock, &l->task);
+}
+
+static void got_lock(wbsim_sim *sim, void *arg)
+{
+	struct locker *l = arg;
+
+	l->granted = wbsim_sim_now(sim);
+	assert_ptr_equal(wbsim_lock_owner(l->lock), &l->task);
+	wbsim_sim_schedule_after(sim, 100, do_release, l);
+}
+
+static void ask_lock(wbsim_sim *sim, void *arg)
+{
+	struct locker *l = arg;
+
+	wbsim_lock_acquire(l->lock, &l->task, got_lock, l);
+}
+
+static void test_lock_fifo_and_accounting(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_lock lock;
+	struct locker t[3];
+
+	wbsim_lock_init(&lock, sim, "ag-0");
+	for (int i = 0; i < 3; i++) {
+		t[i] = (struct locker){ .lock = &lock };
+		wbsim_task_init(&t[i].task, "locker", WBSIM_TASK_FLUSHER);
+	}
+	wbsim_sim_schedule_at(sim, 0, ask_lock, &t[0]);
+	wbsim_sim_schedule_at(sim, 20, ask_lock, &t[2]);
+	wbsim_sim_schedule_at(sim, 10, ask_lock, &t[1]);
+	wbsim_sim_run(sim);
+	assert_int_equal(t[0].granted, 0);
+	assert_int_equal(t[1].granted, 100);
+	assert_int_equal(t[2].granted, 200);
+	assert_int_equal(t[2].released, 300);
+	assert_int_equal(t[1].task.lock_wait_ns, 90);
+	assert_int_equal(t[2].task.lock_wait_ns, 180);
+	assert_int_equal(lock.acquisitions, 3);
+	assert_int_equal(lock.contended, 2);
+	assert_int_equal(lock.wait_ns, 270);
+	assert_int_equal(lock.max_wait_ns, 180);
+	assert_int_equal(lock.hold_ns, 300);
+	assert_null(wbsim_lock_owner(&lock));
+	for (int i = 0; i < 3; i++)
+		wbsim_task_clear(&t[i].task);
+	wbsim_lock_clear(&lock);
+	wbsim_sim_free(sim);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_pool_fifo),
+		cmocka_unit_test(test_cpu_pool_serialises),
+		cmocka_unit_test(test_zero_cpus_is_an_error),
+		cmocka_unit_test(test_lock_fifo_and_accounting),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
