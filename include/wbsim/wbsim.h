@@ -7,5 +7,6 @@
 #include <wbsim/version.h>
 #include <wbsim/error.h>
 #include <wbsim/sim.h>
+#include <wbsim/config.h>
 
 #endif

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/config.h - the simulator's configuration: a typed struct filled from
+ * a scenario file, and the one table of keys that drives parsing, defaults,
+ * range checks, "Did you mean X?", --dump-config and the documentation.
+ *
+ * Sizes are bytes, times are nanoseconds, kernel sysctls keep their kernel
+ * names and units (vm.dirty_expire_centisecs stays in centiseconds).
+ *
+ * Device and filesystem parameters are not fields of struct wbsim_config:
+ * each device preset and filesystem type owns a table of its own keys (a
+ * struct wbsim_config_param_set). The scenario's [device] and [filesystem]
+ * lines other than preset/type are kept as ordered overrides and applied to
+ * the model's own struct by wbsim_config_apply_params(), with the same value
+ * parsers and messages as every other key.
+ */
+#ifndef WBSIM_CONFIG_H
+#define WBSIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/sim.h>
+
+WBSIM_BEGIN_DECLS
+
+/**
+ * enum wbsim_config_type - how a key's value is written and stored
+ * @WBSIM_CFG_BOOL: true/false, yes/no, on/off, 1/0; stored as bool
+ * @WBSIM_CFG_UINT: decimal integer; stored as uint64_t. Words listed in
+ *	the key's @choices are also accepted and stored as
+ *	WBSIM_CONFIG_SPECIAL(index)
+ * @WBSIM_CFG_SIZE: bytes, integer with an optional binary suffix k, m, g,
+ *	t, p (also kb/kib, ...; all powers of 1024); stored as uint64_t
+ * @WBSIM_CFG_PERCENT: integer 0..100 with an optional '%'; stored as uint64_t
+ * @WBSIM_CFG_TIME: integer with a unit ns, us, ms, s, m, h (0 needs none);
+ *	stored as wbsim_time_t (ns)
+ * @WBSIM_CFG_CENTISECS: integer number of 1/100 s, as the kernel's
+ *	*_centisecs sysctls; stored as uint64_t
+ * @WBSIM_CFG_ENUM: one of the key's @choices; stored as unsigned int index
+ * @WBSIM_CFG_STRING: any text; stored as char * (g_free'd)
+ * @WBSIM_CFG_PATH: a file name, relative to the file that sets it; stored
+ *	as char * holding the resolved name
+ * @WBSIM_CFG_NAME: a name from a list known only at run time (the key's
+ *	@choices_fn, e.g. the registered device presets); stored as char *
+ */
+enum wbsim_config_type {
+	WBSIM_CFG_BOOL,
+	WBSIM_CFG_UINT,
+	WBSIM_CFG_SIZE,
+	WBSIM_CFG_PERCENT,
+	WBSIM_CFG_TIME,
+	WBSIM_CFG_CENTISECS,
+	WBSIM_CFG_ENUM,
+	WBSIM_CFG_STRING,
+	WBSIM_CFG_PATH,
+	WBSIM_CFG_NAME,
+};
+
+/* WBSIM_CONFIG_SPECIAL() - the stored value of the i-th word of a UINT key. */
+#define WBSIM_CONFIG_SPECIAL(i) (UINT64_MAX - (uint64_t)(i))
+
+/**
+ * enum wbsim_config_key_flags - properties of a key
+ * @WBSIM_CFG_REPEATABLE: the key may appear several times in one section
+ *	(it is handled by the loader, not stored at @offset)
+ * @WBSIM_CFG_NO_STORE: the key has no field in the struct (handled by the
+ *	loader: [scenario] include, [events] at, [workload] fio sections)
+ * @WBSIM_CFG_NO_DUMP: not printed by --dump-config
+ * @WBSIM_CFG_ZERO_OR_RANGE: 0 is accepted besides @min..@max (0 = unset,
+ *	as vm.dirty_bytes)
+ */
+enum wbsim_config_key_flags {
+	WBSIM_CFG_REPEATABLE = 1 << 0,
+	WBSIM_CFG_NO_STORE = 1 << 1,
+	WBSIM_CFG_NO_DUMP = 1 << 2,
+	WBSIM_CFG_ZERO_OR_RANGE = 1 << 3,
+};
+
+/**
+ * struct wbsim_config_key - one row of a key table
+ * @section: the [section] the key belongs to
+ * @key: its name (kernel sysctl names are kept)
+ * @type: how the value is written and stored
+ * @offset: offsetof() the field in the struct the table fills
+ * @def: the default, written as in a scenario file; NULL = none (unset)
+ * @unit: unit text for documentation ("bytes", "ns", "1/100 s", ...)
+ * @min: smallest accepted value (numeric types; specials are exempt)
+ * @max: largest accepted value (numeric types)
+ * @choices: NULL-terminated names for ENUM, special words for UINT
+ * @choices_fn: for NAME: returns the currently valid names (a new
+ *	NULL-terminated array, g_strfreev() it)
+ * @flags: enum wbsim_config_key_flags
+ * @help: one-sentence meaning, for the documentation
+ */
+struct wbsim_config_key {
+	const char *section;
+	const char *key;
+	enum wbsim_config_type type;
+	size_t offset;
+	const char *def;
+	const char *unit;
+	uint64_t min;
+	uint64_t max;
+	const char *const *choices;
+	char **(*choices_fn)(void);
+	unsigned int flags;
+	const char *help;
+};
+
+/**
+ * enum wbsim_affinity_kind - [writeback] affinity: which context writes an inode
+ * @WBSIM_AFFINITY_INODE: context = inode number % nr_contexts, for the
+ *	inode's whole life (the parallel-writeback series)
+ * @WBSIM_AFFINITY_NONE: any context may write back any inode (the earlier
+ *	variant reviewers found to fragment files)
+ */
+enum wbsim_affinity_kind {
+	WBSIM_AFFINITY_INODE,
+	WBSIM_AFFINITY_NONE,
+};
+
+/* [writeback] contexts = cpus: one context per simulated CPU. */
+#define WBSIM_CONTEXTS_CPUS WBSIM_CONFIG_SPECIAL(0)
+/* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
+#define WBSIM_CONTEXTS_AUTO WBSIM_CONFIG_SPECIAL(1)
+
+/**
+ * struct wbsim_config_override - one [device] or [filesystem] parameter line
+ * @key: the parameter name, checked against the preset's own table
+ * @value: the value as written
+ * @file: where it was set: a file name, or "--set"
+ * @line: the line in @file (0 for --set)
+ * @instance: private: which loaded file set it
+ */
+struct wbsim_config_override {
+	char *key;
+	char *value;
+	char *file;
+	unsigned int line;
+	unsigned int instance;
+};
+
+/**
+ * struct wbsim_config_event - one timed scenario event ([events] at = ...)
+ * @at: when, in simulated ns from the start
+ * @action: the action name (see wbsim_config_event_actions())
+ * @args: what followed the action on the line, blanks trimmed, or NULL
+ * @file: where it was set
+ * @line: the line in @file
+ */
+struct wbsim_config_event {
+	wbsim_time_t at;
+	char *action;
+	char *args;
+	char *file;
+	unsigned int line;
+};
+
+struct wbsim_config_private;
+
+/**
+ * struct wbsim_config - a fully typed scenario configuration
+ * @description: [scenario] description, free text
+ * @cpus: [machine] cpus, number of simulated CPUs
+ * @memory: [machine] memory, bytes of RAM
+ * @hz: [machine] hz, jiffies per second of the simulated kernel
+ * @page_size: [machine] page_size, bytes (always 4096)
+ * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
+ * @dirty_bytes: [vm] dirty_bytes, bytes (0 = use dirty_ratio)
+ * @dirty_background_ratio: [vm] dirty_background_ratio, percent
+ * @dirty_background_bytes: [vm] dirty_background_bytes, bytes
+ * @dirty_expire_centisecs: [vm] dirty_expire_centisecs, 1/100 s
+ * @dirty_writeback_centisecs: [vm] dirty_writeback_centisecs, 1/100 s
+ * @device_preset: [device] preset, a registered device preset name
+ * @device_params: [device] parameter overrides, struct wbsim_config_override *
+ *	in the order set (a later setting of a key replaces the earlier one)
+ * @fs_type: [filesystem] type, a registered filesystem type name
+ * @fs_params: [filesystem] parameter overrides, as @device_params
+ * @wb_contexts: [writeback] contexts: a number, WBSIM_CONTEXTS_CPUS or
+ *	WBSIM_CONTEXTS_AUTO; resolve with wbsim_config_nr_contexts()
+ * @wb_affinity: [writeback] affinity, enum wbsim_affinity_kind
+ * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
+ * @fio_file: [workload] fio, the job file name resolved relative to the
+ *	scenario file, or NULL when the jobs are inline [fio:NAME] sections
+ * @seed: [run] seed of the simulation's random generator
+ * @time_limit: [run] time_limit, ns of simulated time (0 = until the
+ *	workload ends)
+ * @series_interval: [run] series_interval, ns between time-series samples
+ * @events: [events], struct wbsim_config_event * in file order
+ * @priv: private to the library
+ */
+struct wbsim_config {
+	char *description;
+
+	uint64_t cpus;
+	uint64_t memory;
+	uint64_t hz;
+	uint64_t page_size;
+
+	uint64_t dirty_ratio;
+	uint64_t dirty_bytes;
+	uint64_t dirty_background_ratio;
+	uint64_t dirty_background_bytes;
+	uint64_t dirty_expire_centisecs;
+	uint64_t dirty_writeback_centisecs;
+
+	char *device_preset;
+	GPtrArray *device_params;
+
+	char *fs_type;
+	GPtrArray *fs_params;
+
+	uint64_t wb_contexts;
+	unsigned int wb_affinity;
+	bool strictlimit;
+
+	char *fio_file;
+
+	uint64_t seed;
+	wbsim_time_t time_limit;
+	wbsim_time_t series_interval;
+
+	GPtrArray *events;
+
+	struct wbsim_config_private *priv;
+};
+
+/**
+ * struct wbsim_config_param_set - the parameters of one device preset or
+ * filesystem type
+ * @section: "device" or "filesystem"
+ * @name: the preset or type name ([device] preset = @name)
+ * @keys: the parameters; their @section must equal @section
+ * @n_keys: number of @keys
+ * @struct_size: size of the struct @keys' offsets point into
+ * @help: one line for the documentation
+ */
+struct wbsim_config_param_set {
+	const char *section;
+	const char *name;
+	const struct wbsim_config_key *keys;
+	size_t n_keys;
+	size_t struct_size;
+	const char *help;
+};
+
+/**
+ * wbsim_config_new() - a configuration holding every default
+ *
+ * Return: the configuration; free it with wbsim_config_free().
+ */
+WBSIM_API struct wbsim_config *wbsim_config_new(void);
+
+/** wbsim_config_free() - free @cfg and everything it owns (NULL is fine). */
+WBSIM_API void wbsim_config_free(struct wbsim_config *cfg);
+
+/**
+ * wbsim_config_keys() - the table of scenario keys
+ * @n_keys: set to the number of rows
+ *
+ * Return: the table, in documentation order (static, do not free).
+ */
+WBSIM_API const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys);
+
+/**
+ * wbsim_config_set_override() - apply one --set option
+ * @cfg: the configuration
+ * @assignment: "section.key=value"
+ * @error: WBSIM_ERROR_PARSE, _UNKNOWN_KEY or _INVALID_VALUE; the message
+ *	starts with "--set: " where a file's would start with "FILE:LINE: "
+ *
+ * Uses the same parsers and checks as a scenario line. A [device] or
+ * [filesystem] parameter is recorded as an override (checked by
+ * wbsim_config_check()); [events].at appends an event.
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_config_set_override(struct wbsim_config *cfg,
+					     const char *assignment,
+					     GError **error);
+
+/**
+ * wbsim_config_check() - checks that involve several keys
+ * @cfg: a configuration after loading and overrides
+ * @error: WBSIM_ERROR_INVALID_VALUE or _UNKNOWN_KEY naming the keys involved
+ *
+ * Checks that a ratio and its _bytes form are not both set (the kernel
+ * makes them exclusive: setting one zeroes the other), that the device and
+ * filesystem overrides are parameters of the chosen preset/type with valid
+ * values, and that memory holds the dirty limits.
+ *
+ * Return: TRUE when the configuration is consistent.
+ */
+WBSIM_API gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error);
+
+/**
+ * wbsim_config_nr_contexts() - resolve [writeback] contexts
+ * @cfg: the configuration
+ * @rotational: whether the device is rotational
+ *
+ * Return: the number of writeback contexts: the number written, the number
+ * of CPUs for "cpus", and for "auto" 1 on a rotational device, else the
+ * number of CPUs.
+ */
+WBSIM_API unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
+						bool rotational);
+
+/**
+ * wbsim_config_register_param_set() - add a device preset or filesystem type
+ * @set: the parameter set; must stay valid for the life of the process
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT if the name is taken, the section is
+ *	not "device"/"filesystem", or a key's default does not parse
+ *
+ * Built-in presets are known without registration. Thread safety: may be
+ * called from any thread.
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
+						   GError **error);
+
+/**
+ * wbsim_config_find_param_set() - look up a preset or filesystem type
+ * @section: "device" or "filesystem"
+ * @name: the preset or type name
+ *
+ * Return: the set, or NULL if none has that name.
+ */
+WBSIM_API const struct wbsim_config_param_set *
+wbsim_config_find_param_set(const char *section, const char *name);
+
+/**
+ * wbsim_config_apply_params() - fill a model's parameter struct
+ * @cfg: a checked configuration
+ * @section: "device" or "filesystem"
+ * @base: a struct of the chosen set's struct_size
+ * @error: WBSIM_ERROR_* naming the override's file, line, key and value
+ *
+ * Writes every parameter's default into @base, then the scenario's
+ * overrides in order. wbsim_config_check() has already validated them, so
+ * on a checked configuration this does not fail.
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
+					     const char *section, void *base,
+					     GError **error);
+
+/**
+ * wbsim_config_event_actions() - the actions [events] at = TIME ACTION knows
+ *
+ * Return: a NULL-terminated static array of action names.
+ */
+WBSIM_API const char *const *wbsim_config_event_actions(void);
+
+/**
+ * wbsim_config_dump() - the configuration in scenario.ini syntax
+ * @cfg: a checked configuration
+ *
+ * Every key is printed with its value, defaults included; [device] and
+ * [filesystem] list every parameter of the chosen preset/type. The
+ * workload is not printed (see wbsim_scenario_dump()).
+ *
+ * Return: a new string.
+ */
+WBSIM_API char *wbsim_config_dump(const struct wbsim_config *cfg);
+
+/**
+ * wbsim_config_keys_markdown() - the key tables as Markdown
+ *
+ * One table row per key (section, key, type, default, range, meaning),
+ * then one table per registered device preset and filesystem type.
+ *
+ * Return: a new string.
+ */
+WBSIM_API char *wbsim_config_keys_markdown(void);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_CONFIG_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/config-private.h - internals of the configuration: the typed
+ * value parsers every section uses (scenario keys, device and filesystem
+ * parameters), value formatting for --dump-config, "Did you mean" lookup,
+ * and the private state of struct wbsim_config.
+ */
+#ifndef WBSIM_WORKLOAD_CONFIG_PRIVATE_H
+#define WBSIM_WORKLOAD_CONFIG_PRIVATE_H
+
+#include <wbsim/config.h>
+#include "workload/ini-lexer.h"
+
+/* Where a value came from: a file and line, "--set", or the default. */
+struct wbsim_config_origin {
+	char *file;		/* NULL = default */
+	unsigned int line;	/* 0 for options */
+	unsigned int instance;	/* which loaded file (duplicate detection) */
+	char *raw;		/* the value as written */
+};
+
+/**
+ * struct wbsim_config_private - what struct wbsim_config keeps hidden
+ * @origins: one per row of the key table
+ * @fio_sections: inline fio sections (struct wbsim_ini_section *, names
+ *	without the "fio:" prefix), in file order
+ * @fio_sections_file: file of the first inline fio section
+ * @fio_sections_line: its line
+ * @fio_sections_instance: the loaded file that holds them
+ * @next_instance: counter for wbsim_config_origin.instance
+ */
+struct wbsim_config_private {
+	struct wbsim_config_origin *origins;
+	GPtrArray *fio_sections;
+	char *fio_sections_file;
+	unsigned int fio_sections_line;
+	unsigned int fio_sections_instance;
+	unsigned int next_instance;
+};
+
+/* -- value parsers (config-parse.c) -------------------------------------- */
+/*
+ * Each parser takes the value text and, on failure, sets an error whose
+ * message is the reason only ("expected ..."); the caller prefixes the
+ * location, section, key and value.
+ */
+gboolean wbsim_parse_bool(const char *s, bool *out, GError **error);
+gboolean wbsim_parse_uint(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_size(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_percent(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_time(const char *s, wbsim_time_t *out, GError **error);
+
+/* Text of a size with the largest exact binary suffix ("16g", "1280k"). */
+char *wbsim_format_size(uint64_t bytes);
+/* Text of a time with the largest exact unit ("100ms", "30s", "0"). */
+char *wbsim_format_time(wbsim_time_t ns);
+
+/*
+ * wbsim_config_parse_value() - parse @value for key @k into @field
+ * @base_dir: directory a relative PATH is resolved against (NULL = as is)
+ * The error message is "expected ..." with the type, unit and range.
+ */
+gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
+				  const char *value, const char *base_dir,
+				  void *field, GError **error);
+/* wbsim_config_format_value() - the value of @field as a scenario line has it. */
+char *wbsim_config_format_value(const struct wbsim_config_key *k,
+				const void *field);
+/* wbsim_config_describe_type() - "a size in bytes ... from 64m to 16t". */
+char *wbsim_config_describe_type(const struct wbsim_config_key *k);
+/* wbsim_config_free_field() - free what a field of @k owns and zero it. */
+void wbsim_config_free_field(const struct wbsim_config_key *k, void *field);
+/* Set every field of @keys to its default (a default that fails is a bug). */
+void wbsim_config_set_defaults(const struct wbsim_config_key *keys,
+			       size_t n_keys, void *base);
+
+/*
+ * wbsim_closest_name() - the name in @names (NULL-terminated) nearest to
+ * @word by edit distance, if near enough to suggest, else NULL.
+ */
+const char *wbsim_closest_name(const char *word, const char *const *names);
+
+/* -- the scenario key table (config.c) ----------------------------------- */
+/* Row of the table for [@section] @key, or NULL. */
+const struct wbsim_config_key *wbsim_config_find_key(const char *section,
+						     const char *key,
+						     size_t *index);
+/* TRUE if @section is a section of the scenario file (not fio:*). */
+gboolean wbsim_config_is_section(const char *section);
+
+/*
+ * wbsim_config_set_value() - set [@section] @key = @value, as a line at
+ * @file:@line (@line 0: @file is an option name such as "--set") read in
+ * loaded-file @instance. Relative paths are resolved against @base_dir.
+ * Errors are fully formatted: "FILE:LINE: [section] key = value: ...".
+ */
+gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
+				const char *key, const char *value,
+				const char *file, unsigned int line,
+				unsigned int instance, const char *base_dir,
+				GError **error);
+
+/* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
+char *wbsim_config_where(const char *file, unsigned int line);
+
+/* -- parameter sets (config-params.c) ------------------------------------ */
+/* Names of the device presets or filesystem types, NULL-terminated. */
+char **wbsim_config_param_set_names(const char *section);
+char **wbsim_config_device_preset_names(void);
+char **wbsim_config_fs_type_names(void);
+
+/* -- events (config-events.c) -------------------------------------------- */
+/*
+ * wbsim_config_parse_event() - parse "TIME ACTION [ARGS]" into @ev (its
+ * file and line are left to the caller). The error message is the reason.
+ */
+gboolean wbsim_config_parse_event(const char *value,
+				  struct wbsim_config_event *ev,
+				  GError **error);
+void wbsim_config_event_free(gpointer data);
+void wbsim_config_override_free(gpointer data);
+
+/* The built-in "ideal" device preset's parameters (config-device-ideal.c). */
+extern const struct wbsim_config_param_set wbsim_device_ideal_param_set;
+
+#endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */

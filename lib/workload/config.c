@@ -1,0 +1,708 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.c - struct wbsim_config and the one table of scenario keys.
+ *
+ * The table below is the single source for parsing, defaults, range
+ * checks, "did you mean", --dump-config and the key reference in
+ * scenarios/README.md (generated with sim-writeback --dump-keys-markdown,
+ * and a test checks every key is documented there).
+ */
+#include <string.h>
+
+#include <wbsim/error.h>
+#include "workload/config-private.h"
+
+#define F(field) offsetof(struct wbsim_config, field)
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+#define TIB ((uint64_t)1 << 40)
+
+static const char *const affinity_names[] = { "inode", "none", NULL };
+/* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
+static const char *const contexts_words[] = { "cpus", "auto", NULL };
+
+/* The scenario file's sections, in documentation and --dump-config order. */
+static const char *const config_sections[] = {
+	"scenario", "machine", "vm", "device", "filesystem", "writeback",
+	"workload", "run", "events", "measure", NULL,
+};
+
+static const struct wbsim_config_key config_keys[] = {
+	{ "scenario", "description", WBSIM_CFG_STRING, F(description), "", "",
+	  0, 0, NULL, NULL, 0,
+	  "Free text saying what the scenario models." },
+	{ "scenario", "include", WBSIM_CFG_PATH, 0, NULL, "",
+	  0, 0, NULL, NULL,
+	  WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE | WBSIM_CFG_NO_DUMP,
+	  "Read another scenario file at this point (relative to this file); keys set after this line override it. May repeat; circular includes are an error." },
+
+	{ "machine", "cpus", WBSIM_CFG_UINT, F(cpus), "4", "CPUs",
+	  1, 4096, NULL, NULL, 0,
+	  "Number of simulated CPUs online; fio's $ncpus." },
+	{ "machine", "memory", WBSIM_CFG_SIZE, F(memory), "16g", "bytes",
+	  64 * MIB, 64 * TIB, NULL, NULL, 0,
+	  "RAM of the simulated machine; the dirty ratios are percentages of it; fio's $mb_memory." },
+	{ "machine", "hz", WBSIM_CFG_UINT, F(hz), "1000", "jiffies/s",
+	  100, 10000, NULL, NULL, 0,
+	  "Jiffy rate of the simulated kernel (CONFIG_HZ): timers and bandwidth estimates round to jiffies." },
+	{ "machine", "page_size", WBSIM_CFG_SIZE, F(page_size), "4k", "bytes",
+	  4096, 4096, NULL, NULL, 0,
+	  "Page size; only 4096 is modelled; fio's $pagesize." },
+
+	{ "vm", "dirty_ratio", WBSIM_CFG_PERCENT, F(dirty_ratio), "20",
+	  "% of memory", 0, 100, NULL, NULL, 0,
+	  "vm.dirty_ratio: dirty page limit where writers are throttled. Exclusive with dirty_bytes (setting dirty_bytes alone makes it 0)." },
+	{ "vm", "dirty_bytes", WBSIM_CFG_SIZE, F(dirty_bytes), "0", "bytes",
+	  8 * KIB, UINT64_MAX, NULL, NULL, WBSIM_CFG_ZERO_OR_RANGE,
+	  "vm.dirty_bytes: the same limit in bytes; 0 = use dirty_ratio. The kernel's minimum is two pages." },
+	{ "vm", "dirty_background_ratio", WBSIM_CFG_PERCENT,
+	  F(dirty_background_ratio), "10", "% of memory", 0, 100, NULL, NULL, 0,
+	  "vm.dirty_background_ratio: dirty level where background writeback starts. Exclusive with dirty_background_bytes." },
+	{ "vm", "dirty_background_bytes", WBSIM_CFG_SIZE,
+	  F(dirty_background_bytes), "0", "bytes", 8 * KIB, UINT64_MAX, NULL,
+	  NULL, WBSIM_CFG_ZERO_OR_RANGE,
+	  "vm.dirty_background_bytes: the same level in bytes; 0 = use dirty_background_ratio." },
+	{ "vm", "dirty_expire_centisecs", WBSIM_CFG_CENTISECS,
+	  F(dirty_expire_centisecs), "3000", "1/100 s", 0, 100000000, NULL,
+	  NULL, 0,
+	  "vm.dirty_expire_centisecs: age at which dirty data is written back by the periodic (kupdate) writeback." },
+	{ "vm", "dirty_writeback_centisecs", WBSIM_CFG_CENTISECS,
+	  F(dirty_writeback_centisecs), "500", "1/100 s", 0, 100000000, NULL,
+	  NULL, 0,
+	  "vm.dirty_writeback_centisecs: interval of the periodic writeback wakeups; 0 disables them." },
+
+	{ "device", "preset", WBSIM_CFG_NAME, F(device_preset), "ideal", "",
+	  0, 0, NULL, wbsim_config_device_preset_names, 0,
+	  "Device model preset. Every other key in [device] overrides one of the preset's parameters (tables below)." },
+
+	{ "filesystem", "type", WBSIM_CFG_NAME, F(fs_type), "ideal", "",
+	  0, 0, NULL, wbsim_config_fs_type_names, 0,
+	  "Filesystem model. Every other key in [filesystem] overrides one of its parameters (tables below)." },
+
+	{ "writeback", "contexts", WBSIM_CFG_UINT, F(wb_contexts), "1",
+	  "contexts", 1, 4096, contexts_words, NULL, 0,
+	  "Writeback contexts (flusher threads) per bdi, nr_wb_ctx: a number, cpus (one per CPU), or auto (1 on a rotational device, else one per CPU). 1 is today's kernel." },
+	{ "writeback", "affinity", WBSIM_CFG_ENUM, F(wb_affinity), "inode", "",
+	  0, 0, affinity_names, NULL, 0,
+	  "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant)." },
+	{ "writeback", "strictlimit", WBSIM_CFG_BOOL, F(strictlimit), "false",
+	  "", 0, 0, NULL, NULL, 0,
+	  "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
+
+	{ "workload", "fio", WBSIM_CFG_PATH, F(fio_file), NULL, "",
+	  0, 0, NULL, NULL, 0,
+	  "fio job file, relative to the scenario file. The other form is inline sections [fio:global] and [fio:NAME] holding fio job-file lines; exactly one form is required." },
+
+	{ "run", "seed", WBSIM_CFG_UINT, F(seed), "1", "", 0, UINT64_MAX,
+	  NULL, NULL, 0,
+	  "Seed of the simulation's random generator (sim-writeback --seed overrides it)." },
+	{ "run", "time_limit", WBSIM_CFG_TIME, F(time_limit), "0", "", 0,
+	  UINT64_MAX, NULL, NULL, 0,
+	  "Stop the simulation at this simulated time; 0 = run until the workload ends." },
+	{ "run", "series_interval", WBSIM_CFG_TIME, F(series_interval), "100ms",
+	  "", 1000, 3600 * G_GUINT64_CONSTANT(1000000000), NULL, NULL, 0,
+	  "Interval between samples of the --series time series." },
+
+	{ "events", "at", WBSIM_CFG_STRING, 0, NULL, "TIME ACTION [ARGS]",
+	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
+	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount." },
+};
+
+const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys)
+{
+	if (n_keys)
+		*n_keys = G_N_ELEMENTS(config_keys);
+	return config_keys;
+}
+
+const struct wbsim_config_key *wbsim_config_find_key(const char *section,
+						     const char *key,
+						     size_t *index)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
+		if (strcmp(config_keys[i].section, section) == 0 &&
+		    strcmp(config_keys[i].key, key) == 0) {
+			if (index)
+				*index = i;
+			return &config_keys[i];
+		}
+	}
+	return NULL;
+}
+
+gboolean wbsim_config_is_section(const char *section)
+{
+	return g_strv_contains(config_sections, section);
+}
+
+static size_t key_index(const char *section, const char *key)
+{
+	size_t i = 0;
+
+	if (!wbsim_config_find_key(section, key, &i))
+		g_assert_not_reached();
+	return i;
+}
+
+void wbsim_config_override_free(gpointer data)
+{
+	struct wbsim_config_override *o = data;
+
+	g_free(o->key);
+	g_free(o->value);
+	g_free(o->file);
+	g_free(o);
+}
+
+struct wbsim_config *wbsim_config_new(void)
+{
+	struct wbsim_config *cfg = g_new0(struct wbsim_config, 1);
+	struct wbsim_config_private *priv = g_new0(struct wbsim_config_private, 1);
+
+	cfg->priv = priv;
+	priv->origins = g_new0(struct wbsim_config_origin,
+			       G_N_ELEMENTS(config_keys));
+	priv->fio_sections = g_ptr_array_new();
+	priv->next_instance = 1;
+	cfg->device_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
+	cfg->fs_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
+	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
+	wbsim_config_set_defaults(config_keys, G_N_ELEMENTS(config_keys), cfg);
+	return cfg;
+}
+
+void wbsim_config_free(struct wbsim_config *cfg)
+{
+	struct wbsim_config_private *priv;
+
+	if (!cfg)
+		return;
+	priv = cfg->priv;
+	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
+		if (!(config_keys[i].flags & WBSIM_CFG_NO_STORE))
+			wbsim_config_free_field(&config_keys[i],
+						(char *)cfg + config_keys[i].offset);
+		g_free(priv->origins[i].file);
+		g_free(priv->origins[i].raw);
+	}
+	g_free(priv->origins);
+	/* the sections are owned by the lexed documents of the loader */
+	g_ptr_array_unref(priv->fio_sections);
+	g_free(priv->fio_sections_file);
+	g_free(priv);
+	g_ptr_array_unref(cfg->device_params);
+	g_ptr_array_unref(cfg->fs_params);
+	g_ptr_array_unref(cfg->events);
+	g_free(cfg);
+}
+
+char *wbsim_config_where(const char *file, unsigned int line)
+{
+	if (line)
+		return g_strdup_printf("%s:%u: ", file, line);
+	return g_strdup_printf("%s: ", file);
+}
+
+/* The keys of @section, NULL-terminated, for suggestions. */
+static GPtrArray *section_key_names(const char *section)
+{
+	GPtrArray *names = g_ptr_array_new();
+
+	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++)
+		if (strcmp(config_keys[i].section, section) == 0)
+			g_ptr_array_add(names, (char *)config_keys[i].key);
+	g_ptr_array_add(names, NULL);
+	return names;
+}
+
+static gboolean unknown_key(const char *where, const char *section,
+			    const char *key, const char *value, GError **error)
+{
+	g_autoptr(GPtrArray) names = section_key_names(section);
+	const char *near = wbsim_closest_name(key, (const char *const *)names->pdata);
+	g_autofree char *shown = value ? g_strdup_printf("%s = %s", key, value)
+				       : g_strdup(key);
+
+	if (near) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "%s[%s] %s: unknown key (did you mean %s?)",
+			    where, section, shown, near);
+		return FALSE;
+	}
+	/* a key written in the wrong section */
+	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
+		if (strcmp(config_keys[i].key, key) == 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%s[%s] %s: unknown key (did you mean [%s] %s?)",
+				    where, section, shown,
+				    config_keys[i].section, key);
+			return FALSE;
+		}
+	}
+	if (names->len == 1)
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "%s[%s] %s: unknown key ([%s] has no keys yet)",
+			    where, section, shown, section);
+	else
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "%s[%s] %s: unknown key", where, section, shown);
+	return FALSE;
+}
+
+/* [device]/[filesystem] parameter: record it, checked by wbsim_config_check(). */
+static gboolean add_param_override(GPtrArray *list, const char *where,
+				   const char *section, const char *key,
+				   const char *value, const char *file,
+				   unsigned int line, unsigned int instance,
+				   GError **error)
+{
+	struct wbsim_config_override *o;
+
+	if (!value) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s[%s] %s: no value: expected '%s = VALUE'",
+			    where, section, key, key);
+		return FALSE;
+	}
+	for (guint i = 0; i < list->len; i++) {
+		o = list->pdata[i];
+		if (strcmp(o->key, key) != 0)
+			continue;
+		if (instance && o->instance == instance) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s[%s] %s = %s: duplicate key (first set at line %u)",
+				    where, section, key, value, o->line);
+			return FALSE;
+		}
+		/* a later file or --set replaces the value where it stood */
+		g_free(o->value);
+		g_free(o->file);
+		o->value = g_strdup(value);
+		o->file = g_strdup(file);
+		o->line = line;
+		o->instance = instance;
+		return TRUE;
+	}
+	o = g_new0(struct wbsim_config_override, 1);
+	o->key = g_strdup(key);
+	o->value = g_strdup(value);
+	o->file = g_strdup(file);
+	o->line = line;
+	o->instance = instance;
+	g_ptr_array_add(list, o);
+	return TRUE;
+}
+
+gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
+				const char *key, const char *value,
+				const char *file, unsigned int line,
+				unsigned int instance, const char *base_dir,
+				GError **error)
+{
+	g_autofree char *where = wbsim_config_where(file, line);
+	struct wbsim_config_origin *origin;
+	const struct wbsim_config_key *k;
+	g_autoptr(GError) local = NULL;
+	size_t idx;
+
+	if (!wbsim_config_is_section(section)) {
+		const char *near = wbsim_closest_name(section, config_sections);
+
+		if (near)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%s[%s]: unknown section (did you mean [%s]?)",
+				    where, section, near);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%s[%s]: unknown section", where, section);
+		return FALSE;
+	}
+
+	k = wbsim_config_find_key(section, key, &idx);
+	if (!k) {
+		if (strcmp(section, "device") == 0)
+			return add_param_override(cfg->device_params, where,
+						  section, key, value, file,
+						  line, instance, error);
+		if (strcmp(section, "filesystem") == 0)
+			return add_param_override(cfg->fs_params, where,
+						  section, key, value, file,
+						  line, instance, error);
+		return unknown_key(where, section, key, value, error);
+	}
+	if (!value) {
+		g_autofree char *desc = wbsim_config_describe_type(k);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s[%s] %s: no value: expected '%s = VALUE' with %s",
+			    where, section, key, key, desc);
+		return FALSE;
+	}
+
+	if (strcmp(section, "events") == 0) {
+		struct wbsim_config_event *ev = g_new0(struct wbsim_config_event, 1);
+
+		if (!wbsim_config_parse_event(value, ev, &local)) {
+			wbsim_config_event_free(ev);
+			g_set_error(error, WBSIM_ERROR, local->code,
+				    "%s[%s] %s = %s: %s", where, section, key,
+				    value, local->message);
+			return FALSE;
+		}
+		ev->file = g_strdup(file);
+		ev->line = line;
+		g_ptr_array_add(cfg->events, ev);
+		return TRUE;
+	}
+	if (k->flags & WBSIM_CFG_NO_STORE) {
+		/* [scenario] include: only the file loader resolves it */
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s[%s] %s = %s: only allowed in a scenario file",
+			    where, section, key, value);
+		return FALSE;
+	}
+
+	origin = &cfg->priv->origins[idx];
+	if (instance && origin->file && origin->instance == instance) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s[%s] %s = %s: duplicate key (first set at line %u)",
+			    where, section, key, value, origin->line);
+		return FALSE;
+	}
+	if (!wbsim_config_parse_value(k, value, base_dir,
+				      (char *)cfg + k->offset, &local)) {
+		g_set_error(error, WBSIM_ERROR, local->code,
+			    "%s[%s] %s = %s: %s", where, section, key, value,
+			    local->message);
+		return FALSE;
+	}
+	g_free(origin->file);
+	origin->file = g_strdup(file);
+	origin->line = line;
+	origin->instance = instance;
+	g_free(origin->raw);
+	origin->raw = g_strdup(value);
+	return TRUE;
+}
+
+gboolean wbsim_config_set_override(struct wbsim_config *cfg,
+				   const char *assignment, GError **error)
+{
+	g_autofree char *copy = NULL;
+	char *eq, *dot, *section, *key, *value;
+
+	g_return_val_if_fail(cfg != NULL, FALSE);
+	g_return_val_if_fail(assignment != NULL, FALSE);
+
+	copy = g_strdup(assignment);
+	eq = strchr(copy, '=');
+	dot = strchr(copy, '.');
+	if (!eq || !dot || dot > eq) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "--set: '%s': expected SECTION.KEY=VALUE",
+			    assignment);
+		return FALSE;
+	}
+	*eq = '\0';
+	*dot = '\0';
+	section = g_strstrip(copy);
+	key = g_strstrip(dot + 1);
+	value = g_strstrip(eq + 1);
+	if (!*section || !*key) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "--set: '%s': expected SECTION.KEY=VALUE",
+			    assignment);
+		return FALSE;
+	}
+	/* instance 0: a later --set of the same key simply wins */
+	return wbsim_config_set_value(cfg, section, key, value, "--set", 0, 0,
+				      NULL, error);
+}
+
+/* Is [@section] @key set by the user (not the default)? */
+static const struct wbsim_config_origin *origin_of(const struct wbsim_config *cfg,
+						   const char *section,
+						   const char *key)
+{
+	const struct wbsim_config_origin *o =
+		&cfg->priv->origins[key_index(section, key)];
+
+	return o->file ? o : NULL;
+}
+
+/* The kernel makes a ratio and its _bytes form exclusive. */
+static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
+				uint64_t *ratio_val, const char *bytes,
+				uint64_t bytes_val, GError **error)
+{
+	const struct wbsim_config_origin *ro = origin_of(cfg, "vm", ratio);
+	const struct wbsim_config_origin *bo = origin_of(cfg, "vm", bytes);
+
+	if (!bytes_val)
+		return TRUE;
+	if (ro && *ratio_val) {
+		g_autofree char *where = wbsim_config_where(bo->file, bo->line);
+		g_autofree char *rwhere = wbsim_config_where(ro->file, ro->line);
+		g_autofree char *bstr = wbsim_format_size(bytes_val);
+
+		/* rwhere ends in ": "; drop that for the parenthesis */
+		rwhere[strlen(rwhere) - 2] = '\0';
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[vm] %s = %s: %s = %" G_GUINT64_FORMAT " is also set (%s): the kernel makes %s and %s exclusive; set only one of them",
+			    where, bytes, bstr, ratio, *ratio_val, rwhere,
+			    ratio, bytes);
+		return FALSE;
+	}
+	/* as writing vm.dirty_bytes does, the ratio becomes 0 */
+	*ratio_val = 0;
+	return TRUE;
+}
+
+/* Look up the chosen set and validate every override of @list against it. */
+static gboolean check_params(const struct wbsim_config *cfg,
+			     const char *section, GError **error)
+{
+	const struct wbsim_config_param_set *set;
+	const char *name = strcmp(section, "device") == 0 ? cfg->device_preset
+							  : cfg->fs_type;
+	void *scratch;
+	gboolean ok;
+
+	set = wbsim_config_find_param_set(section, name);
+	if (!set) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "[%s] %s: no such %s", section, name,
+			    strcmp(section, "device") == 0 ? "device preset"
+							   : "filesystem type");
+		return FALSE;
+	}
+	scratch = g_malloc0(MAX(set->struct_size, 1));
+	ok = wbsim_config_apply_params(cfg, section, scratch, error);
+	for (size_t i = 0; i < set->n_keys; i++)
+		wbsim_config_free_field(&set->keys[i],
+					(char *)scratch + set->keys[i].offset);
+	g_free(scratch);
+	return ok;
+}
+
+gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
+				   const char *section, void *base,
+				   GError **error)
+{
+	gboolean is_dev = strcmp(section, "device") == 0;
+	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
+	const GPtrArray *list = is_dev ? cfg->device_params : cfg->fs_params;
+	const char *what = is_dev ? "device preset" : "filesystem type";
+	const struct wbsim_config_param_set *set;
+
+	g_return_val_if_fail(is_dev || strcmp(section, "filesystem") == 0, FALSE);
+	set = wbsim_config_find_param_set(section, name);
+	if (!set) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "[%s] %s: no such %s", section, name, what);
+		return FALSE;
+	}
+	wbsim_config_set_defaults(set->keys, set->n_keys, base);
+
+	for (guint i = 0; i < list->len; i++) {
+		const struct wbsim_config_override *o = list->pdata[i];
+		g_autofree char *where = wbsim_config_where(o->file, o->line);
+		const struct wbsim_config_key *k = NULL;
+		g_autoptr(GError) local = NULL;
+
+		for (size_t j = 0; j < set->n_keys; j++)
+			if (strcmp(set->keys[j].key, o->key) == 0)
+				k = &set->keys[j];
+		if (!k) {
+			g_autoptr(GPtrArray) names = g_ptr_array_new();
+			const char *near;
+
+			g_ptr_array_add(names, is_dev ? "preset" : "type");
+			for (size_t j = 0; j < set->n_keys; j++)
+				g_ptr_array_add(names, (char *)set->keys[j].key);
+			g_ptr_array_add(names, NULL);
+			near = wbsim_closest_name(o->key,
+						  (const char *const *)names->pdata);
+			if (near)
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+					    "%s[%s] %s = %s: not a parameter of %s %s (did you mean %s?)",
+					    where, section, o->key, o->value,
+					    what, name, near);
+			else if (set->n_keys == 0)
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+					    "%s[%s] %s = %s: not a parameter of %s %s (it has no parameters)",
+					    where, section, o->key, o->value,
+					    what, name);
+			else
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+					    "%s[%s] %s = %s: not a parameter of %s %s",
+					    where, section, o->key, o->value,
+					    what, name);
+			return FALSE;
+		}
+		if (!wbsim_config_parse_value(k, o->value, NULL,
+					      (char *)base + k->offset, &local)) {
+			g_set_error(error, WBSIM_ERROR, local->code,
+				    "%s[%s] %s = %s: %s", where, section,
+				    o->key, o->value, local->message);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
+{
+	g_return_val_if_fail(cfg != NULL, FALSE);
+
+	if (!check_exclusive(cfg, "dirty_ratio", &cfg->dirty_ratio,
+			     "dirty_bytes", cfg->dirty_bytes, error))
+		return FALSE;
+	if (!check_exclusive(cfg, "dirty_background_ratio",
+			     &cfg->dirty_background_ratio,
+			     "dirty_background_bytes",
+			     cfg->dirty_background_bytes, error))
+		return FALSE;
+	if (!check_params(cfg, "device", error))
+		return FALSE;
+	return check_params(cfg, "filesystem", error);
+}
+
+unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
+				      bool rotational)
+{
+	if (cfg->wb_contexts == WBSIM_CONTEXTS_CPUS)
+		return (unsigned int)cfg->cpus;
+	if (cfg->wb_contexts == WBSIM_CONTEXTS_AUTO)
+		return rotational ? 1 : (unsigned int)cfg->cpus;
+	return (unsigned int)cfg->wb_contexts;
+}
+
+/* Every parameter of the chosen set, overrides applied, canonical text. */
+static void dump_params(GString *out, const struct wbsim_config *cfg,
+			const char *section)
+{
+	gboolean is_dev = strcmp(section, "device") == 0;
+	const struct wbsim_config_param_set *set =
+		wbsim_config_find_param_set(section, is_dev ? cfg->device_preset
+							    : cfg->fs_type);
+	void *base;
+
+	if (!set)
+		return;
+	base = g_malloc0(MAX(set->struct_size, 1));
+	if (wbsim_config_apply_params(cfg, section, base, NULL)) {
+		for (size_t i = 0; i < set->n_keys; i++) {
+			g_autofree char *v = wbsim_config_format_value(
+				&set->keys[i], (char *)base + set->keys[i].offset);
+
+			g_string_append_printf(out, "%s = %s\n",
+					       set->keys[i].key, v);
+		}
+	}
+	for (size_t i = 0; i < set->n_keys; i++)
+		wbsim_config_free_field(&set->keys[i],
+					(char *)base + set->keys[i].offset);
+	g_free(base);
+}
+
+char *wbsim_config_dump(const struct wbsim_config *cfg)
+{
+	GString *out = g_string_new(NULL);
+
+	for (size_t s = 0; config_sections[s]; s++) {
+		const char *section = config_sections[s];
+		gsize start;
+
+		if (strcmp(section, "events") == 0 && cfg->events->len == 0)
+			continue;
+		if (strcmp(section, "measure") == 0)
+			continue;	/* no keys yet */
+		if (out->len)
+			g_string_append_c(out, '\n');
+		g_string_append_printf(out, "[%s]\n", section);
+		start = out->len;
+		for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
+			const struct wbsim_config_key *k = &config_keys[i];
+			g_autofree char *v = NULL;
+
+			if (strcmp(k->section, section) != 0 ||
+			    (k->flags & (WBSIM_CFG_NO_DUMP | WBSIM_CFG_NO_STORE)))
+				continue;
+			if (k->type == WBSIM_CFG_PATH &&
+			    !*(char **)((char *)cfg + k->offset))
+				continue;	/* unset file name */
+			v = wbsim_config_format_value(k, (char *)cfg + k->offset);
+			g_string_append_printf(out, "%s = %s\n", k->key, v);
+		}
+		if (strcmp(section, "device") == 0 ||
+		    strcmp(section, "filesystem") == 0)
+			dump_params(out, cfg, section);
+		if (strcmp(section, "events") == 0) {
+			for (guint i = 0; i < cfg->events->len; i++) {
+				const struct wbsim_config_event *ev =
+					cfg->events->pdata[i];
+				g_autofree char *t = wbsim_format_time(ev->at);
+
+				g_string_append_printf(out, "at = %s %s%s%s\n",
+						       t, ev->action,
+						       ev->args ? " " : "",
+						       ev->args ? ev->args : "");
+			}
+		}
+		/* a section with nothing to say is left out */
+		if (out->len == start) {
+			g_string_truncate(out, start - strlen(section) - 3);
+			if (out->len)
+				g_string_truncate(out, out->len - 1);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+static void markdown_row(GString *out, const struct wbsim_config_key *k)
+{
+	g_autofree char *desc = wbsim_config_describe_type(k);
+	const char *def = k->def ? (*k->def ? k->def : "(empty)") : "(none)";
+
+	g_string_append_printf(out, "| `[%s]` | `%s` | %s%s%s%s | `%s` | %s |\n",
+			       k->section, k->key, desc,
+			       k->unit && *k->unit ? "; unit: " : "",
+			       k->unit ? k->unit : "",
+			       k->flags & WBSIM_CFG_REPEATABLE ? "; may repeat" : "",
+			       def, k->help);
+}
+
+char *wbsim_config_keys_markdown(void)
+{
+	GString *out = g_string_new(NULL);
+	static const char *const set_sections[] = { "device", "filesystem" };
+
+	g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
+	g_string_append(out, "|---|---|---|---|---|\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++)
+		markdown_row(out, &config_keys[i]);
+
+	for (size_t s = 0; s < G_N_ELEMENTS(set_sections); s++) {
+		g_auto(GStrv) names = wbsim_config_param_set_names(set_sections[s]);
+
+		for (size_t n = 0; names[n]; n++) {
+			const struct wbsim_config_param_set *set =
+				wbsim_config_find_param_set(set_sections[s], names[n]);
+
+			g_string_append_printf(out, "\n#### `[%s] %s = %s`\n\n%s\n\n",
+					       set->section,
+					       s == 0 ? "preset" : "type",
+					       set->name, set->help);
+			if (set->n_keys == 0) {
+				g_string_append(out, "No parameters yet.\n");
+				continue;
+			}
+			g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
+			g_string_append(out, "|---|---|---|---|---|\n");
+			for (size_t i = 0; i < set->n_keys; i++)
+				markdown_row(out, &set->keys[i]);
+		}
+	}
+	return g_string_free(out, FALSE);
+}

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-config.c - the configuration table: every value parser (exact
+ * values and error texts), defaults, ranges, --set overrides, the
+ * ratio/bytes exclusivity, device parameter overrides, events, the dump,
+ * and that scenarios/README.md documents every key.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <wbsim/wbsim.h>
+#include "workload/config-private.h"
+#include "workload/config-device-ideal.h"
+
+#define GIB ((uint64_t)1 << 30)
+
+static void test_parse_bool(void **state)
+{
+	static const char *const yes[] = { "1", "true", "TRUE", "yes", "on" };
+	static const char *const no[] = { "0", "false", "No", "off" };
+	g_autoptr(GError) e = NULL;
+	bool b;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
+		b = false;
+		assert_true(wbsim_parse_bool(yes[i], &b, NULL));
+		assert_true(b);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(no); i++) {
+		b = true;
+		assert_true(wbsim_parse_bool(no[i], &b, NULL));
+		assert_false(b);
+	}
+	assert_false(wbsim_parse_bool("2", &b, &e));
+	assert_string_equal(e->message,
+			    "expected a boolean (true/false, yes/no, on/off, 1/0)");
+}
+
+static void test_parse_uint(void **state)
+{
+	g_autoptr(GError) e = NULL;
+	uint64_t v;
+
+	assert_true(wbsim_parse_uint("0", &v, NULL));
+	assert_int_equal(v, 0);
+	assert_true(wbsim_parse_uint("18446744073709551615", &v, NULL));
+	assert_true(v == UINT64_MAX);
+	assert_false(wbsim_parse_uint("18446744073709551616", &v, &e));
+	assert_string_equal(e->message, "value does not fit in 64 bits");
+	g_clear_error(&e);
+	assert_false(wbsim_parse_uint("-1", &v, &e));
+	assert_string_equal(e->message, "expected a non-negative decimal integer");
+	assert_false(wbsim_parse_uint("", &v, NULL));
+	assert_false(wbsim_parse_uint("12 ", &v, NULL));
+	assert_false(wbsim_parse_uint("0x10", &v, NULL));
+}
+
+static void test_parse_size(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t bytes;
+	} ok[] = {
+		{ "0", 0 }, { "512", 512 }, { "512b", 512 }, { "4k", 4096 },
+		{ "4K", 4096 }, { "4kb", 4096 }, { "4KiB", 4096 },
+		{ "16g", 16 * GIB }, { "16G", 16 * GIB }, { "1m", 1 << 20 },
+		{ "2t", (uint64_t)2 << 40 }, { "1p", (uint64_t)1 << 50 },
+		{ "15p", (uint64_t)15 << 50 },
+	};
+	static const char *const bad[] = {
+		"", "-1", "1.5g", "4 k", "k", "4x", "4kk", "4kib2", "g16",
+	};
+	g_autoptr(GError) e = NULL;
+	uint64_t v;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+		v = 1;
+		assert_true(wbsim_parse_size(ok[i].text, &v, NULL));
+		assert_true(v == ok[i].bytes);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+		assert_false(wbsim_parse_size(bad[i], &v, NULL));
+	assert_false(wbsim_parse_size("1.5g", &v, &e));
+	assert_string_equal(e->message,
+			    "expected a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
+	g_clear_error(&e);
+	/* 2^54 KiB = 2^64 bytes: one past the largest */
+	assert_false(wbsim_parse_size("18014398509481984k", &v, &e));
+	assert_string_equal(e->message, "value does not fit in 64 bits");
+	assert_true(wbsim_parse_size("18014398509481983k", &v, NULL));
+	assert_true(v == UINT64_MAX - 1023);
+	assert_false(wbsim_parse_size("16384p", &v, NULL));
+	assert_true(wbsim_parse_size("16383p", &v, NULL));
+	assert_false(wbsim_parse_size("99999999999999999999", &v, NULL));
+}
+
+static void test_parse_time(void **state)
+{
+	static const struct {
+		const char *text;
+		wbsim_time_t ns;
+	} ok[] = {
+		{ "0", 0 }, { "0s", 0 }, { "7ns", 7 }, { "3us", 3000 },
+		{ "3usec", 3000 }, { "100ms", 100000000 }, { "2msec", 2000000 },
+		{ "30s", 30 * WBSIM_NSEC_PER_SEC }, { "2m", 120 * WBSIM_NSEC_PER_SEC },
+		{ "2min", 120 * WBSIM_NSEC_PER_SEC },
+		{ "1h", 3600 * WBSIM_NSEC_PER_SEC },
+	};
+	static const char *const bad[] = {
+		"", "10", "1.5s", "5x", "s", "-1s", "10 s", "1S", "1d",
+	};
+	g_autoptr(GError) e = NULL;
+	wbsim_time_t v;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+		v = 1;
+		assert_true(wbsim_parse_time(ok[i].text, &v, NULL));
+		assert_true(v == ok[i].ns);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+		assert_false(wbsim_parse_time(bad[i], &v, NULL));
+	assert_false(wbsim_parse_time("10", &v, &e));
+	assert_string_equal(e->message,
+			    "expected a time with a unit (ns, us, ms, s, m, h)");
+	g_clear_error(&e);
+	/* 2^64 ns is about 584 years */
+	assert_false(wbsim_parse_time("5125000h", &v, &e));
+	assert_string_equal(e->message, "value does not fit in 64 bits");
+	assert_true(wbsim_parse_time("5124095h", &v, NULL));
+}
+
+static void test_parse_percent(void **state)
+{
+	g_autoptr(GError) e = NULL;
+	uint64_t v;
+
+	assert_true(wbsim_parse_percent("20", &v, NULL));
+	assert_int_equal(v, 20);
+	assert_true(wbsim_parse_percent("100%", &v, NULL));
+	assert_int_equal(v, 100);
+	assert_true(wbsim_parse_percent("0%", &v, NULL));
+	assert_int_equal(v, 0);
+	assert_false(wbsim_parse_percent("101", &v, NULL));
+	assert_false(wbsim_parse_percent("20%%", &v, NULL));
+	assert_false(wbsim_parse_percent("2.5", &v, &e));
+	assert_string_equal(e->message, "expected a percentage, an integer from 0 to 100");
+}
+
+static void test_format_round_trip(void **state)
+{
+	static const uint64_t sizes[] = {
+		0, 1, 4095, 4096, 1280 * 1024, 16 * GIB, UINT64_MAX,
+		(uint64_t)3 << 50, 1536,
+	};
+	static const char *const size_text[] = {
+		"0", "1", "4095", "4k", "1280k", "16g", "18446744073709551615",
+		"3p", "1536",
+	};
+	static const wbsim_time_t times[] = {
+		0, 1, 1500, 100000000, 30 * WBSIM_NSEC_PER_SEC,
+		90 * WBSIM_NSEC_PER_SEC, 7200 * WBSIM_NSEC_PER_SEC,
+	};
+	static const char *const time_text[] = {
+		"0", "1ns", "1500ns", "100ms", "30s", "90s", "2h",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		g_autofree char *s = wbsim_format_size(sizes[i]);
+		uint64_t back;
+
+		assert_string_equal(s, size_text[i]);
+		assert_true(wbsim_parse_size(s, &back, NULL));
+		assert_true(back == sizes[i]);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(times); i++) {
+		g_autofree char *s = wbsim_format_time(times[i]);
+		wbsim_time_t back;
+
+		assert_string_equal(s, time_text[i]);
+		assert_true(wbsim_parse_time(s, &back, NULL));
+		assert_true(back == times[i]);
+	}
+}
+
+static void test_closest_name(void **state)
+{
+	static const char *const names[] = {
+		"dirty_ratio", "dirty_bytes", "cpus", "memory", NULL,
+	};
+
+	assert_string_equal(wbsim_closest_name("dirty_ratoi", names), "dirty_ratio");
+	assert_string_equal(wbsim_closest_name("dirty_byte", names), "dirty_bytes");
+	assert_string_equal(wbsim_closest_name("cpu", names), "cpus");
+	assert_string_equal(wbsim_closest_name("memroy", names), "memory");
+	assert_null(wbsim_closest_name("bandwidth", names));
+	assert_null(wbsim_closest_name("x", names));
+}
+
+static void test_defaults(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+
+	assert_int_equal(cfg->cpus, 4);
+	assert_true(cfg->memory == 16 * GIB);
+	assert_int_equal(cfg->hz, 1000);
+	assert_int_equal(cfg->page_size, 4096);
+	assert_int_equal(cfg->dirty_ratio, 20);
+	assert_int_equal(cfg->dirty_bytes, 0);
+	assert_int_equal(cfg->dirty_background_ratio, 10);
+	assert_int_equal(cfg->dirty_background_bytes, 0);
+	assert_int_equal(cfg->dirty_expire_centisecs, 3000);
+	assert_int_equal(cfg->dirty_writeback_centisecs, 500);
+	assert_string_equal(cfg->device_preset, "ideal");
+	assert_string_equal(cfg->fs_type, "ideal");
+	assert_int_equal(cfg->device_params->len, 0);
+	assert_int_equal(cfg->wb_contexts, 1);
+	assert_int_equal(cfg->wb_affinity, WBSIM_AFFINITY_INODE);
+	assert_false(cfg->strictlimit);
+	assert_null(cfg->fio_file);
+	assert_int_equal(cfg->seed, 1);
+	assert_int_equal(cfg->time_limit, 0);
+	assert_int_equal(cfg->series_interval, 100 * WBSIM_NSEC_PER_MSEC);
+	assert_int_equal(cfg->events->len, 0);
+	assert_string_equal(cfg->description, "");
+	assert_true(wbsim_config_check(cfg, NULL));
+	wbsim_config_free(cfg);
+}
+
+/* Every default in the table parses, and lies in its own range. */
+static void test_table_defaults_parse(void **state)
+{
+	size_t n;
+	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+
+	assert_true(n >= 22);
+	for (size_t i = 0; i < n; i++) {
+		union {
+			uint64_t u;
+			char *s;
+			bool b;
+			unsigned int e;
+		} field = { 0 };
+
+		assert_non_null(keys[i].help);
+		if (!keys[i].def)
+			continue;
+		assert_true(wbsim_config_parse_value(&keys[i], keys[i].def,
+						     NULL, &field, NULL));
+		wbsim_config_free_field(&keys[i], &field);
+	}
+}
+
+/* Assert that --set ASSIGNMENT fails with exactly MESSAGE. */
+static void assert_set_fails(const char *assignment, const char *message)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	g_autoptr(GError) e = NULL;
+
+	assert_false(wbsim_config_set_override(cfg, assignment, &e));
+	assert_non_null(e);
+	assert_string_equal(e->message, message);
+	wbsim_config_free(cfg);
+}
+
+static void test_set_errors(void **state)
+{
+	assert_set_fails("machine.cpus=0",
+		"--set: [machine] cpus = 0: expected an integer from 1 to 4096");
+	assert_set_fails("machine.cpus=-4",
+		"--set: [machine] cpus = -4: expected an integer from 1 to 4096");
+	assert_set_fails("machine.memory=1m",
+		"--set: [machine] memory = 1m: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
+	assert_set_fails("machine.memory=99999999999999999999",
+		"--set: [machine] memory = 99999999999999999999: value does not fit in 64 bits: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
+	assert_set_fails("machine.page_size=64k",
+		"--set: [machine] page_size = 64k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 4k");
+	assert_set_fails("vm.dirty_ratio=120",
+		"--set: [vm] dirty_ratio = 120: expected a percentage, an integer from 0 to 100");
+	assert_set_fails("vm.dirty_bytes=4k",
+		"--set: [vm] dirty_bytes = 4k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 0 or of at least 8k");
+	assert_set_fails("vm.dirty_expire_centisecs=30s",
+		"--set: [vm] dirty_expire_centisecs = 30s: expected an integer number of centiseconds (1/100 s) from 0 to 100000000");
+	assert_set_fails("writeback.contexts=many",
+		"--set: [writeback] contexts = many: expected an integer from 1 to 4096, or one of: cpus, auto");
+	assert_set_fails("writeback.affinity=inodes",
+		"--set: [writeback] affinity = inodes: expected one of: inode, none (did you mean inode?)");
+	assert_set_fails("writeback.strictlimit=maybe",
+		"--set: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
+	assert_set_fails("run.series_interval=10",
+		"--set: [run] series_interval = 10: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
+	assert_set_fails("device.preset=idael",
+		"--set: [device] preset = idael: expected one of: ideal (did you mean ideal?)");
+	assert_set_fails("filesystem.type=xfs4",
+		"--set: [filesystem] type = xfs4: expected one of: ideal, xfs, ext4, f2fs (did you mean xfs?)");
+	assert_set_fails("vm.dirty_ratoi=5",
+		"--set: [vm] dirty_ratoi = 5: unknown key (did you mean dirty_ratio?)");
+	assert_set_fails("machine.dirty_ratio=5",
+		"--set: [machine] dirty_ratio = 5: unknown key (did you mean [vm] dirty_ratio?)");
+	assert_set_fails("measure.latency=1",
+		"--set: [measure] latency = 1: unknown key ([measure] has no keys yet)");
+	assert_set_fails("machin.cpus=2",
+		"--set: [machin]: unknown section (did you mean [machine]?)");
+	assert_set_fails("cpus=2", "--set: 'cpus=2': expected SECTION.KEY=VALUE");
+	assert_set_fails("scenario.include=x.ini",
+		"--set: [scenario] include = x.ini: only allowed in a scenario file");
+	assert_set_fails("events.at=30s sink",
+		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount (did you mean sync?)");
+	assert_set_fails("events.at=30 sync",
+		"--set: [events] at = 30 sync: time '30': expected a time with a unit (ns, us, ms, s, m, h)");
+	assert_set_fails("events.at=30s",
+		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount");
+	assert_set_fails("events.at=30s sync now",
+		"--set: [events] at = 30s sync now: action sync takes no arguments, found 'now'");
+}
+
+static void test_set_values(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	const struct wbsim_config_event *ev;
+
+	assert_true(wbsim_config_set_override(cfg, "machine.cpus=12", NULL));
+	assert_true(wbsim_config_set_override(cfg, " machine . memory = 9g ", NULL));
+	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=cpus", NULL));
+	assert_true(wbsim_config_set_override(cfg, "writeback.affinity=none", NULL));
+	assert_true(wbsim_config_set_override(cfg, "writeback.strictlimit=yes", NULL));
+	assert_true(wbsim_config_set_override(cfg, "run.seed=18446744073709551615", NULL));
+	assert_true(wbsim_config_set_override(cfg, "run.time_limit=2m", NULL));
+	assert_true(wbsim_config_set_override(cfg, "events.at=45s sync", NULL));
+	assert_true(wbsim_config_set_override(cfg, "events.at=30s syncfs", NULL));
+	/* a later --set of the same key wins */
+	assert_true(wbsim_config_set_override(cfg, "machine.cpus=8", NULL));
+	assert_int_equal(cfg->cpus, 8);
+	assert_true(cfg->memory == 9 * GIB);
+	assert_true(cfg->wb_contexts == WBSIM_CONTEXTS_CPUS);
+	assert_int_equal(wbsim_config_nr_contexts(cfg, false), 8);
+	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 8);
+	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=auto", NULL));
+	assert_int_equal(wbsim_config_nr_contexts(cfg, false), 8);
+	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 1);
+	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=3", NULL));
+	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 3);
+	assert_int_equal(cfg->wb_affinity, WBSIM_AFFINITY_NONE);
+	assert_true(cfg->strictlimit);
+	assert_true(cfg->seed == UINT64_MAX);
+	assert_true(cfg->time_limit == 120 * WBSIM_NSEC_PER_SEC);
+	/* events stay in the order given */
+	assert_int_equal(cfg->events->len, 2);
+	ev = cfg->events->pdata[0];
+	assert_true(ev->at == 45 * WBSIM_NSEC_PER_SEC);
+	assert_string_equal(ev->action, "sync");
+	assert_null(ev->args);
+	assert_string_equal(ev->file, "--set");
+	ev = cfg->events->pdata[1];
+	assert_string_equal(ev->action, "syncfs");
+	assert_true(wbsim_config_check(cfg, NULL));
+	wbsim_config_free(cfg);
+}
+
+static void test_ratio_bytes_exclusive(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	g_autoptr(GError) e = NULL;
+
+	/* dirty_bytes alone: the ratio becomes 0, as the kernel does */
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_bytes=3276m", NULL));
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_background_bytes=1638m", NULL));
+	assert_true(wbsim_config_check(cfg, NULL));
+	assert_int_equal(cfg->dirty_ratio, 0);
+	assert_int_equal(cfg->dirty_background_ratio, 0);
+	assert_true(cfg->dirty_bytes == (uint64_t)3276 << 20);
+	wbsim_config_free(cfg);
+
+	/* both set non-zero: an error naming both keys */
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_ratio=30", NULL));
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_bytes=1g", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [vm] dirty_bytes = 1g: dirty_ratio = 30 is also set (--set): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_background_ratio=5", NULL));
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_background_bytes=64m", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [vm] dirty_background_bytes = 64m: dirty_background_ratio = 5 is also set (--set): the kernel makes dirty_background_ratio and dirty_background_bytes exclusive; set only one of them");
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	/* a ratio explicitly 0 beside the bytes form is fine */
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_ratio=0", NULL));
+	assert_true(wbsim_config_set_override(cfg, "vm.dirty_bytes=1g", NULL));
+	assert_true(wbsim_config_check(cfg, NULL));
+	wbsim_config_free(cfg);
+}
+
+static void test_device_params(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	struct wbsim_device_ideal_params p = { 0 };
+	const struct wbsim_config_override *o;
+	g_autoptr(GError) e = NULL;
+
+	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
+	assert_true(p.bandwidth == GIB);
+	assert_true(p.latency == 100 * WBSIM_NSEC_PER_USEC);
+	assert_int_equal(p.queue_depth, 32);
+	assert_int_equal(p.max_sectors_kb, 1280);
+
+	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=2g", NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.queue_depth=64", NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=3g", NULL));
+	assert_int_equal(cfg->device_params->len, 2);
+	o = cfg->device_params->pdata[0];
+	assert_string_equal(o->key, "bandwidth");
+	assert_string_equal(o->value, "3g");
+	assert_string_equal(o->file, "--set");
+	assert_true(wbsim_config_check(cfg, NULL));
+	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
+	assert_true(p.bandwidth == 3 * GIB);
+	assert_int_equal(p.queue_depth, 64);
+
+	assert_true(wbsim_config_set_override(cfg, "device.bandwith=2g", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [device] bandwith = 2g: not a parameter of device preset ideal (did you mean bandwidth?)");
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "device.latency=5", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [device] latency = 5: expected a time with a unit (ns, us, ms, s, m, h) from 0 to 10s");
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "filesystem.type=xfs", NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.agcount=4", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [filesystem] agcount = 4: not a parameter of filesystem type xfs (it has no parameters)");
+	wbsim_config_free(cfg);
+}
+
+struct test_dev_params {
+	uint64_t rpm;
+	bool smr;
+};
+
+static const struct wbsim_config_key test_dev_keys[] = {
+	{ "device", "rpm", WBSIM_CFG_UINT, offsetof(struct test_dev_params, rpm),
+	  "7200", "rpm", 1, 20000, NULL, NULL, 0, "spindle speed" },
+	{ "device", "smr", WBSIM_CFG_BOOL, offsetof(struct test_dev_params, smr),
+	  "false", "", 0, 0, NULL, NULL, 0, "shingled" },
+};
+
+static const struct wbsim_config_param_set test_dev_set = {
+	"device", "test-disk", test_dev_keys, G_N_ELEMENTS(test_dev_keys),
+	sizeof(struct test_dev_params), "a disk registered by the test",
+};
+
+static void test_register_param_set(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	struct test_dev_params p = { 0 };
+	g_autoptr(GError) e = NULL;
+	g_autofree char *dump = NULL;
+
+	assert_true(wbsim_config_register_param_set(&test_dev_set, NULL));
+	assert_false(wbsim_config_register_param_set(&test_dev_set, &e));
+	assert_string_equal(e->message,
+			    "[device] test-disk: a parameter set of that name exists");
+	assert_ptr_equal(wbsim_config_find_param_set("device", "test-disk"),
+			 &test_dev_set);
+
+	assert_true(wbsim_config_set_override(cfg, "device.preset=test-disk", NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.smr=on", NULL));
+	assert_true(wbsim_config_check(cfg, NULL));
+	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
+	assert_int_equal(p.rpm, 7200);
+	assert_true(p.smr);
+	dump = wbsim_config_dump(cfg);
+	assert_non_null(strstr(dump, "[device]\npreset = test-disk\nrpm = 7200\nsmr = true\n"));
+	wbsim_config_free(cfg);
+}
+
+static void test_dump_defaults(void **state)
+{
+	struct wbsim_config *cfg = wbsim_config_new();
+	g_autofree char *dump = NULL;
+
+	assert_true(wbsim_config_check(cfg, NULL));
+	dump = wbsim_config_dump(cfg);
+	assert_string_equal(dump,
+		"[scenario]\n"
+		"description = \n"
+		"\n"
+		"[machine]\n"
+		"cpus = 4\n"
+		"memory = 16g\n"
+		"hz = 1000\n"
+		"page_size = 4k\n"
+		"\n"
+		"[vm]\n"
+		"dirty_ratio = 20\n"
+		"dirty_bytes = 0\n"
+		"dirty_background_ratio = 10\n"
+		"dirty_background_bytes = 0\n"
+		"dirty_expire_centisecs = 3000\n"
+		"dirty_writeback_centisecs = 500\n"
+		"\n"
+		"[device]\n"
+		"preset = ideal\n"
+		"bandwidth = 1g\n"
+		"latency = 100us\n"
+		"queue_depth = 32\n"
+		"max_sectors_kb = 1280\n"
+		"\n"
+		"[filesystem]\n"
+		"type = ideal\n"
+		"\n"
+		"[writeback]\n"
+		"contexts = 1\n"
+		"affinity = inode\n"
+		"strictlimit = false\n"
+		"\n"
+		"[run]\n"
+		"seed = 1\n"
+		"time_limit = 0\n"
+		"series_interval = 100ms\n");
+	wbsim_config_free(cfg);
+}
+
+/* scenarios/README.md must document every key of the table and presets. */
+static void test_readme_covers_keys(void **state)
+{
+	const char *root = g_getenv("WBSIM_SOURCE_ROOT");
+	g_autofree char *path = NULL, *text = NULL, *md = NULL;
+	size_t n;
+	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+
+	assert_non_null(root);
+	path = g_build_filename(root, "scenarios", "README.md", NULL);
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	for (size_t i = 0; i < n; i++) {
+		g_autofree char *cell = g_strdup_printf("| `[%s]` | `%s` |",
+							keys[i].section,
+							keys[i].key);
+
+		if (!strstr(text, cell))
+			fail_msg("scenarios/README.md lacks a row for [%s] %s",
+				 keys[i].section, keys[i].key);
+	}
+	for (size_t i = 0; i < wbsim_device_ideal_param_set.n_keys; i++) {
+		g_autofree char *cell = g_strdup_printf("| `[device]` | `%s` |",
+			wbsim_device_ideal_param_set.keys[i].key);
+
+		assert_non_null(strstr(text, cell));
+	}
+	/* the generated reference is in the README as generated */
+	md = wbsim_config_keys_markdown();
+	if (!strstr(text, md))
+		fail_msg("scenarios/README.md: the key reference differs from "
+			 "sim-writeback --dump-keys-markdown; regenerate it");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_bool),
+		cmocka_unit_test(test_parse_uint),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test(test_parse_percent),
+		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_closest_name),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_table_defaults_parse),
+		cmocka_unit_test(test_set_errors),
+		cmocka_unit_test(test_set_values),
+		cmocka_unit_test(test_ratio_bytes_exclusive),
+		cmocka_unit_test(test_device_params),
+		cmocka_unit_test(test_dump_defaults),
+		cmocka_unit_test(test_readme_covers_keys),
+		/* registers a preset: last, so earlier name lists are stable */
+		cmocka_unit_test(test_register_param_set),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
