@@ -7,6 +7,7 @@
 #include <wbsim/version.h>
 #include <wbsim/error.h>
 #include <wbsim/sim.h>
+#include <wbsim/fio.h>
 #include <wbsim/config.h>
 
 #endif

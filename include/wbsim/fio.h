@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/fio.h - reading fio job files the way fio reads them.
+ *
+ * A job file is parsed into one struct wbsim_fio_job per job after numjobs
+ * expansion (clones are separate jobs), with fio's defaults filled in and
+ * every value typed: sizes in bytes, times in simulated nanoseconds.
+ *
+ * The grammar is fio's: ';' and '#' comments (and a line is cut at its first
+ * ';' then its first '#'), bare keys for fio's STR_SET options, several
+ * [global] sections (a [global*] section applies to the jobs below it),
+ * repeated job names giving separate jobs, "include file" lines, options
+ * sorted by fio's priority before they are applied, numjobs clones,
+ * stonewall/new_group reporting groups, ${VAR} from the process environment,
+ * $ncpus/$mb_memory/$pagesize from the SIMULATED machine (never the host),
+ * bc-style arithmetic after keyword substitution (numjobs=$ncpus*2) and
+ * parenthesised arithmetic ((1+2)*1g). kb_base=1024 keeps fio's inverted
+ * IEC prefixes: 4k = 4096 and 4KiB = 4000. bs=4k-16k means read 4k and
+ * write 16k, exactly as in fio (a range is spelled bsrange=4k-16k).
+ *
+ * Every option fio knows is in one table with a disposition: modelled,
+ * reporting only (accepted, no effect on writeback), warned (accepted; a
+ * "FILE:LINE: option X is not modelled: why" string is added to
+ * wbsim_fio_file.warnings) or refused (WBSIM_ERROR_UNSUPPORTED naming file,
+ * line and option). Reads are not modelled: jobs that only read are
+ * refused; mixed jobs are accepted with a warning.
+ *
+ * Thread safety: the functions are reentrant; ${VAR} reads the process
+ * environment with g_getenv().
+ */
+#ifndef WBSIM_FIO_H
+#define WBSIM_FIO_H
+
+#include <stdint.h>
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/sim.h>
+
+WBSIM_BEGIN_DECLS
+
+/**
+ * struct wbsim_fio_env - the simulated machine, for fio's keywords
+ * @ncpus: value of $ncpus (CPUs online)
+ * @mb_memory: value of $mb_memory (MiB of memory)
+ * @pagesize: value of $pagesize (bytes)
+ */
+struct wbsim_fio_env {
+	unsigned int ncpus;
+	uint64_t mb_memory;
+	unsigned int pagesize;
+};
+
+/** enum wbsim_fio_rw - fio's rw= (readwrite=) values */
+enum wbsim_fio_rw {
+	WBSIM_FIO_READ,
+	WBSIM_FIO_WRITE,
+	WBSIM_FIO_RANDREAD,
+	WBSIM_FIO_RANDWRITE,
+	WBSIM_FIO_RW,		/* also rw=readwrite */
+	WBSIM_FIO_RANDRW,
+	WBSIM_FIO_TRIM,
+	WBSIM_FIO_RANDTRIM,
+	WBSIM_FIO_TRIMWRITE,
+	WBSIM_FIO_RANDTRIMWRITE,
+};
+
+/** enum wbsim_fio_ddir - the per-direction slots of bs=, rate=, ... */
+enum wbsim_fio_ddir {
+	WBSIM_FIO_DDIR_READ,
+	WBSIM_FIO_DDIR_WRITE,
+	WBSIM_FIO_DDIR_TRIM,
+	WBSIM_FIO_DDIR_NR,
+};
+
+/** enum wbsim_fio_fallocate - fallocate= (fio's default on Linux: native) */
+enum wbsim_fio_fallocate {
+	WBSIM_FIO_FALLOCATE_NONE,	/* also fallocate=0 */
+	WBSIM_FIO_FALLOCATE_NATIVE,
+	WBSIM_FIO_FALLOCATE_POSIX,	/* also fallocate=1 */
+	WBSIM_FIO_FALLOCATE_KEEP,	/* FALLOC_FL_KEEP_SIZE */
+	WBSIM_FIO_FALLOCATE_TRUNCATE,
+};
+
+/** enum wbsim_fio_random_generator - random_generator= */
+enum wbsim_fio_random_generator {
+	WBSIM_FIO_RAND_TAUSWORTHE,
+	WBSIM_FIO_RAND_LFSR,
+	WBSIM_FIO_RAND_TAUSWORTHE64,
+};
+
+/**
+ * struct wbsim_fio_option - one option as the user wrote it
+ * @name: canonical option name (an alias such as blocksize is stored as bs)
+ * @value: the value as typed (before substitutions), NULL for a bare key
+ * @file: file of the line (owned by the struct wbsim_fio_file)
+ * @line: 1-based line number
+ */
+struct wbsim_fio_option {
+	char *name;
+	char *value;
+	const char *file;
+	unsigned int line;
+};
+
+/**
+ * struct wbsim_fio_job - one job (one clone) with every value resolved
+ * @name: fio's job name: the section name, or the job section's own name=
+ *	  (a name= in [global] does not rename jobs, as in fio)
+ * @section: the section name as written
+ * @clone: 0..numjobs-1
+ * @numjobs: numjobs as set (the same in every clone)
+ * @group_id: reporting group: stonewall and new_group start a new one
+ *	      (clones stay in their job's group)
+ * @stonewall: waits for all previous jobs (clones > 0 never do)
+ * @new_group: new_group was set (clones > 0 never have it)
+ * @file: file of the section header (owned by the struct wbsim_fio_file)
+ * @line: line of the section header
+ * @rw: the I/O pattern
+ * @rw_modifier: the ":N" of rw=randwrite:8 (0 if none); for sequential
+ *		 patterns it is a byte offset added after each I/O
+ * @bs: block size per direction (default 4096)
+ * @bsrange_min: bsrange= low bound per direction, 0 = unset
+ * @bsrange_max: bsrange= high bound per direction, 0 = unset
+ * @size: size= in bytes, 0 = unset (fio then uses the files' sizes)
+ * @size_is_percent: size=N% was given
+ * @size_percent: the N of size=N%
+ * @filesize_min: filesize= low, 0 = unset
+ * @filesize_max: filesize= high, 0 = unset
+ * @io_size: io_size= (io_limit=) in bytes, 0 = unset
+ * @offset: offset= in bytes
+ * @offset_percent: offset=N% (0 = none)
+ * @offset_increment: offset_increment= in bytes
+ * @number_ios: number_ios=, 0 = unlimited
+ * @nrfiles: files per job (default 1)
+ * @iodepth: default 1
+ * @ioengine: the engine name (default psync)
+ * @direct: O_DIRECT (direct=1 or buffered=0)
+ * @directory: directory= as written (may be a ':'-separated list)
+ * @filename: filename= as written, NULL if unset
+ * @filename_format: default "$jobname.$jobnum.$filenum"
+ * @file_service_type: default "roundrobin"
+ * @create_on_open: create files when first opened (default 0)
+ * @create_serialize: lay files out one at a time (default 1)
+ * @create_fsync: fsync after laying a file out (default 1)
+ * @overwrite: overwrite=1: fio writes the file out before the job
+ * @fallocate: pre-allocation mode
+ * @time_based: loop until runtime
+ * @runtime_ns: runtime= (default unit s), 0 = unset
+ * @startdelay_ns: startdelay= low (default unit s)
+ * @startdelay_max_ns: startdelay= high (= low unless a range was given)
+ * @ramp_time_ns: ramp_time= (default unit s)
+ * @loops: default 1
+ * @rate: bytes/s per direction, 0 = unlimited
+ * @rate_iops: I/Os per second per direction, 0 = unlimited
+ * @rwmix_read: rwmixread= percentage (default 50)
+ * @fsync: fsync every N writes, 0 = never
+ * @fdatasync: fdatasync every N writes, 0 = never
+ * @end_fsync: fsync at the end of the job
+ * @fsync_on_close: fsync when a file is closed
+ * @end_syncfs: syncfs at the end of the job
+ * @unlink: unlink the files at the end of the job
+ * @unlink_each_loop: unlink the files after each loop
+ * @norandommap: random offsets may repeat
+ * @randrepeat: default 1
+ * @randseed: randseed= (fio's default 0x89)
+ * @randseed_set: randseed= was given
+ * @random_generator: default tausworthe
+ * @invalidate: fadvise(DONTNEED) before I/O on a file (default 1)
+ * @thinktime_ns: thinktime= (default unit us)
+ * @thinktime_blocks: I/Os between think times (default 1)
+ * @exitall: exitall was set
+ * @wait_for: wait_for= job name, NULL if unset
+ * @group_reporting: report per group
+ * @kb_base: 1024 (default) or 1000
+ * @options: struct wbsim_fio_option *, the options set in this job's own
+ *	     section (including included files) in file order: fio's JSON
+ *	     "job options"
+ */
+struct wbsim_fio_job {
+	char *name;
+	char *section;
+	unsigned int clone;
+	unsigned int numjobs;
+	unsigned int group_id;
+	gboolean stonewall;
+	gboolean new_group;
+	const char *file;
+	unsigned int line;
+
+	enum wbsim_fio_rw rw;
+	unsigned int rw_modifier;
+	uint64_t bs[WBSIM_FIO_DDIR_NR];
+	uint64_t bsrange_min[WBSIM_FIO_DDIR_NR];
+	uint64_t bsrange_max[WBSIM_FIO_DDIR_NR];
+
+	uint64_t size;
+	gboolean size_is_percent;
+	unsigned int size_percent;
+	uint64_t filesize_min, filesize_max;
+	uint64_t io_size;
+	uint64_t offset;
+	unsigned int offset_percent;
+	uint64_t offset_increment;
+	uint64_t number_ios;
+	unsigned int nrfiles;
+	unsigned int iodepth;
+
+	char *ioengine;
+	gboolean direct;
+	char *directory;
+	char *filename;
+	char *filename_format;
+	char *file_service_type;
+	gboolean create_on_open;
+	gboolean create_serialize;
+	gboolean create_fsync;
+	gboolean overwrite;
+	enum wbsim_fio_fallocate fallocate;
+
+	gboolean time_based;
+	wbsim_time_t runtime_ns;
+	wbsim_time_t startdelay_ns, startdelay_max_ns;
+	wbsim_time_t ramp_time_ns;
+	unsigned int loops;
+
+	uint64_t rate[WBSIM_FIO_DDIR_NR];
+	uint64_t rate_iops[WBSIM_FIO_DDIR_NR];
+	unsigned int rwmix_read;
+
+	unsigned int fsync, fdatasync;
+	gboolean end_fsync, fsync_on_close, end_syncfs;
+	gboolean unlink, unlink_each_loop;
+
+	gboolean norandommap, randrepeat;
+	uint64_t randseed;
+	gboolean randseed_set;
+	enum wbsim_fio_random_generator random_generator;
+	gboolean invalidate;
+	wbsim_time_t thinktime_ns;
+	unsigned int thinktime_blocks;
+	gboolean exitall;
+	char *wait_for;
+
+	gboolean group_reporting;
+	unsigned int kb_base;
+	GPtrArray *options;
+};
+
+/**
+ * struct wbsim_fio_file - a parsed job file (and the files it includes)
+ * @jobs: struct wbsim_fio_job *, in fio's order (clones follow their job)
+ * @global_options: struct wbsim_fio_option *, every option of every
+ *		    [global] section in file order (duplicates kept): fio's
+ *		    JSON "global options"
+ * @warnings: char *, one "FILE:LINE: ..." line per accepted but unmodelled
+ *	      option or fio behaviour worth knowing
+ * @files: char *, every file read (the job file first, then includes); the
+ *	   file pointers of jobs and options point into these strings
+ */
+struct wbsim_fio_file {
+	GPtrArray *jobs;
+	GPtrArray *global_options;
+	GPtrArray *warnings;
+	GPtrArray *files;
+};
+
+/**
+ * wbsim_fio_parse_file() - parse an fio job file
+ * @path: the job file; includes are resolved relative to its directory
+ * @env: the simulated machine for $ncpus, $mb_memory and $pagesize
+ * @out: the result, to free with wbsim_fio_file_free()
+ * @error: WBSIM_ERROR_IO (unreadable file or include), _PARSE (syntax,
+ *	   circular include), _UNKNOWN_KEY ("Bad option <x>" with
+ *	   "Did you mean y?"), _INVALID_VALUE ("failed parsing opt=value"),
+ *	   _UNSUPPORTED (an option fio knows that wbsim does not model); the
+ *	   message starts with "FILE:LINE: "
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_fio_parse_file(const char *path,
+					const struct wbsim_fio_env *env,
+					struct wbsim_fio_file **out,
+					GError **error);
+
+/**
+ * wbsim_fio_parse_string() - parse fio job-file text
+ * @text: the text
+ * @len: its length, or -1 if NUL-terminated
+ * @display_name: the name used in messages and in job->file
+ * @base_dir: directory for relative includes (NULL: the current directory)
+ * @env: the simulated machine
+ * @out: the result
+ * @error: as wbsim_fio_parse_file()
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_fio_parse_string(const char *text, gssize len,
+					  const char *display_name,
+					  const char *base_dir,
+					  const struct wbsim_fio_env *env,
+					  struct wbsim_fio_file **out,
+					  GError **error);
+
+/**
+ * wbsim_fio_parse_files() - parse several job files as one fio run
+ * @paths: NULL-terminated list of job files
+ * @env: the simulated machine
+ * @out: the result
+ * @error: as wbsim_fio_parse_file()
+ *
+ * As "fio a.fio b.fio": the first job of every file after the first gets
+ * an implicit stonewall, and [global] options do not cross files.
+ *
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_fio_parse_files(const char *const *paths,
+					 const struct wbsim_fio_env *env,
+					 struct wbsim_fio_file **out,
+					 GError **error);
+
+/** wbsim_fio_file_free() - free a parsed job file (NULL is fine). */
+WBSIM_API void wbsim_fio_file_free(struct wbsim_fio_file *file);
+
+/**
+ * wbsim_fio_rw_name() - fio's spelling of an rw value ("randwrite", ...)
+ * @rw: the value
+ *
+ * Return: a static string.
+ */
+WBSIM_API const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw);
+
+/**
+ * wbsim_fio_rw_writes() - whether a pattern issues writes
+ * @rw: the value
+ *
+ * Return: TRUE for write, randwrite, rw, randrw, trimwrite, randtrimwrite.
+ */
+WBSIM_API gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_FIO_H */
