@@ -187,20 +187,24 @@ enum wbsim_task_kind {
  * struct wbsim_task - a schedulable entity on the simulated machine
  * @name: a stable name (used in traces: "kworker/u24:3", "fio/0")
  * @kind: what it is
+ * @pid: a stable number for traces (set by the owner; 0 by default)
  * @cpu_ns: CPU time consumed
  * @cpu_wait_ns: time spent runnable, waiting for a CPU
  * @lock_wait_ns: time spent waiting for locks
  * @bursts: number of CPU bursts run
+ * @last_cpu: the CPU its last burst ran on
  *
  * The remaining fields are private to the core.
  */
 typedef struct wbsim_task {
 	char *name;
 	enum wbsim_task_kind kind;
+	unsigned int pid;
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
 	uint64_t bursts;
+	unsigned int last_cpu;
 	/* private */
 	wbsim_time_t wait_since;
 	wbsim_time_t burst_ns;

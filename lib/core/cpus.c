@@ -70,6 +70,7 @@ static void burst_end(wbsim_sim *sim, void *arg);
 static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 {
 	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
+	task->last_cpu = (unsigned int)task->cpu;
 	cpus->busy++;
 	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
 }

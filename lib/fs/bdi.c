@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bdi.c - a backing device and its writeback contexts (kernel:
+ * mm/backing-dev.c bdi_init/wb_init, and the parallel-writeback series'
+ * bdi_writeback_ctx array). Every context's wb starts as the kernel's
+ * wb_init() leaves it: INIT_BW bandwidth estimates, empty lists, no work.
+ */
+#include <wbsim/fs.h>
+#include "fs/bdi.h"
+#include "fs/fs-writeback.h"
+#include "fs/fs-glue.h"
+#include "mm/bandwidth.h"
+
+void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus,
+		    const struct wbsim_cpu_costs *costs, struct wbsim_blk_queue *queue,
+		    struct wbsim_fs *fs, const struct wbsim_bdi_params *p)
+{
+	*bdi = (struct wbsim_bdi){ 0 };
+	g_strlcpy(bdi->name, p->name, sizeof(bdi->name));
+	bdi->vm = vm;
+	bdi->sim = vm->sim;
+	bdi->cpus = cpus;
+	bdi->costs = costs;
+	bdi->queue = queue;
+	bdi->fs = fs;
+	bdi->affinity = p->affinity;
+	bdi->max_request_pages = MAX(p->max_request_pages, 1);
+	bdi->dirty.min_ratio = 0;
+	bdi->dirty.max_ratio = 100 * WBSIM_BDI_RATIO_SCALE;
+	bdi->dirty.max_prop_frac = WBSIM_FPROP_FRAC_BASE;
+	bdi->dirty.strictlimit = p->strictlimit;
+	bdi->nr_wb_ctx = MAX(p->nr_wb_ctx, 1);
+	bdi->wb_ctx = g_new0(struct wbsim_wb *, bdi->nr_wb_ctx);
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		bdi->wb_ctx[i] = g_new0(struct wbsim_wb, 1);
+		wbsim_wb_init(bdi->wb_ctx[i], bdi, i);
+		bdi->wb_ctx[i]->flusher.pid = 100 + i;
+	}
+}
+
+void wbsim_bdi_clear(struct wbsim_bdi *bdi)
+{
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		wbsim_writepages_clear(&bdi->wb_ctx[i]->wp);
+		wbsim_wb_clear(bdi->wb_ctx[i]);
+		g_free(bdi->wb_ctx[i]);
+	}
+	g_clear_pointer(&bdi->wb_ctx, g_free);
+	g_clear_error(&bdi->failure);
+}
+
+void wbsim_bdi_fail(struct wbsim_bdi *bdi, const GError *error)
+{
+	if (!bdi->failure)
+		bdi->failure = g_error_copy(error);
+	wbsim_sim_stop(bdi->sim);
+}
+
+struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode *fs_inode,
+				    const char *name, unsigned int folio_pages)
+{
+	struct wbsim_inode *inode = g_new0(struct wbsim_inode, 1);
+
+	inode->ino = wbsim_fs_inode_number(fs_inode);
+	inode->name = g_strdup(name);
+	inode->bdi = bdi;
+	inode->fs_inode = fs_inode;
+	wbsim_page_cache_init(&inode->pages, folio_pages);
+	return inode;
+}
+
+void wbsim_inode_free(struct wbsim_inode *inode)
+{
+	if (!inode)
+		return;
+	wbsim_page_cache_destroy(&inode->pages);
+	if (inode->sync_waiters)
+		g_ptr_array_free(inode->sync_waiters, TRUE);
+	g_free(inode->name);
+	g_free(inode);
+}

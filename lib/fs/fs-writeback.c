@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs-writeback.c - the flusher of each writeback context: inode lists, works,
+ * periodic (kupdate), background and sync writeback, and the per-inode
+ * slices (kernel: fs/fs-writeback.c, v6.10 behaviour).
+ *
+ * The kernel runs wb_workfn() as one synchronous function on a kworker; here
+ * the same control flow is a chain of events, because writing a slice costs
+ * simulated CPU time, takes filesystem locks and waits for free device
+ * tags. Each asynchronous step stores its state in struct wbsim_wb and
+ * continues in the function named after the point of the kernel function it
+ * resumes.
+ *
+ * Left out: several superblocks per bdi (one filesystem per device), the
+ * s_umount trylock, lazytime (b_dirty_time), metadata inode writeback
+ * (write_inode), the rescuer fallback, and laptop mode.
+ */
+#include "fs/fs-writeback.h"
+#include "report/trace.h"
+#include "mm/dirty-limits.h"
+#include "mm/bandwidth.h"
+#include "mm/writeback-chunk.h"
+
+static const char *const reason_names[WB_REASON_MAX] = {
+	[WB_REASON_BACKGROUND] = "background",
+	[WB_REASON_VMSCAN] = "vmscan",
+	[WB_REASON_SYNC] = "sync",
+	[WB_REASON_PERIODIC] = "periodic",
+	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
+	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
+	[WB_REASON_FORKER_THREAD] = "forker_thread",
+	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
+};
+
+const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason)
+{
+	return reason < WB_REASON_MAX ? reason_names[reason] : "unknown";
+}
+
+static inline wbsim_time_t now_ns(const struct wbsim_wb *wb)
+{
+	return wbsim_sim_now(wb->bdi->sim);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inode lists                                                              */
+
+static struct wbsim_inode *inode_of(GList *link)
+{
+	return link ? (struct wbsim_inode *)((char *)link - G_STRUCT_OFFSET(struct wbsim_inode, io_link))
+		    : NULL;
+}
+
+/* wb_io_lists_populated()/depopulated(): WB_has_dirty_io and the bdi's
+ * tot_write_bandwidth follow whether any of b_dirty, b_io, b_more_io holds
+ * an inode. */
+static void wb_io_lists_changed(struct wbsim_wb *wb)
+{
+	bool has = wb->b_dirty.length || wb->b_io.length || wb->b_more_io.length;
+
+	if (has == wb->has_dirty_io)
+		return;
+	wb->has_dirty_io = has;
+	if (has)
+		wb->bdi->dirty.tot_write_bandwidth += wb->bw.avg_write_bandwidth;
+	else
+		wb->bdi->dirty.tot_write_bandwidth -= wb->bw.avg_write_bandwidth;
+}
+
+static void inode_io_list_unlink(struct wbsim_inode *inode)
+{
+	if (inode->on_list) {
+		g_queue_unlink(inode->on_list, &inode->io_link);
+		inode->on_list = NULL;
+	}
+}
+
+/* inode_io_list_move_locked(): put @inode at the head of @list. */
+static void inode_io_list_move(struct wbsim_wb *wb, struct wbsim_inode *inode, GQueue *list)
+{
+	inode_io_list_unlink(inode);
+	g_queue_push_head_link(list, &inode->io_link);
+	inode->on_list = list;
+	wb_io_lists_changed(wb);
+}
+
+/* inode_io_list_del(): the inode left every list of its wb (it is clean).
+ * Under an affinity that is not fixed for the inode's life it is also
+ * detached, so that its next dirtying chooses a context again. */
+static void inode_io_list_del(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	inode_io_list_unlink(inode);
+	inode->i_state &= ~I_SYNC_QUEUED;
+	wb_io_lists_changed(wb);
+	if (!wb->bdi->affinity->fixed && inode->nr_writeback == 0 &&
+	    wbsim_inode_nr_dirty(inode) == 0)
+		inode->wb = NULL;
+}
+
+/* redirty_tail(): back to b_dirty as the newest inode; a timestamp older
+ * than the newest dirty inode's is refreshed so b_dirty stays ordered. */
+static void redirty_tail(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	if (wb->b_dirty.length) {
+		struct wbsim_inode *newest = inode_of(wb->b_dirty.head);
+
+		if (inode->dirtied_when < newest->dirtied_when)
+			inode->dirtied_when = now_ns(wb);
+	}
+	inode_io_list_move(wb, inode, &wb->b_dirty);
+	inode->i_state &= ~I_SYNC_QUEUED;
+}
+
+/* requeue_io(): next turn in this pass. */
+static void requeue_io(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	inode_io_list_move(wb, inode, &wb->b_more_io);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waking the flusher                                                       */
+
+/* wb_wakeup_delayed(): run wb_workfn after dirty_writeback_interval unless
+ * it is already due earlier (queue, do not modify). */
+void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+
+	if (!vm->dirty_writeback_ns || wbsim_timer_pending(&wb->dwork))
+		return;
+	wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb) + vm->dirty_writeback_ns);
+}
+
+/* wb_wakeup(): run wb_workfn now. */
+void wbsim_wb_wakeup(struct wbsim_wb *wb)
+{
+	wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb));
+}
+
+/* wb_queue_work(): append to the work list and wake the flusher. */
+void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work)
+{
+	wbsim_trace_writeback_work(wb, work, "writeback_queue");
+	g_queue_push_tail_link(&wb->work_list, &work->link);
+	wbsim_wb_wakeup(wb);
+}
+
+/* wb_start_writeback(): a start-all request (deduplicated). */
+void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason)
+{
+	if (!wb->has_dirty_io || wb->start_all)
+		return;
+	wb->start_all = true;
+	wb->start_all_reason = reason;
+	wbsim_wb_wakeup(wb);
+}
+
+/* wb_start_background_writeback(): balance_dirty_pages() found the domain
+ * over its background threshold. */
+void wbsim_wb_start_background_writeback(struct wbsim_wb *wb)
+{
+	wbsim_trace_writeback_wake_background(wb);
+	wbsim_wb_wakeup(wb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* __mark_inode_dirty()                                                     */
+
+/* __mark_inode_dirty(inode, I_DIRTY_PAGES): attach the inode to a wb
+ * (through the affinity policy), timestamp it and put it at the head of
+ * b_dirty when it goes clean -> dirty. */
+void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_wb *wb;
+	bool had_dirty_io;
+
+	if (inode->i_state & I_DIRTY_PAGES)
+		return;
+	if (!inode->wb) {
+		unsigned int ctx = bdi->affinity->select(bdi, inode, task, bdi->nr_wb_ctx);
+
+		inode->wb = bdi->wb_ctx[ctx % bdi->nr_wb_ctx];
+	}
+	wb = inode->wb;
+	inode->i_state |= I_DIRTY_PAGES;
+	if (inode->i_state & I_SYNC_QUEUED)
+		return;
+	inode->dirtied_when = now_ns(wb);
+	had_dirty_io = wb->has_dirty_io;
+	inode_io_list_move(wb, inode, &wb->b_dirty);
+	if (!had_dirty_io)
+		wbsim_wb_wakeup_delayed(wb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inode waiters (I_SYNC, writeback end)                                    */
+
+void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg)
+{
+	struct wbsim_inode_waiter *w = g_new(struct wbsim_inode_waiter, 1);
+
+	w->what = what;
+	w->fn = fn;
+	w->arg = arg;
+	if (!inode->sync_waiters)
+		inode->sync_waiters = g_ptr_array_new();
+	g_ptr_array_add(inode->sync_waiters, w);
+}
+
+/* Wake the waiters whose condition now holds, in the order they waited. */
+void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
+{
+	GPtrArray *w = inode->sync_waiters;
+	guint keep = 0;
+
+	if (!w)
+		return;
+	for (guint i = 0; i < w->len; i++) {
+		struct wbsim_inode_waiter *x = w->pdata[i];
+		bool ready = x->what == WAIT_I_SYNC_CLEAR ? !(inode->i_state & I_SYNC)
+							  : inode->nr_writeback == 0;
+
+		if (ready) {
+			wbsim_sim_schedule_at(sim, wbsim_sim_now(sim), x->fn, x->arg);
+			g_free(x);
+		} else {
+			w->pdata[keep++] = x;
+		}
+	}
+	g_ptr_array_set_size(w, keep);
+}
+
+/* ------------------------------------------------------------------------ */
+/* queue_io()                                                               */
+
+/* move_expired_inodes(): oldest first from the tail of b_dirty while
+ * dirtied_when <= cutoff, to the head of b_io. */
+static uint64_t move_expired_inodes(struct wbsim_wb *wb, wbsim_time_t cutoff)
+{
+	GQueue tmp = G_QUEUE_INIT;
+	uint64_t moved = 0;
+	GList *l;
+
+	while ((l = wb->b_dirty.tail)) {
+		struct wbsim_inode *inode = inode_of(l);
+
+		if (inode->dirtied_when > cutoff)
+			break;
+		g_queue_unlink(&wb->b_dirty, l);
+		g_queue_push_head_link(&tmp, l);
+		inode->i_state |= I_SYNC_QUEUED;
+		moved++;
+	}
+	/* list_splice(&tmp, &b_io): tmp goes in front of b_io. */
+	while ((l = tmp.tail)) {
+		g_queue_unlink(&tmp, l);
+		g_queue_push_head_link(&wb->b_io, l);
+		inode_of(l)->on_list = &wb->b_io;
+	}
+	return moved;
+}
+
+/* queue_io(): b_more_io joins b_io (served after b_io's leftovers), then
+ * the expired dirty inodes are added. */
+static void queue_io(struct wbsim_wb *wb, struct wbsim_wb_work *work, wbsim_time_t cutoff)
+{
+	GList *l;
+	uint64_t moved;
+
+	while ((l = wb->b_more_io.tail)) {
+		g_queue_unlink(&wb->b_more_io, l);
+		g_queue_push_head_link(&wb->b_io, l);
+		inode_of(l)->on_list = &wb->b_io;
+	}
+	moved = move_expired_inodes(wb, cutoff);
+	wb_io_lists_changed(wb);
+	wbsim_trace_writeback_queue_io(wb, work, cutoff, moved);
+}
+
+/* ------------------------------------------------------------------------ */
+/* wb_over_bg_thresh(), writeback_chunk_size()                              */
+
+bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+	struct wbsim_dtc gdtc = {
+		.dom = &vm->dom,
+		.wb_completions = &wb->completions,
+		.wb = &wb->bw,
+		.bdi = &wb->bdi->dirty,
+		.avail = wbsim_vm_dirtyable_memory(vm),
+		.dirty = vm->nr_file_dirty,	/* excluding writeback pages */
+	};
+
+	wbsim_domain_dirty_limits(&vm->dirty, &gdtc, false);
+	return wbsim_wb_over_bg_thresh(&vm->dirty, &gdtc, NULL, wb->stat_reclaimable);
+}
+
+/* writeback_chunk_size(): about half a second of the wb's bandwidth, at
+ * most 1/8 of the dirty limit, a multiple of 4 MiB. */
+static int64_t writeback_chunk_size(struct wbsim_wb *wb, struct wbsim_wb_work *work)
+{
+	return wbsim_writeback_chunk_size(work->sync_mode == WB_SYNC_ALL || work->tagged_writepages,
+					  wb->bw.avg_write_bandwidth,
+					  wb->bdi->vm->dom.dirty_limit, work->nr_pages);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The flusher: wb_workfn() and wb_do_writeback()                           */
+
+static void flusher_next(struct wbsim_wb *wb);
+static void wb_writeback_start(struct wbsim_wb *wb, struct wbsim_wb_work *work);
+static void wb_writeback_loop(wbsim_sim *sim, void *arg);
+static void writeback_sb_inodes_next(wbsim_sim *sim, void *arg);
+
+/* wb_workfn(): the dwork fired. If the flusher is already running the
+ * work item is queued again behind itself (rerun). */
+static void wb_workfn(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_wb *wb = arg;
+
+	if (wb->phase != FLUSHER_IDLE) {
+		wb->rerun = true;
+		return;
+	}
+	wb->phase = FLUSHER_WORKS;
+	wb->writeback_running = true;
+	flusher_next(wb);
+}
+
+static void flusher_restart(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_wb *wb = arg;
+
+	wb->phase = FLUSHER_WORKS;
+	wb->writeback_running = true;
+	flusher_next(wb);
+}
+
+static void own_work(struct wbsim_wb *wb, int64_t nr_pages, enum wbsim_wb_reason reason)
+{
+	wb->own_work = (struct wbsim_wb_work){
+		.nr_pages = nr_pages,
+		.sync_mode = WB_SYNC_NONE,
+		.range_cyclic = true,
+		.reason = reason,
+	};
+}
+
+/* get_nr_dirty_pages() as wb_check_old_data_flush() uses it: the global
+ * NR_FILE_DIRTY plus a crude count of dirty inodes. */
+static int64_t get_nr_dirty_pages(struct wbsim_wb *wb)
+{
+	struct wbsim_bdi *bdi = wb->bdi;
+	uint64_t inodes = 0;
+
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
+		inodes += bdi->wb_ctx[i]->b_dirty.length + bdi->wb_ctx[i]->b_io.length +
+			  bdi->wb_ctx[i]->b_more_io.length;
+	return (int64_t)(bdi->vm->nr_file_dirty + inodes);
+}
+
+/*
+ * wb_do_writeback(): run the queued works, then a start-all request, then
+ * kupdate if due, then background writeback if over the threshold; then
+ * wb_workfn()'s tail: again if works arrived, else sleep until the next
+ * kupdate tick.
+ */
+static void flusher_next(struct wbsim_wb *wb)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+	GList *l;
+
+	switch (wb->phase) {
+	case FLUSHER_WORKS:
+		if ((l = g_queue_pop_head_link(&wb->work_list))) {
+			wb_writeback_start(wb, (struct wbsim_wb_work *)((char *)l -
+					   G_STRUCT_OFFSET(struct wbsim_wb_work, link)));
+			return;
+		}
+		wb->phase = FLUSHER_START_ALL;
+		/* fall through */
+	case FLUSHER_START_ALL:
+		wb->phase = FLUSHER_KUPDATE;
+		if (wb->start_all) {
+			/* wb_check_start_all() */
+			own_work(wb, wbsim_wb_split_bdi_pages(get_nr_dirty_pages(wb), wb->bw.avg_write_bandwidth,
+							   wb->bdi->dirty.tot_write_bandwidth),
+				 wb->start_all_reason);
+			wb->start_all = false;
+			wb_writeback_start(wb, &wb->own_work);
+			return;
+		}
+		/* fall through */
+	case FLUSHER_KUPDATE:
+		wb->phase = FLUSHER_BACKGROUND;
+		/* wb_check_old_data_flush() */
+		if (vm->dirty_writeback_ns) {
+			uint64_t now = wbsim_jiffies(vm);
+			uint64_t interval = vm->dirty_writeback_ns / vm->jiffy_ns;
+
+			if (now >= wb->last_old_flush + interval) {
+				int64_t n = get_nr_dirty_pages(wb);
+
+				wb->last_old_flush = now;
+				if (n) {
+					own_work(wb, n, WB_REASON_PERIODIC);
+					wb->own_work.for_kupdate = true;
+					wb_writeback_start(wb, &wb->own_work);
+					return;
+				}
+			}
+		}
+		/* fall through */
+	case FLUSHER_BACKGROUND:
+		/* wb_check_background_flush() */
+		if (wbsim_wb_check_over_bg_thresh(wb)) {
+			own_work(wb, WBSIM_LONG_MAX, WB_REASON_BACKGROUND);
+			wb->own_work.for_background = true;
+			/* Come back to the end of wb_do_writeback() afterwards. */
+			wb->phase = FLUSHER_TAIL;
+			wb_writeback_start(wb, &wb->own_work);
+			return;
+		}
+		/* fall through */
+	default:
+		break;
+	}
+	/* End of wb_do_writeback(); wb_workfn() repeats while works are queued. */
+	wb->writeback_running = false;
+	wb->phase = FLUSHER_IDLE;
+	if (wb->work_list.length || wb->rerun) {
+		wb->rerun = false;
+		wb->phase = FLUSHER_WORKS;	/* busy until the restart event runs */
+		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), flusher_restart, wb);
+		return;
+	}
+	if (wb->has_dirty_io)
+		wbsim_wb_wakeup_delayed(wb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* wb_writeback()                                                           */
+
+static void wb_writeback_start(struct wbsim_wb *wb, struct wbsim_wb_work *work)
+{
+	wb->work = work;
+	wb->work_nr0 = work->nr_pages;
+	wb->work_start = now_ns(wb);
+	wb->work_queued = false;
+	wb->idle_loops = 0;
+	wbsim_trace_writeback_work(wb, work, "writeback_exec");
+	wbsim_trace_writeback_work(wb, work, "writeback_start");
+	wb_writeback_loop(wb->bdi->sim, wb);
+}
+
+static void wb_writeback_done(struct wbsim_wb *wb)
+{
+	struct wbsim_wb_work *work = wb->work;
+
+	wbsim_trace_writeback_work(wb, work, "writeback_written");
+	wb->work = NULL;
+	wb->works_done++;
+	if (work != &wb->own_work) {
+		/* finish_writeback_work(): wake the issuer when every wb is done. */
+		if (work->done_count && --*work->done_count == 0 && work->done_fn)
+			wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), work->done_fn, work->done_arg);
+		else if (!work->done_count && work->done_fn)
+			wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), work->done_fn, work->done_arg);
+		if (work->auto_free)
+			g_free(work);
+	}
+	flusher_next(wb);
+}
+
+static void writeback_sb_inodes_start(struct wbsim_wb *wb);
+
+static void wb_writeback_loop(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_wb *wb = arg;
+	struct wbsim_wb_work *work = wb->work;
+	wbsim_time_t cutoff;
+
+	if (work->nr_pages <= 0)
+		goto done;
+	/* Background and kupdate writeback yield to explicit works. */
+	if ((work->for_background || work->for_kupdate) && wb->work_list.length)
+		goto done;
+	if (work->for_background && !wbsim_wb_check_over_bg_thresh(wb))
+		goto done;
+	if (work->for_kupdate)
+		cutoff = now_ns(wb) > wb->bdi->vm->dirty_expire_ns ?
+			 now_ns(wb) - wb->bdi->vm->dirty_expire_ns : 0;
+	else if (work->for_background)
+		cutoff = now_ns(wb);
+	else
+		cutoff = wb->work_start;	/* livelock guard of one-shot works */
+	if (!wb->b_io.length) {
+		queue_io(wb, work, cutoff);
+		wb->work_queued = true;
+	}
+	writeback_sb_inodes_start(wb);
+	return;
+done:
+	wb_writeback_done(wb);
+}
+
+/* After one writeback_sb_inodes() call: go on if it made progress; stop if
+ * nothing is left for another turn; else wait for the inode that holds up
+ * b_more_io (someone else is writing it). */
+static void wb_writeback_after_slice(struct wbsim_wb *wb)
+{
+	struct wbsim_inode *inode;
+
+	if (wb->slice_total > 0) {
+		wb->idle_loops = 0;
+		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), wb_writeback_loop, wb);
+		return;
+	}
+	if (!wb->b_more_io.length || !wb->work_queued || ++wb->idle_loops > 2) {
+		wb_writeback_done(wb);
+		return;
+	}
+	inode = inode_of(wb->b_more_io.tail);
+	if (inode->i_state & I_SYNC)
+		wbsim_inode_wait(inode, WAIT_I_SYNC_CLEAR, wb_writeback_loop, wb);
+	else
+		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), wb_writeback_loop, wb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* writeback_sb_inodes() and the per-inode slice                            */
+
+static void writeback_sb_inodes_start(struct wbsim_wb *wb)
+{
+	wb->slice_start = now_ns(wb);
+	wb->slice_total = 0;
+	writeback_sb_inodes_next(wb->bdi->sim, wb);
+}
+
+static void requeue_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
+			  const struct wbsim_wbc *wbc, wbsim_time_t cutoff_k);
+static void writeback_single_inode_done(wbsim_sim *sim, void *arg);
+
+static void writeback_sb_inodes_next(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_wb *wb = arg;
+	struct wbsim_wb_work *work = wb->work;
+
+	for (;;) {
+		struct wbsim_inode *inode;
+
+		if (!wb->b_io.length) {
+			wb_writeback_after_slice(wb);
+			return;
+		}
+		inode = inode_of(wb->b_io.tail);
+		if (inode->i_state & I_SYNC) {
+			if (work->sync_mode != WB_SYNC_ALL) {
+				/* Someone else is writing it: next turn. */
+				requeue_io(wb, inode);
+				continue;
+			}
+			wbsim_inode_wait(inode, WAIT_I_SYNC_CLEAR, writeback_sb_inodes_next, wb);
+			return;
+		}
+		inode->i_state |= I_SYNC;
+		wb->cur_inode = inode;
+		wb->chunk = writeback_chunk_size(wb, work);
+		wb->wbc = (struct wbsim_wbc){
+			.nr_to_write = wb->chunk,
+			.sync_mode = work->sync_mode,
+			.tagged_writepages = work->tagged_writepages,
+			.for_kupdate = work->for_kupdate,
+			.for_background = work->for_background,
+			.for_sync = work->for_sync,
+			.range_cyclic = work->range_cyclic,
+		};
+		/* __writeback_single_inode() -> do_writepages() */
+		wbsim_do_writepages(&wb->wp, inode, &wb->wbc, &wb->flusher, (int)wb->ctx,
+				    writeback_single_inode_done, wb);
+		return;
+	}
+}
+
+static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_wb *wb = arg;
+	struct wbsim_wb_work *work = wb->work;
+	struct wbsim_inode *inode = wb->cur_inode;
+	int64_t wrote = wb->chunk - wb->wbc.nr_to_write - wb->wbc.pages_skipped;
+	wbsim_time_t cutoff_k;
+
+	work->nr_pages -= wb->chunk - wb->wbc.nr_to_write;
+	if (wrote > 0)
+		wb->slice_total += wrote;
+	wb->inodes_written++;
+	/* __writeback_single_inode() step 4: I_DIRTY_PAGES stays only while
+	 * the mapping still has dirty pages. */
+	if (wbsim_inode_nr_dirty(inode) == 0)
+		inode->i_state &= ~I_DIRTY_PAGES;
+	if (!(inode->i_state & I_DIRTY_PAGES))
+		wb->slice_total++;	/* a cleaned inode counts as progress */
+	cutoff_k = work->for_kupdate && now_ns(wb) > wb->bdi->vm->dirty_expire_ns ?
+		   now_ns(wb) - wb->bdi->vm->dirty_expire_ns : now_ns(wb);
+	requeue_inode(wb, inode, &wb->wbc, cutoff_k);
+	inode->i_state &= ~I_SYNC;
+	wb->cur_inode = NULL;
+	wbsim_inode_wake(inode, sim);
+	if (wb->slice_total > 0 &&
+	    (now_ns(wb) > wb->slice_start + 100 * WBSIM_NSEC_PER_MSEC || work->nr_pages <= 0)) {
+		wb_writeback_after_slice(wb);
+		return;
+	}
+	wbsim_sim_schedule_at(sim, now_ns(wb), writeback_sb_inodes_next, wb);
+}
+
+/* requeue_inode(): where the inode goes after its slice. */
+static void requeue_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
+			  const struct wbsim_wbc *wbc, wbsim_time_t cutoff_k)
+{
+	bool dirty = wbsim_inode_nr_dirty(inode) > 0;
+
+	/* The inode may have been re-attached elsewhere only when clean. */
+	if (inode->wb != wb)
+		return;
+	if (dirty && (wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages))
+		inode->dirtied_when = now_ns(wb);	/* sync livelock guard */
+	if (wbc->pages_skipped > 0) {
+		if (dirty)
+			redirty_tail(wb, inode);
+		else
+			inode_io_list_del(wb, inode);
+		return;
+	}
+	if (dirty) {
+		if (wbc->nr_to_write <= 0 && inode->dirtied_when <= cutoff_k)
+			requeue_io(wb, inode);	/* slice used up */
+		else
+			redirty_tail(wb, inode);	/* blocked: retry later */
+		return;
+	}
+	inode_io_list_del(wb, inode);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Set-up                                                                   */
+
+void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx)
+{
+	uint64_t now = wbsim_jiffies(bdi->vm);
+
+	*wb = (struct wbsim_wb){ 0 };
+	wb->bdi = bdi;
+	wb->ctx = ctx;
+	g_snprintf(wb->name, sizeof(wb->name), "%s", bdi->name);
+	g_queue_init(&wb->b_dirty);
+	g_queue_init(&wb->b_io);
+	g_queue_init(&wb->b_more_io);
+	g_queue_init(&wb->work_list);
+	wbsim_wb_bw_init(&wb->bw, now);
+	wbsim_fprop_local_init(&wb->completions);
+	wb->last_old_flush = now;
+	wbsim_timer_init(&wb->dwork, wb_workfn, wb);
+	wbsim_timer_init(&wb->bw_dwork, wbsim_wb_update_bandwidth_workfn, wb);
+	{
+		/* kworker/uN:M names, one per context, stable across runs */
+		char name[48];
+
+		g_snprintf(name, sizeof(name), "kworker/u%u:%u-flush-%s", bdi->nr_wb_ctx * 2, ctx, bdi->name);
+		wbsim_task_init(&wb->flusher, name, WBSIM_TASK_FLUSHER);
+	}
+}
+
+void wbsim_wb_clear(struct wbsim_wb *wb)
+{
+	GList *l;
+
+	while ((l = g_queue_pop_head_link(&wb->work_list))) {
+		struct wbsim_wb_work *w = (struct wbsim_wb_work *)((char *)l -
+					   G_STRUCT_OFFSET(struct wbsim_wb_work, link));
+
+		if (w->auto_free)
+			g_free(w);
+	}
+	wbsim_task_clear(&wb->flusher);
+}

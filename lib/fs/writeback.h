@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/writeback.h - backing devices, writeback contexts, their wbs and
+ * flushers, inodes and writeback works (kernel: include/linux/backing-dev-defs.h,
+ * include/linux/writeback.h, fs/fs-writeback.c, and the parallel-writeback
+ * series' struct bdi_writeback_ctx).
+ *
+ * A bdi owns nr_wb_ctx writeback contexts; each context owns one wb with its
+ * inode lists and one flusher task. An inode is attached to one wb at a
+ * time; the affinity policy chooses which one when the inode becomes dirty.
+ */
+#ifndef WBSIM_FS_WRITEBACK_H
+#define WBSIM_FS_WRITEBACK_H
+
+#include <stdbool.h>
+#include <wbsim/sim.h>
+#include <wbsim/cpu-costs.h>
+#include "mm/vm.h"
+#include "mm/page-cache.h"
+#include "mm/flex-proportions.h"
+#include "mm/writeback-control.h"
+
+struct wbsim_bdi;
+struct wbsim_wb;
+struct wbsim_inode;
+struct wbsim_blk_queue;
+struct wbsim_fs;
+struct wbsim_fs_inode;
+struct wp_batch;
+
+/* enum wbsim_wb_reason - why writeback runs (WB_WORK_REASON, trace names). */
+enum wbsim_wb_reason {
+	WB_REASON_BACKGROUND,
+	WB_REASON_VMSCAN,
+	WB_REASON_SYNC,
+	WB_REASON_PERIODIC,
+	WB_REASON_LAPTOP_TIMER,
+	WB_REASON_FS_FREE_SPACE,
+	WB_REASON_FORKER_THREAD,
+	WB_REASON_FOREIGN_FLUSH,
+	WB_REASON_MAX,
+};
+
+const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason);
+
+enum wbsim_sync_mode {
+	WB_SYNC_NONE,	/* do not wait on anything */
+	WB_SYNC_ALL,	/* wait on every page under writeback */
+};
+
+/* Inode state bits modelled (a subset of the kernel's i_state). */
+#define I_DIRTY_PAGES	(1u << 0)	/* the mapping has dirty pages */
+#define I_SYNC		(1u << 1)	/* being written back right now */
+#define I_SYNC_QUEUED	(1u << 2)	/* on b_io/b_more_io, owned by the flusher */
+
+/**
+ * struct wbsim_inode - a regular file of the simulated filesystem
+ * @ino: inode number (chosen by the filesystem)
+ * @name: path for reports ("/mnt/test.0.0")
+ * @size: i_size in bytes
+ * @pages: page cache state of the mapping (with writeback_index)
+ * @fs_inode: the filesystem's per-inode allocation state
+ * @bdi: the device it lives on
+ * @wb: the wb it is attached to (i_wb / its writeback context), or NULL
+ * @i_state: I_* bits
+ * @dirtied_when: time it went clean -> dirty (ns; the kernel uses jiffies)
+ * @io_link: node of its wb list (b_dirty, b_io or b_more_io)
+ * @on_list: which list @io_link is on (NULL: none)
+ * @nr_writeback: pages of this inode under writeback
+ * @written_by: bitmap of the writeback contexts that ever wrote it back
+ *	(only the first 64 contexts are told apart)
+ * @sync_waiters: tasks waiting for I_SYNC to clear or writeback to end
+ */
+struct wbsim_inode {
+	uint64_t ino;
+	char *name;
+	uint64_t size;
+	struct wbsim_page_cache pages;
+	struct wbsim_fs_inode *fs_inode;
+	struct wbsim_bdi *bdi;
+	struct wbsim_wb *wb;
+	unsigned int i_state;
+	wbsim_time_t dirtied_when;
+	GList io_link;
+	GQueue *on_list;
+	uint64_t nr_writeback;
+	uint64_t written_by;
+	GPtrArray *sync_waiters;
+};
+
+/* A waiter on an inode: resumed through @fn when its condition holds. */
+struct wbsim_inode_waiter {
+	enum { WAIT_I_SYNC_CLEAR, WAIT_WRITEBACK_DONE } what;
+	wbsim_event_fn fn;
+	void *arg;
+};
+
+/**
+ * struct wbsim_wb_work - a writeback work (struct wb_writeback_work)
+ */
+struct wbsim_wb_work {
+	int64_t nr_pages;
+	enum wbsim_sync_mode sync_mode;
+	bool tagged_writepages;
+	bool for_kupdate;
+	bool range_cyclic;
+	bool for_background;
+	bool for_sync;
+	bool auto_free;
+	enum wbsim_wb_reason reason;
+	/* completion: called when the work is done (sync waiters) */
+	wbsim_event_fn done_fn;
+	void *done_arg;
+	unsigned int *done_count;	/* decremented; done_fn runs at zero */
+	GList link;
+};
+
+/**
+ * struct wbsim_wbc - one call's writeback control (struct writeback_control)
+ */
+struct wbsim_wbc {
+	int64_t nr_to_write;
+	int64_t pages_skipped;
+	enum wbsim_sync_mode sync_mode;
+	bool tagged_writepages;
+	bool for_kupdate;
+	bool for_background;
+	bool for_sync;
+	bool range_cyclic;
+};
+
+/* The state of one in-progress do_writepages() (it is asynchronous). */
+struct wbsim_writepages {
+	struct wbsim_inode *inode;
+	struct wbsim_wbc *wbc;
+	wbsim_task *task;		/* who does the work: a flusher or a dirtier */
+	struct wbsim_wb *wb;		/* wb of the inode, for bandwidth hooks */
+	int context;			/* writeback context writing, -1: a dirtier */
+	uint64_t index;			/* next page to look at */
+	uint64_t end;			/* last page + 1 of the range */
+	bool tagged;			/* walking TOWRITE instead of DIRTY */
+	struct wp_batch *batch;		/* runs and bios of the current step */
+	unsigned int map_run;		/* next run for the filesystem to map */
+	wbsim_event_fn map_done;
+	wbsim_event_fn done;
+	void *done_arg;
+};
+
+enum wbsim_flusher_phase {
+	FLUSHER_IDLE,
+	FLUSHER_WORKS,		/* running queued works */
+	FLUSHER_START_ALL,
+	FLUSHER_KUPDATE,
+	FLUSHER_BACKGROUND,
+	FLUSHER_TAIL,		/* end of wb_do_writeback() */
+};
+
+/**
+ * struct wbsim_wb - one writeback structure (struct bdi_writeback) with its
+ * writeback context's flusher
+ */
+struct wbsim_wb {
+	struct wbsim_bdi *bdi;
+	unsigned int ctx;		/* index of the writeback context */
+	char name[40];
+
+	GQueue b_dirty;			/* dirty inodes, newest at head */
+	GQueue b_io;			/* parked for this pass, served from the tail */
+	GQueue b_more_io;		/* need another slice in this pass */
+
+	uint64_t stat_reclaimable;	/* WB_RECLAIMABLE */
+	uint64_t stat_writeback;	/* WB_WRITEBACK */
+	uint64_t stat_dirtied;		/* WB_DIRTIED */
+	uint64_t stat_written;		/* WB_WRITTEN */
+	struct wbsim_wb_bw bw;
+	struct wbsim_fprop_local completions;
+
+	GQueue work_list;
+	wbsim_timer dwork;		/* runs wb_workfn */
+	wbsim_timer bw_dwork;		/* wb_update_bandwidth 200 ms after writeback ends */
+	bool writeback_running;		/* WB_writeback_running */
+	bool has_dirty_io;		/* WB_has_dirty_io */
+	bool start_all;			/* WB_start_all */
+	enum wbsim_wb_reason start_all_reason;
+	uint64_t last_old_flush;	/* jiffies */
+	uint64_t writeback_inodes;	/* inodes with pages under writeback */
+
+	/* The flusher kworker and the state of its (asynchronous) work. */
+	wbsim_task flusher;
+	enum wbsim_flusher_phase phase;
+	bool rerun;			/* woken while running: run again */
+	struct wbsim_wb_work *work;	/* the work wb_writeback() runs */
+	struct wbsim_wb_work own_work;	/* kupdate/background/start-all work */
+	int64_t work_nr0;
+	wbsim_time_t work_start;
+	bool work_queued;		/* queue_io() ran in this wb_writeback() */
+	unsigned int idle_loops;
+	wbsim_time_t slice_start;	/* writeback_sb_inodes() t0 */
+	int64_t slice_total;
+	int64_t chunk;
+	struct wbsim_inode *cur_inode;
+	struct wbsim_wbc wbc;
+	struct wbsim_writepages wp;
+
+	/* Results. */
+	uint64_t pages_written;		/* pages this context's flusher wrote */
+	uint64_t inodes_written;	/* inode slices */
+	uint64_t works_done;
+};
+
+/**
+ * struct wbsim_affinity_ops - which writeback context writes an inode
+ * @name: registry name ("inode", "none")
+ * @select: context for @inode becoming dirty, dirtied by @task on @cpu;
+ *	called only when the inode is not attached to a wb
+ * @fixed: the choice never changes over the inode's life (the flusher may
+ *	rely on it; used by checks)
+ */
+struct wbsim_affinity_ops {
+	const char *name;
+	unsigned int (*select)(const struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
+			       const wbsim_task *task, unsigned int nr_contexts);
+	bool fixed;
+};
+
+const struct wbsim_affinity_ops *wbsim_affinity_lookup(const char *name);
+
+/**
+ * struct wbsim_bdi - a backing device (struct backing_dev_info) with its
+ * writeback contexts
+ */
+struct wbsim_bdi {
+	char name[32];			/* "259:0", as the tracepoints print it */
+	struct wbsim_vm *vm;
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	const struct wbsim_cpu_costs *costs;
+	struct wbsim_bdi_dirty dirty;
+	struct wbsim_blk_queue *queue;
+	struct wbsim_fs *fs;
+	unsigned int nr_wb_ctx;
+	struct wbsim_wb **wb_ctx;
+	const struct wbsim_affinity_ops *affinity;
+	uint64_t max_request_pages;	/* max_sectors_kb in pages */
+	uint64_t last_bdp_sleep;	/* jiffies */
+	/* tracing hook: NULL when not tracing */
+	struct wbsim_trace *trace;
+	/* the first failure of a model (allocation error): ends the run */
+	GError *failure;
+};
+
+/* Record @error as the simulation's failure and stop it. */
+void wbsim_bdi_fail(struct wbsim_bdi *bdi, const GError *error);
+
+/* Dirty pages of an inode's mapping. */
+static inline uint64_t wbsim_inode_nr_dirty(const struct wbsim_inode *inode)
+{
+	return wbsim_page_cache_nr(&inode->pages, WBSIM_PC_DIRTY);
+}
+
+#endif /* WBSIM_FS_WRITEBACK_H */

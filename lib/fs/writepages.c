@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * writepages.c - do_writepages() of one inode: walk the dirty pages from the
+ * mapping's writeback_index, start writeback on runs of contiguous pages, ask
+ * the filesystem where they go (delayed allocation is converted here), and
+ * submit one bio per physically contiguous piece no larger than the device
+ * allows; completions end writeback (kernel: mm/page-writeback.c
+ * do_writepages() and writeback_iter(), fs/iomap/buffered-io.c writeback).
+ *
+ * The walk goes in batches of up to WP_BATCH_PAGES pages (the kernel's
+ * folio_batch is 31 folios; a batch here is a simulation step, not a change
+ * of behaviour): the CPU time of a batch (per page and per bio, from the
+ * cost table) is charged in one burst on the task doing the writeback, then
+ * its bios are submitted under one plug. Left out: pages_skipped
+ * (redirty_page_for_writepage never happens), write errors, writeback of
+ * holes in large folios.
+ */
+#include "fs/fs-writeback.h"
+#include "fs/fs-glue.h"
+#include "mm/page-writeback.h"
+#include <wbsim/block.h>
+#include <wbsim/fs.h>
+
+#define WP_BATCH_PAGES 256
+#define WP_BATCH_RUNS 32
+
+struct wp_run {
+	uint64_t start, len;
+};
+
+/* A bio of the page cache: knows which pages it ends writeback on. */
+struct wb_bio {
+	struct wbsim_bio bio;
+	struct wbsim_inode *inode;
+	struct wbsim_wb *wb;
+	uint64_t first_page;
+	uint64_t nr_pages;
+};
+
+/* The batch being written by one do_writepages() call. */
+struct wp_batch {
+	struct wp_run runs[WP_BATCH_RUNS];
+	unsigned int nr_runs;
+	uint64_t pages;
+	GPtrArray *bios;	/* struct wb_bio *, in submission order */
+	guint next_bio;
+	struct wbsim_plug plug;
+};
+
+static void wp_next_batch(wbsim_sim *sim, void *arg);
+static void wp_mapped(wbsim_sim *sim, void *arg);
+
+/* __folio_end_writeback() for every page of a completed bio. */
+static void wb_bio_end_io(wbsim_sim *sim, void *arg)
+{
+	struct wb_bio *b = arg;
+	struct wbsim_inode *inode = b->inode;
+	bool last = false;
+	uint64_t ended = wbsim_page_cache_end_writeback(&inode->pages, b->first_page,
+							b->nr_pages, &last);
+
+	wbsim_account_end_writeback(inode, b->wb, ended);
+	/* Unwritten-extent conversion: its CPU time is small next to the
+	 * completion cost the block layer charges, and is not added. */
+	wbsim_fs_end_io(inode->bdi->fs, inode->fs_inode, b->first_page, b->nr_pages);
+	g_free(b);
+}
+
+static struct wp_batch *wp_batch_of(const struct wbsim_writepages *wp)
+{
+	return wp->batch;
+}
+
+void wbsim_writepages_run(const struct wbsim_writepages *wp, unsigned int i,
+			  uint64_t *start, uint64_t *len, unsigned int *nr_runs)
+{
+	const struct wp_batch *b = wp_batch_of(wp);
+
+	*nr_runs = b->nr_runs;
+	if (i < b->nr_runs) {
+		*start = b->runs[i].start;
+		*len = b->runs[i].len;
+	}
+}
+
+void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
+			 struct wbsim_wbc *wbc, wbsim_task *task, int context,
+			 wbsim_event_fn done, void *done_arg)
+{
+	struct wbsim_wb *wb = inode->wb;
+
+	wp->inode = inode;
+	wp->wbc = wbc;
+	wp->task = task;
+	wp->wb = wb;
+	wp->context = context;
+	wp->done = done;
+	wp->done_arg = done_arg;
+	if (!wp->batch) {
+		wp->batch = g_new0(struct wp_batch, 1);
+		wp->batch->bios = g_ptr_array_new();
+	}
+	if (wb)
+		wbsim_wb_bw_estimate_start(wb);
+	/* writeback_iter(): where to start, and which tag to walk */
+	wp->index = wbc->range_cyclic ? inode->pages.writeback_index : 0;
+	wp->tagged = wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages;
+	if (wp->tagged)
+		wbsim_tag_pages_for_writeback(&inode->pages, wp->index, WBSIM_PC_MAX_PAGES - wp->index);
+	wp_next_batch(inode->bdi->sim, wp);
+}
+
+static void wp_finish(struct wbsim_writepages *wp)
+{
+	if (wp->wb)
+		wbsim_wb_update_bandwidth_if_due(wp->wb);
+	wbsim_sim_schedule_at(wp->inode->bdi->sim, wbsim_sim_now(wp->inode->bdi->sim),
+			      wp->done, wp->done_arg);
+}
+
+static void wp_charge_done(wbsim_sim *sim, void *arg);
+
+/* Collect the next batch of runs; start writeback on them. */
+static void wp_next_batch(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+	struct wbsim_inode *inode = wp->inode;
+	struct wbsim_page_cache *pc = &inode->pages;
+	struct wbsim_wbc *wbc = wp->wbc;
+	struct wp_batch *b = wp_batch_of(wp);
+	const struct wbsim_cpu_costs *costs = inode->bdi->costs;
+	enum wbsim_pc_mark mark = wp->tagged ? WBSIM_PC_TOWRITE : WBSIM_PC_DIRTY;
+	uint64_t max_run = inode->bdi->max_request_pages;
+	bool must_wait = false;
+
+	b->nr_runs = 0;
+	b->pages = 0;
+	while (b->nr_runs < WP_BATCH_RUNS && b->pages < WP_BATCH_PAGES) {
+		uint64_t idx = wbsim_page_cache_next(pc, mark, wp->index);
+		uint64_t len, want;
+
+		if (idx == WBSIM_PGOFF_NONE)
+			break;
+		if (mark == WBSIM_PC_TOWRITE && !wbsim_page_cache_test(pc, WBSIM_PC_DIRTY, idx)) {
+			/* Tagged but cleaned meanwhile (written by someone else). */
+			wp->index = idx + 1;
+			continue;
+		}
+		if (wbsim_page_cache_test(pc, WBSIM_PC_WRITEBACK, idx)) {
+			if (wbc->sync_mode == WB_SYNC_ALL) {
+				/* folio_wait_writeback(): wait before writing it again */
+				must_wait = true;
+				break;
+			}
+			wp->index = idx + 1;	/* SYNC_NONE skips it */
+			continue;
+		}
+		want = MIN(max_run, WP_BATCH_PAGES - b->pages);
+		if (wbc->sync_mode == WB_SYNC_NONE)
+			want = MIN(want, (uint64_t)MAX(wbc->nr_to_write, 1));
+		len = wbsim_page_cache_run(pc, mark, idx, want, true);
+		if (len == 0)
+			len = 1;
+		b->runs[b->nr_runs++] = (struct wp_run){ idx, len };
+		b->pages += len;
+		wp->index = idx + len;
+		if (wbc->sync_mode == WB_SYNC_NONE && (int64_t)b->pages >= wbc->nr_to_write)
+			break;
+	}
+	if (b->nr_runs == 0) {
+		if (must_wait) {
+			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, wp_next_batch, wp);
+			return;
+		}
+		/* No more pages in range: the next cyclic pass starts at 0. */
+		if (wbc->range_cyclic)
+			pc->writeback_index = 0;
+		wp_finish(wp);
+		return;
+	}
+	/* (b) + (c): the pages leave the dirty state as the walk takes them. */
+	for (unsigned int i = 0; i < b->nr_runs; i++) {
+		struct wbsim_pc_writeback_counts c = { 0 };
+
+		wbsim_page_cache_start_writeback(pc, b->runs[i].start, b->runs[i].len, &c);
+		/* A run holds only dirty pages not under writeback. */
+		g_assert(c.started == b->runs[i].len);
+		wbsim_account_start_writeback(inode, inode->wb, c.started);
+	}
+	wbc->nr_to_write -= (int64_t)b->pages;
+	if (wp->wb)
+		wp->wb->pages_written += wp->context >= 0 ? b->pages : 0;
+	if (wp->context >= 0 && wp->context < 64)
+		inode->written_by |= UINT64_C(1) << wp->context;
+	wbsim_cpus_run(inode->bdi->cpus, wp->task,
+		       b->pages * costs->writepages_page_ns + b->nr_runs * costs->bio_build_ns,
+		       wp_charge_done, wp);
+}
+
+/* The page walk's CPU time is spent: map the runs (the filesystem may take
+ * allocation-group locks and CPU of its own). */
+static void wp_charge_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+	struct wp_batch *b = wp_batch_of(wp);
+
+	g_ptr_array_set_size(b->bios, 0);
+	b->next_bio = 0;
+	wbsim_fs_map_runs(wp, wp_mapped);
+}
+
+/* Make the bios of a physically contiguous piece of a run. */
+void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
+				  uint64_t dev_block, uint64_t nr)
+{
+	struct wp_batch *b = wp_batch_of(wp);
+	uint64_t max = wp->inode->bdi->max_request_pages;
+	unsigned int flags = wp->wbc->sync_mode == WB_SYNC_ALL ? WBSIM_REQ_SYNC :
+			     (wp->wbc->for_kupdate || wp->wbc->for_background) ? WBSIM_REQ_BACKGROUND : 0;
+
+	while (nr) {
+		uint64_t n = MIN(nr, max);
+		struct wb_bio *bio = g_new0(struct wb_bio, 1);
+
+		bio->bio.sector = dev_block << (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
+		bio->bio.nr_sectors = (uint32_t)(n << (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT));
+		bio->bio.flags = flags;
+		bio->bio.end_io = wb_bio_end_io;
+		bio->bio.private = bio;
+		bio->inode = wp->inode;
+		bio->wb = wp->inode->wb;
+		bio->first_page = file_page;
+		bio->nr_pages = n;
+		g_ptr_array_add(b->bios, bio);
+		file_page += n;
+		dev_block += n;
+		nr -= n;
+	}
+}
+
+static void wp_submit_next(wbsim_sim *sim, void *arg);
+static void wp_plug_done(wbsim_sim *sim, void *arg);
+
+/* Every run is mapped: submit the bios under one plug. */
+static void wp_mapped(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+	struct wp_batch *b = wp_batch_of(wp);
+
+	wbsim_blk_start_plug(wp->inode->bdi->queue, &b->plug);
+	wp_submit_next(sim, wp);
+}
+
+static void wp_submit_next(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+	struct wp_batch *b = wp_batch_of(wp);
+
+	if (b->next_bio < b->bios->len) {
+		struct wb_bio *bio = b->bios->pdata[b->next_bio++];
+
+		wbsim_submit_bio(wp->inode->bdi->queue, wp->task, &b->plug, &bio->bio,
+				 wp_submit_next, wp);
+		return;
+	}
+	wbsim_blk_finish_plug(wp->inode->bdi->queue, wp->task, &b->plug, wp_plug_done, wp);
+}
+
+static void wp_plug_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+
+	/* SYNC_NONE stops when nr_to_write is spent and resumes there next time. */
+	if (wp->wbc->sync_mode == WB_SYNC_NONE && wp->wbc->nr_to_write <= 0) {
+		if (wp->wbc->range_cyclic)
+			wp->inode->pages.writeback_index = wp->index;
+		wp_finish(wp);
+		return;
+	}
+	wp_next_batch(sim, wp);
+}
+
+void wbsim_writepages_clear(struct wbsim_writepages *wp)
+{
+	if (wp->batch) {
+		g_ptr_array_free(wp->batch->bios, TRUE);
+		g_clear_pointer(&wp->batch, g_free);
+	}
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * page-writeback.c - where the page cache meets the throttle: the four
+ * accounting points of dirtying and writeback, the asynchronous
+ * balance_dirty_pages() of a writing task, and the bandwidth update hooks
+ * (kernel: mm/page-writeback.c). The control law itself is in throttle.c,
+ * bandwidth.c, position-ratio.c and dirty-limits.c.
+ *
+ * Left out: per-memcg counters (no cgroups yet), NR_ZONE_WRITE_PENDING,
+ * per-CPU counter drift (counters are exact; wb_stat_error only gates the
+ * decisions the kernel gates with it), dirty_throttle_leaks of exited tasks.
+ */
+#include "mm/page-writeback.h"
+#include "mm/bandwidth.h"
+#include "mm/dirty-limits.h"
+#include "fs/fs-writeback.h"
+#include "report/trace.h"
+
+void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
+{
+	*d = (struct wbsim_dirtier){ 0 };
+	d->task = task;
+	wbsim_task_dirty_init(&d->td);
+}
+
+static struct wbsim_cpu_dirty *dirtier_cpu(struct wbsim_vm *vm, struct wbsim_dirtier *d)
+{
+	return &vm->cpu_dirty[d->cpu % vm->dirty.nr_cpus];
+}
+
+/* (a) folio_account_dirtied() + __mark_inode_dirty(I_DIRTY_PAGES) */
+void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d, uint64_t nr)
+{
+	struct wbsim_vm *vm = inode->bdi->vm;
+	struct wbsim_wb *wb;
+
+	/* The inode is attached first: its wb takes the WB_* stats. */
+	wbsim_mark_inode_dirty(inode, d->task);
+	wb = inode->wb;
+	vm->nr_file_dirty += nr;
+	vm->nr_dirtied += nr;
+	wb->stat_reclaimable += nr;
+	wb->stat_dirtied += nr;
+	wbsim_task_account_dirtied(&d->td, dirtier_cpu(vm, d), nr);
+}
+
+/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback() */
+void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr)
+{
+	struct wbsim_vm *vm = inode->bdi->vm;
+
+	vm->nr_file_dirty -= nr;
+	wb->stat_reclaimable -= nr;
+	vm->nr_writeback += nr;
+	wb->stat_writeback += nr;
+	if (inode->nr_writeback == 0)
+		wb->writeback_inodes++;
+	inode->nr_writeback += nr;
+}
+
+/* (d) __folio_end_writeback(): counters, the fprop completion event, and
+ * for the inode's last page the 200 ms bandwidth work and the waiters. */
+void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr)
+{
+	struct wbsim_vm *vm = inode->bdi->vm;
+
+	vm->nr_writeback -= nr;
+	vm->nr_written += nr;
+	wb->stat_writeback -= nr;
+	wb->stat_written += nr;
+	wbsim_vm_writeout_add(vm, wb, nr);
+	inode->nr_writeback -= nr;
+	if (inode->nr_writeback == 0) {
+		wb->writeback_inodes--;
+		/* wb_inode_writeback_end(): a pending work is not re-armed */
+		if (!wbsim_timer_pending(&wb->bw_dwork))
+			wbsim_timer_arm(vm->sim, &wb->bw_dwork,
+					wbsim_sim_now(vm->sim) +
+					wbsim_jiffies_to_ns(vm, wbsim_bandwidth_interval(vm->dirty.hz)));
+		wbsim_inode_wake(inode, vm->sim);
+	}
+}
+
+/* folio_account_cleaned(): truncate or invalidate of dirty pages */
+void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr)
+{
+	struct wbsim_vm *vm = inode->bdi->vm;
+
+	vm->nr_file_dirty -= nr;
+	inode->wb->stat_reclaimable -= nr;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bandwidth hooks                                                          */
+
+static void bw_input(struct wbsim_wb *wb, struct wbsim_wb_bw_input *in)
+{
+	in->now = wbsim_jiffies(wb->bdi->vm);
+	in->dirtied = wb->stat_dirtied;
+	in->written = wb->stat_written;
+	in->has_dirty_io = wb->has_dirty_io;
+}
+
+/* wb_update_bandwidth(): bandwidth only, no ratelimit update. */
+static void wb_update_bandwidth(struct wbsim_wb *wb)
+{
+	struct wbsim_wb_bw_input in;
+	struct wbsim_wb_bw_update out = { 0 };
+
+	bw_input(wb, &in);
+	wbsim_wb_update_bandwidth(&wb->bdi->vm->dirty, &wb->bw, NULL, NULL, false, &in, &out);
+	wb->bdi->dirty.tot_write_bandwidth += out.tot_write_bandwidth_delta;
+}
+
+void wbsim_wb_update_bandwidth_workfn(wbsim_sim *sim, void *arg)
+{
+	wb_update_bandwidth(arg);
+}
+
+void wbsim_wb_update_bandwidth_if_due(struct wbsim_wb *wb)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+
+	if (wbsim_wb_bandwidth_due(&vm->dirty, &wb->bw, wbsim_jiffies(vm)))
+		wb_update_bandwidth(wb);
+}
+
+void wbsim_wb_bw_estimate_start(struct wbsim_wb *wb)
+{
+	struct wbsim_wb_bw_input in;
+
+	bw_input(wb, &in);
+	wbsim_wb_bandwidth_estimate_start(&wb->bdi->vm->dirty, &wb->bw, wb->writeback_inodes, &in);
+}
+
+/* ------------------------------------------------------------------------ */
+/* balance_dirty_pages()                                                    */
+
+static bool bdp_pass(struct wbsim_dirtier *d);
+
+/* The sleep of a pass with task_ratelimit == 0 ended: look again. */
+static void bdp_woke(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_dirtier *d = arg;
+
+	if (bdp_pass(d))
+		d->cont(sim, d->cont_arg);
+}
+
+/* The sleep that ends the call is over. */
+static void bdp_slept(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_dirtier *d = arg;
+
+	d->cont(sim, d->cont_arg);
+}
+
+static unsigned int pause_bucket(wbsim_time_t ns)
+{
+	unsigned int b = 0;
+	wbsim_time_t ms = ns / WBSIM_NSEC_PER_MSEC;
+
+	while (b < 10 && ms >= ((wbsim_time_t)1 << b))
+		b++;
+	return b;
+}
+
+/* The call is over at @end: record its length and forget the wb. */
+static void bdp_call_ends(struct wbsim_dirtier *d, wbsim_time_t end)
+{
+	if (end - d->call_start > d->max_pause_ns)
+		d->max_pause_ns = end - d->call_start;
+	d->wb = NULL;
+}
+
+/*
+ * One pass of balance_dirty_pages(): gather the global domain's numbers,
+ * let wbsim_balance_dirty_pages() decide, act on what it says (wake the
+ * flusher, apply the bandwidth update, trace), and sleep if told to.
+ * Returns true when the call is over with no sleep pending.
+ */
+static bool bdp_pass(struct wbsim_dirtier *d)
+{
+	struct wbsim_wb *wb = d->wb;
+	struct wbsim_bdi *bdi = wb->bdi;
+	struct wbsim_vm *vm = bdi->vm;
+	wbsim_time_t now = wbsim_sim_now(bdi->sim);
+	struct wbsim_dtc gdtc = {
+		.dom = &vm->dom,
+		.wb_completions = &wb->completions,
+		.wb = &wb->bw,
+		.bdi = &bdi->dirty,
+		.avail = wbsim_vm_dirtyable_memory(vm),
+		.dirty = vm->nr_file_dirty + vm->nr_writeback,
+		.wb_reclaimable = wb->stat_reclaimable,
+		.wb_writeback = wb->stat_writeback,
+	};
+	struct wbsim_bdp_input in = {
+		.gdtc = &gdtc,
+		.mdtc = NULL,
+		.nr_dirty = vm->nr_file_dirty,
+		.now = wbsim_jiffies(vm),
+		.start_time = d->start_jiffies,
+		.pages_dirtied = d->pages_dirtied,
+		.writeback_in_progress = wb->writeback_running,
+		.wb_dirtied = wb->stat_dirtied,
+		.wb_written = wb->stat_written,
+		.wb_has_dirty_io = wb->has_dirty_io,
+	};
+	struct wbsim_bdp_result out = { 0 };
+	wbsim_time_t pause_ns;
+
+	wbsim_balance_dirty_pages(&vm->dirty, &in, &d->td, &out);
+	if (out.wake_flusher)
+		wbsim_wb_start_background_writeback(wb);
+	if (out.bandwidth_updated) {
+		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
+		for (unsigned int i = 0; i < out.bw.nr_traces; i++)
+			wbsim_trace_bdi_dirty_ratelimit(wb, &out.bw.trace[i]);
+	}
+	if (out.traced)
+		wbsim_trace_balance_dirty_pages(wb, d->task, &out.trace);
+	if (out.pause <= 0) {
+		bdp_call_ends(d, now);
+		return true;
+	}
+	bdi->last_bdp_sleep = in.now;
+	pause_ns = wbsim_jiffies_to_ns(vm, (uint64_t)out.pause);
+	d->pauses++;
+	d->paused_ns += pause_ns;
+	d->pause_hist[pause_bucket(pause_ns)]++;
+	if (out.repeat) {
+		wbsim_sim_schedule_after(bdi->sim, pause_ns, bdp_woke, d);
+	} else {
+		bdp_call_ends(d, now + pause_ns);
+		wbsim_sim_schedule_after(bdi->sim, pause_ns, bdp_slept, d);
+	}
+	return false;
+}
+
+gboolean wbsim_dirtier_balance_dirty_pages_ratelimited(struct wbsim_dirtier *d,
+							struct wbsim_wb *wb,
+							wbsim_event_fn cont, void *arg)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+
+	if (!wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &d->td, dirtier_cpu(vm, d),
+						   wb->bw.dirty_exceeded))
+		return TRUE;
+	d->wb = wb;
+	d->pages_dirtied = d->td.nr_dirtied;
+	d->start_jiffies = wbsim_jiffies(vm);
+	d->call_start = wbsim_sim_now(vm->sim);
+	d->cont = cont;
+	d->cont_arg = arg;
+	return bdp_pass(d);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/page-writeback.h - the four accounting points of dirtying and
+ * writeback, and the asynchronous balance_dirty_pages() a writing task
+ * calls (kernel: mm/page-writeback.c).
+ */
+#ifndef WBSIM_MM_PAGE_WRITEBACK_H
+#define WBSIM_MM_PAGE_WRITEBACK_H
+
+#include "fs/writeback.h"
+#include "mm/throttle.h"
+
+/**
+ * struct wbsim_dirtier - the dirty-throttling side of a writing task
+ * @task: the task
+ * @td: nr_dirtied, nr_dirtied_pause, dirty_paused_when
+ * @cpu: the CPU whose bdp_ratelimits it charges (the CPU it last ran on)
+ * @pauses: balance_dirty_pages() sleeps
+ * @paused_ns: total time slept in balance_dirty_pages()
+ * @max_pause_ns: longest single call (all its sleeps)
+ * @pause_hist: sleeps by length: <1, <2, <4 ... <512 ms, >= 512 ms
+ * The rest is the state of the call in progress.
+ */
+struct wbsim_dirtier {
+	wbsim_task *task;
+	struct wbsim_task_dirty td;
+	unsigned int cpu;
+	uint64_t pauses;
+	wbsim_time_t paused_ns;
+	wbsim_time_t max_pause_ns;
+	uint64_t pause_hist[11];
+	/* call in progress */
+	struct wbsim_wb *wb;
+	uint64_t pages_dirtied;
+	uint64_t start_jiffies;
+	wbsim_time_t call_start;
+	wbsim_event_fn cont;
+	void *cont_arg;
+};
+
+void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task);
+
+/* (a) folio_account_dirtied(): @nr pages of @inode went clean -> dirty by
+ * @d. Also __mark_inode_dirty(I_DIRTY_PAGES). */
+void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d, uint64_t nr);
+/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback() for a
+ * run of @nr pages of @inode, charged to @wb. */
+void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr);
+/* (d) __folio_end_writeback() for @nr pages of @inode charged to @wb. */
+void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr);
+/* folio_account_cleaned(): @nr dirty pages of @inode dropped unwritten. */
+void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr);
+
+/*
+ * balance_dirty_pages_ratelimited() for @d after dirtying pages of an inode
+ * whose throttling wb is @wb. Returns TRUE when it returned at once (no
+ * sleep); otherwise FALSE, and @cont(@arg) runs when the task may go on.
+ */
+gboolean wbsim_dirtier_balance_dirty_pages_ratelimited(struct wbsim_dirtier *d,
+							struct wbsim_wb *wb,
+							wbsim_event_fn cont, void *arg);
+
+/* __wb_update_bandwidth() without the ratelimit part, if 200 ms passed
+ * (end of do_writepages()). */
+void wbsim_wb_update_bandwidth_if_due(struct wbsim_wb *wb);
+/* wb_bandwidth_estimate_start(): idle restamp at the start of do_writepages(). */
+void wbsim_wb_bw_estimate_start(struct wbsim_wb *wb);
+
+#endif

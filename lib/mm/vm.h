@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/vm.h - the memory of the simulated machine as writeback sees it: the
+ * node counters of dirty and writeback pages, dirtyable memory, the global
+ * dirty domain, the jiffies clock, and the four accounting points of page
+ * dirtying and writeback (kernel: mm/page-writeback.c, mm/vmstat.c).
+ */
+#ifndef WBSIM_MM_VM_H
+#define WBSIM_MM_VM_H
+
+#include <wbsim/sim.h>
+#include "mm/writeback-control.h"
+#include "mm/throttle.h"
+
+struct wbsim_wb;
+
+/**
+ * struct wbsim_vm - machine-wide memory and writeback state
+ * @sim: the simulation (for the clock)
+ * @dirty: sysctls, HZ, ratelimit_pages, wb_stat_error
+ * @dom: the global dirty domain (global_wb_domain)
+ * @jiffy_ns: nanoseconds per jiffy (10^9 / HZ)
+ * @dirty_expire_ns: vm.dirty_expire_centisecs in ns
+ * @dirty_writeback_ns: vm.dirty_writeback_centisecs in ns
+ * @total_pages: RAM of the machine
+ * @unreclaimable_pages: memory that is never dirtyable: kernel, slab,
+ *	anonymous memory of the running programs, and the reserves
+ *	(totalreserve_pages); global_dirtyable_memory() is the rest
+ * @nr_file_dirty: NR_FILE_DIRTY
+ * @nr_writeback: NR_WRITEBACK
+ * @nr_dirtied: NR_DIRTIED (ever)
+ * @nr_written: NR_WRITTEN (ever)
+ * @cpu_dirty: per-CPU bdp_ratelimits and dirty_throttle_leaks
+ * @period_timer: the fprop period timer (writeout_period())
+ */
+struct wbsim_vm {
+	wbsim_sim *sim;
+	struct wbsim_vm_dirty dirty;
+	struct wbsim_wb_domain dom;
+	wbsim_time_t jiffy_ns;
+	wbsim_time_t dirty_expire_ns;
+	wbsim_time_t dirty_writeback_ns;
+	uint64_t total_pages;
+	uint64_t unreclaimable_pages;
+	uint64_t nr_file_dirty;
+	uint64_t nr_writeback;
+	uint64_t nr_dirtied;
+	uint64_t nr_written;
+	struct wbsim_cpu_dirty *cpu_dirty;
+	wbsim_timer period_timer;
+};
+
+/* The jiffies clock of the simulated kernel. */
+static inline uint64_t wbsim_jiffies(const struct wbsim_vm *vm)
+{
+	return wbsim_sim_now(vm->sim) / vm->jiffy_ns;
+}
+
+static inline wbsim_time_t wbsim_jiffies_to_ns(const struct wbsim_vm *vm, uint64_t j)
+{
+	return j * vm->jiffy_ns;
+}
+
+void wbsim_vm_init(struct wbsim_vm *vm, wbsim_sim *sim, unsigned int hz,
+		   unsigned int nr_cpus, uint64_t total_bytes, uint64_t unreclaimable_bytes);
+void wbsim_vm_clear(struct wbsim_vm *vm);
+
+/* global_dirtyable_memory(): free + file LRU is constant while page cache
+ * replaces free memory, so it is RAM less what is never dirtyable. */
+uint64_t wbsim_vm_dirtyable_memory(const struct wbsim_vm *vm);
+
+/* Global thresholds of this moment (domain_dirty_limits() on G). */
+void wbsim_global_dirty_limits(const struct wbsim_vm *vm, uint64_t *bg_thresh,
+			       uint64_t *thresh);
+
+/* A completion of @nr pages on @wb: the fprop event (__wb_writeout_add),
+ * arming the period timer if it was stopped. */
+void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr);
+
+#endif /* WBSIM_MM_VM_H */

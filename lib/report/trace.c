@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.c - writeback tracepoints in the kernel's text format (see
+ * report/trace.h). Rates are printed in KB/s and times in ms, as the
+ * kernel's TP_printk does with KBps() and jiffies_to_msecs().
+ */
+#include <inttypes.h>
+#include "report/trace.h"
+
+/* The task whose context an event is emitted in: a flusher for work
+ * events, the dirtier for balance_dirty_pages. pid: a stable number. */
+static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char *event,
+		       const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char *event,
+		       const char *fmt, ...)
+{
+	struct wbsim_trace *tr = bdi->trace;
+	wbsim_time_t now = wbsim_sim_now(bdi->sim);
+	va_list ap;
+	const char *comm = task && task->name ? task->name : "<idle>";
+	unsigned int pid = task ? task->pid : 0;
+	int cpu = task && task->cpu >= 0 ? task->cpu : 0;
+
+	if (!tr->buf)
+		tr->buf = g_string_sized_new(256);
+	g_string_printf(tr->buf, "%16.16s-%-7u [%03d] ..... %5" PRIu64 ".%06" PRIu64 ": %s: ",
+			comm, pid, cpu, now / WBSIM_NSEC_PER_SEC,
+			(now % WBSIM_NSEC_PER_SEC) / WBSIM_NSEC_PER_USEC, event);
+	va_start(ap, fmt);
+	g_string_append_vprintf(tr->buf, fmt, ap);
+	va_end(ap);
+	tr->emit(tr->arg, tr->buf->str);
+}
+
+static int64_t ns_to_ms(wbsim_time_t ns)
+{
+	return (int64_t)(ns / WBSIM_NSEC_PER_MSEC);
+}
+
+void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
+				const char *event)
+{
+	if (!wb->bdi->trace)
+		return;
+	trace_line(wb->bdi, &wb->flusher, event,
+		   "bdi %s: sb_dev 0:0 nr_pages=%" PRId64 " sync_mode=%d kupdate=%d "
+		   "range_cyclic=%d background=%d reason=%s cgroup_ino=1",
+		   wb->bdi->name, work->nr_pages, (int)work->sync_mode, work->for_kupdate,
+		   work->range_cyclic, work->for_background, wbsim_wb_reason_name(work->reason));
+}
+
+void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
+				    wbsim_time_t cutoff, uint64_t moved)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+	wbsim_time_t now = wbsim_sim_now(wb->bdi->sim);
+
+	if (!wb->bdi->trace)
+		return;
+	trace_line(wb->bdi, &wb->flusher, "writeback_queue_io",
+		   "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%" PRIu64 " reason=%s cgroup_ino=1",
+		   wb->bdi->name, cutoff / vm->jiffy_ns, ns_to_ms(now - cutoff), moved,
+		   wbsim_wb_reason_name(work->reason));
+}
+
+void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb)
+{
+	if (!wb->bdi->trace)
+		return;
+	trace_line(wb->bdi, NULL, "writeback_wake_background", "bdi %s: cgroup_ino=1",
+		   wb->bdi->name);
+}
+
+void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb,
+				     const struct wbsim_bdi_dirty_ratelimit_trace *t)
+{
+	if (!wb->bdi->trace)
+		return;
+	trace_line(wb->bdi, NULL, "bdi_dirty_ratelimit",
+		   "bdi %s: write_bw=%" PRIu64 " awrite_bw=%" PRIu64 " dirty_rate=%" PRIu64
+		   " dirty_ratelimit=%" PRIu64 " task_ratelimit=%" PRIu64
+		   " balanced_dirty_ratelimit=%" PRIu64 " cgroup_ino=1",
+		   wb->bdi->name, t->write_bw, t->avg_write_bw, t->dirty_rate,
+		   t->dirty_ratelimit, t->task_ratelimit, t->balanced_dirty_ratelimit);
+}
+
+void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
+				     const struct wbsim_bdp_trace *t)
+{
+	if (!wb->bdi->trace)
+		return;
+	trace_line(wb->bdi, task, "balance_dirty_pages",
+		   "bdi %s: limit=%" PRIu64 " setpoint=%" PRIu64 " dirty=%" PRIu64
+		   " wb_setpoint=%" PRIu64 " wb_dirty=%" PRIu64 " dirty_ratelimit=%" PRIu64
+		   " task_ratelimit=%" PRIu64 " dirtied=%" PRIu64 " dirtied_pause=%" PRIu64
+		   " paused=%" PRIu64 " pause=%" PRId64 " period=%" PRIu64 " think=%" PRId64
+		   " cgroup_ino=1",
+		   wb->bdi->name, t->limit, t->setpoint, t->dirty, t->wb_setpoint, t->wb_dirty,
+		   t->dirty_ratelimit, t->task_ratelimit, t->dirtied, t->dirtied_pause,
+		   t->paused, t->pause, t->period, t->think);
+}
+
+void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
+				    uint64_t bg_thresh, uint64_t thresh)
+{
+	struct wbsim_vm *vm = bdi->vm;
+
+	if (!bdi->trace)
+		return;
+	trace_line(bdi, task, "global_dirty_state",
+		   "dirty=%" PRIu64 " writeback=%" PRIu64 " bg_thresh=%" PRIu64
+		   " thresh=%" PRIu64 " limit=%" PRIu64 " dirtied=%" PRIu64 " written=%" PRIu64,
+		   vm->nr_file_dirty, vm->nr_writeback, bg_thresh, thresh, vm->dom.dirty_limit,
+		   vm->nr_dirtied, vm->nr_written);
+}

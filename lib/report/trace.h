@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/trace.h - writeback tracepoints, laid out as the kernel's
+ * include/trace/events/writeback.h prints them (format of Linux 6.x: wb_*
+ * field names, cgroup_ino=), in ftrace's text format:
+ *
+ *   <comm>-<pid> [<cpu>] ..... <secs>.<usecs>: <event>: <fields>
+ *
+ * with simulated comm/pid/cpu columns that are stable across runs.
+ */
+#ifndef WBSIM_REPORT_TRACE_H
+#define WBSIM_REPORT_TRACE_H
+
+#include "fs/writeback.h"
+#include "mm/bandwidth.h"
+#include "mm/throttle.h"
+
+/**
+ * struct wbsim_trace - where trace lines go
+ * @emit: called with each complete line (no newline)
+ * @arg: its argument
+ */
+struct wbsim_trace {
+	void (*emit)(void *arg, const char *line);
+	void *arg;
+	GString *buf;
+};
+
+void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
+				const char *event);
+void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
+				    wbsim_time_t cutoff, uint64_t moved);
+void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb);
+void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb,
+				     const struct wbsim_bdi_dirty_ratelimit_trace *t);
+void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
+				     const struct wbsim_bdp_trace *t);
+void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
+				    uint64_t bg_thresh, uint64_t thresh);
+
+#endif
