@@ -7,6 +7,9 @@
 #include <wbsim/version.h>
 #include <wbsim/error.h>
 #include <wbsim/sim.h>
+#include <wbsim/cpu-costs.h>
+#include <wbsim/block.h>
+#include <wbsim/device.h>
 #include <wbsim/fio.h>
 #include <wbsim/config.h>
 

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/cpu-costs.h - the CPU cost table: how much simulated CPU time each
+ * piece of kernel work takes on the simulated machine.
+ *
+ * One table is used by the whole model (page cache, flusher, block layer,
+ * PMEM). The defaults are set once, from bench/bench-memcpy on the
+ * development machine or from documented reasoning (lib/core/cpu-costs.c
+ * gives the source of each value). Scenarios do not change them; a key in a
+ * scenario's [cpu] section may override one, visibly, through
+ * wbsim_cpu_costs_set().
+ */
+#ifndef WBSIM_CPU_COSTS_H
+#define WBSIM_CPU_COSTS_H
+
+#include <stdint.h>
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/sim.h>
+
+WBSIM_BEGIN_DECLS
+
+/**
+ * struct wbsim_cpu_costs - CPU time of kernel work, in ns unless named
+ * @copy_page_ns: write(): copy one 4 KiB page from user memory into the
+ *	page cache (copy_page_from_iter_atomic on a cold destination page)
+ * @dirty_page_ns: write(): per-page bookkeeping to dirty a page (page
+ *	cache lookup or allocation, write_begin/write_end, folio_mark_dirty,
+ *	xarray tag, dirty counters)
+ * @write_syscall_ns: write(): fixed cost per syscall (entry/exit, fdget,
+ *	file_update_time, iomap iteration set-up), independent of its size
+ * @writepages_page_ns: flusher: per-page work in writepages (lookup of the
+ *	dirty tag, clear_page_dirty_for_io, set writeback, add to the bio)
+ * @bio_build_ns: flusher: per request, building a bio (block mapping
+ *	call into the filesystem, bio_alloc, ioend set-up)
+ * @blk_submit_rq_ns: submit_bio: per request (bio checks, plug or tag
+ *	allocation, request set-up, scheduler insert, dispatch, doorbell)
+ * @blk_submit_page_ns: submit_bio: per 4 KiB page (segment mapping, DMA
+ *	mapping of one bvec)
+ * @blk_complete_rq_ns: completion: per request (interrupt, softirq,
+ *	blk_mq_end_request, bio_endio chain, tag release)
+ * @blk_complete_page_ns: completion: per 4 KiB page, including ending
+ *	writeback of its page (folio_end_writeback, writeback counters,
+ *	waking waiters); the end_io callback is charged nothing more
+ * @memcpy_bandwidth: bytes per second one CPU copies in a large memcpy
+ *	(PMEM in block mode copies each bio at this rate)
+ */
+struct wbsim_cpu_costs {
+	wbsim_time_t copy_page_ns;
+	wbsim_time_t dirty_page_ns;
+	wbsim_time_t write_syscall_ns;
+	wbsim_time_t writepages_page_ns;
+	wbsim_time_t bio_build_ns;
+	wbsim_time_t blk_submit_rq_ns;
+	wbsim_time_t blk_submit_page_ns;
+	wbsim_time_t blk_complete_rq_ns;
+	wbsim_time_t blk_complete_page_ns;
+	uint64_t memcpy_bandwidth;
+};
+
+/**
+ * wbsim_cpu_costs_default() - the default cost table
+ *
+ * Return: a pointer to a static, read-only table; copy it to change it.
+ */
+WBSIM_API const struct wbsim_cpu_costs *wbsim_cpu_costs_default(void);
+
+/**
+ * wbsim_cpu_costs_init() - fill @costs with the defaults
+ * @costs: the table to fill
+ */
+WBSIM_API void wbsim_cpu_costs_init(struct wbsim_cpu_costs *costs);
+
+/**
+ * wbsim_cpu_costs_set() - set one entry of @costs by its key
+ * @costs: the table
+ * @key: a field name of struct wbsim_cpu_costs ("copy_page_ns", ...)
+ * @value: a time with a unit ("480ns", "1.2us") or a bare number of ns for
+ *	the *_ns keys; a rate ("7.8GB/s", "7400MiB/s") or bare bytes per second
+ *	for memcpy_bandwidth
+ * @file: file named in error messages (may be NULL)
+ * @line: line named in error messages (0: none)
+ * @error: WBSIM_ERROR_UNKNOWN_KEY for an unknown key,
+ *	WBSIM_ERROR_INVALID_VALUE for a value that does not parse or is 0
+ *	where 0 is meaningless
+ *
+ * Return: TRUE on success; @costs is unchanged on failure.
+ */
+WBSIM_API gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs,
+				       const char *key, const char *value,
+				       const char *file, unsigned int line,
+				       GError **error);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_CPU_COSTS_H */

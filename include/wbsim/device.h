@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/device.h - storage device models behind a table of hooks, in the
+ * style of fio's ioengine_ops: a model has a name, a version, flags, an
+ * option table of parameters (units, defaults, ranges) and hooks. Models are
+ * registered by name; the built-ins (ideal, pmem, nvme, hdd, raid0) use the
+ * same registry.
+ *
+ * A preset is a data file NAME.ini with a [device] section naming a model
+ * ("model = nvme") and setting its parameters, each with a comment citing
+ * its source. Presets are searched in $WBSIM_PRESET_PATH (':'-separated),
+ * then the source tree's lib/block/presets (in-tree runs), then
+ * $datadir/wbsim/presets. A scenario names a preset and may override any
+ * parameter.
+ *
+ * Parameters every device has, besides its model's:
+ *   scheduler      none | mq-deadline           (default: the model's)
+ *   nr_requests    tags of the request queue    (0: as the kernel: the
+ *                  hardware depth, twice it capped at 256 with mq-deadline)
+ *   max_sectors_kb largest request in KiB       (default 1280, the kernel's
+ *                  BLK_DEF_MAX_SECTORS_CAP)
+ */
+#ifndef WBSIM_DEVICE_H
+#define WBSIM_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/sim.h>
+#include <wbsim/block.h>
+#include <wbsim/cpu-costs.h>
+
+WBSIM_BEGIN_DECLS
+
+struct wbsim_device;
+
+/**
+ * enum wbsim_device_flags - what kind of device a model is
+ * @WBSIM_DEVICE_ROTATIONAL: a spinning disk (queue/rotational = 1); the
+ *	default scheduler is mq-deadline
+ * @WBSIM_DEVICE_SYNC_COPY: bio-based, no request queue: the submitter's CPU
+ *	copies the data (PMEM in block mode); the model provides copy_time
+ * @WBSIM_DEVICE_STACKED: built on member devices (md RAID): the members'
+ *	queues pay the completion costs, the device's own queue none
+ */
+enum wbsim_device_flags {
+	WBSIM_DEVICE_ROTATIONAL = 1u << 0,
+	WBSIM_DEVICE_SYNC_COPY = 1u << 1,
+	WBSIM_DEVICE_STACKED = 1u << 2,
+};
+
+/**
+ * enum wbsim_param_type - the type and unit of a parameter
+ * @WBSIM_PARAM_UINT: an unsigned integer (uint64_t), no unit
+ * @WBSIM_PARAM_BOOL: 0/1, true/false, yes/no, on/off (gboolean)
+ * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k/K/KiB=1024, KB=1000,
+ *	m/M/MiB, MB, g/G/GiB, GB, t/T/TiB, TB; no suffix: bytes
+ * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); suffixes ns, us, ms, s; no
+ *	suffix is an error
+ * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size followed by "/s"
+ * @WBSIM_PARAM_DOUBLE: a number (double)
+ * @WBSIM_PARAM_STRING: text (char *, owned by the device)
+ */
+enum wbsim_param_type {
+	WBSIM_PARAM_UINT,
+	WBSIM_PARAM_BOOL,
+	WBSIM_PARAM_SIZE,
+	WBSIM_PARAM_TIME,
+	WBSIM_PARAM_RATE,
+	WBSIM_PARAM_DOUBLE,
+	WBSIM_PARAM_STRING,
+};
+
+/**
+ * struct wbsim_device_param - one entry of a model's option table
+ * @name: the key
+ * @type: type and unit
+ * @offset: offsetof() the field in the model's private struct
+ * @def: default value as text (parsed like a setting); NULL: required
+ * @help: one line: what it is
+ * @min: smallest accepted value in base units (ignored if @min >= @max)
+ * @max: largest accepted value in base units
+ *
+ * The table ends with an entry whose @name is NULL.
+ */
+struct wbsim_device_param {
+	const char *name;
+	enum wbsim_param_type type;
+	size_t offset;
+	const char *def;
+	const char *help;
+	double min, max;
+};
+
+#define WBSIM_DEVICE_OPS_VERSION 1
+
+/**
+ * struct wbsim_device_ops - a device model
+ * @name: registry name ("nvme")
+ * @version: WBSIM_DEVICE_OPS_VERSION
+ * @flags: enum wbsim_device_flags
+ * @help: one line describing the model
+ * @params: option table
+ * @priv_size: size of the private struct the parameters are parsed into
+ *	(wbsim_device_priv())
+ * @default_scheduler: "none" or "mq-deadline"
+ * @init: mandatory: check the parsed parameters, set up the model and call
+ *	wbsim_device_set_limits(); return FALSE with @error set on a bad
+ *	combination
+ * @queue_rq: mandatory unless SYNC_COPY: take @rq (the block layer never
+ *	exceeds the hardware depth); call wbsim_device_end_request() when done
+ * @copy_time: mandatory for SYNC_COPY: the time the submitter's CPU spends
+ *	copying @bytes starting now (may reserve shared bandwidth)
+ * @get_stats: optional: add model statistics (seeks) to @stats
+ * @exit: optional: free what @init allocated (not the private struct)
+ */
+struct wbsim_device_ops {
+	const char *name;
+	unsigned int version;
+	unsigned int flags;
+	const char *help;
+	const struct wbsim_device_param *params;
+	size_t priv_size;
+	const char *default_scheduler;
+	gboolean (*init)(struct wbsim_device *dev, GError **error);
+	void (*queue_rq)(struct wbsim_device *dev, struct wbsim_request *rq);
+	wbsim_time_t (*copy_time)(struct wbsim_device *dev, uint64_t bytes);
+	void (*get_stats)(struct wbsim_device *dev, struct wbsim_blk_stats *stats);
+	void (*exit)(struct wbsim_device *dev);
+};
+
+/**
+ * wbsim_device_register() - add a model to the registry
+ * @ops: the model; must stay valid for the life of the process
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT naming the missing hook, a wrong
+ *	version, a bad parameter table or a name already registered
+ *
+ * Thread safety: safe from any thread.
+ * Return: TRUE on success.
+ */
+WBSIM_API gboolean wbsim_device_register(const struct wbsim_device_ops *ops,
+					 GError **error);
+
+/** wbsim_device_find_ops() - a registered model by name, or NULL. */
+WBSIM_API const struct wbsim_device_ops *wbsim_device_find_ops(const char *name);
+
+/**
+ * struct wbsim_setting - one "key = value" of a preset or a scenario
+ * @key: the parameter name
+ * @value: its text
+ * @file: where it was written, for messages (may be NULL)
+ * @line: line in @file (0: unknown)
+ */
+struct wbsim_setting {
+	const char *key;
+	const char *value;
+	const char *file;
+	unsigned int line;
+};
+
+/**
+ * wbsim_device_new() - a device of model @model
+ * @sim: the simulation
+ * @cpus: the machine's CPUs (completions, PMEM copies run there)
+ * @costs: the CPU cost table (kept by pointer: must outlive the device)
+ * @model: registered model name
+ * @settings: parameters, applied in order (a later one wins); may be NULL
+ * @nr_settings: number of @settings
+ * @error: WBSIM_ERROR_UNKNOWN_KEY for a key the model does not have,
+ *	WBSIM_ERROR_INVALID_VALUE for a value of the wrong unit or range,
+ *	WBSIM_ERROR_MISSING for an unknown model or a required parameter not
+ *	given; messages name the file, line and key, the value found and what
+ *	was expected
+ *
+ * Return: the device, or NULL.
+ */
+WBSIM_API struct wbsim_device *wbsim_device_new(wbsim_sim *sim, wbsim_cpus *cpus,
+						const struct wbsim_cpu_costs *costs,
+						const char *model,
+						const struct wbsim_setting *settings,
+						size_t nr_settings, GError **error);
+
+/**
+ * wbsim_device_new_from_preset() - a device from a preset file, with overrides
+ * @sim: the simulation
+ * @cpus: the machine's CPUs
+ * @costs: the CPU cost table
+ * @preset: a preset name ("samsung-pm1733-3.84t") looked up in the search
+ *	path, or a path containing '/' to a preset file
+ * @overrides: settings applied after the preset's (may be NULL)
+ * @nr_overrides: number of @overrides
+ * @error: WBSIM_ERROR_MISSING if no preset of that name exists (the message
+ *	lists the directories searched), WBSIM_ERROR_PARSE for a malformed
+ *	preset, or as wbsim_device_new()
+ *
+ * Return: the device, or NULL.
+ */
+WBSIM_API struct wbsim_device *
+wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
+			     const struct wbsim_cpu_costs *costs,
+			     const char *preset,
+			     const struct wbsim_setting *overrides,
+			     size_t nr_overrides, GError **error);
+
+/** wbsim_device_free() - free a device and its queue (NULL is fine). */
+WBSIM_API void wbsim_device_free(struct wbsim_device *dev);
+
+/**
+ * wbsim_device_find_preset() - the path of preset @name
+ * @name: preset name (without .ini)
+ * @error: WBSIM_ERROR_MISSING listing the directories searched
+ *
+ * Return: a newly allocated path, or NULL.
+ */
+WBSIM_API char *wbsim_device_find_preset(const char *name, GError **error);
+
+/** wbsim_device_queue() - the device's request queue. */
+WBSIM_API struct wbsim_blk_queue *wbsim_device_queue(struct wbsim_device *dev);
+/** wbsim_device_name() - the preset name, or the model name. */
+WBSIM_API const char *wbsim_device_name(const struct wbsim_device *dev);
+/** wbsim_device_ops() - the device's model. */
+WBSIM_API const struct wbsim_device_ops *wbsim_device_get_ops(const struct wbsim_device *dev);
+/** wbsim_device_capacity() - capacity in 512-byte sectors. */
+WBSIM_API uint64_t wbsim_device_capacity(const struct wbsim_device *dev);
+/** wbsim_device_rotational() - TRUE for a spinning disk (or an array of them). */
+WBSIM_API gboolean wbsim_device_rotational(const struct wbsim_device *dev);
+
+/**
+ * wbsim_device_describe() - every parameter with its effective value and
+ * where it came from ("default", "FILE:LINE"), one "key = value ; source"
+ * per line, in table order
+ *
+ * Return: a newly allocated string.
+ */
+WBSIM_API char *wbsim_device_describe(const struct wbsim_device *dev);
+
+/* --- for device models ------------------------------------------------- */
+
+/** wbsim_device_priv() - the model's private struct (parameters parsed in). */
+WBSIM_API void *wbsim_device_priv(struct wbsim_device *dev);
+WBSIM_API wbsim_sim *wbsim_device_sim(struct wbsim_device *dev);
+WBSIM_API wbsim_cpus *wbsim_device_cpus(struct wbsim_device *dev);
+WBSIM_API const struct wbsim_cpu_costs *wbsim_device_costs(struct wbsim_device *dev);
+
+/**
+ * wbsim_device_set_limits() - called by a model's init
+ * @dev: the device
+ * @capacity_sectors: size in 512-byte sectors
+ * @hw_queue_depth: requests the device accepts at once (>= 1)
+ * @rotational: TRUE for a spinning disk
+ */
+WBSIM_API void wbsim_device_set_limits(struct wbsim_device *dev,
+				       uint64_t capacity_sectors,
+				       unsigned int hw_queue_depth,
+				       gboolean rotational);
+
+/**
+ * wbsim_device_end_request() - the device has finished @rq; the block layer
+ * runs the completion (IRQ CPU cost, end_io of its bios, tag release)
+ */
+WBSIM_API void wbsim_device_end_request(struct wbsim_device *dev,
+					struct wbsim_request *rq);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_DEVICE_H */

@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * block/blk-core.c - the request queue: submission with CPU costs, plugging
+ * and merging, tags, the none and mq-deadline schedulers, dispatch to the
+ * device within its hardware depth, completion on an IRQ task, statistics.
+ *                        (kernel: block/blk-core.c, blk-mq.c, mq-deadline.c)
+ *
+ * Left out: multiple hardware contexts (one tag pool per device), request
+ * splitting (a bio larger than max_sectors_kb becomes one oversized
+ * request), reads, discards, flush sequencing, blk-wbt and I/O priorities.
+ */
+#include <string.h>
+
+#include <wbsim/error.h>
+#include "block/blk.h"
+
+/* mq-deadline defaults (block/mq-deadline.c) */
+#define DD_WRITE_EXPIRE (5 * WBSIM_NSEC_PER_SEC)	/* write_expire = 5 s */
+#define DD_FIFO_BATCH 16				/* fifo_batch */
+/* BLK_MAX_REQUEST_COUNT: a plug holding this many requests is flushed */
+#define PLUG_MAX_REQUESTS 32
+#define PAGE_SECTORS 8u
+
+struct wbsim_blk_queue {
+	struct wbsim_device *dev;
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	const struct wbsim_cpu_costs *costs;
+	enum wbsim_blk_sched sched;
+	gboolean sync_copy;
+	gboolean stacked;
+	unsigned int nr_requests;
+	unsigned int async_depth;	/* mq-deadline: tags async writes may use */
+	unsigned int tags_used;
+	uint32_t max_sectors;
+	unsigned int hw_depth;
+	unsigned int in_device;
+	gboolean dispatching;
+
+	/* scheduler state */
+	GQueue fifo;			/* none: dispatch order; dd: expiry order */
+	GSequence *sort;		/* dd: by (sector, seq) */
+	GHashTable *rqhash;		/* dd: end sector -> request (back merges) */
+	uint64_t latest_pos;		/* dd: end of the last dispatched request */
+	unsigned int batching;
+	unsigned int nr_queued;
+
+	/* submitters waiting for a tag, FIFO */
+	struct wbsim_bio *wait_head, *wait_tail;
+
+	/* completions waiting for the IRQ task */
+	wbsim_task irq;
+	struct wbsim_request *done_head, *done_tail;
+	struct wbsim_request *irq_cur;
+
+	struct wbsim_request *free_rqs;
+	uint64_t seq;
+
+	/* statistics */
+	struct wbsim_blk_stats st;
+	wbsim_time_t created;
+	wbsim_time_t last_change;
+	double area_device;		/* integral of in_device dt */
+	double area_tags;		/* integral of tags_used dt */
+};
+
+static void blk_run_queue(struct wbsim_blk_queue *q);
+
+static uint64_t bio_pages(uint32_t nr_sectors)
+{
+	return (nr_sectors + PAGE_SECTORS - 1) / PAGE_SECTORS;
+}
+
+/* Integrate the queue-depth areas up to now; call before any change. */
+static void account_time(struct wbsim_blk_queue *q)
+{
+	wbsim_time_t now = wbsim_sim_now(q->sim);
+	wbsim_time_t dt = now - q->last_change;
+
+	if (dt) {
+		q->area_device += (double)q->in_device * (double)dt;
+		q->area_tags += (double)q->tags_used * (double)dt;
+		if (q->in_device)
+			q->st.busy_ns += dt;
+		q->last_change = now;
+	}
+}
+
+struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
+					    enum wbsim_blk_sched sched,
+					    unsigned int nr_requests,
+					    uint32_t max_sectors)
+{
+	struct wbsim_blk_queue *q = g_new0(struct wbsim_blk_queue, 1);
+	g_autofree char *irq_name = g_strdup_printf("irq/%s", dev->name);
+
+	q->dev = dev;
+	q->sim = dev->sim;
+	q->cpus = dev->cpus;
+	q->costs = dev->costs;
+	q->sched = sched;
+	q->sync_copy = !!(dev->ops->flags & WBSIM_DEVICE_SYNC_COPY);
+	q->stacked = !!(dev->ops->flags & WBSIM_DEVICE_STACKED);
+	q->nr_requests = MAX(nr_requests, 1u);
+	/* dd_depth_updated(): async_depth = max(1, 3 * nr_requests / 4) */
+	q->async_depth = sched == WBSIM_SCHED_MQ_DEADLINE ?
+			 MAX(1u, 3 * q->nr_requests / 4) : q->nr_requests;
+	q->max_sectors = MAX(max_sectors, PAGE_SECTORS);
+	q->hw_depth = dev->hw_queue_depth;
+	g_queue_init(&q->fifo);
+	if (sched == WBSIM_SCHED_MQ_DEADLINE) {
+		q->sort = g_sequence_new(NULL);
+		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
+	}
+	wbsim_task_init(&q->irq, irq_name, WBSIM_TASK_IRQ);
+	q->created = q->last_change = wbsim_sim_now(q->sim);
+	return q;
+}
+
+void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq;
+
+	if (!q)
+		return;
+	while ((rq = q->free_rqs)) {
+		q->free_rqs = rq->next;
+		g_free(rq);
+	}
+	/* requests still queued belong to a simulation that was cut short */
+	while (!g_queue_is_empty(&q->fifo)) {
+		GList *l = g_queue_pop_head_link(&q->fifo);
+
+		g_free(l->data);
+	}
+	if (q->sort)
+		g_sequence_free(q->sort);
+	if (q->rqhash)
+		g_hash_table_destroy(q->rqhash);
+	wbsim_task_clear(&q->irq);
+	g_free(q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Requests and tags                                                        */
+
+static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
+				      struct wbsim_bio *bio)
+{
+	struct wbsim_request *rq = q->free_rqs;
+
+	if (rq)
+		q->free_rqs = rq->next;
+	else
+		rq = g_new(struct wbsim_request, 1);
+	memset(rq, 0, sizeof(*rq));
+	rq->q = q;
+	rq->sector = bio->sector;
+	rq->nr_sectors = bio->nr_sectors;
+	rq->flags = bio->flags;
+	rq->bio = rq->biotail = bio;
+	bio->bi_next = NULL;
+	rq->seq = ++q->seq;
+	rq->alloc_time = wbsim_sim_now(q->sim);
+	rq->fifo_link.data = rq;
+	account_time(q);
+	q->tags_used++;
+	return rq;
+}
+
+static void rq_free(struct wbsim_blk_queue *q, struct wbsim_request *rq)
+{
+	account_time(q);
+	q->tags_used--;
+	rq->next = q->free_rqs;
+	q->free_rqs = rq;
+}
+
+/* A tag for @bio? Async writes under mq-deadline see only async_depth tags. */
+static gboolean tag_available(struct wbsim_blk_queue *q, unsigned int flags)
+{
+	unsigned int limit = (flags & WBSIM_REQ_SYNC) ? q->nr_requests
+						      : q->async_depth;
+
+	return q->tags_used < limit;
+}
+
+#define MERGE_FLAGS (WBSIM_REQ_SYNC | WBSIM_REQ_FUA)
+
+static gboolean can_back_merge(struct wbsim_blk_queue *q,
+			       const struct wbsim_request *rq,
+			       const struct wbsim_bio *bio)
+{
+	return rq->sector + rq->nr_sectors == bio->sector &&
+	       ((rq->flags ^ bio->flags) & MERGE_FLAGS) == 0 &&
+	       (uint64_t)rq->nr_sectors + bio->nr_sectors <= q->max_sectors;
+}
+
+static void rq_append_bio(struct wbsim_request *rq, struct wbsim_bio *bio)
+{
+	bio->bi_next = NULL;
+	rq->biotail->bi_next = bio;
+	rq->biotail = bio;
+	rq->nr_sectors += bio->nr_sectors;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Schedulers                                                               */
+
+static gint dd_cmp(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct wbsim_request *ra = a, *rb = b;
+
+	if (ra->sector != rb->sector)
+		return ra->sector < rb->sector ? -1 : 1;
+	if (ra->seq != rb->seq)
+		return ra->seq < rb->seq ? -1 : 1;
+	return 0;
+}
+
+static uint64_t *rq_end_key(struct wbsim_request *rq)
+{
+	/* the hash key lives in the request: driver_u64 is unused until dispatch */
+	rq->driver_u64 = rq->sector + rq->nr_sectors;
+	return (uint64_t *)&rq->driver_u64;
+}
+
+/* elv insert: dd_insert_request() / none's dispatch list */
+static void sched_insert(struct wbsim_blk_queue *q, struct wbsim_request *rq)
+{
+	q->nr_queued++;
+	if (q->sched == WBSIM_SCHED_NONE) {
+		g_queue_push_tail_link(&q->fifo, &rq->fifo_link);
+		return;
+	}
+	rq->fifo_time = wbsim_sim_now(q->sim) + DD_WRITE_EXPIRE;
+	g_queue_push_tail_link(&q->fifo, &rq->fifo_link);
+	rq->sort_iter = g_sequence_insert_sorted(q->sort, rq, dd_cmp, NULL);
+	g_hash_table_replace(q->rqhash, rq_end_key(rq), rq);
+}
+
+static void dd_remove(struct wbsim_blk_queue *q, struct wbsim_request *rq)
+{
+	g_queue_unlink(&q->fifo, &rq->fifo_link);
+	g_sequence_remove(rq->sort_iter);
+	rq->sort_iter = NULL;
+	if (g_hash_table_lookup(q->rqhash, &rq->driver_u64) == rq)
+		g_hash_table_remove(q->rqhash, &rq->driver_u64);
+}
+
+/*
+ * dd_bio_merge() - back-merge @bio into a queued request that ends where it
+ * starts (the elevator's rqhash lookup, elv_merge()). Front merges are left
+ * out: writeback submits in ascending order.
+ */
+static gboolean dd_bio_merge(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	struct wbsim_request *rq;
+	uint64_t key = bio->sector;
+
+	if (q->sched != WBSIM_SCHED_MQ_DEADLINE)
+		return FALSE;
+	rq = g_hash_table_lookup(q->rqhash, &key);
+	if (!rq || !can_back_merge(q, rq, bio))
+		return FALSE;
+	g_hash_table_remove(q->rqhash, &key);
+	rq_append_bio(rq, bio);
+	g_hash_table_replace(q->rqhash, rq_end_key(rq), rq);
+	return TRUE;
+}
+
+/* First queued request at or after latest_pos in sector order. */
+static struct wbsim_request *dd_from_pos(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request key = { .sector = q->latest_pos, .seq = 0 };
+	GSequenceIter *it = g_sequence_search(q->sort, &key, dd_cmp, NULL);
+
+	if (g_sequence_iter_is_end(it))
+		return NULL;
+	return g_sequence_get(it);
+}
+
+/*
+ * dd_dispatch_request() - writes only: continue the current batch in
+ * ascending sector order for up to fifo_batch requests; a new batch starts
+ * at the FIFO head if it has expired or nothing lies ahead, otherwise
+ * continues ahead. Left out: reads, starvation counters, priorities.
+ */
+static struct wbsim_request *dd_dispatch_request(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *next, *rq;
+	struct wbsim_request *oldest;
+
+	if (g_queue_is_empty(&q->fifo))
+		return NULL;
+	next = dd_from_pos(q);
+	if (next && q->batching < DD_FIFO_BATCH) {
+		rq = next;
+	} else {
+		oldest = g_queue_peek_head(&q->fifo);
+		if (!next || oldest->fifo_time <= wbsim_sim_now(q->sim))
+			rq = oldest;
+		else
+			rq = next;
+		q->batching = 0;
+	}
+	q->batching++;
+	dd_remove(q, rq);
+	q->latest_pos = rq->sector + rq->nr_sectors;
+	return rq;
+}
+
+static struct wbsim_request *sched_dispatch(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq;
+
+	if (q->sched == WBSIM_SCHED_NONE) {
+		GList *l = g_queue_pop_head_link(&q->fifo);
+
+		rq = l ? l->data : NULL;
+	} else {
+		rq = dd_dispatch_request(q);
+	}
+	if (rq)
+		q->nr_queued--;
+	return rq;
+}
+
+/* blk_mq_run_hw_queue(): hand requests to the device while it has room. */
+static void blk_run_queue(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq;
+
+	if (q->dispatching)
+		return;
+	q->dispatching = TRUE;
+	while (q->in_device < q->hw_depth && (rq = sched_dispatch(q))) {
+		account_time(q);
+		q->in_device++;
+		if (q->in_device > q->st.max_queue_depth)
+			q->st.max_queue_depth = q->in_device;
+		rq->dispatch_time = wbsim_sim_now(q->sim);
+		rq->driver_data = NULL;
+		rq->driver_next = NULL;
+		rq->driver_time = 0;
+		rq->driver_u64 = 0;
+		q->dev->ops->queue_rq(q->dev, rq);
+	}
+	q->dispatching = FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plugging                                                                 */
+
+void wbsim_blk_start_plug(struct wbsim_blk_queue *q, struct wbsim_plug *plug)
+{
+	plug->head = plug->tail = NULL;
+	plug->nr = 0;
+	plug->q = q;
+}
+
+/* blk_mq_flush_plug_list(): send the plugged requests to the scheduler. */
+static void flush_plug(struct wbsim_blk_queue *q, struct wbsim_plug *plug)
+{
+	struct wbsim_request *rq = plug->head;
+
+	plug->head = plug->tail = NULL;
+	plug->nr = 0;
+	while (rq) {
+		struct wbsim_request *next = rq->next;
+
+		rq->next = NULL;
+		sched_insert(q, rq);
+		rq = next;
+	}
+	blk_run_queue(q);
+}
+
+static void plug_add(struct wbsim_blk_queue *q, struct wbsim_plug *plug,
+		     struct wbsim_request *rq)
+{
+	if (plug->nr >= PLUG_MAX_REQUESTS)
+		flush_plug(q, plug);
+	rq->next = NULL;
+	if (plug->tail)
+		plug->tail->next = rq;
+	else
+		plug->head = rq;
+	plug->tail = rq;
+	plug->nr++;
+}
+
+void wbsim_blk_finish_plug(struct wbsim_blk_queue *q, wbsim_task *submitter,
+			   struct wbsim_plug *plug, wbsim_event_fn done, void *arg)
+{
+	if (plug->head)
+		flush_plug(q, plug);
+	if (done)
+		done(q->sim, arg);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Submission                                                               */
+
+/* A bio got its request: put it under the plug or into the scheduler. */
+static void bio_got_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio,
+			    struct wbsim_request *rq)
+{
+	if (bio->plug) {
+		plug_add(q, bio->plug, rq);
+	} else {
+		sched_insert(q, rq);
+		blk_run_queue(q);
+	}
+}
+
+static void call_submitted(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	wbsim_event_fn fn = bio->submitted;
+	void *arg = bio->submitted_arg;
+
+	bio->submitted = NULL;
+	if (fn)
+		fn(q->sim, arg);
+}
+
+/* blk_mq_submit_bio(): after the submitter's CPU burst. */
+static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	struct wbsim_plug *plug = bio->plug;
+	struct wbsim_request *rq;
+
+	if (plug && plug->tail && can_back_merge(q, plug->tail, bio)) {
+		rq_append_bio(plug->tail, bio);
+		q->st.merges++;
+		call_submitted(q, bio);
+		return;
+	}
+	if (dd_bio_merge(q, bio)) {
+		q->st.merges++;
+		call_submitted(q, bio);
+		return;
+	}
+	if (!q->wait_head && tag_available(q, bio->flags)) {
+		rq = rq_alloc(q, bio);
+		bio_got_request(q, bio, rq);
+		call_submitted(q, bio);
+		return;
+	}
+	/*
+	 * No tag: the submitter sleeps in blk_mq_get_tag(); going to sleep
+	 * flushes its plug (so its own plugged requests can complete).
+	 */
+	if (plug && plug->head)
+		flush_plug(q, plug);
+	q->st.tag_waits++;
+	bio->bi_next = NULL;
+	bio->submit_time = wbsim_sim_now(q->sim);
+	if (q->wait_tail)
+		q->wait_tail->bi_next = bio;
+	else
+		q->wait_head = bio;
+	q->wait_tail = bio;
+}
+
+/* Hand freed tags to waiting submitters, in FIFO order. */
+static void wake_tag_waiters(struct wbsim_blk_queue *q)
+{
+	struct wbsim_bio *bio;
+
+	while ((bio = q->wait_head) && tag_available(q, bio->flags)) {
+		struct wbsim_request *rq;
+
+		q->wait_head = bio->bi_next;
+		if (!q->wait_head)
+			q->wait_tail = NULL;
+		q->st.tag_wait_ns += wbsim_sim_now(q->sim) - bio->submit_time;
+		rq = rq_alloc(q, bio);
+		bio_got_request(q, bio, rq);
+		call_submitted(q, bio);
+	}
+}
+
+/* PMEM: the copy has run on the submitter's CPU; complete inline. */
+static void sync_copy_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_bio *bio = arg;
+	struct wbsim_blk_queue *q = bio->q;
+	wbsim_event_fn submitted = bio->submitted;
+	void *submitted_arg = bio->submitted_arg;
+	wbsim_time_t lat = wbsim_sim_now(sim) - bio->submit_time;
+
+	account_time(q);
+	q->in_device--;
+	q->st.requests++;
+	q->st.bytes += (uint64_t)bio->nr_sectors << WBSIM_SECTOR_SHIFT;
+	q->st.total_latency_ns += lat;
+	if (lat > q->st.max_latency_ns)
+		q->st.max_latency_ns = lat;
+	/* pmem_submit_bio() ends the bio in the submitter's context */
+	bio->end_io(sim, bio->private);
+	if (submitted)
+		submitted(sim, submitted_arg);
+}
+
+static void submit_cpu_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_bio *bio = arg;
+	struct wbsim_blk_queue *q = bio->q;
+
+	if (q->sync_copy) {
+		uint64_t bytes = (uint64_t)bio->nr_sectors << WBSIM_SECTOR_SHIFT;
+		wbsim_time_t t = q->dev->ops->copy_time(q->dev, bytes);
+
+		/* the inline bio_endio costs its per-page work here too */
+		t += bio_pages(bio->nr_sectors) * q->costs->blk_complete_page_ns;
+		account_time(q);
+		q->in_device++;
+		if (q->in_device > q->st.max_queue_depth)
+			q->st.max_queue_depth = q->in_device;
+		bio->submit_time = wbsim_sim_now(sim);
+		wbsim_cpus_run(q->cpus, bio->submitter, t, sync_copy_done, bio);
+		return;
+	}
+	blk_mq_submit_bio(q, bio);
+}
+
+void wbsim_submit_bio(struct wbsim_blk_queue *q, wbsim_task *submitter,
+		      struct wbsim_plug *plug, struct wbsim_bio *bio,
+		      wbsim_event_fn submitted, void *arg)
+{
+	wbsim_time_t cost;
+
+	g_return_if_fail(q && submitter && bio && bio->end_io && bio->nr_sectors);
+	bio->bi_next = NULL;
+	bio->q = q;
+	bio->submitter = submitter;
+	bio->plug = q->sync_copy ? NULL : plug;
+	bio->submitted = submitted;
+	bio->submitted_arg = arg;
+	bio->submit_time = wbsim_sim_now(q->sim);
+	q->st.bios++;
+	/* submit_bio() work is paid per bio, whether it merges or not */
+	cost = q->costs->blk_submit_rq_ns +
+	       bio_pages(bio->nr_sectors) * q->costs->blk_submit_page_ns;
+	wbsim_cpus_run(q->cpus, submitter, cost, submit_cpu_done, bio);
+}
+
+void wbsim_blk_submit_bio_nocost(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	bio->bi_next = NULL;
+	bio->q = q;
+	bio->submitter = NULL;
+	bio->plug = NULL;
+	bio->submitted = NULL;
+	bio->submitted_arg = NULL;
+	bio->submit_time = wbsim_sim_now(q->sim);
+	q->st.bios++;
+	blk_mq_submit_bio(q, bio);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Completion                                                               */
+
+/* blk_mq_end_request(): end every bio, release the tag. */
+static void irq_finish(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq = q->irq_cur;
+	struct wbsim_bio *bio = rq->bio;
+
+	q->irq_cur = NULL;
+	while (bio) {
+		struct wbsim_bio *next = bio->bi_next;
+
+		bio->bi_next = NULL;
+		bio->end_io(q->sim, bio->private);
+		bio = next;
+	}
+	rq_free(q, rq);
+	wake_tag_waiters(q);
+}
+
+static void irq_done(wbsim_sim *sim, void *arg);
+
+/* Run the next completion on the IRQ task (inline when it costs nothing). */
+static void irq_next(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq;
+	wbsim_time_t cost;
+
+	while (!q->irq_cur && (rq = q->done_head)) {
+		q->done_head = rq->next;
+		if (!q->done_head)
+			q->done_tail = NULL;
+		rq->next = NULL;
+		q->irq_cur = rq;
+		cost = q->stacked ? 0 : q->costs->blk_complete_rq_ns +
+		       bio_pages(rq->nr_sectors) * q->costs->blk_complete_page_ns;
+		if (cost == 0) {
+			irq_finish(q);
+			continue;
+		}
+		wbsim_cpus_run(q->cpus, &q->irq, cost, irq_done, q);
+	}
+}
+
+static void irq_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_blk_queue *q = arg;
+
+	irq_finish(q);
+	irq_next(q);
+}
+
+void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
+				 struct wbsim_request *rq)
+{
+	wbsim_time_t lat = wbsim_sim_now(q->sim) - rq->dispatch_time;
+
+	account_time(q);
+	q->in_device--;
+	q->st.requests++;
+	q->st.bytes += (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
+	q->st.total_latency_ns += lat;
+	if (lat > q->st.max_latency_ns)
+		q->st.max_latency_ns = lat;
+	rq->next = NULL;
+	if (q->done_tail)
+		q->done_tail->next = rq;
+	else
+		q->done_head = rq;
+	q->done_tail = rq;
+	irq_next(q);
+	blk_run_queue(q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                               */
+
+void wbsim_blk_queue_get_stats(struct wbsim_blk_queue *q,
+			       struct wbsim_blk_stats *stats)
+{
+	account_time(q);
+	*stats = q->st;
+	stats->elapsed_ns = wbsim_sim_now(q->sim) - q->created;
+	if (stats->elapsed_ns) {
+		stats->avg_queue_depth = q->area_device / (double)stats->elapsed_ns;
+		stats->avg_queued = q->area_tags / (double)stats->elapsed_ns;
+		stats->utilisation = (double)stats->busy_ns /
+				     (double)stats->elapsed_ns;
+	}
+	if (q->dev->ops->get_stats)
+		q->dev->ops->get_stats(q->dev, stats);
+}
+
+unsigned int wbsim_blk_queue_in_flight(const struct wbsim_blk_queue *q)
+{
+	return q->tags_used;
+}
+
+uint32_t wbsim_blk_queue_max_sectors(const struct wbsim_blk_queue *q)
+{
+	return q->max_sectors;
+}
+
+wbsim_task *wbsim_blk_queue_irq_task(struct wbsim_blk_queue *q)
+{
+	return &q->irq;
+}

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * block/dev-nvme.c - a flash SSD behind NVMe (or UFS): hardware queues, a
+ * controller with a per-command cost, a host link, a power-loss-protected
+ * write buffer, and a NAND back end of channels x dies.
+ *
+ * A write request goes:
+ *   1. wait (FIFO) until the write buffer has room for it;
+ *   2. controller:  t0 = max(now, ctrl_free) + command_overhead
+ *   3. host link:   t1 = max(t0, link_free) + bytes / link_bandwidth
+ *   4. completes at t1 + write_latency (acknowledged from the buffer);
+ *   5. back end: the data is cut into program_unit pieces, each given to the
+ *      die that frees first; a die programs a piece in
+ *        units * piece / seq_write_bandwidth
+ *      (units = channels * dies_per_channel, so all dies busy give exactly
+ *      seq_write_bandwidth), plus, for the first piece of a random request,
+ *        units * (1 / random_write_iops - 4096 / seq_write_bandwidth),
+ *      the mapping-table and garbage-collection work of a write that does
+ *      not continue a stream; with all dies busy 4 KiB random writes run at
+ *      exactly random_write_iops. The buffer space is freed when the last
+ *      piece is programmed.
+ * A request is sequential if it starts where one of the last 8 streams
+ * ended. IOPS grow with the number of requests in flight (latency-bound)
+ * until the back end saturates and the buffer fills.
+ *
+ * Left out: reads, garbage collection as its own process (its steady-state
+ * cost is in the random overhead), SLC caching, thermal throttling.
+ */
+#include <wbsim/error.h>
+#include "block/blk.h"
+
+#define NVME_STREAMS 8
+
+struct nvme_release {
+	struct wbsim_device *dev;
+	uint64_t bytes;
+	struct nvme_release *next;
+};
+
+struct nvme {
+	uint64_t capacity;
+	uint64_t hw_queues;
+	uint64_t queue_depth;
+	uint64_t channels;
+	uint64_t dies_per_channel;
+	uint64_t seq_write_bandwidth;
+	uint64_t random_write_iops;
+	uint64_t write_latency;
+	uint64_t command_overhead;
+	uint64_t link_bandwidth;
+	uint64_t write_buffer;
+	uint64_t program_unit;
+
+	unsigned int units;
+	wbsim_time_t *unit_free;
+	wbsim_time_t random_extra;	/* per unit, first piece of a random write */
+	wbsim_time_t ctrl_free, link_free;
+	uint64_t buf_used;
+	struct wbsim_request *wait_head, *wait_tail;
+	uint64_t streams[NVME_STREAMS];
+	unsigned int stream_next;
+	struct nvme_release *free_rel;
+	GPtrArray *all_rel;
+};
+
+#define P(f) offsetof(struct nvme, f)
+static const struct wbsim_device_param nvme_params[] = {
+	{ "capacity", WBSIM_PARAM_SIZE, P(capacity), NULL, "user capacity", 4096, 1e18 },
+	{ "hw_queues", WBSIM_PARAM_UINT, P(hw_queues), "1",
+	  "I/O queue pairs (one per CPU up to this many)", 1, 65536 },
+	{ "queue_depth", WBSIM_PARAM_UINT, P(queue_depth), "1023",
+	  "usable entries per queue (Linux io_queue_depth 1024 minus one)", 1, 65536 },
+	{ "channels", WBSIM_PARAM_UINT, P(channels), NULL, "NAND channels", 1, 1024 },
+	{ "dies_per_channel", WBSIM_PARAM_UINT, P(dies_per_channel), NULL,
+	  "NAND dies on each channel", 1, 1024 },
+	{ "seq_write_bandwidth", WBSIM_PARAM_RATE, P(seq_write_bandwidth), NULL,
+	  "sustained sequential write", 1, 1e15 },
+	{ "random_write_iops", WBSIM_PARAM_UINT, P(random_write_iops), NULL,
+	  "sustained 4 KiB random writes per second", 1, 1e9 },
+	{ "write_latency", WBSIM_PARAM_TIME, P(write_latency), NULL,
+	  "from data in the buffer to completion", 0, 1e12 },
+	{ "command_overhead", WBSIM_PARAM_TIME, P(command_overhead), NULL,
+	  "controller time per command (serial)", 0, 1e9 },
+	{ "link_bandwidth", WBSIM_PARAM_RATE, P(link_bandwidth), NULL,
+	  "host link payload bandwidth (PCIe, UniPro)", 1, 1e15 },
+	{ "write_buffer", WBSIM_PARAM_SIZE, P(write_buffer), NULL,
+	  "power-loss-protected write buffer", 4096, 1e12 },
+	{ "program_unit", WBSIM_PARAM_SIZE, P(program_unit), "64KiB",
+	  "bytes one die programs at once", 512, 1e9 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+};
+#undef P
+
+static gboolean nvme_init(struct wbsim_device *dev, GError **error)
+{
+	struct nvme *d = wbsim_device_priv(dev);
+	double per_iop = 1e9 / (double)d->random_write_iops;
+	double per_4k = 4096e9 / (double)d->seq_write_bandwidth;
+	unsigned int queues;
+
+	if (per_iop < per_4k) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "random_write_iops %" G_GUINT64_FORMAT " x 4 KiB exceeds "
+			    "seq_write_bandwidth %" G_GUINT64_FORMAT " B/s: expected "
+			    "random 4 KiB writes no faster than sequential ones",
+			    d->random_write_iops, d->seq_write_bandwidth);
+		return FALSE;
+	}
+	d->units = (unsigned int)(d->channels * d->dies_per_channel);
+	d->unit_free = g_new0(wbsim_time_t, d->units);
+	d->random_extra = (wbsim_time_t)((per_iop - per_4k) * d->units + 0.5);
+	d->all_rel = g_ptr_array_new_with_free_func(g_free);
+	for (unsigned int i = 0; i < NVME_STREAMS; i++)
+		d->streams[i] = UINT64_MAX;
+	/* one queue pair per CPU, up to the device's number (nvme_setup_io_queues) */
+	queues = (unsigned int)MIN(d->hw_queues,
+				   (uint64_t)wbsim_cpus_count(wbsim_device_cpus(dev)));
+	wbsim_device_set_limits(dev, d->capacity >> WBSIM_SECTOR_SHIFT,
+				(unsigned int)MIN(d->queue_depth * queues, 1u << 20),
+				FALSE);
+	return TRUE;
+}
+
+static void nvme_exit(struct wbsim_device *dev)
+{
+	struct nvme *d = wbsim_device_priv(dev);
+
+	g_free(d->unit_free);
+	if (d->all_rel)
+		g_ptr_array_free(d->all_rel, TRUE);
+}
+
+static void nvme_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_request *rq = arg;
+
+	wbsim_device_end_request(rq->driver_data, rq);
+}
+
+static void nvme_admit(struct wbsim_device *dev);
+
+static void nvme_release(wbsim_sim *sim, void *arg)
+{
+	struct nvme_release *rel = arg;
+	struct wbsim_device *dev = rel->dev;
+	struct nvme *d = wbsim_device_priv(dev);
+
+	d->buf_used -= rel->bytes;
+	rel->next = d->free_rel;
+	d->free_rel = rel;
+	nvme_admit(dev);
+}
+
+/* Is @rq a continuation of a recent stream? Updates the stream table. */
+static gboolean nvme_sequential(struct nvme *d, const struct wbsim_request *rq)
+{
+	uint64_t end = rq->sector + rq->nr_sectors;
+
+	for (unsigned int i = 0; i < NVME_STREAMS; i++) {
+		if (d->streams[i] == rq->sector) {
+			d->streams[i] = end;
+			return TRUE;
+		}
+	}
+	d->streams[d->stream_next] = end;
+	d->stream_next = (d->stream_next + 1) % NVME_STREAMS;
+	return FALSE;
+}
+
+static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
+{
+	struct nvme *d = wbsim_device_priv(dev);
+	wbsim_sim *sim = wbsim_device_sim(dev);
+	uint64_t bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
+	gboolean random = !nvme_sequential(d, rq);
+	wbsim_time_t t0, t1, last = 0;
+	struct nvme_release *rel;
+
+	t0 = MAX(wbsim_sim_now(sim), d->ctrl_free) + d->command_overhead;
+	d->ctrl_free = t0;
+	t1 = MAX(t0, d->link_free) + wbsim_blk_xfer_ns(bytes, d->link_bandwidth);
+	d->link_free = t1;
+	d->buf_used += bytes;
+	wbsim_sim_schedule_at(sim, t1 + d->write_latency, nvme_done, rq);
+
+	for (uint64_t off = 0; off < bytes;) {
+		uint64_t piece = MIN(d->program_unit, bytes - off);
+		unsigned int u = 0;
+		wbsim_time_t start, dur;
+
+		for (unsigned int i = 1; i < d->units; i++)
+			if (d->unit_free[i] < d->unit_free[u])
+				u = i;
+		start = MAX(t1, d->unit_free[u]);
+		dur = d->units * wbsim_blk_xfer_ns(piece, d->seq_write_bandwidth);
+		if (off == 0 && random)
+			dur += d->random_extra;
+		d->unit_free[u] = start + dur;
+		last = MAX(last, start + dur);
+		off += piece;
+	}
+	rel = d->free_rel;
+	if (rel) {
+		d->free_rel = rel->next;
+	} else {
+		rel = g_new(struct nvme_release, 1);
+		g_ptr_array_add(d->all_rel, rel);
+	}
+	rel->dev = dev;
+	rel->bytes = bytes;
+	wbsim_sim_schedule_at(sim, last, nvme_release, rel);
+}
+
+/* Start waiting requests, in order, while the write buffer has room. */
+static void nvme_admit(struct wbsim_device *dev)
+{
+	struct nvme *d = wbsim_device_priv(dev);
+	struct wbsim_request *rq;
+
+	while ((rq = d->wait_head)) {
+		uint64_t bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
+
+		/* an oversized request goes alone into an empty buffer */
+		if (d->buf_used + bytes > d->write_buffer && d->buf_used)
+			break;
+		d->wait_head = rq->driver_next;
+		if (!d->wait_head)
+			d->wait_tail = NULL;
+		rq->driver_next = NULL;
+		nvme_start(dev, rq);
+	}
+}
+
+static void nvme_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
+{
+	struct nvme *d = wbsim_device_priv(dev);
+
+	rq->driver_data = dev;
+	rq->driver_next = NULL;
+	if (d->wait_tail)
+		d->wait_tail->driver_next = rq;
+	else
+		d->wait_head = rq;
+	d->wait_tail = rq;
+	nvme_admit(dev);
+}
+
+const struct wbsim_device_ops wbsim_nvme_ops = {
+	.name = "nvme",
+	.version = WBSIM_DEVICE_OPS_VERSION,
+	.help = "flash SSD: controller, link, write buffer, channels x dies",
+	.params = nvme_params,
+	.priv_size = sizeof(struct nvme),
+	.default_scheduler = "none",
+	.init = nvme_init,
+	.queue_rq = nvme_queue_rq,
+	.exit = nvme_exit,
+};

@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * block/device.c - the device-model registry (fio's ioengine list and
+ * check_engine_ops()), parameter tables applied from settings, preset files
+ * and their search path, and the device object that ties a model to its
+ * request queue.
+ */
+#include <string.h>
+
+#include <wbsim/error.h>
+#include "block/blk.h"
+#include "workload/ini-lexer.h"
+#include "block/preset-dirs.h"
+
+#ifndef WBSIM_SOURCE_PRESET_DIR
+#define WBSIM_SOURCE_PRESET_DIR ""
+#endif
+#ifndef WBSIM_INSTALL_PRESET_DIR
+#define WBSIM_INSTALL_PRESET_DIR ""
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Registry                                                                 */
+
+static GMutex registry_lock;
+static GPtrArray *registry;	/* const struct wbsim_device_ops *, in order */
+
+static const struct wbsim_device_ops *find_locked(const char *name)
+{
+	for (guint i = 0; registry && i < registry->len; i++) {
+		const struct wbsim_device_ops *ops = registry->pdata[i];
+
+		if (strcmp(ops->name, name) == 0)
+			return ops;
+	}
+	return NULL;
+}
+
+static gboolean check_ops(const struct wbsim_device_ops *ops, GError **error)
+{
+	const char *name = ops->name ? ops->name : "(null)";
+
+	if (!ops->name || !ops->name[0])
+		goto bad_name;
+	if (ops->version != WBSIM_DEVICE_OPS_VERSION) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "device model '%s': version %u, expected %u", name,
+			    ops->version, WBSIM_DEVICE_OPS_VERSION);
+		return FALSE;
+	}
+	if (!ops->init) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "device model '%s': missing hook init", name);
+		return FALSE;
+	}
+	if ((ops->flags & WBSIM_DEVICE_SYNC_COPY) && !ops->copy_time) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "device model '%s': missing hook copy_time", name);
+		return FALSE;
+	}
+	if (!(ops->flags & WBSIM_DEVICE_SYNC_COPY) && !ops->queue_rq) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "device model '%s': missing hook queue_rq", name);
+		return FALSE;
+	}
+	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++) {
+		if (p->offset >= ops->priv_size) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "device model '%s': parameter %s lies outside "
+				    "the private struct", name, p->name);
+			return FALSE;
+		}
+	}
+	return TRUE;
+bad_name:
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+		    "device model without a name");
+	return FALSE;
+}
+
+static void register_builtins_locked(void)
+{
+	static const struct wbsim_device_ops *const builtins[] = {
+		&wbsim_ideal_ops, &wbsim_pmem_ops, &wbsim_nvme_ops,
+		&wbsim_hdd_ops, &wbsim_raid0_ops,
+	};
+
+	if (registry)
+		return;
+	registry = g_ptr_array_new();
+	for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
+		g_ptr_array_add(registry, (gpointer)builtins[i]);
+}
+
+gboolean wbsim_device_register(const struct wbsim_device_ops *ops, GError **error)
+{
+	gboolean ok = FALSE;
+
+	g_return_val_if_fail(ops != NULL, FALSE);
+	if (!check_ops(ops, error))
+		return FALSE;
+	g_mutex_lock(&registry_lock);
+	register_builtins_locked();
+	if (find_locked(ops->name)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "device model '%s' is already registered", ops->name);
+	} else {
+		g_ptr_array_add(registry, (gpointer)ops);
+		ok = TRUE;
+	}
+	g_mutex_unlock(&registry_lock);
+	return ok;
+}
+
+const struct wbsim_device_ops *wbsim_device_find_ops(const char *name)
+{
+	const struct wbsim_device_ops *ops;
+
+	g_mutex_lock(&registry_lock);
+	register_builtins_locked();
+	ops = find_locked(name);
+	g_mutex_unlock(&registry_lock);
+	return ops;
+}
+
+static char *registry_names(void)
+{
+	GString *s = g_string_new(NULL);
+
+	g_mutex_lock(&registry_lock);
+	register_builtins_locked();
+	for (guint i = 0; i < registry->len; i++) {
+		const struct wbsim_device_ops *ops = registry->pdata[i];
+
+		g_string_append_printf(s, "%s%s", i ? ", " : "", ops->name);
+	}
+	g_mutex_unlock(&registry_lock);
+	return g_string_free(s, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameters                                                               */
+
+/* The parameters every device has; fields of struct wbsim_device. */
+static const struct wbsim_device_param common_params[] = {
+	{ "scheduler", WBSIM_PARAM_STRING, offsetof(struct wbsim_device, scheduler),
+	  NULL, "I/O scheduler: none or mq-deadline (default: the model's)", 0, 0 },
+	{ "nr_requests", WBSIM_PARAM_UINT, offsetof(struct wbsim_device, nr_requests),
+	  "0", "request queue tags; 0: as the kernel sets it", 0, 1e6 },
+	{ "max_sectors_kb", WBSIM_PARAM_UINT,
+	  offsetof(struct wbsim_device, max_sectors_kb), "1280",
+	  "largest request in KiB (BLK_DEF_MAX_SECTORS_CAP)", 4, 65536 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+};
+
+static gboolean apply_one(const struct wbsim_device_param *p, void *base,
+			  const char *model, const struct wbsim_setting *s,
+			  GError **error)
+{
+	g_autofree char *where = wbsim_blk_where(s ? s->file : NULL,
+						 s ? s->line : 0);
+	void *field = (char *)base + p->offset;
+	const char *text = s ? s->value : p->def;
+	const char *expected;
+	union {
+		uint64_t u;
+		gboolean b;
+		double d;
+		char *str;
+	} tmp = { 0 };
+	double v;
+
+	if (!text)
+		text = "";
+	if (p->type == WBSIM_PARAM_STRING) {
+		g_free(*(char **)field);
+		*(char **)field = g_strdup(text);
+		return TRUE;
+	}
+	if (!wbsim_blk_parse_value(p->type, text, &tmp, &expected)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%sdevice model %s: %s: invalid value '%s': expected %s",
+			    where, model, p->name, text, expected);
+		return FALSE;
+	}
+	v = wbsim_blk_param_as_double(p->type, &tmp);
+	if (p->min < p->max && (v < p->min || v > p->max)) {
+		g_autofree char *lo = NULL, *hi = NULL;
+		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
+		double dlo = p->min, dhi = p->max;
+
+		if (p->type == WBSIM_PARAM_DOUBLE) {
+			lo = wbsim_blk_format_value(p->type, &dlo);
+			hi = wbsim_blk_format_value(p->type, &dhi);
+		} else {
+			lo = wbsim_blk_format_value(p->type, &ulo);
+			hi = wbsim_blk_format_value(p->type, &uhi);
+		}
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%sdevice model %s: %s: value '%s' out of range: "
+			    "expected %s to %s", where, model, p->name, text, lo, hi);
+		return FALSE;
+	}
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		*(gboolean *)field = tmp.b;
+		break;
+	case WBSIM_PARAM_DOUBLE:
+		*(double *)field = tmp.d;
+		break;
+	default:
+		*(uint64_t *)field = tmp.u;
+		break;
+	}
+	return TRUE;
+}
+
+static const struct wbsim_device_param *
+find_param(const struct wbsim_device_param *table, const char *key, size_t *idx)
+{
+	for (size_t i = 0; table && table[i].name; i++) {
+		if (strcmp(table[i].name, key) == 0) {
+			*idx = i;
+			return &table[i];
+		}
+	}
+	return NULL;
+}
+
+static char *param_names(const struct wbsim_device_ops *ops)
+{
+	GString *s = g_string_new(NULL);
+
+	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+		g_string_append_printf(s, "%s, ", p->name);
+	for (const struct wbsim_device_param *p = common_params; p->name; p++)
+		g_string_append_printf(s, "%s%s", p->name, p[1].name ? ", " : "");
+	return g_string_free(s, FALSE);
+}
+
+static char *source_of(const struct wbsim_setting *s)
+{
+	if (s->file && s->line)
+		return g_strdup_printf("%s:%u", s->file, s->line);
+	return g_strdup(s->file ? s->file : "set");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                  */
+
+static void device_free_params(struct wbsim_device *dev)
+{
+	const struct wbsim_device_ops *ops = dev->ops;
+	size_t n = 0;
+
+	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++, n++) {
+		if (p->type == WBSIM_PARAM_STRING)
+			g_free(*(char **)((char *)dev->priv + p->offset));
+		if (dev->model_src)
+			g_free(dev->model_src[n]);
+	}
+	g_free(dev->model_src);
+	for (size_t i = 0; i < G_N_ELEMENTS(dev->common_src); i++)
+		g_free(dev->common_src[i]);
+	g_free(dev->scheduler);
+}
+
+void wbsim_device_free(struct wbsim_device *dev)
+{
+	if (!dev)
+		return;
+	if (dev->queue)
+		wbsim_blk_queue_free(dev->queue);
+	if (dev->ops->exit && dev->priv)
+		dev->ops->exit(dev);
+	device_free_params(dev);
+	g_free(dev->priv);
+	g_free(dev->name);
+	g_free(dev);
+}
+
+static struct wbsim_device *
+device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs,
+	   const char *name, const char *model,
+	   const struct wbsim_setting *const *settings, size_t nr, GError **error)
+{
+	const struct wbsim_device_ops *ops = wbsim_device_find_ops(model);
+	struct wbsim_device *dev;
+	size_t nparams = 0;
+	enum wbsim_blk_sched sched;
+	unsigned int nr_requests;
+
+	if (!ops) {
+		g_autofree char *names = registry_names();
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "unknown device model '%s': expected one of %s",
+			    model, names);
+		return NULL;
+	}
+	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+		nparams++;
+
+	dev = g_new0(struct wbsim_device, 1);
+	dev->ops = ops;
+	dev->name = g_strdup(name ? name : model);
+	dev->sim = sim;
+	dev->cpus = cpus;
+	dev->costs = costs ? costs : wbsim_cpu_costs_default();
+	dev->priv = g_malloc0(MAX(ops->priv_size, 1));
+	dev->model_src = g_new0(char *, nparams + 1);
+
+	/* defaults first, then the settings in order: a later one wins */
+	for (const struct wbsim_device_param *p = common_params; p->name; p++)
+		if (!apply_one(p, dev, model, NULL, error))
+			goto fail;
+	g_free(dev->scheduler);
+	dev->scheduler = g_strdup(ops->default_scheduler ? ops->default_scheduler
+				  : (ops->flags & WBSIM_DEVICE_ROTATIONAL) ?
+				  "mq-deadline" : "none");
+	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+		if (p->def && !apply_one(p, dev->priv, model, NULL, error))
+			goto fail;
+	for (size_t i = 0; i < nr; i++) {
+		const struct wbsim_setting *s = settings[i];
+		const struct wbsim_device_param *p;
+		size_t idx;
+
+		if ((p = find_param(ops->params, s->key, &idx))) {
+			if (!apply_one(p, dev->priv, model, s, error))
+				goto fail;
+			g_free(dev->model_src[idx]);
+			dev->model_src[idx] = source_of(s);
+		} else if ((p = find_param(common_params, s->key, &idx))) {
+			if (strcmp(s->key, "scheduler") == 0 &&
+			    strcmp(s->value, "none") != 0 &&
+			    strcmp(s->value, "mq-deadline") != 0) {
+				g_autofree char *where = wbsim_blk_where(s->file, s->line);
+
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+					    "%sdevice model %s: scheduler: invalid "
+					    "value '%s': expected none or mq-deadline",
+					    where, model, s->value);
+				goto fail;
+			}
+			if (!apply_one(p, dev, model, s, error))
+				goto fail;
+			g_free(dev->common_src[idx]);
+			dev->common_src[idx] = source_of(s);
+		} else {
+			g_autofree char *where = wbsim_blk_where(s->file, s->line);
+			g_autofree char *names = param_names(ops);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%sdevice model %s: unknown parameter '%s': "
+				    "expected one of %s", where, model, s->key, names);
+			goto fail;
+		}
+	}
+	{
+		size_t idx = 0;
+
+		for (const struct wbsim_device_param *p = ops->params; p && p->name;
+		     p++, idx++) {
+			if (!p->def && !dev->model_src[idx]) {
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+					    "device %s (model %s): required parameter "
+					    "'%s' (%s) is not set", dev->name, model,
+					    p->name, p->help);
+				goto fail;
+			}
+		}
+	}
+	if (strcmp(dev->scheduler, "none") == 0) {
+		sched = WBSIM_SCHED_NONE;
+	} else if (strcmp(dev->scheduler, "mq-deadline") == 0) {
+		sched = WBSIM_SCHED_MQ_DEADLINE;
+	} else {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "device %s: scheduler: invalid value '%s': expected "
+			    "none or mq-deadline", dev->name, dev->scheduler);
+		goto fail;
+	}
+	if (!ops->init(dev, error)) {
+		g_prefix_error(error, "device %s (model %s): ", dev->name, model);
+		goto fail;
+	}
+	if (dev->hw_queue_depth == 0)
+		dev->hw_queue_depth = 1;
+	/*
+	 * Tags as the kernel sets them: the tag set's depth without a
+	 * scheduler; twice min(depth, BLKDEV_DEFAULT_RQ = 128) with one
+	 * (blk_mq_init_sched()).
+	 */
+	nr_requests = dev->nr_requests;
+	if (nr_requests == 0)
+		nr_requests = sched == WBSIM_SCHED_NONE ? dev->hw_queue_depth :
+			      2 * MIN(dev->hw_queue_depth, 128u);
+	dev->queue = wbsim_blk_queue_new(dev, sched, nr_requests,
+					 (uint32_t)(dev->max_sectors_kb * 2));
+	return dev;
+fail:
+	dev->queue = NULL;
+	/* init may not have run: skip the exit hook */
+	device_free_params(dev);
+	g_free(dev->priv);
+	g_free(dev->name);
+	g_free(dev);
+	return NULL;
+}
+
+struct wbsim_device *wbsim_device_new(wbsim_sim *sim, wbsim_cpus *cpus,
+				      const struct wbsim_cpu_costs *costs,
+				      const char *model,
+				      const struct wbsim_setting *settings,
+				      size_t nr_settings, GError **error)
+{
+	g_autofree const struct wbsim_setting **list =
+		g_new0(const struct wbsim_setting *, nr_settings + 1);
+
+	g_return_val_if_fail(sim && cpus && model, NULL);
+	for (size_t i = 0; i < nr_settings; i++)
+		list[i] = &settings[i];
+	return device_new(sim, cpus, costs, NULL, model, list, nr_settings, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Presets                                                                  */
+
+static GPtrArray *preset_dirs(void)
+{
+	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+	const char *env = g_getenv("WBSIM_PRESET_PATH");
+
+	if (env && env[0]) {
+		g_auto(GStrv) parts = g_strsplit(env, ":", -1);
+
+		for (char **p = parts; *p; p++)
+			if (**p)
+				g_ptr_array_add(dirs, g_strdup(*p));
+	}
+	if (WBSIM_SOURCE_PRESET_DIR[0])
+		g_ptr_array_add(dirs, g_strdup(WBSIM_SOURCE_PRESET_DIR));
+	if (WBSIM_INSTALL_PRESET_DIR[0])
+		g_ptr_array_add(dirs, g_strdup(WBSIM_INSTALL_PRESET_DIR));
+	return dirs;
+}
+
+char *wbsim_device_find_preset(const char *name, GError **error)
+{
+	g_autoptr(GPtrArray) dirs = NULL;
+	g_autoptr(GString) searched = NULL;
+	g_autofree char *file = NULL;
+
+	g_return_val_if_fail(name != NULL, NULL);
+	if (strchr(name, '/')) {
+		if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
+			return g_strdup(name);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "device preset file '%s' does not exist", name);
+		return NULL;
+	}
+	file = g_strconcat(name, ".ini", NULL);
+	dirs = preset_dirs();
+	searched = g_string_new(NULL);
+	for (guint i = 0; i < dirs->len; i++) {
+		char *path = g_build_filename(dirs->pdata[i], file, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+			return path;
+		g_free(path);
+		g_string_append_printf(searched, "%s%s", i ? ", " : "",
+				       (char *)dirs->pdata[i]);
+	}
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+		    "unknown device preset '%s': no %s in %s", name, file,
+		    searched->len ? searched->str : "(no preset directories)");
+	return NULL;
+}
+
+struct wbsim_device *
+wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
+			     const struct wbsim_cpu_costs *costs,
+			     const char *preset,
+			     const struct wbsim_setting *overrides,
+			     size_t nr_overrides, GError **error)
+{
+	g_autofree char *path = NULL;
+	g_autofree char *name = NULL;
+	struct wbsim_ini_doc *doc = NULL;
+	struct wbsim_ini_section *dev_sec = NULL;
+	g_autoptr(GArray) preset_settings = NULL;
+	g_autoptr(GPtrArray) list = NULL;
+	const char *model = NULL;
+	struct wbsim_device *dev = NULL;
+
+	g_return_val_if_fail(sim && cpus && preset, NULL);
+	path = wbsim_device_find_preset(preset, error);
+	if (!path)
+		return NULL;
+	if (!wbsim_ini_lex_file(path, 0, &doc, error))
+		return NULL;
+	for (guint i = 0; i < doc->sections->len; i++) {
+		struct wbsim_ini_section *sec = doc->sections->pdata[i];
+
+		if (strcmp(sec->name, "device") != 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%s:%u: unknown section [%s]: expected [device]",
+				    sec->file, sec->line, sec->name);
+			goto out;
+		}
+		if (dev_sec) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s:%u: second [device] section: expected one",
+				    sec->file, sec->line);
+			goto out;
+		}
+		dev_sec = sec;
+	}
+	if (!dev_sec) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "%s: no [device] section", path);
+		goto out;
+	}
+	preset_settings = g_array_new(FALSE, TRUE, sizeof(struct wbsim_setting));
+	for (guint i = 0; i < dev_sec->entries->len; i++) {
+		struct wbsim_ini_entry *e = dev_sec->entries->pdata[i];
+		struct wbsim_setting s = { e->key, e->value, e->file, e->line };
+
+		if (!e->value) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s:%u: %s: no value: expected key = value",
+				    e->file, e->line, e->key);
+			goto out;
+		}
+		if (strcmp(e->key, "model") == 0) {
+			model = e->value;
+			continue;
+		}
+		g_array_append_val(preset_settings, s);
+	}
+	if (!model) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "%s:%u: [device] has no model = key", dev_sec->file,
+			    dev_sec->line);
+		goto out;
+	}
+	list = g_ptr_array_new();
+	for (guint i = 0; i < preset_settings->len; i++)
+		g_ptr_array_add(list, &g_array_index(preset_settings,
+						     struct wbsim_setting, i));
+	for (size_t i = 0; i < nr_overrides; i++)
+		g_ptr_array_add(list, (gpointer)&overrides[i]);
+	name = strchr(preset, '/') ? g_path_get_basename(preset) : g_strdup(preset);
+	if (g_str_has_suffix(name, ".ini"))
+		name[strlen(name) - 4] = '\0';
+	dev = device_new(sim, cpus, costs, name, model,
+			 (const struct wbsim_setting *const *)list->pdata,
+			 list->len, error);
+out:
+	wbsim_ini_doc_free(doc);
+	return dev;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Accessors                                                                */
+
+struct wbsim_blk_queue *wbsim_device_queue(struct wbsim_device *dev)
+{
+	return dev->queue;
+}
+
+const char *wbsim_device_name(const struct wbsim_device *dev)
+{
+	return dev->name;
+}
+
+const struct wbsim_device_ops *wbsim_device_get_ops(const struct wbsim_device *dev)
+{
+	return dev->ops;
+}
+
+uint64_t wbsim_device_capacity(const struct wbsim_device *dev)
+{
+	return dev->capacity;
+}
+
+gboolean wbsim_device_rotational(const struct wbsim_device *dev)
+{
+	return dev->rotational;
+}
+
+void *wbsim_device_priv(struct wbsim_device *dev)
+{
+	return dev->priv;
+}
+
+wbsim_sim *wbsim_device_sim(struct wbsim_device *dev)
+{
+	return dev->sim;
+}
+
+wbsim_cpus *wbsim_device_cpus(struct wbsim_device *dev)
+{
+	return dev->cpus;
+}
+
+const struct wbsim_cpu_costs *wbsim_device_costs(struct wbsim_device *dev)
+{
+	return dev->costs;
+}
+
+void wbsim_device_set_limits(struct wbsim_device *dev, uint64_t capacity_sectors,
+			     unsigned int hw_queue_depth, gboolean rotational)
+{
+	dev->capacity = capacity_sectors;
+	dev->hw_queue_depth = MAX(hw_queue_depth, 1u);
+	dev->rotational = rotational;
+}
+
+void wbsim_device_end_request(struct wbsim_device *dev, struct wbsim_request *rq)
+{
+	wbsim_blk_queue_end_request(dev->queue, rq);
+}
+
+char *wbsim_device_describe(const struct wbsim_device *dev)
+{
+	GString *s = g_string_new(NULL);
+	size_t idx = 0;
+
+	g_string_append_printf(s, "model = %s\n", dev->ops->name);
+	for (const struct wbsim_device_param *p = dev->ops->params; p && p->name;
+	     p++, idx++) {
+		g_autofree char *v = wbsim_blk_format_value(
+			p->type, (const char *)dev->priv + p->offset);
+
+		g_string_append_printf(s, "%s = %s ; %s\n", p->name, v,
+				       dev->model_src[idx] ? dev->model_src[idx]
+				       : "default");
+	}
+	idx = 0;
+	for (const struct wbsim_device_param *p = common_params; p->name; p++, idx++) {
+		g_autofree char *v = wbsim_blk_format_value(
+			p->type, (const char *)dev + p->offset);
+
+		g_string_append_printf(s, "%s = %s ; %s\n", p->name, v,
+				       dev->common_src[idx] ? dev->common_src[idx]
+				       : "default");
+	}
+	return g_string_free(s, FALSE);
+}
