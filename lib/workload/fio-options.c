@@ -256,6 +256,8 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "stonewall", "wait_for_previous", T(STR_SET), MOD, K(STONEWALL) },
 	{ "new_group", NULL, T(STR_SET), MOD, K(NEW_GROUP) },
 	{ "thread", NULL, T(STR_SET), REP },
+	/* registered by fio's "act" profile; fio accepts it in every job file */
+	{ "threads", NULL, T(INT), WRN("the act profile's thread count only applies with profile=act") },
 	/* --- logs and statistics --- */
 	{ "per_job_logs", NULL, T(BOOL), REP, .def = "1" },
 	{ "write_bw_log", NULL, T(STR), REP },
