@@ -12,5 +12,6 @@
 #include <wbsim/device.h>
 #include <wbsim/fio.h>
 #include <wbsim/config.h>
+#include <wbsim/scenario.h>
 
 #endif

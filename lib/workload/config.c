@@ -90,7 +90,7 @@ static const struct wbsim_config_key config_keys[] = {
 	  "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
 
 	{ "workload", "fio", WBSIM_CFG_PATH, F(fio_file), NULL, "",
-	  0, 0, NULL, NULL, 0,
+	  0, 0, NULL, NULL, WBSIM_CFG_NO_DUMP,
 	  "fio job file, relative to the scenario file. The other form is inline sections [fio:global] and [fio:NAME] holding fio job-file lines; exactly one form is required." },
 
 	{ "run", "seed", WBSIM_CFG_UINT, F(seed), "1", "", 0, UINT64_MAX,

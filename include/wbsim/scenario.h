@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/scenario.h - a scenario: a scenario.ini file read into a checked
+ * struct wbsim_config plus the fio jobs it names (a job file, or inline
+ * [fio:NAME] sections), resolved against the simulated machine.
+ *
+ * Loading order: the file (and its includes, in place), then the --set
+ * overrides in order, then the checks that involve several keys, then the
+ * fio jobs ($ncpus and $mb_memory are the simulated machine's).
+ */
+#ifndef WBSIM_SCENARIO_H
+#define WBSIM_SCENARIO_H
+
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/config.h>
+#include <wbsim/fio.h>
+
+WBSIM_BEGIN_DECLS
+
+struct wbsim_scenario;
+
+/**
+ * wbsim_scenario_load() - read, override, check and resolve a scenario
+ * @path: the scenario file; its name is used in messages as given
+ * @overrides: NULL-terminated "section.key=value" list (--set), or NULL
+ * @error: a WBSIM_ERROR whose message names file, line, section, key, the
+ *	   value found and what was expected ("FILE:LINE: [vm] dirty_ratio =
+ *	   200: expected ...")
+ *
+ * Return: the scenario, or NULL with @error set.
+ */
+WBSIM_API struct wbsim_scenario *wbsim_scenario_load(const char *path,
+						     const char *const *overrides,
+						     GError **error);
+
+/**
+ * wbsim_scenario_load_string() - as wbsim_scenario_load() from text
+ * @text: the scenario text (NUL-terminated)
+ * @display_name: the name used in messages
+ * @base_dir: directory relative includes and fio files are read from
+ *	      (NULL: the current directory)
+ * @overrides: as wbsim_scenario_load()
+ * @error: as wbsim_scenario_load()
+ *
+ * Return: the scenario, or NULL with @error set.
+ */
+WBSIM_API struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
+							    const char *display_name,
+							    const char *base_dir,
+							    const char *const *overrides,
+							    GError **error);
+
+/** wbsim_scenario_free() - free a scenario (NULL is fine). */
+WBSIM_API void wbsim_scenario_free(struct wbsim_scenario *scn);
+
+/**
+ * wbsim_scenario_config() - the scenario's checked configuration
+ * @scn: the scenario
+ *
+ * Return: the configuration, owned by @scn.
+ */
+WBSIM_API const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn);
+
+/**
+ * wbsim_scenario_fio() - the scenario's fio jobs after numjobs expansion
+ * @scn: the scenario
+ *
+ * Return: the parsed jobs, owned by @scn.
+ */
+WBSIM_API const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn);
+
+/**
+ * wbsim_scenario_dump() - the resolved scenario in scenario.ini syntax
+ * @scn: the scenario
+ *
+ * Every key with its value (defaults made explicit, every parameter of the
+ * device preset and filesystem type listed), then a comment line per fio
+ * job after expansion, then the fio job-file lines as inline [fio:NAME]
+ * sections (a job file is inlined; its include lines name the included
+ * file by its resolved path). Loading the dump gives the same dump.
+ *
+ * Return: a new string.
+ */
+WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_SCENARIO_H */

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-sim-writeback.c - the sim-writeback program as users run it: exit
+ * statuses, --version, usage errors, --parse-only, --dump-config against a
+ * golden file, the dump's round trip, overrides, JSON output, determinism.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <wbsim/wbsim.h>
+
+struct run_result {
+	int status;
+	char *out;
+	char *err;
+};
+
+static void run_result_clear(struct run_result *r)
+{
+	g_free(r->out);
+	g_free(r->err);
+}
+
+static const char *src_root(void)
+{
+	const char *s = g_getenv("WBSIM_SOURCE_ROOT");
+
+	assert_non_null(s);
+	return s;
+}
+
+/* Run sim-writeback with the NULL-terminated arguments, in @cwd. */
+static struct run_result run_in(const char *cwd, const char *arg, ...)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *program = NULL;
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	g_autoptr(GError) e = NULL;
+	struct run_result r = { 0 };
+	int wait_status = 0;
+	va_list ap;
+
+	assert_non_null(build);
+	program = g_build_filename(build, "sim", "sim-writeback", NULL);
+	g_ptr_array_add(argv, program);
+	va_start(ap, arg);
+	for (const char *a = arg; a; a = va_arg(ap, const char *))
+		g_ptr_array_add(argv, (char *)a);
+	va_end(ap);
+	g_ptr_array_add(argv, NULL);
+	if (!g_spawn_sync(cwd, (char **)argv->pdata, NULL, 0, NULL, NULL,
+			  &r.out, &r.err, &wait_status, &e))
+		fail_msg("spawn: %s", e->message);
+	assert_true(WIFEXITED(wait_status));
+	r.status = WEXITSTATUS(wait_status);
+	return r;
+}
+
+#define run(...) run_in(src_root(), __VA_ARGS__, NULL)
+
+static char *read_source_file(const char *rel)
+{
+	g_autofree char *path = g_build_filename(src_root(), rel, NULL);
+	char *text = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		fail_msg("cannot read %s", path);
+	return text;
+}
+
+static void test_version(void **state)
+{
+	struct run_result r = run("--version");
+	g_autofree char *want = g_strdup_printf("sim-writeback %s\nlibwbsim %s\n",
+						WBSIM_VERSION_STRING,
+						wbsim_version_string());
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, want);
+	assert_string_equal(r.err, "");
+	run_result_clear(&r);
+}
+
+static void test_help(void **state)
+{
+	struct run_result r = run("--help");
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "SCENARIO.ini"));
+	assert_non_null(strstr(r.out, "--dump-config"));
+	assert_non_null(strstr(r.out, "--parse-only"));
+	/* the hidden documentation generator stays hidden */
+	assert_null(strstr(r.out, "--dump-keys-markdown"));
+	run_result_clear(&r);
+}
+
+static void test_usage_errors(void **state)
+{
+	struct run_result r = run("--parse-only");
+
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sim-writeback: no scenario file given: expected one SCENARIO.ini (try --help)\n");
+	run_result_clear(&r);
+
+	r = run("scenarios/validate-minimal.ini", "extra.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: extra.ini: expected one scenario file, found a second argument\n");
+	run_result_clear(&r);
+
+	r = run("--seed", "x1", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: --seed x1: expected an integer from 0 to 18446744073709551615\n");
+	run_result_clear(&r);
+
+	r = run("no-such-scenario.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: no-such-scenario.ini: cannot read no-such-scenario.ini: no such file\n");
+	run_result_clear(&r);
+}
+
+static void test_parse_only(void **state)
+{
+	struct run_result r = run("--parse-only", "scenarios/validate-minimal.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "");
+	run_result_clear(&r);
+
+	r = run("--parse-only", "tests/sim/data/with-fio-file.ini");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	run_result_clear(&r);
+}
+
+/* --dump-config of validate-minimal.ini equals the golden file exactly. */
+static void test_dump_golden(void **state)
+{
+	g_autofree char *golden = read_source_file("tests/sim/validate-minimal.dump");
+	struct run_result r = run("--dump-config", "scenarios/validate-minimal.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, golden);
+	run_result_clear(&r);
+}
+
+/* Dump, load the dump, dump again: the same text. */
+static void assert_round_trip(const char *scenario)
+{
+	struct run_result r1 = run("--dump-config", scenario);
+	g_autofree char *tmpdir = NULL, *path = NULL;
+	struct run_result r2;
+
+	assert_int_equal(r1.status, 0);
+	tmpdir = g_dir_make_tmp("wbsim-dump-XXXXXX", NULL);
+	assert_non_null(tmpdir);
+	path = g_build_filename(tmpdir, "dump.ini", NULL);
+	assert_true(g_file_set_contents(path, r1.out, -1, NULL));
+	r2 = run("--dump-config", path);
+	assert_int_equal(r2.status, 0);
+	assert_string_equal(r2.err, "");
+	assert_string_equal(r2.out, r1.out);
+	g_unlink(path);
+	g_rmdir(tmpdir);
+	run_result_clear(&r1);
+	run_result_clear(&r2);
+}
+
+static void test_dump_round_trip(void **state)
+{
+	assert_round_trip("scenarios/validate-minimal.ini");
+	assert_round_trip("tests/sim/data/with-fio-file.ini");
+}
+
+/* A job file is inlined, the include flattened, the clones summarised. */
+static void test_dump_fio_file(void **state)
+{
+	struct run_result r = run("--dump-config", "tests/sim/data/with-fio-file.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "[machine]\ncpus = 12\n"));
+	assert_non_null(strstr(r.out, "[device]\npreset = ideal\nbandwidth = 2g\n"));
+	/* dirty_bytes alone zeroes dirty_ratio, and the dump says so */
+	assert_non_null(strstr(r.out, "dirty_ratio = 0\ndirty_bytes = 3276m\n"));
+	assert_non_null(strstr(r.out, "contexts = cpus\n"));
+	assert_non_null(strstr(r.out, "[events]\nat = 30s syncfs\nat = 61s umount\n"));
+	assert_non_null(strstr(r.out,
+		"# fio workload: 12 jobs after numjobs expansion\n"
+		"#   test.0-11: group=0 rw=randwrite bs=4k size=450m nrfiles=1 iodepth=1024 ioengine=io_uring direct=0 time_based runtime=1m\n"));
+	assert_non_null(strstr(r.out, "\n[fio:global]\ndirectory=/mnt\n"));
+	assert_non_null(strstr(r.out, "\n[fio:test]\nnumjobs=12\n"));
+	assert_null(strstr(r.out, "include"));
+	assert_null(strstr(r.out, "[workload]"));
+	run_result_clear(&r);
+}
+
+/* Running says no simulation was run, then shows the resolved scenario. */
+static void test_run_says_not_run(void **state)
+{
+	g_autofree char *golden = read_source_file("tests/sim/validate-minimal.dump");
+	struct run_result r = run("scenarios/validate-minimal.ini");
+	const char *nl;
+
+	assert_int_equal(r.status, 0);
+	assert_true(g_str_has_prefix(r.out, "# no simulation was run: "));
+	nl = strchr(r.out, '\n');
+	assert_non_null(nl);
+	assert_string_equal(nl + 1, golden);
+	run_result_clear(&r);
+
+	r = run("--series", "/nonexistent-dir/s.csv", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "sim-writeback: --series /nonexistent-dir/s.csv: nothing written: no simulation was run\n");
+	run_result_clear(&r);
+}
+
+static void test_json_output(void **state)
+{
+	g_autofree char *golden = read_source_file("tests/sim/validate-minimal.dump");
+	struct run_result r = run("--output-format=json", "scenarios/validate-minimal.ini");
+	g_autoptr(JsonParser) p = json_parser_new();
+	JsonObject *o;
+
+	assert_int_equal(r.status, 0);
+	assert_true(json_parser_load_from_data(p, r.out, -1, NULL));
+	o = json_node_get_object(json_parser_get_root(p));
+	assert_false(json_object_get_boolean_member(o, "simulated"));
+	assert_string_equal(json_object_get_string_member(o, "sim-writeback version"),
+			    WBSIM_VERSION_STRING);
+	assert_string_equal(json_object_get_string_member(o, "scenario"), golden);
+	run_result_clear(&r);
+}
+
+static void test_overrides(void **state)
+{
+	struct run_result r = run("--dump-config", "--set", "machine.cpus=12",
+				  "--set", "run.seed=7", "--seed", "9",
+				  "--set", "device.latency=1ms",
+				  "scenarios/validate-minimal.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\ncpus = 12\n"));
+	/* --seed wins over --set run.seed */
+	assert_non_null(strstr(r.out, "\nseed = 9\n"));
+	assert_non_null(strstr(r.out, "\nlatency = 1ms\n"));
+	run_result_clear(&r);
+
+	r = run("--set", "device.latency=1", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sim-writeback: --set: [device] latency = 1: expected a time with a unit (ns, us, ms, s, m, h) from 0 to 10s\n");
+	run_result_clear(&r);
+}
+
+static void test_deterministic(void **state)
+{
+	struct run_result a = run("tests/sim/data/with-fio-file.ini");
+	struct run_result b = run("tests/sim/data/with-fio-file.ini");
+
+	assert_int_equal(a.status, 0);
+	assert_string_equal(a.out, b.out);
+	run_result_clear(&a);
+	run_result_clear(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_parse_only),
+		cmocka_unit_test(test_dump_golden),
+		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_dump_fio_file),
+		cmocka_unit_test(test_run_says_not_run),
+		cmocka_unit_test(test_json_output),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
