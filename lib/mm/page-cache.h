@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/page-cache.h - per-inode (per mapping) page state: which pages are
+ * cached, dirty, under writeback, tagged TOWRITE, and the writeback_index
+ * (kernel: the page cache xarray with its DIRTY / WRITEBACK / TOWRITE
+ * marks, include/linux/pagemap.h, mm/page-writeback.c).
+ *
+ * Each mark is a hierarchical bitmap: level 0 has one bit per page, every
+ * higher level one bit per non-zero word of the level below, up to a single
+ * top word. "Next marked page at or after i" costs O(levels) word reads,
+ * whatever the sparseness; memory grows with the highest marked page
+ * (power-of-two steps), not with a struct per page: a 1 GiB file costs
+ * 32 KiB per non-empty mark.
+ *
+ * Ranges are [index, index + nr) in pages. With folios of 2^k pages every
+ * operation works on whole folios (the range is widened to folio
+ * boundaries) and counts pages, as the kernel's accounting does.
+ */
+#ifndef WBSIM_MM_PAGE_CACHE_H
+#define WBSIM_MM_PAGE_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "No such page" from the search functions. */
+#define WBSIM_PGOFF_NONE UINT64_MAX
+/* Highest supported page index + 1 (2^40 pages = 4 PiB). */
+#define WBSIM_PC_MAX_PAGES (UINT64_C(1) << 40)
+#define WBSIM_HBITMAP_MAX_LEVELS 7
+
+/**
+ * struct wbsim_hbitmap - a hierarchical bitmap (private to page-cache.c)
+ * @level: the levels; @level[0] has one bit per page
+ * @nwords: allocated words per level
+ * @nlevels: number of levels in use (0 = nothing allocated)
+ * @weight: number of bits set in level 0
+ */
+struct wbsim_hbitmap {
+	uint64_t *level[WBSIM_HBITMAP_MAX_LEVELS];
+	size_t nwords[WBSIM_HBITMAP_MAX_LEVELS];
+	unsigned int nlevels;
+	uint64_t weight;
+};
+
+/**
+ * enum wbsim_pc_mark - per-page state bits
+ * @WBSIM_PC_PRESENT: the page is in the page cache (clean or not)
+ * @WBSIM_PC_DIRTY: PG_dirty / DIRTY mark
+ * @WBSIM_PC_WRITEBACK: PG_writeback / WRITEBACK mark
+ * @WBSIM_PC_TOWRITE: TOWRITE mark (sync passes)
+ * @WBSIM_PC_NR_MARKS: number of marks
+ *
+ * DIRTY, WRITEBACK and TOWRITE pages are PRESENT; TOWRITE pages are DIRTY;
+ * a page may be DIRTY and under WRITEBACK at once (redirtied during IO).
+ */
+enum wbsim_pc_mark {
+	WBSIM_PC_PRESENT,
+	WBSIM_PC_DIRTY,
+	WBSIM_PC_WRITEBACK,
+	WBSIM_PC_TOWRITE,
+	WBSIM_PC_NR_MARKS,
+};
+
+/**
+ * struct wbsim_page_cache - page state of one mapping
+ * @marks: one hierarchical bitmap per mark
+ * @writeback_index: where the next cyclic writeback pass starts
+ * @folio_order: folios have 1 << @folio_order pages
+ */
+struct wbsim_page_cache {
+	struct wbsim_hbitmap marks[WBSIM_PC_NR_MARKS];
+	uint64_t writeback_index;
+	unsigned int folio_order;
+};
+
+/**
+ * struct wbsim_pc_writeback_counts - result of starting writeback
+ * @started: pages that went dirty -> writeback (accounting points b, c)
+ * @skipped_writeback: dirty pages skipped because still under writeback
+ * @skipped_clean: pages in the range that were not dirty
+ * @first: the mapping had no page under writeback before (the inode
+ *	enters writeback: wb writeback_inodes++)
+ */
+struct wbsim_pc_writeback_counts {
+	uint64_t started;
+	uint64_t skipped_writeback;
+	uint64_t skipped_clean;
+	bool first;
+};
+
+/**
+ * struct wbsim_pc_truncate_counts - result of truncating a range
+ * @dropped_clean: clean pages removed from the cache
+ * @cancelled_dirty: dirty pages removed (folio_account_cleaned() counts)
+ * @busy_writeback: pages left because under writeback (wait and retry)
+ */
+struct wbsim_pc_truncate_counts {
+	uint64_t dropped_clean;
+	uint64_t cancelled_dirty;
+	uint64_t busy_writeback;
+};
+
+bool wbsim_page_cache_init(struct wbsim_page_cache *pc, uint64_t folio_pages);
+void wbsim_page_cache_destroy(struct wbsim_page_cache *pc);
+uint64_t wbsim_page_cache_folio_pages(const struct wbsim_page_cache *pc);
+uint64_t wbsim_page_cache_nr(const struct wbsim_page_cache *pc,
+			     enum wbsim_pc_mark mark);
+bool wbsim_page_cache_test(const struct wbsim_page_cache *pc,
+			   enum wbsim_pc_mark mark, uint64_t index);
+size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc);
+
+uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
+				     uint64_t index, uint64_t nr);
+uint64_t wbsim_page_cache_next(const struct wbsim_page_cache *pc,
+			       enum wbsim_pc_mark mark, uint64_t index);
+uint64_t wbsim_page_cache_next_dirty(const struct wbsim_page_cache *pc,
+				     uint64_t index);
+uint64_t wbsim_page_cache_next_towrite(const struct wbsim_page_cache *pc,
+				       uint64_t index);
+uint64_t wbsim_page_cache_run(const struct wbsim_page_cache *pc,
+			      enum wbsim_pc_mark mark, uint64_t index,
+			      uint64_t max, bool exclude_writeback);
+uint64_t wbsim_page_cache_dirty_run(const struct wbsim_page_cache *pc,
+				    uint64_t index, uint64_t max);
+void wbsim_page_cache_start_writeback(struct wbsim_page_cache *pc,
+				      uint64_t index, uint64_t nr,
+				      struct wbsim_pc_writeback_counts *counts);
+uint64_t wbsim_page_cache_end_writeback(struct wbsim_page_cache *pc,
+					uint64_t index, uint64_t nr,
+					bool *last);
+uint64_t wbsim_tag_pages_for_writeback(struct wbsim_page_cache *pc,
+				       uint64_t index, uint64_t nr);
+void wbsim_page_cache_truncate(struct wbsim_page_cache *pc, uint64_t index,
+			       uint64_t nr,
+			       struct wbsim_pc_truncate_counts *counts);
+uint64_t wbsim_page_cache_invalidate(struct wbsim_page_cache *pc,
+				     uint64_t index, uint64_t nr);
+
+#endif /* WBSIM_MM_PAGE_CACHE_H */
