@@ -87,6 +87,7 @@ void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr)
 	struct wbsim_vm *vm = inode->bdi->vm;
 
 	vm->nr_file_dirty -= nr;
+	vm->nr_cancelled += nr;
 	inode->wb->stat_reclaimable -= nr;
 }
 

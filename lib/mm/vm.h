@@ -30,6 +30,7 @@ struct wbsim_wb;
  * @nr_writeback: NR_WRITEBACK
  * @nr_dirtied: NR_DIRTIED (ever)
  * @nr_written: NR_WRITTEN (ever)
+ * @nr_cancelled: dirty pages dropped unwritten (truncate), ever
  * @cpu_dirty: per-CPU bdp_ratelimits and dirty_throttle_leaks
  * @period_timer: the fprop period timer (writeout_period())
  */
@@ -46,6 +47,7 @@ struct wbsim_vm {
 	uint64_t nr_writeback;
 	uint64_t nr_dirtied;
 	uint64_t nr_written;
+	uint64_t nr_cancelled;
 	struct wbsim_cpu_dirty *cpu_dirty;
 	wbsim_timer period_timer;
 };

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/results.h - what a simulation run produced, as data: per job (what
+ * fio reports), per writeback context, per lock, the device, CPU time by
+ * task kind, extent counts, and the sampled time series. The text, JSON and
+ * CSV reports are drawn from this and nothing else.
+ */
+#ifndef WBSIM_REPORT_RESULTS_H
+#define WBSIM_REPORT_RESULTS_H
+
+#include <wbsim/sim.h>
+#include <wbsim/block.h>
+#include <wbsim/fio.h>
+#include "report/lat-hist.h"
+
+#define WBSIM_PAUSE_BUCKETS 11	/* <1, <2, <4, ... <512 ms, >= 512 ms */
+
+/**
+ * struct wbsim_job_result - one fio job clone
+ * @name: fio's job name
+ * @fio: the parsed job (owned by the scenario)
+ * @io_bytes: bytes written (counted when each write returned)
+ * @total_ios: write calls
+ * @runtime_ns: from the first write to the end of the job (drain and
+ *	end_fsync included, as fio counts it)
+ * @start_ns: when its first write was issued
+ * @clat: latency of each write() call, throttle pauses included
+ * @sync_lat: latency of each fsync
+ * @pauses: balance_dirty_pages() sleeps
+ * @paused_ns: their total
+ * @max_pause_ns: longest balance_dirty_pages() call
+ * @pause_hist: sleeps by length (WBSIM_PAUSE_BUCKETS)
+ * @cpu_ns: CPU time of the job's task
+ * @cpu_wait_ns: time it waited for a CPU
+ * @invalidates: fadvise(DONTNEED) calls (open and pass ends)
+ * @bw_samples: bandwidth per 500 ms window, KiB/s (uint64_t), as fio's
+ *	bandwidth log samples it
+ */
+struct wbsim_job_result {
+	char *name;
+	const struct wbsim_fio_job *fio;
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	wbsim_time_t runtime_ns;
+	wbsim_time_t start_ns;
+	struct wbsim_lat_hist clat;
+	struct wbsim_lat_hist sync_lat;
+	uint64_t pauses;
+	wbsim_time_t paused_ns;
+	wbsim_time_t max_pause_ns;
+	uint64_t pause_hist[WBSIM_PAUSE_BUCKETS];
+	wbsim_time_t cpu_ns;
+	wbsim_time_t cpu_wait_ns;
+	uint64_t invalidates;
+	GArray *bw_samples;
+};
+
+/**
+ * struct wbsim_wb_result - one writeback context
+ * @ctx: its index
+ * @flusher: the flusher task's name
+ * @pages_written: pages its flusher submitted
+ * @pages_completed: WB_WRITTEN: completions charged to its wb (includes
+ *	pages dirtiers wrote back for inodes of this wb, fadvise and fsync)
+ * @avg_write_bandwidth: final avg_write_bandwidth, pages/s
+ * @dirty_ratelimit: final dirty_ratelimit, pages/s
+ * @works: works run
+ * @inode_slices: per-inode slices written
+ * @cpu_ns: flusher CPU time
+ * @cpu_wait_ns: flusher time waiting for a CPU
+ * @lock_wait_ns: flusher time waiting for locks
+ */
+struct wbsim_wb_result {
+	unsigned int ctx;
+	char *flusher;
+	uint64_t pages_written;
+	uint64_t pages_completed;
+	uint64_t avg_write_bandwidth;
+	uint64_t dirty_ratelimit;
+	uint64_t works;
+	uint64_t inode_slices;
+	wbsim_time_t cpu_ns;
+	wbsim_time_t cpu_wait_ns;
+	wbsim_time_t lock_wait_ns;
+};
+
+/** struct wbsim_lock_result - one lock's contention figures */
+struct wbsim_lock_result {
+	char *name;
+	uint64_t acquisitions;
+	uint64_t contended;
+	wbsim_time_t hold_ns;
+	wbsim_time_t wait_ns;
+	wbsim_time_t max_wait_ns;
+};
+
+/**
+ * struct wbsim_extent_result - extent counts of one file at one moment
+ * @moment: when ("end", "+30s", "remount", ...)
+ * @path: the file
+ * @filefrag: extents as filefrag counts them
+ * @nextents: the filesystem's raw count (XFS fsxattr.nextents)
+ * @line: filefrag's own output line ("FILE: N extents found")
+ */
+struct wbsim_extent_result {
+	char *moment;
+	char *path;
+	uint64_t filefrag;
+	uint64_t nextents;
+	char *line;
+};
+
+/**
+ * struct wbsim_series - the time series: one row per sample
+ * @columns: column names (char *), the first is "time_s"
+ * @values: ncolumns doubles per row
+ */
+struct wbsim_series {
+	GPtrArray *columns;
+	GArray *values;
+};
+
+/**
+ * struct wbsim_run_result - everything a run produced
+ */
+struct wbsim_run_result {
+	char *scenario;		/* file name */
+	char *description;
+	uint64_t seed;
+	unsigned int cpus;
+	uint64_t memory;
+	char *device;		/* preset name */
+	char *fs_type;
+	unsigned int nr_contexts;
+	char *affinity;
+	GPtrArray *jobs;	/* struct wbsim_job_result * */
+	GPtrArray *wbs;		/* struct wbsim_wb_result * */
+	GPtrArray *locks;	/* struct wbsim_lock_result * */
+	GPtrArray *extents;	/* struct wbsim_extent_result * */
+	struct wbsim_blk_stats device_stats;
+	wbsim_time_t cpu_by_kind[WBSIM_TASK_NR_KINDS];
+	uint64_t events;
+	wbsim_time_t sim_ns;
+	double wall_s;
+	uint64_t nr_dirtied;
+	uint64_t nr_written;
+	uint64_t bg_thresh, thresh;	/* global thresholds, pages, at the end */
+	GPtrArray *warnings;	/* char * */
+	struct wbsim_series series;
+};
+
+struct wbsim_run_result *wbsim_run_result_new(void);
+void wbsim_run_result_free(struct wbsim_run_result *r);
+
+#endif

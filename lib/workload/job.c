@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * job.c - an fio job clone as a writing task on the simulated machine.
+ *
+ * What fio does that shapes writeback is modelled after fio 3.33's source
+ * (notes in the commit history; file and function names below):
+ * - layout (filesetup.c setup_files): before any job runs, a write job's
+ *   file that is missing or too small is created and, with the default
+ *   fallocate=native, fallocate(fd, 0, 0, size) gives it unwritten extents;
+ *   fallocate=none leaves it empty; create_on_open=1 skips layout and the
+ *   file is created at first open. Layout time is not in the runtime.
+ * - invalidate=1 (filesetup.c file_invalidate_cache): POSIX_FADV_DONTNEED
+ *   over the job's range of the file at every open and, for time_based
+ *   jobs, whenever a pass over the file ends (random map full, or end of
+ *   file when sequential). On Linux that starts writeback of the range's
+ *   dirty pages from the calling task (WB_SYNC_NONE, no page limit, no
+ *   wait) and then drops clean pages.
+ * - offsets (io_u.c get_next_rand_offset, lib/axmap.c): a uniform draw;
+ *   if that block was written in this pass, the first free block above it,
+ *   wrapping once; every block once per pass. norandommap: plain draws.
+ *   Each job has its own generator (fio seeds it per thread), drawn here
+ *   from the simulation's seed and the job's index.
+ * - several files: round robin, switching after every write; each file
+ *   gets size/nrfiles bytes; names dir/<jobname>.<jobnum>.<filenum>.
+ * - runtime: from the first write to the end of the drain and end_fsync;
+ *   bytes count when each write completes.
+ * - ioengine=io_uring/libaio with buffered writes: the kernel runs each
+ *   write to completion in order (io-wq or inline), so a job is one serial
+ *   writer; every buffered write is modelled as a synchronous write(2).
+ *
+ * A write costs the task CPU (syscall, copy and per-page bookkeeping from
+ * the cost table, plus the filesystem's delayed-allocation reservation),
+ * dirties its pages, and calls the ratelimited throttle after the write
+ * that reaches nr_dirtied_pause, as the kernel does. Writes are simulated in
+ * batches that end exactly where the throttle must be called (or after 64
+ * writes, at a pass end, at an fsync or a rate-limit sleep); the page state
+ * of a batch changes when its CPU burst starts.
+ */
+#include <string.h>
+#include <wbsim/error.h>
+#include "workload/job.h"
+#include "fs/fs-glue.h"
+#include "fs/fs-writeback.h"
+#include "fs/bdi.h"
+#include "mm/throttle.h"
+
+#define JOB_BATCH_MAX 64
+
+static void job_next(wbsim_sim *sim, void *arg);
+static void job_finish(struct wbsim_job *job);
+static void job_pass_over(struct wbsim_job *job);
+
+static inline wbsim_time_t now_of(const struct wbsim_job *job)
+{
+	return wbsim_sim_now(job->m->sim);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Set-up                                                                   */
+
+/* fio's default file name: $jobname.$jobnum.$filenum in the directory (a
+ * ':'-separated directory list is spread over the clones). */
+static char *job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
+{
+	g_autofree char *dir = NULL;
+	g_autofree char *base = NULL;
+
+	if (fio->filename) {
+		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
+		guint n = g_strv_length(names);
+		const char *name = n ? names[filenum % n] : fio->filename;
+
+		if (g_path_is_absolute(name) || !fio->directory)
+			return g_strdup(name);
+		return g_build_filename(fio->directory, name, NULL);
+	}
+	if (fio->directory) {
+		g_auto(GStrv) dirs = g_strsplit(fio->directory, ":", -1);
+		guint n = g_strv_length(dirs);
+
+		dir = g_strdup(n ? dirs[fio->clone % n] : fio->directory);
+	} else {
+		dir = g_strdup("/mnt");
+	}
+	base = g_strdup_printf("%s.%u.%u", fio->section, fio->clone, filenum);
+	return g_build_filename(dir, base, NULL);
+}
+
+gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
+			 const struct wbsim_fio_job *fio, unsigned int index, GError **error)
+{
+	uint64_t per_file;
+	char name[64];
+
+	*job = (struct wbsim_job){ 0 };
+	job->fio = fio;
+	job->m = m;
+	job->index = index;
+	job->bs = fio->bs[WBSIM_FIO_DDIR_WRITE];
+	if (job->bs == 0 || job->bs % WBSIM_PAGE_SIZE) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s:%u: job '%s': bs=%" G_GUINT64_FORMAT " is not a multiple of the "
+			    "4096-byte page; sub-page writes are not modelled",
+			    fio->file, fio->line, fio->name, job->bs);
+		return FALSE;
+	}
+	if (fio->direct) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s:%u: job '%s': direct=1 (O_DIRECT) is not modelled yet: "
+			    "wbsim replays buffered writes",
+			    fio->file, fio->line, fio->name);
+		return FALSE;
+	}
+	if (fio->size == 0 && fio->filesize_min == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "%s:%u: job '%s': neither size= nor filesize= is set",
+			    fio->file, fio->line, fio->name);
+		return FALSE;
+	}
+	g_snprintf(name, sizeof(name), "fio/%s.%u", fio->name, fio->clone);
+	wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
+	job->task.pid = m->next_pid++;
+	wbsim_dirtier_init(&job->dirtier, &job->task);
+	/* Each job draws from its own stream, as fio seeds one per thread. */
+	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
+				  (fio->randseed_set ? fio->randseed : 0));
+	job->nr_files = MAX(fio->nrfiles, 1);
+	job->files = g_new0(struct wbsim_job_file, job->nr_files);
+	per_file = fio->filesize_min ? fio->filesize_min : fio->size / job->nr_files;
+	job->io_limit = fio->io_size ? fio->io_size : (fio->size ? fio->size
+								  : per_file * job->nr_files);
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		struct wbsim_job_file *f = &job->files[i];
+
+		f->path = job_file_path(fio, i);
+		f->offset = fio->offset;
+		f->size = per_file;
+		f->nr_blocks = per_file / job->bs;
+		if (f->nr_blocks == 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s:%u: job '%s': file size %" G_GUINT64_FORMAT
+				    " is smaller than bs=%" G_GUINT64_FORMAT,
+				    fio->file, fio->line, fio->name, per_file, job->bs);
+			return FALSE;
+		}
+		if (fio->rw == WBSIM_FIO_RANDWRITE && !fio->norandommap)
+			f->randmap = g_new0(uint64_t, (f->nr_blocks + 63) / 64);
+	}
+	wbsim_lat_hist_clear(&job->clat);
+	wbsim_lat_hist_clear(&job->sync_lat);
+	return TRUE;
+}
+
+/* filesetup.c setup_files(): lay out one file before the jobs start. */
+static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f, GError **error)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+	gboolean created;
+	uint64_t need = f->offset + f->size;
+
+	if (fio->create_on_open)
+		return TRUE;
+	f->inode = wbsim_machine_open(job->m, f->path, &created);
+	if (!f->inode) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "cannot create %s", f->path);
+		return FALSE;
+	}
+	if (f->inode->size >= need)
+		return TRUE;	/* big enough: left alone */
+	/* Too small or new: recreated, then fallocated by the chosen mode. */
+	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
+	f->inode->size = 0;
+	if (fio->fallocate != WBSIM_FIO_FALLOCATE_NONE &&
+	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE) {
+		GError *e = NULL;
+
+		if (wbsim_fs_fallocate(job->m->fs, f->inode->fs_inode, 0, need, &e) == G_MAXUINT64) {
+			/* fio ignores fallocate failures; so does the model. */
+			g_clear_error(&e);
+		} else if (fio->fallocate != WBSIM_FIO_FALLOCATE_KEEP) {
+			f->inode->size = need;
+		}
+	}
+	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE) {
+		wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, need);
+		f->inode->size = need;
+	}
+	return TRUE;
+}
+
+gboolean wbsim_job_layout(struct wbsim_job *job, GError **error)
+{
+	for (unsigned int i = 0; i < job->nr_files; i++)
+		if (!job_layout_file(job, &job->files[i], error))
+			return FALSE;
+	return TRUE;
+}
+
+void wbsim_job_clear(struct wbsim_job *job)
+{
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		g_free(job->files[i].randmap);
+		g_free(job->files[i].path);
+	}
+	g_free(job->files);
+	wbsim_lat_hist_clear(&job->clat);
+	wbsim_lat_hist_clear(&job->sync_lat);
+	wbsim_writepages_clear(&job->wp);
+	if (job->bw_samples)
+		g_array_free(job->bw_samples, TRUE);
+	wbsim_task_clear(&job->task);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
+
+static void job_writeback_done(wbsim_sim *sim, void *arg);
+
+/*
+ * generic_fadvise(POSIX_FADV_DONTNEED): __filemap_fdatawrite_range() of
+ * the range with WB_SYNC_NONE from this task, then drop the clean pages
+ * (invalidate_mapping_pages(): not dirty, not under writeback).
+ */
+static void job_fadvise_dontneed(struct wbsim_job *job, unsigned int file,
+				 void (*then)(struct wbsim_job *job))
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	job->invalidates++;
+	job->sync_file = file;
+	job->after_sync = then;
+	job->sync_start = 0;
+	if (!f->inode->wb || wbsim_inode_nr_dirty(f->inode) == 0) {
+		job_writeback_done(job->m->sim, job);
+		return;
+	}
+	job->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_NONE,
+		.range_cyclic = false,
+	};
+	wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
+			    job_writeback_done, job);
+}
+
+static void job_fsync_waited(wbsim_sim *sim, void *arg);
+
+/* vfs_fsync(): file_write_and_wait_range() of the whole file. */
+static void job_fsync(struct wbsim_job *job, unsigned int file, void (*then)(struct wbsim_job *job))
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	job->sync_file = file;
+	job->after_sync = then;
+	job->sync_start = now_of(job);
+	if (!f->inode || (!f->inode->wb && f->inode->nr_writeback == 0)) {
+		job_fsync_waited(job->m->sim, job);
+		return;
+	}
+	job->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_ALL,
+		.range_cyclic = false,
+	};
+	if (f->inode->wb && wbsim_inode_nr_dirty(f->inode))
+		wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
+				    job_writeback_done, job);
+	else
+		job_writeback_done(job->m->sim, job);
+}
+
+static void job_writeback_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	struct wbsim_job_file *f = &job->files[job->sync_file];
+
+	if (job->sync_start) {
+		/* fsync: filemap_fdatawait() for every page under writeback */
+		if (f->inode->nr_writeback) {
+			wbsim_inode_wait(f->inode, WAIT_WRITEBACK_DONE, job_fsync_waited, job);
+			return;
+		}
+		job_fsync_waited(sim, job);
+		return;
+	}
+	/* DONTNEED: clean pages leave the cache. */
+	wbsim_page_cache_invalidate(&f->inode->pages, f->offset / WBSIM_PAGE_SIZE,
+				    (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	job->after_sync(job);
+}
+
+static void job_fsync_waited(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
+	job->sync_start = 0;
+	job->after_sync(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Offsets                                                                  */
+
+/* The first block at or above @b not yet written in this pass, wrapping
+ * once (lib/axmap.c axmap_next_free()). */
+static uint64_t randmap_next_free(const struct wbsim_job_file *f, uint64_t b)
+{
+	uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+	for (uint64_t pass = 0; pass < 2; pass++) {
+		uint64_t w = b / 64;
+		uint64_t word = f->randmap[w] | ((UINT64_C(1) << (b % 64)) - 1);
+
+		for (;;) {
+			if (~word) {
+				uint64_t blk = w * 64 + (uint64_t)__builtin_ctzll(~word);
+
+				if (blk < f->nr_blocks)
+					return blk;
+				break;
+			}
+			if (++w >= nwords)
+				break;
+			word = f->randmap[w];
+		}
+		b = 0;
+	}
+	return UINT64_MAX;
+}
+
+/* Next block of file @f, or UINT64_MAX when the pass is over. */
+static uint64_t job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	if (job->fio->rw == WBSIM_FIO_WRITE) {
+		if (f->seq_next >= f->nr_blocks)
+			return UINT64_MAX;
+		return f->seq_next++;
+	}
+	if (!f->randmap)
+		return wbsim_rng_below(&job->rng, f->nr_blocks);
+	if (f->randmap_used >= f->nr_blocks)
+		return UINT64_MAX;
+	{
+		uint64_t b = randmap_next_free(f, wbsim_rng_below(&job->rng, f->nr_blocks));
+
+		f->randmap[b / 64] |= UINT64_C(1) << (b % 64);
+		f->randmap_used++;
+		return b;
+	}
+}
+
+static void job_new_pass(struct wbsim_job_file *f)
+{
+	f->seq_next = 0;
+	if (f->randmap) {
+		memset(f->randmap, 0, sizeof(uint64_t) * ((f->nr_blocks + 63) / 64));
+		f->randmap_used = 0;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The write loop                                                           */
+
+static bool job_should_stop(struct wbsim_job *job)
+{
+	if (job->fio->time_based)
+		return now_of(job) >= job->deadline_ns;
+	return job->bytes_done >= job->io_limit * MAX(job->fio->loops, 1);
+}
+
+static void job_batch_done(wbsim_sim *sim, void *arg);
+static void job_after_throttle(wbsim_sim *sim, void *arg);
+static void job_open_file(struct wbsim_job *job, unsigned int file);
+
+/* One buffered write of bs bytes at block @blk of file @f: dirty the pages
+ * (accounting point a), reserve delayed allocation. Returns its CPU cost. */
+static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk)
+{
+	struct wbsim_machine *m = job->m;
+	const struct wbsim_cpu_costs *c = &m->costs;
+	struct wbsim_inode *inode = f->inode;
+	uint64_t off = f->offset + blk * job->bs;
+	uint64_t pages = job->bs / WBSIM_PAGE_SIZE;
+	uint64_t newly;
+	wbsim_time_t cost;
+
+	newly = wbsim_page_cache_mark_dirty(&inode->pages, off / WBSIM_PAGE_SIZE, pages);
+	if (off + job->bs > inode->size)
+		inode->size = off + job->bs;
+	cost = c->write_syscall_ns + pages * (c->copy_page_ns + c->dirty_page_ns);
+	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
+	if (newly)
+		wbsim_account_page_dirtied(inode, &job->dirtier, newly);
+	return cost;
+}
+
+/* Issue the next batch of writes, ending where the kernel would call
+ * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
+static void job_next(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	const struct wbsim_fio_job *fio = job->fio;
+	struct wbsim_vm *vm = &job->m->vm;
+	wbsim_time_t total = 0;
+
+	if (job_should_stop(job)) {
+		job_finish(job);
+		return;
+	}
+	job->batch_ios = 0;
+	job->batch_throttle = false;
+	job->batch_pass_end = false;
+	job->batch_issue = now_of(job);
+	while (job->batch_ios < JOB_BATCH_MAX) {
+		unsigned int fi = job->cur_file;
+		struct wbsim_job_file *f = &job->files[fi];
+		uint64_t blk;
+
+		if (!f->opened) {
+			if (job->batch_ios)
+				break;	/* open outside a batch */
+			job_open_file(job, fi);
+			return;
+		}
+		blk = job_next_block(job, f);
+		if (blk == UINT64_MAX) {
+			job->batch_pass_end = true;
+			break;
+		}
+		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk);
+		total += job->batch_cost[job->batch_ios];
+		job->batch_ios++;
+		job->batch_inode = f->inode;
+		f->since_fsync++;
+		/* round robin over the files, after every write */
+		job->cur_file = (job->cur_file + 1) % job->nr_files;
+		if (f->inode->wb &&
+		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &job->dirtier.td,
+							  &vm->cpu_dirty[job->task.last_cpu % vm->dirty.nr_cpus],
+							  f->inode->wb->bw.dirty_exceeded)) {
+			job->batch_throttle = true;
+			break;
+		}
+		if (fio->fsync && f->since_fsync >= fio->fsync)
+			break;
+		if (!fio->time_based &&
+		    job->bytes_done + (uint64_t)job->batch_ios * job->bs >= job->io_limit * MAX(fio->loops, 1))
+			break;
+		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
+			break;	/* pacing is decided write by write */
+	}
+	if (job->batch_ios == 0) {
+		/* The pass ended before any write of this batch. */
+		job_pass_over(job);
+		return;
+	}
+	job->batch_total = total;
+	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
+}
+
+static void job_after_fsync(struct wbsim_job *job);
+
+/* The batch's CPU burst is over: the writes have returned to the job (the
+ * last one after the throttle, if it is due). */
+static void job_batch_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	wbsim_time_t t;
+
+	/* Per-write completion latency. The burst ran the writes back to back;
+	 * the first also waited for a CPU. The last write's latency is taken
+	 * in job_after_throttle(), after its pause if it has one. */
+	t = now_of(job) - job->batch_total;
+	for (unsigned int i = 0; i + 1 < job->batch_ios; i++) {
+		wbsim_time_t issue = i == 0 ? job->batch_issue : t;
+
+		t += job->batch_cost[i];
+		wbsim_lat_hist_add(&job->clat, t - issue);
+	}
+	if (job->batch_ios > 1)
+		job->batch_issue = t;	/* issue time of the last write */
+	job->bytes_done += (uint64_t)job->batch_ios * job->bs;
+	job->ios_done += job->batch_ios;
+	if (job->batch_throttle && job->batch_inode->wb) {
+		if (!wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, job->batch_inode->wb,
+								   job_after_throttle, job))
+			return;
+	}
+	job_after_throttle(sim, job);
+}
+
+/* fio's bandwidth log: one sample per 500 ms window (bwavgtime). */
+#define BW_WINDOW_NS (500 * WBSIM_NSEC_PER_MSEC)
+
+static void job_bw_sample(struct wbsim_job *job)
+{
+	while (now_of(job) >= job->bw_next) {
+		uint64_t kib_s = (job->bytes_done - job->bw_bytes) * (WBSIM_NSEC_PER_SEC / BW_WINDOW_NS) / 1024;
+
+		g_array_append_val(job->bw_samples, kib_s);
+		job->bw_bytes = job->bytes_done;
+		job->bw_next += BW_WINDOW_NS;
+	}
+}
+
+/* The last write of the batch returns (after its throttle pause). */
+static void job_after_throttle(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	const struct wbsim_fio_job *fio = job->fio;
+
+	if (job->batch_ios)
+		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
+	job_bw_sample(job);
+	job->batch_ios = 0;
+	if (job->batch_pass_end) {
+		job_pass_over(job);
+		return;
+	}
+	if (fio->fsync) {
+		for (unsigned int i = 0; i < job->nr_files; i++) {
+			struct wbsim_job_file *f = &job->files[i];
+
+			if (f->since_fsync >= fio->fsync) {
+				f->since_fsync = 0;
+				/* fio fsyncs the file it would write next */
+				job_fsync(job, job->cur_file, job_after_fsync);
+				return;
+			}
+		}
+	}
+	if (fio->rate[WBSIM_FIO_DDIR_WRITE]) {
+		/* fio's rate: sleep while ahead of bytes / rate */
+		wbsim_time_t due = job->io_start_ns +
+			(wbsim_time_t)((double)job->bytes_done * WBSIM_NSEC_PER_SEC /
+				       (double)fio->rate[WBSIM_FIO_DDIR_WRITE]);
+
+		if (due > now_of(job)) {
+			wbsim_sim_schedule_at(sim, due, job_next, job);
+			return;
+		}
+	}
+	wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
+}
+
+static void job_after_fsync(struct wbsim_job *job)
+{
+	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
+static void job_after_invalidate(struct wbsim_job *job)
+{
+	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
+/* A pass over the current file ended: time_based jobs start a new one
+ * after fadvise(DONTNEED); others have issued everything they will. */
+static void job_pass_over(struct wbsim_job *job)
+{
+	unsigned int fi = job->cur_file;
+	struct wbsim_job_file *f = &job->files[fi];
+
+	job->passes++;
+	if (!job->fio->time_based && job->fio->loops <= 1) {
+		job_finish(job);
+		return;
+	}
+	job_new_pass(f);
+	if (job->fio->invalidate)
+		job_fadvise_dontneed(job, fi, job_after_invalidate);
+	else
+		job_after_invalidate(job);
+}
+
+static void job_opened(struct wbsim_job *job)
+{
+	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
+/* First open of a file by the job: create_on_open creates it now; fio
+ * invalidates the job's range of it before the first write. */
+static void job_open_file(struct wbsim_job *job, unsigned int file)
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	f->opened = true;
+	if (!f->inode) {
+		gboolean created;
+
+		f->inode = wbsim_machine_open(job->m, f->path, &created);
+	}
+	if (job->fio->invalidate)
+		job_fadvise_dontneed(job, file, job_opened);
+	else
+		job_opened(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Start and end                                                            */
+
+static void job_begin(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->state = JOB_RUNNING;
+	job->io_start_ns = now_of(job);
+	job->deadline_ns = job->io_start_ns + job->fio->runtime_ns;
+	job->bw_next = job->io_start_ns + BW_WINDOW_NS;
+	job->bw_samples = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	job_next(sim, job);
+}
+
+void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *), void *arg)
+{
+	job->on_done = on_done;
+	job->on_done_arg = arg;
+	job->start_ns = now_of(job);
+	wbsim_sim_schedule_after(job->m->sim, job->fio->startdelay_ns, job_begin, job);
+}
+
+static void job_really_done(struct wbsim_job *job)
+{
+	job->state = JOB_DONE;
+	job->end_ns = now_of(job);
+	if (job->on_done)
+		job->on_done(job, job->on_done_arg);
+}
+
+/* end_fsync / fsync_on_close: fsync each file in turn (inside the runtime). */
+static void job_end_fsync_next(struct wbsim_job *job)
+{
+	while (job->end_fsync_next < job->nr_files) {
+		unsigned int i = job->end_fsync_next++;
+
+		if (job->files[i].inode) {
+			job_fsync(job, i, job_end_fsync_next);
+			return;
+		}
+	}
+	job_really_done(job);
+}
+
+static void job_finish(struct wbsim_job *job)
+{
+	if (job->fio->end_fsync || job->fio->fsync_on_close) {
+		job->end_fsync_next = 0;
+		job_end_fsync_next(job);
+		return;
+	}
+	job_really_done(job);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/job.h - an fio job as a task on the simulated machine.
+ */
+#ifndef WBSIM_WORKLOAD_JOB_H
+#define WBSIM_WORKLOAD_JOB_H
+
+#include "workload/machine.h"
+#include "mm/page-writeback.h"
+#include "report/lat-hist.h"
+
+struct wbsim_job_file {
+	struct wbsim_inode *inode;
+	char *path;
+	uint64_t offset;	/* first byte this job uses in the file */
+	uint64_t size;		/* bytes this job uses in the file */
+	uint64_t nr_blocks;	/* size / bs */
+	uint64_t *randmap;	/* blocks written in this pass (random, randommap) */
+	uint64_t randmap_used;
+	uint64_t seq_next;	/* next block of a sequential pattern */
+	bool opened;
+	uint64_t since_fsync;	/* writes since the last fsync=N */
+};
+
+enum wbsim_job_state {
+	JOB_WAITING,		/* not started (stonewall, startdelay) */
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
+/**
+ * struct wbsim_job - one fio job clone running as a task
+ */
+struct wbsim_job {
+	const struct wbsim_fio_job *fio;
+	struct wbsim_machine *m;
+	unsigned int index;
+	wbsim_task task;
+	struct wbsim_dirtier dirtier;
+	wbsim_rng rng;
+	struct wbsim_job_file *files;
+	unsigned int nr_files;
+	unsigned int cur_file;
+	uint64_t bs;
+	uint64_t io_limit;	/* bytes to write (size-based jobs) */
+	enum wbsim_job_state state;
+	wbsim_time_t start_ns, io_start_ns, end_ns, deadline_ns;
+	unsigned int end_fsync_next;
+
+	/* results */
+	uint64_t bytes_done;
+	uint64_t ios_done;
+	struct wbsim_lat_hist clat;
+	struct wbsim_lat_hist sync_lat;
+	uint64_t passes;
+	uint64_t invalidates;
+	GArray *bw_samples;	/* KiB/s per 500 ms window */
+	wbsim_time_t bw_next;	/* end of the current window */
+	uint64_t bw_bytes;	/* bytes_done at its start */
+
+	/* the batch of writes in flight */
+	wbsim_time_t batch_issue;	/* when the batch's first write was issued */
+	unsigned int batch_ios;
+	wbsim_time_t batch_cost[64];
+	wbsim_time_t batch_total;
+	struct wbsim_inode *batch_inode;	/* inode of the last write */
+	bool batch_throttle;		/* balance_dirty_pages() is due */
+	bool batch_pass_end;
+	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */
+	struct wbsim_wbc wbc;
+	wbsim_time_t sync_start;
+	unsigned int sync_file;
+	void (*after_sync)(struct wbsim_job *job);
+	void (*on_done)(struct wbsim_job *job, void *arg);
+	void *on_done_arg;
+};
+
+/* Create the jobs' tasks and files; no event is scheduled yet. */
+gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
+			 const struct wbsim_fio_job *fio, unsigned int index, GError **error);
+/* Start @job now (after its startdelay). @on_done runs when it finishes. */
+void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *),
+		     void *arg);
+void wbsim_job_clear(struct wbsim_job *job);
+/* fio's layout of the job's files before any job starts. */
+gboolean wbsim_job_layout(struct wbsim_job *job, GError **error);
+
+#endif

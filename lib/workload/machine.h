@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/machine.h - the simulated machine a scenario runs on: CPUs, the
+ * cost table, memory, one device with its filesystem and bdi, the files,
+ * and the jobs.
+ */
+#ifndef WBSIM_WORKLOAD_MACHINE_H
+#define WBSIM_WORKLOAD_MACHINE_H
+
+#include <wbsim/sim.h>
+#include <wbsim/cpu-costs.h>
+#include <wbsim/fs.h>
+#include <wbsim/device.h>
+#include <wbsim/fio.h>
+#include "mm/vm.h"
+#include "fs/writeback.h"
+
+struct wbsim_job;
+
+struct wbsim_machine {
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	struct wbsim_cpu_costs costs;
+	struct wbsim_vm vm;
+	struct wbsim_device *dev;
+	wbsim_fs *fs;
+	struct wbsim_bdi bdi;
+	GHashTable *dirs;	/* path -> wbsim_fs_inode *, lookup only */
+	GHashTable *files;	/* path -> struct wbsim_inode *, lookup only */
+	GPtrArray *inodes;	/* struct wbsim_inode *, in creation order */
+	GPtrArray *jobs;	/* struct wbsim_job *, in fio order */
+	unsigned int next_pid;
+	unsigned int folio_pages;
+	GPtrArray *warnings;	/* char *: what the run could not model */
+};
+
+/* The inode for @path, created (with its parent directories) on first use. */
+struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
+				       gboolean *created);
+
+#endif

@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.c - build the simulated machine a scenario describes, run its fio jobs
+ * and timed events, sample the time series, check invariants, and gather
+ * the results.
+ */
+#include <string.h>
+#include <wbsim/error.h>
+#include <wbsim/scenario.h>
+#include "workload/run.h"
+#include "workload/job.h"
+#include "fs/bdi.h"
+#include "fs/fs-writeback.h"
+#include "mm/dirty-limits.h"
+#include "report/trace.h"
+#include "core/sim-private.h"
+
+/*
+ * Memory the kernel never counts as dirtyable: the struct page array (64
+ * bytes per 4 KiB page, 1/64 of RAM, not even in MemTotal), and a fixed
+ * 512 MiB for the kernel's text and slab, the watermark reserves
+ * (totalreserve_pages) and the anonymous memory of the running programs on
+ * an otherwise idle server. A machine preset value, the same for every
+ * scenario.
+ */
+#define MEMMAP_SHIFT 6
+#define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
+
+struct wbsim_run {
+	const struct wbsim_scenario *scn;
+	const struct wbsim_config *cfg;
+	struct wbsim_run_options opts;
+	struct wbsim_machine m;
+	struct wbsim_job *jobs;
+	unsigned int nr_jobs;
+	unsigned int jobs_done;
+	unsigned int cur_group;
+	wbsim_timer sampler;
+	wbsim_timer checker;
+	struct wbsim_trace trace;
+	struct wbsim_run_result *result;
+	unsigned int pending_events;
+	bool workload_done;
+	GError *failure;
+	uint64_t checks;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static wbsim_fs_inode *machine_dir(struct wbsim_machine *m, const char *dir)
+{
+	wbsim_fs_inode *d;
+	g_autofree char *parent = NULL;
+
+	if (strcmp(dir, "/") == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/mnt") == 0)
+		return wbsim_fs_root(m->fs);	/* the filesystem is mounted on /mnt */
+	if ((d = g_hash_table_lookup(m->dirs, dir)))
+		return d;
+	parent = g_path_get_dirname(dir);
+	d = wbsim_fs_mkdir(m->fs, machine_dir(m, parent));
+	g_hash_table_insert(m->dirs, g_strdup(dir), d);
+	return d;
+}
+
+struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
+				       gboolean *created)
+{
+	struct wbsim_inode *inode = g_hash_table_lookup(m->files, path);
+	g_autofree char *dir = NULL;
+	wbsim_fs_inode *fi;
+
+	*created = FALSE;
+	if (inode)
+		return inode;
+	dir = g_path_get_dirname(path);
+	fi = wbsim_fs_create(m->fs, machine_dir(m, dir));
+	if (!fi)
+		return NULL;
+	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages);
+	g_hash_table_insert(m->files, g_strdup(path), inode);
+	g_ptr_array_add(m->inodes, inode);
+	*created = TRUE;
+	return inode;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building the machine                                                     */
+
+static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
+{
+	struct wbsim_setting *s = g_new0(struct wbsim_setting, params ? params->len + 1 : 1);
+
+	*n = 0;
+	for (guint i = 0; params && i < params->len; i++) {
+		const struct wbsim_config_override *o = params->pdata[i];
+
+		s[i] = (struct wbsim_setting){ o->key, o->value, o->file, o->line };
+		(*n)++;
+	}
+	return s;
+}
+
+static gboolean machine_build(struct wbsim_run *run, GError **error)
+{
+	const struct wbsim_config *cfg = run->cfg;
+	struct wbsim_machine *m = &run->m;
+	g_autofree struct wbsim_setting *dev_set = NULL;
+	g_autofree struct wbsim_fs_param *fs_set = NULL;
+	size_t n_dev, n_fs = 0;
+	uint64_t ram = cfg->memory, unreclaimable;
+	struct wbsim_bdi_params bp = { .name = "259:0" };
+	const struct wbsim_affinity_ops *aff;
+	struct wbsim_blk_queue *q;
+
+	m->sim = wbsim_sim_new(cfg->seed);
+	m->cpus = wbsim_cpus_new(m->sim, (unsigned int)cfg->cpus, error);
+	if (!m->cpus)
+		return FALSE;
+	wbsim_cpu_costs_init(&m->costs);
+	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	m->inodes = g_ptr_array_new();
+	m->warnings = g_ptr_array_new_with_free_func(g_free);
+	m->next_pid = 1000;
+	m->folio_pages = 1;
+
+	dev_set = settings_of(cfg->device_params, &n_dev);
+	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,
+					      dev_set, n_dev, error);
+	if (!m->dev)
+		return FALSE;
+	fs_set = g_new0(struct wbsim_fs_param, cfg->fs_params ? cfg->fs_params->len + 1 : 1);
+	for (guint i = 0; cfg->fs_params && i < cfg->fs_params->len; i++) {
+		const struct wbsim_config_override *o = cfg->fs_params->pdata[i];
+
+		fs_set[n_fs++] = (struct wbsim_fs_param){ o->key, o->value, o->file, o->line };
+	}
+	m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
+			     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set, n_fs, error);
+	if (!m->fs)
+		return FALSE;
+
+	/* PMEM emulated on DRAM (memmap=S!O) takes its capacity out of RAM. */
+	if (strcmp(wbsim_device_get_ops(m->dev)->name, "pmem") == 0) {
+		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
+
+		if (cap >= ram) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes, carved "
+				    "out of RAM) does not fit in [machine] memory = %" G_GUINT64_FORMAT,
+				    cap, ram);
+			return FALSE;
+		}
+		ram -= cap;
+	}
+	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
+	if (unreclaimable >= ram) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "[machine] memory = %" G_GUINT64_FORMAT " leaves no memory for the "
+			    "page cache (the kernel keeps about %" G_GUINT64_FORMAT " bytes)",
+			    cfg->memory, unreclaimable);
+		return FALSE;
+	}
+	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
+		      unreclaimable);
+	m->vm.dirty.dirty_background_ratio = (unsigned int)cfg->dirty_background_ratio;
+	m->vm.dirty.dirty_background_bytes = cfg->dirty_background_bytes;
+	m->vm.dirty.vm_dirty_ratio = (unsigned int)cfg->dirty_ratio;
+	m->vm.dirty.vm_dirty_bytes = cfg->dirty_bytes;
+	m->vm.dirty_expire_ns = cfg->dirty_expire_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
+	m->vm.dirty_writeback_ns = cfg->dirty_writeback_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
+	/* writeback_set_ratelimit() at boot */
+	wbsim_writeback_set_ratelimit(&m->vm.dirty, &m->vm.dom, wbsim_vm_dirtyable_memory(&m->vm));
+
+	q = wbsim_device_queue(m->dev);
+	aff = wbsim_affinity_lookup(cfg->wb_affinity == WBSIM_AFFINITY_NONE ? "none" : "inode");
+	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
+	bp.affinity = aff;
+	bp.strictlimit = cfg->strictlimit;
+	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
+			       (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
+	wbsim_bdi_init(&m->bdi, &m->vm, m->cpus, &m->costs, q, (struct wbsim_fs *)m->fs, &bp);
+	return TRUE;
+}
+
+static void machine_free(struct wbsim_machine *m)
+{
+	if (m->bdi.wb_ctx)
+		wbsim_bdi_clear(&m->bdi);
+	if (m->inodes) {
+		for (guint i = 0; i < m->inodes->len; i++)
+			wbsim_inode_free(m->inodes->pdata[i]);
+		g_ptr_array_free(m->inodes, TRUE);
+	}
+	if (m->files)
+		g_hash_table_destroy(m->files);
+	if (m->dirs)
+		g_hash_table_destroy(m->dirs);
+	if (m->fs)
+		wbsim_fs_free(m->fs);
+	if (m->dev)
+		wbsim_device_free(m->dev);
+	if (m->vm.cpu_dirty)
+		wbsim_vm_clear(&m->vm);
+	wbsim_cpus_free(m->cpus);
+	wbsim_sim_free(m->sim);
+	if (m->warnings)
+		g_ptr_array_free(m->warnings, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs and groups                                                          */
+
+static void start_group(struct wbsim_run *run);
+
+static void job_done(struct wbsim_job *job, void *arg)
+{
+	struct wbsim_run *run = arg;
+	bool group_over = true;
+
+	run->jobs_done++;
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
+			group_over = false;
+	if (!group_over)
+		return;
+	if (run->jobs_done == run->nr_jobs) {
+		run->workload_done = true;
+		if (!run->pending_events)
+			wbsim_sim_stop(run->m.sim);
+		return;
+	}
+	run->cur_group++;
+	start_group(run);
+}
+
+/* Start every job of the current reporting group (a stonewall waits for
+ * all earlier jobs: groups run one after the other). */
+static void start_group(struct wbsim_run *run)
+{
+	bool any = false;
+
+	while (!any) {
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			if (run->jobs[i].fio->group_id == run->cur_group) {
+				wbsim_job_start(&run->jobs[i], job_done, run);
+				any = true;
+			}
+		}
+		if (!any)
+			run->cur_group++;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timed events: sync, syncfs, umount                                       */
+
+struct timed_event {
+	struct wbsim_run *run;
+	const struct wbsim_config_event *ev;
+	unsigned int outstanding;
+	wbsim_time_t start;
+	struct wbsim_wb_work *works;
+};
+
+static void timed_event_done(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_add(run->m.warnings,
+			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
+					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
+	g_free(te->works);
+	g_free(te);
+	if (--run->pending_events == 0 && run->workload_done)
+		wbsim_sim_stop(sim);
+}
+
+/* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
+ * for; sync(2) first wakes every flusher for a start-all pass. */
+static void timed_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_bdi *bdi = &te->run->m.bdi;
+	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0;
+
+	te->start = wbsim_sim_now(sim);
+	te->works = g_new0(struct wbsim_wb_work, bdi->nr_wb_ctx);
+	te->outstanding = 1;
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		struct wbsim_wb *wb = bdi->wb_ctx[i];
+
+		if (all)
+			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
+		if (!wb->has_dirty_io)
+			continue;
+		te->works[i] = (struct wbsim_wb_work){
+			.nr_pages = WBSIM_LONG_MAX,
+			.sync_mode = WB_SYNC_ALL,
+			.for_sync = true,
+			.range_cyclic = false,
+			.reason = WB_REASON_SYNC,
+			.done_fn = timed_event_done,
+			.done_arg = te,
+			.done_count = &te->outstanding,
+		};
+		te->outstanding++;
+		wbsim_wb_queue_work(wb, &te->works[i]);
+	}
+	/* the issuer's own reference */
+	if (--te->outstanding == 0)
+		timed_event_done(sim, te);
+}
+
+static gboolean schedule_events(struct wbsim_run *run, GError **error)
+{
+	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
+		const struct wbsim_config_event *ev = run->cfg->events->pdata[i];
+		struct timed_event *te;
+
+		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
+		    strcmp(ev->action, "umount")) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+				    "%s:%u: [events] at = ... %s: this action is not modelled yet",
+				    ev->file, ev->line, ev->action);
+			return FALSE;
+		}
+		te = g_new0(struct timed_event, 1);
+		te->run = run;
+		te->ev = ev;
+		run->pending_events++;
+		wbsim_sim_schedule_at(run->m.sim, ev->at, timed_event_fire, te);
+	}
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Time series                                                              */
+
+static void series_columns(struct wbsim_run *run)
+{
+	GPtrArray *c = run->result->series.columns;
+	struct wbsim_bdi *bdi = &run->m.bdi;
+
+	g_ptr_array_add(c, g_strdup("time_s"));
+	g_ptr_array_add(c, g_strdup("dirty"));
+	g_ptr_array_add(c, g_strdup("writeback"));
+	g_ptr_array_add(c, g_strdup("bg_thresh"));
+	g_ptr_array_add(c, g_strdup("thresh"));
+	g_ptr_array_add(c, g_strdup("setpoint"));
+	g_ptr_array_add(c, g_strdup("limit"));
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_written", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kbps", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kbps", i));
+	}
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
+		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
+	}
+	g_ptr_array_add(c, g_strdup("device_in_flight"));
+}
+
+static void sample(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_run *run = arg;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+	GArray *v = run->result->series.values;
+	uint64_t bg, thresh, freerun, limit;
+	double x;
+
+	wbsim_global_dirty_limits(&m->vm, &bg, &thresh);
+	freerun = wbsim_dirty_freerun_ceiling(thresh, bg);
+	limit = wbsim_hard_dirty_limit(&m->vm.dom, thresh);
+#define PUSH(val) do { x = (double)(val); g_array_append_val(v, x); } while (0)
+	PUSH(wbsim_sim_now(sim) / 1e9);
+	PUSH(m->vm.nr_file_dirty);
+	PUSH(m->vm.nr_writeback);
+	PUSH(bg);
+	PUSH(thresh);
+	PUSH((freerun + limit) / 2);
+	PUSH(limit);
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		struct wbsim_wb *wb = bdi->wb_ctx[i];
+
+		PUSH(wb->stat_reclaimable + wb->stat_writeback);
+		PUSH(wb->stat_written);
+		PUSH(wbsim_kbps(wb->bw.avg_write_bandwidth));
+		PUSH(wbsim_kbps(wb->bw.dirty_ratelimit));
+	}
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		PUSH(run->jobs[i].bytes_done);
+		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
+	}
+	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
+#undef PUSH
+	if (!run->workload_done || run->pending_events)
+		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Invariants (--check)                                                     */
+
+static void check_fail(struct wbsim_run *run, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void check_fail(struct wbsim_run *run, const char *fmt, ...)
+{
+	va_list ap;
+	g_autofree char *msg = NULL;
+
+	if (run->failure)
+		return;
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				   "invariant violated at %.9f s (event %" G_GUINT64_FORMAT "): %s",
+				   wbsim_sim_now(run->m.sim) / 1e9,
+				   wbsim_sim_events_processed(run->m.sim), msg);
+	wbsim_sim_stop(run->m.sim);
+}
+
+/* Conservation: every page is clean, dirty or under writeback, and the
+ * counters agree with the pages; no counter wrapped below zero; every
+ * dirty inode is on a list of its wb; time never ran backwards. */
+static void check_invariants(struct wbsim_run *run)
+{
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+	uint64_t dirty = 0, wbk = 0, reclaimable = 0, writeback = 0;
+	const uint64_t wrapped = UINT64_C(1) << 62;
+
+	run->checks++;
+	for (guint i = 0; i < m->inodes->len; i++) {
+		struct wbsim_inode *inode = m->inodes->pdata[i];
+		uint64_t d = wbsim_inode_nr_dirty(inode);
+		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
+
+		dirty += d;
+		wbk += w;
+		if (w != inode->nr_writeback)
+			check_fail(run, "%s: %" G_GUINT64_FORMAT " pages under writeback, "
+				   "inode counts %" G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);
+		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
+			check_fail(run, "%s has %" G_GUINT64_FORMAT " dirty pages but is on no "
+				   "writeback list", inode->name, d);
+		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
+		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io)
+			check_fail(run, "%s is on a list of another wb", inode->name);
+	}
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		reclaimable += bdi->wb_ctx[i]->stat_reclaimable;
+		writeback += bdi->wb_ctx[i]->stat_writeback;
+		if (bdi->wb_ctx[i]->stat_reclaimable >= wrapped || bdi->wb_ctx[i]->stat_writeback >= wrapped)
+			check_fail(run, "wb %u counter below zero", i);
+	}
+	if (m->vm.nr_file_dirty >= wrapped || m->vm.nr_writeback >= wrapped)
+		check_fail(run, "global counter below zero");
+	if (dirty != m->vm.nr_file_dirty)
+		check_fail(run, "NR_FILE_DIRTY = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+			   " pages are dirty", m->vm.nr_file_dirty, dirty);
+	if (wbk != m->vm.nr_writeback)
+		check_fail(run, "NR_WRITEBACK = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+			   " pages are under writeback", m->vm.nr_writeback, wbk);
+	if (reclaimable != m->vm.nr_file_dirty)
+		check_fail(run, "sum of WB_RECLAIMABLE = %" G_GUINT64_FORMAT " != NR_FILE_DIRTY = %"
+			   G_GUINT64_FORMAT, reclaimable, m->vm.nr_file_dirty);
+	if (writeback != m->vm.nr_writeback)
+		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
+			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
+	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback +
+				    m->vm.nr_cancelled)
+		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
+			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
+	if (wbsim_sim_past_schedules(m->sim))
+		check_fail(run, "an event was scheduled in the past");
+}
+
+static void after_event_check(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_run *run = arg;
+
+	/* Every event while the model is small; every 256th when not. */
+	if (run->m.inodes->len <= 64 || (wbsim_sim_events_processed(sim) & 255) == 0)
+		check_invariants(run);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+static void collect(struct wbsim_run *run, double wall_s)
+{
+	struct wbsim_run_result *r = run->result;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	r->description = g_strdup(run->cfg->description);
+	r->seed = run->cfg->seed;
+	r->cpus = (unsigned int)run->cfg->cpus;
+	r->memory = run->cfg->memory;
+	r->device = g_strdup(wbsim_device_name(m->dev));
+	r->fs_type = g_strdup(wbsim_fs_type(m->fs));
+	r->nr_contexts = bdi->nr_wb_ctx;
+	r->affinity = g_strdup(bdi->affinity->name);
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		struct wbsim_job *job = &run->jobs[i];
+		struct wbsim_job_result *jr = g_new0(struct wbsim_job_result, 1);
+
+		jr->name = g_strdup(job->fio->name);
+		jr->fio = job->fio;
+		jr->io_bytes = job->bytes_done;
+		jr->total_ios = job->ios_done;
+		jr->start_ns = job->io_start_ns;
+		jr->runtime_ns = (job->state == JOB_DONE ? job->end_ns : wbsim_sim_now(m->sim)) -
+				 job->io_start_ns;
+		jr->clat = job->clat;
+		job->clat = (struct wbsim_lat_hist){ 0 };
+		jr->sync_lat = job->sync_lat;
+		job->sync_lat = (struct wbsim_lat_hist){ 0 };
+		jr->pauses = job->dirtier.pauses;
+		jr->paused_ns = job->dirtier.paused_ns;
+		jr->max_pause_ns = job->dirtier.max_pause_ns;
+		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
+		jr->cpu_ns = job->task.cpu_ns;
+		jr->cpu_wait_ns = job->task.cpu_wait_ns;
+		jr->invalidates = job->invalidates;
+		jr->bw_samples = job->bw_samples;
+		job->bw_samples = NULL;
+		g_ptr_array_add(r->jobs, jr);
+	}
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		struct wbsim_wb *wb = bdi->wb_ctx[i];
+		struct wbsim_wb_result *wr = g_new0(struct wbsim_wb_result, 1);
+
+		wr->ctx = i;
+		wr->flusher = g_strdup(wb->flusher.name);
+		wr->pages_written = wb->pages_written;
+		wr->pages_completed = wb->stat_written;
+		wr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;
+		wr->dirty_ratelimit = wb->bw.dirty_ratelimit;
+		wr->works = wb->works_done;
+		wr->inode_slices = wb->inodes_written;
+		wr->cpu_ns = wb->flusher.cpu_ns;
+		wr->cpu_wait_ns = wb->flusher.cpu_wait_ns;
+		wr->lock_wait_ns = wb->flusher.lock_wait_ns;
+		g_ptr_array_add(r->wbs, wr);
+	}
+	for (size_t i = 0; i < wbsim_fs_nr_locks(m->fs); i++) {
+		wbsim_lock *l = wbsim_fs_get_lock(m->fs, i);
+		struct wbsim_lock_result *lr = g_new0(struct wbsim_lock_result, 1);
+
+		lr->name = g_strdup(l->name);
+		lr->acquisitions = l->acquisitions;
+		lr->contended = l->contended;
+		lr->hold_ns = l->hold_ns;
+		lr->wait_ns = l->wait_ns;
+		lr->max_wait_ns = l->max_wait_ns;
+		g_ptr_array_add(r->locks, lr);
+	}
+	for (guint i = 0; i < m->inodes->len; i++) {
+		struct wbsim_inode *inode = m->inodes->pdata[i];
+		struct wbsim_extent_result *er = g_new0(struct wbsim_extent_result, 1);
+
+		er->moment = g_strdup("end");
+		er->path = g_strdup(inode->name);
+		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
+		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
+		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		g_ptr_array_add(r->extents, er);
+	}
+	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns;
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
+		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
+	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns;
+	r->events = wbsim_sim_events_processed(m->sim);
+	r->sim_ns = wbsim_sim_now(m->sim);
+	r->wall_s = wall_s;
+	r->nr_dirtied = m->vm.nr_dirtied;
+	r->nr_written = m->vm.nr_written;
+	wbsim_global_dirty_limits(&m->vm, &r->bg_thresh, &r->thresh);
+	for (guint i = 0; i < m->warnings->len; i++)
+		g_ptr_array_add(r->warnings, g_strdup(m->warnings->pdata[i]));
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void emit_trace_line(void *arg, const char *line)
+{
+	struct wbsim_run *run = arg;
+
+	run->opts.trace_fn(run->opts.trace_arg, line);
+}
+
+struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
+					    const struct wbsim_run_options *opts,
+					    GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+	struct wbsim_run *run = g_new0(struct wbsim_run, 1);
+	struct wbsim_run_result *result = NULL;
+	gint64 t0 = g_get_monotonic_time();
+
+	run->scn = scn;
+	run->cfg = wbsim_scenario_config(scn);
+	if (opts)
+		run->opts = *opts;
+	run->result = wbsim_run_result_new();
+	if (!machine_build(run, error))
+		goto out;
+	run->nr_jobs = fio->jobs->len;
+	run->jobs = g_new0(struct wbsim_job, run->nr_jobs);
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		if (!wbsim_job_setup(&run->jobs[i], &run->m, fio->jobs->pdata[i], i, error))
+			goto out;
+	}
+	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
+		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
+	/* fio lays every job's files out before any job starts */
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		if (!wbsim_job_layout(&run->jobs[i], error))
+			goto out;
+	if (!schedule_events(run, error))
+		goto out;
+	if (run->opts.trace_fn) {
+		run->trace.emit = emit_trace_line;
+		run->trace.arg = run;
+		run->m.bdi.trace = &run->trace;
+	}
+	if (run->opts.check)
+		wbsim_sim_set_after_event_hook(run->m.sim, after_event_check, run);
+	series_columns(run);
+	wbsim_timer_init(&run->sampler, sample, run);
+	wbsim_timer_arm(run->m.sim, &run->sampler, 0);
+	if (run->nr_jobs) {
+		run->cur_group = 0;
+		start_group(run);
+	} else {
+		run->workload_done = true;
+	}
+	wbsim_sim_run_until(run->m.sim, run->cfg->time_limit ? run->cfg->time_limit
+							     : WBSIM_TIME_NEVER);
+	if (run->m.bdi.failure && !run->failure)
+		run->failure = g_error_copy(run->m.bdi.failure);
+	if (run->opts.check && !run->failure)
+		check_invariants(run);
+	if (run->failure) {
+		g_propagate_error(error, run->failure);
+		run->failure = NULL;
+		goto out;
+	}
+	sample(run->m.sim, run);	/* the final state */
+	collect(run, (g_get_monotonic_time() - t0) / 1e6);
+	result = run->result;
+	run->result = NULL;
+out:
+	for (unsigned int i = 0; run->jobs && i < run->nr_jobs; i++)
+		if (run->jobs[i].fio)
+			wbsim_job_clear(&run->jobs[i]);
+	g_free(run->jobs);
+	machine_free(&run->m);
+	if (run->result)
+		wbsim_run_result_free(run->result);
+	g_clear_error(&run->failure);
+	g_free(run);
+	return result;
+}

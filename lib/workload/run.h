@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* workload/run.h - run a loaded scenario and gather its results. */
+#ifndef WBSIM_WORKLOAD_RUN_H
+#define WBSIM_WORKLOAD_RUN_H
+
+#include <wbsim/scenario.h>
+#include "report/results.h"
+
+/**
+ * struct wbsim_run_options - how to run
+ * @check: verify the model's invariants while running (stop at the first
+ *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
+ * @trace_fn: called with each tracepoint line, or NULL for no trace
+ * @trace_arg: its argument
+ */
+struct wbsim_run_options {
+	gboolean check;
+	void (*trace_fn)(void *arg, const char *line);
+	void *trace_arg;
+};
+
+/* Build the machine of @scn, run it and return the results, or NULL with
+ * @error: bad input the loader could not see (a device or filesystem
+ * parameter, a job that cannot be modelled), or WBSIM_ERROR_SIMULATION. */
+struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
+					    const struct wbsim_run_options *opts,
+					    GError **error);
+
+#endif
