@@ -453,6 +453,8 @@ void wbsim_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 	out->task_ratelimit = task_ratelimit;
 	out->max_pause = (uint64_t)max_pause;
 	out->min_pause = min_pause;
+	if (task->dirty_paused_when)
+		out->think = (int64_t)(now - task->dirty_paused_when);
 
 	if (task_ratelimit == 0) {
 		period = max_pause;
@@ -460,9 +462,7 @@ void wbsim_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 		goto pause;
 	}
 	period = (int64_t)((uint64_t)hz * in->pages_dirtied / task_ratelimit);
-	pause = period;
-	if (task->dirty_paused_when)
-		pause -= (int64_t)(now - task->dirty_paused_when);
+	pause = period - out->think;
 	/*
 	 * Less than 1 s of think time (the fs may block the dirtier for a
 	 * while) is compensated in future periods by advancing the virtual

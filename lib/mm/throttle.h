@@ -117,6 +117,9 @@ struct wbsim_bdp_trace {
  * @min_pause: wb_min_pause(), jiffies
  * @period: jiffies the batch "should" take at task_ratelimit
  * @pause: jiffies to sleep now (0 = no sleep)
+ * @think: jiffies since the task's last pause ended (now -
+ *	dirty_paused_when, 0 if it never paused; negative while the
+ *	virtual time runs ahead), as credited against @period
  * @nr_dirtied_pause: the task's new nr_dirtied_pause (also stored)
  * @repeat: after the sleep, call again (same @pages_dirtied and
  *	@start_time, new @now): task_ratelimit was 0 and wb_dirty is above
@@ -139,6 +142,7 @@ struct wbsim_bdp_result {
 	int64_t min_pause;
 	int64_t period;
 	int64_t pause;
+	int64_t think;
 	uint64_t nr_dirtied_pause;
 	bool repeat;
 	bool traced;

@@ -234,6 +234,7 @@ static void test_bdp_throttled(void **state)
 	/* period = 1000 * 256 / 25575 = 10; pause = 10 - 2 */
 	assert_int_equal(f.res.period, 10);
 	assert_int_equal(f.res.pause, 8);
+	assert_int_equal(f.res.think, 2);
 	assert_false(f.res.repeat);
 	assert_int_equal(f.task.dirty_paused_when, 5008);
 	assert_int_equal(f.task.nr_dirtied_pause, 250);
@@ -284,6 +285,7 @@ static void test_bdp_short_pause(void **state)
 	wbsim_balance_dirty_pages(&f.vm, &f.in, &f.task, &f.res);
 	assert_int_equal(f.res.pause, 0);
 	assert_int_equal(f.task.dirty_paused_when, 5000);
+	assert_int_equal(f.res.think, 2000);
 	/* 10 - 2000 */
 	assert_int_equal(f.res.trace.pause, -1990);
 }
@@ -354,6 +356,67 @@ static void test_bdp_bandwidth_update(void **state)
 	assert_int_equal(f.res.dirty_ratelimit, f.bw.dirty_ratelimit);
 }
 
+static void test_bdp_memcg_domain(void **state)
+{
+	struct fixture f;
+	struct wbsim_wb_domain mdom;
+	struct wbsim_fprop_local mlocal;
+	struct wbsim_dtc mdtc;
+
+	(void)state;
+	fixture_init(&f, 5000);
+	wbsim_wb_domain_init(&mdom, 5000);
+	mdom.dirty_limit = 52416;
+	mdom.completions.events = 500;
+	wbsim_fprop_local_init(&mlocal);
+	mlocal.events = 500;
+	/*
+	 * memcg of 1 GiB dirtyable: thresh 819 * 64 = 52416, bg 409 * 64 =
+	 * 26176, freerun 39296, setpoint 45856; dirty 50000:
+	 * x = -4144 * 1024 / 6561 = -646; 646^2 >> 10 = 407;
+	 * 407 * -646 >> 10 = -257; pos 767; wb line: wb_dirty 733696 is
+	 * past the floor: 767 / 4 = 191.
+	 * Global domain in freerun (dirty 100000) but the memcg is not, so
+	 * the task is throttled, by the memcg's smaller pos_ratio.
+	 */
+	mdtc = (struct wbsim_dtc){ .gdtc = &f.gdtc, .dom = &mdom,
+		.wb_completions = &mlocal, .wb = &f.bw, .bdi = &f.bdi,
+		.avail = UINT64_C(262144), .dirty = 50000,
+		.wb_reclaimable = 733696 };
+	f.in.mdtc = &mdtc;
+	f.gdtc.dirty = 100000;
+	f.gdtc.wb_reclaimable = 733696;
+	f.in.nr_dirty = 100000;
+	f.in.pages_dirtied = 256;
+	f.in.now = 5201;
+	f.in.wb_dirtied = 1000;
+	wbsim_balance_dirty_pages(&f.vm, &f.in, &f.task, &f.res);
+	assert_false(f.res.freerun);
+	assert_int_equal(mdtc.thresh, 52416);
+	assert_int_equal(mdtc.bg_thresh, 26176);
+	assert_true(f.res.memcg_selected);
+	assert_int_equal(mdtc.pos_ratio, 191);
+	assert_int_equal(f.res.pos_ratio, 191);
+	/* global line 2048 * 204784 / 204797 = 2047 */
+	assert_int_equal(f.gdtc.pos_ratio, 2047);
+	/* both domains updated the same dirty_ratelimit, G then M */
+	assert_true(f.res.bandwidth_updated);
+	assert_int_equal(f.res.bw.nr_traces, 2);
+	assert_int_equal(mdom.dirty_limit_tstamp, 5201);
+	/* task_ratelimit from the updated R and the memcg's pos_ratio */
+	assert_int_equal(f.res.task_ratelimit,
+			 f.bw.dirty_ratelimit * 191 >> 10);
+	assert_int_equal(f.res.trace.limit, 52416);
+	assert_int_equal(f.res.trace.setpoint, 45856);
+
+	/* both in freerun: the smaller poll interval of the two wins */
+	mdtc.dirty = 30000;
+	wbsim_balance_dirty_pages(&f.vm, &f.in, &f.task, &f.res);
+	assert_true(f.res.freerun);
+	/* min(poll(738656) = 512, poll(22416): ilog2 14 >> 1 -> 128) */
+	assert_int_equal(f.task.nr_dirtied_pause, 128);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_bdp_short_pause),
 		cmocka_unit_test(test_bdp_hard_stop),
 		cmocka_unit_test(test_bdp_bandwidth_update),
+		cmocka_unit_test(test_bdp_memcg_domain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
