@@ -667,9 +667,15 @@ static gboolean apply_rw(struct wbsim_fio_file *file, struct fio_target *t,
 
 		/* fio str_rw_cb(): ":N" is a count for random patterns, an offset otherwise */
 		if (wbsim_fio_parse_size(val->postfix, job->kb_base, TRUE, &n,
-					 NULL, &why) &&
-		    (n < 0 || n > G_MAXUINT))
-			why = g_strdup_printf("rw modifier %s must be between 0 and %u",
+					 NULL, &why) && n < 0) {
+			/* fio moves backwards by -N; reads are refused later anyway */
+			if (wbsim_fio_rw_writes(job->rw))
+				return fio_refuse(error, e->file, e->line, "rw",
+						  "a negative rw offset modifier (sequential writes moving backwards) is not modelled");
+			n = 0;
+		}
+		if (!why && n > G_MAXUINT)
+			why = g_strdup_printf("rw modifier %s must be at most %u",
 					      val->postfix, G_MAXUINT);
 		if (why) {
 			fio_bad_value(error, e, why);
@@ -1013,12 +1019,18 @@ static gboolean apply_entry(struct wbsim_fio_file *file, struct fio_target *t,
 
 	switch (value_is_harmless(d, &val) ? WBSIM_FIO_REPORTING_ONLY : d->disp) {
 	case WBSIM_FIO_REFUSE:
+		/* name the option as written; the canonical name if it differs */
+		if (strcmp(e->key, d->name) != 0) {
+			g_autofree char *why2 = g_strdup_printf("%s: %s", d->name, d->why);
+
+			return fio_refuse(error, e->file, e->line, e->key, why2);
+		}
 		return fio_refuse(error, e->file, e->line, d->name, d->why);
 	case WBSIM_FIO_WARN:
 		if (d->type == WBSIM_FIO_T_DEPRECATED)
-			fio_warn(file, e, "option %s is deprecated in fio and ignored", d->name);
+			fio_warn(file, e, "option %s is deprecated in fio and ignored", e->key);
 		else
-			fio_warn(file, e, "option %s is not modelled: %s", d->name, d->why);
+			fio_warn(file, e, "option %s is not modelled: %s", e->key, d->why);
 		break;
 	case WBSIM_FIO_MODELLED:
 		if (!apply_modelled(file, t, e, &val, error))

@@ -84,8 +84,10 @@ static void test_bad_values(void **state)
 		  "t.fio:3: failed parsing fallocate=yes: expected one of: none, native, posix, keep, truncate, 0, 1", FALSE);
 	fio_fails("[w]\nrw=write\nioengine=nosuch\n", E_VAL,
 		  "t.fio:3: failed parsing ioengine=nosuch: fio: engine nosuch not loadable", TRUE);
-	fio_fails("[w]\nrw=write:-8k\n", E_VAL,
-		  "t.fio:2: failed parsing rw=write:-8k: rw modifier -8k must be between 0", TRUE);
+	fio_fails("[w]\nrw=write:-8k\n", E_UNSUP,
+		  "t.fio:2: fio option 'rw' is not modelled by wbsim (a negative rw offset modifier", TRUE);
+	fio_fails("[w]\nrw=write:8x\n", E_VAL,
+		  "t.fio:2: failed parsing rw=write:8x: unknown suffix 'x'", TRUE);
 	fio_fails("[w]\nrw=write\npercentile_list=1:x\n", E_VAL,
 		  "t.fio:3: failed parsing percentile_list=1:x: 'x' is not a decimal number", TRUE);
 	g_unsetenv("WBSIM_T_UNSET");
@@ -121,7 +123,8 @@ static void test_refusals(void **state)
 	fio_fails("[w]\nrw=write\nzonesize=1m\n", E_UNSUP, "t.fio:3: fio option 'zonesize'", TRUE);
 	fio_fails("[w]\nrw=write\nrandom_distribution=zipf:1.2\n", E_UNSUP,
 		  "t.fio:3: fio option 'random_distribution' is not modelled by wbsim (only the uniform", TRUE);
-	fio_fails("[w]\nrw=write\nfill_fs=1\n", E_UNSUP, "t.fio:3: fio option 'fill_device'", TRUE);
+	fio_fails("[w]\nrw=write\nfill_fs=1\n", E_UNSUP,
+		  "t.fio:3: fio option 'fill_fs' is not modelled by wbsim (fill_device: writing until", TRUE);
 	fio_fails("[w]\nrw=write\nread_iolog=trace.log\n", E_UNSUP, "t.fio:3: fio option 'read_iolog'", TRUE);
 	fio_fails("[w]\nrw=write\nioengine=io_uring\nuncached=1\n", E_UNSUP, "t.fio:4: fio option 'uncached'", TRUE);
 	/* the same options at their harmless values are accepted silently */
