@@ -357,17 +357,24 @@ uint64_t wbsim_page_cache_next_towrite(const struct wbsim_page_cache *pc,
  * @max: cap on the length
  * @exclude_writeback: pages under writeback end the run
  *
+ * With folios of several pages the cap is raised so that the run ends on
+ * a folio boundary (the kernel writes whole folios; nr_to_write may go
+ * below zero by the rest of the last folio).
+ *
  * Return: number of consecutive pages from @index (0 if @index itself
- * does not qualify), at most @max.
+ * does not qualify), at most @max (rounded up to the folio end).
  */
 uint64_t wbsim_page_cache_run(const struct wbsim_page_cache *pc,
 			      enum wbsim_pc_mark mark, uint64_t index,
 			      uint64_t max, bool exclude_writeback)
 {
 	uint64_t n = 0, pos = index;
+	uint64_t f = UINT64_C(1) << pc->folio_order;
 
 	if (index >= WBSIM_PC_MAX_PAGES)
 		return 0;
+	if (f > 1 && max < WBSIM_PC_MAX_PAGES)
+		max = ((index + max + f - 1) & ~(f - 1)) - index;
 	while (n < max) {
 		uint64_t w = pos / WORD_BITS, off = pos % WORD_BITS;
 		uint64_t bits = hbm_word(&pc->marks[mark], w);

@@ -193,6 +193,15 @@ static void test_large_folios(void **state)
 	assert_int_equal(wbsim_page_cache_next_dirty(&pc, 0), 0);
 	assert_int_equal(wbsim_page_cache_next_dirty(&pc, 1), 1);
 	assert_int_equal(wbsim_page_cache_nr(&pc, WBSIM_PC_DIRTY), 16);
+	/* a run capped at 5 pages still covers its whole folio */
+	assert_int_equal(wbsim_page_cache_dirty_run(&pc, 0, 5), 16);
+	assert_int_equal(wbsim_page_cache_dirty_run(&pc, 0, 17), 16);
+	/* redirty the folio under writeback and the next one: a run that
+	 * may include writeback pages ends at the folio after the cap */
+	wbsim_page_cache_mark_dirty(&pc, 16, 32);
+	assert_int_equal(wbsim_page_cache_run(&pc, WBSIM_PC_DIRTY, 0, 17,
+					      false), 32);
+	assert_int_equal(wbsim_page_cache_dirty_run(&pc, 0, 17), 16);
 	wbsim_page_cache_destroy(&pc);
 }
 
@@ -376,6 +385,10 @@ static void random_ops(uint64_t folio, unsigned int nops)
 			int m = (int)rnd(WBSIM_PC_NR_MARKS);
 			bool excl = rnd(2);
 			uint64_t max = 1 + rnd(3000);
+
+			/* runs end on folio boundaries */
+			max = ((start + max + nv->folio - 1) &
+			       ~(nv->folio - 1)) - start;
 
 			for (i = start; i < NV_PAGES && c < max; i++) {
 				if (!nv_test(nv, m, i) ||
