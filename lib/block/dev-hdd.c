@@ -36,8 +36,10 @@
  * the cache; the cache is destaged in SPTF order among its oldest
  * reorder_window entries; a full cache makes writes wait.
  *
+ * A request that starts where the last transfer ended needs no seek (track
+ * and cylinder skew hide the switches): only the rotation since then.
+ *
  * Left out: head-switch and settle differences between reads and writes,
- * track and cylinder skew (sequential transfer never misses a revolution),
  * defect remapping, read look-ahead, SMR.
  */
 #include <math.h>
@@ -82,6 +84,8 @@ struct wbsim_hdd {
 	/* state */
 	struct wbsim_device *dev;
 	uint64_t head_cyl;
+	uint64_t last_end;		/* sector after the last transfer */
+	double last_end_angle;		/* where that sector is on the platter */
 	gboolean busy;
 	struct hdd_job *jobs;		/* media queue in arrival order */
 	unsigned int nr_jobs;
@@ -208,7 +212,15 @@ static wbsim_time_t rot_wait(const struct wbsim_hdd *h, wbsim_time_t t, double t
 static wbsim_time_t positioning(const struct wbsim_hdd *h, const struct hdd_job *job,
 				wbsim_time_t t, wbsim_time_t *seek_out)
 {
-	double tr = hdd_track(h, job->sector);
+	double tr;
+
+	/* continuing where the head stopped: skew hides track switches */
+	if (job->sector == h->last_end) {
+		if (seek_out)
+			*seek_out = 0;
+		return rot_wait(h, t, h->last_end_angle);
+	}
+	tr = hdd_track(h, job->sector);
 	uint64_t cyl = track_cyl(h, tr);
 	uint64_t d = cyl > h->head_cyl ? cyl - h->head_cyl : h->head_cyl - cyl;
 	wbsim_time_t seek = wbsim_hdd_seek_time(h, d);
@@ -238,6 +250,7 @@ static gboolean hdd_init(struct wbsim_device *dev, GError **error)
 		return FALSE;
 	}
 	h->dev = dev;
+	h->last_end = UINT64_MAX;
 	h->rev_ns = 60 * WBSIM_NSEC_PER_SEC / h->rpm;
 	rev_s = (double)h->rev_ns / 1e9;
 	h->ratio = (double)h->inner_rate / (double)h->outer_rate;
@@ -305,6 +318,8 @@ static void hdd_job_done(wbsim_sim *sim, void *arg)
 	h->cur = NULL;
 	h->busy = FALSE;
 	h->head_cyl = track_cyl(h, hdd_track(h, j->sector + j->nr_sectors - 1));
+	h->last_end = j->sector + j->nr_sectors;
+	h->last_end_angle = platter_angle(h, wbsim_sim_now(sim));
 	if (j->rq) {
 		wbsim_device_end_request(h->dev, j->rq);
 	} else {
@@ -317,9 +332,10 @@ static void hdd_job_done(wbsim_sim *sim, void *arg)
 }
 
 /*
- * Pick the next job: the oldest if it waited ncq_max_age, else the
- * shortest positioning time among the first reorder_window jobs (all of
- * them when only commands, at most queue_depth, are queued).
+ * Pick the next job: the oldest queued command if it waited ncq_max_age,
+ * else the shortest positioning time among the first reorder_window jobs
+ * (all of them when only commands, at most queue_depth, are queued).
+ * Cached writes have no age limit: nobody waits for them.
  */
 static struct hdd_job *hdd_pick(struct wbsim_hdd *h, wbsim_time_t now)
 {
@@ -331,9 +347,12 @@ static struct hdd_job *hdd_pick(struct wbsim_hdd *h, wbsim_time_t now)
 
 	if (!h->jobs)
 		return NULL;
-	if (now - h->jobs->arrival >= h->ncq_max_age) {
-		bestp = &h->jobs;
+	for (pp = &h->jobs; *pp && !(*pp)->rq; pp = &(*pp)->next)
+		;
+	if (*pp && now - (*pp)->arrival >= h->ncq_max_age) {
+		bestp = pp;
 	} else {
+		pp = &h->jobs;
 		for (; *pp && n < window; pp = &(*pp)->next, n++) {
 			wbsim_time_t t = positioning(h, *pp, now, NULL);
 

@@ -17,8 +17,8 @@
  *        units * (1 / random_write_iops - 4096 / seq_write_bandwidth),
  *      the mapping-table and garbage-collection work of a write that does
  *      not continue a stream; with all dies busy 4 KiB random writes run at
- *      exactly random_write_iops. The buffer space is freed when the last
- *      piece is programmed.
+ *      exactly random_write_iops. A piece's buffer space is freed when it
+ *      is programmed.
  * A request is sequential if it starts where one of the last 8 streams
  * ended. IOPS grow with the number of requests in flight (latency-bound)
  * until the back end saturates and the buffer fills.
@@ -173,7 +173,7 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 	wbsim_sim *sim = wbsim_device_sim(dev);
 	uint64_t bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
 	gboolean random = !nvme_sequential(d, rq);
-	wbsim_time_t t0, t1, last = 0;
+	wbsim_time_t t0, t1;
 	struct nvme_release *rel;
 
 	t0 = MAX(wbsim_sim_now(sim), d->ctrl_free) + d->command_overhead;
@@ -196,19 +196,19 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 		if (off == 0 && random)
 			dur += d->random_extra;
 		d->unit_free[u] = start + dur;
-		last = MAX(last, start + dur);
+		/* the piece's buffer space is free once it is programmed */
+		rel = d->free_rel;
+		if (rel) {
+			d->free_rel = rel->next;
+		} else {
+			rel = g_new(struct nvme_release, 1);
+			g_ptr_array_add(d->all_rel, rel);
+		}
+		rel->dev = dev;
+		rel->bytes = piece;
+		wbsim_sim_schedule_at(sim, start + dur, nvme_release, rel);
 		off += piece;
 	}
-	rel = d->free_rel;
-	if (rel) {
-		d->free_rel = rel->next;
-	} else {
-		rel = g_new(struct nvme_release, 1);
-		g_ptr_array_add(d->all_rel, rel);
-	}
-	rel->dev = dev;
-	rel->bytes = bytes;
-	wbsim_sim_schedule_at(sim, last, nvme_release, rel);
 }
 
 /* Start waiting requests, in order, while the write buffer has room. */
