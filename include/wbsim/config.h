@@ -248,6 +248,38 @@ struct wbsim_config_param_set {
 };
 
 /**
+ * struct wbsim_config_section_ops - a model layer that checks and prints its
+ * own [device] or [filesystem] section (instead of a parameter set)
+ * @check: check that @name (the preset or type) exists and that the
+ *	section's overrides (cfg->device_params or cfg->fs_params) are
+ *	parameters of it with valid values. @name_where is the "FILE:LINE: "
+ *	prefix of the line that chose @name ("" for the default); messages
+ *	about an override name its file and line
+ * @describe: every parameter as "key = value" lines, overrides applied, in
+ *	scenario syntax, for --dump-config (values must load back to
+ *	themselves); NULL: the overrides are printed as given
+ *
+ * The device layer is installed for [device] by default
+ * (lib/workload/config-device.c): [device] preset names a preset file of
+ * lib/block/presets or $WBSIM_PRESET_PATH.
+ */
+struct wbsim_config_section_ops {
+	gboolean (*check)(const struct wbsim_config *cfg, const char *name,
+			  const char *name_where, GError **error);
+	char *(*describe)(const struct wbsim_config *cfg, const char *name);
+};
+
+/**
+ * wbsim_config_set_section_ops() - let a model layer own [device] or [filesystem]
+ * @section: "device" or "filesystem"
+ * @ops: the hooks (must stay valid), or NULL to go back to parameter sets
+ *
+ * Thread safety: call before loading scenarios; not concurrently with them.
+ */
+WBSIM_API void wbsim_config_set_section_ops(const char *section,
+					    const struct wbsim_config_section_ops *ops);
+
+/**
  * wbsim_config_new() - a configuration holding every default
  *
  * Return: the configuration; free it with wbsim_config_free().
@@ -333,7 +365,9 @@ WBSIM_API const struct wbsim_config_param_set *
 wbsim_config_find_param_set(const char *section, const char *name);
 
 /**
- * wbsim_config_apply_params() - fill a model's parameter struct
+ * wbsim_config_apply_params() - fill a model's parameter struct (parameter
+ * sets only; a section owned by wbsim_config_set_section_ops() is applied
+ * by its layer)
  * @cfg: a checked configuration
  * @section: "device" or "filesystem"
  * @base: a struct of the chosen set's struct_size

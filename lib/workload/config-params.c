@@ -36,9 +36,11 @@ static const struct wbsim_config_param_set fs_f2fs_set = {
 	"F2FS: log-structured allocation (model pending).",
 };
 
-/* One line per built-in device preset or filesystem type. */
+/*
+ * One line per built-in parameter set. Device presets are not here: the
+ * device layer owns [device] through its section ops (config-device.c).
+ */
 static const struct wbsim_config_param_set *const builtin_sets[] = {
-	&wbsim_device_ideal_param_set,
 	&fs_ideal_set,
 	&fs_xfs_set,
 	&fs_ext4_set,
@@ -46,6 +48,37 @@ static const struct wbsim_config_param_set *const builtin_sets[] = {
 };
 
 G_LOCK_DEFINE_STATIC(registry);
+
+/* [device] and [filesystem] owners; NULL means the parameter sets. */
+static const struct wbsim_config_section_ops *device_ops = &wbsim_device_section_ops;
+static const struct wbsim_config_section_ops *fs_ops;
+
+void wbsim_config_set_section_ops(const char *section,
+				  const struct wbsim_config_section_ops *ops)
+{
+	g_return_if_fail(section != NULL);
+	G_LOCK(registry);
+	if (strcmp(section, "device") == 0)
+		device_ops = ops;
+	else if (strcmp(section, "filesystem") == 0)
+		fs_ops = ops;
+	else
+		g_critical("wbsim_config_set_section_ops: no section [%s]", section);
+	G_UNLOCK(registry);
+}
+
+const struct wbsim_config_section_ops *wbsim_config_get_section_ops(const char *section)
+{
+	const struct wbsim_config_section_ops *ops = NULL;
+
+	G_LOCK(registry);
+	if (strcmp(section, "device") == 0)
+		ops = device_ops;
+	else if (strcmp(section, "filesystem") == 0)
+		ops = fs_ops;
+	G_UNLOCK(registry);
+	return ops;
+}
 static GPtrArray *registered_sets;	/* const struct wbsim_config_param_set * */
 
 const struct wbsim_config_param_set *

@@ -120,7 +120,10 @@ gboolean wbsim_config_parse_event(const char *value,
 void wbsim_config_event_free(gpointer data);
 void wbsim_config_override_free(gpointer data);
 
-/* The built-in "ideal" device preset's parameters (config-device-ideal.c). */
-extern const struct wbsim_config_param_set wbsim_device_ideal_param_set;
+/* The section ops installed for @section, or NULL (parameter sets). */
+const struct wbsim_config_section_ops *wbsim_config_get_section_ops(const char *section);
+
+/* The device layer's section ops, installed by default (config-device.c). */
+extern const struct wbsim_config_section_ops wbsim_device_section_ops;
 
 #endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */

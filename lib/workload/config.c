@@ -71,9 +71,9 @@ static const struct wbsim_config_key config_keys[] = {
 	  NULL, 0,
 	  "vm.dirty_writeback_centisecs: interval of the periodic writeback wakeups; 0 disables them." },
 
-	{ "device", "preset", WBSIM_CFG_NAME, F(device_preset), "ideal", "",
-	  0, 0, NULL, wbsim_config_device_preset_names, 0,
-	  "Device model preset. Every other key in [device] overrides one of the preset's parameters (tables below)." },
+	{ "device", "preset", WBSIM_CFG_STRING, F(device_preset), "ideal", "",
+	  0, 0, NULL, NULL, 0,
+	  "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
 
 	{ "filesystem", "type", WBSIM_CFG_NAME, F(fs_type), "ideal", "",
 	  0, 0, NULL, wbsim_config_fs_type_names, 0,
@@ -458,16 +458,29 @@ static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 	return TRUE;
 }
 
-/* Look up the chosen set and validate every override of @list against it. */
+/*
+ * Validate the section's overrides: by the layer that owns the section, or
+ * against the chosen parameter set.
+ */
 static gboolean check_params(const struct wbsim_config *cfg,
 			     const char *section, GError **error)
 {
+	const struct wbsim_config_section_ops *ops =
+		wbsim_config_get_section_ops(section);
 	const struct wbsim_config_param_set *set;
-	const char *name = strcmp(section, "device") == 0 ? cfg->device_preset
-							  : cfg->fs_type;
+	gboolean is_dev = strcmp(section, "device") == 0;
+	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
 	void *scratch;
 	gboolean ok;
 
+	if (ops) {
+		const struct wbsim_config_origin *o =
+			origin_of(cfg, section, is_dev ? "preset" : "type");
+		g_autofree char *where = o ? wbsim_config_where(o->file, o->line)
+					   : g_strdup("");
+
+		return ops->check(cfg, name, where, error);
+	}
 	set = wbsim_config_find_param_set(section, name);
 	if (!set) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
@@ -496,6 +509,12 @@ gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
 	const struct wbsim_config_param_set *set;
 
 	g_return_val_if_fail(is_dev || strcmp(section, "filesystem") == 0, FALSE);
+	if (wbsim_config_get_section_ops(section)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "[%s] is applied by its own layer, not by a parameter set",
+			    section);
+		return FALSE;
+	}
 	set = wbsim_config_find_param_set(section, name);
 	if (!set) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
@@ -583,11 +602,29 @@ static void dump_params(GString *out, const struct wbsim_config *cfg,
 			const char *section)
 {
 	gboolean is_dev = strcmp(section, "device") == 0;
-	const struct wbsim_config_param_set *set =
-		wbsim_config_find_param_set(section, is_dev ? cfg->device_preset
-							    : cfg->fs_type);
+	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
+	const struct wbsim_config_section_ops *ops =
+		wbsim_config_get_section_ops(section);
+	const struct wbsim_config_param_set *set;
 	void *base;
 
+	if (ops) {
+		const GPtrArray *list = is_dev ? cfg->device_params : cfg->fs_params;
+		g_autofree char *text = ops->describe ? ops->describe(cfg, name)
+						      : NULL;
+
+		if (text) {
+			g_string_append(out, text);
+			return;
+		}
+		for (guint i = 0; i < list->len; i++) {
+			const struct wbsim_config_override *o = list->pdata[i];
+
+			g_string_append_printf(out, "%s = %s\n", o->key, o->value);
+		}
+		return;
+	}
+	set = wbsim_config_find_param_set(section, name);
 	if (!set)
 		return;
 	base = g_malloc0(MAX(set->struct_size, 1));

@@ -13,7 +13,6 @@
 
 #include <wbsim/wbsim.h>
 #include "workload/config-private.h"
-#include "workload/config-device-ideal.h"
 
 #define GIB ((uint64_t)1 << 30)
 
@@ -291,8 +290,6 @@ static void test_set_errors(void **state)
 		"--set: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
 	assert_set_fails("run.series_interval=10",
 		"--set: [run] series_interval = 10: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
-	assert_set_fails("device.preset=idael",
-		"--set: [device] preset = idael: expected one of: ideal (did you mean ideal?)");
 	assert_set_fails("filesystem.type=xfs4",
 		"--set: [filesystem] type = xfs4: expected one of: ideal, xfs, ext4, f2fs (did you mean xfs?)");
 	assert_set_fails("vm.dirty_ratoi=5",
@@ -400,44 +397,46 @@ static void test_ratio_bytes_exclusive(void **state)
 	wbsim_config_free(cfg);
 }
 
+/* [device] belongs to the device layer: overrides are checked there. */
 static void test_device_params(void **state)
 {
 	struct wbsim_config *cfg = wbsim_config_new();
-	struct wbsim_device_ideal_params p = { 0 };
 	const struct wbsim_config_override *o;
 	g_autoptr(GError) e = NULL;
+	char dummy[64];
 
-	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
-	assert_true(p.bandwidth == GIB);
-	assert_true(p.latency == 100 * WBSIM_NSEC_PER_USEC);
-	assert_int_equal(p.queue_depth, 32);
-	assert_int_equal(p.max_sectors_kb, 1280);
-
-	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=2g", NULL));
+	assert_true(wbsim_config_check(cfg, NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=2GB/s", NULL));
 	assert_true(wbsim_config_set_override(cfg, "device.queue_depth=64", NULL));
-	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=3g", NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=3GB/s", NULL));
+	/* a later setting replaces the earlier one where it stood */
 	assert_int_equal(cfg->device_params->len, 2);
 	o = cfg->device_params->pdata[0];
 	assert_string_equal(o->key, "bandwidth");
-	assert_string_equal(o->value, "3g");
+	assert_string_equal(o->value, "3GB/s");
 	assert_string_equal(o->file, "--set");
+	assert_int_equal(o->line, 0);
 	assert_true(wbsim_config_check(cfg, NULL));
-	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
-	assert_true(p.bandwidth == 3 * GIB);
-	assert_int_equal(p.queue_depth, 64);
-
-	assert_true(wbsim_config_set_override(cfg, "device.bandwith=2g", NULL));
-	assert_false(wbsim_config_check(cfg, &e));
+	/* parameter sets do not apply to a section a layer owns */
+	assert_false(wbsim_config_apply_params(cfg, "device", dummy, &e));
 	assert_string_equal(e->message,
-		"--set: [device] bandwith = 2g: not a parameter of device preset ideal (did you mean bandwidth?)");
+		"[device] is applied by its own layer, not by a parameter set");
+	g_clear_error(&e);
+
+	/* the device layer's message, located at the override */
+	assert_true(wbsim_config_set_override(cfg, "device.bandwith=2GB/s", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_true(g_str_has_prefix(e->message, "--set: "));
+	assert_non_null(strstr(e->message, "'bandwith'"));
+	assert_non_null(strstr(e->message, "bandwidth"));
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
 	cfg = wbsim_config_new();
-	assert_true(wbsim_config_set_override(cfg, "device.latency=5", NULL));
+	assert_true(wbsim_config_set_override(cfg, "device.preset=nvme-fast", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
 	assert_string_equal(e->message,
-		"--set: [device] latency = 5: expected a time with a unit (ns, us, ms, s, m, h) from 0 to 10s");
+		"--set: [device] preset = nvme-fast: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets, or a path to a preset file");
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
@@ -450,45 +449,57 @@ static void test_device_params(void **state)
 	wbsim_config_free(cfg);
 }
 
-struct test_dev_params {
-	uint64_t rpm;
-	bool smr;
+struct test_fs_params {
+	uint64_t agcount;
+	bool reflink;
 };
 
-static const struct wbsim_config_key test_dev_keys[] = {
-	{ "device", "rpm", WBSIM_CFG_UINT, offsetof(struct test_dev_params, rpm),
-	  "7200", "rpm", 1, 20000, NULL, NULL, 0, "spindle speed" },
-	{ "device", "smr", WBSIM_CFG_BOOL, offsetof(struct test_dev_params, smr),
-	  "false", "", 0, 0, NULL, NULL, 0, "shingled" },
+static const struct wbsim_config_key test_fs_keys[] = {
+	{ "filesystem", "agcount", WBSIM_CFG_UINT,
+	  offsetof(struct test_fs_params, agcount), "4", "groups", 1, 1024,
+	  NULL, NULL, 0, "allocation groups" },
+	{ "filesystem", "reflink", WBSIM_CFG_BOOL,
+	  offsetof(struct test_fs_params, reflink), "false", "", 0, 0, NULL,
+	  NULL, 0, "shared extents" },
 };
 
-static const struct wbsim_config_param_set test_dev_set = {
-	"device", "test-disk", test_dev_keys, G_N_ELEMENTS(test_dev_keys),
-	sizeof(struct test_dev_params), "a disk registered by the test",
+static const struct wbsim_config_param_set test_fs_set = {
+	"filesystem", "test-fs", test_fs_keys, G_N_ELEMENTS(test_fs_keys),
+	sizeof(struct test_fs_params), "a filesystem registered by the test",
 };
 
 static void test_register_param_set(void **state)
 {
 	struct wbsim_config *cfg = wbsim_config_new();
-	struct test_dev_params p = { 0 };
+	struct test_fs_params p = { 0 };
 	g_autoptr(GError) e = NULL;
 	g_autofree char *dump = NULL;
 
-	assert_true(wbsim_config_register_param_set(&test_dev_set, NULL));
-	assert_false(wbsim_config_register_param_set(&test_dev_set, &e));
+	assert_true(wbsim_config_register_param_set(&test_fs_set, NULL));
+	assert_false(wbsim_config_register_param_set(&test_fs_set, &e));
 	assert_string_equal(e->message,
-			    "[device] test-disk: a parameter set of that name exists");
-	assert_ptr_equal(wbsim_config_find_param_set("device", "test-disk"),
-			 &test_dev_set);
+			    "[filesystem] test-fs: a parameter set of that name exists");
+	assert_ptr_equal(wbsim_config_find_param_set("filesystem", "test-fs"),
+			 &test_fs_set);
 
-	assert_true(wbsim_config_set_override(cfg, "device.preset=test-disk", NULL));
-	assert_true(wbsim_config_set_override(cfg, "device.smr=on", NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.type=test-fs", NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.reflink=on", NULL));
 	assert_true(wbsim_config_check(cfg, NULL));
-	assert_true(wbsim_config_apply_params(cfg, "device", &p, NULL));
-	assert_int_equal(p.rpm, 7200);
-	assert_true(p.smr);
+	assert_true(wbsim_config_apply_params(cfg, "filesystem", &p, NULL));
+	assert_int_equal(p.agcount, 4);
+	assert_true(p.reflink);
 	dump = wbsim_config_dump(cfg);
-	assert_non_null(strstr(dump, "[device]\npreset = test-disk\nrpm = 7200\nsmr = true\n"));
+	assert_non_null(strstr(dump, "[filesystem]\ntype = test-fs\nagcount = 4\nreflink = true\n"));
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	/* a bad value of a registered parameter names the line and the range */
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "filesystem.type=test-fs", NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.agcount=0", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_string_equal(e->message,
+		"--set: [filesystem] agcount = 0: expected an integer from 1 to 1024");
 	wbsim_config_free(cfg);
 }
 
@@ -496,9 +507,20 @@ static void test_dump_defaults(void **state)
 {
 	struct wbsim_config *cfg = wbsim_config_new();
 	g_autofree char *dump = NULL;
+	char *dev, *end;
 
 	assert_true(wbsim_config_check(cfg, NULL));
 	dump = wbsim_config_dump(cfg);
+	/* the device layer prints its own parameters: check they are there */
+	dev = strstr(dump, "preset = ideal\n");
+	assert_non_null(dev);
+	dev += strlen("preset = ideal\n");
+	end = strstr(dev, "\n\n");
+	assert_non_null(end);
+	assert_true(g_str_has_prefix(dev, "bandwidth = "));
+	assert_non_null(g_strstr_len(dev, end - dev, "\nlatency = "));
+	memmove(dev, "@DEVICE@", 8);
+	memmove(dev + 8, end + 1, strlen(end + 1) + 1);
 	assert_string_equal(dump,
 		"[scenario]\n"
 		"description = \n"
@@ -519,10 +541,7 @@ static void test_dump_defaults(void **state)
 		"\n"
 		"[device]\n"
 		"preset = ideal\n"
-		"bandwidth = 1g\n"
-		"latency = 100us\n"
-		"queue_depth = 32\n"
-		"max_sectors_kb = 1280\n"
+		"@DEVICE@"
 		"\n"
 		"[filesystem]\n"
 		"type = ideal\n"
@@ -558,12 +577,6 @@ static void test_readme_covers_keys(void **state)
 		if (!strstr(text, cell))
 			fail_msg("scenarios/README.md lacks a row for [%s] %s",
 				 keys[i].section, keys[i].key);
-	}
-	for (size_t i = 0; i < wbsim_device_ideal_param_set.n_keys; i++) {
-		g_autofree char *cell = g_strdup_printf("| `[device]` | `%s` |",
-			wbsim_device_ideal_param_set.keys[i].key);
-
-		assert_non_null(strstr(text, cell));
 	}
 	/* the generated reference is in the README as generated */
 	md = wbsim_config_keys_markdown();
