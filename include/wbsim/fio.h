@@ -25,6 +25,13 @@
  * line and option). Reads are not modelled: jobs that only read are
  * refused; mixed jobs are accepted with a warning.
  *
+ * Where fio is lax wbsim is strict, with a message instead of a silent
+ * misreading: an unknown size or time suffix ("4kq") or a fraction ("1.5g",
+ * which fio reads as 1 byte) is "failed parsing". Parenthesised arithmetic
+ * is always available (fio needs a lex/yacc build for it): + - * / % ^,
+ * with k = 1024 and KiB = 1000 inside parentheses whatever kb_base says,
+ * and bare numbers in a time expression taken as microseconds.
+ *
  * Thread safety: the functions are reentrant; ${VAR} reads the process
  * environment with g_getenv().
  */
@@ -92,6 +99,7 @@ enum wbsim_fio_random_generator {
  * struct wbsim_fio_option - one option as the user wrote it
  * @name: canonical option name (an alias such as blocksize is stored as bs)
  * @value: the value as typed (before substitutions), NULL for a bare key
+ *	   (fio leaves bare keys such as stonewall out of its JSON options)
  * @file: file of the line (owned by the struct wbsim_fio_file)
  * @line: 1-based line number
  */
@@ -247,7 +255,8 @@ struct wbsim_fio_job {
 };
 
 /**
- * struct wbsim_fio_file - a parsed job file (and the files it includes)
+ * struct wbsim_fio_file - a parsed job file (and the files it includes);
+ * allocated only by the library (it carries private parser state)
  * @jobs: struct wbsim_fio_job *, in fio's order (clones follow their job)
  * @global_options: struct wbsim_fio_option *, every option of every
  *		    [global] section in file order (duplicates kept): fio's

@@ -359,6 +359,17 @@ static char *posval_list(const char *posvals)
 	return g_strjoinv(", ", vals);
 }
 
+/* A time in microseconds must still fit in 64-bit nanoseconds. */
+static gboolean time_fits(uint64_t us, int64_t *out, char **why)
+{
+	if (us > UINT64_MAX / WBSIM_NSEC_PER_USEC || us > (uint64_t)INT64_MAX) {
+		*why = g_strdup("time overflows 64-bit simulated nanoseconds");
+		return FALSE;
+	}
+	*out = (int64_t)us;
+	return TRUE;
+}
+
 /* One numeric part according to the option's type and flags. */
 static gboolean parse_part(const struct wbsim_fio_optdesc *d, const char *s,
 			   unsigned int kb_base, int64_t *out, gboolean *pct,
@@ -378,16 +389,14 @@ static gboolean parse_part(const struct wbsim_fio_optdesc *d, const char *s,
 		if (!wbsim_fio_parse_time(s, !!(d->flags & WBSIM_FIO_F_SECONDS),
 					  &u, why))
 			return FALSE;
-		*out = (int64_t)MIN(u, (uint64_t)INT64_MAX);
-		return TRUE;
+		return time_fits(u, out, why);
 	case WBSIM_FIO_T_INT:
 	case WBSIM_FIO_T_ULL:
 		if (d->flags & WBSIM_FIO_F_TIME) {
 			if (!wbsim_fio_parse_time(s, !!(d->flags & WBSIM_FIO_F_SECONDS),
 						  &u, why))
 				return FALSE;
-			*out = (int64_t)MIN(u, (uint64_t)INT64_MAX);
-			return TRUE;
+			return time_fits(u, out, why);
 		}
 		return wbsim_fio_parse_size(s, kb_base,
 					    !!(d->flags & WBSIM_FIO_F_SIGNED),

@@ -73,6 +73,8 @@ static void test_bad_values(void **state)
 		  "t.fio:3: failed parsing direct=yes: expected an integer (decimal or 0x hex)", FALSE);
 	fio_fails("[w]\nrw=write\nsize=(2^62)*4\n", E_VAL,
 		  "t.fio:3: failed parsing size=(2^62)*4: value overflows 64 bits", FALSE);
+	fio_fails("[w]\nrw=write\nruntime=300000d\n", E_VAL,
+		  "t.fio:3: failed parsing runtime=300000d: time overflows 64-bit simulated nanoseconds", FALSE);
 	fio_fails("[w]\nrw=write\nsize=(1/0)\n", E_VAL,
 		  "t.fio:3: failed parsing size=(1/0): division by zero", FALSE);
 	fio_fails("[w]\nrw=write\nnumjobs=$ncpus*x\n", E_VAL,
