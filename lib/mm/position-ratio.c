@@ -49,6 +49,15 @@ int64_t wbsim_pos_ratio_polynom(uint64_t setpoint, uint64_t dirty,
 	x = ((int64_t)setpoint - (int64_t)dirty) *
 	    ((int64_t)1 << WBSIM_RATELIMIT_CALC_SHIFT) /
 	    (int64_t)((limit - setpoint) | 1);
+	/*
+	 * |x| >= 2048 lands outside [0, 2048] after the clamp anyway (the
+	 * cubic is monotonic); bounding x first keeps x^3 from overflowing
+	 * on absurd inputs without changing any result.
+	 */
+	if (x > 2048)
+		x = 2048;
+	if (x < -2048)
+		x = -2048;
 	pos_ratio = x;
 	pos_ratio = asr64(pos_ratio * x, WBSIM_RATELIMIT_CALC_SHIFT);
 	pos_ratio = asr64(pos_ratio * x, WBSIM_RATELIMIT_CALC_SHIFT);

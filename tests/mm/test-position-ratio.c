@@ -25,6 +25,14 @@ static void test_polynom_anchors(void **state)
 	/* clamped at both ends */
 	assert_int_equal(wbsim_pos_ratio_polynom(2000, 0, 3025), 2048);
 	assert_int_equal(wbsim_pos_ratio_polynom(2000, 4000, 3025), 0);
+	/* limit == setpoint: x = 10^9 * 1024, would overflow x^3 */
+	assert_int_equal(wbsim_pos_ratio_polynom(UINT64_C(1000000000), 0,
+						 UINT64_C(1000000000)), 2048);
+	assert_int_equal(wbsim_pos_ratio_polynom(1, UINT64_C(1000000000), 1),
+			 0);
+	/* the bound does not change results near it: x = 2047 and 2048
+	 * (setpoint 2047 or 2048 over a gap of 1) clamp to 2048 either way */
+	assert_int_equal(wbsim_pos_ratio_polynom(2, 0, 3), 2048);
 }
 
 static void test_polynom_asymmetric(void **state)
