@@ -27,6 +27,7 @@ struct wbsim_config_origin {
  * @fio_sections_file: file of the first inline fio section
  * @fio_sections_line: its line
  * @fio_sections_instance: the loaded file that holds them
+ * @fio_sections_dir: that file's directory (fio include lines are relative to it)
  * @next_instance: counter for wbsim_config_origin.instance
  */
 struct wbsim_config_private {
@@ -35,6 +36,7 @@ struct wbsim_config_private {
 	char *fio_sections_file;
 	unsigned int fio_sections_line;
 	unsigned int fio_sections_instance;
+	char *fio_sections_dir;
 	unsigned int next_instance;
 };
 

@@ -189,6 +189,7 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	/* the sections are owned by the lexed documents of the loader */
 	g_ptr_array_unref(priv->fio_sections);
 	g_free(priv->fio_sections_file);
+	g_free(priv->fio_sections_dir);
 	g_free(priv);
 	g_ptr_array_unref(cfg->device_params);
 	g_ptr_array_unref(cfg->fs_params);
@@ -582,6 +583,21 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			     "dirty_background_bytes",
 			     cfg->dirty_background_bytes, error))
 		return FALSE;
+	for (guint i = 0; cfg->time_limit && i < cfg->events->len; i++) {
+		const struct wbsim_config_event *ev = cfg->events->pdata[i];
+		g_autofree char *where = NULL, *at = NULL, *limit = NULL;
+
+		if (ev->at <= cfg->time_limit)
+			continue;
+		where = wbsim_config_where(ev->file, ev->line);
+		at = wbsim_format_time(ev->at);
+		limit = wbsim_format_time(cfg->time_limit);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[events] at = %s %s%s%s: after [run] time_limit = %s: expected a time the run reaches",
+			    where, at, ev->action, ev->args ? " " : "",
+			    ev->args ? ev->args : "", limit);
+		return FALSE;
+	}
 	if (!check_params(cfg, "device", error))
 		return FALSE;
 	return check_params(cfg, "filesystem", error);

@@ -144,7 +144,8 @@ static gboolean load_include(struct loader *ld, const struct wbsim_ini_entry *e,
 
 /* An inline [fio:NAME] section: keep it (the document stays alive). */
 static gboolean add_fio_section(struct loader *ld, struct wbsim_ini_section *s,
-				unsigned int instance, GError **error)
+				unsigned int instance, const char *base_dir,
+				GError **error)
 {
 	struct wbsim_config_private *priv = ld->scn->cfg->priv;
 
@@ -163,6 +164,8 @@ static gboolean add_fio_section(struct loader *ld, struct wbsim_ini_section *s,
 		priv->fio_sections_file = g_strdup(s->file);
 		priv->fio_sections_line = s->line;
 		priv->fio_sections_instance = instance;
+		g_free(priv->fio_sections_dir);
+		priv->fio_sections_dir = g_strdup(base_dir ? base_dir : ".");
 	}
 	g_ptr_array_add(priv->fio_sections, s);
 	return TRUE;
@@ -187,7 +190,7 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
 		struct wbsim_ini_section *s = doc->sections->pdata[i];
 
 		if (g_str_has_prefix(s->name, "fio:")) {
-			if (!add_fio_section(ld, s, instance, error))
+			if (!add_fio_section(ld, s, instance, base_dir, error))
 				return FALSE;
 			continue;
 		}
@@ -318,10 +321,10 @@ static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 	if (priv->fio_sections->len) {
 		g_autoptr(GPtrArray) sections =
 			fio_sections_for_parser(priv->fio_sections);
-		g_autofree char *dir = g_path_get_dirname(priv->fio_sections_file);
 
 		scn->fio = wbsim_fio_file_new();
-		return wbsim_fio_parse_sections(scn->fio, sections, dir, &env,
+		return wbsim_fio_parse_sections(scn->fio, sections,
+						priv->fio_sections_dir, &env,
 						FALSE, error);
 	}
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
@@ -476,21 +479,21 @@ static void dump_job_summary(GString *out, const struct wbsim_fio_file *fio)
 }
 
 /* An fio "include FILE" line, made independent of where the dump lands. */
-static char *fio_include_line(const char *key, const char *from_file)
+static char *fio_include_line(const char *key, const char *dir)
 {
-	const char *name = g_strchug((char *)key + strlen("include"));
-	g_autofree char *dir = NULL;
+	const char *name = key + strlen("include");
+	g_autofree char *path = NULL;
 
-	if (g_path_is_absolute(name))
+	while (*name == ' ' || *name == '\t')
+		name++;
+	if (g_path_is_absolute(name) || strcmp(dir, ".") == 0)
 		return g_strdup(key);
-	dir = g_path_get_dirname(from_file);
-	if (strcmp(dir, ".") == 0)
-		return g_strdup(key);
-	return g_strdup_printf("include %s/%s", dir, name);
+	path = g_build_filename(dir, name, NULL);
+	return g_strdup_printf("include %s", path);
 }
 
 static void dump_fio_sections(GString *out, const GPtrArray *sections,
-			      gboolean prefixed)
+			      gboolean prefixed, const char *dir)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct wbsim_ini_section *s = sections->pdata[i];
@@ -501,7 +504,7 @@ static void dump_fio_sections(GString *out, const GPtrArray *sections,
 			const struct wbsim_ini_entry *e = s->entries->pdata[j];
 
 			if (is_fio_include(e)) {
-				g_autofree char *inc = fio_include_line(e->key, e->file);
+				g_autofree char *inc = fio_include_line(e->key, dir);
 
 				g_string_append_printf(out, "%s\n", inc);
 			} else if (e->value) {
@@ -527,11 +530,14 @@ char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 		struct wbsim_ini_doc *doc = NULL;
 
 		/* already read and parsed once: lexing again cannot fail */
+		g_autofree char *dir = g_path_get_dirname(scn->cfg->fio_file);
+
 		if (wbsim_ini_lex_file(scn->cfg->fio_file, 0, &doc, NULL))
-			dump_fio_sections(out, doc->sections, FALSE);
+			dump_fio_sections(out, doc->sections, FALSE, dir);
 		wbsim_ini_doc_free(doc);
 	} else {
-		dump_fio_sections(out, priv->fio_sections, TRUE);
+		dump_fio_sections(out, priv->fio_sections, TRUE,
+				  priv->fio_sections_dir);
 	}
 	return g_string_free(out, FALSE);
 }

@@ -32,6 +32,7 @@ static void run_case(void **state)
 	g_autofree char *out = NULL, *err = NULL;
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	g_auto(GStrv) extra = NULL;
+	g_auto(GStrv) envp = NULL;
 	g_autoptr(GError) e = NULL;
 	int status = 0;
 
@@ -46,7 +47,9 @@ static void run_case(void **state)
 
 	if (!g_file_get_contents(exp_path, &expected, NULL, &e))
 		fail_msg("%s: %s", c->name, e->message);
-	if (!g_spawn_sync(c->dir, (char **)argv->pdata, NULL, 0, NULL, NULL,
+	/* untranslated system messages, whatever the caller's locale */
+	envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
+	if (!g_spawn_sync(c->dir, (char **)argv->pdata, envp, 0, NULL, NULL,
 			  &out, &err, &status, &e))
 		fail_msg("%s: %s", c->name, e->message);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 2)

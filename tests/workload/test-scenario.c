@@ -328,6 +328,39 @@ static void test_overrides_after_file(void **state)
 		"--set: [vm] dirty_bytes = 1g: dirty_ratio = 10 is also set (s.ini:2): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
 }
 
+/* fio "include FILE" lines in inline jobs are relative to the scenario. */
+static void test_inline_fio_include(void **state)
+{
+	g_autofree char *frag = put("frag.fio", "rw=write\nsize=2m\n");
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn, *again;
+	const struct wbsim_fio_job *j;
+	g_autofree char *d1 = NULL, *d2 = NULL, *line = NULL;
+
+	scn = wbsim_scenario_load_string("[fio:w]\ninclude frag.fio\nbs=8k\n",
+					 "s.ini", tmpdir, NULL, &e);
+	assert_null(e);
+	j = wbsim_scenario_fio(scn)->jobs->pdata[0];
+	assert_true(j->size == 2 << 20);
+	assert_int_equal(j->bs[WBSIM_FIO_DDIR_WRITE], 8192);
+	/* the dump names the fragment so that it loads from anywhere */
+	d1 = wbsim_scenario_dump(scn);
+	line = g_strdup_printf("\n[fio:w]\ninclude %s\nbs=8k\n", frag);
+	assert_non_null(strstr(d1, line));
+	again = wbsim_scenario_load_string(d1, "dump.ini", "/", NULL, &e);
+	assert_null(e);
+	d2 = wbsim_scenario_dump(again);
+	assert_string_equal(d1, d2);
+	wbsim_scenario_free(scn);
+	wbsim_scenario_free(again);
+}
+
+static void test_event_after_time_limit(void **state)
+{
+	assert_load_fails("[run]\ntime_limit = 1m\n[events]\nat = 30s sync\nat = 90s umount\n" "[fio:w]\nrw=write\nsize=1m\n",
+		"s.ini:5: [events] at = 90s umount: after [run] time_limit = 1m: expected a time the run reaches");
+}
+
 /* The dump loads back to the same dump. */
 static void test_dump_round_trip(void **state)
 {
@@ -368,6 +401,8 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_overrides_after_file),
 		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_inline_fio_include),
+		cmocka_unit_test(test_event_after_time_limit),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
