@@ -179,7 +179,8 @@ static int run(int argc, char **argv)
 	struct run_options ro = { 0 };
 	int status = EXIT_OK;
 
-	ctx = g_option_context_new("SCENARIO.ini");
+	/* the usage line takes "SCENARIO.ini" from the G_OPTION_REMAINING entry */
+	ctx = g_option_context_new(NULL);
 	g_option_context_set_summary(ctx,
 		"Simulate Linux page-cache writeback for the machine, device, filesystem\n"
 		"and fio workload described in SCENARIO.ini.");

@@ -92,7 +92,8 @@ static void test_help(void **state)
 	struct run_result r = run("--help");
 
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "SCENARIO.ini"));
+	assert_non_null(strstr(r.out, "SCENARIO.ini\n"));
+	assert_null(strstr(r.out, "SCENARIO.ini SCENARIO.ini"));
 	assert_non_null(strstr(r.out, "--dump-config"));
 	assert_non_null(strstr(r.out, "--parse-only"));
 	/* the hidden documentation generator stays hidden */
