@@ -264,6 +264,43 @@ static void test_overrides(void **state)
 	run_result_clear(&r);
 }
 
+/* Collect every *.ini below @dir (relative to the source root), sorted. */
+static void collect_scenarios(const char *rel, GPtrArray *out)
+{
+	g_autofree char *dir = g_build_filename(src_root(), rel, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	assert_non_null(d);
+	while ((name = g_dir_read_name(d))) {
+		g_autofree char *sub = g_build_filename(rel, name, NULL);
+		g_autofree char *full = g_build_filename(src_root(), sub, NULL);
+
+		if (g_file_test(full, G_FILE_TEST_IS_DIR))
+			collect_scenarios(sub, out);
+		else if (g_str_has_suffix(name, ".ini"))
+			g_ptr_array_add(out, g_steal_pointer(&sub));
+	}
+	g_dir_close(d);
+}
+
+/* Every shipped scenario (scenarios/ ** / *.ini) loads: they double as tests. */
+static void test_shipped_scenarios_parse(void **state)
+{
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+
+	collect_scenarios("scenarios", files);
+	assert_true(files->len >= 1);
+	for (guint i = 0; i < files->len; i++) {
+		struct run_result r = run("--parse-only", (const char *)files->pdata[i]);
+
+		if (r.status != 0 || *r.err)
+			fail_msg("%s: exit %d: %s", (char *)files->pdata[i],
+				 r.status, r.err);
+		run_result_clear(&r);
+	}
+}
+
 static void test_deterministic(void **state)
 {
 	struct run_result a = run("tests/sim/data/with-fio-file.ini");
@@ -289,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_shipped_scenarios_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
