@@ -8,9 +8,11 @@
  * Level 0 of a bitmap has one bit per page; bit j of level l + 1 is set
  * iff word j of level l is non-zero; the top level is one word. Level 0
  * has a power-of-two number of words, grown on demand to cover the
- * highest page ever marked. Range operations visit only the non-zero
- * words of the bitmap that drives them (found through the summaries), so
- * their cost follows the marked pages, not the file size.
+ * highest page ever marked, stored in 64-word leaves that are allocated
+ * only while non-zero (one level-1 word summarises one leaf). Range
+ * operations visit only the non-zero words of the bitmap that drives them
+ * (found through the summaries), so their cost follows the marked pages,
+ * not the file size.
  */
 #include <string.h>
 #include <glib.h>
@@ -22,9 +24,24 @@
 /* ---------------------------------------------------------------------- */
 /* Hierarchical bitmap                                                     */
 
+/* Level-0 words per leaf: one level-1 word summarises one leaf. */
+#define LEAF_WORDS 64
+
 static uint64_t hbm_word(const struct wbsim_hbitmap *bm, uint64_t w)
 {
-	return bm->nlevels && w < bm->nwords[0] ? bm->level[0][w] : 0;
+	const uint64_t *leaf;
+
+	if (!bm->nlevels || w >= bm->nwords[0])
+		return 0;
+	leaf = bm->leaf[w / LEAF_WORDS];
+	return leaf ? leaf[w % LEAF_WORDS] : 0;
+}
+
+/* Word @w of level @l, for any level. */
+static uint64_t hbm_level_word(const struct wbsim_hbitmap *bm, unsigned int l,
+			       uint64_t w)
+{
+	return l ? bm->level[l][w] : hbm_word(bm, w);
 }
 
 /* Recompute level @l (l >= 1) from level l - 1. */
@@ -36,18 +53,21 @@ static void hbm_rebuild_level(struct wbsim_hbitmap *bm, unsigned int l)
 		for (unsigned int b = 0; b < WORD_BITS; b++) {
 			size_t i = j * WORD_BITS + b;
 
-			if (i < bm->nwords[l - 1] && bm->level[l - 1][i])
+			if (i < bm->nwords[l - 1] && hbm_level_word(bm, l - 1, i))
 				v |= UINT64_C(1) << b;
 		}
 		bm->level[l][j] = v;
 	}
 }
 
-/* Make level 0 hold word @w (power-of-two sizes, zero-filled). */
+/*
+ * Make level 0 cover word @w: power-of-two sizes of at least one leaf;
+ * new leaf pointers and summary words are zero.
+ */
 static void hbm_grow(struct wbsim_hbitmap *bm, uint64_t w)
 {
 	unsigned int old_levels = bm->nlevels;
-	size_t want = 1, n;
+	size_t want = LEAF_WORDS, n;
 	unsigned int l = 0;
 
 	if (old_levels && w < bm->nwords[0])
@@ -57,7 +77,13 @@ static void hbm_grow(struct wbsim_hbitmap *bm, uint64_t w)
 	for (n = want;; n = (n + WORD_BITS - 1) / WORD_BITS) {
 		size_t old = l < old_levels ? bm->nwords[l] : 0;
 
-		if (n > old) {
+		if (n > old && l == 0) {
+			size_t o = old / LEAF_WORDS, nl = n / LEAF_WORDS;
+
+			bm->leaf = g_renew(uint64_t *, bm->leaf, nl);
+			memset(bm->leaf + o, 0, (nl - o) * sizeof(uint64_t *));
+			bm->nwords[0] = n;
+		} else if (n > old) {
 			bm->level[l] = g_renew(uint64_t, bm->level[l], n);
 			memset(bm->level[l] + old, 0, (n - old) * sizeof(uint64_t));
 			bm->nwords[l] = n;
@@ -72,18 +98,29 @@ static void hbm_grow(struct wbsim_hbitmap *bm, uint64_t w)
 		hbm_rebuild_level(bm, l);
 }
 
-/* Store @val in level-0 word @w, keeping weight and summaries exact. */
+/*
+ * Store @val in level-0 word @w, keeping weight and summaries exact; a
+ * leaf is allocated on its first set bit and freed when it empties.
+ */
 static void hbm_store(struct wbsim_hbitmap *bm, uint64_t w, uint64_t val)
 {
-	uint64_t old;
+	const uint64_t lw = w / LEAF_WORDS;
+	uint64_t *leaf, old;
 
 	if (!bm->nlevels || w >= bm->nwords[0]) {
 		if (!val)
 			return;
 		hbm_grow(bm, w);
 	}
-	old = bm->level[0][w];
-	bm->level[0][w] = val;
+	leaf = bm->leaf[lw];
+	if (!leaf) {
+		if (!val)
+			return;
+		leaf = bm->leaf[lw] = g_new0(uint64_t, LEAF_WORDS);
+		bm->nleaves++;
+	}
+	old = leaf[w % LEAF_WORDS];
+	leaf[w % LEAF_WORDS] = val;
 	bm->weight += (uint64_t)__builtin_popcountll(val);
 	bm->weight -= (uint64_t)__builtin_popcountll(old);
 	/* propagate zero <-> non-zero changes upward */
@@ -95,6 +132,12 @@ static void hbm_store(struct wbsim_hbitmap *bm, uint64_t w, uint64_t val)
 		bm->level[l][idx] = val;
 		w = idx;
 	}
+	/* level-1 word lw summarises exactly this leaf */
+	if (!bm->level[1][lw]) {
+		g_free(bm->leaf[lw]);
+		bm->leaf[lw] = NULL;
+		bm->nleaves--;
+	}
 }
 
 /* Smallest set bit >= @pos of level @l, or WBSIM_PGOFF_NONE. */
@@ -105,7 +148,7 @@ static uint64_t hbm_find_level(const struct wbsim_hbitmap *bm, unsigned int l,
 
 	if (w >= bm->nwords[l])
 		return WBSIM_PGOFF_NONE;
-	word = bm->level[l][w] & (~UINT64_C(0) << (pos % WORD_BITS));
+	word = hbm_level_word(bm, l, w) & (~UINT64_C(0) << (pos % WORD_BITS));
 	if (word)
 		return w * WORD_BITS + (uint64_t)__builtin_ctzll(word);
 	if (l + 1 >= bm->nlevels)
@@ -113,7 +156,8 @@ static uint64_t hbm_find_level(const struct wbsim_hbitmap *bm, unsigned int l,
 	nw = hbm_find_level(bm, l + 1, w + 1);
 	if (nw == WBSIM_PGOFF_NONE)
 		return WBSIM_PGOFF_NONE;
-	return nw * WORD_BITS + (uint64_t)__builtin_ctzll(bm->level[l][nw]);
+	return nw * WORD_BITS +
+	       (uint64_t)__builtin_ctzll(hbm_level_word(bm, l, nw));
 }
 
 static uint64_t hbm_find_next(const struct wbsim_hbitmap *bm, uint64_t pos)
@@ -133,20 +177,30 @@ static uint64_t hbm_next_word(const struct wbsim_hbitmap *bm, uint64_t w)
 
 static void hbm_free(struct wbsim_hbitmap *bm)
 {
+	if (bm->nlevels)
+		for (size_t i = 0; i < bm->nwords[0] / LEAF_WORDS; i++)
+			g_free(bm->leaf[i]);
+	g_free(bm->leaf);
+	bm->leaf = NULL;
 	for (unsigned int l = 0; l < WBSIM_HBITMAP_MAX_LEVELS; l++) {
 		g_free(bm->level[l]);
 		bm->level[l] = NULL;
 		bm->nwords[l] = 0;
 	}
 	bm->nlevels = 0;
+	bm->nleaves = 0;
 	bm->weight = 0;
 }
 
 static size_t hbm_mem_bytes(const struct wbsim_hbitmap *bm)
 {
-	size_t s = 0;
+	size_t s;
 
-	for (unsigned int l = 0; l < bm->nlevels; l++)
+	if (!bm->nlevels)
+		return 0;
+	s = bm->nwords[0] / LEAF_WORDS * sizeof(uint64_t *) +
+	    bm->nleaves * LEAF_WORDS * sizeof(uint64_t);
+	for (unsigned int l = 1; l < bm->nlevels; l++)
 		s += bm->nwords[l] * sizeof(uint64_t);
 	return s;
 }

@@ -8,9 +8,11 @@
  * Each mark is a hierarchical bitmap: level 0 has one bit per page, every
  * higher level one bit per non-zero word of the level below, up to a single
  * top word. "Next marked page at or after i" costs O(levels) word reads,
- * whatever the sparseness; memory grows with the highest marked page
- * (power-of-two steps), not with a struct per page: a 1 GiB file costs
- * 32 KiB per non-empty mark.
+ * whatever the sparseness. Level 0 lives in 512-byte leaves (4096 pages)
+ * that exist only while they hold a marked page; the summaries and the
+ * leaf pointers cost 16 bytes per 4096 pages up to the highest page ever
+ * marked. A fully dirty 1 GiB file costs 33 KiB per mark in use; a mark
+ * whose pages were all cleared keeps only the summaries.
  *
  * Ranges are [index, index + nr) in pages. With folios of 2^k pages every
  * operation works on whole folios (the range is widened to folio
@@ -31,15 +33,20 @@
 
 /**
  * struct wbsim_hbitmap - a hierarchical bitmap (private to page-cache.c)
- * @level: the levels; @level[0] has one bit per page
- * @nwords: allocated words per level
+ * @leaf: level 0, one bit per page, in leaves of 64 words (4096 pages)
+ *	allocated while they hold a set bit; @nwords[0] / 64 pointers
+ * @level: levels 1 and up (flat); @level[0] is unused
+ * @nwords: words per level (level 0: covered by @leaf)
  * @nlevels: number of levels in use (0 = nothing allocated)
+ * @nleaves: leaves allocated
  * @weight: number of bits set in level 0
  */
 struct wbsim_hbitmap {
+	uint64_t **leaf;
 	uint64_t *level[WBSIM_HBITMAP_MAX_LEVELS];
 	size_t nwords[WBSIM_HBITMAP_MAX_LEVELS];
 	unsigned int nlevels;
+	size_t nleaves;
 	uint64_t weight;
 };
 

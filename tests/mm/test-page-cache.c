@@ -2,7 +2,7 @@
 /*
  * test-page-cache.c - per-mapping page state (lib/mm/page-cache.c): exact
  * counts of every operation, searches across word and summary boundaries,
- * memory of a fully dirty 1 GiB file, and 10^5 random operations compared
+ * memory of a fully dirty 1 GiB file and of a sparse 4 TiB one, and 10^5 random operations compared
  * against a naive byte-per-page model.
  */
 #include <stdarg.h>
@@ -155,22 +155,53 @@ static void test_memory_1gib(void **state)
 	struct wbsim_page_cache pc;
 	struct wbsim_pc_writeback_counts wc;
 	const uint64_t pages = UINT64_C(1) << 18;	/* 1 GiB */
+	/* a full mark: 64 leaf pointers + 64 leaves of 512 B + 64 + 1
+	 * summary words */
+	const size_t full = 64 * 8 + 64 * 512 + 65 * 8;
+	/* an emptied mark keeps pointers and summaries only */
+	const size_t empty = 64 * 8 + 65 * 8;
 	size_t mem;
 
 	(void)state;
 	wbsim_page_cache_init(&pc, 1);
 	assert_int_equal(wbsim_page_cache_mark_dirty(&pc, 0, pages), pages);
 	mem = wbsim_page_cache_mem_bytes(&pc);
-	/* PRESENT and DIRTY: 4096 + 64 + 1 words each = 66576 bytes */
-	assert_int_equal(mem, sizeof(pc) + 2 * 4161 * 8);
+	assert_int_equal(mem, sizeof(pc) + 2 * full);	/* PRESENT, DIRTY */
 	wbsim_page_cache_start_writeback(&pc, 0, pages, &wc);
 	assert_int_equal(wc.started, pages);
-	wbsim_tag_pages_for_writeback(&pc, 0, pages);
+	/* DIRTY's leaves are freed, WRITEBACK has its own */
+	assert_int_equal(wbsim_page_cache_mem_bytes(&pc),
+			 sizeof(pc) + 2 * full + empty);
 	wbsim_page_cache_mark_dirty(&pc, 0, pages);
 	wbsim_tag_pages_for_writeback(&pc, 0, pages);
 	mem = wbsim_page_cache_mem_bytes(&pc);
-	assert_true(mem <= 256 * 1024);		/* all four marks in use */
-	assert_int_equal(mem, sizeof(pc) + 4 * 4161 * 8);
+	assert_true(mem <= 256 * 1024);		/* all four marks full */
+	assert_int_equal(mem, sizeof(pc) + 4 * full);
+	wbsim_page_cache_destroy(&pc);
+}
+
+static void test_memory_sparse(void **state)
+{
+	struct wbsim_page_cache pc;
+	const uint64_t far = (UINT64_C(1) << 30) - 1;	/* last page of 4 TiB */
+	size_t mem;
+
+	(void)state;
+	wbsim_page_cache_init(&pc, 1);
+	wbsim_page_cache_mark_dirty(&pc, far, 1);
+	wbsim_page_cache_mark_dirty(&pc, 0, 1);
+	mem = wbsim_page_cache_mem_bytes(&pc);
+	/*
+	 * Per mark: 2^18 leaf pointers (2 MiB), summaries of 2^18 + 2^12 +
+	 * 2^6 + 1 words, two 512 B leaves; a flat bitmap would need 128 MiB
+	 * per mark.
+	 */
+	assert_int_equal(mem, sizeof(pc) +
+			 2 * ((size_t)(UINT64_C(1) << 18) * 8 +
+			      ((UINT64_C(1) << 18) + 4096 + 64 + 1) * 8 +
+			      2 * 512));
+	assert_int_equal(wbsim_page_cache_next_dirty(&pc, 1), far);
+	assert_int_equal(wbsim_page_cache_next_dirty(&pc, far + 1), NONE);
 	wbsim_page_cache_destroy(&pc);
 }
 
@@ -441,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_towrite_truncate_invalidate),
 		cmocka_unit_test(test_search_boundaries),
 		cmocka_unit_test(test_memory_1gib),
+		cmocka_unit_test(test_memory_sparse),
 		cmocka_unit_test(test_large_folios),
 		cmocka_unit_test(test_random_vs_naive),
 		cmocka_unit_test(test_random_vs_naive_folios),
