@@ -60,7 +60,8 @@ static void issue(struct slot *s)
 		r->next = (r->next + r->bs) % (r->span - r->bs);
 	}
 	s->bio.nr_sectors = r->bs;
-	s->bio.flags = WBSIM_REQ_BACKGROUND;
+	/* direct I/O, as fio direct=1: not throttled by blk-wbt */
+	s->bio.flags = WBSIM_REQ_SYNC | WBSIM_REQ_IDLE;
 	s->bio.end_io = end_io;
 	s->bio.private = s;
 	wbsim_submit_bio(r->q, &s->task, NULL, &s->bio, NULL, NULL);
@@ -71,8 +72,9 @@ struct result {
 	uint64_t events;
 };
 
-static gboolean measure(const char *preset, gboolean random, uint32_t bs,
-			unsigned int depth, wbsim_time_t stop, struct result *res)
+static gboolean measure(const char *preset, const struct wbsim_setting *ov,
+			gboolean random, uint32_t bs, unsigned int depth,
+			wbsim_time_t stop, struct result *res)
 {
 	struct wbsim_cpu_costs costs;
 	GError *error = NULL;
@@ -84,7 +86,8 @@ static gboolean measure(const char *preset, gboolean random, uint32_t bs,
 	gint64 t0;
 
 	wbsim_cpu_costs_init(&costs);
-	dev = wbsim_device_new_from_preset(sim, cpus, &costs, preset, NULL, 0, &error);
+	dev = wbsim_device_new_from_preset(sim, cpus, &costs, preset, ov,
+					   ov ? 1 : 0, &error);
 	if (!dev) {
 		fprintf(stderr, "bench-devices: %s\n", error->message);
 		g_error_free(error);
@@ -120,18 +123,21 @@ static gboolean measure(const char *preset, gboolean random, uint32_t bs,
 
 int main(void)
 {
+	static const struct wbsim_setting no_wc = { "write_cache", "0", NULL, 0 };
 	static const struct {
 		const char *preset;
+		const struct wbsim_setting *ov;
 		const char *sheet_seq, *sheet_rand;
 		wbsim_time_t stop;
 	} presets[] = {
-		{ "ideal", "1000", "-", 2 * WBSIM_NSEC_PER_SEC },
-		{ "pmem-dram-6g", "-", "-", WBSIM_NSEC_PER_SEC / 2 },
-		{ "samsung-pm1733-3.84t", "3800", "135000", 2 * WBSIM_NSEC_PER_SEC },
-		{ "samsung-pm1733a-3.84t", "3800", "135000", 2 * WBSIM_NSEC_PER_SEC },
-		{ "ufs-3.1-512g", "1200", "70000", 2 * WBSIM_NSEC_PER_SEC },
-		{ "hdd-7200-sata", "140", "73 (QD1)", 20 * WBSIM_NSEC_PER_SEC },
-		{ "raid0-2x-hdd-7200-sata", "280", "-", 20 * WBSIM_NSEC_PER_SEC },
+		{ "ideal", NULL, "1000", "-", 2 * WBSIM_NSEC_PER_SEC },
+		{ "pmem-dram-6g", NULL, "-", "-", WBSIM_NSEC_PER_SEC / 2 },
+		{ "samsung-pm1733-3.84t", NULL, "3800", "135000", 2 * WBSIM_NSEC_PER_SEC },
+		{ "samsung-pm1733a-3.84t", NULL, "3800", "135000", 2 * WBSIM_NSEC_PER_SEC },
+		{ "ufs-3.1-512g", NULL, "1200", "70000", 2 * WBSIM_NSEC_PER_SEC },
+		{ "hdd-7200-sata", NULL, "140", "-", 20 * WBSIM_NSEC_PER_SEC },
+		{ "hdd-7200-sata", &no_wc, "140", "73 (QD1)", 20 * WBSIM_NSEC_PER_SEC },
+		{ "raid0-2x-hdd-7200-sata", NULL, "280", "-", 20 * WBSIM_NSEC_PER_SEC },
 	};
 	static const struct {
 		const char *name;
@@ -144,17 +150,23 @@ int main(void)
 		{ "rand 4K QD32", TRUE, 4096, 32 },
 	};
 
-	printf("%-24s %-13s %10s %10s %10s %10s %9s %8s\n", "preset", "load",
+	printf("%-30s %-13s %10s %10s %10s %10s %9s %8s\n", "preset", "load",
 	       "sim MB/s", "sheet MB/s", "sim IOPS", "sheet IOPS", "events", "wall s");
 	for (size_t p = 0; p < G_N_ELEMENTS(presets); p++) {
 		for (size_t l = 0; l < G_N_ELEMENTS(loads); l++) {
 			struct result res;
 
-			if (!measure(presets[p].preset, loads[l].random, loads[l].bs,
-				     loads[l].depth, presets[p].stop, &res))
+			g_autofree char *name = NULL;
+
+			if (!measure(presets[p].preset, presets[p].ov, loads[l].random,
+				     loads[l].bs, loads[l].depth, presets[p].stop, &res))
 				return 1;
-			printf("%-24s %-13s %10.1f %10s %10.0f %10s %9" G_GUINT64_FORMAT
-			       " %8.3f\n", presets[p].preset, loads[l].name, res.mbps,
+			name = presets[p].ov ? g_strdup_printf("%s %s=%s", presets[p].preset,
+							       presets[p].ov->key,
+							       presets[p].ov->value)
+					     : g_strdup(presets[p].preset);
+			printf("%-30s %-13s %10.1f %10s %10.0f %10s %9" G_GUINT64_FORMAT
+			       " %8.3f\n", name, loads[l].name, res.mbps,
 			       loads[l].random ? "" : presets[p].sheet_seq, res.iops,
 			       loads[l].random ? presets[p].sheet_rand : "",
 			       res.events, res.wall_s);

@@ -79,6 +79,7 @@ struct wbsim_bio {
 	wbsim_event_fn submitted;
 	void *submitted_arg;
 	wbsim_time_t submit_time;
+	unsigned int wbt_acct;
 };
 
 /**
@@ -182,6 +183,8 @@ WBSIM_API void wbsim_submit_bio(struct wbsim_blk_queue *q,
  * @merges: bios merged into an existing request (plug or scheduler)
  * @tag_waits: submissions that had to wait for a free tag
  * @tag_wait_ns: total time submitters waited for tags
+ * @wbt_waits: submissions blk-wbt made wait (queue depth throttling)
+ * @wbt_wait_ns: total time submitters waited in blk-wbt
  * @avg_queue_depth: time-average of requests dispatched to the device and
  *	not yet completed
  * @max_queue_depth: maximum of the same
@@ -203,6 +206,8 @@ struct wbsim_blk_stats {
 	uint64_t merges;
 	uint64_t tag_waits;
 	wbsim_time_t tag_wait_ns;
+	uint64_t wbt_waits;
+	wbsim_time_t wbt_wait_ns;
 	double avg_queue_depth;
 	unsigned int max_queue_depth;
 	double avg_queued;
@@ -234,6 +239,15 @@ WBSIM_API unsigned int wbsim_blk_queue_in_flight(const struct wbsim_blk_queue *q
  * (max_sectors_kb * 2): the flusher splits its I/O at this size
  */
 WBSIM_API uint32_t wbsim_blk_queue_max_sectors(const struct wbsim_blk_queue *q);
+
+/**
+ * wbsim_blk_queue_note_bdp_sleep() - balance_dirty_pages() put a dirtier
+ * to sleep on this device's bdi now (the kernel's bdi->last_bdp_sleep):
+ * for the next second blk-wbt lets buffered writeback use its full depth
+ * (wb_recent_wait())
+ * @q: the queue
+ */
+WBSIM_API void wbsim_blk_queue_note_bdp_sleep(struct wbsim_blk_queue *q);
 
 /**
  * wbsim_blk_queue_irq_task() - the task that runs completions (its CPU

@@ -19,6 +19,7 @@
  *                  hardware depth, twice it capped at 256 with mq-deadline)
  *   max_sectors_kb largest request in KiB       (default 1280, the kernel's
  *                  BLK_DEF_MAX_SECTORS_CAP)
+ *   wbt            blk-wbt on (1, default) or off (0)
  */
 #ifndef WBSIM_DEVICE_H
 #define WBSIM_DEVICE_H
@@ -254,6 +255,14 @@ WBSIM_API void wbsim_device_set_limits(struct wbsim_device *dev,
 				       uint64_t capacity_sectors,
 				       unsigned int hw_queue_depth,
 				       gboolean rotational);
+
+/**
+ * wbsim_device_set_write_cache() - called by a model's init when the device
+ * has a volatile write cache (the kernel's QUEUE_FLAG_WC; blk-wbt wakes
+ * throttled writers later on such devices)
+ */
+WBSIM_API void wbsim_device_set_write_cache(struct wbsim_device *dev,
+					    gboolean volatile_cache);
 
 /**
  * wbsim_device_end_request() - the device has finished @rq; the block layer

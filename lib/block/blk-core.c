@@ -5,9 +5,22 @@
  * device within its hardware depth, completion on an IRQ task, statistics.
  *                        (kernel: block/blk-core.c, blk-mq.c, mq-deadline.c)
  *
+ * blk-wbt (block/blk-wbt.c, writes only) throttles buffered writes before
+ * they get a tag: background writeback may have wb_background requests in
+ * flight, other buffered writes wb_normal, and all of them max_depth for a
+ * second after balance_dirty_pages() slept. max_depth starts at
+ * min(16, queue depth) and, with writes and no reads, doubles every 100 ms
+ * window up to 3/4 of the queue depth (LAT_UNKNOWN_WRITES -> scale_up);
+ * idle windows walk it back.
+ *   wb_normal = (max_depth + 1) / 2,  wb_background = (max_depth + 3) / 4
+ * Waiters wake when a completion leaves the in-flight count below the limit
+ * by wb_background / 2 (or at zero); with a volatile write cache and no
+ * recent dirtier sleep, only at zero.
+ *
  * Left out: multiple hardware contexts (one tag pool per device), request
  * splitting (a bio larger than max_sectors_kb becomes one oversized
- * request), reads, discards, flush sequencing, blk-wbt and I/O priorities.
+ * request), reads (and so wbt's read-latency control), discards, flush
+ * sequencing, I/O priorities.
  */
 #include <string.h>
 
@@ -20,6 +33,10 @@
 /* BLK_MAX_REQUEST_COUNT: a plug holding this many requests is flushed */
 #define PLUG_MAX_REQUESTS 32
 #define PAGE_SECTORS 8u
+/* blk-wbt constants (block/blk-wbt.c, blk-rq-qos.c) */
+#define RWB_DEF_DEPTH 16
+#define RWB_WINDOW_NSEC (100 * WBSIM_NSEC_PER_MSEC)
+#define RWB_UNKNOWN_BUMP 5
 
 struct wbsim_blk_queue {
 	struct wbsim_device *dev;
@@ -47,6 +64,21 @@ struct wbsim_blk_queue {
 
 	/* submitters waiting for a tag, FIFO */
 	struct wbsim_bio *wait_head, *wait_tail;
+
+	/* blk-wbt */
+	gboolean wbt_enabled;
+	gboolean write_cache;		/* QUEUE_FLAG_WC */
+	unsigned int wbt_queue_depth;	/* blk_queue_depth() */
+	unsigned int wbt_inflight;
+	int scale_step;
+	gboolean scaled_max;
+	unsigned int max_depth, wb_normal, wb_background;
+	unsigned int unknown_cnt;
+	uint64_t win_writes;		/* tracked completions this window */
+	wbsim_timer wbt_timer;
+	gboolean bdp_slept;
+	wbsim_time_t last_bdp_sleep;
+	struct wbsim_bio *wbt_head, *wbt_tail;
 
 	/* completions waiting for the IRQ task */
 	wbsim_task irq;
@@ -86,6 +118,185 @@ static void account_time(struct wbsim_blk_queue *q)
 	}
 }
 
+/* ------------------------------------------------------------------------ */
+/* blk-wbt                                                                  */
+
+static void wbt_timer_fn(wbsim_sim *sim, void *arg);
+
+/* rq_depth_calc_max_depth(): Return: TRUE when the scale-up hit the cap. */
+static gboolean rq_depth_calc_max_depth(struct wbsim_blk_queue *q)
+{
+	unsigned int depth;
+	gboolean capped = FALSE;
+
+	if (q->wbt_queue_depth == 1) {
+		if (q->scale_step > 0) {
+			q->max_depth = 1;
+		} else {
+			q->max_depth = 2;
+			capped = TRUE;
+		}
+		return capped;
+	}
+	depth = MIN((unsigned int)RWB_DEF_DEPTH, q->wbt_queue_depth);
+	if (q->scale_step > 0) {
+		depth = 1 + ((depth - 1) >> MIN(31, q->scale_step));
+	} else if (q->scale_step < 0) {
+		unsigned int maxd = 3 * q->wbt_queue_depth / 4;
+		uint64_t d = 1 + ((uint64_t)(depth - 1) << MIN(31, -q->scale_step));
+
+		if (d > maxd) {
+			d = maxd;
+			capped = TRUE;
+		}
+		depth = (unsigned int)d;
+	}
+	q->max_depth = depth;
+	return capped;
+}
+
+/* calc_wb_limits() */
+static void calc_wb_limits(struct wbsim_blk_queue *q)
+{
+	if (q->max_depth <= 2) {
+		q->wb_normal = q->max_depth;
+		q->wb_background = 1;
+	} else {
+		q->wb_normal = (q->max_depth + 1) / 2;
+		q->wb_background = (q->max_depth + 3) / 4;
+	}
+}
+
+/* wb_recent_wait(): a dirtier slept in balance_dirty_pages() within 1 s. */
+static gboolean wb_recent_wait(const struct wbsim_blk_queue *q)
+{
+	return q->bdp_slept &&
+	       wbsim_sim_now(q->sim) < q->last_bdp_sleep + WBSIM_NSEC_PER_SEC;
+}
+
+/* wbt_should_throttle(): buffered writes; O_DIRECT (SYNC|IDLE) passes. */
+static gboolean wbt_tracks(const struct wbsim_blk_queue *q, unsigned int flags)
+{
+	return q->wbt_enabled &&
+	       (flags & (WBSIM_REQ_SYNC | WBSIM_REQ_IDLE)) !=
+	       (WBSIM_REQ_SYNC | WBSIM_REQ_IDLE);
+}
+
+/* get_limit() for writes (no reads, so close_io() never holds). */
+static unsigned int wbt_get_limit(const struct wbsim_blk_queue *q,
+				  unsigned int flags)
+{
+	if (wb_recent_wait(q))
+		return q->max_depth;
+	if (flags & WBSIM_REQ_BACKGROUND)
+		return q->wb_background;
+	return q->wb_normal;
+}
+
+static void wbt_arm_timer(struct wbsim_blk_queue *q)
+{
+	wbsim_time_t win = RWB_WINDOW_NSEC;
+
+	/* rwb_arm_timer(): throttled (step > 0) windows are shorter */
+	if (q->scale_step > 0) {
+		unsigned int x = (unsigned int)(q->scale_step + 1) << 8, r = 0;
+
+		while ((r + 1) * (r + 1) <= x)	/* int_sqrt() */
+			r++;
+		win = RWB_WINDOW_NSEC * 4 / r;
+	}
+	wbsim_timer_arm(q->sim, &q->wbt_timer, wbsim_sim_now(q->sim) + win);
+}
+
+static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio);
+
+/* Let throttled submitters go while they fit (FIFO, as wake_up_all + retry). */
+static void wbt_wake(struct wbsim_blk_queue *q)
+{
+	struct wbsim_bio *bio;
+
+	while ((bio = q->wbt_head) && q->wbt_inflight < wbt_get_limit(q, bio->flags)) {
+		q->wbt_head = bio->bi_next;
+		if (!q->wbt_head)
+			q->wbt_tail = NULL;
+		bio->bi_next = NULL;
+		q->wbt_inflight++;
+		bio->wbt_acct = 1;
+		q->st.wbt_wait_ns += wbsim_sim_now(q->sim) - bio->submit_time;
+		blk_mq_get_request(q, bio);
+	}
+}
+
+/* __wbt_done(): a tracked request completed. */
+static void wbt_done(struct wbsim_blk_queue *q)
+{
+	unsigned int inflight = --q->wbt_inflight;
+	unsigned int limit;
+
+	q->win_writes++;
+	if (q->write_cache && !wb_recent_wait(q))
+		limit = 0;
+	else
+		limit = q->wb_normal;
+	/* don't wake anyone while above the normal limit */
+	if (inflight && inflight >= limit)
+		return;
+	if (q->wbt_head && (!inflight || limit - inflight >= q->wb_background / 2))
+		wbt_wake(q);
+}
+
+/* wb_timer_fn(): one 100 ms window is over. Writes only: no latency samples. */
+static void wbt_timer_fn(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_blk_queue *q = arg;
+	gboolean changed = FALSE;
+
+	if (q->win_writes || wb_recent_wait(q) || q->wbt_inflight) {
+		/* LAT_UNKNOWN_WRITES: scale_up() */
+		if (!q->scaled_max) {
+			q->scale_step--;
+			q->scaled_max = rq_depth_calc_max_depth(q);
+			q->unknown_cnt = 0;
+			changed = TRUE;
+		}
+	} else if (++q->unknown_cnt >= RWB_UNKNOWN_BUMP) {
+		/* LAT_UNKNOWN: drift back towards step 0 */
+		if (q->scale_step > 0) {
+			if (!q->scaled_max) {
+				q->scale_step--;
+				q->scaled_max = rq_depth_calc_max_depth(q);
+				changed = TRUE;
+			}
+		} else if (q->scale_step < 0 && q->max_depth > 1) {
+			q->scale_step++;
+			q->scaled_max = FALSE;
+			rq_depth_calc_max_depth(q);
+			changed = TRUE;
+		}
+		q->unknown_cnt = changed ? 0 : q->unknown_cnt;
+	}
+	q->win_writes = 0;
+	if (changed) {
+		calc_wb_limits(q);
+		wbt_wake(q);
+	}
+	if (q->scale_step > 0 || q->wbt_inflight)
+		wbt_arm_timer(q);
+}
+
+void wbsim_blk_queue_note_bdp_sleep(struct wbsim_blk_queue *q)
+{
+	q->bdp_slept = TRUE;
+	q->last_bdp_sleep = wbsim_sim_now(q->sim);
+	wbt_wake(q);
+}
+
+unsigned int wbsim_blk_queue_wbt_limit(const struct wbsim_blk_queue *q,
+				       unsigned int flags)
+{
+	return wbt_tracks(q, flags) ? wbt_get_limit(q, flags) : 0;
+}
+
 struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 					    enum wbsim_blk_sched sched,
 					    unsigned int nr_requests,
@@ -114,6 +325,15 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 	}
 	wbsim_task_init(&q->irq, irq_name, WBSIM_TASK_IRQ);
 	q->created = q->last_change = wbsim_sim_now(q->sim);
+
+	/* wbt_init(): on by default for blk-mq queues; stacked md has none */
+	q->wbt_enabled = dev->wbt && !q->sync_copy && !q->stacked;
+	q->write_cache = dev->write_cache;
+	/* blk_queue_depth(): the SCSI device depth if set, else nr_requests */
+	q->wbt_queue_depth = dev->rotational ? q->hw_depth : q->nr_requests;
+	rq_depth_calc_max_depth(q);
+	calc_wb_limits(q);
+	wbsim_timer_init(&q->wbt_timer, wbt_timer_fn, q);
 	return q;
 }
 
@@ -133,6 +353,7 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 
 		g_free(l->data);
 	}
+	wbsim_timer_cancel(q->sim, &q->wbt_timer);
 	if (q->sort)
 		g_sequence_free(q->sort);
 	if (q->rqhash)
@@ -163,6 +384,7 @@ static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 	rq->seq = ++q->seq;
 	rq->alloc_time = wbsim_sim_now(q->sim);
 	rq->fifo_link.data = rq;
+	rq->wbt_tracked = bio->wbt_acct;
 	account_time(q);
 	q->tags_used++;
 	return rq;
@@ -170,6 +392,8 @@ static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 
 static void rq_free(struct wbsim_blk_queue *q, struct wbsim_request *rq)
 {
+	if (rq->wbt_tracked)
+		wbt_done(q);
 	account_time(q);
 	q->tags_used--;
 	rq->next = q->free_rqs;
@@ -424,23 +648,12 @@ static void call_submitted(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 		fn(q->sim, arg);
 }
 
-/* blk_mq_submit_bio(): after the submitter's CPU burst. */
-static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+/* Get a tag for @bio, or sleep for one (blk_mq_get_new_requests()). */
+static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 {
 	struct wbsim_plug *plug = bio->plug;
 	struct wbsim_request *rq;
 
-	if (plug && plug->tail && can_back_merge(q, plug->tail, bio)) {
-		rq_append_bio(plug->tail, bio);
-		q->st.merges++;
-		call_submitted(q, bio);
-		return;
-	}
-	if (dd_bio_merge(q, bio)) {
-		q->st.merges++;
-		call_submitted(q, bio);
-		return;
-	}
 	if (!q->wait_head && tag_available(q, bio->flags)) {
 		rq = rq_alloc(q, bio);
 		bio_got_request(q, bio, rq);
@@ -461,6 +674,46 @@ static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 	else
 		q->wait_head = bio;
 	q->wait_tail = bio;
+}
+
+/* blk_mq_submit_bio(): after the submitter's CPU burst. */
+static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	struct wbsim_plug *plug = bio->plug;
+
+	bio->wbt_acct = 0;
+	if (plug && plug->tail && can_back_merge(q, plug->tail, bio)) {
+		rq_append_bio(plug->tail, bio);
+		q->st.merges++;
+		call_submitted(q, bio);
+		return;
+	}
+	if (dd_bio_merge(q, bio)) {
+		q->st.merges++;
+		call_submitted(q, bio);
+		return;
+	}
+	if (wbt_tracks(q, bio->flags)) {
+		/* rq_qos_throttle() -> wbt_wait(): FIFO behind earlier sleepers */
+		if (!wbsim_timer_pending(&q->wbt_timer))
+			wbt_arm_timer(q);
+		if (q->wbt_head || q->wbt_inflight >= wbt_get_limit(q, bio->flags)) {
+			if (plug && plug->head)
+				flush_plug(q, plug);
+			q->st.wbt_waits++;
+			bio->bi_next = NULL;
+			bio->submit_time = wbsim_sim_now(q->sim);
+			if (q->wbt_tail)
+				q->wbt_tail->bi_next = bio;
+			else
+				q->wbt_head = bio;
+			q->wbt_tail = bio;
+			return;
+		}
+		q->wbt_inflight++;
+		bio->wbt_acct = 1;
+	}
+	blk_mq_get_request(q, bio);
 }
 
 /* Hand freed tags to waiting submitters, in FIFO order. */

@@ -51,7 +51,9 @@ struct wbsim_device {
 	char *scheduler;
 	uint64_t nr_requests;
 	uint64_t max_sectors_kb;
-	char *common_src[3];
+	gboolean wbt;
+	char *common_src[4];
+	gboolean write_cache;		/* set by the model: volatile cache */
 	/* limits set by the model */
 	uint64_t capacity;
 	unsigned int hw_queue_depth;
@@ -76,6 +78,9 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q);
  * cost, no plug, no submitted callback (a stacked device's member I/O)
  */
 void wbsim_blk_submit_bio_nocost(struct wbsim_blk_queue *q, struct wbsim_bio *bio);
+/* wbsim_blk_queue_wbt_limit() - blk-wbt's current limit for @flags (0: not tracked) */
+unsigned int wbsim_blk_queue_wbt_limit(const struct wbsim_blk_queue *q,
+				       unsigned int flags);
 void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
 				 struct wbsim_request *rq);
 

@@ -277,6 +277,7 @@ static gboolean hdd_init(struct wbsim_device *dev, GError **error)
 		return FALSE;
 	}
 	h->all_jobs = g_ptr_array_new_with_free_func(g_free);
+	wbsim_device_set_write_cache(dev, h->write_cache);
 	wbsim_device_set_limits(dev, h->capacity >> WBSIM_SECTOR_SHIFT,
 				(unsigned int)h->queue_depth, TRUE);
 	return TRUE;

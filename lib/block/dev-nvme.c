@@ -50,6 +50,7 @@ struct nvme {
 	uint64_t link_bandwidth;
 	uint64_t write_buffer;
 	uint64_t program_unit;
+	gboolean volatile_cache;
 
 	unsigned int units;
 	wbsim_time_t *unit_free;
@@ -87,6 +88,8 @@ static const struct wbsim_device_param nvme_params[] = {
 	  "power-loss-protected write buffer", 4096, 1e12 },
 	{ "program_unit", WBSIM_PARAM_SIZE, P(program_unit), "64KiB",
 	  "bytes one die programs at once", 512, 1e9 },
+	{ "volatile_cache", WBSIM_PARAM_BOOL, P(volatile_cache), "0",
+	  "the buffer is volatile (no power-loss protection): NVMe VWC", 0, 0 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
 #undef P
@@ -115,6 +118,7 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	/* one queue pair per CPU, up to the device's number (nvme_setup_io_queues) */
 	queues = (unsigned int)MIN(d->hw_queues,
 				   (uint64_t)wbsim_cpus_count(wbsim_device_cpus(dev)));
+	wbsim_device_set_write_cache(dev, d->volatile_cache);
 	wbsim_device_set_limits(dev, d->capacity >> WBSIM_SECTOR_SHIFT,
 				(unsigned int)MIN(d->queue_depth * queues, 1u << 20),
 				FALSE);

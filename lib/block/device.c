@@ -150,6 +150,8 @@ static const struct wbsim_device_param common_params[] = {
 	{ "max_sectors_kb", WBSIM_PARAM_UINT,
 	  offsetof(struct wbsim_device, max_sectors_kb), "1280",
 	  "largest request in KiB (BLK_DEF_MAX_SECTORS_CAP)", 4, 65536 },
+	{ "wbt", WBSIM_PARAM_BOOL, offsetof(struct wbsim_device, wbt), "1",
+	  "blk-wbt writeback throttling (on by default, as in the kernel)", 0, 0 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
 
@@ -616,6 +618,11 @@ void wbsim_device_set_limits(struct wbsim_device *dev, uint64_t capacity_sectors
 	dev->capacity = capacity_sectors;
 	dev->hw_queue_depth = MAX(hw_queue_depth, 1u);
 	dev->rotational = rotational;
+}
+
+void wbsim_device_set_write_cache(struct wbsim_device *dev, gboolean volatile_cache)
+{
+	dev->write_cache = volatile_cache;
 }
 
 void wbsim_device_end_request(struct wbsim_device *dev, struct wbsim_request *rq)

@@ -40,6 +40,7 @@ struct gen {
 	uint32_t bs;			/* sectors per bio */
 	uint64_t start, span;		/* region, sectors */
 	uint64_t next;
+	unsigned int flags;		/* bio flags; direct I/O by default */
 	wbsim_time_t warmup, stop;
 	uint64_t bytes, ios;		/* completed inside [warmup, stop) */
 	unsigned int nr;
@@ -86,7 +87,7 @@ static void gen_issue(struct slot *s)
 	memset(&s->bio, 0, sizeof(s->bio));
 	s->bio.sector = sector;
 	s->bio.nr_sectors = g->bs;
-	s->bio.flags = WBSIM_REQ_BACKGROUND;
+	s->bio.flags = g->flags;
 	s->bio.end_io = gen_end_io;
 	s->bio.private = s;
 	wbsim_submit_bio(g->q, &s->task, NULL, &s->bio, NULL, NULL);
@@ -104,6 +105,8 @@ static inline void gen_init(struct gen *g, wbsim_sim *sim, struct wbsim_blk_queu
 	g->start = g->next = start;
 	g->span = span;
 	g->nr = nr;
+	/* direct I/O (fio direct=1): blk-wbt does not throttle it */
+	g->flags = WBSIM_REQ_SYNC | WBSIM_REQ_IDLE;
 	g->slots = g_new0(struct slot, nr);
 	for (unsigned int i = 0; i < nr; i++) {
 		char name[32];

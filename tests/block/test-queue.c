@@ -61,6 +61,7 @@ struct chain {
 	wbsim_time_t ended_at[64];
 	unsigned int order[64], nr_ended;
 	uint32_t len;
+	unsigned int flags;
 	gboolean finish_plug;
 };
 
@@ -86,6 +87,7 @@ static void chain_next(wbsim_sim *sim, void *arg)
 		memset(b, 0, sizeof(*b));
 		b->sector = c->sectors[c->next];
 		b->nr_sectors = c->len;
+		b->flags = c->flags;
 		b->end_io = chain_ended;
 		b->private = GUINT_TO_POINTER(c->next);
 		c->next++;
@@ -105,6 +107,8 @@ static void chain_run(struct chain *c, struct env *e, struct wbsim_plug *plug,
 	c->n = n;
 	c->next = 0;
 	c->len = len;
+	if (!c->flags)
+		c->flags = WBSIM_REQ_SYNC | WBSIM_REQ_IDLE;	/* direct I/O */
 	c->bios = g_new0(struct wbsim_bio, n);
 	c->finish_plug = TRUE;
 	the_chain = c;
@@ -278,6 +282,71 @@ static void test_completion_cpu(void **state)
 	env_close(&e);
 }
 
+/* blk-wbt: background writeback depth 4, doubling per 100 ms window. */
+static void test_wbt_depth(void **state)
+{
+	const struct wbsim_setting set[] = {
+		{ "bandwidth", "1GB/s", "t", 1 },
+		{ "latency", "10ms", "t", 2 },
+		{ "queue_depth", "64", "t", 3 },
+		{ "nr_requests", "64", "t", 4 },
+	};
+	struct env e;
+	struct gen g;
+	struct wbsim_blk_stats st;
+
+	env_open(&e, "ideal", set, 4);
+	/* direct I/O is not tracked */
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_SYNC | WBSIM_REQ_IDLE), 0);
+	/* min(16, 64) = 16: normal 8, background 4 */
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, 0), 8);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 4);
+	gen_init(&g, e.sim, e.q, GEN_SEQ, 64, 4096, 0, 1ull << 30);
+	g.flags = WBSIM_REQ_BACKGROUND;
+	g.warmup = 0;
+	g.stop = 10 * WBSIM_NSEC_PER_SEC;
+	for (unsigned int i = 0; i < g.nr; i++)
+		gen_issue(&g.slots[i]);
+	wbsim_sim_run_until(e.sim, 99 * WBSIM_NSEC_PER_MSEC);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.max_queue_depth, 4);
+	assert_true(st.wbt_waits > 0);
+	/* window 1: writes only -> scale up: depth 1 + 15 * 2 = 31 */
+	wbsim_sim_run_until(e.sim, 199 * WBSIM_NSEC_PER_MSEC);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 8);
+	assert_int_equal(st.max_queue_depth, 8);
+	/* window 2: 1 + 15 * 4 = 61, capped at 3/4 of 64 = 48: background 12 */
+	wbsim_sim_run_until(e.sim, 299 * WBSIM_NSEC_PER_MSEC);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 12);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, 0), 24);
+	wbsim_sim_run_until(e.sim, 499 * WBSIM_NSEC_PER_MSEC);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 12);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.max_queue_depth, 12);
+	/* a dirtier slept: full depth for one second */
+	wbsim_blk_queue_note_bdp_sleep(e.q);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 48);
+	wbsim_sim_run_until(e.sim, 599 * WBSIM_NSEC_PER_MSEC);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.max_queue_depth, 48);
+	wbsim_sim_run_until(e.sim, 1500 * WBSIM_NSEC_PER_MSEC);
+	assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 12);
+	g.stop = 0;
+	wbsim_sim_run(e.sim);
+	gen_clear(&g);
+	env_close(&e);
+
+	/* wbt = 0 turns it off */
+	{
+		const struct wbsim_setting off[] = { { "wbt", "0", "t", 1 } };
+
+		env_open(&e, "ideal", off, 1);
+		assert_int_equal(wbsim_blk_queue_wbt_limit(e.q, WBSIM_REQ_BACKGROUND), 0);
+		env_close(&e);
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
 
@@ -323,7 +392,7 @@ static void test_bad_preset(void **state)
 	assert_string_equal(error->message,
 		"scenario.ini:13: device model ideal: unknown parameter 'latensy': "
 		"expected one of bandwidth, latency, queue_depth, capacity, "
-		"scheduler, nr_requests, max_sectors_kb");
+		"scheduler, nr_requests, max_sectors_kb, wbt");
 	g_clear_error(&error);
 
 	/* out of range */
@@ -479,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_tag_wait),
 		cmocka_unit_test(test_deadline_order),
 		cmocka_unit_test(test_completion_cpu),
+		cmocka_unit_test(test_wbt_depth),
 		cmocka_unit_test(test_bad_preset),
 		cmocka_unit_test(test_presets_load),
 		cmocka_unit_test(test_register),
