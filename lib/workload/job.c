@@ -21,7 +21,7 @@
  *   Each job has its own generator (fio seeds it per thread), drawn here
  *   from the simulation's seed and the job's index.
  * - several files: round robin, switching after every write; each file
- *   gets size/nrfiles bytes; names dir/<jobname>.<jobnum>.<filenum>.
+ *   gets size/nrfiles bytes; names from filename_format in the directory.
  * - runtime: from the first write to the end of the drain and end_fsync;
  *   bytes count when each write completes.
  * - ioengine=io_uring/libaio with buffered writes: the kernel runs each
@@ -58,22 +58,43 @@ static inline wbsim_time_t now_of(const struct wbsim_job *job)
 /* ------------------------------------------------------------------------ */
 /* Set-up                                                                   */
 
-/* fio's default file name: $jobname.$jobnum.$filenum in the directory (a
- * ':'-separated directory list is spread over the clones). */
+/* filename_format (default $jobname.$jobnum.$filenum): $jobname is the job's
+ * name, $jobnum the clone number, $filenum the file's number, $clientuid 0
+ * (no client/server mode). */
+static char *expand_filename_format(const struct wbsim_fio_job *fio, unsigned int filenum)
+{
+	const char *fmt = fio->filename_format ? fio->filename_format : "$jobname.$jobnum.$filenum";
+	GString *out = g_string_new(NULL);
+
+	for (const char *p = fmt; *p;) {
+		if (g_str_has_prefix(p, "$jobname")) {
+			g_string_append(out, fio->name);
+			p += strlen("$jobname");
+		} else if (g_str_has_prefix(p, "$jobnum")) {
+			g_string_append_printf(out, "%u", fio->clone);
+			p += strlen("$jobnum");
+		} else if (g_str_has_prefix(p, "$filenum")) {
+			g_string_append_printf(out, "%u", filenum);
+			p += strlen("$filenum");
+		} else if (g_str_has_prefix(p, "$clientuid")) {
+			g_string_append_c(out, '0');
+			p += strlen("$clientuid");
+		} else {
+			g_string_append_c(out, *p++);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* The path of file @filenum of the job: filename= (a ':'-separated list,
+ * one per file) or filename_format in the directory (a ':'-separated
+ * directory list is spread over the clones). Relative names are taken
+ * relative to the mount point /mnt. */
 static char *job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 {
 	g_autofree char *dir = NULL;
 	g_autofree char *base = NULL;
 
-	if (fio->filename) {
-		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
-		guint n = g_strv_length(names);
-		const char *name = n ? names[filenum % n] : fio->filename;
-
-		if (g_path_is_absolute(name) || !fio->directory)
-			return g_strdup(name);
-		return g_build_filename(fio->directory, name, NULL);
-	}
 	if (fio->directory) {
 		g_auto(GStrv) dirs = g_strsplit(fio->directory, ":", -1);
 		guint n = g_strv_length(dirs);
@@ -82,7 +103,16 @@ static char *job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum
 	} else {
 		dir = g_strdup("/mnt");
 	}
-	base = g_strdup_printf("%s.%u.%u", fio->section, fio->clone, filenum);
+	if (fio->filename) {
+		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
+		guint n = g_strv_length(names);
+
+		base = g_strdup(n ? names[filenum % n] : fio->filename);
+	} else {
+		base = expand_filename_format(fio, filenum);
+	}
+	if (g_path_is_absolute(base))
+		return g_steal_pointer(&base);
 	return g_build_filename(dir, base, NULL);
 }
 

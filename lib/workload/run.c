@@ -106,8 +106,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	const struct wbsim_config *cfg = run->cfg;
 	struct wbsim_machine *m = &run->m;
 	g_autofree struct wbsim_setting *dev_set = NULL;
-	g_autofree struct wbsim_fs_param *fs_set = NULL;
-	size_t n_dev, n_fs = 0;
+	g_autofree struct wbsim_setting *fs_set = NULL;
+	size_t n_dev, n_fs;
 	uint64_t ram = cfg->memory, unreclaimable;
 	struct wbsim_bdi_params bp = { .name = "259:0" };
 	const struct wbsim_affinity_ops *aff;
@@ -130,12 +130,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 					      dev_set, n_dev, error);
 	if (!m->dev)
 		return FALSE;
-	fs_set = g_new0(struct wbsim_fs_param, cfg->fs_params ? cfg->fs_params->len + 1 : 1);
-	for (guint i = 0; cfg->fs_params && i < cfg->fs_params->len; i++) {
-		const struct wbsim_config_override *o = cfg->fs_params->pdata[i];
-
-		fs_set[n_fs++] = (struct wbsim_fs_param){ o->key, o->value, o->file, o->line };
-	}
+	fs_set = settings_of(cfg->fs_params, &n_fs);
 	m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
 			     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set, n_fs, error);
 	if (!m->fs)
