@@ -355,6 +355,36 @@ static void test_inline_fio_include(void **state)
 	wbsim_scenario_free(again);
 }
 
+/* $mb_memory is [machine] memory in MiB; inline jobs may come from an include. */
+static void test_fio_keywords_and_included_jobs(void **state)
+{
+	g_autofree char *sub = g_build_filename(tmpdir, "jobs", NULL);
+	g_autofree char *inc = NULL, *frag = NULL;
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn;
+	const struct wbsim_fio_job *j;
+
+	assert_int_equal(g_mkdir(sub, 0755), 0);
+	inc = g_build_filename(sub, "w.inc", NULL);
+	frag = g_build_filename(sub, "part.fio", NULL);
+	assert_true(g_file_set_contents(inc,
+		"[fio:w]\nrw=write\ninclude part.fio\nnumjobs=$mb_memory/512\n", -1, NULL));
+	assert_true(g_file_set_contents(frag, "size=3m\n", -1, NULL));
+	scn = wbsim_scenario_load_string(
+		"[machine]\nmemory = 1g\n[scenario]\ninclude = jobs/w.inc\n",
+		"s.ini", tmpdir, NULL, &e);
+	if (!scn)
+		fail_msg("%s", e->message);
+	/* 1024 MiB / 512 = 2 clones; the fragment is found beside w.inc */
+	assert_int_equal(wbsim_scenario_fio(scn)->jobs->len, 2);
+	j = wbsim_scenario_fio(scn)->jobs->pdata[1];
+	assert_true(j->size == 3 << 20);
+	wbsim_scenario_free(scn);
+	g_unlink(inc);
+	g_unlink(frag);
+	g_rmdir(sub);
+}
+
 static void test_event_after_time_limit(void **state)
 {
 	assert_load_fails("[run]\ntime_limit = 1m\n[events]\nat = 30s sync\nat = 90s umount\n" "[fio:w]\nrw=write\nsize=1m\n",
@@ -403,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_inline_fio_include),
 		cmocka_unit_test(test_event_after_time_limit),
+		cmocka_unit_test(test_fio_keywords_and_included_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
