@@ -90,8 +90,8 @@ static uint64_t div_round_up(uint64_t n, uint64_t d)
  * @rt_task: the current task is RT or deadline class (limits +1/4 plus
  *	1/32 of the global dirty_limit)
  *
- * Models domain_dirty_limits() of v6.12 (boost before the bg clamp is
- * v6.2's order; the v6.12 order is used). No trace_global_dirty_state.
+ * Models domain_dirty_limits() of v6.12: RT boost, then the bg clamp
+ * (v6.2 clamps first). No trace_global_dirty_state (the caller traces).
  *
  *	r = dirty_ratio * PAGE_SIZE / 100   (ratio in 1/PAGE_SIZE parts)
  *	thresh = dirty_bytes ? ceil(dirty_bytes / PAGE_SIZE)
