@@ -85,6 +85,36 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
 			  const char *shown, const char *base_dir,
 			  GError **error);
 
+/*
+ * A scenario line before the first [section]: said in scenario terms (the
+ * shared lexer words it for fio job files).
+ */
+static gboolean check_first_line(const char *file, const char *text,
+				 gsize len, GError **error)
+{
+	const char *p = text, *end = text + len;
+	unsigned int line = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end;
+		g_autofree char *copy = g_strndup(p, le - p);
+		char *s = wbsim_ini_strip_line(copy);
+
+		line++;
+		if (*s) {
+			if (*s == '[')
+				return TRUE;
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s:%u: %s: outside any section: expected a [section] line first",
+				    file, line, s);
+			return FALSE;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return TRUE;
+}
+
 /* [scenario] include = FILE, at @e of a file whose directory is @base_dir. */
 static gboolean load_include(struct loader *ld, const struct wbsim_ini_entry *e,
 			     const char *base_dir, GError **error)
@@ -179,7 +209,8 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
 	struct wbsim_ini_doc *doc = NULL;
 	unsigned int instance;
 
-	if (!check_text(shown, text, len, error))
+	if (!check_text(shown, text, len, error) ||
+	    !check_first_line(shown, text, len, error))
 		return FALSE;
 	if (!wbsim_ini_lex(text, len, shown, 0, &doc, error))
 		return FALSE;
