@@ -444,13 +444,12 @@ static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 	if (ro && *ratio_val) {
 		g_autofree char *where = wbsim_config_where(bo->file, bo->line);
 		g_autofree char *rwhere = wbsim_config_where(ro->file, ro->line);
-		g_autofree char *bstr = wbsim_format_size(bytes_val);
 
 		/* rwhere ends in ": "; drop that for the parenthesis */
 		rwhere[strlen(rwhere) - 2] = '\0';
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[vm] %s = %s: %s = %" G_GUINT64_FORMAT " is also set (%s): the kernel makes %s and %s exclusive; set only one of them",
-			    where, bytes, bstr, ratio, *ratio_val, rwhere,
+			    "%s[vm] %s = %s: %s = %s is also set (%s): the kernel makes %s and %s exclusive; set only one of them",
+			    where, bytes, bo->raw, ratio, ro->raw, rwhere,
 			    ratio, bytes);
 		return FALSE;
 	}
