@@ -76,6 +76,7 @@ struct wbsim_blk_queue {
 	unsigned int unknown_cnt;
 	uint64_t win_writes;		/* tracked completions this window */
 	wbsim_timer wbt_timer;
+	wbsim_timer wbt_wake_timer;	/* wakes after a bdp sleep, as an event */
 	gboolean bdp_slept;
 	wbsim_time_t last_bdp_sleep;
 	struct wbsim_bio *wbt_head, *wbt_tail;
@@ -284,11 +285,18 @@ static void wbt_timer_fn(wbsim_sim *sim, void *arg)
 		wbt_arm_timer(q);
 }
 
+static void wbt_wake_fn(wbsim_sim *sim, void *arg)
+{
+	wbt_wake(arg);
+}
+
 void wbsim_blk_queue_note_bdp_sleep(struct wbsim_blk_queue *q)
 {
 	q->bdp_slept = TRUE;
 	q->last_bdp_sleep = wbsim_sim_now(q->sim);
-	wbt_wake(q);
+	/* waiters resume in their own event, not inside the caller's */
+	if (q->wbt_head)
+		wbsim_timer_arm(q->sim, &q->wbt_wake_timer, q->last_bdp_sleep);
 }
 
 unsigned int wbsim_blk_queue_wbt_limit(const struct wbsim_blk_queue *q,
@@ -329,11 +337,18 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 	/* wbt_init(): on by default for blk-mq queues; stacked md has none */
 	q->wbt_enabled = dev->wbt && !q->sync_copy && !q->stacked;
 	q->write_cache = dev->write_cache;
-	/* blk_queue_depth(): the SCSI device depth if set, else nr_requests */
-	q->wbt_queue_depth = dev->rotational ? q->hw_depth : q->nr_requests;
+	/*
+	 * blk_queue_depth(): the SCSI device depth if set, else nr_requests,
+	 * which Linux counts per hardware queue
+	 */
+	if (dev->hctx_depth)
+		q->wbt_queue_depth = MIN(dev->hctx_depth, q->nr_requests);
+	else
+		q->wbt_queue_depth = dev->rotational ? q->hw_depth : q->nr_requests;
 	rq_depth_calc_max_depth(q);
 	calc_wb_limits(q);
 	wbsim_timer_init(&q->wbt_timer, wbt_timer_fn, q);
+	wbsim_timer_init(&q->wbt_wake_timer, wbt_wake_fn, q);
 	return q;
 }
 
@@ -354,6 +369,7 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 		g_free(l->data);
 	}
 	wbsim_timer_cancel(q->sim, &q->wbt_timer);
+	wbsim_timer_cancel(q->sim, &q->wbt_wake_timer);
 	if (q->sort)
 		g_sequence_free(q->sort);
 	if (q->rqhash)

@@ -54,6 +54,7 @@ struct wbsim_device {
 	gboolean wbt;
 	char *common_src[4];
 	gboolean write_cache;		/* set by the model: volatile cache */
+	unsigned int hctx_depth;	/* per hardware queue, if several (nvme) */
 	/* limits set by the model */
 	uint64_t capacity;
 	unsigned int hw_queue_depth;

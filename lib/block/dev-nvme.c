@@ -119,6 +119,8 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	queues = (unsigned int)MIN(d->hw_queues,
 				   (uint64_t)wbsim_cpus_count(wbsim_device_cpus(dev)));
 	wbsim_device_set_write_cache(dev, d->volatile_cache);
+	/* Linux's tags and nr_requests are per queue pair */
+	dev->hctx_depth = (unsigned int)d->queue_depth;
 	wbsim_device_set_limits(dev, d->capacity >> WBSIM_SECTOR_SHIFT,
 				(unsigned int)MIN(d->queue_depth * queues, 1u << 20),
 				FALSE);

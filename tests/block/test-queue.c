@@ -461,6 +461,12 @@ static void test_presets_load(void **state)
 		assert_non_null(strstr(desc, "seq_write_bandwidth = 3800000000B/s ; "));
 		assert_true(wbsim_device_capacity(dev) == 3840000000000ull / 512);
 		assert_false(wbsim_device_rotational(dev));
+		/* blk-wbt on one queue pair of 1023: min(16, 1023) -> 8 and 4 */
+		assert_int_equal(wbsim_blk_queue_wbt_limit(wbsim_device_queue(dev), 0), 8);
+		assert_int_equal(wbsim_blk_queue_wbt_limit(wbsim_device_queue(dev),
+							   WBSIM_REQ_BACKGROUND), 4);
+		/* one queue pair per CPU (12) of 1023 tags each */
+		assert_int_equal(wbsim_device_get_ops(dev)->flags, 0);
 		wbsim_device_free(dev);
 		dev = wbsim_device_new_from_preset(sim, cpus, NULL,
 						   "raid0-2x-hdd-7200-sata", NULL, 0, NULL);
