@@ -236,7 +236,7 @@ void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
 
 /* move_expired_inodes(): oldest first from the tail of b_dirty while
  * dirtied_when <= cutoff, to the head of b_io. */
-static uint64_t move_expired_inodes(struct wbsim_wb *wb, wbsim_time_t cutoff)
+static uint64_t move_expired_inodes(struct wbsim_wb *wb, int64_t cutoff)
 {
 	GQueue tmp = G_QUEUE_INIT;
 	uint64_t moved = 0;
@@ -245,7 +245,7 @@ static uint64_t move_expired_inodes(struct wbsim_wb *wb, wbsim_time_t cutoff)
 	while ((l = wb->b_dirty.tail)) {
 		struct wbsim_inode *inode = inode_of(l);
 
-		if (inode->dirtied_when > cutoff)
+		if ((int64_t)inode->dirtied_when > cutoff)
 			break;
 		g_queue_unlink(&wb->b_dirty, l);
 		g_queue_push_head_link(&tmp, l);
@@ -263,7 +263,7 @@ static uint64_t move_expired_inodes(struct wbsim_wb *wb, wbsim_time_t cutoff)
 
 /* queue_io(): b_more_io joins b_io (served after b_io's leftovers), then
  * the expired dirty inodes are added. */
-static void queue_io(struct wbsim_wb *wb, struct wbsim_wb_work *work, wbsim_time_t cutoff)
+static void queue_io(struct wbsim_wb *wb, struct wbsim_wb_work *work, int64_t cutoff)
 {
 	GList *l;
 	uint64_t moved;
@@ -480,7 +480,7 @@ static void wb_writeback_loop(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_wb *wb = arg;
 	struct wbsim_wb_work *work = wb->work;
-	wbsim_time_t cutoff;
+	int64_t now = (int64_t)now_ns(wb), cutoff;
 
 	if (work->nr_pages <= 0)
 		goto done;
@@ -489,13 +489,14 @@ static void wb_writeback_loop(wbsim_sim *sim, void *arg)
 		goto done;
 	if (work->for_background && !wbsim_wb_check_over_bg_thresh(wb))
 		goto done;
+	/* Times before the start of the simulation are negative here: at 5 s
+	 * nothing dirtied after time 0 is older than 30 s. */
 	if (work->for_kupdate)
-		cutoff = now_ns(wb) > wb->bdi->vm->dirty_expire_ns ?
-			 now_ns(wb) - wb->bdi->vm->dirty_expire_ns : 0;
+		cutoff = now - (int64_t)wb->bdi->vm->dirty_expire_ns;
 	else if (work->for_background)
-		cutoff = now_ns(wb);
+		cutoff = now;
 	else
-		cutoff = wb->work_start;	/* livelock guard of one-shot works */
+		cutoff = (int64_t)wb->work_start;	/* livelock guard of one-shot works */
 	if (!wb->b_io.length) {
 		queue_io(wb, work, cutoff);
 		wb->work_queued = true;
@@ -540,7 +541,7 @@ static void writeback_sb_inodes_start(struct wbsim_wb *wb)
 }
 
 static void requeue_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
-			  const struct wbsim_wbc *wbc, wbsim_time_t cutoff_k);
+			  const struct wbsim_wbc *wbc, int64_t cutoff_k);
 static void writeback_single_inode_done(wbsim_sim *sim, void *arg);
 
 static void writeback_sb_inodes_next(wbsim_sim *sim, void *arg)
@@ -590,7 +591,7 @@ static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
 	struct wbsim_wb_work *work = wb->work;
 	struct wbsim_inode *inode = wb->cur_inode;
 	int64_t wrote = wb->chunk - wb->wbc.nr_to_write - wb->wbc.pages_skipped;
-	wbsim_time_t cutoff_k;
+	int64_t cutoff_k = (int64_t)now_ns(wb);
 
 	work->nr_pages -= wb->chunk - wb->wbc.nr_to_write;
 	if (wrote > 0)
@@ -602,8 +603,8 @@ static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
 		inode->i_state &= ~I_DIRTY_PAGES;
 	if (!(inode->i_state & I_DIRTY_PAGES))
 		wb->slice_total++;	/* a cleaned inode counts as progress */
-	cutoff_k = work->for_kupdate && now_ns(wb) > wb->bdi->vm->dirty_expire_ns ?
-		   now_ns(wb) - wb->bdi->vm->dirty_expire_ns : now_ns(wb);
+	if (work->for_kupdate)
+		cutoff_k -= (int64_t)wb->bdi->vm->dirty_expire_ns;
 	requeue_inode(wb, inode, &wb->wbc, cutoff_k);
 	inode->i_state &= ~I_SYNC;
 	wb->cur_inode = NULL;
@@ -618,7 +619,7 @@ static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
 
 /* requeue_inode(): where the inode goes after its slice. */
 static void requeue_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
-			  const struct wbsim_wbc *wbc, wbsim_time_t cutoff_k)
+			  const struct wbsim_wbc *wbc, int64_t cutoff_k)
 {
 	bool dirty = wbsim_inode_nr_dirty(inode) > 0;
 
@@ -635,7 +636,7 @@ static void requeue_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
 		return;
 	}
 	if (dirty) {
-		if (wbc->nr_to_write <= 0 && inode->dirtied_when <= cutoff_k)
+		if (wbc->nr_to_write <= 0 && (int64_t)inode->dirtied_when <= cutoff_k)
 			requeue_io(wb, inode);	/* slice used up */
 		else
 			redirty_tail(wb, inode);	/* blocked: retry later */

@@ -229,6 +229,8 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	pause_ns = wbsim_jiffies_to_ns(vm, (uint64_t)out.pause);
 	d->pauses++;
 	d->paused_ns += pause_ns;
+	if (pause_ns > d->max_sleep_ns)
+		d->max_sleep_ns = pause_ns;
 	d->pause_hist[pause_bucket(pause_ns)]++;
 	if (out.repeat) {
 		wbsim_sim_schedule_after(bdi->sim, pause_ns, bdp_woke, d);

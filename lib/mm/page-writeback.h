@@ -18,6 +18,7 @@
  * @pauses: balance_dirty_pages() sleeps
  * @paused_ns: total time slept in balance_dirty_pages()
  * @max_pause_ns: longest single call (all its sleeps)
+ * @max_sleep_ns: longest single sleep
  * @pause_hist: sleeps by length: <1, <2, <4 ... <512 ms, >= 512 ms
  * The rest is the state of the call in progress.
  */
@@ -28,6 +29,7 @@ struct wbsim_dirtier {
 	uint64_t pauses;
 	wbsim_time_t paused_ns;
 	wbsim_time_t max_pause_ns;
+	wbsim_time_t max_sleep_ns;
 	uint64_t pause_hist[11];
 	/* call in progress */
 	struct wbsim_wb *wb;

@@ -55,7 +55,7 @@ static void writeout_period(wbsim_sim *sim, void *arg)
 
 	if (wbsim_writeout_period(&vm->dom, now, vm->dirty.hz))
 		wbsim_timer_arm(sim, &vm->period_timer,
-				wbsim_jiffies_to_ns(vm, vm->dom.period_time));
+				wbsim_jiffy_time(vm, vm->dom.period_time));
 }
 
 void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr)
@@ -65,5 +65,5 @@ void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr
 	if (wbsim_wb_domain_writeout_add(&vm->dom, &wb->completions,
 					 wb->bdi->dirty.max_prop_frac, nr, now, vm->dirty.hz))
 		wbsim_timer_arm(vm->sim, &vm->period_timer,
-				wbsim_jiffies_to_ns(vm, vm->dom.period_time));
+				wbsim_jiffy_time(vm, vm->dom.period_time));
 }

@@ -52,15 +52,32 @@ struct wbsim_vm {
 	wbsim_timer period_timer;
 };
 
-/* The jiffies clock of the simulated kernel. */
-static inline uint64_t wbsim_jiffies(const struct wbsim_vm *vm)
+/*
+ * The jiffies clock of the simulated kernel. Like the kernel's
+ * INITIAL_JIFFIES it does not start at 0: 0 means "never" or "stopped" in
+ * dirty_paused_when and the fprop period_time, and a clock starting at 0
+ * would make the first pass at boot lose its think-time credit.
+ */
+static inline uint64_t wbsim_initial_jiffies(const struct wbsim_vm *vm)
 {
-	return wbsim_sim_now(vm->sim) / vm->jiffy_ns;
+	return (uint64_t)(uint32_t)(-300 * (int64_t)vm->dirty.hz);
 }
 
+static inline uint64_t wbsim_jiffies(const struct wbsim_vm *vm)
+{
+	return wbsim_initial_jiffies(vm) + wbsim_sim_now(vm->sim) / vm->jiffy_ns;
+}
+
+/* A duration in jiffies as ns. */
 static inline wbsim_time_t wbsim_jiffies_to_ns(const struct wbsim_vm *vm, uint64_t j)
 {
 	return j * vm->jiffy_ns;
+}
+
+/* The simulated time at which the jiffies clock reads @j. */
+static inline wbsim_time_t wbsim_jiffy_time(const struct wbsim_vm *vm, uint64_t j)
+{
+	return (j - wbsim_initial_jiffies(vm)) * vm->jiffy_ns;
 }
 
 void wbsim_vm_init(struct wbsim_vm *vm, wbsim_sim *sim, unsigned int hz,

@@ -28,7 +28,8 @@
  * @sync_lat: latency of each fsync
  * @pauses: balance_dirty_pages() sleeps
  * @paused_ns: their total
- * @max_pause_ns: longest balance_dirty_pages() call
+ * @max_pause_ns: longest balance_dirty_pages() call (all its sleeps)
+ * @max_sleep_ns: longest single sleep in balance_dirty_pages()
  * @pause_hist: sleeps by length (WBSIM_PAUSE_BUCKETS)
  * @cpu_ns: CPU time of the job's task
  * @cpu_wait_ns: time it waited for a CPU
@@ -48,6 +49,7 @@ struct wbsim_job_result {
 	uint64_t pauses;
 	wbsim_time_t paused_ns;
 	wbsim_time_t max_pause_ns;
+	wbsim_time_t max_sleep_ns;
 	uint64_t pause_hist[WBSIM_PAUSE_BUCKETS];
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
@@ -101,6 +103,8 @@ struct wbsim_lock_result {
  * @filefrag: extents as filefrag counts them
  * @nextents: the filesystem's raw count (XFS fsxattr.nextents)
  * @line: filefrag's own output line ("FILE: N extents found")
+ * @written_by: bitmap of the writeback contexts whose flushers wrote the
+ *	file back (context i is bit i; contexts past 63 are not told apart)
  */
 struct wbsim_extent_result {
 	char *moment;
@@ -108,6 +112,7 @@ struct wbsim_extent_result {
 	uint64_t filefrag;
 	uint64_t nextents;
 	char *line;
+	uint64_t written_by;
 };
 
 /**

@@ -33,11 +33,6 @@ static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char
 	tr->emit(tr->arg, tr->buf->str);
 }
 
-static int64_t ns_to_ms(wbsim_time_t ns)
-{
-	return (int64_t)(ns / WBSIM_NSEC_PER_MSEC);
-}
-
 void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
 				const char *event)
 {
@@ -51,7 +46,7 @@ void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work 
 }
 
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
-				    wbsim_time_t cutoff, uint64_t moved)
+				    int64_t cutoff, uint64_t moved)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
 	wbsim_time_t now = wbsim_sim_now(wb->bdi->sim);
@@ -60,7 +55,11 @@ void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_w
 		return;
 	trace_line(wb->bdi, &wb->flusher, "writeback_queue_io",
 		   "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%" PRIu64 " reason=%s cgroup_ino=1",
-		   wb->bdi->name, cutoff / vm->jiffy_ns, ns_to_ms(now - cutoff), moved,
+		   wb->bdi->name,
+		   wbsim_initial_jiffies(vm) + (uint64_t)(cutoff >= 0 ? cutoff / (int64_t)vm->jiffy_ns
+								     : -((-cutoff + (int64_t)vm->jiffy_ns - 1) /
+									 (int64_t)vm->jiffy_ns)),
+		   (int64_t)((int64_t)now - cutoff) / (int64_t)WBSIM_NSEC_PER_MSEC, moved,
 		   wbsim_wb_reason_name(work->reason));
 }
 

@@ -29,7 +29,7 @@ struct wbsim_trace {
 void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
 				const char *event);
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
-				    wbsim_time_t cutoff, uint64_t moved);
+				    int64_t cutoff, uint64_t moved);
 void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb);
 void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb,
 				     const struct wbsim_bdi_dirty_ratelimit_trace *t);

@@ -519,6 +519,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->pauses = job->dirtier.pauses;
 		jr->paused_ns = job->dirtier.paused_ns;
 		jr->max_pause_ns = job->dirtier.max_pause_ns;
+		jr->max_sleep_ns = job->dirtier.max_sleep_ns;
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
 		jr->cpu_ns = job->task.cpu_ns;
 		jr->cpu_wait_ns = job->task.cpu_wait_ns;
@@ -565,6 +566,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
 		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
 		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		er->written_by = inode->written_by;
 		g_ptr_array_add(r->extents, er);
 	}
 	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
