@@ -87,6 +87,7 @@ struct wbsim_blk_queue {
 	struct wbsim_request *irq_cur;
 
 	struct wbsim_request *free_rqs;
+	GPtrArray *all_rqs;		/* every request ever allocated, to free */
 	uint64_t seq;
 
 	/* statistics */
@@ -327,6 +328,7 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 	q->max_sectors = MAX(max_sectors, PAGE_SECTORS);
 	q->hw_depth = dev->hw_queue_depth;
 	g_queue_init(&q->fifo);
+	q->all_rqs = g_ptr_array_new_with_free_func(g_free);
 	if (sched == WBSIM_SCHED_MQ_DEADLINE) {
 		q->sort = g_sequence_new(NULL);
 		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -354,20 +356,10 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 
 void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 {
-	struct wbsim_request *rq;
-
 	if (!q)
 		return;
-	while ((rq = q->free_rqs)) {
-		q->free_rqs = rq->next;
-		g_free(rq);
-	}
-	/* requests still queued belong to a simulation that was cut short */
-	while (!g_queue_is_empty(&q->fifo)) {
-		GList *l = g_queue_pop_head_link(&q->fifo);
-
-		g_free(l->data);
-	}
+	/* requests still in flight belong to a simulation that was cut short */
+	g_ptr_array_free(q->all_rqs, TRUE);
 	wbsim_timer_cancel(q->sim, &q->wbt_timer);
 	wbsim_timer_cancel(q->sim, &q->wbt_wake_timer);
 	if (q->sort)
@@ -386,10 +378,12 @@ static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 {
 	struct wbsim_request *rq = q->free_rqs;
 
-	if (rq)
+	if (rq) {
 		q->free_rqs = rq->next;
-	else
+	} else {
 		rq = g_new(struct wbsim_request, 1);
+		g_ptr_array_add(q->all_rqs, rq);
+	}
 	memset(rq, 0, sizeof(*rq));
 	rq->q = q;
 	rq->sector = bio->sector;

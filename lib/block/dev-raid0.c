@@ -18,6 +18,7 @@
 #include "block/blk.h"
 
 struct raid0_io {
+	GList link;			/* in raid0.live */
 	struct wbsim_device *dev;
 	struct wbsim_request *rq;
 	unsigned int remaining;
@@ -31,6 +32,7 @@ struct raid0 {
 	uint64_t chunk_size;
 	struct wbsim_device **devs;
 	uint64_t chunk_sectors;
+	GQueue live;			/* raid0_io in flight */
 };
 
 static const struct wbsim_device_param raid0_params[] = {
@@ -101,6 +103,10 @@ fail:
 static void raid0_exit(struct wbsim_device *dev)
 {
 	struct raid0 *d = wbsim_device_priv(dev);
+	GList *l;
+
+	while ((l = g_queue_pop_head_link(&d->live)))
+		g_free(l->data);
 
 	for (uint64_t i = 0; d->devs && i < d->members; i++)
 		wbsim_device_free(d->devs[i]);
@@ -111,8 +117,11 @@ static void raid0_part_done(wbsim_sim *sim, void *arg)
 {
 	struct raid0_io *io = arg;
 
+	struct raid0 *d = wbsim_device_priv(io->dev);
+
 	if (--io->remaining)
 		return;
+	g_queue_unlink(&d->live, &io->link);
 	wbsim_device_end_request(io->dev, io->rq);
 	g_free(io);
 }
@@ -126,6 +135,8 @@ static void raid0_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
 	struct raid0_io *io = g_malloc0(sizeof(*io) + n * sizeof(struct wbsim_bio));
 	uint64_t sector = rq->sector, end = rq->sector + rq->nr_sectors;
 
+	io->link.data = io;
+	g_queue_push_tail_link(&d->live, &io->link);
 	io->dev = dev;
 	io->rq = rq;
 	io->nr_parts = n;
