@@ -13,5 +13,6 @@
 #include <wbsim/fio.h>
 #include <wbsim/config.h>
 #include <wbsim/scenario.h>
+#include <wbsim/fs.h>
 
 #endif

@@ -1,0 +1,1062 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/ext4.c - ext4 allocation model (extents, flex_bg, delalloc,
+ * dioread_nolock: the default mount options of kernels >= 5.6).
+ *
+ * What it models:
+ * - Layout as mke2fs lays it out: groups of blocks_per_group blocks; the
+ *   superblock and group descriptor table (plus reserved GDT blocks) in
+ *   group 0 and, with sparse_super, in groups 1 and powers of 3, 5 and 7;
+ *   with flex_bg the block and inode bitmaps and inode tables of
+ *   flex_bg groups packed into the first group of each flex group; the
+ *   journal from the first free block of the middle flex group.
+ * - Inodes (ialloc.c): top-level directories spread over flex groups
+ *   (find_group_orlov: the flex group with the fewest directories, from a
+ *   random start drawn from the simulation's generator); deeper
+ *   directories stay in the parent's group; files go to the parent's flex
+ *   group. Inode number = group * inodes_per_group + index + 1.
+ * - Delayed allocation: a write into a hole adds a delayed extent to the
+ *   extent status (ES) cache only.
+ * - Writeback (ext4_writepages -> mpage_map_and_submit_extent ->
+ *   ext4_map_blocks -> ext4_ext_map_blocks -> ext4_mb_new_blocks): runs of
+ *   at most writepages_max blocks (MAX_WRITEPAGES_EXTENT_LEN, 2048) are
+ *   allocated as unwritten extents (dioread_nolock) that end_io converts.
+ *   mballoc: the goal is ext4_ext_find_goal (the neighbouring extent's
+ *   physical block shifted by the logical distance, or the inode's goal
+ *   block: the start of the group after the flex group's first one for
+ *   regular files, ext4_inode_to_goal_block). A request first uses an
+ *   inode preallocation (PA) covering it; files larger than mb_stream_req
+ *   blocks get a normalised request (ext4_mb_normalize_request: the
+ *   file-size table; 8 MiB windows aligned on 8 MiB for files over 8 MiB
+ *   with 4 KiB blocks) trimmed to the hole around the request, which
+ *   becomes an inode PA; the goal is tried exactly only when the window
+ *   merges with the left or right neighbour (EXT4_MB_HINT_TRY_GOAL), else
+ *   the scan starts at the global stream goal s_mb_last_group (one per
+ *   mb_stream_goals slot, slot = inode % slots; 1 = the classic global
+ *   goal). Small files use the locality-group PA of mb_group_prealloc
+ *   blocks (one locality group per filesystem here, per CPU in the
+ *   kernel). The scan (ext4_mb_regular_allocator) goes group by group
+ *   from the start group: cr0 an aligned power-of-two chunk (buddy), cr1
+ *   any free run long enough, cr3 the longest run; the group lock is held
+ *   for alloc_cpu_ns and the extent-tree insert and journal work
+ *   (alloc_unlocked_ns) runs after it is dropped. PA hits take no group
+ *   lock (pa_cpu_ns).
+ * - Extent tree: on-disk extents merge when logically and physically
+ *   contiguous in the same state up to 32768 blocks (initialized) or 32767
+ *   (unwritten) (ext4_ext_try_to_merge, EXT_INIT_MAX_LEN).
+ * - Extent status cache (extents_status.c): written/unwritten/delayed
+ *   extents merged without the 32768 limit (ext4_es_try_to_merge), filled
+ *   when blocks are allocated or looked up; emptied by remount.
+ * - FIEMAP (ext4_iomap_begin_report -> ext4_map_blocks without create): an
+ *   ES hit reports the cached extent; a miss reports the on-disk extent
+ *   and caches it (so a second FIEMAP after a remount may merge records
+ *   the first one showed separately); delayed ranges are reported as
+ *   DELALLOC|UNKNOWN at physical 0 (ext4_iomap_is_delalloc / EXT4_MAP_DELAYED).
+ * - Close (ext4_release_file): inode PAs are discarded when no delayed
+ *   blocks remain; remount discards every PA.
+ *
+ * Left out: mb_optimize_scan's order lists (the scan is linear from the
+ * goal group, as with mb_optimize_scan=0), stripe, bigalloc, the ES
+ * shrinker, extent-tree index blocks, NOPREALLOC for closed files, per-CPU
+ * locality groups, the journal's own I/O. fallocate is synchronous.
+ *
+ * Sources: kernel fs/ext4/mballoc.c (ext4_mb_regular_allocator: "if stream
+ * allocation is enabled, use global goal" s_mb_last_group;
+ * ext4_mb_normalize_request; ext4_mb_group_or_file), fs/ext4/inode.c
+ * (ext4_iomap_begin_report, ext4_iomap_is_delalloc,
+ * MAX_WRITEPAGES_EXTENT_LEN), fs/ext4/extents_status.c (header comment:
+ * the tree tracks delayed extents for fiemap), commit f7fec032 "ext4:
+ * track all extent status in extent status tree" (extents are inserted on
+ * lookup, so the tree is not complete); e2fsprogs misc/mke2fs.c
+ * (reserved GDT, journal size table and midpoint placement).
+ */
+#include <stddef.h>
+#include <string.h>
+#include "fs/alloc/fs-private.h"
+#include "fs/alloc/freespace.h"
+
+#define EXT_INIT_MAX_LEN 32768ull
+#define EXT_UNWRITTEN_MAX_LEN 32767ull
+#define EXT_ES_MAX_LEN 0xffffffffull
+
+struct ext4_params {
+	uint64_t block_size;
+	uint64_t blocks_per_group;
+	uint64_t flex_bg;
+	uint64_t inodes_per_group;
+	uint64_t inode_size;
+	uint64_t desc_size;
+	uint64_t reserved_gdt;
+	uint64_t sparse_super;
+	uint64_t journal_size;
+	uint64_t mb_stream_req;
+	uint64_t mb_group_prealloc;
+	uint64_t mb_order2_req;
+	uint64_t mb_stream_goals;
+	uint64_t writepages_max;
+	uint64_t alloc_cpu_ns;
+	uint64_t alloc_unlocked_ns;
+	uint64_t pa_cpu_ns;
+	uint64_t map_cpu_ns;
+	uint64_t write_cpu_ns;
+	uint64_t end_io_cpu_ns;
+};
+
+#define EO(f) offsetof(struct ext4_params, f)
+static const struct wbsim_fs_option ext4_options[] = {
+	{ "block_size", WBSIM_FS_OPT_SIZE, EO(block_size), "4k", "bytes", 1024, 65536,
+	  "block size (mke2fs -b)" },
+	{ "blocks_per_group", WBSIM_FS_OPT_U64, EO(blocks_per_group), "32768", "blocks", 256,
+	  65528, "blocks per group (8 x block size)" },
+	{ "flex_bg", WBSIM_FS_OPT_U64, EO(flex_bg), "16", "groups", 1, 1u << 20,
+	  "groups per flex group (mke2fs -G; 1 disables flex_bg)" },
+	{ "inodes_per_group", WBSIM_FS_OPT_U64, EO(inodes_per_group), "8192", "inodes", 16,
+	  1u << 20, "inodes per group (bytes-per-inode ratio 16384)" },
+	{ "inode_size", WBSIM_FS_OPT_SIZE, EO(inode_size), "256", "bytes", 128, 4096,
+	  "inode size" },
+	{ "desc_size", WBSIM_FS_OPT_SIZE, EO(desc_size), "64", "bytes", 32, 64,
+	  "group descriptor size (64 with the 64bit feature)" },
+	{ "reserved_gdt", WBSIM_FS_OPT_U64, EO(reserved_gdt), "auto", "blocks", 0, 1024,
+	  "reserved GDT blocks for resize; auto: as mke2fs computes" },
+	{ "sparse_super", WBSIM_FS_OPT_BOOL, EO(sparse_super), "1", "bool", 0, 1,
+	  "superblock backups only in groups 0, 1 and powers of 3, 5, 7" },
+	{ "journal_size", WBSIM_FS_OPT_SIZE, EO(journal_size), "auto", "bytes", 0, 0,
+	  "journal size; auto: mke2fs's table (1 GiB above 128 GiB)" },
+	{ "mb_stream_req", WBSIM_FS_OPT_U64, EO(mb_stream_req), "16", "blocks", 0, 0,
+	  "files larger than this use inode preallocation (mb_stream_req)" },
+	{ "mb_group_prealloc", WBSIM_FS_OPT_U64, EO(mb_group_prealloc), "512", "blocks", 1,
+	  0, "locality-group preallocation for small files" },
+	{ "mb_order2_req", WBSIM_FS_OPT_U64, EO(mb_order2_req), "2", "order", 0, 20,
+	  "power-of-two requests of at least this order use the buddy (cr0)" },
+	{ "mb_stream_goals", WBSIM_FS_OPT_U64, EO(mb_stream_goals), "1", "slots", 1, 4096,
+	  "stream-allocation goals (1: the global s_mb_last_group)" },
+	{ "writepages_max", WBSIM_FS_OPT_U64, EO(writepages_max), "2048", "blocks", 1,
+	  EXT_UNWRITTEN_MAX_LEN, "blocks mapped per allocation request (MAX_WRITEPAGES_EXTENT_LEN)" },
+	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, EO(alloc_cpu_ns), "3us", "ns", 0, 0,
+	  "CPU with the group lock held per mballoc allocation (buddy search, bitmap)" },
+	{ "alloc_unlocked_ns", WBSIM_FS_OPT_TIME, EO(alloc_unlocked_ns), "4us", "ns", 0, 0,
+	  "CPU after the group lock per allocation (extent insert, jbd2 handle)" },
+	{ "pa_cpu_ns", WBSIM_FS_OPT_TIME, EO(pa_cpu_ns), "2us", "ns", 0, 0,
+	  "CPU per request served from a preallocation (extent insert, no group lock)" },
+	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, EO(map_cpu_ns), "1us", "ns", 0, 0,
+	  "CPU per writeback mapping call" },
+	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, EO(write_cpu_ns), "500ns", "ns", 0, 0,
+	  "CPU per buffered write call (ext4_da_map_blocks, reservation)" },
+	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, EO(end_io_cpu_ns), "5us", "ns", 0, 0,
+	  "CPU per completion converting unwritten extents" },
+	{ NULL },
+};
+
+struct ext4_group {
+	struct wbsim_freespace free;
+	wbsim_lock lock;
+	uint64_t inodes_used;
+};
+
+struct ext4_lg_pa {
+	gboolean valid;
+	uint64_t pstart, len, used;
+};
+
+struct ext4_fs {
+	struct ext4_group *groups;
+	uint64_t ngroups;
+	uint64_t bpg;
+	uint64_t nflex;
+	uint64_t *flex_dirs;
+	uint64_t *stream_last;
+	struct ext4_lg_pa lg;
+};
+
+struct ext4_pa {
+	uint64_t lstart, pstart, len;
+};
+
+struct ext4_inode {
+	struct wbsim_emap disk;	/* on-disk extent tree */
+	struct wbsim_emap es;	/* extent status cache */
+	GArray *pas;		/* struct ext4_pa, inode preallocations */
+	uint64_t goal;		/* ext4_inode_to_goal_block() */
+};
+
+static uint64_t ext4_free(wbsim_fs *fs)
+{
+	struct ext4_fs *e = fs->priv;
+	uint64_t sum = 0;
+
+	for (uint64_t g = 0; g < e->ngroups; g++)
+		sum += e->groups[g].free.free;
+	return sum;
+}
+
+static gboolean ext4_has_backup(uint64_t g, gboolean sparse)
+{
+	if (!sparse || g <= 1)
+		return TRUE;
+	for (uint64_t b = 3; b <= 7; b += 2) {
+		uint64_t p = b;
+
+		while (p < g)
+			p *= b;
+		if (p == g)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* e2fsprogs ext2fs_default_journal_size(), in blocks. */
+static uint64_t ext4_default_journal(uint64_t blocks)
+{
+	if (blocks < 2048)
+		return 0;
+	if (blocks < 32768)
+		return 1024;
+	if (blocks < 256 * 1024)
+		return 4096;
+	if (blocks < 512 * 1024)
+		return 8192;
+	if (blocks < 4096 * 1024)
+		return 16384;
+	if (blocks < 8192 * 1024)
+		return 32768;
+	if (blocks < 16384 * 1024)
+		return 65536;
+	if (blocks < 32768 * 1024)
+		return 131072;
+	return 262144;
+}
+
+static gboolean ext4_init(wbsim_fs *fs, GError **error)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_fs *e;
+	uint64_t nr_blocks, gdt, rsv, itable, journal;
+
+	if (p->block_size & (p->block_size - 1)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "ext4 option block_size: %" G_GUINT64_FORMAT " is not a power of two",
+			    p->block_size);
+		return FALSE;
+	}
+	if (p->blocks_per_group > 8 * p->block_size) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "ext4 option blocks_per_group: %" G_GUINT64_FORMAT
+			    " exceeds one bitmap block (expected at most %" G_GUINT64_FORMAT ")",
+			    p->blocks_per_group, 8 * p->block_size);
+		return FALSE;
+	}
+	wbsim_fs_set_block_size(fs, p->block_size);
+	nr_blocks = fs->dev_bytes / p->block_size;
+	e = g_new0(struct ext4_fs, 1);
+	e->bpg = p->blocks_per_group;
+	e->ngroups = (nr_blocks + e->bpg - 1) / e->bpg;
+	gdt = (e->ngroups * p->desc_size + p->block_size - 1) / p->block_size;
+	if (p->reserved_gdt == WBSIM_FS_AUTO) {
+		/* mke2fs calc_reserved_gdt_blocks(): room to grow 1024x, at most 2^32 blocks */
+		uint64_t max_blocks = MIN(nr_blocks * 1024, 1ull << 32);
+		uint64_t rsv_groups = (max_blocks + e->bpg - 1) / e->bpg;
+		uint64_t gdpb = p->block_size / p->desc_size;
+		uint64_t want = (rsv_groups + gdpb - 1) / gdpb;
+
+		rsv = want > gdt ? MIN(want - gdt, p->block_size / 4) : 0;
+	} else {
+		rsv = p->reserved_gdt;
+	}
+	itable = p->inodes_per_group * p->inode_size / p->block_size;
+	if (1 + gdt + rsv + p->flex_bg * (2 + itable) >= e->bpg * MIN(p->flex_bg, e->ngroups) ||
+	    nr_blocks < 2 * e->bpg) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "ext4: a device of %" G_GUINT64_FORMAT " blocks is too small for "
+			    "groups of %" G_GUINT64_FORMAT " blocks with this metadata "
+			    "(expected at least two groups)", nr_blocks, e->bpg);
+		g_free(e);
+		return FALSE;
+	}
+	e->groups = g_new0(struct ext4_group, e->ngroups);
+	e->nflex = (e->ngroups + p->flex_bg - 1) / p->flex_bg;
+	e->flex_dirs = g_new0(uint64_t, e->nflex);
+	e->stream_last = g_new0(uint64_t, p->mb_stream_goals);
+	for (uint64_t g = 0; g < e->ngroups; g++) {
+		struct ext4_group *grp = &e->groups[g];
+		uint64_t base = g * e->bpg, size = MIN(e->bpg, nr_blocks - base);
+		uint64_t meta = 0;
+		g_autofree char *name = g_strdup_printf("ext4-bg-%" G_GUINT64_FORMAT, g);
+
+		wbsim_freespace_init(&grp->free, base, size);
+		if (ext4_has_backup(g, p->sparse_super))
+			meta += 1 + gdt + rsv;
+		if (g % p->flex_bg == 0) {
+			uint64_t members = MIN(p->flex_bg, e->ngroups - g);
+
+			meta += members * (2 + itable);	/* bitmaps and inode tables */
+		}
+		wbsim_freespace_take(&grp->free, base, MIN(meta, size));
+		wbsim_lock_init(&grp->lock, fs->sim, name);
+		wbsim_fs_add_lock(fs, &grp->lock);
+	}
+	e->groups[0].inodes_used = 11;	/* reserved inodes and lost+found */
+	/* the journal: from the first free block of the middle flex group */
+	journal = p->journal_size == WBSIM_FS_AUTO ? ext4_default_journal(nr_blocks) :
+		  p->journal_size / p->block_size;
+	for (uint64_t g = ((e->ngroups - 1) / 2) / p->flex_bg * p->flex_bg;
+	     journal && g < e->ngroups; g++) {
+		uint64_t start, len = wbsim_freespace_first_any(&e->groups[g].free,
+								 g * e->bpg, &start);
+
+		len = MIN(len, journal);
+		wbsim_freespace_take(&e->groups[g].free, start, len);
+		journal -= len;
+	}
+	fs->priv = e;
+	wbsim_fs_set_free_fn(fs, ext4_free);
+	return TRUE;
+}
+
+static void ext4_exit(wbsim_fs *fs)
+{
+	struct ext4_fs *e = fs->priv;
+
+	if (!e)
+		return;
+	for (uint64_t g = 0; g < e->ngroups; g++) {
+		wbsim_freespace_clear(&e->groups[g].free);
+		wbsim_lock_clear(&e->groups[g].lock);
+	}
+	g_free(e->groups);
+	g_free(e->flex_dirs);
+	g_free(e->stream_last);
+	g_free(e);
+}
+
+static uint64_t ext4_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = g_new0(struct ext4_inode, 1);
+	uint64_t g, goal_group;
+
+	wbsim_emap_init(&ei->disk, 1, EXT_UNWRITTEN_MAX_LEN, EXT_INIT_MAX_LEN);
+	wbsim_emap_init(&ei->es, EXT_ES_MAX_LEN, EXT_ES_MAX_LEN, EXT_ES_MAX_LEN);
+	ei->pas = g_array_new(FALSE, FALSE, sizeof(struct ext4_pa));
+	inode->priv = ei;
+	if (!inode->parent) {
+		inode->group = 0;
+		return 2;	/* EXT4_ROOT_INO */
+	}
+	if (inode->is_dir && !inode->parent->parent) {
+		/* find_group_orlov(), top level: the least populated flex group */
+		uint64_t start = wbsim_rng_below(wbsim_sim_rng(fs->sim), e->nflex);
+		uint64_t best = start;
+
+		for (uint64_t i = 0; i < e->nflex; i++) {
+			uint64_t f = (start + i) % e->nflex;
+
+			if (e->flex_dirs[f] < e->flex_dirs[best])
+				best = f;
+		}
+		g = best * p->flex_bg;
+	} else if (inode->is_dir) {
+		g = inode->parent->group;
+	} else {
+		/* find_group_other(): the parent's flex group */
+		g = inode->parent->group / p->flex_bg * p->flex_bg;
+	}
+	for (uint64_t i = 0; i < e->ngroups; i++) {
+		uint64_t c = (g + i) % e->ngroups;
+
+		if (e->groups[c].inodes_used < p->inodes_per_group) {
+			g = c;
+			break;
+		}
+	}
+	if (inode->is_dir)
+		e->flex_dirs[g / p->flex_bg]++;
+	inode->group = g;
+	/* ext4_inode_to_goal_block(): regular files after the flex group's first group */
+	goal_group = p->flex_bg >= 4 ? g / p->flex_bg * p->flex_bg : g;
+	if (!inode->is_dir && p->flex_bg >= 4 && goal_group + 1 < e->ngroups)
+		goal_group++;
+	ei->goal = goal_group * e->bpg;
+	return g * p->inodes_per_group + ++e->groups[g].inodes_used;
+}
+
+static void ext4_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct ext4_inode *ei = inode->priv;
+
+	wbsim_emap_clear(&ei->disk);
+	wbsim_emap_clear(&ei->es);
+	g_array_free(ei->pas, TRUE);
+	g_free(ei);
+}
+
+static struct wbsim_freespace *ext4_fsp(struct ext4_fs *e, uint64_t bno)
+{
+	return &e->groups[MIN(bno / e->bpg, e->ngroups - 1)].free;
+}
+
+/* Give back the PA blocks whose logical blocks the file did not use. */
+static void ext4_discard_pa(struct ext4_fs *e, struct ext4_inode *ei, const struct ext4_pa *pa)
+{
+	uint64_t pos = pa->lstart, end = pa->lstart + pa->len;
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, pos, &cur);
+
+	while (pos < end) {
+		uint64_t stop = x && x->lblk < end ? MAX(x->lblk, pos) : end;
+
+		if (stop > pos)
+			wbsim_freespace_give(ext4_fsp(e, pa->pstart), pa->pstart + (pos - pa->lstart),
+					     stop - pos);
+		if (!x || x->lblk >= end)
+			break;
+		pos = MIN(wbsim_ext_end(x), end);
+		x = wbsim_emap_next(&ei->disk, &cur);
+	}
+}
+
+/* ext4_discard_preallocations() */
+static void ext4_discard_preallocations(struct ext4_fs *e, struct ext4_inode *ei)
+{
+	for (guint i = 0; i < ei->pas->len; i++)
+		ext4_discard_pa(e, ei, &g_array_index(ei->pas, struct ext4_pa, i));
+	g_array_set_size(ei->pas, 0);
+}
+
+static void ext4_discard_lg(struct ext4_fs *e)
+{
+	if (e->lg.valid && e->lg.used < e->lg.len)
+		wbsim_freespace_give(ext4_fsp(e, e->lg.pstart), e->lg.pstart + e->lg.used,
+				     e->lg.len - e->lg.used);
+	e->lg.valid = FALSE;
+}
+
+/* Cache an on-disk extent in the ES tree, as a lookup miss does. */
+static void ext4_es_cache(struct ext4_inode *ei, const struct wbsim_extent *d)
+{
+	wbsim_emap_set(&ei->es, d->lblk, d->len, d->state, d->pblk);
+}
+
+static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			       uint64_t nr, uint64_t new_size)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_inode *ei = inode->priv;
+	uint64_t pos = first, end = first + nr;
+
+	/* ext4_da_map_blocks(): ES first, then the on-disk tree, else delay */
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *es = wbsim_emap_seek(&ei->es, pos, &cur);
+		struct wbsim_extent *d;
+		uint64_t stop;
+
+		if (es && es->lblk <= pos) {
+			pos = MIN(wbsim_ext_end(es), end);
+			continue;
+		}
+		d = wbsim_emap_seek(&ei->disk, pos, &cur);
+		if (d && d->lblk <= pos) {
+			struct wbsim_extent copy = *d;
+
+			ext4_es_cache(ei, &copy);
+			pos = MIN(wbsim_ext_end(&copy), end);
+			continue;
+		}
+		stop = end;
+		if (es)
+			stop = MIN(stop, es->lblk);
+		if (d)
+			stop = MIN(stop, d->lblk);
+		wbsim_emap_set(&ei->es, pos, stop - pos, WBSIM_EXT_DELALLOC, 0);
+		pos = stop;
+	}
+	return p->write_cpu_ns;
+}
+
+/* ext4_ext_find_goal() */
+static uint64_t ext4_ext_find_goal(struct ext4_inode *ei, uint64_t lblk)
+{
+	struct wbsim_extent *prev = wbsim_emap_prev_of(&ei->disk, lblk);
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *next;
+
+	if (prev)
+		return prev->pblk + (lblk - prev->lblk);
+	next = wbsim_emap_first(&ei->disk, &cur);
+	if (next)
+		return next->pblk > next->lblk - lblk ? next->pblk - (next->lblk - lblk) : next->pblk;
+	return ei->goal;
+}
+
+/* An allocation plan: what ext4_mb_new_blocks would ask for. */
+struct ext4_plan {
+	gboolean group_pa;	/* locality-group preallocation (small file) */
+	uint64_t wstart, want;	/* logical window and its length */
+	gboolean try_goal;
+	uint64_t goal;		/* physical goal block */
+	uint64_t start_group;	/* where the group scan starts */
+	uint64_t slot;		/* stream goal slot */
+};
+
+struct ext4_found {
+	uint64_t group, start, len;
+};
+
+/* ext4_mb_normalize_request(): the size table, in bytes. */
+static void ext4_normalize(uint64_t size, uint64_t lbyte, uint64_t *start_off, uint64_t *win)
+{
+	static const uint64_t steps[] = { 16 << 10, 32 << 10, 64 << 10, 128 << 10,
+					  256 << 10, 512 << 10, 1 << 20 };
+
+	*start_off = 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(steps); i++) {
+		if (size <= steps[i]) {
+			*win = steps[i];
+			return;
+		}
+	}
+	/* with 4 KiB blocks NRL_CHECK_SIZE's max (8 KiB) makes the 8 MiB case catch all */
+	if (size <= 4u << 20) {
+		*start_off = lbyte >> 21 << 21;
+		*win = 2u << 20;
+	} else if (size <= 8u << 20) {
+		*start_off = lbyte >> 22 << 22;
+		*win = 4u << 20;
+	} else {
+		*start_off = lbyte >> 23 << 23;
+		*win = 8u << 20;
+	}
+}
+
+static void ext4_make_plan(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk, uint64_t len,
+			   struct ext4_plan *plan)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = inode->priv;
+	uint64_t bs = fs->block_size;
+	uint64_t size = MAX(wbsim_fs_bytes_to_blocks(fs, inode->size), lblk + len);
+	uint64_t start_off, win, wstart, wend, lo = 0, hi = G_MAXUINT64 / 4;
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *x;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->slot = inode->ino % p->mb_stream_goals;
+	if (size <= p->mb_stream_req) {
+		/* ext4_mb_group_or_file(): locality-group allocation */
+		plan->group_pa = TRUE;
+		plan->want = p->mb_group_prealloc;
+		plan->goal = ext4_ext_find_goal(ei, lblk);
+		plan->start_group = MIN(plan->goal / e->bpg, e->ngroups - 1);
+		return;
+	}
+	ext4_normalize(size * bs, lblk * bs, &start_off, &win);
+	wstart = start_off / bs;
+	wend = wstart + MIN(win / bs, e->bpg);
+	if (lblk < wstart || lblk >= wend) {
+		wstart = lblk;
+		wend = lblk + len;
+	}
+	/* trim to the hole around the request: allocated extents and PAs */
+	x = wbsim_emap_prev_of(&ei->disk, lblk);
+	if (x)
+		lo = wbsim_ext_end(x);
+	x = wbsim_emap_seek(&ei->disk, lblk, &cur);
+	if (x)
+		hi = x->lblk;
+	for (guint i = 0; i < ei->pas->len; i++) {
+		const struct ext4_pa *pa = &g_array_index(ei->pas, struct ext4_pa, i);
+
+		if (pa->lstart + pa->len <= lblk)
+			lo = MAX(lo, pa->lstart + pa->len);
+		else if (pa->lstart > lblk)
+			hi = MIN(hi, pa->lstart);
+	}
+	wstart = MAX(wstart, lo);
+	wend = MIN(wend, hi);
+	plan->wstart = wstart;
+	plan->want = wend - wstart;
+	/* merge to the left / right: try the goal exactly */
+	if (wstart > 0 && (x = wbsim_emap_lookup(&ei->disk, wstart - 1)) != NULL) {
+		plan->try_goal = TRUE;
+		plan->goal = x->pblk + (wstart - 1 - x->lblk) + 1;
+	} else if ((x = wbsim_emap_lookup(&ei->disk, wend)) != NULL &&
+		   x->pblk >= plan->want) {
+		plan->try_goal = TRUE;
+		plan->goal = x->pblk - plan->want;
+	} else {
+		plan->goal = ext4_ext_find_goal(ei, lblk);
+	}
+	plan->start_group = e->stream_last[plan->slot];
+}
+
+static gboolean is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static unsigned int fls64(uint64_t v)
+{
+	unsigned int n = 0;
+
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+/* ext4_mb_find_by_goal() + ext4_mb_regular_allocator(), without taking anything. */
+static gboolean ext4_mb_search(wbsim_fs *fs, const struct ext4_plan *plan,
+			       struct ext4_found *f)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_fs *e = fs->priv;
+	uint64_t want = plan->want;
+	uint64_t align = is_pow2(want) && fls64(want) >= p->mb_order2_req && want <= e->bpg ?
+			 want : 1;
+
+	if (plan->try_goal && plan->goal < e->ngroups * e->bpg) {
+		uint64_t g = plan->goal / e->bpg;
+
+		if (wbsim_freespace_free_run(&e->groups[g].free, plan->goal) >= want) {
+			f->group = g;
+			f->start = plan->goal;
+			f->len = want;
+			return TRUE;
+		}
+	}
+	for (int cr = align > 1 ? 0 : 1; cr <= 3; cr++) {
+		if (cr == 2)
+			continue;
+		for (uint64_t i = 0; i < e->ngroups; i++) {
+			uint64_t g = (plan->start_group + i) % e->ngroups;
+			struct wbsim_freespace *fsp = &e->groups[g].free;
+
+			if (!fsp->free)
+				continue;
+			if (cr < 3) {
+				if (wbsim_freespace_first_fit(fsp, fsp->base, want,
+							      cr == 0 ? align : 1, &f->start)) {
+					f->group = g;
+					f->len = want;
+					return TRUE;
+				}
+			} else {
+				f->len = wbsim_freespace_near(fsp, fsp->base, want, &f->start);
+				f->len = MIN(f->len, want);
+				f->group = g;
+				return f->len > 0;
+			}
+		}
+	}
+	return FALSE;
+}
+
+/* A PA covering @lblk, or NULL. */
+static struct ext4_pa *ext4_find_pa(struct ext4_inode *ei, uint64_t lblk)
+{
+	for (guint i = 0; i < ei->pas->len; i++) {
+		struct ext4_pa *pa = &g_array_index(ei->pas, struct ext4_pa, i);
+
+		if (lblk >= pa->lstart && lblk < pa->lstart + pa->len)
+			return pa;
+	}
+	return NULL;
+}
+
+/* Record an allocation of [lblk, lblk+n) at @pblk (unwritten, dioread_nolock). */
+static void ext4_mapped(struct ext4_inode *ei, uint64_t lblk, uint64_t n, uint64_t pblk)
+{
+	wbsim_emap_set(&ei->disk, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
+	wbsim_emap_set(&ei->es, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
+}
+
+/* Serve [lblk, lblk+len) from a preallocation if one covers it; blocks served. */
+static uint64_t ext4_use_preallocated(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk,
+				      uint64_t len)
+{
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = inode->priv;
+	struct ext4_pa *pa = ext4_find_pa(ei, lblk);
+	struct ext4_plan plan;
+	uint64_t n;
+
+	if (pa) {
+		n = MIN(len, pa->lstart + pa->len - lblk);
+		ext4_mapped(ei, lblk, n, pa->pstart + (lblk - pa->lstart));
+		return n;
+	}
+	ext4_make_plan(fs, inode, lblk, len, &plan);
+	if (plan.group_pa && e->lg.valid && e->lg.len - e->lg.used >= len) {
+		ext4_mapped(ei, lblk, len, e->lg.pstart + e->lg.used);
+		e->lg.used += len;
+		return len;
+	}
+	return 0;
+}
+
+/* Allocate per @plan and create the preallocation; FALSE when out of space. */
+static gboolean ext4_mb_allocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk,
+				 uint64_t len, const struct ext4_plan *plan)
+{
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = inode->priv;
+	struct ext4_found f;
+
+	if (!ext4_mb_search(fs, plan, &f))
+		return FALSE;
+	wbsim_freespace_take(&e->groups[f.group].free, f.start, f.len);
+	if (plan->group_pa) {
+		ext4_discard_lg(e);
+		e->lg.valid = TRUE;
+		e->lg.pstart = f.start;
+		e->lg.len = f.len;
+		e->lg.used = 0;
+	} else {
+		struct ext4_pa pa = { .pstart = f.start, .len = f.len };
+
+		/* a short find still covers the original request (ext4_mb_new_inode_pa) */
+		pa.lstart = plan->wstart;
+		if (lblk + MIN(len, f.len) > pa.lstart + f.len)
+			pa.lstart = lblk + MIN(len, f.len) - f.len;
+		g_array_append_val(ei->pas, pa);
+		e->stream_last[plan->slot] = f.group;
+	}
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writeback mapping                                                        */
+
+struct ext4_call {
+	wbsim_fs *fs;
+	wbsim_fs_inode *inode;
+	wbsim_task *task;
+	uint64_t first, nr, pos;
+	wbsim_fs_map_done_fn done;
+	void *arg;
+	GArray *new_ranges;
+	struct ext4_group *locked;
+	uint64_t req_len;
+};
+
+static void ext4_call_finish(struct ext4_call *c, GError *error)
+{
+	struct ext4_inode *ei = c->inode->priv;
+	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
+
+	if (!error && !wbsim_fs_maps_from_emap(maps, &ei->disk, c->first, c->nr))
+		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "ext4: range of inode %" G_GUINT64_FORMAT " left unmapped",
+			    c->inode->ino);
+	for (guint i = 0; !error && i + 1 < c->new_ranges->len; i += 2)
+		wbsim_fs_maps_mark_new(maps, g_array_index(c->new_ranges, uint64_t, i),
+				       g_array_index(c->new_ranges, uint64_t, i + 1));
+	if (error)
+		c->done(c->fs, c->arg, NULL, 0, error);
+	else
+		c->done(c->fs, c->arg, (const struct wbsim_fs_map *)(void *)maps->data,
+			maps->len, NULL);
+	g_clear_error(&error);
+	g_array_free(maps, TRUE);
+	g_array_free(c->new_ranges, TRUE);
+	g_free(c);
+}
+
+static void ext4_map_next(struct ext4_call *c);
+
+static void ext4_step_done(wbsim_sim *sim, void *arg)
+{
+	ext4_map_next(arg);
+}
+
+static void ext4_alloc_locked_done(wbsim_sim *sim, void *arg)
+{
+	struct ext4_call *c = arg;
+	struct ext4_params *p = c->fs->params;
+
+	wbsim_lock_release(&c->locked->lock, c->task);
+	c->locked = NULL;
+	wbsim_cpus_run(c->fs->cpus, c->task, p->alloc_unlocked_ns, ext4_step_done, c);
+}
+
+static void ext4_alloc_granted(wbsim_sim *sim, void *arg)
+{
+	struct ext4_call *c = arg;
+	struct ext4_params *p = c->fs->params;
+	struct ext4_plan plan;
+
+	/* plan again: the state may have changed while we waited */
+	ext4_make_plan(c->fs, c->inode, c->pos, c->req_len, &plan);
+	if (!ext4_mb_allocate(c->fs, c->inode, c->pos, c->req_len, &plan)) {
+		GError *error = NULL;
+
+		wbsim_lock_release(&c->locked->lock, c->task);
+		c->locked = NULL;
+		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "ext4: no space left for inode %" G_GUINT64_FORMAT, c->inode->ino);
+		ext4_call_finish(c, error);
+		return;
+	}
+	wbsim_cpus_run(c->fs->cpus, c->task, p->alloc_cpu_ns, ext4_alloc_locked_done, c);
+}
+
+static void ext4_map_next(struct ext4_call *c)
+{
+	struct ext4_params *p = c->fs->params;
+	struct ext4_inode *ei = c->inode->priv;
+	uint64_t end = c->first + c->nr;
+
+	while (c->pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, c->pos, &cur);
+		struct ext4_plan plan;
+		struct ext4_found f;
+		uint64_t n;
+
+		if (x && x->lblk <= c->pos) {
+			c->pos = MIN(wbsim_ext_end(x), end);
+			continue;
+		}
+		c->req_len = MIN(x ? MIN(x->lblk, end) : end, c->pos + p->writepages_max) - c->pos;
+		n = ext4_use_preallocated(c->fs, c->inode, c->pos, c->req_len);
+		if (n) {
+			g_array_append_val(c->new_ranges, c->pos);
+			g_array_append_val(c->new_ranges, n);
+			c->pos += n;
+			wbsim_cpus_run(c->fs->cpus, c->task, p->pa_cpu_ns, ext4_step_done, c);
+			return;
+		}
+		/* find the group to lock; the search is repeated once it is held */
+		ext4_make_plan(c->fs, c->inode, c->pos, c->req_len, &plan);
+		if (!ext4_mb_search(c->fs, &plan, &f)) {
+			GError *error = NULL;
+
+			g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				    "ext4: no space left for inode %" G_GUINT64_FORMAT,
+				    c->inode->ino);
+			ext4_call_finish(c, error);
+			return;
+		}
+		c->locked = &((struct ext4_fs *)c->fs->priv)->groups[f.group];
+		wbsim_lock_acquire(&c->locked->lock, c->task, ext4_alloc_granted, c);
+		return;
+	}
+	ext4_call_finish(c, NULL);
+}
+
+static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_call *c = g_new0(struct ext4_call, 1);
+
+	c->fs = fs;
+	c->inode = inode;
+	c->task = task;
+	c->first = first;
+	c->nr = nr;
+	c->pos = first;
+	c->done = done;
+	c->arg = arg;
+	c->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, ext4_step_done, c);
+}
+
+/* ext4_convert_unwritten_extents(): split and merge in both trees. */
+static wbsim_time_t ext4_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				uint64_t nr)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_inode *ei = inode->priv;
+	uint64_t pos = first, end = first + nr;
+	gboolean converted = FALSE;
+
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, pos, &cur);
+		uint64_t t, pb;
+
+		if (!x || x->lblk >= end)
+			break;
+		pos = MAX(pos, x->lblk);
+		t = MIN(wbsim_ext_end(x), end);
+		if (x->state == WBSIM_EXT_UNWRITTEN) {
+			pb = x->pblk + (pos - x->lblk);
+			wbsim_emap_set(&ei->disk, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
+			wbsim_emap_set(&ei->es, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
+			converted = TRUE;
+		}
+		pos = t;
+	}
+	return converted ? p->end_io_cpu_ns : 0;
+}
+
+/* ext4_alloc_file_blocks(): unwritten extents, no normalisation. */
+static wbsim_time_t ext4_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				   uint64_t nr, GError **error)
+{
+	struct ext4_params *p = fs->params;
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = inode->priv;
+	uint64_t pos = first, end = first + nr;
+	wbsim_time_t cost = 0;
+
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, pos, &cur);
+		struct ext4_plan plan = { 0 };
+		struct ext4_found f;
+
+		if (x && x->lblk <= pos) {
+			pos = wbsim_ext_end(x);
+			continue;
+		}
+		plan.want = MIN(x ? MIN(x->lblk, end) : end, pos + EXT_UNWRITTEN_MAX_LEN) - pos;
+		plan.goal = ext4_ext_find_goal(ei, pos);
+		plan.try_goal = TRUE;
+		plan.start_group = MIN(plan.goal / e->bpg, e->ngroups - 1);
+		if (!ext4_mb_search(fs, &plan, &f)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				    "ext4: fallocate: no space left for inode %" G_GUINT64_FORMAT,
+				    inode->ino);
+			return G_MAXUINT64;
+		}
+		wbsim_freespace_take(&e->groups[f.group].free, f.start, f.len);
+		ext4_mapped(ei, pos, f.len, f.start);
+		pos += f.len;
+		cost += p->alloc_cpu_ns + p->alloc_unlocked_ns;
+	}
+	return cost;
+}
+
+static void ext4_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size)
+{
+	struct ext4_fs *e = fs->priv;
+	struct ext4_inode *ei = inode->priv;
+	uint64_t keep = wbsim_fs_bytes_to_blocks(fs, new_size);
+	struct wbsim_emap_cursor cur;
+
+	ext4_discard_preallocations(e, ei);
+	for (struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, keep, &cur); x;
+	     x = wbsim_emap_next(&ei->disk, &cur)) {
+		uint64_t s = MAX(x->lblk, keep);
+
+		wbsim_freespace_give(ext4_fsp(e, x->pblk + (s - x->lblk)),
+				     x->pblk + (s - x->lblk), wbsim_ext_end(x) - s);
+	}
+	wbsim_emap_punch(&ei->disk, keep, G_MAXUINT64 / 4 - keep);
+	wbsim_emap_punch(&ei->es, keep, G_MAXUINT64 / 4 - keep);
+}
+
+/* ext4_release_file(): drop inode PAs when no delayed blocks remain. */
+static void ext4_close(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct ext4_inode *ei = inode->priv;
+
+	if (!ei->es.blocks[WBSIM_EXT_DELALLOC])
+		ext4_discard_preallocations(fs->priv, ei);
+}
+
+static void ext4_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out)
+{
+	struct ext4_inode *ei = inode->priv;
+	uint64_t pos = 0, bs = fs->block_size;
+
+	for (;;) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *es = wbsim_emap_seek(&ei->es, pos, &cur);
+		struct wbsim_extent *d, rec;
+		struct wbsim_fs_extent r;
+
+		if (es && es->lblk <= pos) {
+			rec = *es;
+		} else {
+			d = wbsim_emap_seek(&ei->disk, pos, &cur);
+			if (d && d->lblk <= pos) {
+				rec = *d;
+				ext4_es_cache(ei, &rec);	/* the lookup fills the cache */
+			} else {
+				uint64_t next = G_MAXUINT64;
+
+				if (es)
+					next = es->lblk;
+				if (d)
+					next = MIN(next, d->lblk);
+				if (next == G_MAXUINT64)
+					break;
+				pos = next;
+				continue;
+			}
+		}
+		r.logical = pos * bs;
+		r.length = (wbsim_ext_end(&rec) - pos) * bs;
+		r.physical = (rec.pblk + (pos - rec.lblk)) * bs;
+		r.flags = 0;
+		if (rec.state == WBSIM_EXT_DELALLOC) {
+			r.physical = 0;
+			r.flags = WBSIM_FIEMAP_EXTENT_DELALLOC | WBSIM_FIEMAP_EXTENT_UNKNOWN;
+		} else if (rec.state == WBSIM_EXT_UNWRITTEN) {
+			r.flags = WBSIM_FIEMAP_EXTENT_UNWRITTEN;
+		}
+		g_array_append_val(out, r);
+		pos = wbsim_ext_end(&rec);
+	}
+}
+
+static uint64_t ext4_nr_extents(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct ext4_inode *ei = inode->priv;
+
+	return wbsim_emap_count(&ei->disk);
+}
+
+static gboolean ext4_remount(wbsim_fs *fs, GError **error)
+{
+	struct ext4_fs *e = fs->priv;
+
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+		struct ext4_inode *ei = inode->priv;
+
+		if (ei->es.blocks[WBSIM_EXT_DELALLOC]) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				    "ext4: remount with delayed allocation in inode %"
+				    G_GUINT64_FORMAT " (write it back first)", inode->ino);
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+		struct ext4_inode *ei = inode->priv;
+
+		ext4_discard_preallocations(e, ei);
+		wbsim_emap_reset(&ei->es);
+	}
+	ext4_discard_lg(e);
+	for (uint64_t s = 0; s < ((struct ext4_params *)fs->params)->mb_stream_goals; s++)
+		e->stream_last[s] = 0;
+	return TRUE;
+}
+
+const struct wbsim_fs_ops wbsim_fs_ext4_ops = {
+	.name = "ext4",
+	.version = WBSIM_FS_OPS_VERSION,
+	.params_size = sizeof(struct ext4_params),
+	.options = ext4_options,
+	.init = ext4_init,
+	.exit = ext4_exit,
+	.inode_init = ext4_inode_init,
+	.inode_exit = ext4_inode_exit,
+	.write = ext4_write,
+	.fallocate = ext4_fallocate,
+	.truncate = ext4_truncate,
+	.close = ext4_close,
+	.map_blocks = ext4_map_blocks,
+	.end_io = ext4_end_io,
+	.fiemap = ext4_fiemap,
+	.nr_extents = ext4_nr_extents,
+	.remount = ext4_remount,
+};

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/extent-map.c - the two-level sorted-array extent map described
+ * in extent-map.h.
+ */
+#include <string.h>
+#include "fs/alloc/extent-map.h"
+
+void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
+		     uint64_t max_unwritten, uint64_t max_written)
+{
+	memset(map, 0, sizeof(*map));
+	map->max_len[WBSIM_EXT_DELALLOC] = max_delalloc ? max_delalloc : 1;
+	map->max_len[WBSIM_EXT_UNWRITTEN] = max_unwritten ? max_unwritten : 1;
+	map->max_len[WBSIM_EXT_WRITTEN] = max_written ? max_written : 1;
+}
+
+void wbsim_emap_reset(struct wbsim_emap *map)
+{
+	for (size_t i = 0; i < map->nr_leaves; i++)
+		g_free(map->leaves[i]);
+	map->nr_leaves = 0;
+	map->nr_extents = 0;
+	memset(map->blocks, 0, sizeof(map->blocks));
+}
+
+void wbsim_emap_clear(struct wbsim_emap *map)
+{
+	wbsim_emap_reset(map);
+	g_free(map->leaves);
+	map->leaves = NULL;
+	map->cap_leaves = 0;
+}
+
+static struct wbsim_extent *at(struct wbsim_emap *map, const struct wbsim_emap_cursor *cur)
+{
+	if (cur->leaf >= map->nr_leaves || cur->slot >= map->leaves[cur->leaf]->nr)
+		return NULL;
+	return &map->leaves[cur->leaf]->ext[cur->slot];
+}
+
+/* Index of the last leaf whose first extent starts at or before @lblk (0 if none). */
+static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
+{
+	size_t lo = 0, hi = map->nr_leaves;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (map->leaves[mid]->ext[0].lblk <= lblk)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
+				     struct wbsim_emap_cursor *cur)
+{
+	struct wbsim_emap_leaf *leaf;
+	uint32_t lo, hi;
+
+	cur->leaf = 0;
+	cur->slot = 0;
+	if (!map->nr_leaves)
+		return NULL;
+	cur->leaf = find_leaf(map, lblk);
+	leaf = map->leaves[cur->leaf];
+	/* first slot whose end is beyond lblk (ends are sorted as starts are) */
+	lo = 0;
+	hi = leaf->nr;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wbsim_ext_end(&leaf->ext[mid]) <= lblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	cur->slot = lo;
+	if (lo == leaf->nr && cur->leaf + 1 < map->nr_leaves) {
+		cur->leaf++;
+		cur->slot = 0;
+	}
+	return at(map, cur);
+}
+
+struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
+{
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *e = wbsim_emap_seek(map, lblk, &cur);
+
+	return e && e->lblk <= lblk ? e : NULL;
+}
+
+struct wbsim_extent *wbsim_emap_first(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
+{
+	cur->leaf = 0;
+	cur->slot = 0;
+	return at(map, cur);
+}
+
+struct wbsim_extent *wbsim_emap_last(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
+{
+	if (!map->nr_leaves) {
+		cur->leaf = 0;
+		cur->slot = 0;
+		return NULL;
+	}
+	cur->leaf = map->nr_leaves - 1;
+	cur->slot = map->leaves[cur->leaf]->nr - 1;
+	return at(map, cur);
+}
+
+struct wbsim_extent *wbsim_emap_next(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
+{
+	if (cur->leaf >= map->nr_leaves)
+		return NULL;
+	if (cur->slot + 1 < map->leaves[cur->leaf]->nr) {
+		cur->slot++;
+	} else {
+		cur->leaf++;
+		cur->slot = 0;
+	}
+	return at(map, cur);
+}
+
+struct wbsim_extent *wbsim_emap_prev(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
+{
+	if (cur->slot > 0) {
+		cur->slot--;
+	} else {
+		if (cur->leaf == 0 || cur->leaf > map->nr_leaves)
+			return NULL;
+		cur->leaf--;
+		cur->slot = map->leaves[cur->leaf]->nr - 1;
+	}
+	return at(map, cur);
+}
+
+struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk)
+{
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *e = wbsim_emap_seek(map, lblk, &cur);
+
+	if (e && e->lblk < lblk)
+		return e;
+	if (!e) {
+		/* every extent ends at or before lblk */
+		return wbsim_emap_last(map, &cur);
+	}
+	return wbsim_emap_prev(map, &cur);
+}
+
+/* Insert @e before position @cur (which may be one past the end). */
+static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
+		      const struct wbsim_extent *e)
+{
+	struct wbsim_emap_leaf *leaf;
+
+	if (!map->nr_leaves) {
+		if (!map->cap_leaves) {
+			map->cap_leaves = 16;
+			map->leaves = g_new(struct wbsim_emap_leaf *, map->cap_leaves);
+		}
+		map->leaves[0] = g_new(struct wbsim_emap_leaf, 1);
+		map->leaves[0]->nr = 0;
+		map->nr_leaves = 1;
+		cur->leaf = 0;
+		cur->slot = 0;
+	}
+	if (cur->leaf >= map->nr_leaves) {
+		/* one past the end: append to the last leaf */
+		cur->leaf = map->nr_leaves - 1;
+		cur->slot = map->leaves[cur->leaf]->nr;
+	}
+	leaf = map->leaves[cur->leaf];
+	if (leaf->nr == WBSIM_EMAP_LEAF_MAX) {
+		/* split the full leaf in two halves */
+		struct wbsim_emap_leaf *right = g_new(struct wbsim_emap_leaf, 1);
+		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2;
+
+		right->nr = leaf->nr - half;
+		memcpy(right->ext, leaf->ext + half, right->nr * sizeof(leaf->ext[0]));
+		leaf->nr = half;
+		if (map->nr_leaves == map->cap_leaves) {
+			map->cap_leaves *= 2;
+			map->leaves = g_renew(struct wbsim_emap_leaf *, map->leaves,
+					      map->cap_leaves);
+		}
+		memmove(map->leaves + cur->leaf + 2, map->leaves + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
+		map->leaves[cur->leaf + 1] = right;
+		map->nr_leaves++;
+		if (cur->slot > half) {
+			cur->leaf++;
+			cur->slot -= half;
+		}
+		leaf = map->leaves[cur->leaf];
+	}
+	memmove(leaf->ext + cur->slot + 1, leaf->ext + cur->slot,
+		(leaf->nr - cur->slot) * sizeof(leaf->ext[0]));
+	leaf->ext[cur->slot] = *e;
+	leaf->nr++;
+	map->nr_extents++;
+	map->blocks[e->state] += e->len;
+}
+
+/* Delete the extent at @cur; @cur then points at the following one. */
+static void delete_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
+{
+	struct wbsim_emap_leaf *leaf = map->leaves[cur->leaf];
+
+	map->blocks[leaf->ext[cur->slot].state] -= leaf->ext[cur->slot].len;
+	map->nr_extents--;
+	memmove(leaf->ext + cur->slot, leaf->ext + cur->slot + 1,
+		(leaf->nr - cur->slot - 1) * sizeof(leaf->ext[0]));
+	leaf->nr--;
+	if (!leaf->nr) {
+		g_free(leaf);
+		memmove(map->leaves + cur->leaf, map->leaves + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
+		map->nr_leaves--;
+		cur->slot = 0;
+	} else if (cur->slot == leaf->nr) {
+		cur->leaf++;
+		cur->slot = 0;
+	}
+}
+
+void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len)
+{
+	uint64_t end = lblk + len;
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *e;
+
+	if (!len)
+		return;
+	e = wbsim_emap_seek(map, lblk, &cur);
+	while (e && e->lblk < end) {
+		uint64_t e_end = wbsim_ext_end(e);
+
+		if (e->lblk < lblk && e_end > end) {
+			/* the range is inside e: keep the head, add the tail */
+			struct wbsim_extent tail = *e;
+
+			tail.lblk = end;
+			tail.len = e_end - end;
+			if (tail.state != WBSIM_EXT_DELALLOC)
+				tail.pblk = e->pblk + (end - e->lblk);
+			map->blocks[e->state] -= e_end - lblk;
+			e->len = lblk - e->lblk;
+			/* insert_at() counts the tail's blocks back in */
+			wbsim_emap_next(map, &cur);
+			insert_at(map, &cur, &tail);
+			return;
+		}
+		if (e->lblk < lblk) {
+			map->blocks[e->state] -= e_end - lblk;
+			e->len = lblk - e->lblk;
+			e = wbsim_emap_next(map, &cur);
+			continue;
+		}
+		if (e_end > end) {
+			uint64_t cut = end - e->lblk;
+
+			map->blocks[e->state] -= cut;
+			e->lblk = end;
+			e->len -= cut;
+			if (e->state != WBSIM_EXT_DELALLOC)
+				e->pblk += cut;
+			return;
+		}
+		delete_at(map, &cur);
+		e = at(map, &cur);
+	}
+}
+
+static gboolean can_merge(const struct wbsim_extent *a, const struct wbsim_extent *b)
+{
+	/* a directly before b */
+	if (a->state != b->state || wbsim_ext_end(a) != b->lblk)
+		return FALSE;
+	return a->state == WBSIM_EXT_DELALLOC || a->pblk + a->len == b->pblk;
+}
+
+/* Set one piece of at most max_len blocks into the hole [lblk, lblk+len). */
+static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
+{
+	uint64_t max = map->max_len[n->state];
+	struct wbsim_emap_cursor cur, pcur;
+	struct wbsim_extent *next, *prev;
+	gboolean left, right;
+
+	next = wbsim_emap_seek(map, n->lblk, &cur);
+	pcur = cur;
+	if (next)
+		prev = wbsim_emap_prev(map, &pcur);
+	else
+		prev = wbsim_emap_last(map, &pcur);
+	left = prev && can_merge(prev, n);
+	right = next && can_merge(n, next);
+	if (left && right && prev->len + n->len + next->len <= max) {
+		uint64_t nlen = next->len;
+
+		prev->len += n->len + nlen;
+		map->blocks[n->state] += n->len;
+		/* delete next; the count of its blocks moves into prev */
+		map->blocks[n->state] += nlen;
+		delete_at(map, &cur);
+		return;
+	}
+	if (left && prev->len + n->len <= max) {
+		prev->len += n->len;
+		map->blocks[n->state] += n->len;
+		return;
+	}
+	if (right && n->len + next->len <= max) {
+		next->lblk = n->lblk;
+		next->pblk = n->pblk;
+		next->len += n->len;
+		map->blocks[n->state] += n->len;
+		return;
+	}
+	insert_at(map, &cur, n);
+}
+
+void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+		    enum wbsim_ext_state state, uint64_t pblk)
+{
+	uint64_t max = map->max_len[state];
+
+	if (!len)
+		return;
+	wbsim_emap_punch(map, lblk, len);
+	while (len) {
+		struct wbsim_extent n = {
+			.lblk = lblk,
+			.pblk = state == WBSIM_EXT_DELALLOC ? 0 : pblk,
+			.len = MIN(len, max),
+			.state = state,
+		};
+
+		set_piece(map, &n);
+		lblk += n.len;
+		if (state != WBSIM_EXT_DELALLOC)
+			pblk += n.len;
+		len -= n.len;
+	}
+}
+
+gboolean wbsim_emap_check(const struct wbsim_emap *map)
+{
+	uint64_t count = 0, blocks[WBSIM_EXT_NR_STATES] = { 0 };
+	const struct wbsim_extent *prev = NULL;
+
+	for (size_t i = 0; i < map->nr_leaves; i++) {
+		const struct wbsim_emap_leaf *leaf = map->leaves[i];
+
+		if (!leaf->nr || leaf->nr > WBSIM_EMAP_LEAF_MAX)
+			return FALSE;
+		for (uint32_t s = 0; s < leaf->nr; s++) {
+			const struct wbsim_extent *e = &leaf->ext[s];
+
+			if (!e->len || e->state >= WBSIM_EXT_NR_STATES ||
+			    e->len > map->max_len[e->state])
+				return FALSE;
+			if (prev && wbsim_ext_end(prev) > e->lblk)
+				return FALSE;
+			count++;
+			blocks[e->state] += e->len;
+			prev = e;
+		}
+	}
+	if (count != map->nr_extents)
+		return FALSE;
+	return memcmp(blocks, map->blocks, sizeof(blocks)) == 0;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/extent-map.h - a file's logical-to-physical extent map: sorted,
+ * non-overlapping extents (delayed, unwritten or written) in a two-level
+ * sorted array (a B-tree of height two: an index of leaves of up to
+ * WBSIM_EMAP_LEAF_MAX extents each). Lookups are binary searches; an insert
+ * or delete moves at most one leaf's worth of extents, so the map stays fast
+ * at hundreds of thousands of extents per file.
+ *
+ * Merging follows the kernels' extent-insert rules (xfs_bmap_add_extent_*,
+ * ext4_ext_try_to_merge, ext4_es_try_to_merge): a newly set range merges
+ * with a neighbour that is logically adjacent, in the same state and
+ * physically contiguous (delayed extents have no physical address), when
+ * the merged length stays within the per-state maximum; both neighbours if
+ * all three fit, else the left one, else the right one. Ranges longer than
+ * the maximum are stored as maximum-length pieces.
+ */
+#ifndef WBSIM_FS_ALLOC_EXTENT_MAP_H
+#define WBSIM_FS_ALLOC_EXTENT_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+
+/** enum wbsim_ext_state - what a mapped range is */
+enum wbsim_ext_state {
+	WBSIM_EXT_DELALLOC = 0,	/* reserved, no physical placement yet */
+	WBSIM_EXT_UNWRITTEN,	/* allocated, reads as zeroes until converted */
+	WBSIM_EXT_WRITTEN,	/* allocated and holding data */
+	WBSIM_EXT_NR_STATES,
+};
+
+/**
+ * struct wbsim_extent - one extent
+ * @lblk: first file block
+ * @pblk: first device block (0 for delayed)
+ * @len: blocks
+ * @state: enum wbsim_ext_state
+ */
+struct wbsim_extent {
+	uint64_t lblk;
+	uint64_t pblk;
+	uint64_t len;
+	uint32_t state;
+};
+
+#define WBSIM_EMAP_LEAF_MAX 128
+
+struct wbsim_emap_leaf {
+	uint32_t nr;
+	struct wbsim_extent ext[WBSIM_EMAP_LEAF_MAX];
+};
+
+/**
+ * struct wbsim_emap - the map
+ * @leaves: leaves in logical order, none empty
+ * @nr_leaves: used entries of @leaves
+ * @cap_leaves: allocated entries
+ * @nr_extents: extents in the map
+ * @max_len: per-state maximum extent length (merging and splitting)
+ * @blocks: per-state number of mapped blocks
+ */
+struct wbsim_emap {
+	struct wbsim_emap_leaf **leaves;
+	size_t nr_leaves;
+	size_t cap_leaves;
+	uint64_t nr_extents;
+	uint64_t max_len[WBSIM_EXT_NR_STATES];
+	uint64_t blocks[WBSIM_EXT_NR_STATES];
+};
+
+/** struct wbsim_emap_cursor - a position in the map (leaf, slot) */
+struct wbsim_emap_cursor {
+	size_t leaf;
+	uint32_t slot;
+};
+
+void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
+		     uint64_t max_unwritten, uint64_t max_written);
+/* wbsim_emap_clear() - free everything (the map may be re-initialised). */
+void wbsim_emap_clear(struct wbsim_emap *map);
+/* wbsim_emap_reset() - remove every extent, keep the limits. */
+void wbsim_emap_reset(struct wbsim_emap *map);
+
+/*
+ * wbsim_emap_seek() - position @cur at the first extent that ends after
+ * @lblk (it contains @lblk iff its lblk <= @lblk). Return: that extent or
+ * NULL when none.
+ */
+struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
+				     struct wbsim_emap_cursor *cur);
+/* wbsim_emap_lookup() - the extent containing @lblk, or NULL. */
+struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk);
+/* wbsim_emap_first() / _last() - the first / last extent, or NULL. */
+struct wbsim_extent *wbsim_emap_first(struct wbsim_emap *map, struct wbsim_emap_cursor *cur);
+struct wbsim_extent *wbsim_emap_last(struct wbsim_emap *map, struct wbsim_emap_cursor *cur);
+/* wbsim_emap_next() / _prev() - step @cur; Return: the extent there or NULL. */
+struct wbsim_extent *wbsim_emap_next(struct wbsim_emap *map, struct wbsim_emap_cursor *cur);
+struct wbsim_extent *wbsim_emap_prev(struct wbsim_emap *map, struct wbsim_emap_cursor *cur);
+/*
+ * wbsim_emap_prev_of() - the last extent that starts before @lblk (it may
+ * contain @lblk), or NULL.
+ */
+struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk);
+
+/*
+ * wbsim_emap_set() - map [@lblk, @lblk + @len) to @pblk.. in @state,
+ * replacing whatever was mapped there, merging with neighbours.
+ */
+void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+		    enum wbsim_ext_state state, uint64_t pblk);
+/* wbsim_emap_punch() - unmap [@lblk, @lblk + @len). */
+void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len);
+
+static inline uint64_t wbsim_emap_count(const struct wbsim_emap *map)
+{
+	return map->nr_extents;
+}
+
+static inline uint64_t wbsim_ext_end(const struct wbsim_extent *e)
+{
+	return e->lblk + e->len;
+}
+
+/*
+ * wbsim_emap_check() - verify the structure (sorted, non-overlapping, no
+ * empty leaf, lengths within limits, counters exact). Return: TRUE if sound.
+ */
+gboolean wbsim_emap_check(const struct wbsim_emap *map);
+
+#endif /* WBSIM_FS_ALLOC_EXTENT_MAP_H */

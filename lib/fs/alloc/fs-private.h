@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/fs-private.h - the filesystem instance and inode structs behind
+ * the opaque handles of wbsim/fs.h, and helpers shared by the built-in
+ * models (lib/fs/alloc/{ideal,xfs,ext4,f2fs}.c).
+ */
+#ifndef WBSIM_FS_ALLOC_FS_PRIVATE_H
+#define WBSIM_FS_ALLOC_FS_PRIVATE_H
+
+#include <wbsim/fs.h>
+#include <wbsim/error.h>
+#include "fs/alloc/extent-map.h"
+
+struct wbsim_fs {
+	const struct wbsim_fs_ops *ops;
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	uint64_t dev_bytes;
+	uint64_t block_size;
+	uint64_t nr_blocks;
+	void *params;
+	void *priv;
+	uint64_t (*free_fn)(wbsim_fs *fs);
+	GPtrArray *inodes;	/* every inode, in creation order (owned) */
+	GPtrArray *locks;	/* model locks, for reports (not owned) */
+	wbsim_fs_inode *root;
+};
+
+struct wbsim_fs_inode {
+	wbsim_fs *fs;
+	uint64_t ino;
+	gboolean is_dir;
+	wbsim_fs_inode *parent;
+	uint64_t size;		/* i_size, bytes */
+	uint64_t group;		/* AG / block group the inode lives in */
+	uint64_t nr_subdirs;
+	uint64_t nr_files;
+	void *priv;
+};
+
+/* Blocks covering @bytes (rounded up). */
+static inline uint64_t wbsim_fs_bytes_to_blocks(const wbsim_fs *fs, uint64_t bytes)
+{
+	return (bytes + fs->block_size - 1) / fs->block_size;
+}
+
+/* Built-in models, registered by the registry on first use. */
+extern const struct wbsim_fs_ops wbsim_fs_ideal_ops;
+extern const struct wbsim_fs_ops wbsim_fs_xfs_ops;
+extern const struct wbsim_fs_ops wbsim_fs_ext4_ops;
+extern const struct wbsim_fs_ops wbsim_fs_f2fs_ops;
+
+/*
+ * wbsim_fs_emap_fiemap() - FIEMAP records straight from an extent map, one
+ * per extent (the XFS behaviour: iomap reports each in-core record);
+ * delayed extents as DELALLOC|UNKNOWN at physical 0, unwritten flagged.
+ */
+void wbsim_fs_emap_fiemap(wbsim_fs *fs, struct wbsim_emap *map, GArray *out);
+
+/* wbsim_fs_maps_add() - append a piece to an array of struct wbsim_fs_map,
+ * extending the last piece when logically and physically contiguous with
+ * the same flags. */
+void wbsim_fs_maps_add(GArray *maps, uint64_t file_block, uint64_t dev_block,
+		       uint64_t nr, unsigned int flags);
+/*
+ * wbsim_fs_maps_from_emap() - append the mapping of [first, first+nr) read
+ * from @map; every block must be allocated (unwritten pieces are flagged).
+ * Return: FALSE if a block of the range is not allocated.
+ */
+gboolean wbsim_fs_maps_from_emap(GArray *maps, struct wbsim_emap *map, uint64_t first,
+				 uint64_t nr);
+/* wbsim_fs_maps_mark_new() - flag NEW on pieces overlapping [lblk, lblk+len). */
+void wbsim_fs_maps_mark_new(GArray *maps, uint64_t lblk, uint64_t len);
+
+#endif /* WBSIM_FS_ALLOC_FS_PRIVATE_H */

@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/fs.c - the filesystem-model registry, parameter parsing, the
+ * generic inode table, and the filefrag count.
+ *
+ * filefrag's count follows e2fsprogs misc/filefrag.c (filefrag_fiemap()
+ * after Darrick Wong's 2014 change "filefrag: accommodate holes when
+ * calculating expected values"): FIEMAP is called without
+ * FIEMAP_FLAG_SYNC unless -s is given; a record starts a new extent unless
+ * its logical offset is 0 or its physical offset equals either
+ *   expected       = last.physical + (this.logical - last.logical)   or
+ *   expected_dense = last.physical + last.length,
+ * where "last" is the previous record (all zero before the first). The
+ * count is at least 1 once a record was seen. Delayed-allocation records
+ * have physical 0 and so count separately. The line printed is
+ * "%s: 1 extent found" or "%s: %d extents found".
+ */
+#include <errno.h>
+#include <string.h>
+#include "fs/alloc/fs-private.h"
+
+/* ------------------------------------------------------------------------ */
+/* Registry                                                                 */
+
+static GPtrArray *registry;	/* const struct wbsim_fs_ops * */
+G_LOCK_DEFINE_STATIC(registry);
+
+static gboolean register_locked(const struct wbsim_fs_ops *ops, GError **error)
+{
+	if (!ops || !ops->name || !*ops->name) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "filesystem model without a name");
+		return FALSE;
+	}
+	if (ops->version != WBSIM_FS_OPS_VERSION) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "filesystem model %s: bad ops version %u (want %u)",
+			    ops->name, ops->version, WBSIM_FS_OPS_VERSION);
+		return FALSE;
+	}
+	if (!ops->init || !ops->inode_init || !ops->map_blocks || !ops->fiemap) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "filesystem model %s: no %s hook", ops->name,
+			    !ops->init ? "init" : !ops->inode_init ? "inode_init" :
+			    !ops->map_blocks ? "map_blocks" : "fiemap");
+		return FALSE;
+	}
+	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++) {
+		if (!o->def || o->offset + sizeof(uint64_t) > ops->params_size) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "filesystem model %s: option %s has no default "
+				    "or lies outside the parameters", ops->name, o->name);
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < registry->len; i++) {
+		const struct wbsim_fs_ops *r = g_ptr_array_index(registry, i);
+
+		if (!strcmp(r->name, ops->name)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "filesystem model %s is already registered", ops->name);
+			return FALSE;
+		}
+	}
+	g_ptr_array_add(registry, (gpointer)ops);
+	return TRUE;
+}
+
+/* Called with the registry lock held. */
+static void registry_init(void)
+{
+	if (registry)
+		return;
+	registry = g_ptr_array_new();
+	register_locked(&wbsim_fs_ideal_ops, NULL);
+	register_locked(&wbsim_fs_xfs_ops, NULL);
+	register_locked(&wbsim_fs_ext4_ops, NULL);
+	register_locked(&wbsim_fs_f2fs_ops, NULL);
+}
+
+gboolean wbsim_fs_register(const struct wbsim_fs_ops *ops, GError **error)
+{
+	gboolean ok;
+
+	G_LOCK(registry);
+	registry_init();
+	ok = register_locked(ops, error);
+	G_UNLOCK(registry);
+	return ok;
+}
+
+const struct wbsim_fs_ops *wbsim_fs_lookup(const char *name)
+{
+	const struct wbsim_fs_ops *found = NULL;
+
+	G_LOCK(registry);
+	registry_init();
+	for (guint i = 0; name && i < registry->len; i++) {
+		const struct wbsim_fs_ops *r = g_ptr_array_index(registry, i);
+
+		if (!strcmp(r->name, name))
+			found = r;
+	}
+	G_UNLOCK(registry);
+	return found;
+}
+
+char **wbsim_fs_names(void)
+{
+	char **names;
+
+	G_LOCK(registry);
+	registry_init();
+	names = g_new0(char *, registry->len + 1);
+	for (guint i = 0; i < registry->len; i++)
+		names[i] = g_strdup(((const struct wbsim_fs_ops *)g_ptr_array_index(registry, i))->name);
+	G_UNLOCK(registry);
+	return names;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameters                                                               */
+
+static const char *type_expect(enum wbsim_fs_opt_type t)
+{
+	switch (t) {
+	case WBSIM_FS_OPT_U64:
+		return "a non-negative integer (suffix k, m, g, t allowed; "
+		       "\"auto\" where the default is auto)";
+	case WBSIM_FS_OPT_SIZE:
+		return "a size in bytes (suffix k, m, g, t: powers of 1024)";
+	case WBSIM_FS_OPT_TIME:
+		return "a time (suffix ns, us, ms or s; bare numbers are ns)";
+	case WBSIM_FS_OPT_BOOL:
+		return "a boolean (0, 1, true, false, yes, no, on, off)";
+	}
+	return "a value";
+}
+
+/* Parse @text for @o; FALSE when malformed (range is checked by the caller). */
+static gboolean parse_value(const struct wbsim_fs_option *o, const char *text, uint64_t *out)
+{
+	const char *p = text;
+	char *end;
+	guint64 v, mult = 1;
+
+	while (g_ascii_isspace(*p))
+		p++;
+	/* options whose default is "auto" are computed by the model */
+	if (!g_ascii_strcasecmp(o->def, "auto") && !g_ascii_strcasecmp(p, "auto")) {
+		*out = WBSIM_FS_AUTO;
+		return TRUE;
+	}
+	if (o->type == WBSIM_FS_OPT_BOOL) {
+		static const char *const yes[] = { "1", "true", "yes", "on" };
+		static const char *const no[] = { "0", "false", "no", "off" };
+
+		for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
+			if (!g_ascii_strcasecmp(p, yes[i])) {
+				*out = 1;
+				return TRUE;
+			}
+			if (!g_ascii_strcasecmp(p, no[i])) {
+				*out = 0;
+				return TRUE;
+			}
+		}
+		return FALSE;
+	}
+	if (!g_ascii_isdigit(*p))
+		return FALSE;
+	errno = 0;
+	v = g_ascii_strtoull(p, &end, 0);
+	if (errno)
+		return FALSE;
+	while (g_ascii_isspace(*end))
+		end++;
+	if (o->type == WBSIM_FS_OPT_TIME) {
+		if (!*end || !g_ascii_strcasecmp(end, "ns"))
+			mult = 1;
+		else if (!g_ascii_strcasecmp(end, "us"))
+			mult = 1000;
+		else if (!g_ascii_strcasecmp(end, "ms"))
+			mult = 1000000;
+		else if (!g_ascii_strcasecmp(end, "s"))
+			mult = 1000000000;
+		else
+			return FALSE;
+	} else if (*end) {
+		char c = g_ascii_tolower(*end);
+
+		if (c == 'k')
+			mult = 1ull << 10;
+		else if (c == 'm')
+			mult = 1ull << 20;
+		else if (c == 'g')
+			mult = 1ull << 30;
+		else if (c == 't')
+			mult = 1ull << 40;
+		else
+			return FALSE;
+		end++;
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'b' || *end == 'B')
+			end++;
+		if (*end)
+			return FALSE;
+	}
+	if (v && mult > G_MAXUINT64 / v)
+		return FALSE;
+	*out = v * mult;
+	return TRUE;
+}
+
+static gboolean apply_option(const struct wbsim_fs_ops *ops, void *params,
+			     const struct wbsim_fs_option *o, const char *value,
+			     const char *file, unsigned int line, GError **error)
+{
+	uint64_t v;
+	g_autofree char *where = file ? g_strdup_printf("%s:%u: ", file, line) : g_strdup("");
+
+	if (!parse_value(o, value, &v)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s%s option %s: value '%s' is not %s", where, ops->name,
+			    o->name, value, type_expect(o->type));
+		return FALSE;
+	}
+	if (v != WBSIM_FS_AUTO && (v < o->minval || (o->maxval && v > o->maxval))) {
+		if (o->maxval)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s%s option %s: value '%s' is out of range, expected "
+				    "%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " %s",
+				    where, ops->name, o->name, value, o->minval, o->maxval,
+				    o->unit ? o->unit : "");
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s%s option %s: value '%s' is out of range, expected "
+				    "at least %" G_GUINT64_FORMAT " %s", where, ops->name,
+				    o->name, value, o->minval, o->unit ? o->unit : "");
+		return FALSE;
+	}
+	*(uint64_t *)((char *)params + o->offset) = v;
+	return TRUE;
+}
+
+static const struct wbsim_fs_option *find_option(const struct wbsim_fs_ops *ops,
+						 const char *key)
+{
+	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++)
+		if (!strcmp(o->name, key))
+			return o;
+	return NULL;
+}
+
+static gboolean parse_params(const struct wbsim_fs_ops *ops, void *params,
+			     const struct wbsim_setting *ovr, size_t n, GError **error)
+{
+	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++)
+		if (!apply_option(ops, params, o, o->def, "(default)", 0, error))
+			return FALSE;
+	for (size_t i = 0; i < n; i++) {
+		const struct wbsim_fs_option *o = find_option(ops, ovr[i].key);
+
+		if (!o) {
+			GString *keys = g_string_new(NULL);
+			g_autofree char *where = ovr[i].file ?
+				g_strdup_printf("%s:%u: ", ovr[i].file, ovr[i].line) : g_strdup("");
+
+			for (const struct wbsim_fs_option *k = ops->options; k && k->name; k++)
+				g_string_append_printf(keys, "%s%s", keys->len ? ", " : "", k->name);
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%sfilesystem %s has no option '%s' (value '%s'); "
+				    "expected one of: %s", where, ops->name, ovr[i].key,
+				    ovr[i].value ? ovr[i].value : "", keys->str);
+			g_string_free(keys, TRUE);
+			return FALSE;
+		}
+		if (!apply_option(ops, params, o, ovr[i].value ? ovr[i].value : "",
+				  ovr[i].file, ovr[i].line, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Instances and inodes                                                     */
+
+static wbsim_fs_inode *new_inode(wbsim_fs *fs, wbsim_fs_inode *parent, gboolean is_dir)
+{
+	wbsim_fs_inode *inode = g_new0(wbsim_fs_inode, 1);
+
+	inode->fs = fs;
+	inode->parent = parent;
+	inode->is_dir = is_dir;
+	inode->ino = fs->ops->inode_init(fs, inode);
+	if (parent) {
+		if (is_dir)
+			parent->nr_subdirs++;
+		else
+			parent->nr_files++;
+	}
+	g_ptr_array_add(fs->inodes, inode);
+	return inode;
+}
+
+wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
+		       uint64_t dev_bytes, const struct wbsim_setting *params,
+		       size_t nr_params, GError **error)
+{
+	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(type);
+	wbsim_fs *fs;
+
+	if (!ops) {
+		char **names = wbsim_fs_names();
+		g_autofree char *list = g_strjoinv(", ", names);
+
+		g_strfreev(names);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "unknown filesystem type '%s', expected one of: %s",
+			    type ? type : "(null)", list);
+		return NULL;
+	}
+	if (!sim || !cpus) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "filesystem %s needs a simulation and a CPU pool", ops->name);
+		return NULL;
+	}
+	fs = g_new0(wbsim_fs, 1);
+	fs->ops = ops;
+	fs->sim = sim;
+	fs->cpus = cpus;
+	fs->dev_bytes = dev_bytes;
+	fs->block_size = 4096;
+	fs->params = g_malloc0(ops->params_size ? ops->params_size : 1);
+	fs->inodes = g_ptr_array_new();
+	fs->locks = g_ptr_array_new();
+	if (!parse_params(ops, fs->params, params, nr_params, error)) {
+		wbsim_fs_free(fs);
+		return NULL;
+	}
+	fs->nr_blocks = dev_bytes / fs->block_size;
+	if (!ops->init(fs, error)) {
+		fs->ops = NULL;	/* nothing to tear down in the model */
+		wbsim_fs_free(fs);
+		return NULL;
+	}
+	fs->nr_blocks = dev_bytes / fs->block_size;
+	fs->root = new_inode(fs, NULL, TRUE);
+	return fs;
+}
+
+void wbsim_fs_free(wbsim_fs *fs)
+{
+	if (!fs)
+		return;
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+
+		if (fs->ops && fs->ops->inode_exit)
+			fs->ops->inode_exit(fs, inode);
+		g_free(inode);
+	}
+	if (fs->ops && fs->ops->exit)
+		fs->ops->exit(fs);
+	g_ptr_array_free(fs->inodes, TRUE);
+	g_ptr_array_free(fs->locks, TRUE);
+	g_free(fs->params);
+	g_free(fs);
+}
+
+const char *wbsim_fs_type(const wbsim_fs *fs)
+{
+	return fs->ops->name;
+}
+
+uint64_t wbsim_fs_block_size(const wbsim_fs *fs)
+{
+	return fs->block_size;
+}
+
+uint64_t wbsim_fs_nr_blocks(const wbsim_fs *fs)
+{
+	return fs->nr_blocks;
+}
+
+uint64_t wbsim_fs_free_blocks(const wbsim_fs *fs)
+{
+	return fs->free_fn ? fs->free_fn((wbsim_fs *)fs) : 0;
+}
+
+gboolean wbsim_fs_param_value(const wbsim_fs *fs, const char *key, uint64_t *value)
+{
+	const struct wbsim_fs_option *o = find_option(fs->ops, key);
+
+	if (!o)
+		return FALSE;
+	*value = *(const uint64_t *)((const char *)fs->params + o->offset);
+	return TRUE;
+}
+
+size_t wbsim_fs_nr_locks(const wbsim_fs *fs)
+{
+	return fs->locks->len;
+}
+
+wbsim_lock *wbsim_fs_get_lock(const wbsim_fs *fs, size_t i)
+{
+	return i < fs->locks->len ? g_ptr_array_index(fs->locks, i) : NULL;
+}
+
+wbsim_fs_inode *wbsim_fs_root(wbsim_fs *fs)
+{
+	return fs->root;
+}
+
+wbsim_fs_inode *wbsim_fs_mkdir(wbsim_fs *fs, wbsim_fs_inode *parent)
+{
+	return new_inode(fs, parent ? parent : fs->root, TRUE);
+}
+
+wbsim_fs_inode *wbsim_fs_create(wbsim_fs *fs, wbsim_fs_inode *dir)
+{
+	return new_inode(fs, dir ? dir : fs->root, FALSE);
+}
+
+uint64_t wbsim_fs_inode_number(const wbsim_fs_inode *inode)
+{
+	return inode->ino;
+}
+
+uint64_t wbsim_fs_inode_size(const wbsim_fs_inode *inode)
+{
+	return inode->size;
+}
+
+uint64_t wbsim_fs_inode_group(const wbsim_fs_inode *inode)
+{
+	return inode->group;
+}
+
+wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
+			    uint64_t len)
+{
+	uint64_t first, last, new_size;
+
+	if (!len)
+		return 0;
+	first = offset / fs->block_size;
+	last = (offset + len - 1) / fs->block_size;
+	new_size = MAX(inode->size, offset + len);
+	if (!fs->ops->write) {
+		inode->size = new_size;
+		return 0;
+	}
+	/* the model sees the old i_size in inode->size and the new one as argument */
+	{
+		wbsim_time_t cost = fs->ops->write(fs, inode, first, last - first + 1, new_size);
+
+		inode->size = new_size;
+		return cost;
+	}
+}
+
+wbsim_time_t wbsim_fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
+				uint64_t len, GError **error)
+{
+	uint64_t first, last;
+	wbsim_time_t cost = 0;
+
+	if (!len)
+		return 0;
+	first = offset / fs->block_size;
+	last = (offset + len - 1) / fs->block_size;
+	if (fs->ops->fallocate) {
+		cost = fs->ops->fallocate(fs, inode, first, last - first + 1, error);
+		if (cost == G_MAXUINT64)
+			return cost;
+	}
+	inode->size = MAX(inode->size, offset + len);
+	return cost;
+}
+
+void wbsim_fs_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t size)
+{
+	if (fs->ops->truncate)
+		fs->ops->truncate(fs, inode, size);
+	inode->size = size;
+}
+
+void wbsim_fs_close(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	if (fs->ops->close)
+		fs->ops->close(fs, inode);
+}
+
+void wbsim_fs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			 uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
+{
+	fs->ops->map_blocks(fs, inode, task, first, nr, done, arg);
+}
+
+wbsim_time_t wbsim_fs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			     uint64_t nr)
+{
+	return fs->ops->end_io ? fs->ops->end_io(fs, inode, first, nr) : 0;
+}
+
+wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,
+				     gboolean sync_all, uint64_t nr_dirty)
+{
+	return fs->ops->writepages_lock ?
+	       fs->ops->writepages_lock(fs, inode, sync_all, nr_dirty) : NULL;
+}
+
+void wbsim_fs_sync(wbsim_fs *fs)
+{
+	if (fs->ops->sync_fs)
+		fs->ops->sync_fs(fs);
+}
+
+gboolean wbsim_fs_remount(wbsim_fs *fs, GError **error)
+{
+	if (fs->ops->sync_fs)
+		fs->ops->sync_fs(fs);
+	return fs->ops->remount ? fs->ops->remount(fs, error) : TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Extent counts                                                            */
+
+size_t wbsim_fs_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out)
+{
+	guint before = out->len;
+
+	fs->ops->fiemap(fs, inode, out);
+	if (out->len > before)
+		g_array_index(out, struct wbsim_fs_extent, out->len - 1).flags |=
+			WBSIM_FIEMAP_EXTENT_LAST;
+	return out->len - before;
+}
+
+/* filefrag_fiemap() of e2fsprogs, as described at the top of this file. */
+static uint64_t filefrag_count_records(const struct wbsim_fs_extent *ext, size_t n)
+{
+	struct wbsim_fs_extent last = { 0 };
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t expected_dense = last.physical + last.length;
+		uint64_t expected = last.physical + ext[i].logical - last.logical;
+
+		if (ext[i].logical != 0 && ext[i].physical != expected &&
+		    ext[i].physical != expected_dense)
+			total++;
+		else if (!total)
+			total = 1;
+		last = ext[i];
+	}
+	return total;
+}
+
+uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	g_autoptr(GArray) ext = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_extent));
+
+	wbsim_fs_fiemap(fs, inode, ext);
+	return filefrag_count_records((const struct wbsim_fs_extent *)(void *)ext->data,
+				      ext->len);
+}
+
+char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode, const char *path)
+{
+	uint64_t n = wbsim_fs_filefrag_count(fs, inode);
+
+	if (n == 1)
+		return g_strdup_printf("%s: 1 extent found", path);
+	return g_strdup_printf("%s: %" G_GUINT64_FORMAT " extents found", path, n);
+}
+
+uint64_t wbsim_fs_nr_extents(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	if (fs->ops->nr_extents)
+		return fs->ops->nr_extents(fs, inode);
+	{
+		g_autoptr(GArray) ext = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_extent));
+		uint64_t n = 0;
+
+		fs->ops->fiemap(fs, inode, ext);
+		for (guint i = 0; i < ext->len; i++)
+			if (!(g_array_index(ext, struct wbsim_fs_extent, i).flags &
+			      WBSIM_FIEMAP_EXTENT_DELALLOC))
+				n++;
+		return n;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* For implementers                                                         */
+
+void *wbsim_fs_params(wbsim_fs *fs)
+{
+	return fs->params;
+}
+
+void wbsim_fs_set_private(wbsim_fs *fs, void *priv)
+{
+	fs->priv = priv;
+}
+
+void *wbsim_fs_get_private(wbsim_fs *fs)
+{
+	return fs->priv;
+}
+
+wbsim_sim *wbsim_fs_sim(wbsim_fs *fs)
+{
+	return fs->sim;
+}
+
+wbsim_cpus *wbsim_fs_cpus(wbsim_fs *fs)
+{
+	return fs->cpus;
+}
+
+void wbsim_fs_set_block_size(wbsim_fs *fs, uint64_t block_size)
+{
+	g_return_if_fail(block_size && !(block_size & (block_size - 1)));
+	fs->block_size = block_size;
+}
+
+void wbsim_fs_add_lock(wbsim_fs *fs, wbsim_lock *lock)
+{
+	g_ptr_array_add(fs->locks, lock);
+}
+
+void wbsim_fs_set_free_fn(wbsim_fs *fs, uint64_t (*free_fn)(wbsim_fs *fs))
+{
+	fs->free_fn = free_fn;
+}
+
+void wbsim_fs_inode_set_private(wbsim_fs_inode *inode, void *priv)
+{
+	inode->priv = priv;
+}
+
+void *wbsim_fs_inode_get_private(const wbsim_fs_inode *inode)
+{
+	return inode->priv;
+}
+
+wbsim_fs_inode *wbsim_fs_inode_parent(const wbsim_fs_inode *inode)
+{
+	return inode->parent;
+}
+
+gboolean wbsim_fs_inode_is_dir(const wbsim_fs_inode *inode)
+{
+	return inode->is_dir;
+}
+
+void wbsim_fs_inode_set_group(wbsim_fs_inode *inode, uint64_t group)
+{
+	inode->group = group;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers shared by the built-in models                                    */
+
+void wbsim_fs_emap_fiemap(wbsim_fs *fs, struct wbsim_emap *map, GArray *out)
+{
+	struct wbsim_emap_cursor cur;
+
+	for (struct wbsim_extent *e = wbsim_emap_first(map, &cur); e;
+	     e = wbsim_emap_next(map, &cur)) {
+		struct wbsim_fs_extent r = {
+			.logical = e->lblk * fs->block_size,
+			.physical = e->pblk * fs->block_size,
+			.length = e->len * fs->block_size,
+		};
+
+		if (e->state == WBSIM_EXT_DELALLOC) {
+			r.physical = 0;
+			r.flags = WBSIM_FIEMAP_EXTENT_DELALLOC | WBSIM_FIEMAP_EXTENT_UNKNOWN;
+		} else if (e->state == WBSIM_EXT_UNWRITTEN) {
+			r.flags = WBSIM_FIEMAP_EXTENT_UNWRITTEN;
+		}
+		g_array_append_val(out, r);
+	}
+}
+
+void wbsim_fs_maps_add(GArray *maps, uint64_t file_block, uint64_t dev_block,
+		       uint64_t nr, unsigned int flags)
+{
+	if (maps->len) {
+		struct wbsim_fs_map *l = &g_array_index(maps, struct wbsim_fs_map, maps->len - 1);
+
+		if (l->file_block + l->nr_blocks == file_block &&
+		    l->dev_block + l->nr_blocks == dev_block && l->flags == flags) {
+			l->nr_blocks += nr;
+			return;
+		}
+	}
+	{
+		struct wbsim_fs_map m = {
+			.file_block = file_block, .dev_block = dev_block,
+			.nr_blocks = nr, .flags = flags,
+		};
+
+		g_array_append_val(maps, m);
+	}
+}
+
+gboolean wbsim_fs_maps_from_emap(GArray *maps, struct wbsim_emap *map, uint64_t first,
+				 uint64_t nr)
+{
+	struct wbsim_emap_cursor cur;
+	uint64_t pos = first, end = first + nr;
+	struct wbsim_extent *e = wbsim_emap_seek(map, first, &cur);
+
+	while (pos < end) {
+		uint64_t n;
+
+		if (!e || e->lblk > pos || e->state == WBSIM_EXT_DELALLOC)
+			return FALSE;
+		n = MIN(wbsim_ext_end(e), end) - pos;
+		wbsim_fs_maps_add(maps, pos, e->pblk + (pos - e->lblk), n,
+				  e->state == WBSIM_EXT_UNWRITTEN ? WBSIM_FS_MAP_UNWRITTEN : 0);
+		pos += n;
+		e = wbsim_emap_next(map, &cur);
+	}
+	return TRUE;
+}
+
+void wbsim_fs_maps_mark_new(GArray *maps, uint64_t lblk, uint64_t len)
+{
+	for (guint i = 0; i < maps->len; i++) {
+		struct wbsim_fs_map *m = &g_array_index(maps, struct wbsim_fs_map, i);
+
+		if (m->file_block < lblk + len && lblk < m->file_block + m->nr_blocks)
+			m->flags |= WBSIM_FS_MAP_NEW;
+	}
+}

@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs/alloc/xfs.c - XFS allocation model.
+ *
+ * What it models (kernel ~6.x; sources listed at the end of this comment):
+ * - Allocation groups: agcount AGs of agsize blocks, each with its own free
+ *   space (bnobt/cntbt: struct wbsim_freespace) and its AGF lock, held for
+ *   the whole allocation transaction; alloc_cpu_ns of CPU is charged while
+ *   it is held.
+ * - Inodes: 64-inode chunks of 512-byte inodes (8 blocks) allocated in the
+ *   inode's AG; inode numbers are XFS_AGINO_TO_INO(ag, agbno << 3 | slot),
+ *   so they encode the AG. New directories rotate over the AGs
+ *   (xfs_ialloc_ag_select's m_agirotor, inode64); files go to their
+ *   parent's AG.
+ * - Delayed allocation: a buffered write into a hole reserves a delalloc
+ *   extent in the in-core extent list (no placement); adjacent delalloc
+ *   extents merge up to XFS_MAX_BMBT_EXTLEN (2^21 - 1 blocks).
+ * - Speculative preallocation (xfs_buffered_write_iomap_begin,
+ *   xfs_iomap_prealloc_size): a write that extends i_size with no extent
+ *   at or after it reserves extra delalloc blocks beyond EOF: none while
+ *   i_size < allocsize (64 KiB), allocsize after a hole, else twice the
+ *   length of the contiguous extents before it, rounded down to a power of
+ *   two, at most XFS_MAX_BMBT_EXTLEN (beyond that: the write offset).
+ *   Free-space throttling and quota throttling are left out.
+ * - Writeback (xfs_map_blocks -> xfs_bmapi_convert_delalloc): the whole
+ *   delalloc extent containing a dirty block is allocated at once (beyond
+ *   the range being written, including post-EOF preallocation), in as
+ *   few extents as free space allows, as unwritten extents that I/O
+ *   completion converts (xfs_end_ioend -> xfs_iomap_write_unwritten).
+ * - Goal (xfs_bmap_adjacent): just after the previous real extent plus the
+ *   logical gap, or just before the next one minus the gap, whichever is
+ *   logically closer; the inode's own block for the first extent. The AG
+ *   of the goal is tried first with xfs_alloc_ag_vextent_near (closest
+ *   free placement, else best fit by size, else the longest free extent);
+ *   with ag_trylock (xfs_alloc_vextent_start_ag/iterate_ags) a busy AGF
+ *   makes the allocator try the following AGs without waiting, and only
+ *   when every AG is busy does it sleep on the goal AG's lock.
+ * - Close (xfs_release -> xfs_free_eofblocks): post-EOF blocks are freed
+ *   unless the inode is marked XFS_IDIRTY_RELEASE, which is set when it
+ *   still has delalloc blocks after that trim. Remount frees them too
+ *   (inode eviction, xfs_inactive).
+ * - FIEMAP (xfs_vn_fiemap -> iomap_fiemap with xfs_read_iomap_ops): one
+ *   record per in-core extent record: delalloc as DELALLOC|UNKNOWN at
+ *   physical 0, unwritten flagged, holes skipped, post-EOF records
+ *   included. The in-core list equals the on-disk bmbt plus delalloc, so a
+ *   remount changes the answer only by the trimmed preallocation.
+ *   fsx_nextents (the raw count) counts the real (non-delalloc) records.
+ *
+ * Left out: the log's own I/O and the CIL, AGFL refills, rmap/refcount
+ * btree work (folded into alloc_cpu_ns), stripe alignment, extent size
+ * hints, filestreams, the blockgc worker (speculative_prealloc_lifetime),
+ * CoW, realtime. fallocate is synchronous (no lock modelled).
+ *
+ * Sources: kernel fs/xfs/xfs_iomap.c (xfs_buffered_write_iomap_begin with
+ * "if (eof && offset + count > XFS_ISIZE(ip))", xfs_iomap_prealloc_size),
+ * fs/xfs/libxfs/xfs_bmap.c (xfs_bmapi_convert_delalloc, xfs_bmap_adjacent,
+ * xfs_bmap_btalloc), fs/xfs/libxfs/xfs_alloc.c (near/size allocation,
+ * trylock iteration over AGs), fs/iomap/fiemap.c (iomap_to_fiemap:
+ * IOMAP_DELALLOC -> FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN,
+ * physical 0 for IOMAP_NULL_ADDR); commit 309c8480 "xfs: delayed alloc
+ * blocks beyond EOF are valid after writeback"; xfs_ioc_fsgetxattr
+ * (fsx_nextents = data fork extent count).
+ */
+#include <stddef.h>
+#include "fs/alloc/fs-private.h"
+#include "fs/alloc/freespace.h"
+
+#define XFS_MAX_BMBT_EXTLEN ((1ull << 21) - 1)
+#define XFS_AG_META_BLOCKS 12	/* AG headers, btree roots, AGFL */
+#define XFS_INODES_PER_CHUNK 64
+
+struct xfs_params {
+	uint64_t block_size;
+	uint64_t agcount;
+	uint64_t agsize;
+	uint64_t max_extent;
+	uint64_t log_size;
+	uint64_t inode_size;
+	uint64_t allocsize;
+	uint64_t prealloc;
+	uint64_t ag_trylock;
+	uint64_t alloc_cpu_ns;
+	uint64_t map_cpu_ns;
+	uint64_t write_cpu_ns;
+	uint64_t end_io_cpu_ns;
+};
+
+#define XO(f) offsetof(struct xfs_params, f)
+static const struct wbsim_fs_option xfs_options[] = {
+	{ "block_size", WBSIM_FS_OPT_SIZE, XO(block_size), "4k", "bytes", 512, 65536,
+	  "filesystem block size (mkfs.xfs -b size)" },
+	{ "agcount", WBSIM_FS_OPT_U64, XO(agcount), "4", "AGs", 1, 1u << 20,
+	  "allocation groups (mkfs.xfs -d agcount; 4 on a single non-striped device)" },
+	{ "agsize", WBSIM_FS_OPT_SIZE, XO(agsize), "0", "bytes", 0, 0,
+	  "AG size; 0: device size / agcount" },
+	{ "max_extent", WBSIM_FS_OPT_U64, XO(max_extent), "2097151", "blocks", 1,
+	  XFS_MAX_BMBT_EXTLEN, "longest extent record (XFS_MAX_BMBT_EXTLEN, 21-bit length)" },
+	{ "log_size", WBSIM_FS_OPT_SIZE, XO(log_size), "0", "bytes", 0, 0,
+	  "internal log in the middle AG; 0: device/2048 within [64 MiB, 2 GiB]" },
+	{ "inode_size", WBSIM_FS_OPT_SIZE, XO(inode_size), "512", "bytes", 256, 2048,
+	  "inode size (v5 default 512)" },
+	{ "allocsize", WBSIM_FS_OPT_SIZE, XO(allocsize), "64k", "bytes", 4096, 1u << 30,
+	  "minimum speculative preallocation (m_allocsize_blocks)" },
+	{ "prealloc", WBSIM_FS_OPT_BOOL, XO(prealloc), "1", "bool", 0, 1,
+	  "dynamic speculative preallocation beyond EOF" },
+	{ "ag_trylock", WBSIM_FS_OPT_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
+	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
+	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(alloc_cpu_ns), "10us", "ns", 0, 0,
+	  "CPU per allocation transaction, AGF lock held (bnobt+cntbt+rmapbt+bmbt updates, commit)" },
+	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
+	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
+	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, XO(write_cpu_ns), "500ns", "ns", 0, 0,
+	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
+	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "5us", "ns", 0, 0,
+	  "CPU per completion that converts unwritten extents (a transaction)" },
+	{ NULL },
+};
+
+struct xfs_ag {
+	struct wbsim_freespace free;
+	wbsim_lock lock;
+	gboolean has_chunk;
+	uint64_t chunk_agbno;	/* current inode chunk */
+	uint32_t chunk_used;
+};
+
+struct xfs_fs {
+	struct xfs_ag *ags;
+	uint64_t agcount;
+	uint64_t agblocks;
+	unsigned int agblklog;
+	unsigned int inopblog;
+	uint64_t agirotor;
+	uint64_t max_extent;
+};
+
+struct xfs_inode {
+	struct wbsim_emap map;	/* in-core data fork: real + delalloc */
+	uint64_t home;		/* device block holding the inode */
+	gboolean dirty_release;	/* XFS_IDIRTY_RELEASE */
+};
+
+static inline uint64_t xfs_agno(const struct xfs_fs *x, uint64_t bno)
+{
+	return MIN(bno / x->agblocks, x->agcount - 1);
+}
+
+static uint64_t xfs_free(wbsim_fs *fs)
+{
+	struct xfs_fs *x = fs->priv;
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < x->agcount; i++)
+		sum += x->ags[i].free.free;
+	return sum;
+}
+
+static unsigned int log2_ceil(uint64_t v)
+{
+	unsigned int l = 0;
+
+	while ((1ull << l) < v)
+		l++;
+	return l;
+}
+
+static gboolean xfs_init(wbsim_fs *fs, GError **error)
+{
+	struct xfs_params *p = fs->params;
+	struct xfs_fs *x;
+	uint64_t nr_blocks, agblocks, log_blocks, log_ag, start;
+
+	if ((p->block_size & (p->block_size - 1)) || p->inode_size > p->block_size) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "xfs option block_size: %" G_GUINT64_FORMAT " is not a power of two "
+			    "of at least inode_size", p->block_size);
+		return FALSE;
+	}
+	wbsim_fs_set_block_size(fs, p->block_size);
+	nr_blocks = fs->dev_bytes / p->block_size;
+	agblocks = p->agsize ? p->agsize / p->block_size : nr_blocks / p->agcount;
+	if (agblocks < 64 * XFS_AG_META_BLOCKS || agblocks * p->agcount > nr_blocks ||
+	    agblocks > (1ull << 31)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "xfs option agsize: %" G_GUINT64_FORMAT " blocks x agcount %"
+			    G_GUINT64_FORMAT " does not fit a device of %" G_GUINT64_FORMAT
+			    " blocks (expected AGs of 768 blocks to 8 TiB)", agblocks,
+			    p->agcount, nr_blocks);
+		return FALSE;
+	}
+	x = g_new0(struct xfs_fs, 1);
+	x->agcount = p->agcount;
+	x->agblocks = agblocks;
+	x->agblklog = log2_ceil(agblocks);
+	x->inopblog = log2_ceil(p->block_size / p->inode_size);
+	x->max_extent = p->max_extent;
+	x->ags = g_new0(struct xfs_ag, x->agcount);
+	for (uint64_t i = 0; i < x->agcount; i++) {
+		struct xfs_ag *ag = &x->ags[i];
+		g_autofree char *name = g_strdup_printf("xfs-ag-%" G_GUINT64_FORMAT, i);
+
+		wbsim_freespace_init(&ag->free, i * agblocks, agblocks);
+		wbsim_freespace_take(&ag->free, i * agblocks, XFS_AG_META_BLOCKS);
+		wbsim_lock_init(&ag->lock, fs->sim, name);
+		wbsim_fs_add_lock(fs, &ag->lock);
+	}
+	/* the internal log, in the middle AG as mkfs.xfs places it */
+	log_blocks = p->log_size ? p->log_size / p->block_size :
+		     CLAMP(nr_blocks / 2048, (64ull << 20) / p->block_size,
+			   (2ull << 30) / p->block_size);
+	log_blocks = MIN(log_blocks, agblocks / 2);
+	log_ag = x->agcount / 2;
+	if (wbsim_freespace_first_fit(&x->ags[log_ag].free, log_ag * agblocks, log_blocks,
+				      1, &start))
+		wbsim_freespace_take(&x->ags[log_ag].free, start, log_blocks);
+	fs->priv = x;
+	wbsim_fs_set_free_fn(fs, xfs_free);
+	return TRUE;
+}
+
+static void xfs_exit(wbsim_fs *fs)
+{
+	struct xfs_fs *x = fs->priv;
+
+	if (!x)
+		return;
+	for (uint64_t i = 0; i < x->agcount; i++) {
+		wbsim_freespace_clear(&x->ags[i].free);
+		wbsim_lock_clear(&x->ags[i].lock);
+	}
+	g_free(x->ags);
+	g_free(x);
+}
+
+/* xfs_dialloc, simplified: a slot in the AG's current 64-inode chunk. */
+static uint64_t xfs_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_fs *x = fs->priv;
+	struct xfs_params *p = fs->params;
+	struct xfs_inode *xi = g_new0(struct xfs_inode, 1);
+	uint64_t chunk_blocks = XFS_INODES_PER_CHUNK * p->inode_size / p->block_size;
+	uint64_t agno, slot, agbno;
+
+	wbsim_emap_init(&xi->map, x->max_extent, x->max_extent, x->max_extent);
+	inode->priv = xi;
+	if (!inode->parent)
+		agno = 0;
+	else if (inode->is_dir)
+		agno = x->agirotor++ % x->agcount;	/* xfs_ialloc_next_ag() */
+	else
+		agno = inode->parent->group;
+	for (uint64_t tries = 0; tries < x->agcount; tries++) {
+		struct xfs_ag *ag = &x->ags[agno];
+
+		if (!ag->has_chunk || ag->chunk_used == XFS_INODES_PER_CHUNK) {
+			uint64_t from = ag->has_chunk ? agno * x->agblocks + ag->chunk_agbno +
+						chunk_blocks : agno * x->agblocks;
+			uint64_t start;
+
+			if (!wbsim_freespace_first_fit(&ag->free, from, chunk_blocks,
+						       chunk_blocks, &start) &&
+			    !wbsim_freespace_first_fit(&ag->free, agno * x->agblocks,
+						       chunk_blocks, chunk_blocks, &start)) {
+				agno = (agno + 1) % x->agcount;
+				continue;
+			}
+			wbsim_freespace_take(&ag->free, start, chunk_blocks);
+			ag->has_chunk = TRUE;
+			ag->chunk_agbno = start - agno * x->agblocks;
+			ag->chunk_used = 0;
+		}
+		break;
+	}
+	slot = x->ags[agno].chunk_used++;
+	agbno = x->ags[agno].chunk_agbno + (slot >> x->inopblog);
+	inode->group = agno;
+	xi->home = agno * x->agblocks + agbno;
+	return (agno << (x->agblklog + x->inopblog)) | (agbno << x->inopblog) |
+	       (slot & ((1u << x->inopblog) - 1));
+}
+
+static void xfs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	wbsim_emap_clear(&xi->map);
+	g_free(xi);
+}
+
+/* Return the blocks of [lblk, lblk+len) that are real to their AGs and unmap all. */
+static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint64_t len)
+{
+	struct xfs_fs *x = fs->priv;
+	struct wbsim_emap_cursor cur;
+	uint64_t end = lblk + len;
+
+	for (struct wbsim_extent *e = wbsim_emap_seek(&xi->map, lblk, &cur);
+	     e && e->lblk < end; e = wbsim_emap_next(&xi->map, &cur)) {
+		uint64_t s = MAX(e->lblk, lblk), t = MIN(wbsim_ext_end(e), end);
+
+		if (e->state != WBSIM_EXT_DELALLOC) {
+			uint64_t pb = e->pblk + (s - e->lblk);
+
+			wbsim_freespace_give(&x->ags[xfs_agno(x, pb)].free, pb, t - s);
+		}
+	}
+	wbsim_emap_punch(&xi->map, lblk, len);
+}
+
+/* Holes of [first, first+nr) become delalloc. */
+static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t nr)
+{
+	uint64_t pos = first, end = first + nr;
+	struct wbsim_emap_cursor cur;
+
+	while (pos < end) {
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
+		uint64_t hole_end;
+
+		if (e && e->lblk <= pos) {
+			pos = wbsim_ext_end(e);
+			continue;
+		}
+		hole_end = e ? MIN(e->lblk, end) : end;
+		wbsim_emap_set(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
+		pos = hole_end;
+	}
+}
+
+static uint64_t rounddown_pow2(uint64_t v)
+{
+	uint64_t r = 1;
+
+	while (r <= v / 2)
+		r <<= 1;
+	return v ? r : 0;
+}
+
+/* xfs_iomap_prealloc_size(): blocks of speculative preallocation. */
+static uint64_t xfs_prealloc_blocks(wbsim_fs *fs, struct xfs_inode *xi, uint64_t old_size,
+				    uint64_t first)
+{
+	struct xfs_params *p = fs->params;
+	struct xfs_fs *x = fs->priv;
+	uint64_t allocsize = p->allocsize / p->block_size;
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *prev, *got;
+	uint64_t plen, alloc;
+
+	if (old_size < p->allocsize)
+		return 0;
+	prev = wbsim_emap_last(&xi->map, &cur);
+	if (!prev || wbsim_ext_end(prev) < first)
+		return allocsize;
+	/* the contiguous run of extents before the write */
+	plen = prev->len;
+	while ((got = wbsim_emap_prev(&xi->map, &cur)) != NULL) {
+		if (plen > x->max_extent / 2 || got->state == WBSIM_EXT_DELALLOC ||
+		    prev->state == WBSIM_EXT_DELALLOC || wbsim_ext_end(got) != prev->lblk ||
+		    got->pblk + got->len != prev->pblk)
+			break;
+		plen += got->len;
+		prev = got;
+	}
+	alloc = plen * 2;
+	if (alloc > x->max_extent)
+		alloc = first;
+	alloc = MIN(alloc, 1ull << 21);
+	alloc = rounddown_pow2(alloc);
+	alloc = MIN(alloc, x->max_extent);
+	return MAX(alloc, allocsize);
+}
+
+static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			      uint64_t nr, uint64_t new_size)
+{
+	struct xfs_params *p = fs->params;
+	struct xfs_inode *xi = inode->priv;
+	struct wbsim_emap_cursor cur;
+	gboolean eof = wbsim_emap_seek(&xi->map, first, &cur) == NULL;
+	uint64_t prealloc = 0;
+
+	if (p->prealloc && eof && new_size > inode->size)
+		prealloc = xfs_prealloc_blocks(fs, xi, inode->size, first);
+	xfs_reserve_delalloc(xi, first, nr + prealloc);
+	return p->write_cpu_ns;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writeback mapping                                                        */
+
+struct xfs_call {
+	wbsim_fs *fs;
+	wbsim_fs_inode *inode;
+	wbsim_task *task;
+	uint64_t first, nr, pos;
+	wbsim_fs_map_done_fn done;
+	void *arg;
+	GArray *new_ranges;	/* uint64_t pairs (lblk, len) */
+	struct xfs_ag *ag;	/* AG whose lock is held */
+	uint64_t goal;
+	uint64_t dlblk, dlen;	/* the delalloc extent being converted */
+};
+
+static void xfs_call_finish(struct xfs_call *c, GError *error)
+{
+	struct xfs_inode *xi = c->inode->priv;
+	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
+
+	if (!error && !wbsim_fs_maps_from_emap(maps, &xi->map, c->first, c->nr))
+		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "xfs: range of inode %" G_GUINT64_FORMAT " left unmapped",
+			    c->inode->ino);
+	for (guint i = 0; !error && i + 1 < c->new_ranges->len; i += 2)
+		wbsim_fs_maps_mark_new(maps, g_array_index(c->new_ranges, uint64_t, i),
+				       g_array_index(c->new_ranges, uint64_t, i + 1));
+	if (error)
+		c->done(c->fs, c->arg, NULL, 0, error);
+	else
+		c->done(c->fs, c->arg, (const struct wbsim_fs_map *)(void *)maps->data,
+			maps->len, NULL);
+	g_clear_error(&error);
+	g_array_free(maps, TRUE);
+	g_array_free(c->new_ranges, TRUE);
+	g_free(c);
+}
+
+/* xfs_bmap_adjacent(): the goal block for allocating [lblk, lblk+len). */
+static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64_t lblk,
+				  uint64_t len)
+{
+	struct wbsim_extent *left = wbsim_emap_prev_of(&xi->map, lblk);
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *right = wbsim_emap_seek(&xi->map, lblk + len, &cur);
+	gboolean have_prev = left && left->state != WBSIM_EXT_DELALLOC;
+	gboolean have_next = right && right->state != WBSIM_EXT_DELALLOC;
+	uint64_t prevbno = 0, gotbno = 0, prevdiff = G_MAXUINT64, gotdiff = G_MAXUINT64;
+
+	if (have_prev) {
+		uint64_t last = left->pblk + left->len - 1;
+		uint64_t gap = lblk - wbsim_ext_end(left);
+
+		prevbno = last + 1;
+		/* keep the logical gap if it stays inside the same AG */
+		if (gap && xfs_agno(x, last + 1 + gap) == xfs_agno(x, last) &&
+		    last + 1 + gap < x->agcount * x->agblocks)
+			prevbno += gap;
+		prevdiff = gap;
+	}
+	if (have_next) {
+		uint64_t gap = right->lblk - (lblk + len);
+
+		if (right->pblk >= gap + len &&
+		    xfs_agno(x, right->pblk - gap - len) == xfs_agno(x, right->pblk))
+			gotbno = right->pblk - gap - len;
+		else
+			gotbno = right->pblk;
+		gotdiff = gap;
+	}
+	if (have_prev && (!have_next || prevdiff <= gotdiff))
+		return prevbno;
+	if (have_next)
+		return gotbno;
+	return xi->home;
+}
+
+static void xfs_convert_next(struct xfs_call *c);
+
+static void xfs_alloc_done(wbsim_sim *sim, void *arg)
+{
+	struct xfs_call *c = arg;
+
+	wbsim_lock_release(&c->ag->lock, c->task);
+	c->ag = NULL;
+	xfs_convert_next(c);
+}
+
+/* The AGF lock of c->ag is held: allocate in it (xfs_alloc_ag_vextent_*). */
+static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
+{
+	struct xfs_call *c = arg;
+	wbsim_fs *fs = c->fs;
+	struct xfs_fs *x = fs->priv;
+	struct xfs_params *p = fs->params;
+	struct xfs_inode *xi = c->inode->priv;
+	struct xfs_ag *ag = c->ag;
+	uint64_t agno = (uint64_t)(ag - x->ags);
+	uint64_t want = MIN(c->dlen, x->max_extent);
+	uint64_t goal = xfs_agno(x, c->goal) == agno ? c->goal : agno * x->agblocks;
+	uint64_t start, len;
+
+	len = wbsim_freespace_near(&ag->free, goal, want, &start);
+	if (!len) {
+		/* the AG filled up while we waited: try again from the top */
+		wbsim_lock_release(&ag->lock, c->task);
+		c->ag = NULL;
+		xfs_convert_next(c);
+		return;
+	}
+	len = MIN(len, want);
+	wbsim_freespace_take(&ag->free, start, len);
+	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
+	g_array_append_val(c->new_ranges, c->dlblk);
+	g_array_append_val(c->new_ranges, len);
+	wbsim_cpus_run(fs->cpus, c->task, p->alloc_cpu_ns, xfs_alloc_done, c);
+}
+
+/* Pick the AG: the goal's AG, or with trylock the first free AG after it. */
+static void xfs_alloc_vextent(struct xfs_call *c)
+{
+	struct xfs_fs *x = c->fs->priv;
+	struct xfs_params *p = c->fs->params;
+	uint64_t g = xfs_agno(x, c->goal);
+	struct xfs_ag *wait_on = NULL;
+
+	for (uint64_t i = 0; i < x->agcount; i++) {
+		struct xfs_ag *ag = &x->ags[(g + i) % x->agcount];
+
+		if (!ag->free.free)
+			continue;
+		if (!wait_on)
+			wait_on = ag;
+		if (!p->ag_trylock)
+			break;
+		if (!wbsim_lock_owner(&ag->lock)) {
+			wait_on = ag;
+			break;
+		}
+	}
+	if (!wait_on) {
+		GError *error = NULL;
+
+		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "xfs: no space left for inode %" G_GUINT64_FORMAT, c->inode->ino);
+		xfs_call_finish(c, error);
+		return;
+	}
+	c->ag = wait_on;
+	wbsim_lock_acquire(&wait_on->lock, c->task, xfs_alloc_granted, c);
+}
+
+/* Find the next delalloc (or hole) block in [pos, end) and convert its extent. */
+static void xfs_convert_next(struct xfs_call *c)
+{
+	struct xfs_inode *xi = c->inode->priv;
+	struct xfs_fs *x = c->fs->priv;
+	uint64_t end = c->first + c->nr;
+	struct wbsim_emap_cursor cur;
+
+	while (c->pos < end) {
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, c->pos, &cur);
+
+		if (!e || e->lblk > c->pos) {
+			/* a dirty block without a reservation: reserve it now */
+			xfs_reserve_delalloc(xi, c->pos, (e ? MIN(e->lblk, end) : end) - c->pos);
+			continue;
+		}
+		if (e->state != WBSIM_EXT_DELALLOC) {
+			c->pos = wbsim_ext_end(e);
+			continue;
+		}
+		c->dlblk = e->lblk;
+		c->dlen = e->len;
+		c->goal = xfs_bmap_adjacent(x, xi, c->dlblk, MIN(c->dlen, x->max_extent));
+		xfs_alloc_vextent(c);
+		return;
+	}
+	xfs_call_finish(c, NULL);
+}
+
+static void xfs_map_looked_up(wbsim_sim *sim, void *arg)
+{
+	xfs_convert_next(arg);
+}
+
+static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			   uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
+{
+	struct xfs_params *p = fs->params;
+	struct xfs_call *c = g_new0(struct xfs_call, 1);
+
+	c->fs = fs;
+	c->inode = inode;
+	c->task = task;
+	c->first = first;
+	c->nr = nr;
+	c->pos = first;
+	c->done = done;
+	c->arg = arg;
+	c->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, xfs_map_looked_up, c);
+}
+
+/* xfs_end_ioend -> xfs_iomap_write_unwritten: unwritten -> written. */
+static wbsim_time_t xfs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			       uint64_t nr)
+{
+	struct xfs_params *p = fs->params;
+	struct xfs_inode *xi = inode->priv;
+	uint64_t pos = first, end = first + nr;
+	gboolean converted = FALSE;
+
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
+		uint64_t t;
+
+		if (!e || e->lblk >= end)
+			break;
+		pos = MAX(pos, e->lblk);
+		t = MIN(wbsim_ext_end(e), end);
+		if (e->state == WBSIM_EXT_UNWRITTEN) {
+			uint64_t pb = e->pblk + (pos - e->lblk);
+
+			wbsim_emap_set(&xi->map, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
+			converted = TRUE;
+		}
+		pos = t;
+	}
+	return converted ? p->end_io_cpu_ns : 0;
+}
+
+/* xfs_alloc_file_space(): unwritten extents for the holes of the range. */
+static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				  uint64_t nr, GError **error)
+{
+	struct xfs_fs *x = fs->priv;
+	struct xfs_params *p = fs->params;
+	struct xfs_inode *xi = inode->priv;
+	uint64_t pos = first, end = first + nr;
+	wbsim_time_t cost = 0;
+
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
+		uint64_t hole_end, want, goal, g, start = 0, len = 0;
+
+		if (e && e->lblk <= pos && e->state != WBSIM_EXT_DELALLOC) {
+			pos = wbsim_ext_end(e);
+			continue;
+		}
+		if (e && e->lblk <= pos)	/* delalloc: preallocate under it */
+			hole_end = MIN(wbsim_ext_end(e), end);
+		else
+			hole_end = e ? MIN(e->lblk, end) : end;
+		want = MIN(hole_end - pos, x->max_extent);
+		goal = xfs_bmap_adjacent(x, xi, pos, want);
+		g = xfs_agno(x, goal);
+		for (uint64_t i = 0; i < x->agcount && !len; i++) {
+			uint64_t a = (g + i) % x->agcount;
+
+			len = wbsim_freespace_near(&x->ags[a].free,
+						   a == g ? goal : a * x->agblocks, want, &start);
+			if (len) {
+				len = MIN(len, want);
+				wbsim_freespace_take(&x->ags[a].free, start, len);
+			}
+		}
+		if (!len) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				    "xfs: fallocate: no space left for inode %" G_GUINT64_FORMAT,
+				    inode->ino);
+			return G_MAXUINT64;
+		}
+		wbsim_emap_set(&xi->map, pos, len, WBSIM_EXT_UNWRITTEN, start);
+		cost += p->alloc_cpu_ns;
+		pos += len;
+	}
+	return cost;
+}
+
+static void xfs_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size)
+{
+	struct xfs_inode *xi = inode->priv;
+	uint64_t keep = wbsim_fs_bytes_to_blocks(fs, new_size);
+
+	xfs_bunmapi(fs, xi, keep, G_MAXUINT64 / 4 - keep);
+}
+
+static void xfs_free_eofblocks(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_inode *xi = inode->priv;
+	uint64_t eof = wbsim_fs_bytes_to_blocks(fs, inode->size);
+
+	xfs_bunmapi(fs, xi, eof, G_MAXUINT64 / 4 - eof);
+}
+
+/* xfs_release(): trim post-EOF blocks on the last close. */
+static void xfs_close(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	if (inode->is_dir || xi->dirty_release)
+		return;
+	xfs_free_eofblocks(fs, inode);
+	if (xi->map.blocks[WBSIM_EXT_DELALLOC])
+		xi->dirty_release = TRUE;
+}
+
+static void xfs_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	wbsim_fs_emap_fiemap(fs, &xi->map, out);
+}
+
+static uint64_t xfs_nr_extents(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_inode *xi = inode->priv;
+	struct wbsim_emap_cursor cur;
+	uint64_t n = 0;
+
+	for (struct wbsim_extent *e = wbsim_emap_first(&xi->map, &cur); e;
+	     e = wbsim_emap_next(&xi->map, &cur))
+		n += e->state != WBSIM_EXT_DELALLOC;
+	return n;
+}
+
+static gboolean xfs_remount(wbsim_fs *fs, GError **error)
+{
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+		struct xfs_inode *xi = inode->priv;
+		uint64_t eof = wbsim_fs_bytes_to_blocks(fs, inode->size);
+		struct wbsim_extent *e;
+		struct wbsim_emap_cursor cur;
+
+		/* any delalloc inside EOF means dirty data was not written back */
+		for (e = wbsim_emap_first(&xi->map, &cur); e && e->lblk < eof;
+		     e = wbsim_emap_next(&xi->map, &cur)) {
+			if (e->state == WBSIM_EXT_DELALLOC) {
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					    "xfs: remount with delayed allocation inside EOF of "
+					    "inode %" G_GUINT64_FORMAT " (write it back first)",
+					    inode->ino);
+				return FALSE;
+			}
+		}
+	}
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+		struct xfs_inode *xi = inode->priv;
+
+		if (!inode->is_dir)
+			xfs_free_eofblocks(fs, inode);	/* eviction: xfs_inactive */
+		xi->dirty_release = FALSE;
+	}
+	return TRUE;
+}
+
+const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
+	.name = "xfs",
+	.version = WBSIM_FS_OPS_VERSION,
+	.params_size = sizeof(struct xfs_params),
+	.options = xfs_options,
+	.init = xfs_init,
+	.exit = xfs_exit,
+	.inode_init = xfs_inode_init,
+	.inode_exit = xfs_inode_exit,
+	.write = xfs_write,
+	.fallocate = xfs_fallocate,
+	.truncate = xfs_truncate,
+	.close = xfs_close,
+	.map_blocks = xfs_map_blocks,
+	.end_io = xfs_end_io,
+	.fiemap = xfs_fiemap,
+	.nr_extents = xfs_nr_extents,
+	.remount = xfs_remount,
+};
