@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-json.c - fio's JSON output (--output-format=json) for a simulated
+ * run, built with json-glib, plus a top-level "wbsim" object.
+ *
+ * Key order and units are fio's (stat.c show_thread_status_json,
+ * add_ddir_status_json, add_ddir_lat_json): "fio version" (here
+ * "wbsim-<version>", followed by "wbsim version" to mark simulated data),
+ * "timestamp"/"timestamp_ms" 0 and "time" "simulated" (no wall clock),
+ * "global options", "jobs" (one entry per job, or per group of jobs with
+ * group_reporting, as in the text report), "disk_util" for the simulated
+ * device, then "wbsim". "read", "write" and "trim" are always present (read
+ * and trim zero-filled: wbsim models writes), and "sync" carries the fsync
+ * latencies. Percentiles appear, as in fio, only in latency objects with
+ * samples. Latencies are in ns, bw in KiB/s, runtime in ms.
+ *
+ * Differences from fio's printer that a JSON reader does not see: floats
+ * are written by json-glib as "%.17g" (fio: "%f"), and a duplicate option
+ * name is written once, at its first position with its last value.
+ */
+#include <json-glib/json-glib.h>
+#include <wbsim/version.h>
+#include "report/report.h"
+
+#define PAGE_KIB 4	/* wbsim's page size, WBSIM_PAGE_SIZE, in KiB */
+
+static void set_int(JsonBuilder *b, const char *key, uint64_t v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(b, (gint64)v);
+}
+
+static void set_dbl(JsonBuilder *b, const char *key, double v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_double_value(b, v);
+}
+
+static void set_str(JsonBuilder *b, const char *key, const char *v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_string_value(b, v ? v : "");
+}
+
+/* An object of option name -> value as typed ("" for a bare key). */
+static void add_options(JsonBuilder *b, const char *key, const GPtrArray *opts,
+			gboolean skip_if_empty)
+{
+	if (skip_if_empty && (!opts || !opts->len))
+		return;
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	for (guint i = 0; opts && i < opts->len; i++) {
+		const struct wbsim_fio_option *o = opts->pdata[i];
+
+		/* json-glib keeps a repeated name at its first position */
+		set_str(b, o->name, o->value);
+	}
+	json_builder_end_object(b);
+}
+
+/* fio's latency object: min, max, mean, stddev, N and maybe percentiles. */
+static void add_lat(JsonBuilder *b, const char *key, const struct wbsim_lat_hist *h,
+		    gboolean percentiles)
+{
+	static const struct wbsim_lat_hist empty;
+
+	if (!h)
+		h = &empty;
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	set_int(b, "min", h->n ? h->min : 0);
+	set_int(b, "max", h->n ? h->max : 0);
+	set_dbl(b, "mean", wbsim_lat_hist_mean(h));
+	set_dbl(b, "stddev", wbsim_lat_hist_stddev(h));
+	set_int(b, "N", h->n);
+	if (percentiles && h->n) {
+		json_builder_set_member_name(b, "percentile");
+		json_builder_begin_object(b);
+		for (unsigned int i = 0; i < WBSIM_NR_PERCENTILES; i++) {
+			char name[G_ASCII_DTOSTR_BUF_SIZE];
+
+			g_ascii_formatd(name, sizeof(name), "%f", wbsim_report_percentiles[i]);
+			set_int(b, name, wbsim_lat_hist_percentile(h, wbsim_report_percentiles[i]));
+		}
+		json_builder_end_object(b);
+	}
+	json_builder_end_object(b);
+}
+
+/* One direction; @ts NULL gives fio's zero-filled object. */
+static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_ts *ts,
+		     const struct wbsim_report_group *g)
+{
+	static const struct wbsim_rstat none;
+	const struct wbsim_rstat *bw = ts ? &ts->bw : &none, *iops = ts ? &ts->iops : &none;
+	uint64_t io_bytes = ts ? ts->io_bytes : 0, runtime = ts ? ts->runtime_ms : 0;
+	uint64_t total_ios = ts ? ts->total_ios : 0, bw_bytes = 0, min, max;
+	double iops_v = 0.0, mean, dev, per;
+
+	if (runtime) {
+		bw_bytes = io_bytes * 1000 / runtime;
+		iops_v = 1000.0 * (double)total_ios / (double)runtime;
+	}
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	set_int(b, "io_bytes", io_bytes);
+	set_int(b, "io_kbytes", io_bytes >> 10);
+	set_int(b, "bw_bytes", bw_bytes);
+	set_int(b, "bw", bw_bytes / 1024);
+	set_dbl(b, "iops", iops_v);
+	set_int(b, "runtime", runtime);
+	set_int(b, "total_ios", total_ios);
+	set_int(b, "short_ios", 0);
+	set_int(b, "drop_ios", 0);
+	add_lat(b, "slat_ns", NULL, FALSE);
+	add_lat(b, "clat_ns", ts ? &ts->clat : NULL, TRUE);
+	add_lat(b, "lat_ns", ts ? &ts->clat : NULL, FALSE);
+
+	if (wbsim_rstat_calc(bw, &min, &max, &mean, &dev)) {
+		per = wbsim_report_bw_per(g, mean);
+	} else {
+		min = max = 0;
+		per = mean = dev = 0.0;
+	}
+	set_int(b, "bw_min", min);
+	set_int(b, "bw_max", max);
+	set_dbl(b, "bw_agg", per);
+	set_dbl(b, "bw_mean", mean);
+	set_dbl(b, "bw_dev", dev);
+	set_int(b, "bw_samples", bw->samples);
+
+	if (!wbsim_rstat_calc(iops, &min, &max, &mean, &dev)) {
+		min = max = 0;
+		mean = dev = 0.0;
+	}
+	set_int(b, "iops_min", min);
+	set_int(b, "iops_max", max);
+	set_dbl(b, "iops_mean", mean);
+	set_dbl(b, "iops_stddev", dev);
+	set_int(b, "iops_samples", iops->samples);
+	json_builder_end_object(b);
+}
+
+/* iodepth_level/submit/complete: psync has one write in flight. */
+static void add_depths(JsonBuilder *b, const char *key, gboolean submit, uint64_t total)
+{
+	static const char *const level[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const sub[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	const char *const *names = submit ? sub : level;
+	unsigned int hot = submit ? 1 : 0;
+
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	for (unsigned int i = 0; i < 7; i++)
+		set_dbl(b, names[i], total && i == hot ? 100.0 : 0.0);
+	json_builder_end_object(b);
+}
+
+static void add_lat_ranges(JsonBuilder *b, const char *key, const double *pct, unsigned int nr)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	for (unsigned int i = 0; i < nr; i++)
+		set_dbl(b, wbsim_report_lat_labels[i], pct[i]);
+	json_builder_end_object(b);
+}
+
+static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
+		    const struct wbsim_report_ts *ts, const struct wbsim_report_group *g)
+{
+	double sys = 0.0;
+
+	json_builder_begin_object(b);
+	set_str(b, "jobname", ts->first->name);
+	set_int(b, "groupid", ts->groupid);
+	set_int(b, "job_start", ts->first->start_ns / 1000000);
+	set_int(b, "error", 0);
+	set_int(b, "eta", 0);
+	/* elapsed: whole seconds of simulated time, rounded up */
+	set_int(b, "elapsed", (r->sim_ns + 999999999) / 1000000000);
+	if (ts->first->fio)
+		add_options(b, "job options", ts->first->fio->options, TRUE);
+
+	add_ddir(b, "read", NULL, NULL);
+	add_ddir(b, "write", ts, g);
+	add_ddir(b, "trim", NULL, NULL);
+	json_builder_set_member_name(b, "sync");
+	json_builder_begin_object(b);
+	set_int(b, "total_ios", ts->sync_lat.n);
+	add_lat(b, "lat_ns", &ts->sync_lat, TRUE);
+	json_builder_end_object(b);
+
+	if (ts->total_run_ms)
+		sys = (double)ts->cpu_ns / 1e6 * 100.0 / (double)ts->total_run_ms;
+	set_int(b, "job_runtime", ts->total_run_ms);
+	set_dbl(b, "usr_cpu", 0.0);
+	set_dbl(b, "sys_cpu", sys);
+	set_int(b, "ctx", 0);
+	set_int(b, "majf", 0);
+	set_int(b, "minf", 0);
+	add_depths(b, "iodepth_level", FALSE, ts->total_ios);
+	add_depths(b, "iodepth_submit", TRUE, ts->total_ios);
+	add_depths(b, "iodepth_complete", TRUE, ts->total_ios);
+	add_lat_ranges(b, "latency_ns", ts->lat_n, WBSIM_LAT_N_NR);
+	add_lat_ranges(b, "latency_us", ts->lat_u, WBSIM_LAT_U_NR);
+	add_lat_ranges(b, "latency_ms", ts->lat_m, WBSIM_LAT_M_NR);
+	set_int(b, "latency_depth", ts->iodepth);
+	set_int(b, "latency_target", 0);
+	set_int(b, "latency_target_ns", 0);
+	set_dbl(b, "latency_percentile", 100.0);
+	set_int(b, "latency_window", 0);
+	set_int(b, "latency_window_us", 0);
+	json_builder_end_object(b);
+}
+
+static void add_disk_util(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	const struct wbsim_blk_stats *d = &r->device_stats;
+
+	if (!d->elapsed_ns)
+		return;
+	json_builder_set_member_name(b, "disk_util");
+	json_builder_begin_array(b);
+	json_builder_begin_object(b);
+	set_str(b, "name", r->device ? r->device : "simdev");
+	set_int(b, "read_ios", 0);
+	set_int(b, "write_ios", d->requests);
+	set_int(b, "read_sectors", 0);
+	set_int(b, "write_sectors", d->bytes / 512);
+	set_int(b, "read_merges", 0);
+	set_int(b, "write_merges", d->merges);
+	set_int(b, "read_ticks", 0);
+	set_int(b, "write_ticks", d->total_latency_ns / 1000000);
+	set_int(b, "in_queue", (uint64_t)(d->avg_queued * ((double)d->elapsed_ns / 1e6)));
+	set_dbl(b, "util", MIN(d->utilisation * 100.0, 100.0));
+	json_builder_end_object(b);
+	json_builder_end_array(b);
+}
+
+static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	json_builder_set_member_name(b, "jobs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->jobs->len; i++) {
+		const struct wbsim_job_result *j = r->jobs->pdata[i];
+
+		json_builder_begin_object(b);
+		set_str(b, "name", j->name);
+		set_int(b, "io_bytes", j->io_bytes);
+		set_int(b, "total_ios", j->total_ios);
+		set_int(b, "start_ns", j->start_ns);
+		set_int(b, "runtime_ns", j->runtime_ns);
+		set_int(b, "fsyncs", j->sync_lat.n);
+		set_int(b, "pauses", j->pauses);
+		set_int(b, "paused_ns", j->paused_ns);
+		set_int(b, "max_pause_ns", j->max_pause_ns);
+		json_builder_set_member_name(b, "pause_hist");
+		json_builder_begin_object(b);
+		for (unsigned int k = 0; k < WBSIM_PAUSE_BUCKETS; k++)
+			set_int(b, wbsim_report_pause_labels[k], j->pause_hist[k]);
+		json_builder_end_object(b);
+		set_int(b, "cpu_ns", j->cpu_ns);
+		set_int(b, "cpu_wait_ns", j->cpu_wait_ns);
+		set_int(b, "invalidates", j->invalidates);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	json_builder_set_member_name(b, "contexts");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->wbs->len; i++) {
+		const struct wbsim_wb_result *w = r->wbs->pdata[i];
+
+		json_builder_begin_object(b);
+		set_int(b, "ctx", w->ctx);
+		set_str(b, "flusher", w->flusher);
+		set_int(b, "pages_written", w->pages_written);
+		set_int(b, "pages_completed", w->pages_completed);
+		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
+		set_int(b, "dirty_ratelimit_kbps", w->dirty_ratelimit * PAGE_KIB);
+		set_int(b, "works", w->works);
+		set_int(b, "inode_slices", w->inode_slices);
+		set_int(b, "cpu_ns", w->cpu_ns);
+		set_int(b, "cpu_wait_ns", w->cpu_wait_ns);
+		set_int(b, "lock_wait_ns", w->lock_wait_ns);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void add_wbsim_device(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	const struct wbsim_blk_stats *d = &r->device_stats;
+
+	json_builder_set_member_name(b, "device");
+	json_builder_begin_object(b);
+	set_str(b, "name", r->device);
+	set_int(b, "bios", d->bios);
+	set_int(b, "bytes", d->bytes);
+	set_int(b, "requests", d->requests);
+	set_int(b, "merges", d->merges);
+	set_int(b, "tag_waits", d->tag_waits);
+	set_int(b, "tag_wait_ns", d->tag_wait_ns);
+	set_dbl(b, "avg_queue_depth", d->avg_queue_depth);
+	set_int(b, "max_queue_depth", d->max_queue_depth);
+	set_dbl(b, "avg_queued", d->avg_queued);
+	set_int(b, "busy_ns", d->busy_ns);
+	set_int(b, "elapsed_ns", d->elapsed_ns);
+	set_dbl(b, "utilisation", d->utilisation);
+	set_int(b, "total_latency_ns", d->total_latency_ns);
+	set_int(b, "max_latency_ns", d->max_latency_ns);
+	set_int(b, "seeks", d->seeks);
+	set_int(b, "seek_ns", d->seek_ns);
+	set_int(b, "rotation_ns", d->rotation_ns);
+	json_builder_end_object(b);
+}
+
+static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean include_wall)
+{
+	json_builder_set_member_name(b, "wbsim");
+	json_builder_begin_object(b);
+	set_str(b, "scenario", r->scenario);
+	set_str(b, "description", r->description);
+	set_int(b, "seed", r->seed);
+	set_int(b, "cpus", r->cpus);
+	set_int(b, "memory", r->memory);
+	set_str(b, "device_preset", r->device);
+	set_str(b, "fs_type", r->fs_type);
+	set_int(b, "nr_contexts", r->nr_contexts);
+	set_str(b, "affinity", r->affinity);
+	set_int(b, "sim_ns", r->sim_ns);
+	set_int(b, "events", r->events);
+	if (include_wall)
+		set_dbl(b, "wall_s", r->wall_s);
+	set_int(b, "nr_dirtied", r->nr_dirtied);
+	set_int(b, "nr_written", r->nr_written);
+	set_int(b, "bg_thresh", r->bg_thresh);
+	set_int(b, "thresh", r->thresh);
+	add_wbsim_jobs(b, r);
+	add_wbsim_contexts(b, r);
+	add_wbsim_device(b, r);
+
+	json_builder_set_member_name(b, "cpu_by_kind_ns");
+	json_builder_begin_object(b);
+	for (unsigned int k = 0; k < WBSIM_TASK_NR_KINDS; k++)
+		set_int(b, wbsim_report_task_kinds[k], r->cpu_by_kind[k]);
+	json_builder_end_object(b);
+
+	json_builder_set_member_name(b, "locks");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->locks->len; i++) {
+		const struct wbsim_lock_result *l = r->locks->pdata[i];
+
+		json_builder_begin_object(b);
+		set_str(b, "name", l->name);
+		set_int(b, "acquisitions", l->acquisitions);
+		set_int(b, "contended", l->contended);
+		set_int(b, "hold_ns", l->hold_ns);
+		set_int(b, "wait_ns", l->wait_ns);
+		set_int(b, "max_wait_ns", l->max_wait_ns);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "extents");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->extents->len; i++) {
+		const struct wbsim_extent_result *e = r->extents->pdata[i];
+
+		json_builder_begin_object(b);
+		set_str(b, "moment", e->moment);
+		set_str(b, "path", e->path);
+		set_int(b, "filefrag", e->filefrag);
+		set_int(b, "nextents", e->nextents);
+		set_str(b, "line", e->line);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "warnings");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->warnings->len; i++)
+		json_builder_add_string_value(b, r->warnings->pdata[i]);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+/**
+ * wbsim_report_json_full() - fio's JSON output, with "global options"
+ * @r: the run
+ * @global_options: struct wbsim_fio_option *, or NULL
+ * @include_wall: add "wbsim"."wall_s"
+ *
+ * Return: NUL-terminated JSON text ending in a newline, to free with g_free().
+ */
+char *wbsim_report_json_full(const struct wbsim_run_result *r,
+			     const GPtrArray *global_options,
+			     gboolean include_wall)
+{
+	struct wbsim_report_stats *st = wbsim_report_stats_new(r);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	g_autoptr(JsonNode) root = NULL;
+	g_autofree char *text = NULL;
+
+	json_builder_begin_object(b);
+	set_str(b, "fio version", "wbsim-" WBSIM_VERSION_STRING);
+	set_str(b, "wbsim version", WBSIM_VERSION_STRING);
+	set_int(b, "timestamp", 0);
+	set_int(b, "timestamp_ms", 0);
+	set_str(b, "time", "simulated");
+	add_options(b, "global options", global_options, FALSE);
+	json_builder_set_member_name(b, "jobs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < st->ts->len; i++) {
+		const struct wbsim_report_ts *ts = st->ts->pdata[i];
+
+		add_job(b, r, ts, wbsim_report_stats_group(st, ts->groupid));
+	}
+	json_builder_end_array(b);
+	add_disk_util(b, r);
+	add_wbsim(b, r, include_wall);
+	json_builder_end_object(b);
+	wbsim_report_stats_free(st);
+
+	root = json_builder_get_root(b);
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_indent(gen, 2);
+	text = json_generator_to_data(gen, NULL);
+	return g_strconcat(text, "\n", NULL);
+}
+
+/**
+ * wbsim_report_json() - fio's JSON output with a top-level "wbsim" object
+ * @r: the run
+ * @include_wall: add "wbsim"."wall_s"
+ *
+ * Return: NUL-terminated JSON text ending in a newline, to free with g_free().
+ */
+char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall)
+{
+	return wbsim_report_json_full(r, NULL, include_wall);
+}
