@@ -12,7 +12,9 @@
  * device, then "wbsim". "read", "write" and "trim" are always present (read
  * and trim zero-filled: wbsim models writes), and "sync" carries the fsync
  * latencies. Percentiles appear, as in fio, only in latency objects with
- * samples. Latencies are in ns, bw in KiB/s, runtime in ms.
+ * samples; json+ adds fio's "bins" (bucket value in ns -> count) beside
+ * them, what tools/fio_jsonplus_clat2csv reads. Latencies are in ns, bw in
+ * KiB/s, runtime in ms.
  *
  * Differences from fio's printer that a JSON reader does not see: floats
  * are written by json-glib as "%.17g" (fio: "%f"), and a duplicate option
@@ -59,9 +61,13 @@ static void add_options(JsonBuilder *b, const char *key, const GPtrArray *opts,
 	json_builder_end_object(b);
 }
 
-/* fio's latency object: min, max, mean, stddev, N and maybe percentiles. */
+/*
+ * fio's latency object: min, max, mean, stddev, N, and when asked and there
+ * are samples, the percentiles and (json+) the non-empty buckets keyed by
+ * the value each stands for.
+ */
 static void add_lat(JsonBuilder *b, const char *key, const struct wbsim_lat_hist *h,
-		    gboolean percentiles)
+		    gboolean percentiles, gboolean bins)
 {
 	static const struct wbsim_lat_hist empty;
 
@@ -85,12 +91,25 @@ static void add_lat(JsonBuilder *b, const char *key, const struct wbsim_lat_hist
 		}
 		json_builder_end_object(b);
 	}
+	if (percentiles && bins && h->n && h->bins) {
+		json_builder_set_member_name(b, "bins");
+		json_builder_begin_object(b);
+		for (unsigned int i = 0; i < WBSIM_PLAT_NR; i++) {
+			char name[24];
+
+			if (!h->bins[i])
+				continue;
+			g_snprintf(name, sizeof(name), "%" G_GUINT64_FORMAT, wbsim_plat_idx_to_val(i));
+			set_int(b, name, h->bins[i]);
+		}
+		json_builder_end_object(b);
+	}
 	json_builder_end_object(b);
 }
 
 /* One direction; @ts NULL gives fio's zero-filled object. */
 static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_ts *ts,
-		     const struct wbsim_report_group *g)
+		     const struct wbsim_report_group *g, gboolean plus)
 {
 	static const struct wbsim_rstat none;
 	const struct wbsim_rstat *bw = ts ? &ts->bw : &none, *iops = ts ? &ts->iops : &none;
@@ -113,9 +132,9 @@ static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_
 	set_int(b, "total_ios", total_ios);
 	set_int(b, "short_ios", 0);
 	set_int(b, "drop_ios", 0);
-	add_lat(b, "slat_ns", NULL, FALSE);
-	add_lat(b, "clat_ns", ts ? &ts->clat : NULL, TRUE);
-	add_lat(b, "lat_ns", ts ? &ts->clat : NULL, FALSE);
+	add_lat(b, "slat_ns", NULL, FALSE, plus);
+	add_lat(b, "clat_ns", ts ? &ts->clat : NULL, TRUE, plus);
+	add_lat(b, "lat_ns", ts ? &ts->clat : NULL, FALSE, plus);
 
 	if (wbsim_rstat_calc(bw, &min, &max, &mean, &dev)) {
 		per = wbsim_report_bw_per(g, mean);
@@ -167,7 +186,8 @@ static void add_lat_ranges(JsonBuilder *b, const char *key, const double *pct, u
 }
 
 static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
-		    const struct wbsim_report_ts *ts, const struct wbsim_report_group *g)
+		    const struct wbsim_report_ts *ts, const struct wbsim_report_group *g,
+		    gboolean plus)
 {
 	double sys = 0.0;
 
@@ -182,13 +202,13 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	if (ts->first->fio)
 		add_options(b, "job options", ts->first->fio->options, TRUE);
 
-	add_ddir(b, "read", NULL, NULL);
-	add_ddir(b, "write", ts, g);
-	add_ddir(b, "trim", NULL, NULL);
+	add_ddir(b, "read", NULL, NULL, plus);
+	add_ddir(b, "write", ts, g, plus);
+	add_ddir(b, "trim", NULL, NULL, plus);
 	json_builder_set_member_name(b, "sync");
 	json_builder_begin_object(b);
 	set_int(b, "total_ios", ts->sync_lat.n);
-	add_lat(b, "lat_ns", &ts->sync_lat, TRUE);
+	add_lat(b, "lat_ns", &ts->sync_lat, TRUE, plus);
 	json_builder_end_object(b);
 
 	if (ts->total_run_ms)
@@ -390,16 +410,17 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 }
 
 /**
- * wbsim_report_json_full() - fio's JSON output, with "global options"
+ * wbsim_report_json_full() - fio's JSON or JSON+ output, with "global options"
  * @r: the run
  * @global_options: struct wbsim_fio_option *, or NULL
+ * @json_plus: fio's json+: add "bins" to the latency objects with percentiles
  * @include_wall: add "wbsim"."wall_s"
  *
  * Return: NUL-terminated JSON text ending in a newline, to free with g_free().
  */
 char *wbsim_report_json_full(const struct wbsim_run_result *r,
 			     const GPtrArray *global_options,
-			     gboolean include_wall)
+			     gboolean json_plus, gboolean include_wall)
 {
 	struct wbsim_report_stats *st = wbsim_report_stats_new(r);
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -419,7 +440,7 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
 	for (guint i = 0; i < st->ts->len; i++) {
 		const struct wbsim_report_ts *ts = st->ts->pdata[i];
 
-		add_job(b, r, ts, wbsim_report_stats_group(st, ts->groupid));
+		add_job(b, r, ts, wbsim_report_stats_group(st, ts->groupid), json_plus);
 	}
 	json_builder_end_array(b);
 	add_disk_util(b, r);
@@ -444,5 +465,5 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
  */
 char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall)
 {
-	return wbsim_report_json_full(r, NULL, include_wall);
+	return wbsim_report_json_full(r, NULL, FALSE, include_wall);
 }

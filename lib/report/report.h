@@ -43,20 +43,22 @@ GString *wbsim_report_text(const struct wbsim_run_result *r, gboolean include_wa
 char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall);
 
 /**
- * wbsim_report_json_full() - fio's JSON output, with "global options"
+ * wbsim_report_json_full() - fio's JSON or JSON+ output, with "global options"
  * @r: the run
  * @global_options: struct wbsim_fio_option * (wbsim_fio_file.global_options),
  *	or NULL for an empty "global options" object. A name given twice
  *	(several [global] sections) is written once, at its first position,
  *	with its last value: what Python's json.loads() makes of fio's
  *	duplicate keys.
+ * @json_plus: fio's --output-format=json+: "bins" (bucket value in ns ->
+ *	count) in clat_ns and sync lat_ns
  * @include_wall: add "wbsim"."wall_s"
  *
  * Return: NUL-terminated JSON text, to free with g_free().
  */
 char *wbsim_report_json_full(const struct wbsim_run_result *r,
 			     const GPtrArray *global_options,
-			     gboolean include_wall);
+			     gboolean json_plus, gboolean include_wall);
 
 /**
  * wbsim_report_csv() - the time series as CSV

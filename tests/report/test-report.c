@@ -552,11 +552,38 @@ static void test_json_global_options(void **state)
 	g_ptr_array_add(g, opt("bs", "8k"));
 	g_ptr_array_add(g, opt("ioengine", "psync"));
 	g_ptr_array_add(g, opt("bs", "16k"));
-	text = wbsim_report_json_full(fx->r, g, FALSE);
+	text = wbsim_report_json_full(fx->r, g, FALSE, FALSE);
 	root = parse(text);
 	go = json_object_get_object_member(json_node_get_object(root), "global options");
 	check_keys(go, gkeys, G_N_ELEMENTS(gkeys));
 	assert_string_equal(json_object_get_string_member(go, "bs"), "16k");
+}
+
+/* json+: the non-empty buckets beside the percentiles, as fio writes them. */
+static void test_json_plus(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *plain = wbsim_report_json(fx->r, FALSE);
+	g_autofree char *text = wbsim_report_json_full(fx->r, NULL, TRUE, FALSE);
+	g_autoptr(JsonNode) root = parse(text);
+	JsonObject *job = json_array_get_object_element(
+		json_object_get_array_member(json_node_get_object(root), "jobs"), 1);
+	JsonObject *wr = json_object_get_object_member(job, "write");
+	JsonObject *bins = json_object_get_object_member(
+		json_object_get_object_member(wr, "clat_ns"), "bins");
+	JsonObject *sbins = json_object_get_object_member(json_object_get_object_member(
+		json_object_get_object_member(job, "sync"), "lat_ns"), "bins");
+	static const char *const keys[] = { "301056", "1003520" };
+
+	assert_null(strstr(plain, "\"bins\""));
+	check_keys(bins, keys, G_N_ELEMENTS(keys));
+	assert_int_equal(json_object_get_int_member(bins, "301056"), 1024);
+	assert_int_equal(json_object_get_int_member(bins, "1003520"), 1024);
+	assert_int_equal(json_object_get_size(sbins), 2);
+	/* no bins where fio prints no percentiles */
+	assert_false(json_object_has_member(json_object_get_object_member(wr, "lat_ns"), "bins"));
+	assert_false(json_object_has_member(json_object_get_object_member(
+		json_object_get_object_member(job, "read"), "clat_ns"), "bins"));
 }
 
 static void test_csv(void **state)
@@ -598,6 +625,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_wbsim_section, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_global_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_plus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test(test_empty_result),
 	};
