@@ -144,7 +144,7 @@ static const struct wbsim_fs_option ext4_options[] = {
 	  "CPU per buffered write call (ext4_da_map_blocks, reservation)" },
 	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, EO(end_io_cpu_ns), "5us", "ns", 0, 0,
 	  "CPU per completion converting unwritten extents" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct ext4_group {

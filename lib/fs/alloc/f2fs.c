@@ -87,7 +87,7 @@ static const struct wbsim_fs_option f2fs_options[] = {
 	  "CPU per writeback mapping call (dnode lookup)" },
 	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, FO(write_cpu_ns), "700ns", "ns", 0, 0,
 	  "CPU per buffered write call (f2fs_write_begin, block reservation)" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum f2fs_seg_state {

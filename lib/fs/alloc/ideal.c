@@ -20,7 +20,7 @@ static const struct wbsim_fs_option ideal_options[] = {
 	  "4k", "bytes", 512, 65536, "filesystem block size" },
 	{ "region_size", WBSIM_FS_OPT_SIZE, offsetof(struct ideal_params, region_size),
 	  "1g", "bytes", 4096, 0, "contiguous region reserved per file at creation" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct ideal_fs {

@@ -113,7 +113,7 @@ static const struct wbsim_fs_option xfs_options[] = {
 	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
 	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "5us", "ns", 0, 0,
 	  "CPU per completion that converts unwritten extents (a transaction)" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct xfs_ag {
