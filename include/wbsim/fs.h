@@ -227,6 +227,33 @@ WBSIM_API const struct wbsim_fs_ops *wbsim_fs_lookup(const char *name);
  */
 WBSIM_API char **wbsim_fs_names(void);
 
+/**
+ * wbsim_fs_check_settings() - validate a [filesystem] section without
+ * building a filesystem: @type exists, every key is an option of it and
+ * every value parses and is in range
+ * @type: model name
+ * @type_where: "FILE:LINE: " of the line that chose @type ("" if default)
+ * @settings: overrides, in order
+ * @nr: entries in @settings
+ * @error: WBSIM_ERROR_INVALID_VALUE for an unknown type,
+ *         WBSIM_ERROR_UNKNOWN_KEY / _INVALID_VALUE naming file, line, key
+ *         and value for a bad override
+ *
+ * Checks of the layout against a device size happen in wbsim_fs_new().
+ * Return: TRUE if valid.
+ */
+WBSIM_API gboolean wbsim_fs_check_settings(const char *type, const char *type_where,
+					   const struct wbsim_setting *settings, size_t nr,
+					   GError **error);
+/**
+ * wbsim_fs_describe() - every option of @type as a "; help (unit)" comment
+ * line and a "key = value" line, in table order, the last override of a
+ * key replacing its default; the values load back to themselves
+ * Return: a newly allocated string, or NULL for an unknown @type.
+ */
+WBSIM_API char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings,
+				  size_t nr);
+
 /* ------------------------------------------------------------------------ */
 /* Instances                                                                */
 
@@ -242,8 +269,9 @@ WBSIM_API char **wbsim_fs_names(void);
  * @error: WBSIM_ERROR_UNKNOWN_KEY for a key the model does not have,
  *         WBSIM_ERROR_INVALID_VALUE for a bad value (the message names the
  *         file, line, key, the value found and what was expected),
- *         WBSIM_ERROR_INVALID_ARGUMENT for an unknown @type or a device the
- *         layout does not fit on
+ *         WBSIM_ERROR_INVALID_VALUE for an unknown @type or a device the
+ *         layout does not fit on, WBSIM_ERROR_INVALID_ARGUMENT without a
+ *         simulation or CPU pool
  *
  * The root directory exists on return.
  * Return: the instance, or NULL.

@@ -363,6 +363,25 @@ static void test_params(void **state)
 	assert_null(wbsim_fs_new("zfs", sim, cpus, 16 * GiB, NULL, 0, &error));
 	assert_non_null(strstr(error->message, "xfs"));
 	g_clear_error(&error);
+	/* checking without building: same verdicts, same messages */
+	assert_true(wbsim_fs_check_settings("xfs", "", good, 3, &error));
+	assert_false(wbsim_fs_check_settings("xfs", "", unknown, 1, &error));
+	assert_non_null(strstr(error->message, "s.ini:7"));
+	g_clear_error(&error);
+	assert_false(wbsim_fs_check_settings("btrfs", "s.ini:1: ", NULL, 0, &error));
+	assert_true(g_str_has_prefix(error->message, "s.ini:1: "));
+	g_clear_error(&error);
+	{
+		char *text = wbsim_fs_describe("xfs", good, 3);
+
+		assert_non_null(strstr(text, "\nagcount = 16\n"));
+		assert_non_null(strstr(text, "\nalloc_cpu_ns = 2us\n"));
+		assert_non_null(strstr(text, "\nag_trylock = 1\n"));
+		g_free(text);
+		text = wbsim_fs_describe("ext4", NULL, 0);
+		assert_non_null(strstr(text, "\nreserved_gdt = auto\n"));
+		g_free(text);
+	}
 	wbsim_cpus_free(cpus);
 	wbsim_sim_free(sim);
 }

@@ -283,6 +283,52 @@ static gboolean parse_params(const struct wbsim_fs_ops *ops, void *params,
 	return TRUE;
 }
 
+static void set_unknown_type(const char *type, const char *where, GError **error)
+{
+	char **names = wbsim_fs_names();
+	g_autofree char *list = g_strjoinv(", ", names);
+
+	g_strfreev(names);
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+		    "%sunknown filesystem type '%s', expected one of: %s",
+		    where ? where : "", type ? type : "(null)", list);
+}
+
+gboolean wbsim_fs_check_settings(const char *type, const char *type_where,
+				 const struct wbsim_setting *settings, size_t nr,
+				 GError **error)
+{
+	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(type);
+	g_autofree void *params = NULL;
+
+	if (!ops) {
+		set_unknown_type(type, type_where, error);
+		return FALSE;
+	}
+	params = g_malloc0(ops->params_size ? ops->params_size : 1);
+	return parse_params(ops, params, settings, nr, error);
+}
+
+char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings, size_t nr)
+{
+	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(type);
+	GString *out;
+
+	if (!ops)
+		return NULL;
+	out = g_string_new(NULL);
+	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++) {
+		const char *value = o->def;
+
+		for (size_t i = 0; i < nr; i++)
+			if (settings[i].key && !strcmp(settings[i].key, o->name) && settings[i].value)
+				value = settings[i].value;
+		g_string_append_printf(out, "; %s (%s)\n%s = %s\n", o->help ? o->help : "",
+				       o->unit ? o->unit : "", o->name, value);
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Instances and inodes                                                     */
 
@@ -312,13 +358,7 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 	wbsim_fs *fs;
 
 	if (!ops) {
-		char **names = wbsim_fs_names();
-		g_autofree char *list = g_strjoinv(", ", names);
-
-		g_strfreev(names);
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "unknown filesystem type '%s', expected one of: %s",
-			    type ? type : "(null)", list);
+		set_unknown_type(type, NULL, error);
 		return NULL;
 	}
 	if (!sim || !cpus) {
