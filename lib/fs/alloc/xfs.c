@@ -66,7 +66,13 @@
 #include "fs/alloc/freespace.h"
 
 #define XFS_MAX_BMBT_EXTLEN ((1ull << 21) - 1)
-#define XFS_AG_META_BLOCKS 12	/* AG headers, btree roots, AGFL */
+/*
+ * AG headers (sb, AGF, AGI, AGFL), the roots of the bnobt, cntbt, inobt,
+ * finobt, rmapbt and refcountbt, and the AGFL's reserve: mkfs.xfs puts the
+ * first inode chunk at agbno 16 (root inode 128 with 4 KiB blocks and
+ * 512-byte inodes), with nothing free below it.
+ */
+#define XFS_AG_META_BLOCKS 16
 #define XFS_INODES_PER_CHUNK 64
 
 struct xfs_params {
