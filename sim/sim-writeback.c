@@ -7,16 +7,18 @@
  * Exit status: 0 success, 2 bad input or usage (message on stderr prefixed
  * "sim-writeback: "), 1 when a simulation fails.
  *
- * The writeback model is not wired in yet: run_scenario() is the one place
- * where the simulation will be called. Until then it says that no
- * simulation was run and prints the resolved scenario.
+ * run_scenario() is the one place the simulation is called: the library
+ * returns the results as data, and this program prints them (text or JSON
+ * on stdout, the time series and the trace to the files asked for).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-glib/json-glib.h>
+#include <errno.h>
 #include <wbsim/wbsim.h>
+#include "workload/run.h"
+#include "report/report.h"
 
 #define PROG "sim-writeback"
 
@@ -37,18 +39,23 @@ enum output_format {
  * @series_file: --series: CSV time series destination, or NULL
  * @trace_file: --trace: tracepoint-style event log destination, or NULL
  * @check: --check: verify the model's invariants while running
+ * @wall_time: report wall-clock figures (not with --no-wall-time)
+ * @name: the scenario file as given
  */
 struct run_options {
+	const char *name;
 	enum output_format format;
 	const char *series_file;
 	const char *trace_file;
 	gboolean check;
+	gboolean wall_time;
 };
 
 static gboolean opt_version;
 static gboolean opt_dump_config;
 static gboolean opt_parse_only;
 static gboolean opt_check;
+static gboolean opt_no_wall_time;
 static gboolean opt_dump_keys_markdown;
 static char *opt_seed;
 static char *opt_output_format;
@@ -76,6 +83,8 @@ static const GOptionEntry entries[] = {
 	  "Write writeback tracepoint events to FILE", "FILE" },
 	{ "check", 0, 0, G_OPTION_ARG_NONE, &opt_check,
 	  "Verify the model's invariants as the run goes", NULL },
+	{ "no-wall-time", 0, 0, G_OPTION_ARG_NONE, &opt_no_wall_time,
+	  "Leave wall-clock figures out of the report (byte-identical output for a seed)", NULL },
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
 	  &opt_dump_keys_markdown,
 	  "Print the scenario key reference as Markdown (for scenarios/README.md)", NULL },
@@ -108,46 +117,24 @@ static int fail(int status, const char *fmt, ...)
 	return status;
 }
 
-/* Until the model is wired in: no result, and nothing that looks like one. */
-static const char not_run_line[] =
-	"no simulation was run: the writeback model is not built into this version yet; this is the resolved scenario";
-
-static gboolean report_not_run(const struct wbsim_scenario *scn,
-			       const struct run_options *ro)
+/* --trace FILE: one tracepoint line per call. */
+static void write_trace_line(void *arg, const char *line)
 {
-	g_autofree char *dump = wbsim_scenario_dump(scn);
+	FILE *f = arg;
 
-	if (ro->format == OUTPUT_JSON) {
-		g_autoptr(JsonBuilder) b = json_builder_new();
-		g_autoptr(JsonGenerator) gen = json_generator_new();
-		g_autoptr(JsonNode) root = NULL;
-		g_autofree char *text = NULL;
+	fputs(line, f);
+	fputc('\n', f);
+}
 
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "sim-writeback version");
-		json_builder_add_string_value(b, WBSIM_VERSION_STRING);
-		json_builder_set_member_name(b, "simulated");
-		json_builder_add_boolean_value(b, FALSE);
-		json_builder_set_member_name(b, "message");
-		json_builder_add_string_value(b, not_run_line);
-		json_builder_set_member_name(b, "scenario");
-		json_builder_add_string_value(b, dump);
-		json_builder_end_object(b);
-		root = json_builder_get_root(b);
-		json_generator_set_root(gen, root);
-		json_generator_set_pretty(gen, TRUE);
-		json_generator_set_indent(gen, 2);
-		text = json_generator_to_data(gen, NULL);
-		printf("%s\n", text);
-	} else {
-		printf("# %s\n%s", not_run_line, dump);
+static gboolean write_file(const char *path, const char *text, gsize len, GError **error)
+{
+	GError *e = NULL;
+
+	if (!g_file_set_contents(path, text, (gssize)len, &e)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--series %s: %s", path, e->message);
+		g_error_free(e);
+		return FALSE;
 	}
-	if (ro->series_file)
-		fprintf(stderr, PROG ": --series %s: nothing written: no simulation was run\n",
-			ro->series_file);
-	if (ro->trace_file)
-		fprintf(stderr, PROG ": --trace %s: nothing written: no simulation was run\n",
-			ro->trace_file);
 	return TRUE;
 }
 
@@ -167,7 +154,51 @@ static gboolean report_not_run(const struct wbsim_scenario *scn,
 static gboolean run_scenario(const struct wbsim_scenario *scn,
 			     const struct run_options *ro, GError **error)
 {
-	return report_not_run(scn, ro);
+	struct wbsim_run_options opts = { .name = ro->name, .check = ro->check };
+	struct wbsim_run_result *r;
+	FILE *trace = NULL;
+	gboolean ok = TRUE;
+
+	if (ro->trace_file) {
+		trace = fopen(ro->trace_file, "w");
+		if (!trace) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
+				    ro->trace_file, g_strerror(errno));
+			return FALSE;
+		}
+		/* The kernel's tracefs header, then the events. */
+		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		      "#              | |         |   |||||     |         |\n", trace);
+		opts.trace_fn = write_trace_line;
+		opts.trace_arg = trace;
+	}
+	r = wbsim_run_scenario(scn, &opts, error);
+	if (trace && fclose(trace) != 0 && r) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
+			    ro->trace_file, g_strerror(errno));
+		ok = FALSE;
+	}
+	if (!r)
+		return FALSE;
+	if (ok && ro->series_file) {
+		g_autoptr(GString) csv = wbsim_report_csv(r);
+
+		ok = write_file(ro->series_file, csv->str, csv->len, error);
+	}
+	if (ok) {
+		if (ro->format == OUTPUT_JSON) {
+			g_autofree char *json = wbsim_report_json(r, ro->wall_time);
+
+			fputs(json, stdout);
+			fputc('\n', stdout);
+		} else {
+			g_autoptr(GString) text = wbsim_report_text(r, ro->wall_time);
+
+			fputs(text->str, stdout);
+		}
+	}
+	wbsim_run_result_free(r);
+	return ok;
 }
 
 static int run(int argc, char **argv)
@@ -213,6 +244,7 @@ static int run(int argc, char **argv)
 	ro.series_file = opt_series;
 	ro.trace_file = opt_trace;
 	ro.check = opt_check;
+	ro.wall_time = !opt_no_wall_time;
 
 	if (!opt_args || !opt_args[0])
 		return fail(EXIT_BAD_INPUT, "no scenario file given: expected one SCENARIO.ini (try --help)");
@@ -236,6 +268,7 @@ static int run(int argc, char **argv)
 	}
 	g_ptr_array_add(overrides, NULL);
 
+	ro.name = opt_args[0];
 	scn = wbsim_scenario_load(opt_args[0],
 				  (const char *const *)overrides->pdata, &error);
 	if (!scn)

@@ -10,6 +10,7 @@
  * per-CPU counter drift (counters are exact; wb_stat_error only gates the
  * decisions the kernel gates with it), dirty_throttle_leaks of exited tasks.
  */
+#include <wbsim/block.h>
 #include "mm/page-writeback.h"
 #include "mm/bandwidth.h"
 #include "mm/dirty-limits.h"
@@ -226,6 +227,8 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 		return true;
 	}
 	bdi->last_bdp_sleep = in.now;
+	/* read by blk-wbt: full queue depth for writeback for a second */
+	wbsim_blk_queue_note_bdp_sleep(bdi->queue);
 	pause_ns = wbsim_jiffies_to_ns(vm, (uint64_t)out.pause);
 	d->pauses++;
 	d->paused_ns += pause_ns;

@@ -493,6 +493,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 	struct wbsim_machine *m = &run->m;
 	struct wbsim_bdi *bdi = &m->bdi;
 
+	r->scenario = g_strdup(run->opts.name ? run->opts.name : "-");
 	r->description = g_strdup(run->cfg->description);
 	r->seed = run->cfg->seed;
 	r->cpus = (unsigned int)run->cfg->cpus;

@@ -12,8 +12,10 @@
  *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
  * @trace_fn: called with each tracepoint line, or NULL for no trace
  * @trace_arg: its argument
+ * @name: the scenario's name for reports (its file name), or NULL
  */
 struct wbsim_run_options {
+	const char *name;
 	gboolean check;
 	void (*trace_fn)(void *arg, const char *line);
 	void *trace_arg;
