@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "fs-test-util.h"
+#include "fs/alloc/fs-private.h"
 
 #define BS 4096ull
 
@@ -92,9 +93,11 @@ static void test_ext4_seq_1g(void **state)
 	struct tfs t;
 	wbsim_fs_inode *f;
 	GArray *ext = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_extent));
+	uint64_t free0;
 
 	tfs_open(&t, "ext4", 16 * GiB, NULL, 0, 4);
 	f = wbsim_fs_create(t.fs, NULL);
+	free0 = wbsim_fs_free_blocks(t.fs);
 	write_seq(&t, f, GiB);
 	assert_int_equal(wbsim_fs_filefrag_count(t.fs, f), 1);	/* one delayed ES extent */
 	writeback_seq(&t, f, GiB / BS, 1024);
@@ -113,6 +116,11 @@ static void test_ext4_seq_1g(void **state)
 	/* ... and caches them; the ES tree merges them back to 5 */
 	assert_int_equal(tfs_fiemap_records(&t, f), 5);
 	assert_int_equal(wbsim_fs_filefrag_count(t.fs, f), 5);
+	/* extents cross group boundaries: freeing must split them per group */
+	wbsim_fs_truncate(t.fs, f, 0);
+	assert_true(wbsim_fs_ext4_check(t.fs));
+	assert_true(wbsim_fs_remount(t.fs, NULL));
+	assert_int_equal(wbsim_fs_free_blocks(t.fs), free0);
 	g_array_free(ext, TRUE);
 	tfs_close(&t);
 }
@@ -415,6 +423,10 @@ static void accounting(const char *type)
 	wbsim_fs_truncate(t.fs, g, 0);
 	assert_true(wbsim_fs_remount(t.fs, NULL));
 	assert_int_equal(wbsim_fs_free_blocks(t.fs), free0);
+	if (!strcmp(type, "xfs"))
+		assert_true(wbsim_fs_xfs_check(t.fs));
+	if (!strcmp(type, "ext4"))
+		assert_true(wbsim_fs_ext4_check(t.fs));
 	g_free(dirty);
 	tfs_close(&t);
 }

@@ -390,9 +390,17 @@ static void ext4_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	g_free(ei);
 }
 
-static struct wbsim_freespace *ext4_fsp(struct ext4_fs *e, uint64_t bno)
+/* Free [start, start+len), which may cross group boundaries (extents do). */
+static void ext4_give(struct ext4_fs *e, uint64_t start, uint64_t len)
 {
-	return &e->groups[MIN(bno / e->bpg, e->ngroups - 1)].free;
+	while (len) {
+		uint64_t g = MIN(start / e->bpg, e->ngroups - 1);
+		uint64_t n = MIN(len, (g + 1) * e->bpg - start);
+
+		wbsim_freespace_give(&e->groups[g].free, start, n);
+		start += n;
+		len -= n;
+	}
 }
 
 /* Give back the PA blocks whose logical blocks the file did not use. */
@@ -406,8 +414,7 @@ static void ext4_discard_pa(struct ext4_fs *e, struct ext4_inode *ei, const stru
 		uint64_t stop = x && x->lblk < end ? MAX(x->lblk, pos) : end;
 
 		if (stop > pos)
-			wbsim_freespace_give(ext4_fsp(e, pa->pstart), pa->pstart + (pos - pa->lstart),
-					     stop - pos);
+			ext4_give(e, pa->pstart + (pos - pa->lstart), stop - pos);
 		if (!x || x->lblk >= end)
 			break;
 		pos = MIN(wbsim_ext_end(x), end);
@@ -426,8 +433,7 @@ static void ext4_discard_preallocations(struct ext4_fs *e, struct ext4_inode *ei
 static void ext4_discard_lg(struct ext4_fs *e)
 {
 	if (e->lg.valid && e->lg.used < e->lg.len)
-		wbsim_freespace_give(ext4_fsp(e, e->lg.pstart), e->lg.pstart + e->lg.used,
-				     e->lg.len - e->lg.used);
+		ext4_give(e, e->lg.pstart + e->lg.used, e->lg.len - e->lg.used);
 	e->lg.valid = FALSE;
 }
 
@@ -944,8 +950,7 @@ static void ext4_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size
 	     x = wbsim_emap_next(&ei->disk, &cur)) {
 		uint64_t s = MAX(x->lblk, keep);
 
-		wbsim_freespace_give(ext4_fsp(e, x->pblk + (s - x->lblk)),
-				     x->pblk + (s - x->lblk), wbsim_ext_end(x) - s);
+		ext4_give(e, x->pblk + (s - x->lblk), wbsim_ext_end(x) - s);
 	}
 	wbsim_emap_punch(&ei->disk, keep, G_MAXUINT64 / 4 - keep);
 	wbsim_emap_punch(&ei->es, keep, G_MAXUINT64 / 4 - keep);
@@ -1038,6 +1043,16 @@ static gboolean ext4_remount(wbsim_fs *fs, GError **error)
 	ext4_discard_lg(e);
 	for (uint64_t s = 0; s < ((struct ext4_params *)fs->params)->mb_stream_goals; s++)
 		e->stream_last[s] = 0;
+	return TRUE;
+}
+
+gboolean wbsim_fs_ext4_check(wbsim_fs *fs)
+{
+	struct ext4_fs *e = fs->priv;
+
+	for (uint64_t g = 0; g < e->ngroups; g++)
+		if (!wbsim_freespace_check(&e->groups[g].free))
+			return FALSE;
 	return TRUE;
 }
 

@@ -50,6 +50,10 @@ extern const struct wbsim_fs_ops wbsim_fs_xfs_ops;
 extern const struct wbsim_fs_ops wbsim_fs_ext4_ops;
 extern const struct wbsim_fs_ops wbsim_fs_f2fs_ops;
 
+/* Internal consistency of the free-space indexes (tests). */
+gboolean wbsim_fs_xfs_check(wbsim_fs *fs);
+gboolean wbsim_fs_ext4_check(wbsim_fs *fs);
+
 /*
  * wbsim_fs_emap_fiemap() - FIEMAP records straight from an extent map, one
  * per extent (the XFS behaviour: iomap reports each in-core record);

@@ -307,7 +307,17 @@ static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint6
 		if (e->state != WBSIM_EXT_DELALLOC) {
 			uint64_t pb = e->pblk + (s - e->lblk);
 
-			wbsim_freespace_give(&x->ags[xfs_agno(x, pb)].free, pb, t - s);
+			uint64_t n = t - s;
+
+			/* per AG: two AGs' extents may be physically adjacent */
+			while (n) {
+				uint64_t ag = xfs_agno(x, pb);
+				uint64_t k = MIN(n, x->ags[ag].free.base + x->ags[ag].free.size - pb);
+
+				wbsim_freespace_give(&x->ags[ag].free, pb, k);
+				pb += k;
+				n -= k;
+			}
 		}
 	}
 	wbsim_emap_punch(&xi->map, lblk, len);
@@ -751,6 +761,16 @@ static gboolean xfs_remount(wbsim_fs *fs, GError **error)
 			xfs_free_eofblocks(fs, inode);	/* eviction: xfs_inactive */
 		xi->dirty_release = FALSE;
 	}
+	return TRUE;
+}
+
+gboolean wbsim_fs_xfs_check(wbsim_fs *fs)
+{
+	struct xfs_fs *x = fs->priv;
+
+	for (uint64_t i = 0; i < x->agcount; i++)
+		if (!wbsim_freespace_check(&x->ags[i].free))
+			return FALSE;
 	return TRUE;
 }
 
