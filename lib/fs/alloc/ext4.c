@@ -480,7 +480,7 @@ static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 	return p->write_cpu_ns;
 }
 
-/* ext4_ext_find_goal() */
+/* Models ext4_ext_find_goal() (on the whole tree, not one leaf). */
 static uint64_t ext4_ext_find_goal(struct ext4_inode *ei, uint64_t lblk)
 {
 	struct wbsim_extent *prev = wbsim_emap_prev_of(&ei->disk, lblk);
@@ -535,7 +535,11 @@ static void ext4_normalize(uint64_t size, uint64_t lbyte, uint64_t *start_off, u
 	}
 }
 
-static void ext4_make_plan(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk, uint64_t len,
+/*
+ * Models ext4_mb_group_or_file() + ext4_mb_normalize_request(); leaves out
+ * NOPREALLOC for closed files and the per-CPU locality groups.
+ */
+static void ext4_mb_normalize_request(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk, uint64_t len,
 			   struct ext4_plan *plan)
 {
 	struct ext4_params *p = fs->params;
@@ -613,8 +617,12 @@ static unsigned int fls64(uint64_t v)
 	return n;
 }
 
-/* ext4_mb_find_by_goal() + ext4_mb_regular_allocator(), without taking anything. */
-static gboolean ext4_mb_search(wbsim_fs *fs, const struct ext4_plan *plan,
+/*
+ * Models ext4_mb_find_by_goal() + ext4_mb_regular_allocator() (cr0 buddy,
+ * cr1 first fit, cr3 longest), without taking anything; leaves out
+ * mb_optimize_scan, cr1.5/cr2 and stripe alignment.
+ */
+static gboolean ext4_mb_regular_allocator(wbsim_fs *fs, const struct ext4_plan *plan,
 			       struct ext4_found *f)
 {
 	struct ext4_params *p = fs->params;
@@ -679,7 +687,7 @@ static void ext4_mapped(struct ext4_inode *ei, uint64_t lblk, uint64_t n, uint64
 	wbsim_emap_set(&ei->es, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
 }
 
-/* Serve [lblk, lblk+len) from a preallocation if one covers it; blocks served. */
+/* Models ext4_mb_use_preallocated(): blocks served from an inode or group PA. */
 static uint64_t ext4_use_preallocated(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t lblk,
 				      uint64_t len)
 {
@@ -694,7 +702,7 @@ static uint64_t ext4_use_preallocated(wbsim_fs *fs, wbsim_fs_inode *inode, uint6
 		ext4_mapped(ei, lblk, n, pa->pstart + (lblk - pa->lstart));
 		return n;
 	}
-	ext4_make_plan(fs, inode, lblk, len, &plan);
+	ext4_mb_normalize_request(fs, inode, lblk, len, &plan);
 	if (plan.group_pa && e->lg.valid && e->lg.len - e->lg.used >= len) {
 		ext4_mapped(ei, lblk, len, e->lg.pstart + e->lg.used);
 		e->lg.used += len;
@@ -711,7 +719,7 @@ static gboolean ext4_mb_allocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t l
 	struct ext4_inode *ei = inode->priv;
 	struct ext4_found f;
 
-	if (!ext4_mb_search(fs, plan, &f))
+	if (!ext4_mb_regular_allocator(fs, plan, &f))
 		return FALSE;
 	wbsim_freespace_take(&e->groups[f.group].free, f.start, f.len);
 	if (plan->group_pa) {
@@ -795,7 +803,7 @@ static void ext4_alloc_granted(wbsim_sim *sim, void *arg)
 	struct ext4_plan plan;
 
 	/* plan again: the state may have changed while we waited */
-	ext4_make_plan(c->fs, c->inode, c->pos, c->req_len, &plan);
+	ext4_mb_normalize_request(c->fs, c->inode, c->pos, c->req_len, &plan);
 	if (!ext4_mb_allocate(c->fs, c->inode, c->pos, c->req_len, &plan)) {
 		GError *error = NULL;
 
@@ -836,8 +844,8 @@ static void ext4_map_next(struct ext4_call *c)
 			return;
 		}
 		/* find the group to lock; the search is repeated once it is held */
-		ext4_make_plan(c->fs, c->inode, c->pos, c->req_len, &plan);
-		if (!ext4_mb_search(c->fs, &plan, &f)) {
+		ext4_mb_normalize_request(c->fs, c->inode, c->pos, c->req_len, &plan);
+		if (!ext4_mb_regular_allocator(c->fs, &plan, &f)) {
 			GError *error = NULL;
 
 			g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
@@ -924,7 +932,7 @@ static wbsim_time_t ext4_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t
 		plan.goal = ext4_ext_find_goal(ei, pos);
 		plan.try_goal = TRUE;
 		plan.start_group = MIN(plan.goal / e->bpg, e->ngroups - 1);
-		if (!ext4_mb_search(fs, &plan, &f)) {
+		if (!ext4_mb_regular_allocator(fs, &plan, &f)) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 				    "ext4: fallocate: no space left for inode %" G_GUINT64_FORMAT,
 				    inode->ino);

@@ -217,7 +217,7 @@ static void f2fs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	g_free(fi);
 }
 
-/* f2fs_do_checkpoint(), as far as space goes: prefree segments become free. */
+/* Models f2fs_do_checkpoint() as far as space goes (prefree -> free); no CP I/O. */
 static void f2fs_checkpoint(wbsim_fs *fs)
 {
 	struct f2fs_fs *f = fs->priv;
@@ -241,8 +241,8 @@ static void f2fs_invalidate(struct f2fs_fs *f, uint64_t pblk, uint64_t n)
 	}
 }
 
-/* get_new_segment(): the next free segment to the right of the current one. */
-static gboolean f2fs_new_segment(wbsim_fs *fs, struct f2fs_log *log)
+/* Models get_new_segment() with ALLOC_RIGHT; leaves out sections, zones and SSR. */
+static gboolean get_new_segment(wbsim_fs *fs, struct f2fs_log *log)
 {
 	struct f2fs_fs *f = fs->priv;
 
@@ -351,7 +351,10 @@ static void f2fs_alloc_done(wbsim_sim *sim, void *arg)
 	f2fs_call_finish(sim, c);
 }
 
-/* do_write_page() for every block of the range, with the log's lock held. */
+/*
+ * Models do_write_page() -> f2fs_allocate_data_block() for every block of
+ * the range with the log's curseg_mutex held; leaves out node/summary I/O.
+ */
 static void f2fs_alloc_granted(wbsim_sim *sim, void *arg)
 {
 	struct f2fs_call *c = arg;
@@ -384,7 +387,7 @@ static void f2fs_alloc_granted(wbsim_sim *sim, void *arg)
 		}
 		/* append [pos, stop) to the log, segment by segment */
 		while (pos < stop) {
-			if (log->off == f->seg_blocks && !f2fs_new_segment(fs, log)) {
+			if (log->off == f->seg_blocks && !get_new_segment(fs, log)) {
 				g_set_error(&c->error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 					    "f2fs: no free segment for inode %" G_GUINT64_FORMAT
 					    " (garbage collection is not modelled)", c->inode->ino);

@@ -352,8 +352,8 @@ static uint64_t rounddown_pow2(uint64_t v)
 	return v ? r : 0;
 }
 
-/* xfs_iomap_prealloc_size(): blocks of speculative preallocation. */
-static uint64_t xfs_prealloc_blocks(wbsim_fs *fs, struct xfs_inode *xi, uint64_t old_size,
+/* Models xfs_iomap_prealloc_size(); leaves out free-space and quota throttling. */
+static uint64_t xfs_iomap_prealloc_size(wbsim_fs *fs, struct xfs_inode *xi, uint64_t old_size,
 				    uint64_t first)
 {
 	struct xfs_params *p = fs->params;
@@ -387,6 +387,7 @@ static uint64_t xfs_prealloc_blocks(wbsim_fs *fs, struct xfs_inode *xi, uint64_t
 	return MAX(alloc, allocsize);
 }
 
+/* Models xfs_buffered_write_iomap_begin(); leaves out CoW forks and extent size hints. */
 static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 			      uint64_t nr, uint64_t new_size)
 {
@@ -397,7 +398,7 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 	uint64_t prealloc = 0;
 
 	if (p->prealloc && eof && new_size > inode->size)
-		prealloc = xfs_prealloc_blocks(fs, xi, inode->size, first);
+		prealloc = xfs_iomap_prealloc_size(fs, xi, inode->size, first);
 	xfs_reserve_delalloc(xi, first, nr + prealloc);
 	return p->write_cpu_ns;
 }
@@ -441,7 +442,7 @@ static void xfs_call_finish(struct xfs_call *c, GError *error)
 	g_free(c);
 }
 
-/* xfs_bmap_adjacent(): the goal block for allocating [lblk, lblk+len). */
+/* Models xfs_bmap_adjacent(): the goal block; leaves out the rtdev and filestreams cases. */
 static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64_t lblk,
 				  uint64_t len)
 {
@@ -521,8 +522,8 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	wbsim_cpus_run(fs->cpus, c->task, p->alloc_cpu_ns, xfs_alloc_done, c);
 }
 
-/* Pick the AG: the goal's AG, or with trylock the first free AG after it. */
-static void xfs_alloc_vextent(struct xfs_call *c)
+/* Models xfs_alloc_vextent_start_ag(): goal AG, or with trylock the next unlocked AG; no AGFL fixing. */
+static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
 {
 	struct xfs_fs *x = c->fs->priv;
 	struct xfs_params *p = c->fs->params;
@@ -555,7 +556,11 @@ static void xfs_alloc_vextent(struct xfs_call *c)
 	wbsim_lock_acquire(&wait_on->lock, c->task, xfs_alloc_granted, c);
 }
 
-/* Find the next delalloc (or hole) block in [pos, end) and convert its extent. */
+/*
+ * Models xfs_convert_blocks() looping on xfs_bmapi_convert_delalloc(): the
+ * whole delalloc extent holding the next unmapped block is converted; leaves
+ * out the CoW fork and the sequence-number revalidation.
+ */
 static void xfs_convert_next(struct xfs_call *c)
 {
 	struct xfs_inode *xi = c->inode->priv;
@@ -578,7 +583,7 @@ static void xfs_convert_next(struct xfs_call *c)
 		c->dlblk = e->lblk;
 		c->dlen = e->len;
 		c->goal = xfs_bmap_adjacent(x, xi, c->dlblk, MIN(c->dlen, x->max_extent));
-		xfs_alloc_vextent(c);
+		xfs_alloc_vextent_start_ag(c);
 		return;
 	}
 	xfs_call_finish(c, NULL);
@@ -701,7 +706,7 @@ static void xfs_free_eofblocks(wbsim_fs *fs, wbsim_fs_inode *inode)
 	xfs_bunmapi(fs, xi, eof, G_MAXUINT64 / 4 - eof);
 }
 
-/* xfs_release(): trim post-EOF blocks on the last close. */
+/* Models xfs_release(); leaves out the flush-on-close after a truncate. */
 static void xfs_close(wbsim_fs *fs, wbsim_fs_inode *inode)
 {
 	struct xfs_inode *xi = inode->priv;
