@@ -16,13 +16,12 @@
 #include <wbsim/error.h>
 #include "workload/config-private.h"
 
-/* The scenario's overrides as device settings (pointers into @cfg). */
-static GArray *device_settings(const struct wbsim_config *cfg)
+GArray *wbsim_config_settings(const GPtrArray *overrides)
 {
 	GArray *a = g_array_new(FALSE, TRUE, sizeof(struct wbsim_setting));
 
-	for (guint i = 0; i < cfg->device_params->len; i++) {
-		const struct wbsim_config_override *o = cfg->device_params->pdata[i];
+	for (guint i = 0; i < overrides->len; i++) {
+		const struct wbsim_config_override *o = overrides->pdata[i];
 		struct wbsim_setting s = { o->key, o->value, o->file, o->line };
 
 		g_array_append_val(a, s);
@@ -30,58 +29,58 @@ static GArray *device_settings(const struct wbsim_config *cfg)
 	return a;
 }
 
-/* Build the device on a scratch simulation; NULL with @error on bad input. */
-static struct wbsim_device *scratch_device(const struct wbsim_config *cfg,
-					   const char *name,
-					   const char *name_where,
-					   wbsim_sim **sim, wbsim_cpus **cpus,
-					   GError **error)
+void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc)
 {
+	wbsim_device_free(sc->dev);
+	wbsim_cpus_free(sc->cpus);
+	wbsim_sim_free(sc->sim);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* Build the scenario's device; @name_where locates [device] preset. */
+static gboolean scratch_device(const struct wbsim_config *cfg,
+			       const char *name_where,
+			       struct wbsim_config_scratch *sc, GError **error)
+{
+	const char *name = cfg->device_preset;
 	g_autoptr(GArray) settings = NULL;
 	g_autofree char *path = NULL;
-	struct wbsim_device *dev;
 
 	path = wbsim_device_find_preset(name, NULL);
 	if (!path) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "%s[device] preset = %s: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets, or a path to a preset file",
 			    name_where, name);
-		return NULL;
+		return FALSE;
 	}
-	*sim = wbsim_sim_new(cfg->seed);
-	*cpus = wbsim_cpus_new(*sim, (unsigned int)cfg->cpus, NULL);
-	settings = device_settings(cfg);
-	dev = wbsim_device_new_from_preset(*sim, *cpus, NULL, name,
-					   (const struct wbsim_setting *)settings->data,
-					   settings->len, error);
-	if (!dev) {
-		wbsim_cpus_free(*cpus);
-		wbsim_sim_free(*sim);
-		*cpus = NULL;
-		*sim = NULL;
+	sc->sim = wbsim_sim_new(cfg->seed);
+	sc->cpus = wbsim_cpus_new(sc->sim, (unsigned int)cfg->cpus, NULL);
+	settings = wbsim_config_settings(cfg->device_params);
+	sc->dev = wbsim_device_new_from_preset(sc->sim, sc->cpus, NULL, name,
+					       (const struct wbsim_setting *)settings->data,
+					       settings->len, error);
+	if (!sc->dev) {
+		wbsim_config_scratch_clear(sc);
+		return FALSE;
 	}
-	return dev;
+	return TRUE;
 }
 
-static void scratch_free(struct wbsim_device *dev, wbsim_sim *sim,
-			 wbsim_cpus *cpus)
+gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
+				     struct wbsim_config_scratch *sc,
+				     GError **error)
 {
-	wbsim_device_free(dev);
-	wbsim_cpus_free(cpus);
-	wbsim_sim_free(sim);
+	return scratch_device(cfg, "", sc, error);
 }
 
 static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 			     const char *name_where, GError **error)
 {
-	wbsim_sim *sim = NULL;
-	wbsim_cpus *cpus = NULL;
-	struct wbsim_device *dev;
+	struct wbsim_config_scratch sc = { 0 };
 
-	dev = scratch_device(cfg, name, name_where, &sim, &cpus, error);
-	if (!dev)
+	if (!scratch_device(cfg, name_where, &sc, error))
 		return FALSE;
-	scratch_free(dev, sim, cpus);
+	wbsim_config_scratch_clear(&sc);
 	return TRUE;
 }
 
@@ -92,18 +91,15 @@ static gboolean device_check(const struct wbsim_config *cfg, const char *name,
  */
 static char *device_describe(const struct wbsim_config *cfg, const char *name)
 {
-	wbsim_sim *sim = NULL;
-	wbsim_cpus *cpus = NULL;
-	struct wbsim_device *dev;
+	struct wbsim_config_scratch sc = { 0 };
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
 	GString *out;
 
-	dev = scratch_device(cfg, name, "", &sim, &cpus, NULL);
-	if (!dev)
+	if (!scratch_device(cfg, "", &sc, NULL))
 		return NULL;
-	text = wbsim_device_describe(dev);
-	scratch_free(dev, sim, cpus);
+	text = wbsim_device_describe(sc.dev);
+	wbsim_config_scratch_clear(&sc);
 
 	out = g_string_new(NULL);
 	lines = g_strsplit(text, "\n", -1);

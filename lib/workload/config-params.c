@@ -16,42 +16,18 @@
 #include "workload/config-private.h"
 
 /*
- * Filesystem types without parameters yet: the allocator models (lib/fs/
- * alloc) will give them tables. Until then an override is an error.
+ * Built-in parameter sets: none. [device] and [filesystem] belong to the
+ * device and filesystem layers through their section ops (config-device.c,
+ * config-fs.c); a program that sets the section ops to NULL uses the sets
+ * it registers instead.
  */
-static const struct wbsim_config_param_set fs_ideal_set = {
-	"filesystem", "ideal", NULL, 0, 0,
-	"A filesystem that maps every file contiguously and costs no CPU: writeback and device effects only.",
-};
-static const struct wbsim_config_param_set fs_xfs_set = {
-	"filesystem", "xfs", NULL, 0, 0,
-	"XFS: delayed allocation, allocation groups (model pending).",
-};
-static const struct wbsim_config_param_set fs_ext4_set = {
-	"filesystem", "ext4", NULL, 0, 0,
-	"ext4: delayed allocation, block groups (model pending).",
-};
-static const struct wbsim_config_param_set fs_f2fs_set = {
-	"filesystem", "f2fs", NULL, 0, 0,
-	"F2FS: log-structured allocation (model pending).",
-};
-
-/*
- * One line per built-in parameter set. Device presets are not here: the
- * device layer owns [device] through its section ops (config-device.c).
- */
-static const struct wbsim_config_param_set *const builtin_sets[] = {
-	&fs_ideal_set,
-	&fs_xfs_set,
-	&fs_ext4_set,
-	&fs_f2fs_set,
-};
+static const struct wbsim_config_param_set *const builtin_sets[] = { NULL };
 
 G_LOCK_DEFINE_STATIC(registry);
 
 /* [device] and [filesystem] owners; NULL means the parameter sets. */
 static const struct wbsim_config_section_ops *device_ops = &wbsim_device_section_ops;
-static const struct wbsim_config_section_ops *fs_ops;
+static const struct wbsim_config_section_ops *fs_ops = &wbsim_fs_section_ops;
 
 void wbsim_config_set_section_ops(const char *section,
 				  const struct wbsim_config_section_ops *ops)
@@ -88,7 +64,7 @@ wbsim_config_find_param_set(const char *section, const char *name)
 
 	if (!section || !name)
 		return NULL;
-	for (size_t i = 0; i < G_N_ELEMENTS(builtin_sets); i++)
+	for (size_t i = 0; builtin_sets[i]; i++)
 		if (strcmp(builtin_sets[i]->section, section) == 0 &&
 		    strcmp(builtin_sets[i]->name, name) == 0)
 			return builtin_sets[i];
@@ -110,7 +86,7 @@ char **wbsim_config_param_set_names(const char *section)
 {
 	GPtrArray *names = g_ptr_array_new();
 
-	for (size_t i = 0; i < G_N_ELEMENTS(builtin_sets); i++)
+	for (size_t i = 0; builtin_sets[i]; i++)
 		if (strcmp(builtin_sets[i]->section, section) == 0)
 			g_ptr_array_add(names, g_strdup(builtin_sets[i]->name));
 	G_LOCK(registry);

@@ -127,5 +127,26 @@ const struct wbsim_config_section_ops *wbsim_config_get_section_ops(const char *
 
 /* The device layer's section ops, installed by default (config-device.c). */
 extern const struct wbsim_config_section_ops wbsim_device_section_ops;
+/* The filesystem layer's section ops, installed by default (config-fs.c). */
+extern const struct wbsim_config_section_ops wbsim_fs_section_ops;
+
+/*
+ * A scratch machine on which the device (and filesystem) of a scenario is
+ * built once to check its parameters (config-device.c).
+ */
+struct wbsim_device;
+struct wbsim_config_scratch {
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	struct wbsim_device *dev;
+};
+/* Build the scenario's device on a new scratch machine. */
+gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
+				     struct wbsim_config_scratch *sc,
+				     GError **error);
+/* Free the scratch machine and zero @sc. */
+void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
+/* struct wbsim_setting copies (pointing into @overrides) of overrides. */
+GArray *wbsim_config_settings(const GPtrArray *overrides);
 
 #endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */

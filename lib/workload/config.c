@@ -75,9 +75,9 @@ static const struct wbsim_config_key config_keys[] = {
 	  0, 0, NULL, NULL, 0,
 	  "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
 
-	{ "filesystem", "type", WBSIM_CFG_NAME, F(fs_type), "ideal", "",
-	  0, 0, NULL, wbsim_config_fs_type_names, 0,
-	  "Filesystem model. Every other key in [filesystem] overrides one of its parameters (tables below)." },
+	{ "filesystem", "type", WBSIM_CFG_STRING, F(fs_type), "ideal", "",
+	  0, 0, NULL, NULL, 0,
+	  "Filesystem model: ideal, xfs, ext4, f2fs (or one a program registered). Every other key in [filesystem] sets one of the model's parameters (see include/wbsim/fs.h and the model's option table)." },
 
 	{ "writeback", "contexts", WBSIM_CFG_UINT, F(wb_contexts), "1",
 	  "contexts", 1, 4096, contexts_words, NULL, 0,

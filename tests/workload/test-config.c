@@ -290,8 +290,6 @@ static void test_set_errors(void **state)
 		"--set: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
 	assert_set_fails("run.series_interval=10",
 		"--set: [run] series_interval = 10: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
-	assert_set_fails("filesystem.type=xfs4",
-		"--set: [filesystem] type = xfs4: expected one of: ideal, xfs, ext4, f2fs (did you mean xfs?)");
 	assert_set_fails("vm.dirty_ratoi=5",
 		"--set: [vm] dirty_ratoi = 5: unknown key (did you mean dirty_ratio?)");
 	assert_set_fails("machine.dirty_ratio=5",
@@ -440,12 +438,24 @@ static void test_device_params(void **state)
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
+	/* [filesystem] belongs to the filesystem layer in the same way */
 	cfg = wbsim_config_new();
 	assert_true(wbsim_config_set_override(cfg, "filesystem.type=xfs", NULL));
-	assert_true(wbsim_config_set_override(cfg, "filesystem.agcount=4", NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.agcount=8", NULL));
+	assert_true(wbsim_config_check(cfg, NULL));
+	assert_true(wbsim_config_set_override(cfg, "filesystem.journal=1", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
-	assert_string_equal(e->message,
-		"--set: [filesystem] agcount = 4: not a parameter of filesystem type xfs (it has no parameters)");
+	assert_true(g_str_has_prefix(e->message, "--set"));
+	assert_non_null(strstr(e->message, "'journal'"));
+	wbsim_config_free(cfg);
+	g_clear_error(&e);
+
+	cfg = wbsim_config_new();
+	assert_true(wbsim_config_set_override(cfg, "filesystem.type=xfs4", NULL));
+	assert_false(wbsim_config_check(cfg, &e));
+	assert_true(g_str_has_prefix(e->message, "--set: "));
+	assert_non_null(strstr(e->message, "'xfs4'"));
+	assert_non_null(strstr(e->message, "ideal, xfs, ext4, f2fs"));
 	wbsim_config_free(cfg);
 }
 
@@ -475,6 +485,8 @@ static void test_register_param_set(void **state)
 	g_autoptr(GError) e = NULL;
 	g_autofree char *dump = NULL;
 
+	/* parameter sets serve a section no layer owns */
+	wbsim_config_set_section_ops("filesystem", NULL);
 	assert_true(wbsim_config_register_param_set(&test_fs_set, NULL));
 	assert_false(wbsim_config_register_param_set(&test_fs_set, &e));
 	assert_string_equal(e->message,
@@ -501,6 +513,7 @@ static void test_register_param_set(void **state)
 	assert_string_equal(e->message,
 		"--set: [filesystem] agcount = 0: expected an integer from 1 to 1024");
 	wbsim_config_free(cfg);
+	wbsim_config_set_section_ops("filesystem", &wbsim_fs_section_ops);
 }
 
 static void test_dump_defaults(void **state)
@@ -521,6 +534,15 @@ static void test_dump_defaults(void **state)
 	assert_non_null(g_strstr_len(dev, end - dev, "\nlatency = "));
 	memmove(dev, "@DEVICE@", 8);
 	memmove(dev + 8, end + 1, strlen(end + 1) + 1);
+	/* the filesystem layer too */
+	dev = strstr(dump, "type = ideal\n");
+	assert_non_null(dev);
+	dev += strlen("type = ideal\n");
+	end = strstr(dev, "\n\n");
+	assert_non_null(end);
+	assert_non_null(strstr(dev, "\nblock_size = "));
+	memmove(dev, "@FS@", 4);
+	memmove(dev + 4, end + 1, strlen(end + 1) + 1);
 	assert_string_equal(dump,
 		"[scenario]\n"
 		"description = \n"
@@ -545,6 +567,7 @@ static void test_dump_defaults(void **state)
 		"\n"
 		"[filesystem]\n"
 		"type = ideal\n"
+		"@FS@"
 		"\n"
 		"[writeback]\n"
 		"contexts = 1\n"

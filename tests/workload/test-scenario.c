@@ -296,8 +296,25 @@ static void test_load_errors(void **state)
 		"s.ini:3: not a text file: expected UTF-8 text without NUL bytes");
 	assert_load_fails("[device]\nlatency\n",
 		"s.ini:2: [device] latency: no value: expected 'latency = VALUE'");
-	assert_load_fails("[filesystem]\ntype = ext4\njournal = ordered\n[fio:w]\nrw=write\nsize=1m\n",
-		"s.ini:3: [filesystem] journal = ordered: not a parameter of filesystem type ext4 (it has no parameters)");
+	{
+		g_autoptr(GError) e = NULL;
+
+		assert_null(wbsim_scenario_load_string(
+			"[filesystem]\ntype = ext5\n[fio:w]\nrw=write\nsize=1m\n",
+			"s.ini", tmpdir, NULL, &e));
+		assert_true(g_str_has_prefix(e->message, "s.ini:2: "));
+		assert_non_null(strstr(e->message, "'ext5'"));
+	}
+	{
+		g_autoptr(GError) e = NULL;
+
+		/* the filesystem layer's message, at the line of the parameter */
+		assert_null(wbsim_scenario_load_string(
+			"[filesystem]\ntype = ext4\njournal = ordered\n[fio:w]\nrw=write\nsize=1m\n",
+			"s.ini", tmpdir, NULL, &e));
+		assert_true(g_str_has_prefix(e->message, "s.ini:3: "));
+		assert_non_null(strstr(e->message, "'journal'"));
+	}
 }
 
 /* --set comes after the file and wins; its errors say --set. */
