@@ -468,15 +468,28 @@ static void f2fs_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out)
 	struct f2fs_inode *fi = inode->priv;
 	guint before = out->len;
 
-	wbsim_fs_emap_fiemap(fs, &fi->map, out);
-	for (guint i = before; i < out->len; i++) {
-		struct wbsim_fs_extent *r = &g_array_index(out, struct wbsim_fs_extent, i);
+	guint w = before;
 
-		if (r->flags & WBSIM_FIEMAP_EXTENT_DELALLOC)
-			r->flags = WBSIM_FIEMAP_EXTENT_DELALLOC;	/* no UNKNOWN bit in f2fs */
+	wbsim_fs_emap_fiemap(fs, &fi->map, out);
+	/* f2fs_map_blocks() extends a mapping over every contiguous address */
+	for (guint i = before; i < out->len; i++) {
+		struct wbsim_fs_extent r = g_array_index(out, struct wbsim_fs_extent, i);
+		struct wbsim_fs_extent *last = w > before ?
+			&g_array_index(out, struct wbsim_fs_extent, w - 1) : NULL;
+
+		if (r.flags & WBSIM_FIEMAP_EXTENT_DELALLOC)
+			r.flags = WBSIM_FIEMAP_EXTENT_DELALLOC;	/* no UNKNOWN bit in f2fs */
 		else
-			r->flags |= WBSIM_FIEMAP_EXTENT_MERGED;
+			r.flags |= WBSIM_FIEMAP_EXTENT_MERGED;
+		if (last && last->flags == r.flags && last->logical + last->length == r.logical &&
+		    (r.flags & WBSIM_FIEMAP_EXTENT_DELALLOC ||
+		     last->physical + last->length == r.physical)) {
+			last->length += r.length;
+			continue;
+		}
+		g_array_index(out, struct wbsim_fs_extent, w++) = r;
 	}
+	g_array_set_size(out, w);
 }
 
 static void f2fs_sync_fs(wbsim_fs *fs)
