@@ -8,11 +8,14 @@
  * names and units (vm.dirty_expire_centisecs stays in centiseconds).
  *
  * Device and filesystem parameters are not fields of struct wbsim_config:
- * each device preset and filesystem type owns a table of its own keys (a
- * struct wbsim_config_param_set). The scenario's [device] and [filesystem]
- * lines other than preset/type are kept as ordered overrides and applied to
- * the model's own struct by wbsim_config_apply_params(), with the same value
- * parsers and messages as every other key.
+ * the scenario's [device] and [filesystem] lines other than preset/type are
+ * kept as ordered overrides (file and line included) for the model layers.
+ * By default the device layer (include/wbsim/device.h) and the filesystem
+ * layer (include/wbsim/fs.h) check them when a scenario is loaded and print
+ * them for --dump-config, through struct wbsim_config_section_ops. A
+ * program may instead hand a section to parameter sets (struct
+ * wbsim_config_param_set: a key table over its own struct, applied with
+ * wbsim_config_apply_params() and the same parsers as every other key).
  */
 #ifndef WBSIM_CONFIG_H
 #define WBSIM_CONFIG_H
@@ -259,9 +262,10 @@ struct wbsim_config_param_set {
  *	scenario syntax, for --dump-config (values must load back to
  *	themselves); NULL: the overrides are printed as given
  *
- * The device layer is installed for [device] by default
- * (lib/workload/config-device.c): [device] preset names a preset file of
- * lib/block/presets or $WBSIM_PRESET_PATH.
+ * Installed by default: the device layer for [device]
+ * (lib/workload/config-device.c: preset names a preset file of
+ * lib/block/presets or $WBSIM_PRESET_PATH) and the filesystem layer for
+ * [filesystem] (lib/workload/config-fs.c: type names a registered model).
  */
 struct wbsim_config_section_ops {
 	gboolean (*check)(const struct wbsim_config *cfg, const char *name,

@@ -101,16 +101,6 @@ char **wbsim_config_param_set_names(const char *section)
 	return (char **)g_ptr_array_free(names, FALSE);
 }
 
-char **wbsim_config_device_preset_names(void)
-{
-	return wbsim_config_param_set_names("device");
-}
-
-char **wbsim_config_fs_type_names(void)
-{
-	return wbsim_config_param_set_names("filesystem");
-}
-
 gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
 					 GError **error)
 {

@@ -108,8 +108,6 @@ char *wbsim_config_where(const char *file, unsigned int line);
 /* -- parameter sets (config-params.c) ------------------------------------ */
 /* Names of the device presets or filesystem types, NULL-terminated. */
 char **wbsim_config_param_set_names(const char *section);
-char **wbsim_config_device_preset_names(void);
-char **wbsim_config_fs_type_names(void);
 
 /* -- events (config-events.c) -------------------------------------------- */
 /*
