@@ -154,9 +154,10 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * @inode_init: place a new inode (@inode->parent is set, NULL for the root),
  *        return its inode number; mandatory
  * @inode_exit: free per-inode state
- * @write: a buffered write dirtied [@first, @first + @nr) and i_size became
- *        @new_size bytes; reserve delayed allocation. Return: CPU ns the
- *        writing task spends in the filesystem
+ * @write: a buffered write dirtied [@first, @first + @nr) and i_size
+ *        becomes @new_size bytes (wbsim_fs_inode_size() still reads the old
+ *        size during the call); reserve delayed allocation. Return: CPU ns
+ *        the writing task spends in the filesystem
  * @fallocate: preallocate [@first, @first + @nr) as unwritten extents
  *        (synchronous: locks are not modelled). Return: CPU ns, or
  *        G_MAXUINT64 with @error set when out of space
