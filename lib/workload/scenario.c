@@ -421,9 +421,15 @@ struct wbsim_scenario *wbsim_scenario_load(const char *path,
 	gsize len;
 
 	g_return_val_if_fail(path != NULL, NULL);
-	if (!read_text("", path, &text, &len, error)) {
-		g_prefix_error(error, "%s: ", path);
-		return NULL;
+	{
+		g_autoptr(GError) local = NULL;
+
+		if (!g_file_get_contents(path, &text, &len, &local)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+				    "%s: cannot read: %s", path,
+				    file_error_reason(local));
+			return NULL;
+		}
 	}
 	dir = g_path_get_dirname(path);
 	return scenario_load(text, len, path, dir, overrides, error);

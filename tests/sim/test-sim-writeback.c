@@ -122,7 +122,7 @@ static void test_usage_errors(void **state)
 
 	r = run("no-such-scenario.ini");
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "sim-writeback: no-such-scenario.ini: cannot read no-such-scenario.ini: no such file\n");
+	assert_string_equal(r.err, "sim-writeback: no-such-scenario.ini: cannot read: no such file\n");
 	run_result_clear(&r);
 }
 
