@@ -203,7 +203,6 @@ static void test_dump_fio_file(void **state)
 	run_result_clear(&r);
 }
 
-/* Running says no simulation was run, then shows the resolved scenario. */
 /* A run prints fio's report for the job, then the wbsim section. */
 static void test_run_reports(void **state)
 {
