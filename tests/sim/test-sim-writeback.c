@@ -294,7 +294,10 @@ static void collect_scenarios(const char *rel, GPtrArray *out)
 	g_dir_close(d);
 }
 
-/* Every shipped scenario (scenarios/ ** / *.ini) loads: they double as tests. */
+/*
+ * Every shipped scenario (scenarios/ ** / *.ini) loads, and its dump loads
+ * back to the same dump: they double as tests.
+ */
 static void test_shipped_scenarios_parse(void **state)
 {
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
@@ -302,12 +305,13 @@ static void test_shipped_scenarios_parse(void **state)
 	collect_scenarios("scenarios", files);
 	assert_true(files->len >= 1);
 	for (guint i = 0; i < files->len; i++) {
-		struct run_result r = run("--parse-only", (const char *)files->pdata[i]);
+		const char *f = files->pdata[i];
+		struct run_result r = run("--parse-only", f);
 
 		if (r.status != 0 || *r.err)
-			fail_msg("%s: exit %d: %s", (char *)files->pdata[i],
-				 r.status, r.err);
+			fail_msg("%s: exit %d: %s", f, r.status, r.err);
 		run_result_clear(&r);
+		assert_round_trip(f);
 	}
 }
 
