@@ -5,29 +5,28 @@
  * inode: the parallel-writeback series binds an inode to context
  *	inode_number % nr_wb_ctx for its whole life, so one inode is never
  *	written back by two flushers and delayed allocation stays contiguous.
- * none: the earlier variant without affinity: an inode that becomes dirty
- *	joins the lists of the context of the CPU its dirtier runs on, and is
- *	released again when it is clean, so over its life several flushers
- *	write it back (assumption: the patch text for this variant was not
- *	available; "the dirtying CPU's context" is the natural reading of
- *	"any thread could write back any inode").
+ * none: the earlier variant without affinity, where any flusher could
+ *	write back any inode. Each time an inode goes clean -> dirty it joins
+ *	the lists of a context drawn at random (from the simulation's seeded
+ *	generator), and it is released again once clean, so over its life
+ *	several flushers write it back while the work stays spread over all of
+ *	them. (Assumption: the patch text of that variant was not available;
+ *	the draw stands for "whichever flusher gets to it first". A rotation
+ *	would alias with workloads that dirty files in a fixed order.)
  */
 #include <string.h>
 #include "fs/writeback.h"
 
-static unsigned int inode_select(const struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
+static unsigned int inode_select(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
 				 const wbsim_task *task, unsigned int nr_contexts)
 {
 	return (unsigned int)(inode->ino % nr_contexts);
 }
 
-static unsigned int none_select(const struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
+static unsigned int none_select(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
 				const wbsim_task *task, unsigned int nr_contexts)
 {
-	/* task->cpu is -1 between bursts; last_cpu is where it last ran. */
-	unsigned int cpu = task ? task->last_cpu : 0;
-
-	return cpu % nr_contexts;
+	return (unsigned int)wbsim_rng_below(wbsim_sim_rng(bdi->sim), nr_contexts);
 }
 
 static const struct wbsim_affinity_ops affinity_inode = {

@@ -10,6 +10,7 @@
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
 #include "mm/bandwidth.h"
+#include "core/workqueue.h"
 
 void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus,
 		    const struct wbsim_cpu_costs *costs, struct wbsim_blk_queue *queue,
@@ -29,6 +30,9 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	bdi->dirty.max_ratio = 100 * WBSIM_BDI_RATIO_SCALE;
 	bdi->dirty.max_prop_frac = WBSIM_FPROP_FRAC_BASE;
 	bdi->dirty.strictlimit = p->strictlimit;
+	/* The end-io workqueue is per CPU in the kernel (xfs-conv, ext4 rsv
+	 * conversion): up to one worker per CPU. */
+	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 200);
 	bdi->nr_wb_ctx = MAX(p->nr_wb_ctx, 1);
 	bdi->wb_ctx = g_new0(struct wbsim_wb *, bdi->nr_wb_ctx);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
@@ -46,6 +50,7 @@ void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 		g_free(bdi->wb_ctx[i]);
 	}
 	g_clear_pointer(&bdi->wb_ctx, g_free);
+	g_clear_pointer(&bdi->endio_wq, wbsim_workqueue_free);
 	g_clear_error(&bdi->failure);
 }
 

@@ -22,7 +22,8 @@ static void map_done(wbsim_fs *fs, void *arg, const struct wbsim_fs_map *maps,
 	}
 	for (size_t i = 0; i < nr_maps; i++)
 		wbsim_writepages_add_mapping(wp, maps[i].file_block, maps[i].dev_block,
-					     maps[i].nr_blocks);
+					     maps[i].nr_blocks,
+					     (maps[i].flags & WBSIM_FS_MAP_UNWRITTEN) != 0);
 	wp->map_run++;
 	map_next(wp);
 }

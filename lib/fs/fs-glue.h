@@ -13,7 +13,7 @@ void wbsim_fs_map_runs(struct wbsim_writepages *wp, wbsim_event_fn done);
 
 /* writepages.c: add the bios of a physically contiguous mapping. */
 void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
-				  uint64_t dev_block, uint64_t nr);
+				  uint64_t dev_block, uint64_t nr, bool unwritten);
 void wbsim_writepages_clear(struct wbsim_writepages *wp);
 /* writepages.c: run @i of the current batch, and the number of runs. */
 void wbsim_writepages_run(const struct wbsim_writepages *wp, unsigned int i,

@@ -84,17 +84,23 @@ static void inode_io_list_move(struct wbsim_wb *wb, struct wbsim_inode *inode, G
 	wb_io_lists_changed(wb);
 }
 
-/* inode_io_list_del(): the inode left every list of its wb (it is clean).
- * Under an affinity that is not fixed for the inode's life it is also
- * detached, so that its next dirtying chooses a context again. */
+/* Under an affinity that is not fixed for the inode's life, a clean inode
+ * with no page under writeback and on no list is detached from its wb, so
+ * that its next dirtying chooses a context again. */
+void wbsim_inode_maybe_detach(struct wbsim_inode *inode)
+{
+	if (inode->wb && !inode->bdi->affinity->fixed && !inode->on_list &&
+	    !(inode->i_state & (I_SYNC | I_DIRTY_PAGES)) && inode->nr_writeback == 0 &&
+	    wbsim_inode_nr_dirty(inode) == 0)
+		inode->wb = NULL;
+}
+
+/* inode_io_list_del(): the inode left every list of its wb (it is clean). */
 static void inode_io_list_del(struct wbsim_wb *wb, struct wbsim_inode *inode)
 {
 	inode_io_list_unlink(inode);
 	inode->i_state &= ~I_SYNC_QUEUED;
 	wb_io_lists_changed(wb);
-	if (!wb->bdi->affinity->fixed && inode->nr_writeback == 0 &&
-	    wbsim_inode_nr_dirty(inode) == 0)
-		inode->wb = NULL;
 }
 
 /* redirty_tail(): back to b_dirty as the newest inode; a timestamp older
@@ -608,6 +614,7 @@ static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
 	requeue_inode(wb, inode, &wb->wbc, cutoff_k);
 	inode->i_state &= ~I_SYNC;
 	wb->cur_inode = NULL;
+	wbsim_inode_maybe_detach(inode);
 	wbsim_inode_wake(inode, sim);
 	if (wb->slice_total > 0 &&
 	    (now_ns(wb) > wb->slice_start + 100 * WBSIM_NSEC_PER_MSEC || work->nr_pages <= 0)) {

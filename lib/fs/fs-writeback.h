@@ -18,6 +18,7 @@ bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
 
 void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg);
 void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim);
+void wbsim_inode_maybe_detach(struct wbsim_inode *inode);
 
 /* writepages.c: do_writepages() for @inode, asynchronously; @done runs when
  * every request of this call has been submitted (not completed). */

@@ -70,6 +70,7 @@ enum wbsim_sync_mode {
  * @written_by: bitmap of the writeback contexts that ever wrote it back
  *	(only the first 64 contexts are told apart)
  * @sync_waiters: tasks waiting for I_SYNC to clear or writeback to end
+ * @openers: open file descriptions (the filesystem hears the last close)
  */
 struct wbsim_inode {
 	uint64_t ino;
@@ -86,6 +87,7 @@ struct wbsim_inode {
 	uint64_t nr_writeback;
 	uint64_t written_by;
 	GPtrArray *sync_waiters;
+	unsigned int openers;
 };
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */
@@ -142,6 +144,7 @@ struct wbsim_writepages {
 	struct wp_batch *batch;		/* runs and bios of the current step */
 	unsigned int map_run;		/* next run for the filesystem to map */
 	wbsim_event_fn map_done;
+	wbsim_lock *fs_lock;		/* the filesystem's writepages lock, if held */
 	wbsim_event_fn done;
 	void *done_arg;
 };
@@ -218,7 +221,7 @@ struct wbsim_wb {
  */
 struct wbsim_affinity_ops {
 	const char *name;
-	unsigned int (*select)(const struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
+	unsigned int (*select)(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
 			       const wbsim_task *task, unsigned int nr_contexts);
 	bool fixed;
 };
@@ -242,6 +245,7 @@ struct wbsim_bdi {
 	struct wbsim_wb **wb_ctx;
 	const struct wbsim_affinity_ops *affinity;
 	uint64_t max_request_pages;	/* max_sectors_kb in pages */
+	struct wbsim_workqueue *endio_wq;	/* unwritten-extent conversion work */
 	uint64_t last_bdp_sleep;	/* jiffies */
 	/* tracing hook: NULL when not tracing */
 	struct wbsim_trace *trace;

@@ -18,6 +18,7 @@
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
+#include "core/workqueue.h"
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 
@@ -35,6 +36,7 @@ struct wb_bio {
 	struct wbsim_wb *wb;
 	uint64_t first_page;
 	uint64_t nr_pages;
+	bool unwritten;		/* written into an unwritten extent */
 };
 
 /* The batch being written by one do_writepages() call. */
@@ -51,7 +53,7 @@ static void wp_next_batch(wbsim_sim *sim, void *arg);
 static void wp_mapped(wbsim_sim *sim, void *arg);
 
 /* __folio_end_writeback() for every page of a completed bio. */
-static void wb_bio_end_io(wbsim_sim *sim, void *arg)
+static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 {
 	struct wb_bio *b = arg;
 	struct wbsim_inode *inode = b->inode;
@@ -60,10 +62,29 @@ static void wb_bio_end_io(wbsim_sim *sim, void *arg)
 							b->nr_pages, &last);
 
 	wbsim_account_end_writeback(inode, b->wb, ended);
-	/* Unwritten-extent conversion: its CPU time is small next to the
-	 * completion cost the block layer charges, and is not added. */
-	wbsim_fs_end_io(inode->bdi->fs, inode->fs_inode, b->first_page, b->nr_pages);
 	g_free(b);
+}
+
+/*
+ * bio completion (iomap_writepage_end_bio): a write into an unwritten
+ * extent first needs the filesystem's conversion (XFS xfs_end_ioend on the
+ * xfs-conv workqueue, ext4's end_io work), which costs CPU on a kworker and
+ * delays the end of the pages' writeback; other bios end it at once (the
+ * block layer has already charged their completion CPU).
+ */
+static void wb_bio_end_io(wbsim_sim *sim, void *arg)
+{
+	struct wb_bio *b = arg;
+	struct wbsim_inode *inode = b->inode;
+
+	if (b->unwritten) {
+		wbsim_time_t cost = wbsim_fs_end_io(inode->bdi->fs, inode->fs_inode,
+						    b->first_page, b->nr_pages);
+
+		wbsim_queue_work(inode->bdi->endio_wq, cost, wb_bio_end_writeback, b);
+		return;
+	}
+	wb_bio_end_writeback(sim, b);
 }
 
 static struct wp_batch *wp_batch_of(const struct wbsim_writepages *wp)
@@ -82,6 +103,8 @@ void wbsim_writepages_run(const struct wbsim_writepages *wp, unsigned int i,
 		*len = b->runs[i].len;
 	}
 }
+
+static void wp_locked(wbsim_sim *sim, void *arg);
 
 void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 			 struct wbsim_wbc *wbc, wbsim_task *task, int context,
@@ -102,16 +125,37 @@ void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 	}
 	if (wb)
 		wbsim_wb_bw_estimate_start(wb);
-	/* writeback_iter(): where to start, and which tag to walk */
-	wp->index = wbc->range_cyclic ? inode->pages.writeback_index : 0;
-	wp->tagged = wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages;
+	/* A filesystem may serialise writepages of its inodes (F2FS's
+	 * sbi->writepages lock): take it first if it has one. */
+	wp->fs_lock = wbsim_fs_writepages_lock(inode->bdi->fs, inode->fs_inode,
+					       wbc->sync_mode == WB_SYNC_ALL,
+					       wbsim_inode_nr_dirty(inode));
+	if (wp->fs_lock) {
+		wbsim_lock_acquire(wp->fs_lock, task, wp_locked, wp);
+		return;
+	}
+	wp_locked(inode->bdi->sim, wp);
+}
+
+/* writeback_iter(): where to start, and which tag to walk. */
+static void wp_locked(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+	struct wbsim_inode *inode = wp->inode;
+
+	wp->index = wp->wbc->range_cyclic ? inode->pages.writeback_index : 0;
+	wp->tagged = wp->wbc->sync_mode == WB_SYNC_ALL || wp->wbc->tagged_writepages;
 	if (wp->tagged)
 		wbsim_tag_pages_for_writeback(&inode->pages, wp->index, WBSIM_PC_MAX_PAGES - wp->index);
-	wp_next_batch(inode->bdi->sim, wp);
+	wp_next_batch(sim, wp);
 }
 
 static void wp_finish(struct wbsim_writepages *wp)
 {
+	if (wp->fs_lock) {
+		wbsim_lock_release(wp->fs_lock, wp->task);
+		wp->fs_lock = NULL;
+	}
 	if (wp->wb)
 		wbsim_wb_update_bandwidth_if_due(wp->wb);
 	wbsim_sim_schedule_at(wp->inode->bdi->sim, wbsim_sim_now(wp->inode->bdi->sim),
@@ -211,7 +255,7 @@ static void wp_charge_done(wbsim_sim *sim, void *arg)
 
 /* Make the bios of a physically contiguous piece of a run. */
 void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
-				  uint64_t dev_block, uint64_t nr)
+				  uint64_t dev_block, uint64_t nr, bool unwritten)
 {
 	struct wp_batch *b = wp_batch_of(wp);
 	uint64_t max = wp->inode->bdi->max_request_pages;
@@ -231,6 +275,7 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		bio->wb = wp->inode->wb;
 		bio->first_page = file_page;
 		bio->nr_pages = n;
+		bio->unwritten = unwritten;
 		g_ptr_array_add(b->bios, bio);
 		file_page += n;
 		dev_block += n;

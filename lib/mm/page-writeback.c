@@ -78,6 +78,7 @@ void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb,
 			wbsim_timer_arm(vm->sim, &wb->bw_dwork,
 					wbsim_sim_now(vm->sim) +
 					wbsim_jiffies_to_ns(vm, wbsim_bandwidth_interval(vm->dirty.hz)));
+		wbsim_inode_maybe_detach(inode);
 		wbsim_inode_wake(inode, vm->sim);
 	}
 }

@@ -620,6 +620,7 @@ static void job_open_file(struct wbsim_job *job, unsigned int file)
 
 		f->inode = wbsim_machine_open(job->m, f->path, &created);
 	}
+	f->inode->openers++;
 	if (job->fio->invalidate)
 		job_fadvise_dontneed(job, file, job_opened);
 	else
@@ -651,6 +652,15 @@ void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, 
 
 static void job_really_done(struct wbsim_job *job)
 {
+	/* fio closes its files; the filesystem hears the last close (XFS
+	 * trims speculative preallocation, ext4 discards preallocations). */
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		struct wbsim_job_file *f = &job->files[i];
+
+		if (f->opened && f->inode && --f->inode->openers == 0)
+			wbsim_fs_close(job->m->fs, f->inode->fs_inode);
+		f->opened = false;
+	}
 	job->state = JOB_DONE;
 	job->end_ns = now_of(job);
 	if (job->on_done)

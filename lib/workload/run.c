@@ -14,6 +14,7 @@
 #include "mm/dirty-limits.h"
 #include "report/trace.h"
 #include "core/sim-private.h"
+#include "core/workqueue.h"
 
 /*
  * Memory the kernel never counts as dirtyable: the struct page array (64
@@ -257,6 +258,7 @@ struct timed_event {
 	unsigned int outstanding;
 	wbsim_time_t start;
 	struct wbsim_wb_work *works;
+	guint wait_next;
 };
 
 static void timed_event_done(wbsim_sim *sim, void *arg)
@@ -271,6 +273,25 @@ static void timed_event_done(wbsim_sim *sim, void *arg)
 	g_free(te);
 	if (--run->pending_events == 0 && run->workload_done)
 		wbsim_sim_stop(sim);
+}
+
+/* wait_sb_inodes(): after the works, wait for every inode that still has
+ * pages under writeback, one after the other. */
+static void timed_event_wait_inodes(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	GPtrArray *inodes = te->run->m.inodes;
+
+	while (te->wait_next < inodes->len) {
+		struct wbsim_inode *inode = inodes->pdata[te->wait_next];
+
+		if (inode->nr_writeback) {
+			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, timed_event_wait_inodes, te);
+			return;
+		}
+		te->wait_next++;
+	}
+	timed_event_done(sim, te);
 }
 
 /* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
@@ -297,7 +318,7 @@ static void timed_event_fire(wbsim_sim *sim, void *arg)
 			.for_sync = true,
 			.range_cyclic = false,
 			.reason = WB_REASON_SYNC,
-			.done_fn = timed_event_done,
+			.done_fn = timed_event_wait_inodes,
 			.done_arg = te,
 			.done_count = &te->outstanding,
 		};
@@ -306,7 +327,7 @@ static void timed_event_fire(wbsim_sim *sim, void *arg)
 	}
 	/* the issuer's own reference */
 	if (--te->outstanding == 0)
-		timed_event_done(sim, te);
+		timed_event_wait_inodes(sim, te);
 }
 
 static gboolean schedule_events(struct wbsim_run *run, GError **error)
@@ -575,7 +596,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns;
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
 		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
-	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns;
+	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +
+					 wbsim_workqueue_cpu_ns(bdi->endio_wq);
 	r->events = wbsim_sim_events_processed(m->sim);
 	r->sim_ns = wbsim_sim_now(m->sim);
 	r->wall_s = wall_s;

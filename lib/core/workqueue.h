@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/workqueue.h - a workqueue: work items run by a pool of kworker
+ * tasks on the CPU pool (kernel: kernel/workqueue.c, reduced to what the
+ * model needs: FIFO order, at most max_active items running at once).
+ */
+#ifndef WBSIM_CORE_WORKQUEUE_H
+#define WBSIM_CORE_WORKQUEUE_H
+
+#include <wbsim/sim.h>
+
+struct wbsim_workqueue;
+
+/* A workqueue of @max_active kworkers named "kworker/@name:N". */
+struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
+					    const char *name, unsigned int max_active,
+					    unsigned int first_pid);
+void wbsim_workqueue_free(struct wbsim_workqueue *wq);
+/* queue_work(): run @fn(@arg) after @cost ns of CPU on a worker. */
+void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg);
+/* CPU time its workers consumed. */
+wbsim_time_t wbsim_workqueue_cpu_ns(const struct wbsim_workqueue *wq);
+
+#endif
