@@ -173,8 +173,12 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 				    fio->file, fio->line, fio->name, per_file, job->bs);
 			return FALSE;
 		}
-		if (fio->rw == WBSIM_FIO_RANDWRITE && !fio->norandommap)
-			f->randmap = g_new0(uint64_t, (f->nr_blocks + 63) / 64);
+		if (fio->rw == WBSIM_FIO_RANDWRITE && !fio->norandommap) {
+			uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+			f->randmap = g_new0(uint64_t, nwords);
+			f->randfull = g_new0(uint64_t, (nwords + 63) / 64);
+		}
 	}
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
@@ -231,6 +235,7 @@ void wbsim_job_clear(struct wbsim_job *job)
 {
 	for (unsigned int i = 0; i < job->nr_files; i++) {
 		g_free(job->files[i].randmap);
+		g_free(job->files[i].randfull);
 		g_free(job->files[i].path);
 	}
 	g_free(job->files);
@@ -333,30 +338,54 @@ static void job_fsync_waited(wbsim_sim *sim, void *arg)
 /* Offsets                                                                  */
 
 /* The first block at or above @b not yet written in this pass, wrapping
- * once (lib/axmap.c axmap_next_free()). */
+ * once (lib/axmap.c axmap_next_free()). A second level (one bit per full
+ * word of the map) keeps the search short when the pass is nearly done. */
 static uint64_t randmap_next_free(const struct wbsim_job_file *f, uint64_t b)
 {
 	uint64_t nwords = (f->nr_blocks + 63) / 64;
+	uint64_t nfull = (nwords + 63) / 64;
 
-	for (uint64_t pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 2; pass++) {
 		uint64_t w = b / 64;
 		uint64_t word = f->randmap[w] | ((UINT64_C(1) << (b % 64)) - 1);
 
-		for (;;) {
-			if (~word) {
-				uint64_t blk = w * 64 + (uint64_t)__builtin_ctzll(~word);
+		if (~word) {
+			uint64_t blk = w * 64 + (uint64_t)__builtin_ctzll(~word);
 
+			if (blk < f->nr_blocks)
+				return blk;
+		}
+		/* the next word that is not full, from the summary */
+		for (uint64_t s = (w + 1) / 64; s < nfull; s++) {
+			uint64_t sum = f->randfull[s];
+
+			if (s == (w + 1) / 64)
+				sum |= ((UINT64_C(1) << ((w + 1) % 64)) - 1);
+			if (~sum) {
+				uint64_t nw = s * 64 + (uint64_t)__builtin_ctzll(~sum);
+				uint64_t blk;
+
+				if (nw >= nwords)
+					break;
+				blk = nw * 64 + (uint64_t)__builtin_ctzll(~f->randmap[nw]);
 				if (blk < f->nr_blocks)
 					return blk;
 				break;
 			}
-			if (++w >= nwords)
-				break;
-			word = f->randmap[w];
 		}
 		b = 0;
 	}
 	return UINT64_MAX;
+}
+
+static void randmap_set(struct wbsim_job_file *f, uint64_t b)
+{
+	uint64_t w = b / 64;
+
+	f->randmap[w] |= UINT64_C(1) << (b % 64);
+	f->randmap_used++;
+	if (f->randmap[w] == UINT64_MAX)
+		f->randfull[w / 64] |= UINT64_C(1) << (w % 64);
 }
 
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
@@ -374,8 +403,7 @@ static uint64_t job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 	{
 		uint64_t b = randmap_next_free(f, wbsim_rng_below(&job->rng, f->nr_blocks));
 
-		f->randmap[b / 64] |= UINT64_C(1) << (b % 64);
-		f->randmap_used++;
+		randmap_set(f, b);
 		return b;
 	}
 }
@@ -384,7 +412,10 @@ static void job_new_pass(struct wbsim_job_file *f)
 {
 	f->seq_next = 0;
 	if (f->randmap) {
-		memset(f->randmap, 0, sizeof(uint64_t) * ((f->nr_blocks + 63) / 64));
+		uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+		memset(f->randmap, 0, sizeof(uint64_t) * nwords);
+		memset(f->randfull, 0, sizeof(uint64_t) * ((nwords + 63) / 64));
 		f->randmap_used = 0;
 	}
 }

@@ -16,6 +16,7 @@ struct wbsim_job_file {
 	uint64_t size;		/* bytes this job uses in the file */
 	uint64_t nr_blocks;	/* size / bs */
 	uint64_t *randmap;	/* blocks written in this pass (random, randommap) */
+	uint64_t *randfull;	/* one bit per full word of randmap */
 	uint64_t randmap_used;
 	uint64_t seq_next;	/* next block of a sequential pattern */
 	bool opened;
