@@ -47,8 +47,6 @@
 #define JOB_BATCH_MAX 64
 
 static void job_next(wbsim_sim *sim, void *arg);
-static void job_finish(struct wbsim_job *job);
-static void job_pass_over(struct wbsim_job *job);
 
 static inline wbsim_time_t now_of(const struct wbsim_job *job)
 {
@@ -132,13 +130,6 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			    "%s:%u: job '%s': bs=%" G_GUINT64_FORMAT " is not a multiple of the "
 			    "4096-byte page; sub-page writes are not modelled",
 			    fio->file, fio->line, fio->name, job->bs);
-		return FALSE;
-	}
-	if (fio->direct) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
-			    "%s:%u: job '%s': direct=1 (O_DIRECT) is not modelled yet: "
-			    "wbsim replays buffered writes",
-			    fio->file, fio->line, fio->name);
 		return FALSE;
 	}
 	if (fio->size == 0 && fio->filesize_min == 0) {
@@ -389,7 +380,7 @@ static void randmap_set(struct wbsim_job_file *f, uint64_t b)
 }
 
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
-static uint64_t job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
+uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 {
 	if (job->fio->rw == WBSIM_FIO_WRITE) {
 		if (f->seq_next >= f->nr_blocks)
@@ -423,7 +414,7 @@ static void job_new_pass(struct wbsim_job_file *f)
 /* ------------------------------------------------------------------------ */
 /* The write loop                                                           */
 
-static bool job_should_stop(struct wbsim_job *job)
+bool wbsim_job_should_stop(const struct wbsim_job *job)
 {
 	if (job->fio->time_based)
 		return now_of(job) >= job->deadline_ns;
@@ -432,7 +423,6 @@ static bool job_should_stop(struct wbsim_job *job)
 
 static void job_batch_done(wbsim_sim *sim, void *arg);
 static void job_after_throttle(wbsim_sim *sim, void *arg);
-static void job_open_file(struct wbsim_job *job, unsigned int file);
 
 /* One buffered write of bs bytes at block @blk of file @f: dirty the pages
  * (accounting point a), reserve delayed allocation. Returns its CPU cost. */
@@ -465,8 +455,8 @@ static void job_next(wbsim_sim *sim, void *arg)
 	struct wbsim_vm *vm = &job->m->vm;
 	wbsim_time_t total = 0;
 
-	if (job_should_stop(job)) {
-		job_finish(job);
+	if (wbsim_job_should_stop(job)) {
+		wbsim_job_finish(job);
 		return;
 	}
 	job->batch_ios = 0;
@@ -481,10 +471,10 @@ static void job_next(wbsim_sim *sim, void *arg)
 		if (!f->opened) {
 			if (job->batch_ios)
 				break;	/* open outside a batch */
-			job_open_file(job, fi);
+			wbsim_job_open_file(job, fi);
 			return;
 		}
-		blk = job_next_block(job, f);
+		blk = wbsim_job_next_block(job, f);
 		if (blk == UINT64_MAX) {
 			job->batch_pass_end = true;
 			break;
@@ -513,7 +503,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 	}
 	if (job->batch_ios == 0) {
 		/* The pass ended before any write of this batch. */
-		job_pass_over(job);
+		wbsim_job_pass_over(job);
 		return;
 	}
 	job->batch_total = total;
@@ -576,7 +566,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 	job_bw_sample(job);
 	job->batch_ios = 0;
 	if (job->batch_pass_end) {
-		job_pass_over(job);
+		wbsim_job_pass_over(job);
 		return;
 	}
 	if (fio->fsync) {
@@ -605,30 +595,40 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 	wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
 }
 
+/* Go on writing: the buffered loop, or the direct-I/O issuer. */
+static void job_resume(struct wbsim_job *job)
+{
+	if (job->fio->direct)
+		wbsim_job_direct_continue(job);
+	else
+		wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
 static void job_after_fsync(struct wbsim_job *job)
 {
-	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+	job_resume(job);
 }
 
 static void job_after_invalidate(struct wbsim_job *job)
 {
-	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+	job_resume(job);
 }
 
 /* A pass over the current file ended: time_based jobs start a new one
  * after fadvise(DONTNEED); others have issued everything they will. */
-static void job_pass_over(struct wbsim_job *job)
+void wbsim_job_pass_over(struct wbsim_job *job)
 {
 	unsigned int fi = job->cur_file;
 	struct wbsim_job_file *f = &job->files[fi];
 
 	job->passes++;
 	if (!job->fio->time_based && job->fio->loops <= 1) {
-		job_finish(job);
+		wbsim_job_finish(job);
 		return;
 	}
 	job_new_pass(f);
-	if (job->fio->invalidate)
+	/* fio invalidates at a pass end only for buffered I/O */
+	if (job->fio->invalidate && !job->fio->direct)
 		job_fadvise_dontneed(job, fi, job_after_invalidate);
 	else
 		job_after_invalidate(job);
@@ -636,12 +636,12 @@ static void job_pass_over(struct wbsim_job *job)
 
 static void job_opened(struct wbsim_job *job)
 {
-	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+	job_resume(job);
 }
 
 /* First open of a file by the job: create_on_open creates it now; fio
  * invalidates the job's range of it before the first write. */
-static void job_open_file(struct wbsim_job *job, unsigned int file)
+void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 {
 	struct wbsim_job_file *f = &job->files[file];
 
@@ -670,7 +670,10 @@ static void job_begin(wbsim_sim *sim, void *arg)
 	job->deadline_ns = job->io_start_ns + job->fio->runtime_ns;
 	job->bw_next = job->io_start_ns + BW_WINDOW_NS;
 	job->bw_samples = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	job_next(sim, job);
+	if (job->fio->direct)
+		wbsim_job_direct_continue(job);
+	else
+		job_next(sim, job);
 }
 
 void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *), void *arg)
@@ -712,7 +715,7 @@ static void job_end_fsync_next(struct wbsim_job *job)
 	job_really_done(job);
 }
 
-static void job_finish(struct wbsim_job *job)
+void wbsim_job_finish(struct wbsim_job *job)
 {
 	if (job->fio->end_fsync || job->fio->fsync_on_close) {
 		job->end_fsync_next = 0;

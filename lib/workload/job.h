@@ -9,6 +9,8 @@
 #include "mm/page-writeback.h"
 #include "report/lat-hist.h"
 
+struct direct_io;
+
 struct wbsim_job_file {
 	struct wbsim_inode *inode;
 	char *path;
@@ -74,6 +76,12 @@ struct wbsim_job {
 	void (*after_sync)(struct wbsim_job *job);
 	void (*on_done)(struct wbsim_job *job, void *arg);
 	void *on_done_arg;
+
+	/* direct I/O (job-direct.c) */
+	unsigned int dio_inflight;
+	bool dio_issuing;
+	unsigned int dio_next_bio;
+	struct direct_io *dio_cur;
 };
 
 /* Create the jobs' tasks and files; no event is scheduled yet. */
@@ -83,6 +91,16 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *),
 		     void *arg);
 void wbsim_job_clear(struct wbsim_job *job);
+/* job.c helpers shared with job-direct.c */
+uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
+bool wbsim_job_should_stop(const struct wbsim_job *job);
+void wbsim_job_pass_over(struct wbsim_job *job);
+void wbsim_job_finish(struct wbsim_job *job);
+void wbsim_job_open_file(struct wbsim_job *job, unsigned int file);
+/* job-direct.c: issue O_DIRECT writes up to the queue depth. */
+void wbsim_job_direct_continue(struct wbsim_job *job);
+unsigned int wbsim_job_direct_depth(const struct wbsim_job *job);
+
 /* fio's layout of the job's files before any job starts. */
 gboolean wbsim_job_layout(struct wbsim_job *job, GError **error);
 
