@@ -214,6 +214,9 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	wbsim_time_t pause_ns;
 
 	wbsim_balance_dirty_pages(&vm->dirty, &in, &d->td, &out);
+	/* the kernel emits global_dirty_state where it computes the global
+	 * thresholds (domain_dirty_limits() on the global domain) */
+	wbsim_trace_global_dirty_state(bdi, d->task, gdtc.bg_thresh, gdtc.thresh);
 	if (out.wake_flusher)
 		wbsim_wb_start_background_writeback(wb);
 	if (out.bandwidth_updated) {

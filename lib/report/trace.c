@@ -20,7 +20,7 @@ static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char
 	va_list ap;
 	const char *comm = task && task->name ? task->name : "<idle>";
 	unsigned int pid = task ? task->pid : 0;
-	int cpu = task && task->cpu >= 0 ? task->cpu : 0;
+	int cpu = task ? (task->cpu >= 0 ? task->cpu : (int)task->last_cpu) : 0;
 
 	if (!tr->buf)
 		tr->buf = g_string_sized_new(256);
