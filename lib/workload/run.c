@@ -378,6 +378,11 @@ static void series_columns(struct wbsim_run *run)
 		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
 	}
 	g_ptr_array_add(c, g_strdup("device_in_flight"));
+	g_ptr_array_add(c, g_strdup("device_bytes"));
+	g_ptr_array_add(c, g_strdup("device_requests"));
+	g_ptr_array_add(c, g_strdup("device_merges"));
+	g_ptr_array_add(c, g_strdup("device_seeks"));
+	g_ptr_array_add(c, g_strdup("device_seek_ms"));
 }
 
 static void sample(wbsim_sim *sim, void *arg)
@@ -413,6 +418,16 @@ static void sample(wbsim_sim *sim, void *arg)
 		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
 	}
 	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
+	{
+		struct wbsim_blk_stats st;
+
+		wbsim_blk_queue_get_stats(bdi->queue, &st);
+		PUSH(st.bytes);
+		PUSH(st.requests);
+		PUSH(st.merges);
+		PUSH(st.seeks);
+		PUSH(st.seek_ns / 1e6);
+	}
 #undef PUSH
 	if (!run->workload_done || run->pending_events)
 		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
