@@ -510,7 +510,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
 }
 
-static void job_after_fsync(struct wbsim_job *job);
+static void job_resume(struct wbsim_job *job);
 
 /* The batch's CPU burst is over: the writes have returned to the job (the
  * last one after the throttle, if it is due). */
@@ -576,7 +576,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 			if (f->since_fsync >= fio->fsync) {
 				f->since_fsync = 0;
 				/* fio fsyncs the file it would write next */
-				job_fsync(job, job->cur_file, job_after_fsync);
+				job_fsync(job, job->cur_file, job_resume);
 				return;
 			}
 		}
@@ -604,15 +604,7 @@ static void job_resume(struct wbsim_job *job)
 		wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
 }
 
-static void job_after_fsync(struct wbsim_job *job)
-{
-	job_resume(job);
-}
 
-static void job_after_invalidate(struct wbsim_job *job)
-{
-	job_resume(job);
-}
 
 /* A pass over the current file ended: time_based jobs start a new one
  * after fadvise(DONTNEED); others have issued everything they will. */
@@ -629,15 +621,11 @@ void wbsim_job_pass_over(struct wbsim_job *job)
 	job_new_pass(f);
 	/* fio invalidates at a pass end only for buffered I/O */
 	if (job->fio->invalidate && !job->fio->direct)
-		job_fadvise_dontneed(job, fi, job_after_invalidate);
+		job_fadvise_dontneed(job, fi, job_resume);
 	else
-		job_after_invalidate(job);
+		job_resume(job);
 }
 
-static void job_opened(struct wbsim_job *job)
-{
-	job_resume(job);
-}
 
 /* First open of a file by the job: create_on_open creates it now; fio
  * invalidates the job's range of it before the first write. */
@@ -653,9 +641,9 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 	}
 	f->inode->openers++;
 	if (job->fio->invalidate)
-		job_fadvise_dontneed(job, file, job_opened);
+		job_fadvise_dontneed(job, file, job_resume);
 	else
-		job_opened(job);
+		job_resume(job);
 }
 
 /* ------------------------------------------------------------------------ */
