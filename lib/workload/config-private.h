@@ -29,6 +29,8 @@ struct wbsim_config_origin {
  * @fio_sections_instance: the loaded file that holds them
  * @fio_sections_dir: that file's directory (fio include lines are relative to it)
  * @next_instance: counter for wbsim_config_origin.instance
+ * @sweep_lines: the [sweep] lines (struct wbsim_config_sweep_line *), in
+ *	order (workload/sweep.h)
  */
 struct wbsim_config_private {
 	struct wbsim_config_origin *origins;
@@ -38,7 +40,19 @@ struct wbsim_config_private {
 	unsigned int fio_sections_instance;
 	char *fio_sections_dir;
 	unsigned int next_instance;
+	GPtrArray *sweep_lines;
 };
+
+/* One [sweep] line, KEY = VALUES, as read (checked by workload/sweep.c). */
+struct wbsim_config_sweep_line {
+	char *key;		/* "section.key" */
+	char *value;
+	char *file;
+	unsigned int line;
+	unsigned int instance;
+	char *base_dir;		/* the file's directory (for file-name values) */
+};
+void wbsim_config_sweep_line_free(gpointer data);
 
 /* -- value parsers (config-parse.c) -------------------------------------- */
 /*
@@ -104,6 +118,19 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 
 /* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
 char *wbsim_config_where(const char *file, unsigned int line);
+
+/* -- scenario loader (scenario.c) ---------------------------------------- */
+/*
+ * wbsim_scenario_load_hooked() - wbsim_scenario_load() with @hook called
+ * after the overrides and before the checks (a sweep point's values).
+ */
+typedef gboolean (*wbsim_scenario_hook)(struct wbsim_config *cfg, void *arg,
+					GError **error);
+struct wbsim_scenario;
+struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
+						  const char *const *overrides,
+						  wbsim_scenario_hook hook,
+						  void *arg, GError **error);
 
 /* -- parameter sets (config-params.c) ------------------------------------ */
 /* Names of the device presets or filesystem types, NULL-terminated. */

@@ -11,6 +11,7 @@
 
 #include <wbsim/error.h>
 #include "workload/config-private.h"
+#include "workload/sweep.h"
 
 #define F(field) offsetof(struct wbsim_config, field)
 #define KIB ((uint64_t)1 << 10)
@@ -24,7 +25,7 @@ static const char *const contexts_words[] = { "cpus", "auto", NULL };
 /* The scenario file's sections, in documentation and --dump-config order. */
 static const char *const config_sections[] = {
 	"scenario", "machine", "vm", "device", "filesystem", "writeback",
-	"workload", "run", "events", "measure", NULL,
+	"workload", "run", "events", "sweep", "measure", NULL,
 };
 
 static const struct wbsim_config_key config_keys[] = {
@@ -167,6 +168,7 @@ struct wbsim_config *wbsim_config_new(void)
 	cfg->device_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->fs_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
+	priv->sweep_lines = g_ptr_array_new_with_free_func(wbsim_config_sweep_line_free);
 	wbsim_config_set_defaults(config_keys, G_N_ELEMENTS(config_keys), cfg);
 	return cfg;
 }
@@ -190,6 +192,7 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	g_ptr_array_unref(priv->fio_sections);
 	g_free(priv->fio_sections_file);
 	g_free(priv->fio_sections_dir);
+	g_ptr_array_unref(priv->sweep_lines);
 	g_free(priv);
 	g_ptr_array_unref(cfg->device_params);
 	g_ptr_array_unref(cfg->fs_params);
@@ -318,6 +321,9 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 				    "%s[%s]: unknown section", where, section);
 		return FALSE;
 	}
+	if (strcmp(section, "sweep") == 0)
+		return wbsim_sweep_add_line(cfg, key, value, file, line,
+					    instance, base_dir, error);
 
 	k = wbsim_config_find_key(section, key, &idx);
 	if (!k) {
@@ -412,6 +418,12 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 	if (!*section || !*key) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
 			    "--set: '%s': expected SECTION.KEY=VALUE",
+			    assignment);
+		return FALSE;
+	}
+	if (strcmp(section, "sweep") == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "--set: '%s': a sweep is given with --sweep KEY=VALUES",
 			    assignment);
 		return FALSE;
 	}
@@ -690,6 +702,15 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 		if (strcmp(section, "device") == 0 ||
 		    strcmp(section, "filesystem") == 0)
 			dump_params(out, cfg, section);
+		if (strcmp(section, "sweep") == 0) {
+			for (guint i = 0; i < cfg->priv->sweep_lines->len; i++) {
+				const struct wbsim_config_sweep_line *sl =
+					cfg->priv->sweep_lines->pdata[i];
+
+				g_string_append_printf(out, "%s = %s\n",
+						       sl->key, sl->value);
+			}
+		}
 		if (strcmp(section, "events") == 0) {
 			for (guint i = 0; i < cfg->events->len; i++) {
 				const struct wbsim_config_event *ev =

@@ -384,7 +384,8 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 					    const char *shown,
 					    const char *base_dir,
 					    const char *const *overrides,
-					    GError **error)
+					    wbsim_scenario_hook hook,
+					    void *hook_arg, GError **error)
 {
 	struct wbsim_scenario *scn = g_new0(struct wbsim_scenario, 1);
 	struct loader ld = { scn, NULL, NULL };
@@ -401,6 +402,7 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	ok = load_text(&ld, text, len, shown, base_dir, error);
 	for (size_t i = 0; ok && overrides && overrides[i]; i++)
 		ok = wbsim_config_set_override(scn->cfg, overrides[i], error);
+	ok = ok && (!hook || hook(scn->cfg, hook_arg, error));
 	ok = ok && wbsim_config_check(scn->cfg, error);
 	ok = ok && resolve_workload(scn, error);
 
@@ -417,6 +419,14 @@ struct wbsim_scenario *wbsim_scenario_load(const char *path,
 					   const char *const *overrides,
 					   GError **error)
 {
+	return wbsim_scenario_load_hooked(path, overrides, NULL, NULL, error);
+}
+
+struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
+						  const char *const *overrides,
+						  wbsim_scenario_hook hook,
+						  void *arg, GError **error)
+{
 	g_autofree char *text = NULL, *dir = NULL;
 	gsize len;
 
@@ -432,7 +442,7 @@ struct wbsim_scenario *wbsim_scenario_load(const char *path,
 		}
 	}
 	dir = g_path_get_dirname(path);
-	return scenario_load(text, len, path, dir, overrides, error);
+	return scenario_load(text, len, path, dir, overrides, hook, arg, error);
 }
 
 struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
@@ -444,7 +454,7 @@ struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 	g_return_val_if_fail(text != NULL, NULL);
 	return scenario_load(text, strlen(text),
 			     display_name ? display_name : "<string>",
-			     base_dir, overrides, error);
+			     base_dir, overrides, NULL, NULL, error);
 }
 
 const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn)
