@@ -113,18 +113,6 @@ struct wbsim_config_key {
 	const char *help;
 };
 
-/**
- * enum wbsim_affinity_kind - [writeback] affinity: which context writes an inode
- * @WBSIM_AFFINITY_INODE: context = inode number % nr_contexts, for the
- *	inode's whole life (the parallel-writeback series)
- * @WBSIM_AFFINITY_NONE: any context may write back any inode (the earlier
- *	variant reviewers found to fragment files)
- */
-enum wbsim_affinity_kind {
-	WBSIM_AFFINITY_INODE,
-	WBSIM_AFFINITY_NONE,
-};
-
 /* [writeback] contexts = cpus: one context per simulated CPU. */
 #define WBSIM_CONTEXTS_CPUS WBSIM_CONFIG_SPECIAL(0)
 /* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
@@ -184,7 +172,8 @@ struct wbsim_config_private;
  * @fs_params: [filesystem] parameter overrides, as @device_params
  * @wb_contexts: [writeback] contexts: a number, WBSIM_CONTEXTS_CPUS or
  *	WBSIM_CONTEXTS_AUTO; resolve with wbsim_config_nr_contexts()
- * @wb_affinity: [writeback] affinity, enum wbsim_affinity_kind
+ * @wb_affinity: [writeback] affinity, the name of a registered policy
+ *	(include/wbsim/affinity.h)
  * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
  * @fio_file: [workload] fio, the job file name resolved relative to the
  *	scenario file, or NULL when the jobs are inline [fio:NAME] sections
@@ -217,7 +206,7 @@ struct wbsim_config {
 	GPtrArray *fs_params;
 
 	uint64_t wb_contexts;
-	unsigned int wb_affinity;
+	char *wb_affinity;
 	bool strictlimit;
 
 	char *fio_file;

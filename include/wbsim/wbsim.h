@@ -14,5 +14,6 @@
 #include <wbsim/config.h>
 #include <wbsim/scenario.h>
 #include <wbsim/fs.h>
+#include <wbsim/affinity.h>
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * affinity.c - which writeback context writes back an inode.
+ * affinity.c - which writeback context writes back an inode: the registry
+ * of affinity policies (include/wbsim/affinity.h) and the two built-ins.
  *
  * inode: the parallel-writeback series binds an inode to context
  *	inode_number % nr_wb_ctx for its whole life, so one inode is never
@@ -13,43 +14,201 @@
  *	them. (Assumption: the patch text of that variant was not available;
  *	the draw stands for "whichever flusher gets to it first". A rotation
  *	would alias with workloads that dirty files in a fixed order.)
+ *
+ * The registry is written only by wbsim_affinity_register(), under a lock;
+ * a running simulation holds the ops pointer it looked up when it started.
  */
 #include <string.h>
+#include <wbsim/affinity.h>
+#include <wbsim/error.h>
+#include <wbsim/fs.h>
 #include "fs/writeback.h"
 
-static unsigned int inode_select(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
-				 const wbsim_task *task, unsigned int nr_contexts)
+/* What a policy's hook sees: the inode and the task dirtying it. */
+struct wbsim_affinity_inode {
+	struct wbsim_bdi *bdi;
+	struct wbsim_inode *inode;
+	const wbsim_task *task;
+};
+
+static unsigned int inode_select(struct wbsim_affinity_inode *ai, unsigned int nr_contexts)
 {
-	return (unsigned int)(inode->ino % nr_contexts);
+	return (unsigned int)(wbsim_affinity_inode_number(ai) % nr_contexts);
 }
 
-static unsigned int none_select(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
-				const wbsim_task *task, unsigned int nr_contexts)
+static unsigned int none_select(struct wbsim_affinity_inode *ai, unsigned int nr_contexts)
 {
-	return (unsigned int)wbsim_rng_below(wbsim_sim_rng(bdi->sim), nr_contexts);
+	return (unsigned int)wbsim_rng_below(wbsim_affinity_inode_rng(ai), nr_contexts);
 }
 
 static const struct wbsim_affinity_ops affinity_inode = {
 	.name = "inode",
+	.version = WBSIM_AFFINITY_OPS_VERSION,
+	.flags = WBSIM_AFFINITY_FIXED,
 	.select = inode_select,
-	.fixed = true,
 };
 
 static const struct wbsim_affinity_ops affinity_none = {
 	.name = "none",
+	.version = WBSIM_AFFINITY_OPS_VERSION,
 	.select = none_select,
-	.fixed = false,
 };
 
-static const struct wbsim_affinity_ops *const builtin[] = {
-	&affinity_inode,
-	&affinity_none,
-};
+/* ------------------------------------------------------------------------ */
+/* Registry                                                                 */
+
+static GMutex registry_lock;
+static GPtrArray *registry;	/* const struct wbsim_affinity_ops *, in order */
+
+static const struct wbsim_affinity_ops *find_locked(const char *name)
+{
+	for (guint i = 0; i < registry->len; i++) {
+		const struct wbsim_affinity_ops *ops = registry->pdata[i];
+
+		if (strcmp(ops->name, name) == 0)
+			return ops;
+	}
+	return NULL;
+}
+
+/* check_engine_ops() in fio's ioengines.c, for affinity policies. */
+static gboolean check_ops(const struct wbsim_affinity_ops *ops, GError **error)
+{
+	if (!ops || !ops->name || !ops->name[0]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "affinity policy without a name");
+		return FALSE;
+	}
+	if (ops->version != WBSIM_AFFINITY_OPS_VERSION) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "affinity policy '%s': bad ops version %u (want %u)", ops->name,
+			    ops->version, WBSIM_AFFINITY_OPS_VERSION);
+		return FALSE;
+	}
+	if (!ops->select) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "affinity policy '%s': missing hook select", ops->name);
+		return FALSE;
+	}
+	if (ops->flags & ~(unsigned int)WBSIM_AFFINITY_FIXED) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "affinity policy '%s': unknown flags 0x%x", ops->name, ops->flags);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Called with the lock held: the built-ins come first. */
+static void registry_init_locked(void)
+{
+	if (registry)
+		return;
+	registry = g_ptr_array_new();
+	g_ptr_array_add(registry, (gpointer)&affinity_inode);
+	g_ptr_array_add(registry, (gpointer)&affinity_none);
+}
+
+gboolean wbsim_affinity_register(const struct wbsim_affinity_ops *ops, GError **error)
+{
+	gboolean ok = FALSE;
+
+	if (!check_ops(ops, error))
+		return FALSE;
+	g_mutex_lock(&registry_lock);
+	registry_init_locked();
+	if (find_locked(ops->name)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "affinity policy '%s' is already registered", ops->name);
+	} else {
+		g_ptr_array_add(registry, (gpointer)ops);
+		ok = TRUE;
+	}
+	g_mutex_unlock(&registry_lock);
+	return ok;
+}
 
 const struct wbsim_affinity_ops *wbsim_affinity_lookup(const char *name)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++)
-		if (strcmp(builtin[i]->name, name) == 0)
-			return builtin[i];
-	return NULL;
+	const struct wbsim_affinity_ops *ops;
+
+	if (!name)
+		return NULL;
+	g_mutex_lock(&registry_lock);
+	registry_init_locked();
+	ops = find_locked(name);
+	g_mutex_unlock(&registry_lock);
+	return ops;
+}
+
+char **wbsim_affinity_names(void)
+{
+	char **names;
+
+	g_mutex_lock(&registry_lock);
+	registry_init_locked();
+	names = g_new0(char *, registry->len + 1);
+	for (guint i = 0; i < registry->len; i++)
+		names[i] = g_strdup(((const struct wbsim_affinity_ops *)registry->pdata[i])->name);
+	g_mutex_unlock(&registry_lock);
+	return names;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The hook's view of the inode                                             */
+
+unsigned int wbsim_affinity_select(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
+				   const wbsim_task *task)
+{
+	struct wbsim_affinity_inode ai = { bdi, inode, task };
+
+	return bdi->affinity->select(&ai, bdi->nr_wb_ctx) % bdi->nr_wb_ctx;
+}
+
+void wbsim_affinity_release(struct wbsim_inode *inode)
+{
+	const struct wbsim_affinity_ops *ops = inode->bdi ? inode->bdi->affinity : NULL;
+
+	if (inode->affinity_data && ops && ops->release_data)
+		ops->release_data(inode->affinity_data);
+	inode->affinity_data = NULL;
+}
+
+uint64_t wbsim_affinity_inode_number(const struct wbsim_affinity_inode *ai)
+{
+	return ai->inode->ino;
+}
+
+uint64_t wbsim_affinity_inode_group(const struct wbsim_affinity_inode *ai)
+{
+	return ai->inode->fs_inode ? wbsim_fs_inode_group(ai->inode->fs_inode) : 0;
+}
+
+const char *wbsim_affinity_inode_path(const struct wbsim_affinity_inode *ai)
+{
+	return ai->inode->name;
+}
+
+void *wbsim_affinity_inode_get_data(const struct wbsim_affinity_inode *ai)
+{
+	return ai->inode->affinity_data;
+}
+
+void wbsim_affinity_inode_set_data(struct wbsim_affinity_inode *ai, void *data)
+{
+	ai->inode->affinity_data = data;
+}
+
+unsigned int wbsim_affinity_task_pid(const struct wbsim_affinity_inode *ai)
+{
+	return ai->task ? ai->task->pid : 0;
+}
+
+unsigned int wbsim_affinity_task_cpu(const struct wbsim_affinity_inode *ai)
+{
+	return ai->task ? ai->task->last_cpu : 0;
+}
+
+wbsim_rng *wbsim_affinity_inode_rng(const struct wbsim_affinity_inode *ai)
+{
+	return wbsim_sim_rng(ai->bdi->sim);
 }

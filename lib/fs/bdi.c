@@ -78,6 +78,7 @@ void wbsim_inode_free(struct wbsim_inode *inode)
 {
 	if (!inode)
 		return;
+	wbsim_affinity_release(inode);
 	wbsim_page_cache_destroy(&inode->pages);
 	if (inode->sync_waiters)
 		g_ptr_array_free(inode->sync_waiters, TRUE);

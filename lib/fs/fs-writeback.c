@@ -89,7 +89,7 @@ static void inode_io_list_move(struct wbsim_wb *wb, struct wbsim_inode *inode, G
  * that its next dirtying chooses a context again. */
 void wbsim_inode_maybe_detach(struct wbsim_inode *inode)
 {
-	if (inode->wb && !inode->bdi->affinity->fixed && !inode->on_list &&
+	if (inode->wb && !(inode->bdi->affinity->flags & WBSIM_AFFINITY_FIXED) && !inode->on_list &&
 	    !(inode->i_state & (I_SYNC | I_DIRTY_PAGES)) && inode->nr_writeback == 0 &&
 	    wbsim_inode_nr_dirty(inode) == 0)
 		inode->wb = NULL;
@@ -184,7 +184,7 @@ void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task)
 	if (inode->i_state & I_DIRTY_PAGES)
 		return;
 	if (!inode->wb) {
-		unsigned int ctx = bdi->affinity->select(bdi, inode, task, bdi->nr_wb_ctx);
+		unsigned int ctx = wbsim_affinity_select(bdi, inode, task);
 
 		inode->wb = bdi->wb_ctx[ctx % bdi->nr_wb_ctx];
 	}

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <wbsim/sim.h>
 #include <wbsim/cpu-costs.h>
+#include <wbsim/affinity.h>
 #include "mm/vm.h"
 #include "mm/page-cache.h"
 #include "mm/flex-proportions.h"
@@ -71,6 +72,7 @@ enum wbsim_sync_mode {
  *	(only the first 64 contexts are told apart)
  * @sync_waiters: tasks waiting for I_SYNC to clear or writeback to end
  * @openers: open file descriptions (the filesystem hears the last close)
+ * @affinity_data: the affinity policy's per-inode pointer
  */
 struct wbsim_inode {
 	uint64_t ino;
@@ -88,6 +90,7 @@ struct wbsim_inode {
 	uint64_t written_by;
 	GPtrArray *sync_waiters;
 	unsigned int openers;
+	void *affinity_data;
 };
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */
@@ -211,22 +214,12 @@ struct wbsim_wb {
 	uint64_t works_done;
 };
 
-/**
- * struct wbsim_affinity_ops - which writeback context writes an inode
- * @name: registry name ("inode", "none")
- * @select: context for @inode becoming dirty, dirtied by @task on @cpu;
- *	called only when the inode is not attached to a wb
- * @fixed: the choice never changes over the inode's life (the flusher may
- *	rely on it; used by checks)
- */
-struct wbsim_affinity_ops {
-	const char *name;
-	unsigned int (*select)(struct wbsim_bdi *bdi, const struct wbsim_inode *inode,
-			       const wbsim_task *task, unsigned int nr_contexts);
-	bool fixed;
-};
-
-const struct wbsim_affinity_ops *wbsim_affinity_lookup(const char *name);
+/* The policy of [writeback] affinity (registry in affinity.c): the context
+ * for @inode going clean -> dirty, dirtied by @task (may be NULL). */
+unsigned int wbsim_affinity_select(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
+				   const wbsim_task *task);
+/* Free the policy's per-inode pointer (wbsim_affinity_inode_set_data()). */
+void wbsim_affinity_release(struct wbsim_inode *inode);
 
 /**
  * struct wbsim_bdi - a backing device (struct backing_dev_info) with its

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include <wbsim/affinity.h>
 #include <wbsim/error.h>
 #include "workload/config-private.h"
 #include "workload/sweep.h"
@@ -18,7 +19,6 @@
 #define MIB ((uint64_t)1 << 20)
 #define TIB ((uint64_t)1 << 40)
 
-static const char *const affinity_names[] = { "inode", "none", NULL };
 /* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
 static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
@@ -83,9 +83,9 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "writeback", "contexts", WBSIM_CFG_UINT, F(wb_contexts), "1",
 	  "contexts", 1, 4096, contexts_words, NULL, 0,
 	  "Writeback contexts (flusher threads) per bdi, nr_wb_ctx: a number, cpus (one per CPU), or auto (1 on a rotational device, else one per CPU). 1 is today's kernel." },
-	{ "writeback", "affinity", WBSIM_CFG_ENUM, F(wb_affinity), "inode", "",
-	  0, 0, affinity_names, NULL, 0,
-	  "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant)." },
+	{ "writeback", "affinity", WBSIM_CFG_NAME, F(wb_affinity), "inode", "",
+	  0, 0, NULL, wbsim_affinity_names, 0,
+	  "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant); or a policy a program registered with wbsim_affinity_register() (include/wbsim/affinity.h)." },
 	{ "writeback", "strictlimit", WBSIM_CFG_BOOL, F(strictlimit), "false",
 	  "", 0, 0, NULL, NULL, 0,
 	  "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },

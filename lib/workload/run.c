@@ -170,7 +170,13 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	wbsim_writeback_set_ratelimit(&m->vm.dirty, &m->vm.dom, wbsim_vm_dirtyable_memory(&m->vm));
 
 	q = wbsim_device_queue(m->dev);
-	aff = wbsim_affinity_lookup(cfg->wb_affinity == WBSIM_AFFINITY_NONE ? "none" : "inode");
+	aff = wbsim_affinity_lookup(cfg->wb_affinity);
+	if (!aff) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "[writeback] affinity = %s: no such policy is registered",
+			    cfg->wb_affinity);
+		return FALSE;
+	}
 	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
 	bp.affinity = aff;
 	bp.strictlimit = cfg->strictlimit;

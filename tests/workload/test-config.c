@@ -216,7 +216,7 @@ static void test_defaults(void **state)
 	assert_string_equal(cfg->fs_type, "ideal");
 	assert_int_equal(cfg->device_params->len, 0);
 	assert_int_equal(cfg->wb_contexts, 1);
-	assert_int_equal(cfg->wb_affinity, WBSIM_AFFINITY_INODE);
+	assert_string_equal(cfg->wb_affinity, "inode");
 	assert_false(cfg->strictlimit);
 	assert_null(cfg->fio_file);
 	assert_int_equal(cfg->seed, 1);
@@ -337,7 +337,7 @@ static void test_set_values(void **state)
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 1);
 	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=3", NULL));
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 3);
-	assert_int_equal(cfg->wb_affinity, WBSIM_AFFINITY_NONE);
+	assert_string_equal(cfg->wb_affinity, "none");
 	assert_true(cfg->strictlimit);
 	assert_true(cfg->seed == UINT64_MAX);
 	assert_true(cfg->time_limit == 120 * WBSIM_NSEC_PER_SEC);

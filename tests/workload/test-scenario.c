@@ -98,7 +98,7 @@ static void test_keys_from_file(void **state)
 	assert_true(cfg->wb_contexts == WBSIM_CONTEXTS_AUTO);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 1);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, false), 12);
-	assert_int_equal(cfg->wb_affinity, WBSIM_AFFINITY_NONE);
+	assert_string_equal(cfg->wb_affinity, "none");
 	assert_int_equal(cfg->seed, 42);
 	assert_int_equal(cfg->events->len, 2);
 	ev = cfg->events->pdata[1];
