@@ -150,6 +150,36 @@ struct wbsim_config_event {
 	unsigned int line;
 };
 
+/**
+ * enum wbsim_moment_kind - when [measure] extents counts extents
+ * @WBSIM_MOMENT_END: when the run ends (what is counted if no moment is listed)
+ * @WBSIM_MOMENT_AFTER_JOBS: a delay after the last fio job exits
+ * @WBSIM_MOMENT_REMOUNT: after everything else: write every dirty page back,
+ *	unmount and mount (wbsim_fs_remount()), then count
+ */
+enum wbsim_moment_kind {
+	WBSIM_MOMENT_END,
+	WBSIM_MOMENT_AFTER_JOBS,
+	WBSIM_MOMENT_REMOUNT,
+};
+
+/**
+ * struct wbsim_config_moment - one [measure] extents = MOMENT line
+ * @kind: enum wbsim_moment_kind
+ * @delay: for WBSIM_MOMENT_AFTER_JOBS, ns after the last job exits
+ * @name: the canonical text ("after-jobs", "after-jobs+30s", "remount",
+ *	"end"), also the moment's name in the results
+ * @file: where it was set
+ * @line: the line in @file
+ */
+struct wbsim_config_moment {
+	unsigned int kind;
+	wbsim_time_t delay;
+	char *name;
+	char *file;
+	unsigned int line;
+};
+
 struct wbsim_config_private;
 
 /**
@@ -182,6 +212,8 @@ struct wbsim_config_private;
  *	workload ends)
  * @series_interval: [run] series_interval, ns between time-series samples
  * @events: [events], struct wbsim_config_event * in file order
+ * @measure_extents: [measure] extents, struct wbsim_config_moment * in file
+ *	order (empty: extents are counted at the end of the run)
  * @priv: private to the library
  */
 struct wbsim_config {
@@ -216,6 +248,7 @@ struct wbsim_config {
 	wbsim_time_t series_interval;
 
 	GPtrArray *events;
+	GPtrArray *measure_extents;
 
 	struct wbsim_config_private *priv;
 };

@@ -145,6 +145,18 @@ gboolean wbsim_config_parse_event(const char *value,
 				  struct wbsim_config_event *ev,
 				  GError **error);
 void wbsim_config_event_free(gpointer data);
+
+/* -- [measure] moments (config-measure.c) -------------------------------- */
+/*
+ * wbsim_config_parse_moment() - parse a MOMENT of [measure] extents into
+ * @mo (its file and line are left to the caller); a moment already in
+ * @earlier (struct wbsim_config_moment *) is an error. The error message
+ * is the reason.
+ */
+gboolean wbsim_config_parse_moment(const char *value, const GPtrArray *earlier,
+				   struct wbsim_config_moment *mo,
+				   GError **error);
+void wbsim_config_moment_free(gpointer data);
 void wbsim_config_override_free(gpointer data);
 
 /* The section ops installed for @section, or NULL (parameter sets). */

@@ -107,6 +107,10 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "events", "at", WBSIM_CFG_STRING, 0, NULL, "TIME ACTION [ARGS]",
 	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
 	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount." },
+
+	{ "measure", "extents", WBSIM_CFG_STRING, 0, NULL, "MOMENT",
+	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
+	  "Count every file's extents as filefrag does at MOMENT: end (when the run stops), after-jobs (the last fio job exited), after-jobs+TIME (e.g. after-jobs+30s), remount (after everything else: write all back, unmount and mount). May repeat, each moment once; none = end." },
 };
 
 const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys)
@@ -168,6 +172,7 @@ struct wbsim_config *wbsim_config_new(void)
 	cfg->device_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->fs_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
+	cfg->measure_extents = g_ptr_array_new_with_free_func(wbsim_config_moment_free);
 	priv->sweep_lines = g_ptr_array_new_with_free_func(wbsim_config_sweep_line_free);
 	wbsim_config_set_defaults(config_keys, G_N_ELEMENTS(config_keys), cfg);
 	return cfg;
@@ -197,6 +202,7 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	g_ptr_array_unref(cfg->device_params);
 	g_ptr_array_unref(cfg->fs_params);
 	g_ptr_array_unref(cfg->events);
+	g_ptr_array_unref(cfg->measure_extents);
 	g_free(cfg);
 }
 
@@ -359,6 +365,21 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 		ev->file = g_strdup(file);
 		ev->line = line;
 		g_ptr_array_add(cfg->events, ev);
+		return TRUE;
+	}
+	if (strcmp(section, "measure") == 0) {
+		struct wbsim_config_moment *mo = g_new0(struct wbsim_config_moment, 1);
+
+		if (!wbsim_config_parse_moment(value, cfg->measure_extents, mo, &local)) {
+			wbsim_config_moment_free(mo);
+			g_set_error(error, WBSIM_ERROR, local->code,
+				    "%s[%s] %s = %s: %s", where, section, key,
+				    value, local->message);
+			return FALSE;
+		}
+		mo->file = g_strdup(file);
+		mo->line = line;
+		g_ptr_array_add(cfg->measure_extents, mo);
 		return TRUE;
 	}
 	if (k->flags & WBSIM_CFG_NO_STORE) {
@@ -680,8 +701,8 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 
 		if (strcmp(section, "events") == 0 && cfg->events->len == 0)
 			continue;
-		if (strcmp(section, "measure") == 0)
-			continue;	/* no keys yet */
+		if (strcmp(section, "measure") == 0 && cfg->measure_extents->len == 0)
+			continue;
 		if (out->len)
 			g_string_append_c(out, '\n');
 		g_string_append_printf(out, "[%s]\n", section);
@@ -722,6 +743,13 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 						       ev->args ? " " : "",
 						       ev->args ? ev->args : "");
 			}
+		}
+		for (guint i = 0; strcmp(section, "measure") == 0 &&
+				  i < cfg->measure_extents->len; i++) {
+			const struct wbsim_config_moment *mo =
+				cfg->measure_extents->pdata[i];
+
+			g_string_append_printf(out, "extents = %s\n", mo->name);
 		}
 		/* a section with nothing to say is left out */
 		if (out->len == start) {

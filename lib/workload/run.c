@@ -42,6 +42,8 @@ struct wbsim_run {
 	struct wbsim_run_result *result;
 	unsigned int pending_events;
 	bool workload_done;
+	bool remount_started;	/* [measure] extents = remount began */
+	struct wbsim_config_event remount_ev;
 	GError *failure;
 	uint64_t checks;
 };
@@ -215,6 +217,8 @@ static void machine_free(struct wbsim_machine *m)
 /* Jobs and groups                                                          */
 
 static void start_group(struct wbsim_run *run);
+static void schedule_after_jobs(struct wbsim_run *run);
+static void run_maybe_finish(struct wbsim_run *run);
 
 static void job_done(struct wbsim_job *job, void *arg)
 {
@@ -229,8 +233,8 @@ static void job_done(struct wbsim_job *job, void *arg)
 		return;
 	if (run->jobs_done == run->nr_jobs) {
 		run->workload_done = true;
-		if (!run->pending_events)
-			wbsim_sim_stop(run->m.sim);
+		schedule_after_jobs(run);
+		run_maybe_finish(run);
 		return;
 	}
 	run->cur_group++;
@@ -265,6 +269,8 @@ struct timed_event {
 	wbsim_time_t start;
 	struct wbsim_wb_work *works;
 	guint wait_next;
+	/* called when the writeback is over (remount), else NULL */
+	void (*then)(struct wbsim_run *run);
 };
 
 static void timed_event_done(wbsim_sim *sim, void *arg)
@@ -275,10 +281,12 @@ static void timed_event_done(wbsim_sim *sim, void *arg)
 	g_ptr_array_add(run->m.warnings,
 			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
 					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
+	if (te->then)
+		te->then(run);
 	g_free(te->works);
 	g_free(te);
-	if (--run->pending_events == 0 && run->workload_done)
-		wbsim_sim_stop(sim);
+	run->pending_events--;
+	run_maybe_finish(run);
 }
 
 /* wait_sb_inodes(): after the works, wait for every inode that still has
@@ -306,7 +314,8 @@ static void timed_event_fire(wbsim_sim *sim, void *arg)
 {
 	struct timed_event *te = arg;
 	struct wbsim_bdi *bdi = &te->run->m.bdi;
-	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0;
+	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0 ||
+		   strcmp(te->ev->action, "remount") == 0;
 
 	te->start = wbsim_sim_now(sim);
 	te->works = g_new0(struct wbsim_wb_work, bdi->nr_wb_ctx);
@@ -356,6 +365,144 @@ static gboolean schedule_events(struct wbsim_run *run, GError **error)
 		wbsim_sim_schedule_at(run->m.sim, ev->at, timed_event_fire, te);
 	}
 	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Extent counts at the [measure] moments                                   */
+
+/* What filefrag prints for every file, now, recorded under @moment. */
+static void count_extents(struct wbsim_run *run, const char *moment)
+{
+	struct wbsim_machine *m = &run->m;
+
+	for (guint i = 0; i < m->inodes->len; i++) {
+		struct wbsim_inode *inode = m->inodes->pdata[i];
+		struct wbsim_extent_result *er = g_new0(struct wbsim_extent_result, 1);
+
+		er->moment = g_strdup(moment);
+		er->path = g_strdup(inode->name);
+		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
+		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
+		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		er->written_by = inode->written_by;
+		g_ptr_array_add(run->result->extents, er);
+	}
+}
+
+/* Is @kind among the [measure] extents moments? */
+static bool measures(const struct wbsim_run *run, unsigned int kind)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++)
+		if (((const struct wbsim_config_moment *)list->pdata[i])->kind == kind)
+			return true;
+	return false;
+}
+
+struct measure_point {
+	struct wbsim_run *run;
+	const struct wbsim_config_moment *mo;
+};
+
+static void measure_fire(wbsim_sim *sim, void *arg)
+{
+	struct measure_point *mp = arg;
+	struct wbsim_run *run = mp->run;
+
+	(void)sim;
+	count_extents(run, mp->mo->name);
+	g_free(mp);
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+/* The last fio job exited: schedule the after-jobs[+TIME] counts. */
+static void schedule_after_jobs(struct wbsim_run *run)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++) {
+		const struct wbsim_config_moment *mo = list->pdata[i];
+		struct measure_point *mp;
+
+		if (mo->kind != WBSIM_MOMENT_AFTER_JOBS)
+			continue;
+		mp = g_new0(struct measure_point, 1);
+		mp->run = run;
+		mp->mo = mo;
+		run->pending_events++;
+		wbsim_sim_schedule_at(run->m.sim, wbsim_sim_now(run->m.sim) + mo->delay,
+				      measure_fire, mp);
+	}
+}
+
+/* After the remount writeback: unmount and mount, then count. */
+static void remount_then_count(struct wbsim_run *run)
+{
+	GError *err = NULL;
+
+	if (!wbsim_fs_remount(run->m.fs, &err)) {
+		if (!run->failure)
+			run->failure = err;
+		else
+			g_error_free(err);
+		wbsim_sim_stop(run->m.sim);
+		return;
+	}
+	count_extents(run, "remount");
+}
+
+static void timed_event_fire(wbsim_sim *sim, void *arg);
+
+/*
+ * Stop when the workload and every timed event and measurement are over; a
+ * remount measurement comes last: write everything back as umount does
+ * (sync_inodes_sb with WB_SYNC_ALL, then wait for the writeback), remount,
+ * count.
+ */
+static void run_maybe_finish(struct wbsim_run *run)
+{
+	struct timed_event *te;
+
+	if (!run->workload_done || run->pending_events)
+		return;
+	if (run->remount_started || !measures(run, WBSIM_MOMENT_REMOUNT)) {
+		wbsim_sim_stop(run->m.sim);
+		return;
+	}
+	run->remount_started = true;
+	run->remount_ev.action = (char *)"remount";
+	te = g_new0(struct timed_event, 1);
+	te->run = run;
+	te->ev = &run->remount_ev;
+	te->then = remount_then_count;
+	run->pending_events++;
+	timed_event_fire(run->m.sim, te);
+}
+
+/* Moments a run stopped by [run] time_limit never reached. */
+static void note_unreached_moments(struct wbsim_run *run)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++) {
+		const struct wbsim_config_moment *mo = list->pdata[i];
+		bool found = false;
+
+		if (mo->kind == WBSIM_MOMENT_END)
+			continue;
+		for (guint j = 0; j < run->result->extents->len && !found; j++) {
+			const struct wbsim_extent_result *er = run->result->extents->pdata[j];
+
+			found = strcmp(er->moment, mo->name) == 0;
+		}
+		/* a run without files has nothing to count at any moment */
+		if (!found && run->m.inodes->len)
+			g_ptr_array_add(run->m.warnings,
+					g_strdup_printf("[measure] extents = %s: the run stopped "
+							"(time_limit) before that moment", mo->name));
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -600,18 +747,10 @@ static void collect(struct wbsim_run *run, double wall_s)
 		lr->max_wait_ns = l->max_wait_ns;
 		g_ptr_array_add(r->locks, lr);
 	}
-	for (guint i = 0; i < m->inodes->len; i++) {
-		struct wbsim_inode *inode = m->inodes->pdata[i];
-		struct wbsim_extent_result *er = g_new0(struct wbsim_extent_result, 1);
-
-		er->moment = g_strdup("end");
-		er->path = g_strdup(inode->name);
-		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
-		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
-		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
-		er->written_by = inode->written_by;
-		g_ptr_array_add(r->extents, er);
-	}
+	note_unreached_moments(run);
+	/* the moments reached were counted as they came; "end" is now */
+	if (!run->cfg->measure_extents->len || measures(run, WBSIM_MOMENT_END))
+		count_extents(run, "end");
 	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns;
@@ -683,6 +822,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		start_group(run);
 	} else {
 		run->workload_done = true;
+		schedule_after_jobs(run);
 	}
 	wbsim_sim_run_until(run->m.sim, run->cfg->time_limit ? run->cfg->time_limit
 							     : WBSIM_TIME_NEVER);

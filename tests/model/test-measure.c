@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-measure.c - [measure] extents: filefrag counts at the moments of
+ * experiment E6 (just after fio exits, later, after unmount and mount) on a
+ * small XFS file written with 4 KiB random writes, and what the XFS model
+ * implies for each:
+ *
+ * - fio writes 256 random blocks of a 1024-block file (io_size = 1m of
+ *   size = 4m), far below the background threshold, and exits within
+ *   milliseconds: nothing is written back yet, so every written block is
+ *   delayed allocation. XFS reports each in-core delalloc record to FIEMAP
+ *   at physical 0, so filefrag counts every record as an extent, and the
+ *   on-disk count (fsx_nextents) is 0.
+ * - One second later nothing has changed (no threshold crossed, nothing
+ *   expired).
+ * - 40 s later the periodic writeback has written the file back (its pages
+ *   expired at 30 s; the flusher wakes every 5 s). Writeback maps the file
+ *   in index order, and xfs_bmap_adjacent puts each extent where the
+ *   previous one ends plus the logical gap, on an empty filesystem exactly
+ *   there, so filefrag sees one physically consistent mapping: 1 extent.
+ *   The on-disk records are at least the delalloc records (each is
+ *   allocated whole; the blocks fio never wrote stay unwritten, a record
+ *   of their own).
+ * - Unmount and mount: XFS keeps in memory exactly the on-disk extent list
+ *   (speculative preallocation past EOF was trimmed when fio closed the
+ *   file), so the counts do not change.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "model-harness.h"
+#include "report/results.h"
+
+static const char scenario[] =
+	"[machine]\n"
+	"cpus = 2\n"
+	"memory = 4g\n"
+	"[filesystem]\n"
+	"type = xfs\n"
+	"[fio:f]\n"
+	"filename=/mnt/f\n"
+	"rw=randwrite\n"
+	"bs=4k\n"
+	"size=4m\n"
+	"io_size=1m\n"
+	"fallocate=none\n"
+	"[measure]\n"
+	"extents = after-jobs\n"
+	"extents = after-jobs+1s\n"
+	"extents = after-jobs+40s\n"
+	"extents = remount\n"
+	"extents = end\n";
+
+static const struct wbsim_extent_result *at(const struct wbsim_run_result *r, guint i,
+					    const char *moment)
+{
+	const struct wbsim_extent_result *e;
+
+	assert_true(i < r->extents->len);
+	e = r->extents->pdata[i];
+	assert_string_equal(e->moment, moment);
+	assert_string_equal(e->path, "/mnt/f");
+	return e;
+}
+
+static void test_e6_moments_xfs(void **state)
+{
+	struct wbsim_run_result *r = run_text(scenario, NULL, TRUE);
+	const struct wbsim_extent_result *a, *b, *c, *d, *e;
+	g_autofree char *line = NULL;
+
+	(void)state;
+	/* one record per moment, in the order they came */
+	assert_int_equal(r->extents->len, 5);
+	a = at(r, 0, "after-jobs");
+	b = at(r, 1, "after-jobs+1s");
+	c = at(r, 2, "after-jobs+40s");
+	d = at(r, 3, "remount");
+	e = at(r, 4, "end");
+
+	/* 256 random blocks of 1024 leave many separate runs */
+	assert_int_equal(a->nextents, 0);
+	assert_true(a->filefrag > 16 && a->filefrag <= 256);
+	line = g_strdup_printf("/mnt/f: %" G_GUINT64_FORMAT " extents found", a->filefrag);
+	assert_string_equal(a->line, line);
+
+	assert_int_equal(b->nextents, 0);
+	assert_int_equal(b->filefrag, a->filefrag);
+
+	assert_int_equal(c->filefrag, 1);
+	assert_string_equal(c->line, "/mnt/f: 1 extent found");
+	assert_true(c->nextents >= a->filefrag);
+	/* every page dirtied was written back before the 40 s count */
+	assert_int_equal(r->nr_written, r->nr_dirtied);
+
+	assert_int_equal(d->filefrag, c->filefrag);
+	assert_int_equal(d->nextents, c->nextents);
+	assert_int_equal(e->filefrag, d->filefrag);
+	assert_int_equal(e->nextents, d->nextents);
+	/* the run went on to the last moment */
+	assert_true(r->sim_ns >= 40 * WBSIM_NSEC_PER_SEC);
+	wbsim_run_result_free(r);
+}
+
+/* A run stopped by its time limit counts the moments it reached and says
+ * which it did not reach. */
+static void test_unreached_moment(void **state)
+{
+	static const char *const limit[] = { "run.time_limit=10s", NULL };
+	struct wbsim_run_result *r = run_text(scenario, limit, TRUE);
+	guint notes = 0;
+
+	(void)state;
+	/* "end" is whenever the run stops, here at the limit */
+	assert_int_equal(r->extents->len, 3);
+	at(r, 0, "after-jobs");
+	at(r, 1, "after-jobs+1s");
+	at(r, 2, "end");
+	assert_int_equal(r->sim_ns, 10 * WBSIM_NSEC_PER_SEC);
+	for (guint i = 0; i < r->warnings->len; i++)
+		if (strstr(r->warnings->pdata[i], "before that moment"))
+			notes++;
+	/* after-jobs+40s and remount */
+	assert_int_equal(notes, 2);
+	wbsim_run_result_free(r);
+}
+
+/* Bad moments name the line, the value and what was expected. */
+static void test_bad_moments(void **state)
+{
+	static const char *const twice[] = { "measure.extents=after-jobs+30000ms", NULL };
+	static const char *const typo[] = { "measure.extents=after-job", NULL };
+	GError *error = NULL;
+	struct wbsim_scenario *scn;
+
+	(void)state;
+	scn = wbsim_scenario_load_string("[fio:f]\nrw=write\nsize=1m\n"
+					 "[measure]\nextents = after-jobs+30s\n",
+					 "m.ini", ".", twice, &error);
+	assert_null(scn);
+	assert_string_equal(error->message,
+			    "--set: [measure] extents = after-jobs+30000ms: moment after-jobs+30s is already listed (m.ini:5)");
+	g_clear_error(&error);
+	scn = wbsim_scenario_load_string("[fio:f]\nrw=write\nsize=1m\n", "m.ini", ".", typo,
+					 &error);
+	assert_null(scn);
+	assert_string_equal(error->message,
+			    "--set: [measure] extents = after-job: unknown moment 'after-job': expected one of: end, after-jobs, after-jobs+TIME (e.g. after-jobs+30s), remount");
+	g_clear_error(&error);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_e6_moments_xfs),
+		cmocka_unit_test(test_unreached_moment),
+		cmocka_unit_test(test_bad_moments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
