@@ -78,41 +78,15 @@ static struct promise promise_of(const char *base)
 	return p;
 }
 
-static void run_one(const char *rel)
+/* The checks on one run's JSON report (the "wbsim" member and "jobs"). */
+static void check_report(const char *rel, const char *base, JsonObject *root,
+			 struct promise p, uint64_t limit_ns)
 {
-	const char *build = g_getenv("WBSIM_BUILD_ROOT");
-	g_autofree char *program = NULL, *out = NULL, *err = NULL;
-	g_autofree char *base = g_path_get_basename(rel);
-	g_autoptr(GError) e = NULL;
-	g_autoptr(JsonParser) parser = json_parser_new();
-	struct promise p = promise_of(base);
-	JsonObject *root, *wb;
+	JsonObject *wb = json_object_get_object_member(root, "wbsim");
 	JsonArray *jobs;
-	bool e6 = g_str_has_prefix(base, "e6-");
-	uint64_t limit_ns = e6 ? E6_TIME_LIMIT_NS : TIME_LIMIT_NS;
 	uint64_t io = 0;
-	int status = 0;
 
-	assert_non_null(build);
-	program = g_build_filename(build, "sim", "sim-writeback", NULL);
-	{
-		const char *argv[] = { program, "--check", "--no-wall-time",
-				       "--output-format=json", "--set",
-				       e6 ? "run.time_limit=" E6_TIME_LIMIT
-					  : "run.time_limit=" TIME_LIMIT, rel, NULL };
-
-		if (!g_spawn_sync(src_root(), (char **)argv, NULL, 0, NULL, NULL,
-				  &out, &err, &status, &e))
-			fail_msg("spawn: %s", e->message);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || *err)
-		fail_msg("%s: status %d: %s", rel, status, err);
-	if (!json_parser_load_from_data(parser, out, -1, &e))
-		fail_msg("%s: JSON: %s", rel, e->message);
-	root = json_node_get_object(json_parser_get_root(parser));
-	wb = json_object_get_object_member(root, "wbsim");
 	assert_non_null(wb);
-
 	/* the run stopped at the limit (or earlier, when the workload ended) */
 	assert_true(json_object_get_int_member(wb, "sim_ns") > 0);
 	assert_true((uint64_t)json_object_get_int_member(wb, "sim_ns") <= limit_ns);
@@ -131,7 +105,7 @@ static void run_one(const char *rel)
 		fail_msg("%s: %" G_GINT64_FORMAT " CPUs, the name says %d", rel,
 			 json_object_get_int_member(wb, "cpus"), p.cpus);
 	if (p.contexts > 0 && json_object_get_int_member(wb, "nr_contexts") != p.contexts)
-		fail_msg("%s: %" G_GINT64_FORMAT " contexts, the name says %d", rel,
+		fail_msg("%s: %" G_GINT64_FORMAT " contexts, expected %d", rel,
 			 json_object_get_int_member(wb, "nr_contexts"), p.contexts);
 	if (p.fs && strcmp(json_object_get_string_member(wb, "fs_type"), p.fs) != 0)
 		fail_msg("%s: filesystem %s, the name says %s", rel,
@@ -139,7 +113,7 @@ static void run_one(const char *rel)
 	if (g_str_has_prefix(base, "affinity-"))
 		assert_string_equal(json_object_get_string_member(wb, "affinity"),
 				    strstr(base, "-none") ? "none" : "inode");
-	if (e6) {
+	if (g_str_has_prefix(base, "e6-")) {
 		/* one 1 GiB file: fio exits within 1 s, so the first
 		 * moment is counted; 30 s later and remount are not reached */
 		JsonArray *ext = json_object_get_array_member(wb, "extents");
@@ -147,9 +121,83 @@ static void run_one(const char *rel)
 		assert_int_equal(json_array_get_length(ext), 1);
 		assert_string_equal(json_object_get_string_member(
 			json_array_get_object_element(ext, 0), "moment"), "after-jobs");
-		assert_int_equal(json_array_get_length(
-			json_object_get_array_member(wb, "warnings")) >= 2, 1);
+		assert_true(json_array_get_length(
+			json_object_get_array_member(wb, "warnings")) >= 2);
 	}
+}
+
+/*
+ * A sweep scenario prints one JSON line per point ({"sweep_point": N,
+ * "sweep": {KEY: VALUE}, "report": {...}}): every point is checked, with
+ * the contexts the point sets. Return: the number of points.
+ */
+static guint check_sweep_lines(const char *rel, const char *base, const char *out,
+			       struct promise p, uint64_t limit_ns)
+{
+	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+	guint points = 0;
+
+	for (guint i = 0; lines[i]; i++) {
+		g_autoptr(JsonParser) parser = json_parser_new();
+		g_autoptr(GError) e = NULL;
+		JsonObject *line, *sweep;
+		struct promise pp = p;
+
+		if (!*lines[i])
+			continue;
+		if (!json_parser_load_from_data(parser, lines[i], -1, &e))
+			fail_msg("%s: line %u: JSON: %s", rel, i + 1, e->message);
+		line = json_node_get_object(json_parser_get_root(parser));
+		assert_int_equal(json_object_get_int_member(line, "sweep_point"), points + 1);
+		sweep = json_object_get_object_member(line, "sweep");
+		if (json_object_has_member(sweep, "writeback.contexts"))
+			pp.contexts = (int)json_object_get_int_member(sweep, "writeback.contexts");
+		check_report(rel, base, json_object_get_object_member(line, "report"), pp,
+			     limit_ns);
+		points++;
+	}
+	return points;
+}
+
+static void run_one(const char *rel)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *program = NULL, *out = NULL, *err = NULL, *text = NULL;
+	g_autofree char *base = g_path_get_basename(rel);
+	g_autofree char *full = g_build_filename(src_root(), rel, NULL);
+	g_autoptr(GError) e = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	struct promise p = promise_of(base);
+	bool e6 = g_str_has_prefix(base, "e6-");
+	uint64_t limit_ns = e6 ? E6_TIME_LIMIT_NS : TIME_LIMIT_NS;
+	int status = 0;
+
+	assert_non_null(build);
+	program = g_build_filename(build, "sim", "sim-writeback", NULL);
+	{
+		const char *argv[] = { program, "--check", "--no-wall-time",
+				       "--output-format=json", "--set",
+				       e6 ? "run.time_limit=" E6_TIME_LIMIT
+					  : "run.time_limit=" TIME_LIMIT, rel, NULL };
+
+		if (!g_spawn_sync(src_root(), (char **)argv, NULL, 0, NULL, NULL,
+				  &out, &err, &status, &e))
+			fail_msg("spawn: %s", e->message);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || *err)
+		fail_msg("%s: status %d: %s", rel, status, err);
+	if (json_parser_load_from_data(parser, out, -1, NULL) &&
+	    json_object_has_member(json_node_get_object(json_parser_get_root(parser)),
+				   "wbsim")) {
+		check_report(rel, base, json_node_get_object(json_parser_get_root(parser)),
+			     p, limit_ns);
+		return;
+	}
+	/* not one report: the points of a [sweep], one JSON line each */
+	assert_true(g_file_get_contents(full, &text, NULL, NULL));
+	if (!strstr(text, "\n[sweep]"))
+		fail_msg("%s: output is neither one JSON report nor sweep lines", rel);
+	assert_true(check_sweep_lines(rel, base, out, p, limit_ns) >= 2);
 }
 
 static void test_every_scenario_runs(void **state)
