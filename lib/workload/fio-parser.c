@@ -1250,11 +1250,38 @@ static gboolean check_job(struct wbsim_fio_file *file,
 	return TRUE;
 }
 
-/* fio init.c add_job(): the job, then its numjobs-1 clones. */
-static void add_job(struct fio_file_priv *priv, struct wbsim_fio_job *job)
+/* fio's default max_jobs (REAL_MAX_JOBS): its thread table has no more slots */
+#define FIO_MAX_JOBS 4096
+
+/*
+ * fio init.c add_job(): the job, then its numjobs-1 clones. Like fio's
+ * get_new_job(), refuses to go past FIO_MAX_JOBS jobs in all (numjobs=1g
+ * would otherwise allocate a billion clones).
+ */
+static gboolean add_job(struct fio_file_priv *priv, struct wbsim_fio_job *job,
+			GError **error)
 {
 	unsigned int i, n = MAX(job->numjobs, 1u);
 
+	if (n > FIO_MAX_JOBS - priv->pub.jobs->len) {
+		const char *file = job->file;
+		unsigned int line = job->line;
+
+		/* name the numjobs= line when the job section sets it */
+		for (guint k = 0; k < job->options->len; k++) {
+			const struct wbsim_fio_option *o = job->options->pdata[k];
+
+			if (strcmp(o->name, "numjobs") == 0) {
+				file = o->file;
+				line = o->line;
+			}
+		}
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s:%u: job '%s': numjobs=%u: maximum number of jobs (%d) reached: expected at most %u more",
+			    file, line, job->section, job->numjobs, FIO_MAX_JOBS,
+			    FIO_MAX_JOBS - priv->pub.jobs->len);
+		return FALSE;
+	}
 	for (i = 0; i < n; i++) {
 		struct wbsim_fio_job *j = i ? fio_job_clone(job) : job;
 
@@ -1272,6 +1299,7 @@ static void add_job(struct fio_file_priv *priv, struct wbsim_fio_job *job)
 		priv->prev_group_jobs++;
 		g_ptr_array_add(priv->pub.jobs, j);
 	}
+	return TRUE;
 }
 
 gboolean wbsim_fio_parse_sections(struct wbsim_fio_file *file,
@@ -1334,7 +1362,10 @@ gboolean wbsim_fio_parse_sections(struct wbsim_fio_file *file,
 			job->stonewall = TRUE;
 			stonewall_next = FALSE;
 		}
-		add_job(priv, job);
+		if (!add_job(priv, job, error)) {
+			fio_job_free(job);
+			return FALSE;
+		}
 	}
 	return TRUE;
 }

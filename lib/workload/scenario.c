@@ -312,6 +312,25 @@ static GPtrArray *fio_sections_for_parser(const GPtrArray *sections)
 	return out;
 }
 
+/*
+ * A workload of [global] sections only: fio refuses it ("No job(s)
+ * defined"); running nothing would look like a successful run.
+ */
+static gboolean check_some_job(const struct wbsim_fio_file *fio,
+			       const char *file, unsigned int line,
+			       GError **error)
+{
+	g_autofree char *where = NULL;
+
+	if (fio->jobs->len)
+		return TRUE;
+	where = line ? g_strdup_printf("%s:%u", file, line) : g_strdup(file);
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+		    "%s: no job defined: expected a job section besides [global]",
+		    where);
+	return FALSE;
+}
+
 static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 {
 	struct wbsim_config *cfg = scn->cfg;
@@ -346,17 +365,22 @@ static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 		if (!read_text(w, cfg->fio_file, &text, &len, error))
 			return FALSE;
 		dir = g_path_get_dirname(cfg->fio_file);
-		return wbsim_fio_parse_string(text, len, cfg->fio_file, dir,
-					      &env, &scn->fio, error);
+		if (!wbsim_fio_parse_string(text, len, cfg->fio_file, dir,
+					    &env, &scn->fio, error))
+			return FALSE;
+		return check_some_job(scn->fio, cfg->fio_file, 0, error);
 	}
 	if (priv->fio_sections->len) {
 		g_autoptr(GPtrArray) sections =
 			fio_sections_for_parser(priv->fio_sections);
 
 		scn->fio = wbsim_fio_file_new();
-		return wbsim_fio_parse_sections(scn->fio, sections,
-						priv->fio_sections_dir, &env,
-						FALSE, error);
+		if (!wbsim_fio_parse_sections(scn->fio, sections,
+					      priv->fio_sections_dir, &env,
+					      FALSE, error))
+			return FALSE;
+		return check_some_job(scn->fio, priv->fio_sections_file,
+				      priv->fio_sections_line, error);
 	}
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
 		    "%s: no workload: expected [workload] fio = FILE or inline [fio:NAME] sections",
