@@ -50,6 +50,7 @@ void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 		g_free(bdi->wb_ctx[i]);
 	}
 	g_clear_pointer(&bdi->wb_ctx, g_free);
+	wbsim_writepages_free_live_bios(bdi);
 	g_clear_pointer(&bdi->endio_wq, wbsim_workqueue_free);
 	g_clear_error(&bdi->failure);
 }

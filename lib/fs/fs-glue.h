@@ -15,6 +15,8 @@ void wbsim_fs_map_runs(struct wbsim_writepages *wp, wbsim_event_fn done);
 void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
 				  uint64_t dev_block, uint64_t nr, bool unwritten);
 void wbsim_writepages_clear(struct wbsim_writepages *wp);
+/* Free the bios of @bdi's writepages that never ended (wbsim_bdi_clear()). */
+void wbsim_writepages_free_live_bios(struct wbsim_bdi *bdi);
 /* writepages.c: run @i of the current batch, and the number of runs. */
 void wbsim_writepages_run(const struct wbsim_writepages *wp, unsigned int i,
 			  uint64_t *start, uint64_t *len, unsigned int *nr_runs);

@@ -37,6 +37,7 @@ struct wb_bio {
 	uint64_t first_page;
 	uint64_t nr_pages;
 	bool unwritten;		/* written into an unwritten extent */
+	GList link;		/* on bdi->live_bios until it ends */
 };
 
 /* The batch being written by one do_writepages() call. */
@@ -62,6 +63,7 @@ static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 							b->nr_pages, &last);
 
 	wbsim_account_end_writeback(inode, b->wb, ended);
+	g_queue_unlink(&inode->bdi->live_bios, &b->link);
 	g_free(b);
 }
 
@@ -276,6 +278,8 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		bio->first_page = file_page;
 		bio->nr_pages = n;
 		bio->unwritten = unwritten;
+		bio->link.data = bio;
+		g_queue_push_tail_link(&wp->inode->bdi->live_bios, &bio->link);
 		g_ptr_array_add(b->bios, bio);
 		file_page += n;
 		dev_block += n;
@@ -323,6 +327,16 @@ static void wp_plug_done(wbsim_sim *sim, void *arg)
 		return;
 	}
 	wp_next_batch(sim, wp);
+}
+
+void wbsim_writepages_free_live_bios(struct wbsim_bdi *bdi)
+{
+	GList *link;
+
+	/* a run stopped at its time limit leaves bios in plugs, queues and
+	 * the device: nothing will end them now */
+	while ((link = g_queue_pop_head_link(&bdi->live_bios)))
+		g_free(link->data);
 }
 
 void wbsim_writepages_clear(struct wbsim_writepages *wp)
