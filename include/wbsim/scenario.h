@@ -18,7 +18,8 @@
 
 WBSIM_BEGIN_DECLS
 
-struct wbsim_scenario;
+/** typedef wbsim_scenario - a loaded, checked scenario (opaque) */
+typedef struct wbsim_scenario wbsim_scenario;
 
 /**
  * wbsim_scenario_load() - read, override, check and resolve a scenario
@@ -53,6 +54,8 @@ WBSIM_API struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 
 /** wbsim_scenario_free() - free a scenario (NULL is fine). */
 WBSIM_API void wbsim_scenario_free(struct wbsim_scenario *scn);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario, wbsim_scenario_free)
 
 /**
  * wbsim_scenario_config() - the scenario's checked configuration

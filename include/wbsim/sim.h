@@ -78,6 +78,7 @@ WBSIM_API double wbsim_rng_exponential(wbsim_rng *rng, double mean);
 WBSIM_API wbsim_sim *wbsim_sim_new(uint64_t seed);
 /** wbsim_sim_free() - free @sim and its queue (pending events are dropped). */
 WBSIM_API void wbsim_sim_free(wbsim_sim *sim);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_sim, wbsim_sim_free)
 
 /** wbsim_sim_now() - the current simulated time. */
 WBSIM_API wbsim_time_t wbsim_sim_now(const wbsim_sim *sim);
@@ -234,6 +235,7 @@ typedef struct wbsim_cpus wbsim_cpus;
 WBSIM_API wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus,
 				     GError **error);
 WBSIM_API void wbsim_cpus_free(wbsim_cpus *cpus);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
 /**
  * wbsim_cpus_run() - consume @cost ns of CPU for @task, then call
  * @done(sim, @arg). A task may have only one request outstanding.

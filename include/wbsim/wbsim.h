@@ -15,5 +15,7 @@
 #include <wbsim/scenario.h>
 #include <wbsim/fs.h>
 #include <wbsim/affinity.h>
+#include <wbsim/result.h>
+#include <wbsim/run.h>
 
 #endif

@@ -225,6 +225,9 @@ static void job_done(struct wbsim_job *job, void *arg)
 	struct wbsim_run *run = arg;
 	bool group_over = true;
 
+	if (run->opts.job_end_fn)	/* public API measurement point */
+		run->opts.job_end_fn(run->opts.hook_arg, wbsim_sim_now(run->m.sim),
+				     (unsigned int)(job - run->jobs), job->fio->name);
 	run->jobs_done++;
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
@@ -582,6 +585,13 @@ static void sample(wbsim_sim *sim, void *arg)
 		PUSH(st.seek_ns / 1e6);
 	}
 #undef PUSH
+	if (run->opts.sample_fn) {	/* public API: the row just added */
+		GPtrArray *c = run->result->series.columns;
+
+		run->opts.sample_fn(run->opts.hook_arg, wbsim_sim_now(sim),
+				    (const char *const *)c->pdata,
+				    &g_array_index(v, double, v->len - c->len), c->len);
+	}
 	if (!run->workload_done || run->pending_events)
 		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
 }

@@ -13,12 +13,20 @@
  * @trace_fn: called with each tracepoint line, or NULL for no trace
  * @trace_arg: its argument
  * @name: the scenario's name for reports (its file name), or NULL
+ * @sample_fn: called after each sample of the series with the columns and
+ *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
+ * @job_end_fn: called when a job finishes, or NULL
+ * @hook_arg: argument of @sample_fn and @job_end_fn
  */
 struct wbsim_run_options {
 	const char *name;
 	gboolean check;
 	void (*trace_fn)(void *arg, const char *line);
 	void *trace_arg;
+	void (*sample_fn)(void *arg, wbsim_time_t now, const char *const *columns,
+			  const double *row, unsigned int n);
+	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);
+	void *hook_arg;
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/run.h - run a scenario from a program: build the scenario in code
+ * (or load it with wbsim_scenario_load()), choose options and callbacks,
+ * run it, and read the results through include/wbsim/result.h.
+ *
+ *   g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("sweep");
+ *   wbsim_scenario_builder_set(b, "writeback.contexts", "4", &error);
+ *   wbsim_scenario_builder_add_fio_job(b, "w", "rw=write\nsize=64m\n", &error);
+ *   g_autoptr(wbsim_scenario) scn = wbsim_scenario_builder_build(b, &error);
+ *   g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
+ *
+ * Independent simulations may run at the same time in different threads:
+ * a run shares nothing mutable with another one (the model registries are
+ * read under their locks).
+ */
+#ifndef WBSIM_RUN_H
+#define WBSIM_RUN_H
+
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/sim.h>
+#include <wbsim/scenario.h>
+#include <wbsim/result.h>
+
+WBSIM_BEGIN_DECLS
+
+/* ------------------------------------------------------------------------ */
+/* Building a scenario in code                                              */
+
+/**
+ * typedef wbsim_scenario_builder - a scenario being assembled from key/value
+ * settings and fio job text (opaque)
+ */
+typedef struct wbsim_scenario_builder wbsim_scenario_builder;
+
+/**
+ * wbsim_scenario_builder_new() - an empty scenario: every key at its default
+ * @name: the name used in error messages and in the results (as a file
+ *	name would be), or NULL for "builder"
+ *
+ * Thread safety: safe from any thread; a builder belongs to one thread.
+ * Return: a new builder; free it with wbsim_scenario_builder_free().
+ */
+WBSIM_API wbsim_scenario_builder *wbsim_scenario_builder_new(const char *name);
+
+/**
+ * wbsim_scenario_builder_free() - free a builder (NULL is fine)
+ * @b: the builder
+ *
+ * Thread safety: as wbsim_scenario_builder_new().
+ */
+WBSIM_API void wbsim_scenario_builder_free(wbsim_scenario_builder *b);
+
+/**
+ * wbsim_scenario_builder_set() - set one scenario key, as a line of a file
+ * @b: the builder
+ * @key: "section.key" as documented in scenarios/README.md (for example
+ *	"writeback.contexts", "device.preset", "events.at"); a later setting
+ *	of a key replaces an earlier one except for repeatable keys
+ * @value: the value as it would be written in the file
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT if @key has no '.' or @key or
+ *	@value holds a line break; a key or value that is wrong for the
+ *	scenario is reported by wbsim_scenario_builder_build()
+ *
+ * Thread safety: as wbsim_scenario_builder_new().
+ * Return: TRUE, or FALSE with @error set.
+ */
+WBSIM_API gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
+					       const char *value, GError **error);
+
+/**
+ * wbsim_scenario_builder_add_fio_job() - add fio job-file lines as a job
+ * @b: the builder
+ * @job: the job's name ("global" for options shared by every job)
+ * @text: fio job-file lines without the section header ("rw=write\n...")
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT if @job is empty or holds ']' or a
+ *	line break; fio errors are reported by wbsim_scenario_builder_build()
+ *
+ * Thread safety: as wbsim_scenario_builder_new().
+ * Return: TRUE, or FALSE with @error set.
+ */
+WBSIM_API gboolean wbsim_scenario_builder_add_fio_job(wbsim_scenario_builder *b,
+						       const char *job, const char *text,
+						       GError **error);
+
+/**
+ * wbsim_scenario_builder_text() - the scenario file the builder stands for
+ * @b: the builder
+ *
+ * Thread safety: as wbsim_scenario_builder_new().
+ * Return: a new string in scenario.ini syntax; g_free() it.
+ */
+WBSIM_API char *wbsim_scenario_builder_text(const wbsim_scenario_builder *b);
+
+/**
+ * wbsim_scenario_builder_build() - check and resolve the scenario
+ * @b: the builder (unchanged; it may be built again after more settings)
+ * @error: as wbsim_scenario_load(), messages name the builder's name and
+ *	the line of wbsim_scenario_builder_text()
+ *
+ * Relative file names (an fio job file, an include) are taken from the
+ * current directory.
+ * Thread safety: as wbsim_scenario_builder_new().
+ * Return: a new scenario, or NULL with @error set.
+ */
+WBSIM_API wbsim_scenario *wbsim_scenario_builder_build(const wbsim_scenario_builder *b,
+						       GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario_builder, wbsim_scenario_builder_free)
+
+/* ------------------------------------------------------------------------ */
+/* Callbacks                                                                */
+
+/**
+ * typedef wbsim_sample_fn - called at each sample of the time series
+ * @now_ns: simulated time of the sample
+ * @columns: the column names (wbsim_result_series_column() order; the
+ *	first is "time_s"), valid during the call
+ * @values: the row, one value per column, valid during the call
+ * @n_columns: number of columns
+ * @user_data: as registered
+ *
+ * Runs inside the simulation, in the thread that called wbsim_run(); the
+ * simulation waits for it. It must not call into the same run.
+ */
+typedef void (*wbsim_sample_fn)(wbsim_time_t now_ns, const char *const *columns,
+				const double *values, unsigned int n_columns,
+				void *user_data);
+
+/**
+ * typedef wbsim_trace_fn - called for each selected tracepoint
+ * @event: the event name ("balance_dirty_pages", "writeback_start", ...)
+ * @line: the whole line in ftrace text format, without newline, valid
+ *	during the call (what sim-writeback --trace writes)
+ * @user_data: as registered
+ *
+ * Runs inside the simulation, as wbsim_sample_fn.
+ */
+typedef void (*wbsim_trace_fn)(const char *event, const char *line, void *user_data);
+
+/**
+ * enum wbsim_point - measurement points of a run
+ * @WBSIM_POINT_JOB_END: an fio job finished (its end_fsync included)
+ * @WBSIM_POINT_RUN_END: the simulation stopped; the results are complete
+ */
+enum wbsim_point {
+	WBSIM_POINT_JOB_END,
+	WBSIM_POINT_RUN_END,
+};
+
+/**
+ * typedef wbsim_point_fn - called at a measurement point
+ * @point: which point
+ * @now_ns: simulated time
+ * @job: for WBSIM_POINT_JOB_END the job's index (wbsim_result_job_*()
+ *	order), else -1
+ * @job_name: the job's name, or NULL
+ * @user_data: as registered
+ *
+ * Runs inside the simulation (WBSIM_POINT_RUN_END: just before wbsim_run()
+ * returns), as wbsim_sample_fn.
+ */
+typedef void (*wbsim_point_fn)(enum wbsim_point point, wbsim_time_t now_ns, int job,
+			       const char *job_name, void *user_data);
+
+/* ------------------------------------------------------------------------ */
+/* Run options                                                              */
+
+/**
+ * typedef wbsim_run_opts - how to run (opaque): checks and callbacks
+ */
+typedef struct wbsim_run_opts wbsim_run_opts;
+
+/**
+ * wbsim_run_opts_new() - options with no check and no callback
+ *
+ * Thread safety: safe from any thread. Options are read, never written, by
+ * wbsim_run(), so one set may serve runs in several threads if its
+ * callbacks are thread-safe.
+ * Return: new options; free them with wbsim_run_opts_free().
+ */
+WBSIM_API wbsim_run_opts *wbsim_run_opts_new(void);
+
+/**
+ * wbsim_run_opts_free() - free options (NULL is fine)
+ * @opts: the options
+ *
+ * Thread safety: not while a run uses them.
+ */
+WBSIM_API void wbsim_run_opts_free(wbsim_run_opts *opts);
+
+/**
+ * wbsim_run_opts_set_check() - verify the model's invariants while running
+ * @opts: the options
+ * @check: TRUE to stop at the first violation with WBSIM_ERROR_SIMULATION
+ *	(sim-writeback --check); slower
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_check(wbsim_run_opts *opts, gboolean check);
+
+/**
+ * wbsim_run_opts_set_sample_fn() - call @fn at each sample of the series
+ * @opts: the options
+ * @fn: the callback, or NULL to remove it
+ * @user_data: passed to @fn
+ *
+ * Samples are taken every [run] series_interval and once at the end.
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_sample_fn(wbsim_run_opts *opts, wbsim_sample_fn fn,
+					    void *user_data);
+
+/**
+ * wbsim_run_opts_set_trace_fn() - call @fn for tracepoints
+ * @opts: the options
+ * @events: NULL-terminated event names to deliver, or NULL for every
+ *	event; copied
+ * @fn: the callback, or NULL to remove it (and turn tracing off)
+ * @user_data: passed to @fn
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *const *events,
+					   wbsim_trace_fn fn, void *user_data);
+
+/**
+ * wbsim_run_opts_set_point_fn() - call @fn at each measurement point
+ * @opts: the options
+ * @fn: the callback, or NULL to remove it
+ * @user_data: passed to @fn
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn,
+					   void *user_data);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_run_opts, wbsim_run_opts_free)
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                  */
+
+/**
+ * wbsim_run() - run a scenario to its end (or its [run] time_limit)
+ * @scn: the scenario; only read, so one scenario may be run by several
+ *	threads at once
+ * @opts: options, or NULL for none
+ * @error: bad input the loader could not see (a device or filesystem
+ *	parameter, a job that cannot be modelled; WBSIM_ERROR_INVALID_VALUE,
+ *	WBSIM_ERROR_UNSUPPORTED), or WBSIM_ERROR_SIMULATION (an invariant
+ *	broke under wbsim_run_opts_set_check(), a model failed)
+ *
+ * The same scenario gives the same results in every run (the simulation's
+ * random generator is seeded from [run] seed).
+ * Thread safety: safe; independent runs may proceed in different threads.
+ * Register policies and models before runs that use them start.
+ * Return: the results (free them with wbsim_result_free()), or NULL with
+ * @error set.
+ */
+WBSIM_API wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts,
+				  GError **error);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_RUN_H */

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-api.c - the public API as a program outside the tree uses it (linked
+ * against the shared library, public headers only): the scenario builder
+ * and its errors, callbacks at samples, trace events and measurement
+ * points, the result accessors, the affinity registry and its checks, and
+ * the version check.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <wbsim/wbsim.h>
+
+/* Two files of 4 MiB written through the page cache of a 2-CPU machine. */
+static wbsim_scenario *small_scenario(const char *affinity, const char *contexts)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("small");
+	g_autoptr(GError) error = NULL;
+	wbsim_scenario *scn;
+
+	assert_true(wbsim_scenario_builder_set(b, "machine.cpus", "2", &error));
+	assert_true(wbsim_scenario_builder_set(b, "machine.memory", "2G", &error));
+	assert_true(wbsim_scenario_builder_set(b, "writeback.contexts", contexts, &error));
+	assert_true(wbsim_scenario_builder_set(b, "writeback.affinity", affinity, &error));
+	assert_true(wbsim_scenario_builder_set(b, "run.series_interval", "50ms", &error));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=64k\nsize=8m\nnrfiles=2\nend_fsync=1\n", &error));
+	scn = wbsim_scenario_builder_build(b, &error);
+	if (!scn)
+		fail_msg("%s", error->message);
+	return scn;
+}
+
+static void test_builder_text_and_errors(void **state)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("demo");
+	g_autoptr(GError) error = NULL;
+	g_autofree char *text = NULL;
+	wbsim_scenario *scn;
+
+	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "20", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "machine.cpus", "4", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "30", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "events.at", "1s sync", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "events.at", "2s sync", NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "j", "rw=write\nsize=1m", NULL));
+	text = wbsim_scenario_builder_text(b);
+	assert_string_equal(text,
+		"# scenario built in code: demo\n"
+		"\n[vm]\ndirty_ratio = 30\n"
+		"\n[machine]\ncpus = 4\n"
+		"\n[events]\nat = 1s sync\nat = 2s sync\n"
+		"\n[fio:j]\nrw=write\nsize=1m\n");
+
+	assert_false(wbsim_scenario_builder_set(b, "nodot", "1", &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(error->message, "key 'nodot': expected section.key");
+	g_clear_error(&error);
+	assert_false(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "1\n[vm]", &error));
+	assert_string_equal(error->message, "value '1\n[vm]' holds a line break");
+	g_clear_error(&error);
+	assert_false(wbsim_scenario_builder_add_fio_job(b, "a]b", "", &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+
+	/* a bad value is found when building, named as a file line would be */
+	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "200", NULL));
+	scn = wbsim_scenario_builder_build(b, &error);
+	assert_null(scn);
+	assert_int_equal(error->domain, WBSIM_ERROR);
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	assert_non_null(strstr(error->message, "demo:4: [vm] dirty_ratio = 200"));
+}
+
+struct seen {
+	unsigned int samples;
+	double last_row[64];
+	unsigned int n_columns;
+	unsigned int traces;
+	unsigned int wrong_event;
+	unsigned int job_ends;
+	unsigned int run_ends;
+	wbsim_time_t run_end_ns;
+	char job_name[64];
+};
+
+static void on_sample(wbsim_time_t now_ns, const char *const *columns, const double *values,
+		      unsigned int n_columns, void *user_data)
+{
+	struct seen *s = user_data;
+
+	assert_string_equal(columns[0], "time_s");
+	assert_true(values[0] == now_ns / 1e9);
+	assert_true(n_columns <= G_N_ELEMENTS(s->last_row));
+	memcpy(s->last_row, values, n_columns * sizeof(double));
+	s->n_columns = n_columns;
+	s->samples++;
+}
+
+static void on_trace(const char *event, const char *line, void *user_data)
+{
+	struct seen *s = user_data;
+
+	s->traces++;
+	if (strcmp(event, "global_dirty_state") || !strstr(line, " global_dirty_state: "))
+		s->wrong_event++;
+}
+
+static void on_point(enum wbsim_point point, wbsim_time_t now_ns, int job, const char *name,
+		     void *user_data)
+{
+	struct seen *s = user_data;
+
+	if (point == WBSIM_POINT_JOB_END) {
+		assert_int_equal(job, 0);
+		g_strlcpy(s->job_name, name, sizeof(s->job_name));
+		s->job_ends++;
+	} else {
+		assert_int_equal(job, -1);
+		s->run_end_ns = now_ns;
+		s->run_ends++;
+	}
+}
+
+/* Callbacks see what the results hold; the accessors agree with each other. */
+static void test_run_callbacks_and_results(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario("inode", "2");
+	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
+	const char *const events[] = { "global_dirty_state", NULL };
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+	struct seen s = { 0 };
+	unsigned int rows, cols, last;
+	uint64_t written = 0;
+
+	wbsim_run_opts_set_check(opts, TRUE);
+	wbsim_run_opts_set_sample_fn(opts, on_sample, &s);
+	wbsim_run_opts_set_trace_fn(opts, events, on_trace, &s);
+	wbsim_run_opts_set_point_fn(opts, on_point, &s);
+	r = wbsim_run(scn, opts, &error);
+	if (!r)
+		fail_msg("%s", error->message);
+
+	/* jobs: fio's figures */
+	assert_int_equal(wbsim_result_nr_jobs(r), 1);
+	assert_string_equal(wbsim_result_job_name(r, 0), "w");
+	assert_int_equal(wbsim_result_job_bytes(r, 0), 8 << 20);	/* fio: size is the total */
+	assert_int_equal(wbsim_result_job_ios(r, 0), 128);
+	assert_true(wbsim_result_job_runtime_ns(r, 0) > 0);
+	assert_true(wbsim_result_job_bw_kibps(r, 0) ==
+		    (8 << 20) / 1024.0 / (wbsim_result_job_runtime_ns(r, 0) / 1e9));
+	assert_true(wbsim_result_job_iops(r, 0) ==
+		    128 / (wbsim_result_job_runtime_ns(r, 0) / 1e9));
+	assert_true(wbsim_result_job_lat_percentile_ns(r, 0, 50) <=
+		    wbsim_result_job_lat_percentile_ns(r, 0, 99.9));
+	assert_true(wbsim_result_job_lat_mean_ns(r, 0) > 0);
+
+	/* end_fsync: every dirtied page was written, by the device too */
+	assert_int_equal(wbsim_result_pages_dirtied(r), 2048);
+	assert_int_equal(wbsim_result_pages_written(r), 2048);
+	assert_int_equal(wbsim_result_device_bytes(r), 8 << 20);
+	assert_string_equal(wbsim_result_device_name(r), "ideal");
+	assert_string_equal(wbsim_result_affinity(r), "inode");
+	assert_int_equal(wbsim_result_nr_wbs(r), 2);
+	for (unsigned int i = 0; i < wbsim_result_nr_wbs(r); i++)
+		written += wbsim_result_wb_pages_completed(r, i);
+	assert_int_equal(written, 2048);
+
+	/* files: two, each written back by the one context of its inode */
+	assert_int_equal(wbsim_result_nr_files(r), 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		assert_string_equal(wbsim_result_file_moment(r, i), "end");
+		assert_non_null(strstr(wbsim_result_file_path(r, i), "w.0."));
+		assert_true(wbsim_result_file_extents(r, i) >= 1);
+		assert_true(wbsim_result_file_written_by(r, i) == 0 ||
+			    __builtin_popcountll(wbsim_result_file_written_by(r, i)) == 1);
+	}
+
+	/* the series as the sample callback saw it */
+	rows = wbsim_result_series_nr_rows(r);
+	cols = wbsim_result_series_nr_columns(r);
+	assert_int_equal(s.samples, rows);
+	assert_int_equal(s.n_columns, cols);
+	assert_string_equal(wbsim_result_series_column(r, 0), "time_s");
+	assert_int_equal(wbsim_result_series_find_column(r, "dirty"), 1);
+	assert_int_equal(wbsim_result_series_find_column(r, "no-such-column"), -1);
+	last = rows - 1;
+	for (unsigned int c = 0; c < cols; c++)
+		assert_true(wbsim_result_series_value(r, last, c) == s.last_row[c]);
+	assert_true(wbsim_result_series_value(r, last, 0) ==
+		    wbsim_result_sim_time_ns(r) / 1e9);
+
+	/* trace: only the selected event; points: one job end, one run end */
+	assert_true(s.traces > 0);
+	assert_int_equal(s.wrong_event, 0);
+	assert_int_equal(s.job_ends, 1);
+	assert_string_equal(s.job_name, "w");
+	assert_int_equal(s.run_ends, 1);
+	assert_int_equal(s.run_end_ns, wbsim_result_sim_time_ns(r));
+}
+
+static unsigned int first_select(struct wbsim_affinity_inode *inode, unsigned int nr_contexts)
+{
+	return 0;
+}
+
+static const struct wbsim_affinity_ops first_ops = {
+	.name = "test-first",
+	.version = WBSIM_AFFINITY_OPS_VERSION,
+	.flags = WBSIM_AFFINITY_FIXED,
+	.select = first_select,
+};
+
+/* Registration checks the ops as fio's check_engine_ops() does; a
+ * registered policy is a valid [writeback] affinity and is used. */
+static void test_affinity_registry(void **state)
+{
+	struct wbsim_affinity_ops bad = first_ops;
+	g_autoptr(GError) error = NULL;
+	g_auto(GStrv) names = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("bad-affinity");
+	wbsim_scenario *scn;
+
+	bad.version = WBSIM_AFFINITY_OPS_VERSION + 1;
+	assert_false(wbsim_affinity_register(&bad, &error));
+	assert_string_equal(error->message, "affinity policy 'test-first': bad ops version 2 (want 1)");
+	g_clear_error(&error);
+	bad = first_ops;
+	bad.select = NULL;
+	assert_false(wbsim_affinity_register(&bad, &error));
+	assert_string_equal(error->message, "affinity policy 'test-first': missing hook select");
+	g_clear_error(&error);
+	bad = first_ops;
+	bad.name = "inode";
+	assert_false(wbsim_affinity_register(&bad, &error));
+	assert_string_equal(error->message, "affinity policy 'inode' is already registered");
+	g_clear_error(&error);
+
+	/* before registration the name is refused with the list of names */
+	assert_true(wbsim_scenario_builder_set(b, "writeback.affinity", "test-first", NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w", "rw=write\nsize=1m\n", NULL));
+	assert_null(wbsim_scenario_builder_build(b, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	assert_non_null(strstr(error->message,
+			       "[writeback] affinity = test-first: expected one of: inode, none"));
+	g_clear_error(&error);
+
+	assert_true(wbsim_affinity_register(&first_ops, &error));
+	assert_ptr_equal(wbsim_affinity_lookup("test-first"), &first_ops);
+	assert_null(wbsim_affinity_lookup("test-second"));
+	names = wbsim_affinity_names();
+	assert_int_equal(g_strv_length(names), 3);
+	assert_string_equal(names[0], "inode");
+	assert_string_equal(names[1], "none");
+	assert_string_equal(names[2], "test-first");
+
+	/* every file is charged to context 0, none to the others */
+	scn = small_scenario("test-first", "4");
+	r = wbsim_run(scn, NULL, &error);
+	wbsim_scenario_free(scn);	/* the results outlive the scenario */
+	if (!r)
+		fail_msg("%s", error->message);
+	assert_string_equal(wbsim_result_affinity(r), "test-first");
+	assert_int_equal(wbsim_result_nr_wbs(r), 4);
+	assert_int_equal(wbsim_result_wb_pages_completed(r, 0), 2048);
+	for (unsigned int i = 1; i < 4; i++)
+		assert_int_equal(wbsim_result_wb_pages_completed(r, i), 0);
+}
+
+static void test_version(void **state)
+{
+	assert_string_equal(wbsim_version_string(), WBSIM_VERSION_STRING);
+	assert_true(wbsim_check_version(WBSIM_VERSION_MAJOR, WBSIM_VERSION_MINOR,
+					WBSIM_VERSION_MICRO));
+	assert_true(wbsim_check_version(WBSIM_VERSION_MAJOR, 0, 0));
+	assert_false(wbsim_check_version(WBSIM_VERSION_MAJOR + 1, 0, 0));
+	assert_false(wbsim_check_version(WBSIM_VERSION_MAJOR, WBSIM_VERSION_MINOR + 1, 0));
+	assert_false(wbsim_check_version(WBSIM_VERSION_MAJOR, WBSIM_VERSION_MINOR,
+					 WBSIM_VERSION_MICRO + 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builder_text_and_errors),
+		cmocka_unit_test(test_run_callbacks_and_results),
+		cmocka_unit_test(test_affinity_registry),
+		cmocka_unit_test(test_version),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
