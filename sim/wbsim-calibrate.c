@@ -323,7 +323,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
 			g_ptr_array_add(sets, argv[++i]);
 		} else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
-			jobs = (guint)CLAMP(atoi(argv[++i]), 1, 64);
+			int n = atoi(argv[++i]);	/* CLAMP evaluates twice */
+
+			jobs = (guint)CLAMP(n, 1, 64);
 		} else if (strcmp(argv[i], "--e1-only") == 0) {
 			e1_only = TRUE;
 		} else if (!sim) {

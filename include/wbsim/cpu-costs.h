@@ -31,8 +31,10 @@ WBSIM_BEGIN_DECLS
  *	file_update_time, iomap iteration set-up), independent of its size
  * @writepages_page_ns: flusher: per-page work in writepages (lookup of the
  *	dirty tag, clear_page_dirty_for_io, set writeback, add to the bio)
- * @bio_build_ns: flusher: per request, building a bio (block mapping
- *	call into the filesystem, bio_alloc, ioend set-up)
+ * @bio_build_ns: writeback (flusher or a task writing back): per
+ *	contiguous run of dirty pages, i.e. per ioend and bio (ioend and bio
+ *	allocation and release, the filesystem's per-ioend work); fitted to
+ *	E1 base (see the calibration report, sim/wbsim-calibrate.c)
  * @blk_submit_rq_ns: submit_bio: per request (bio checks, plug or tag
  *	allocation, request set-up, scheduler insert, dispatch, doorbell)
  * @blk_submit_page_ns: submit_bio: per 4 KiB page (segment mapping, DMA

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-calibration.c - the E1 calibration's mechanism and its report tool.
+ *
+ * The per-page writeback cost is fitted to E1 PMEM base on the premise
+ * that its one writeback context is CPU-bound and that the fio threads'
+ * fadvise(DONTNEED) writes the rest; the first test checks that premise
+ * on a shortened run (it fails if the flusher idles, writes a page for
+ * less than the cost table says, or if DONTNEED stops writing back). The
+ * second runs wbsim-calibrate on shortened E1 runs and checks its table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <glib.h>
+#include <wbsim/cpu-costs.h>
+#include <wbsim/scenario.h>
+#include "workload/run.h"
+
+static char *source_path(const char *rel)
+{
+	const char *root = g_getenv("WBSIM_SOURCE_ROOT");
+
+	return g_build_filename(root ? root : ".", rel, NULL);
+}
+
+static void e1_pmem_base_is_flusher_bound(void **state)
+{
+	g_autofree char *path = source_path("scenarios/e1-pmem-xfs-base.ini");
+	const char *const overrides[] = { "run.time_limit=12s", NULL };
+	GError *error = NULL;
+	struct wbsim_scenario *scn = wbsim_scenario_load(path, overrides, &error);
+	struct wbsim_run_options opts = { 0 };
+	struct wbsim_run_result *r;
+	const struct wbsim_wb_result *wb;
+	double busy, per_page, dontneed_share;
+
+	(void)state;
+	assert_non_null(scn);
+	r = wbsim_run_scenario(scn, &opts, &error);
+	assert_non_null(r);
+	assert_int_equal(r->wbs->len, 1);
+	wb = r->wbs->pdata[0];
+	assert_true(wb->pages_written > 0);
+	/* after the first second (the dirty pool filling) the flusher never
+	 * idles: busy more than 85% of the whole run */
+	busy = (double)wb->cpu_ns / (double)r->sim_ns;
+	assert_true(busy > 0.85 && busy <= 1.0);
+	/* no page is written back for less than the table's per-page cost */
+	per_page = (double)wb->cpu_ns / (double)wb->pages_written;
+	assert_true(per_page >= (double)wbsim_cpu_costs_default()->writepages_page_ns);
+	/* the fio threads' DONTNEED writes a real share, not all of it */
+	dontneed_share = 1.0 - (double)wb->pages_written / (double)r->nr_written;
+	assert_true(dontneed_share > 0.05 && dontneed_share < 0.7);
+	wbsim_run_result_free(r);
+	wbsim_scenario_free(scn);
+}
+
+static void calibrate_tool_prints_e1_table(void **state)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
+						 NULL);
+	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
+						NULL);
+	g_autofree char *dir = source_path("scenarios");
+	const char *argv[] = { tool, sim, dir, "--e1-only", "-j", "2",
+			       "--set", "run.time_limit=50ms", NULL };
+	g_autofree char *out = NULL;
+	g_autofree char *err = NULL;
+	GError *error = NULL;
+	int status = -1;
+	static const char *const rows[] = {
+		"e1-pmem-xfs-base", "e1-pmem-xfs-parallel", "e1-pmem-ext4-base",
+		"e1-pmem-ext4-parallel", "e1-nvme-xfs-base", "e1-nvme-xfs-parallel",
+		"e1-nvme-ext4-base", "e1-nvme-ext4-parallel", "pmem xfs", "nvme ext4",
+	};
+
+	(void)state;
+	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				 &err, &status, &error));
+	if (!g_spawn_check_wait_status(status, NULL))
+		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
+	assert_true(g_spawn_check_wait_status(status, NULL));
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
+		assert_non_null(strstr(out, rows[i]));
+	/* the published base figure of PMEM XFS is printed beside wbsim's */
+	assert_non_null(strstr(out, "e1-pmem-xfs-base                        544"));
+	assert_non_null(strstr(out, "worst error:"));
+	/* --e1-only: no withheld experiment is run */
+	assert_null(strstr(out, "withheld"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(e1_pmem_base_is_flusher_bound),
+		cmocka_unit_test(calibrate_tool_prints_e1_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
