@@ -5,6 +5,8 @@
 # corpus of make-corpus.sh. Fails on the first crash, leak, sanitizer report
 # or timeout; the reproducer is left in BUILDDIR/fuzz/artifacts/.
 #
+# FUZZ_TARGETS="fuzz-scenario" runs only the targets named.
+#
 # CI runs the short form (60 s per target). The long run documented in
 # fuzz/README.md is the same script with a larger SECONDS, e.g.
 #   fuzz/run.sh 600
@@ -23,7 +25,7 @@ rm -rf "$work/seeds"
 "$top/fuzz/make-corpus.sh" "$work/seeds"
 mkdir -p "$work/artifacts"
 
-for target in fuzz-fio-parser fuzz-scenario; do
+for target in ${FUZZ_TARGETS:-fuzz-fio-parser fuzz-scenario}; do
 	# the corpus grows across runs; seeds are re-read every time
 	mkdir -p "$work/corpus-$target"
 	echo "== $target: ${secs}s"

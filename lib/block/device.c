@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "block/blk.h"
 #include "workload/ini-lexer.h"
 #include "block/preset-dirs.h"
@@ -96,7 +97,7 @@ gboolean wbsim_device_register(const struct wbsim_device_ops *ops, GError **erro
 {
 	gboolean ok = FALSE;
 
-	g_return_val_if_fail(ops != NULL, FALSE);
+	wbsim_check_arg(ops != NULL, FALSE, error);
 	if (!check_ops(ops, error))
 		return FALSE;
 	g_mutex_lock(&registry_lock);
@@ -417,10 +418,11 @@ struct wbsim_device *wbsim_device_new(wbsim_sim *sim, wbsim_cpus *cpus,
 				      const struct wbsim_setting *settings,
 				      size_t nr_settings, GError **error)
 {
-	g_autofree const struct wbsim_setting **list =
-		g_new0(const struct wbsim_setting *, nr_settings + 1);
+	g_autofree const struct wbsim_setting **list = NULL;
 
-	g_return_val_if_fail(sim && cpus && model, NULL);
+	wbsim_check_arg(sim && cpus && model, NULL, error);
+	wbsim_check_arg(settings || !nr_settings, NULL, error);
+	list = g_new0(const struct wbsim_setting *, nr_settings + 1);
 	for (size_t i = 0; i < nr_settings; i++)
 		list[i] = &settings[i];
 	return device_new(sim, cpus, costs, NULL, model, list, nr_settings, error);
@@ -454,7 +456,7 @@ char *wbsim_device_find_preset(const char *name, GError **error)
 	g_autoptr(GString) searched = NULL;
 	g_autofree char *file = NULL;
 
-	g_return_val_if_fail(name != NULL, NULL);
+	wbsim_check_arg(name != NULL, NULL, error);
 	if (strchr(name, '/')) {
 		if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
 			return g_strdup(name);
@@ -496,7 +498,8 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 	const char *model = NULL;
 	struct wbsim_device *dev = NULL;
 
-	g_return_val_if_fail(sim && cpus && preset, NULL);
+	wbsim_check_arg(sim && cpus && preset, NULL, error);
+	wbsim_check_arg(overrides || !nr_overrides, NULL, error);
 	path = wbsim_device_find_preset(preset, error);
 	if (!path)
 		return NULL;

@@ -17,6 +17,7 @@
 
 #include <wbsim/cpu-costs.h>
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "block/blk.h"
 
 static const struct wbsim_cpu_costs default_costs = {
@@ -121,9 +122,10 @@ gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 			     const char *value, const char *file,
 			     unsigned int line, GError **error)
 {
-	g_autofree char *where = wbsim_blk_where(file, line);
+	g_autofree char *where = NULL;
 
-	g_return_val_if_fail(costs && key && value, FALSE);
+	wbsim_check_arg(costs && key && value, FALSE, error);
+	where = wbsim_blk_where(file, line);
 	for (size_t i = 0; i < G_N_ELEMENTS(cost_keys); i++) {
 		const char *expected;
 		uint64_t v;

@@ -11,6 +11,7 @@
  * per-CPU run queues and migration, SMT.
  */
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "core/sim-private.h"
 
 struct wbsim_cpus {
@@ -41,6 +42,7 @@ wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
 {
 	wbsim_cpus *cpus;
 
+	wbsim_check_arg(sim != NULL, NULL, error);
 	if (nr_cpus == 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 			    "a machine needs at least one CPU (got 0)");

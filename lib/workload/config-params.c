@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "workload/config-private.h"
 
 /*
@@ -104,7 +105,7 @@ char **wbsim_config_param_set_names(const char *section)
 gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
 					 GError **error)
 {
-	g_return_val_if_fail(set != NULL, FALSE);
+	wbsim_check_arg(set != NULL, FALSE, error);
 
 	if (!set->section || !set->name ||
 	    (strcmp(set->section, "device") != 0 &&

@@ -11,6 +11,7 @@
 
 #include <wbsim/affinity.h>
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "workload/config-private.h"
 #include "workload/sweep.h"
 
@@ -419,8 +420,8 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 	g_autofree char *copy = NULL;
 	char *eq, *dot, *section, *key, *value;
 
-	g_return_val_if_fail(cfg != NULL, FALSE);
-	g_return_val_if_fail(assignment != NULL, FALSE);
+	wbsim_check_arg(cfg != NULL, FALSE, error);
+	wbsim_check_arg(assignment != NULL, FALSE, error);
 
 	copy = g_strdup(assignment);
 	eq = strchr(copy, '=');
@@ -535,13 +536,20 @@ gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
 				   const char *section, void *base,
 				   GError **error)
 {
-	gboolean is_dev = strcmp(section, "device") == 0;
-	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
-	const GPtrArray *list = is_dev ? cfg->device_params : cfg->fs_params;
-	const char *what = is_dev ? "device preset" : "filesystem type";
+	gboolean is_dev;
+	const char *name;
+	const GPtrArray *list;
+	const char *what;
 	const struct wbsim_config_param_set *set;
 
-	g_return_val_if_fail(is_dev || strcmp(section, "filesystem") == 0, FALSE);
+	wbsim_check_arg(cfg != NULL && base != NULL, FALSE, error);
+	wbsim_check_arg(section != NULL && (strcmp(section, "device") == 0 ||
+					    strcmp(section, "filesystem") == 0),
+			FALSE, error);
+	is_dev = strcmp(section, "device") == 0;
+	name = is_dev ? cfg->device_preset : cfg->fs_type;
+	list = is_dev ? cfg->device_params : cfg->fs_params;
+	what = is_dev ? "device preset" : "filesystem type";
 	if (wbsim_config_get_section_ops(section)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 			    "[%s] is applied by its own layer, not by a parameter set",
@@ -605,7 +613,7 @@ gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
 
 gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 {
-	g_return_val_if_fail(cfg != NULL, FALSE);
+	wbsim_check_arg(cfg != NULL, FALSE, error);
 
 	if (!check_exclusive(cfg, "dirty_ratio", &cfg->dirty_ratio,
 			     "dirty_bytes", cfg->dirty_bytes, error))

@@ -15,6 +15,7 @@
 
 #include <wbsim/error.h>
 #include <wbsim/fio.h>
+#include "core/arg-check.h"
 #include "workload/fio-options.h"
 #include "workload/fio-parser.h"
 #include "workload/fio-value.h"
@@ -1407,7 +1408,7 @@ gboolean wbsim_fio_parse_string(const char *text, gssize len,
 {
 	struct wbsim_fio_file *file;
 
-	g_return_val_if_fail(text != NULL && out != NULL, FALSE);
+	wbsim_check_arg(text != NULL && out != NULL, FALSE, error);
 	if (!fio_env_check(env, error))
 		return FALSE;
 	file = wbsim_fio_file_new();
@@ -1427,7 +1428,7 @@ gboolean wbsim_fio_parse_files(const char *const *paths,
 	struct wbsim_fio_file *file;
 	guint i;
 
-	g_return_val_if_fail(paths != NULL && out != NULL, FALSE);
+	wbsim_check_arg(paths != NULL && paths[0] != NULL && out != NULL, FALSE, error);
 	if (!fio_env_check(env, error))
 		return FALSE;
 	file = wbsim_fio_file_new();
@@ -1459,6 +1460,6 @@ gboolean wbsim_fio_parse_file(const char *path,
 {
 	const char *paths[] = { path, NULL };
 
-	g_return_val_if_fail(path != NULL, FALSE);
+	wbsim_check_arg(path != NULL, FALSE, error);
 	return wbsim_fio_parse_files(paths, env, out, error);
 }

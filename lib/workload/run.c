@@ -41,6 +41,9 @@ struct wbsim_run {
 	struct wbsim_trace trace;
 	struct wbsim_run_result *result;
 	unsigned int pending_events;
+	/* timed_event and measure_point structs whose event has not ended:
+	 * a run stopped at its time limit frees them at the end */
+	GPtrArray *live_timed, *live_measure;
 	bool workload_done;
 	bool remount_started;	/* [measure] extents = remount began */
 	struct wbsim_config_event remount_ev;
@@ -276,6 +279,14 @@ struct timed_event {
 	void (*then)(struct wbsim_run *run);
 };
 
+static void timed_event_free(void *p)
+{
+	struct timed_event *te = p;
+
+	g_free(te->works);
+	g_free(te);
+}
+
 static void timed_event_done(wbsim_sim *sim, void *arg)
 {
 	struct timed_event *te = arg;
@@ -286,8 +297,7 @@ static void timed_event_done(wbsim_sim *sim, void *arg)
 					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
 	if (te->then)
 		te->then(run);
-	g_free(te->works);
-	g_free(te);
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
 	run->pending_events--;
 	run_maybe_finish(run);
 }
@@ -362,6 +372,7 @@ static gboolean schedule_events(struct wbsim_run *run, GError **error)
 			return FALSE;
 		}
 		te = g_new0(struct timed_event, 1);
+		g_ptr_array_add(run->live_timed, te);
 		te->run = run;
 		te->ev = ev;
 		run->pending_events++;
@@ -415,7 +426,7 @@ static void measure_fire(wbsim_sim *sim, void *arg)
 
 	(void)sim;
 	count_extents(run, mp->mo->name);
-	g_free(mp);
+	g_ptr_array_remove_fast(run->live_measure, mp);	/* frees it */
 	run->pending_events--;
 	run_maybe_finish(run);
 }
@@ -432,6 +443,7 @@ static void schedule_after_jobs(struct wbsim_run *run)
 		if (mo->kind != WBSIM_MOMENT_AFTER_JOBS)
 			continue;
 		mp = g_new0(struct measure_point, 1);
+		g_ptr_array_add(run->live_measure, mp);
 		mp->run = run;
 		mp->mo = mo;
 		run->pending_events++;
@@ -477,6 +489,7 @@ static void run_maybe_finish(struct wbsim_run *run)
 	run->remount_started = true;
 	run->remount_ev.action = (char *)"remount";
 	te = g_new0(struct timed_event, 1);
+	g_ptr_array_add(run->live_timed, te);
 	te->run = run;
 	te->ev = &run->remount_ev;
 	te->then = remount_then_count;
@@ -798,6 +811,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 
 	run->scn = scn;
 	run->cfg = wbsim_scenario_config(scn);
+	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
+	run->live_measure = g_ptr_array_new_with_free_func(g_free);
 	if (opts)
 		run->opts = *opts;
 	run->result = wbsim_run_result_new();
@@ -858,6 +873,8 @@ out:
 	if (run->result)
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
+	g_ptr_array_unref(run->live_timed);
+	g_ptr_array_unref(run->live_measure);
 	g_free(run);
 	return result;
 }

@@ -14,6 +14,7 @@
 #include <wbsim/error.h>
 #include <wbsim/scenario.h>
 #include <wbsim/version.h>
+#include "core/arg-check.h"
 #include "workload/config-private.h"
 #include "workload/fio-parser.h"
 
@@ -443,6 +444,7 @@ struct wbsim_scenario *wbsim_scenario_load(const char *path,
 					   const char *const *overrides,
 					   GError **error)
 {
+	wbsim_check_arg(path != NULL, NULL, error);
 	return wbsim_scenario_load_hooked(path, overrides, NULL, NULL, error);
 }
 
@@ -454,7 +456,7 @@ struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
 	g_autofree char *text = NULL, *dir = NULL;
 	gsize len;
 
-	g_return_val_if_fail(path != NULL, NULL);
+	wbsim_check_arg(path != NULL, NULL, error);
 	{
 		g_autoptr(GError) local = NULL;
 
@@ -475,7 +477,7 @@ struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 						  const char *const *overrides,
 						  GError **error)
 {
-	g_return_val_if_fail(text != NULL, NULL);
+	wbsim_check_arg(text != NULL, NULL, error);
 	return scenario_load(text, strlen(text),
 			     display_name ? display_name : "<string>",
 			     base_dir, overrides, NULL, NULL, error);

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "core/arg-check.h"
 #include "fs/alloc/fs-private.h"
 
 /* ------------------------------------------------------------------------ */
@@ -301,6 +302,7 @@ gboolean wbsim_fs_check_settings(const char *type, const char *type_where,
 	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(type);
 	g_autofree void *params = NULL;
 
+	wbsim_check_arg(settings || !nr, FALSE, error);
 	if (!ops) {
 		set_unknown_type(type, type_where, error);
 		return FALSE;
@@ -508,6 +510,8 @@ wbsim_time_t wbsim_fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t of
 	uint64_t first, last;
 	wbsim_time_t cost = 0;
 
+	wbsim_check_arg(fs && inode && !inode->is_dir, G_MAXUINT64, error);
+	wbsim_check_arg(offset + len >= offset, G_MAXUINT64, error);
 	if (!len)
 		return 0;
 	first = offset / fs->block_size;
@@ -561,6 +565,7 @@ void wbsim_fs_sync(wbsim_fs *fs)
 
 gboolean wbsim_fs_remount(wbsim_fs *fs, GError **error)
 {
+	wbsim_check_arg(fs != NULL, FALSE, error);
 	if (fs->ops->sync_fs)
 		fs->ops->sync_fs(fs);
 	return fs->ops->remount ? fs->ops->remount(fs, error) : TRUE;
