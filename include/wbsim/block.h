@@ -18,6 +18,10 @@
  *     --> tag freed, a submitter waiting for a tag resumes.
  * PMEM (no request queue): wbsim_submit_bio() charges the submit costs and
  * then the copy itself on the submitter's CPU; end_io runs before submitted.
+ *
+ * Thread safety (every function of this header unless it says otherwise):
+ * a request queue runs inside one simulation, in the thread
+ * that runs it.
  */
 #ifndef WBSIM_BLOCK_H
 #define WBSIM_BLOCK_H

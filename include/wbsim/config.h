@@ -16,6 +16,10 @@
  * program may instead hand a section to parameter sets (struct
  * wbsim_config_param_set: a key table over its own struct, applied with
  * wbsim_config_apply_params() and the same parsers as every other key).
+ *
+ * Thread safety (every function of this header unless it says otherwise):
+ * a configuration belongs to one thread at a time; the key table
+ * is constant; wbsim_config_register_param_set() takes a lock.
  */
 #ifndef WBSIM_CONFIG_H
 #define WBSIM_CONFIG_H
@@ -314,6 +318,10 @@ WBSIM_API struct wbsim_config *wbsim_config_new(void);
 
 /** wbsim_config_free() - free @cfg and everything it owns (NULL is fine). */
 WBSIM_API void wbsim_config_free(struct wbsim_config *cfg);
+
+/* typedef wbsim_config - the name g_autoptr(wbsim_config) needs */
+typedef struct wbsim_config wbsim_config;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_config, wbsim_config_free)
 
 /**
  * wbsim_config_keys() - the table of scenario keys

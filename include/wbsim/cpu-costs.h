@@ -9,6 +9,10 @@
  * gives the source of each value). Scenarios do not change them; a key in a
  * scenario's [cpu] section may override one, visibly, through
  * wbsim_cpu_costs_set().
+ *
+ * Thread safety (every function of this header unless it says otherwise):
+ * the functions only touch the table they are given: safe from
+ * any thread on distinct tables.
  */
 #ifndef WBSIM_CPU_COSTS_H
 #define WBSIM_CPU_COSTS_H

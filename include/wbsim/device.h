@@ -20,6 +20,11 @@
  *   max_sectors_kb largest request in KiB       (default 1280, the kernel's
  *                  BLK_DEF_MAX_SECTORS_CAP)
  *   wbt            blk-wbt on (1, default) or off (0)
+ *
+ * Thread safety (every function of this header unless it says otherwise):
+ * a device and its model run inside one simulation, in the
+ * thread that runs it; the registry functions take a lock and are safe
+ * from any thread (register before the runs that use a model).
  */
 #ifndef WBSIM_DEVICE_H
 #define WBSIM_DEVICE_H
@@ -206,6 +211,10 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 
 /** wbsim_device_free() - free a device and its queue (NULL is fine). */
 WBSIM_API void wbsim_device_free(struct wbsim_device *dev);
+
+/* typedef wbsim_device - the name g_autoptr(wbsim_device) needs */
+typedef struct wbsim_device wbsim_device;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_device, wbsim_device_free)
 
 /**
  * wbsim_device_find_preset() - the path of preset @name

@@ -330,6 +330,10 @@ WBSIM_API gboolean wbsim_fio_parse_files(const char *const *paths,
 /** wbsim_fio_file_free() - free a parsed job file (NULL is fine). */
 WBSIM_API void wbsim_fio_file_free(struct wbsim_fio_file *file);
 
+/* typedef wbsim_fio_file - the name g_autoptr(wbsim_fio_file) needs */
+typedef struct wbsim_fio_file wbsim_fio_file;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fio_file, wbsim_fio_file_free)
+
 /**
  * wbsim_fio_rw_name() - fio's spelling of an rw value ("randwrite", ...)
  * @rw: the value

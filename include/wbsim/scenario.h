@@ -7,6 +7,11 @@
  * Loading order: the file (and its includes, in place), then the --set
  * overrides in order, then the checks that involve several keys, then the
  * fio jobs ($ncpus and $mb_memory are the simulated machine's).
+ *
+ * Thread safety (every function of this header unless it says otherwise):
+ * loading touches no shared state except the registries (read
+ * under their locks): safe from any thread. A loaded scenario is only
+ * read afterwards: several threads may run or dump it at once.
  */
 #ifndef WBSIM_SCENARIO_H
 #define WBSIM_SCENARIO_H

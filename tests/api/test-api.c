@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include <glib/gstdio.h>
 #include <wbsim/wbsim.h>
 
 /* Two files of 4 MiB written through the page cache of a 2-CPU machine. */
@@ -271,6 +272,88 @@ static void test_affinity_registry(void **state)
 		assert_int_equal(wbsim_result_wb_pages_completed(r, i), 0);
 }
 
+/* A device model written outside the tree: every request takes a fixed
+ * time, one at a time. */
+struct delay_dev {
+	wbsim_time_t latency;
+	struct wbsim_device *dev;
+	struct wbsim_request *rq;
+};
+
+static const struct wbsim_device_param delay_params[] = {
+	{ "latency", WBSIM_PARAM_TIME, offsetof(struct delay_dev, latency), "50us",
+	  "time of one request", 1, 1e9 },
+	{ NULL },
+};
+
+static gboolean delay_init(struct wbsim_device *dev, GError **error)
+{
+	struct delay_dev *d = wbsim_device_priv(dev);
+
+	d->dev = dev;
+	wbsim_device_set_limits(dev, UINT64_C(1) << 31, 1, FALSE);
+	return TRUE;
+}
+
+static void delay_done(wbsim_sim *sim, void *arg)
+{
+	struct delay_dev *d = arg;
+	struct wbsim_request *rq = d->rq;
+
+	d->rq = NULL;
+	wbsim_device_end_request(d->dev, rq);
+}
+
+static void delay_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
+{
+	struct delay_dev *d = wbsim_device_priv(dev);
+	wbsim_sim *sim = wbsim_device_sim(dev);
+
+	assert_null(d->rq);	/* queue depth 1 is respected */
+	d->rq = rq;
+	wbsim_sim_schedule_at(sim, wbsim_sim_now(sim) + d->latency, delay_done, d);
+}
+
+static const struct wbsim_device_ops delay_ops = {
+	.name = "test-delay",
+	.version = WBSIM_DEVICE_OPS_VERSION,
+	.help = "fixed time per request, depth 1",
+	.params = delay_params,
+	.priv_size = sizeof(struct delay_dev),
+	.default_scheduler = "none",
+	.init = delay_init,
+	.queue_rq = delay_queue_rq,
+};
+
+/* The device registry works from outside the tree: a preset file names the
+ * registered model, and a scenario names the preset. */
+static void test_external_device_model(void **state)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = g_dir_make_tmp("wbsim-api-XXXXXX", NULL);
+	g_autofree char *preset = g_build_filename(dir, "delay.ini", NULL);
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("ext-dev");
+	g_autoptr(wbsim_scenario) scn = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+
+	assert_true(wbsim_device_register(&delay_ops, &error));
+	assert_true(g_file_set_contents(preset, "[device]\nmodel = test-delay\nlatency = 20us\n",
+					-1, NULL));
+	assert_true(wbsim_scenario_builder_set(b, "device.preset", preset, NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=1m\nsize=4m\nend_fsync=1\n", NULL));
+	scn = wbsim_scenario_builder_build(b, &error);
+	if (!scn)
+		fail_msg("%s", error->message);
+	r = wbsim_run(scn, NULL, &error);	/* the preset is read here */
+	g_unlink(preset);
+	g_rmdir(dir);
+	if (!r)
+		fail_msg("%s", error->message);
+	assert_int_equal(wbsim_result_device_bytes(r), 4 << 20);
+	assert_true(wbsim_result_device_requests(r) >= 4);
+}
+
 static void test_version(void **state)
 {
 	assert_string_equal(wbsim_version_string(), WBSIM_VERSION_STRING);
@@ -289,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_builder_text_and_errors),
 		cmocka_unit_test(test_run_callbacks_and_results),
 		cmocka_unit_test(test_affinity_registry),
+		cmocka_unit_test(test_external_device_model),
 		cmocka_unit_test(test_version),
 	};
 
