@@ -59,8 +59,8 @@ WBSIM_API void wbsim_scenario_builder_free(wbsim_scenario_builder *b);
  *	"writeback.contexts", "device.preset", "events.at"); a later setting
  *	of a key replaces an earlier one except for repeatable keys
  * @value: the value as it would be written in the file
- * @error: WBSIM_ERROR_INVALID_ARGUMENT if @key has no '.' or @key or
- *	@value holds a line break; a key or value that is wrong for the
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT if an argument is NULL, @key has
+ *	no '.' or @key or @value holds a line break; a key or value that is wrong for the
  *	scenario is reported by wbsim_scenario_builder_build()
  *
  * Thread safety: as wbsim_scenario_builder_new().
@@ -74,8 +74,8 @@ WBSIM_API gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const c
  * @b: the builder
  * @job: the job's name ("global" for options shared by every job)
  * @text: fio job-file lines without the section header ("rw=write\n...")
- * @error: WBSIM_ERROR_INVALID_ARGUMENT if @job is empty or holds ']' or a
- *	line break; fio errors are reported by wbsim_scenario_builder_build()
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT if an argument is NULL, @job is
+ *	empty or holds ']' or a line break; fio errors are reported by wbsim_scenario_builder_build()
  *
  * Thread safety: as wbsim_scenario_builder_new().
  * Return: TRUE, or FALSE with @error set.
@@ -97,7 +97,8 @@ WBSIM_API char *wbsim_scenario_builder_text(const wbsim_scenario_builder *b);
  * wbsim_scenario_builder_build() - check and resolve the scenario
  * @b: the builder (unchanged; it may be built again after more settings)
  * @error: as wbsim_scenario_load(), messages name the builder's name and
- *	the line of wbsim_scenario_builder_text()
+ *	the line of wbsim_scenario_builder_text(); WBSIM_ERROR_INVALID_ARGUMENT
+ *	for a NULL @b
  *
  * Relative file names (an fio job file, an include) are taken from the
  * current directory.
@@ -246,7 +247,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_run_opts, wbsim_run_opts_free)
  * @scn: the scenario; only read, so one scenario may be run by several
  *	threads at once
  * @opts: options, or NULL for none
- * @error: bad input the loader could not see (a device or filesystem
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT for a NULL @scn; bad input the
+ *	loader could not see (a device or filesystem
  *	parameter, a job that cannot be modelled; WBSIM_ERROR_INVALID_VALUE,
  *	WBSIM_ERROR_UNSUPPORTED), or WBSIM_ERROR_SIMULATION (an invariant
  *	broke under wbsim_run_opts_set_check(), a model failed)

@@ -9,6 +9,7 @@
 #include <wbsim/error.h>
 #include <wbsim/run.h>
 #include "api/api-private.h"
+#include "core/arg-check.h"
 #include "workload/run.h"
 #include "workload/config-private.h"
 
@@ -74,7 +75,7 @@ gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 	const struct wbsim_config_key *k;
 	struct builder_setting *s;
 
-	g_return_val_if_fail(b != NULL && key != NULL && value != NULL, FALSE);
+	wbsim_check_arg(b != NULL && key != NULL && value != NULL, FALSE, error);
 	dot = strchr(key, '.');
 	if (!dot || dot == key || !dot[1]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
@@ -108,7 +109,7 @@ gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 gboolean wbsim_scenario_builder_add_fio_job(wbsim_scenario_builder *b, const char *job,
 					    const char *text, GError **error)
 {
-	g_return_val_if_fail(b != NULL && job != NULL && text != NULL, FALSE);
+	wbsim_check_arg(b != NULL && job != NULL && text != NULL, FALSE, error);
 	if (!*job || strchr(job, ']') || !one_line("fio job name", job, error)) {
 		if (error && !*error)
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
@@ -156,7 +157,7 @@ wbsim_scenario *wbsim_scenario_builder_build(const wbsim_scenario_builder *b, GE
 {
 	g_autofree char *text = NULL;
 
-	g_return_val_if_fail(b != NULL, NULL);
+	wbsim_check_arg(b != NULL, NULL, error);
 	text = wbsim_scenario_builder_text(b);
 	return wbsim_scenario_load_string(text, b->name, NULL, NULL, error);
 }
@@ -266,7 +267,7 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	struct wbsim_run_result *rr;
 	wbsim_result *r;
 
-	g_return_val_if_fail(scn != NULL, NULL);
+	wbsim_check_arg(scn != NULL, NULL, error);
 	if (opts) {
 		ro.check = opts->check;
 		ro.hook_arg = (void *)opts;

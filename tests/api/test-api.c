@@ -65,6 +65,10 @@ static void test_builder_text_and_errors(void **state)
 	assert_false(wbsim_scenario_builder_add_fio_job(b, "a]b", "", &error));
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
 	g_clear_error(&error);
+	assert_null(wbsim_run(NULL, NULL, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(error->message, "wbsim_run: invalid argument: expected scn != NULL");
+	g_clear_error(&error);
 
 	/* a bad value is found when building, named as a file line would be */
 	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "200", NULL));
