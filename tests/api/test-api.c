@@ -358,6 +358,132 @@ static void test_external_device_model(void **state)
 	assert_true(wbsim_result_device_requests(r) >= 4);
 }
 
+/* A filesystem model written outside the tree: each file owns a region of
+ * region_blocks blocks, written in place; one extent per written file. */
+struct linear_params {
+	uint64_t region_blocks;
+};
+
+static const struct wbsim_fs_option linear_options[] = {
+	{ "region_blocks", WBSIM_FS_OPT_U64, offsetof(struct linear_params, region_blocks),
+	  "4096", "blocks", 1, UINT64_C(1) << 32, "blocks reserved per file" },
+	{ .name = NULL },
+};
+
+struct linear_fs {
+	uint64_t next_ino;
+	uint64_t next_region;
+};
+
+struct linear_inode {
+	uint64_t start;		/* first device block of the region */
+	uint64_t written;	/* blocks [0, written) of the file were mapped */
+};
+
+struct linear_call {
+	wbsim_fs *fs;
+	wbsim_fs_map_done_fn done;
+	void *arg;
+	struct wbsim_fs_map map;
+};
+
+static gboolean linear_init(wbsim_fs *fs, GError **error)
+{
+	wbsim_fs_set_block_size(fs, 4096);
+	wbsim_fs_set_private(fs, g_new0(struct linear_fs, 1));
+	return TRUE;
+}
+
+static void linear_exit(wbsim_fs *fs)
+{
+	g_free(wbsim_fs_get_private(fs));
+}
+
+static uint64_t linear_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct linear_fs *lf = wbsim_fs_get_private(fs);
+	const struct linear_params *p = wbsim_fs_params(fs);
+	struct linear_inode *li = g_new0(struct linear_inode, 1);
+
+	if (!wbsim_fs_inode_is_dir(inode))
+		li->start = p->region_blocks * lf->next_region++;
+	wbsim_fs_inode_set_private(inode, li);
+	return 100 + lf->next_ino++;
+}
+
+static void linear_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	g_free(wbsim_fs_inode_get_private(inode));
+}
+
+static void linear_done(wbsim_sim *sim, void *arg)
+{
+	struct linear_call *c = arg;
+
+	c->done(c->fs, c->arg, &c->map, 1, NULL);
+	g_free(c);
+}
+
+static void linear_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			      uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
+{
+	struct linear_inode *li = wbsim_fs_inode_get_private(inode);
+	struct linear_call *c = g_new0(struct linear_call, 1);
+	wbsim_sim *sim = wbsim_fs_sim(fs);
+
+	*c = (struct linear_call){ fs, done, arg, { first, li->start + first, nr, 0 } };
+	li->written = MAX(li->written, first + nr);
+	wbsim_sim_schedule_at(sim, wbsim_sim_now(sim), linear_done, c);
+}
+
+static void linear_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out)
+{
+	struct linear_inode *li = wbsim_fs_inode_get_private(inode);
+	struct wbsim_fs_extent e = { 0, li->start * 4096, li->written * 4096,
+				     WBSIM_FIEMAP_EXTENT_LAST };
+
+	if (li->written)
+		g_array_append_val(out, e);
+}
+
+static const struct wbsim_fs_ops linear_ops = {
+	.name = "test-linear",
+	.version = WBSIM_FS_OPS_VERSION,
+	.params_size = sizeof(struct linear_params),
+	.options = linear_options,
+	.init = linear_init,
+	.exit = linear_exit,
+	.inode_init = linear_inode_init,
+	.inode_exit = linear_inode_exit,
+	.map_blocks = linear_map_blocks,
+	.fiemap = linear_fiemap,
+};
+
+/* The filesystem registry works from outside the tree too. */
+static void test_external_fs_model(void **state)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("ext-fs");
+	g_autoptr(wbsim_scenario) scn = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+
+	assert_true(wbsim_fs_register(&linear_ops, &error));
+	assert_true(wbsim_scenario_builder_set(b, "filesystem.type", "test-linear", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "filesystem.region_blocks", "2048", NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=randwrite\nbs=16k\nsize=8m\nnrfiles=2\nend_fsync=1\n", NULL));
+	scn = wbsim_scenario_builder_build(b, &error);
+	if (!scn)
+		fail_msg("%s", error->message);
+	r = wbsim_run(scn, NULL, &error);
+	if (!r)
+		fail_msg("%s", error->message);
+	assert_int_equal(wbsim_result_device_bytes(r), 8 << 20);
+	assert_int_equal(wbsim_result_nr_files(r), 2);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(wbsim_result_file_extents(r, i), 1);
+}
+
 static void test_version(void **state)
 {
 	assert_string_equal(wbsim_version_string(), WBSIM_VERSION_STRING);
@@ -377,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_run_callbacks_and_results),
 		cmocka_unit_test(test_affinity_registry),
 		cmocka_unit_test(test_external_device_model),
+		cmocka_unit_test(test_external_fs_model),
 		cmocka_unit_test(test_version),
 	};
 
