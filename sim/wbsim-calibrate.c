@@ -43,6 +43,7 @@ struct calib_run {
 	gboolean ok;
 	double mib_s;		/* aggregate write bandwidth */
 	char *extents;		/* filefrag per moment, NULL: none */
+	char *sweep;		/* [sweep]: "point:MiB/s ..." , NULL: none */
 	char *error;
 };
 
@@ -58,6 +59,7 @@ static void calib_run_free(gpointer p)
 	g_clear_object(&r->proc);
 	g_free(r->error);
 	g_free(r->extents);
+	g_free(r->sweep);
 	g_free(r);
 }
 
@@ -96,35 +98,98 @@ static void parse_extents(JsonObject *wbsim, struct calib_run *r)
 		r->extents = g_string_free(g_steal_pointer(&out), FALSE);
 }
 
+/*
+ * fio's group bandwidth: the bytes of all jobs over the longest runtime
+ * (stat.c: one reporting group; with group_reporting there is one entry).
+ */
+static gboolean report_mib_s(JsonObject *report, double *mib_s)
+{
+	JsonArray *jobs;
+	double bytes = 0, runtime_ms = 0;
+
+	if (!report || !json_object_has_member(report, "jobs"))
+		return FALSE;
+	jobs = json_object_get_array_member(report, "jobs");
+	for (guint i = 0; jobs && i < json_array_get_length(jobs); i++) {
+		JsonObject *job = json_array_get_object_element(jobs, i);
+		JsonObject *write = job ? json_object_get_object_member(job, "write") : NULL;
+
+		if (!write || !json_object_has_member(write, "io_bytes"))
+			continue;
+		bytes += (double)json_object_get_int_member(write, "io_bytes");
+		runtime_ms = MAX(runtime_ms, (double)json_object_get_int_member(write, "runtime"));
+	}
+	*mib_s = runtime_ms > 0 ? bytes / (runtime_ms / 1000.0) / (1024.0 * 1024.0) : 0;
+	return TRUE;
+}
+
+/* A [sweep] scenario prints one JSON line per point: "key=value: MiB/s". */
+static void parse_sweep(struct calib_run *r, char **lines)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	for (char **l = lines; *l; l++) {
+		g_autoptr(JsonParser) parser = json_parser_new();
+		JsonObject *o, *point;
+		double mib_s;
+
+		if (!**l)
+			continue;
+		if (!json_parser_load_from_data(parser, *l, -1, NULL) ||
+		    !(o = json_node_get_object(json_parser_get_root(parser))) ||
+		    !json_object_has_member(o, "report") ||
+		    !report_mib_s(json_object_get_object_member(o, "report"), &mib_s)) {
+			r->error = g_strdup("a sweep line is not a report");
+			return;
+		}
+		point = json_object_get_object_member(o, "sweep");
+		if (point) {
+			g_autoptr(GList) keys = json_object_get_members(point);
+
+			for (GList *k = keys; k; k = k->next) {
+				JsonNode *v = json_object_get_member(point, k->data);
+				g_autofree char *txt = json_to_string(v, FALSE);
+
+				g_string_append_printf(out, "%s%s=%s", out->len ? " " : "",
+						       (const char *)k->data, txt);
+			}
+		}
+		g_string_append_printf(out, ":%.0f", mib_s);
+		r->mib_s = MAX(r->mib_s, mib_s);
+	}
+	r->sweep = g_string_free(g_steal_pointer(&out), FALSE);
+	r->ok = TRUE;
+}
+
 static void parse_output(struct calib_run *r)
 {
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) err = NULL;
-	JsonObject *root, *job, *write, *wbsim = NULL;
-	JsonArray *jobs;
-	double bytes = 0;
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	JsonObject *root, *wbsim = NULL;
 
-	if (!json_parser_load_from_file(parser, r->out_path, &err)) {
+	if (!g_file_get_contents(r->out_path, &text, NULL, &err)) {
+		r->error = g_strdup(err->message);
+		return;
+	}
+	if (g_str_has_prefix(text, "{\"sweep_point\"")) {
+		lines = g_strsplit(text, "\n", -1);
+		parse_sweep(r, lines);
+		return;
+	}
+	if (!json_parser_load_from_data(parser, text, -1, &err)) {
 		r->error = g_strdup_printf("output is not JSON: %s", err->message);
 		return;
 	}
 	root = json_node_get_object(json_parser_get_root(parser));
-	if (!root || !json_object_has_member(root, "jobs")) {
+	if (!report_mib_s(root, &r->mib_s)) {
 		r->error = g_strdup("output has no jobs");
 		return;
-	}
-	jobs = json_object_get_array_member(root, "jobs");
-	/* group_reporting: one group entry; otherwise add the jobs up */
-	for (guint i = 0; jobs && i < json_array_get_length(jobs); i++) {
-		job = json_array_get_object_element(jobs, i);
-		write = job ? json_object_get_object_member(job, "write") : NULL;
-		if (write && json_object_has_member(write, "bw_bytes"))
-			bytes += (double)json_object_get_int_member(write, "bw_bytes");
 	}
 	if (json_object_has_member(root, "wbsim"))
 		wbsim = json_object_get_object_member(root, "wbsim");
 	parse_extents(wbsim, r);
-	r->mib_s = bytes / (1024.0 * 1024.0);
 	r->ok = TRUE;
 }
 
@@ -305,7 +370,11 @@ static gboolean print_withheld(GPtrArray *runs, GPtrArray *names)
 			ok = FALSE;
 			continue;
 		}
-		printf("%-40s %10.1f  %s\n", r->name, r->mib_s, r->extents ? r->extents : "-");
+		if (r->sweep)
+			printf("%-40s %10s  sweep (point:MiB/s) %s\n", r->name, "-", r->sweep);
+		else
+			printf("%-40s %10.1f  %s\n", r->name, r->mib_s,
+			       r->extents ? r->extents : "-");
 	}
 	return ok;
 }
