@@ -9,6 +9,7 @@
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
+#include "fs/wb-ctx-change.h"
 #include "mm/bandwidth.h"
 #include "core/workqueue.h"
 
@@ -33,6 +34,9 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	/* The end-io workqueue is per CPU in the kernel (xfs-conv, ext4 rsv
 	 * conversion): up to one worker per CPU. */
 	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 200);
+	bdi->inodes = g_ptr_array_new();
+	bdi->freeze_waiters = g_array_new(FALSE, FALSE, sizeof(struct wbsim_freeze_waiter));
+	bdi->retired_wbs = g_ptr_array_new();
 	bdi->nr_wb_ctx = MAX(p->nr_wb_ctx, 1);
 	bdi->wb_ctx = g_new0(struct wbsim_wb *, bdi->nr_wb_ctx);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
@@ -44,12 +48,23 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 
 void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 {
+	wbsim_bdi_ctx_change_free(bdi);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
 		wbsim_writepages_clear(&bdi->wb_ctx[i]->wp);
 		wbsim_wb_clear(bdi->wb_ctx[i]);
 		g_free(bdi->wb_ctx[i]);
 	}
 	g_clear_pointer(&bdi->wb_ctx, g_free);
+	for (guint i = 0; bdi->retired_wbs && i < bdi->retired_wbs->len; i++) {
+		struct wbsim_wb *wb = bdi->retired_wbs->pdata[i];
+
+		wbsim_writepages_clear(&wb->wp);
+		wbsim_wb_clear(wb);
+		g_free(wb);
+	}
+	g_clear_pointer(&bdi->retired_wbs, g_ptr_array_unref);
+	g_clear_pointer(&bdi->freeze_waiters, g_array_unref);
+	g_clear_pointer(&bdi->inodes, g_ptr_array_unref);
 	wbsim_writepages_free_live_bios(bdi);
 	g_clear_pointer(&bdi->endio_wq, wbsim_workqueue_free);
 	g_clear_error(&bdi->failure);
@@ -72,6 +87,7 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->bdi = bdi;
 	inode->fs_inode = fs_inode;
 	wbsim_page_cache_init(&inode->pages, folio_pages);
+	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }
 

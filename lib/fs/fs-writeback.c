@@ -378,6 +378,9 @@ static void flusher_next(struct wbsim_wb *wb)
 	struct wbsim_vm *vm = wb->bdi->vm;
 	GList *l;
 
+	/* while contexts change, no own work (start-all, kupdate, background) */
+	if (wb->bdi->ctx_changing && wb->phase != FLUSHER_WORKS)
+		wb->phase = FLUSHER_TAIL;
 	switch (wb->phase) {
 	case FLUSHER_WORKS:
 		if ((l = g_queue_pop_head_link(&wb->work_list))) {
@@ -386,6 +389,9 @@ static void flusher_next(struct wbsim_wb *wb)
 			return;
 		}
 		wb->phase = FLUSHER_START_ALL;
+		/* while contexts change, only explicit works run */
+		if (wb->bdi->ctx_changing)
+			break;
 		/* fall through */
 	case FLUSHER_START_ALL:
 		wb->phase = FLUSHER_KUPDATE;
@@ -436,7 +442,7 @@ static void flusher_next(struct wbsim_wb *wb)
 	/* End of wb_do_writeback(); wb_workfn() repeats while works are queued. */
 	wb->writeback_running = false;
 	wb->phase = FLUSHER_IDLE;
-	if (wb->work_list.length || wb->rerun) {
+	if (wb->work_list.length || (wb->rerun && !wb->bdi->ctx_changing)) {
 		wb->rerun = false;
 		wb->phase = FLUSHER_WORKS;	/* busy until the restart event runs */
 		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), flusher_restart, wb);
@@ -490,8 +496,10 @@ static void wb_writeback_loop(wbsim_sim *sim, void *arg)
 
 	if (work->nr_pages <= 0)
 		goto done;
-	/* Background and kupdate writeback yield to explicit works. */
-	if ((work->for_background || work->for_kupdate) && wb->work_list.length)
+	/* Background and kupdate writeback yield to explicit works, and stop
+	 * while the number of writeback contexts changes. */
+	if ((work->for_background || work->for_kupdate) &&
+	    (wb->work_list.length || wb->bdi->ctx_changing))
 		goto done;
 	if (work->for_background && !wbsim_wb_check_over_bg_thresh(wb))
 		goto done;

@@ -245,6 +245,21 @@ struct wbsim_bdi {
 	struct wbsim_trace *trace;
 	/* the first failure of a model (allocation error): ends the run */
 	GError *failure;
+	/* every inode of the bdi, in creation order (for a context change) */
+	GPtrArray *inodes;
+	/* a change of nr_wb_ctx in progress (wb-ctx-change.c) */
+	bool ctx_changing;
+	bool frozen;			/* writers wait for the thaw */
+	GArray *freeze_waiters;		/* struct wbsim_freeze_waiter */
+	GPtrArray *retired_wbs;		/* contexts removed by a change */
+	void *ctx_change;		/* the change in progress, freed at clear */
+	GQueue *ctx_change_queue;	/* changes asked for meanwhile */
+};
+
+struct wbsim_freeze_waiter {
+	wbsim_event_fn fn;
+	void *arg;
+	wbsim_time_t since;
 };
 
 /* Record @error as the simulation's failure and stop it. */

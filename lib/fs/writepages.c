@@ -19,6 +19,7 @@
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
 #include "core/workqueue.h"
+#include "fs/wb-ctx-change.h"
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 
@@ -108,11 +109,32 @@ void wbsim_writepages_run(const struct wbsim_writepages *wp, unsigned int i,
 
 static void wp_locked(wbsim_sim *sim, void *arg);
 
+static void wp_restart(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+
+	wbsim_do_writepages(wp, wp->inode, wp->wbc, wp->task, wp->context, wp->done, wp->done_arg);
+}
+
 void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 			 struct wbsim_wbc *wbc, wbsim_task *task, int context,
 			 wbsim_event_fn done, void *done_arg)
 {
 	struct wbsim_wb *wb = inode->wb;
+
+	/* While the number of writeback contexts changes, writeback started
+	 * by a task (fadvise, fsync) waits: no page may go under writeback
+	 * until the inodes have moved. */
+	if (context < 0 && inode->bdi->ctx_changing) {
+		wp->inode = inode;
+		wp->wbc = wbc;
+		wp->task = task;
+		wp->context = context;
+		wp->done = done;
+		wp->done_arg = done_arg;
+		wbsim_bdi_wait_ctx_change(inode->bdi, wp_restart, wp);
+		return;
+	}
 
 	wp->inode = inode;
 	wp->wbc = wbc;

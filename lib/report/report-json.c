@@ -401,6 +401,13 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 	}
 	json_builder_end_array(b);
 
+	json_builder_set_member_name(b, "context_changes");
+	json_builder_begin_object(b);
+	set_int(b, "count", r->ctx_changes);
+	set_int(b, "duration_ns", r->ctx_change_ns);
+	set_int(b, "writers_blocked_ns", r->writers_blocked_ns);
+	json_builder_end_object(b);
+
 	json_builder_set_member_name(b, "warnings");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < r->warnings->len; i++)

@@ -449,6 +449,10 @@ static void wbsim_section(GString *s, const struct wbsim_run_result *r, gboolean
 				       e->line ? e->line : e->path, e->nextents);
 	}
 
+	if (r->ctx_changes)
+		g_string_append_printf(s, "writeback context changes: %u, taking %.3fms in total, "
+				       "writers blocked %.3fms in total\n", r->ctx_changes,
+				       r->ctx_change_ns / 1e6, r->writers_blocked_ns / 1e6);
 	if (r->warnings->len)
 		g_string_append(s, "warnings:\n");
 	for (guint i = 0; i < r->warnings->len; i++)

@@ -151,6 +151,9 @@ struct wbsim_run_result {
 	uint64_t nr_written;
 	uint64_t bg_thresh, thresh;	/* global thresholds, pages, at the end */
 	GPtrArray *warnings;	/* char * */
+	unsigned int ctx_changes;	/* [events] contexts changes completed */
+	wbsim_time_t ctx_change_ns;	/* their total duration */
+	wbsim_time_t writers_blocked_ns;	/* writers stopped by freezes, summed */
 	struct wbsim_series series;
 };
 

@@ -16,10 +16,12 @@ static const struct {
 	{ "syncfs", NULL },	/* syncfs(2) on the simulated filesystem */
 	{ "sync", NULL },	/* sync(2): every filesystem */
 	{ "umount", NULL },	/* unmount: write everything back, drop the cache */
+	/* change nr_wb_ctx of the bdi (E9), quiescing writeback or freezing */
+	{ "contexts", "a number of writeback contexts from 1 to 1024, then optionally quiesce or freeze" },
 };
 
 static const char *const event_action_names[] = {
-	"syncfs", "sync", "umount", NULL,
+	"syncfs", "sync", "umount", "contexts", NULL,
 };
 
 G_STATIC_ASSERT(G_N_ELEMENTS(event_action_names) ==
@@ -98,7 +100,44 @@ gboolean wbsim_config_parse_event(const char *value,
 			    "action %s needs %s", rest, event_actions[a].args);
 		return FALSE;
 	}
+	if (strcmp(rest, "contexts") == 0) {
+		unsigned int nr;
+		gboolean freeze;
+
+		if (!wbsim_config_parse_contexts_event(sp, &nr, &freeze)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "action contexts '%s': expected %s", sp, event_actions[a].args);
+			return FALSE;
+		}
+	}
 	ev->action = g_strdup(rest);
 	ev->args = sp && *sp ? g_strdup(sp) : NULL;
+	return TRUE;
+}
+
+gboolean wbsim_config_parse_contexts_event(const char *args, unsigned int *nr, gboolean *freeze)
+{
+	g_auto(GStrv) parts = g_strsplit_set(args, " \t", -1);
+	guint64 n;
+	guint i = 0, words = 0;
+	const char *w[2] = { NULL, NULL };
+
+	for (i = 0; parts[i]; i++) {
+		if (!*parts[i])
+			continue;
+		if (words == 2)
+			return FALSE;
+		w[words++] = parts[i];
+	}
+	if (!words || !g_ascii_string_to_unsigned(w[0], 10, 1, 1024, &n, NULL))
+		return FALSE;
+	*nr = (unsigned int)n;
+	*freeze = FALSE;
+	if (w[1]) {
+		if (strcmp(w[1], "freeze") == 0)
+			*freeze = TRUE;
+		else if (strcmp(w[1], "quiesce") != 0)
+			return FALSE;
+	}
 	return TRUE;
 }

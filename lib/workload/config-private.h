@@ -186,4 +186,7 @@ void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
 /* struct wbsim_setting copies (pointing into @overrides) of overrides. */
 GArray *wbsim_config_settings(const GPtrArray *overrides);
 
+/* [events] at = TIME contexts N [quiesce|freeze]: the arguments. */
+gboolean wbsim_config_parse_contexts_event(const char *args, unsigned int *nr, gboolean *freeze);
+
 #endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */

@@ -107,7 +107,7 @@ static const struct wbsim_config_key config_keys[] = {
 
 	{ "events", "at", WBSIM_CFG_STRING, 0, NULL, "TIME ACTION [ARGS]",
 	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
-	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount." },
+	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount, contexts N [quiesce or freeze]." },
 
 	{ "measure", "extents", WBSIM_CFG_STRING, 0, NULL, "MOMENT",
 	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,

@@ -16,6 +16,7 @@
 #include "workload/job.h"
 #include "core/workqueue.h"
 #include "fs/fs-writeback.h"
+#include "fs/wb-ctx-change.h"
 
 struct direct_io {
 	struct wbsim_job *job;
@@ -151,6 +152,8 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	struct direct_io *io;
 	uint64_t blk, off;
 
+	if (wbsim_bdi_wait_if_frozen(&job->m->bdi, direct_issue, job))
+		return;
 	if (!f->opened) {
 		/* first use of the file: fio opens it (and invalidates) first */
 		job->dio_issuing = false;

@@ -42,6 +42,7 @@
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
 #include "fs/bdi.h"
+#include "fs/wb-ctx-change.h"
 #include "mm/throttle.h"
 
 #define JOB_BATCH_MAX 64
@@ -459,10 +460,17 @@ static void job_next(wbsim_sim *sim, void *arg)
 		wbsim_job_finish(job);
 		return;
 	}
+	/* a frozen filesystem stops writers inside their next write() */
+	if (!job->frozen_since && wbsim_bdi_wait_if_frozen(&job->m->bdi, job_next, job)) {
+		job->frozen_since = now_of(job);
+		return;
+	}
 	job->batch_ios = 0;
 	job->batch_throttle = false;
 	job->batch_pass_end = false;
-	job->batch_issue = now_of(job);
+	/* the first write of the batch was issued when the wait began */
+	job->batch_issue = job->frozen_since ? job->frozen_since : now_of(job);
+	job->frozen_since = 0;
 	while (job->batch_ios < JOB_BATCH_MAX) {
 		unsigned int fi = job->cur_file;
 		struct wbsim_job_file *f = &job->files[fi];

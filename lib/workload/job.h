@@ -63,6 +63,7 @@ struct wbsim_job {
 
 	/* the batch of writes in flight */
 	wbsim_time_t batch_issue;	/* when the batch's first write was issued */
+	wbsim_time_t frozen_since;	/* waiting for a thaw since (0: not) */
 	unsigned int batch_ios;
 	wbsim_time_t batch_cost[64];
 	wbsim_time_t batch_total;

@@ -7,10 +7,13 @@
 #include <string.h>
 #include <wbsim/error.h>
 #include <wbsim/scenario.h>
+#include <wbsim/affinity.h>
 #include "workload/run.h"
 #include "workload/job.h"
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
+#include "fs/wb-ctx-change.h"
+#include "workload/config-private.h"
 #include "mm/dirty-limits.h"
 #include "report/trace.h"
 #include "core/sim-private.h"
@@ -358,6 +361,42 @@ static void timed_event_fire(wbsim_sim *sim, void *arg)
 		timed_event_wait_inodes(sim, te);
 }
 
+/* [events] at = TIME contexts N [quiesce|freeze]: change nr_wb_ctx. */
+static void contexts_event_done(void *arg, const struct wbsim_ctx_change_result *res)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_add(run->m.warnings,
+			g_strdup_printf("event 'contexts %s' at %.3f s: %u -> %u contexts, writeback "
+					"drained after %.3f ms, done after %.3f ms, %" G_GUINT64_FORMAT
+					" inodes moved, %" G_GUINT64_FORMAT " writers blocked for %.3f ms "
+					"in total", te->ev->args, res->start / 1e9, res->from, res->to,
+					(res->quiesced - res->start) / 1e6,
+					(res->done - res->start) / 1e6, res->inodes_moved,
+					res->writers_blocked, res->writers_blocked_ns / 1e6));
+	run->result->ctx_changes++;
+	run->result->ctx_change_ns += res->done - res->start;
+	run->result->writers_blocked_ns += res->writers_blocked_ns;
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+static void contexts_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	unsigned int nr;
+	gboolean freeze;
+
+	te->start = wbsim_sim_now(sim);
+	/* the arguments were checked when the scenario was loaded */
+	wbsim_config_parse_contexts_event(te->ev->args, &nr, &freeze);
+	wbsim_bdi_change_nr_wb_ctx(&te->run->m.bdi, nr,
+				   freeze ? WBSIM_CTX_CHANGE_FREEZE : WBSIM_CTX_CHANGE_QUIESCE,
+				   contexts_event_done, te);
+}
+
 static gboolean schedule_events(struct wbsim_run *run, GError **error)
 {
 	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
@@ -365,7 +404,7 @@ static gboolean schedule_events(struct wbsim_run *run, GError **error)
 		struct timed_event *te;
 
 		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
-		    strcmp(ev->action, "umount")) {
+		    strcmp(ev->action, "umount") && strcmp(ev->action, "contexts")) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
 				    "%s:%u: [events] at = ... %s: this action is not modelled yet",
 				    ev->file, ev->line, ev->action);
@@ -376,7 +415,9 @@ static gboolean schedule_events(struct wbsim_run *run, GError **error)
 		te->run = run;
 		te->ev = ev;
 		run->pending_events++;
-		wbsim_sim_schedule_at(run->m.sim, ev->at, timed_event_fire, te);
+		wbsim_sim_schedule_at(run->m.sim, ev->at,
+				      strcmp(ev->action, "contexts") ? timed_event_fire
+								     : contexts_event_fire, te);
 	}
 	return TRUE;
 }
@@ -655,6 +696,12 @@ static void check_invariants(struct wbsim_run *run)
 		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
 			check_fail(run, "%s has %" G_GUINT64_FORMAT " dirty pages but is on no "
 				   "writeback list", inode->name, d);
+		/* a fixed affinity keeps every attached inode on its context */
+		if (inode->wb && !bdi->ctx_changing &&
+		    (bdi->affinity->flags & WBSIM_AFFINITY_FIXED) &&
+		    inode->wb->ctx != wbsim_affinity_select(bdi, inode, NULL))
+			check_fail(run, "%s is on context %u, the affinity policy gives %u",
+				   inode->name, inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
 		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
 		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io)
 			check_fail(run, "%s is on a list of another wb", inode->name);

@@ -24,6 +24,9 @@
 #define TIME_LIMIT_NS G_GUINT64_CONSTANT(600000000)
 #define E6_TIME_LIMIT "1s"
 #define E6_TIME_LIMIT_NS G_GUINT64_CONSTANT(1000000000)
+/* E9 changes the number of contexts at 4 s: run just past it */
+#define E9_TIME_LIMIT "4100ms"
+#define E9_TIME_LIMIT_NS G_GUINT64_CONSTANT(4100000000)
 
 static const char *src_root(void)
 {
@@ -169,7 +172,8 @@ static void run_one(const char *rel)
 	g_autoptr(JsonParser) parser = json_parser_new();
 	struct promise p = promise_of(base);
 	bool e6 = g_str_has_prefix(base, "e6-");
-	uint64_t limit_ns = e6 ? E6_TIME_LIMIT_NS : TIME_LIMIT_NS;
+	bool e9 = g_str_has_prefix(base, "e9-");
+	uint64_t limit_ns = e6 ? E6_TIME_LIMIT_NS : e9 ? E9_TIME_LIMIT_NS : TIME_LIMIT_NS;
 	int status = 0;
 
 	assert_non_null(build);
@@ -178,7 +182,8 @@ static void run_one(const char *rel)
 		const char *argv[] = { program, "--check", "--no-wall-time",
 				       "--output-format=json", "--set",
 				       e6 ? "run.time_limit=" E6_TIME_LIMIT
-					  : "run.time_limit=" TIME_LIMIT, rel, NULL };
+				       : e9 ? "run.time_limit=" E9_TIME_LIMIT
+					    : "run.time_limit=" TIME_LIMIT, rel, NULL };
 
 		if (!g_spawn_sync(src_root(), (char **)argv, NULL, 0, NULL, NULL,
 				  &out, &err, &status, &e))

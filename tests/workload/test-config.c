@@ -302,11 +302,11 @@ static void test_set_errors(void **state)
 	assert_set_fails("scenario.include=x.ini",
 		"--set: [scenario] include = x.ini: only allowed in a scenario file");
 	assert_set_fails("events.at=30s sink",
-		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount (did you mean sync?)");
+		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts (did you mean sync?)");
 	assert_set_fails("events.at=30 sync",
 		"--set: [events] at = 30 sync: time '30': expected a time with a unit (ns, us, ms, s, m, h)");
 	assert_set_fails("events.at=30s",
-		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount");
+		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts");
 	assert_set_fails("events.at=30s sync now",
 		"--set: [events] at = 30s sync now: action sync takes no arguments, found 'now'");
 }
