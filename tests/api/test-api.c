@@ -287,7 +287,7 @@ struct delay_dev {
 static const struct wbsim_device_param delay_params[] = {
 	{ "latency", WBSIM_PARAM_TIME, offsetof(struct delay_dev, latency), "50us",
 	  "time of one request", 1, 1e9 },
-	{ NULL },
+	{ .name = NULL },
 };
 
 static gboolean delay_init(struct wbsim_device *dev, GError **error)
