@@ -117,6 +117,18 @@ struct wbsim_config_key {
 	const char *help;
 };
 
+/**
+ * enum wbsim_dirty_accounting - [writeback] dirty_accounting
+ * @WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO: dirtying any byte of a folio makes the
+ *	whole folio dirty, accounted and written back
+ * @WBSIM_DIRTY_ACCOUNTING_PER_BLOCK: only the blocks dirtied are accounted
+ *	and written back (the granular accounting series)
+ */
+enum wbsim_dirty_accounting {
+	WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO,
+	WBSIM_DIRTY_ACCOUNTING_PER_BLOCK,
+};
+
 /* [writeback] contexts = cpus: one context per simulated CPU. */
 #define WBSIM_CONTEXTS_CPUS WBSIM_CONFIG_SPECIAL(0)
 /* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
@@ -209,6 +221,8 @@ struct wbsim_config_private;
  * @wb_affinity: [writeback] affinity, the name of a registered policy
  *	(include/wbsim/affinity.h)
  * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
+ * @folio_size: [writeback] folio_size, bytes of a page-cache folio
+ * @dirty_accounting: [writeback] dirty_accounting, enum wbsim_dirty_accounting
  * @fio_file: [workload] fio, the job file name resolved relative to the
  *	scenario file, or NULL when the jobs are inline [fio:NAME] sections
  * @seed: [run] seed of the simulation's random generator
@@ -244,6 +258,8 @@ struct wbsim_config {
 	uint64_t wb_contexts;
 	char *wb_affinity;
 	bool strictlimit;
+	uint64_t folio_size;
+	unsigned int dirty_accounting;
 
 	char *fio_file;
 

@@ -39,6 +39,12 @@ struct wb_bio {
 	uint64_t nr_pages;
 	bool unwritten;		/* written into an unwritten extent */
 	GList link;		/* on bdi->live_bios until it ends */
+	/* A physically contiguous piece larger than the device's request size
+	 * is several bios; like iomap's ioend, the first holds the whole
+	 * piece and ends its pages' writeback when all of them completed
+	 * (a folio split across bios is not done until its last byte is). */
+	struct wb_bio *parent;
+	unsigned int pending;
 };
 
 /* The batch being written by one do_writepages() call. */
@@ -79,6 +85,18 @@ static void wb_bio_end_io(wbsim_sim *sim, void *arg)
 {
 	struct wb_bio *b = arg;
 	struct wbsim_inode *inode = b->inode;
+
+	if (b->parent) {
+		struct wb_bio *p = b->parent;
+
+		g_queue_unlink(&inode->bdi->live_bios, &b->link);
+		g_free(b);
+		if (--p->pending)
+			return;
+		b = p;
+	} else if (--b->pending) {
+		return;
+	}
 
 	if (b->unwritten) {
 		wbsim_time_t cost = wbsim_fs_end_io(inode->bdi->fs, inode->fs_inode,
@@ -199,6 +217,7 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 	const struct wbsim_cpu_costs *costs = inode->bdi->costs;
 	enum wbsim_pc_mark mark = wp->tagged ? WBSIM_PC_TOWRITE : WBSIM_PC_DIRTY;
 	uint64_t max_run = inode->bdi->max_request_pages;
+	uint64_t folio = wbsim_page_cache_folio_pages(pc);
 	bool must_wait = false;
 
 	b->nr_runs = 0;
@@ -226,9 +245,12 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 		want = MIN(max_run, WP_BATCH_PAGES - b->pages);
 		if (wbc->sync_mode == WB_SYNC_NONE)
 			want = MIN(want, (uint64_t)MAX(wbc->nr_to_write, 1));
+		/* a folio goes under writeback whole (its bios are split at the
+		 * device's limit later): runs are whole folios */
+		want = (want + folio - 1) / folio * folio;
 		len = wbsim_page_cache_run(pc, mark, idx, want, true);
 		if (len == 0)
-			len = 1;
+			len = folio;
 		b->runs[b->nr_runs++] = (struct wp_run){ idx, len };
 		b->pages += len;
 		wp->index = idx + len;
@@ -286,6 +308,9 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 	unsigned int flags = wp->wbc->sync_mode == WB_SYNC_ALL ? WBSIM_REQ_SYNC :
 			     (wp->wbc->for_kupdate || wp->wbc->for_background) ? WBSIM_REQ_BACKGROUND : 0;
 
+	struct wb_bio *parent = NULL;
+	uint64_t whole = nr;
+
 	while (nr) {
 		uint64_t n = MIN(nr, max);
 		struct wb_bio *bio = g_new0(struct wb_bio, 1);
@@ -300,6 +325,13 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		bio->first_page = file_page;
 		bio->nr_pages = n;
 		bio->unwritten = unwritten;
+		if (!parent) {
+			parent = bio;
+			bio->nr_pages = whole;	/* ends the whole piece */
+		} else {
+			bio->parent = parent;
+		}
+		parent->pending++;
 		bio->link.data = bio;
 		g_queue_push_tail_link(&wp->inode->bdi->live_bios, &bio->link);
 		g_ptr_array_add(b->bios, bio);

@@ -20,6 +20,9 @@
 #define MIB ((uint64_t)1 << 20)
 #define TIB ((uint64_t)1 << 40)
 
+/* [writeback] dirty_accounting, in enum wbsim_dirty_accounting order */
+static const char *const accounting_names[] = { "whole-folio", "per-block", NULL };
+
 /* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
 static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
@@ -90,6 +93,12 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "writeback", "strictlimit", WBSIM_CFG_BOOL, F(strictlimit), "false",
 	  "", 0, 0, NULL, NULL, 0,
 	  "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
+	{ "writeback", "folio_size", WBSIM_CFG_SIZE, F(folio_size), "4k", "bytes",
+	  4096, 2 * MIB, NULL, NULL, 0,
+	  "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
+	{ "writeback", "dirty_accounting", WBSIM_CFG_ENUM, F(dirty_accounting), "whole-folio", "",
+	  0, 0, accounting_names, NULL, 0,
+	  "How a dirtied large folio is accounted: whole-folio = the whole folio is dirty and written back (today's kernels); per-block = only the blocks dirtied, as the granular dirty accounting series proposes. The same with 4k folios." },
 
 	{ "workload", "fio", WBSIM_CFG_PATH, F(fio_file), NULL, "",
 	  0, 0, NULL, NULL, WBSIM_CFG_NO_DUMP,
@@ -623,6 +632,15 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			     "dirty_background_bytes",
 			     cfg->dirty_background_bytes, error))
 		return FALSE;
+	if (cfg->folio_size & (cfg->folio_size - 1)) {
+		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
+		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m",
+			    where, o ? o->raw : "?");
+		return FALSE;
+	}
 	for (guint i = 0; cfg->time_limit && i < cfg->events->len; i++) {
 		const struct wbsim_config_event *ev = cfg->events->pdata[i];
 		g_autofree char *where = NULL, *at = NULL, *limit = NULL;

@@ -126,10 +126,16 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	job->m = m;
 	job->index = index;
 	job->bs = fio->bs[WBSIM_FIO_DDIR_WRITE];
-	if (job->bs == 0 || job->bs % WBSIM_PAGE_SIZE) {
+	if (job->bs == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s:%u: job '%s': bs=0: expected a block size of at least 1 byte",
+			    fio->file, fio->line, fio->name);
+		return FALSE;
+	}
+	if (fio->direct && job->bs % WBSIM_PAGE_SIZE) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
-			    "%s:%u: job '%s': bs=%" G_GUINT64_FORMAT " is not a multiple of the "
-			    "4096-byte page; sub-page writes are not modelled",
+			    "%s:%u: job '%s': direct=1 with bs=%" G_GUINT64_FORMAT ": O_DIRECT "
+			    "writes of part of a 4096-byte block are not modelled",
 			    fio->file, fio->line, fio->name, job->bs);
 		return FALSE;
 	}
@@ -417,6 +423,8 @@ static void job_new_pass(struct wbsim_job_file *f)
 
 bool wbsim_job_should_stop(const struct wbsim_job *job)
 {
+	if (job->fio->number_ios && job->ios_done >= job->fio->number_ios)
+		return true;
 	if (job->fio->time_based)
 		return now_of(job) >= job->deadline_ns;
 	return job->bytes_done >= job->io_limit * MAX(job->fio->loops, 1);
@@ -433,14 +441,19 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	const struct wbsim_cpu_costs *c = &m->costs;
 	struct wbsim_inode *inode = f->inode;
 	uint64_t off = f->offset + blk * job->bs;
-	uint64_t pages = job->bs / WBSIM_PAGE_SIZE;
+	uint64_t first = off / WBSIM_PAGE_SIZE;
+	/* a write of part of a page dirties the whole page (the page is in
+	 * the cache: reading it in first is not modelled) */
+	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
 	uint64_t newly;
 	wbsim_time_t cost;
 
-	newly = wbsim_page_cache_mark_dirty(&inode->pages, off / WBSIM_PAGE_SIZE, pages);
+	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
 	if (off + job->bs > inode->size)
 		inode->size = off + job->bs;
-	cost = c->write_syscall_ns + pages * (c->copy_page_ns + c->dirty_page_ns);
+	/* the copy costs in proportion to the bytes, the bookkeeping per page */
+	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
+	       pages * c->dirty_page_ns;
 	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
 	if (newly)
 		wbsim_account_page_dirtied(inode, &job->dirtier, newly);

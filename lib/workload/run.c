@@ -132,7 +132,11 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	m->inodes = g_ptr_array_new();
 	m->warnings = g_ptr_array_new_with_free_func(g_free);
 	m->next_pid = 1000;
-	m->folio_pages = 1;
+	/* Large folios: with whole-folio accounting the page cache dirties,
+	 * accounts and writes back whole folios; per block, it tracks every
+	 * 4 KiB block on its own (as iomap's per-block state lets it). */
+	m->folio_pages = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK ? 1 :
+			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
 
 	dev_set = settings_of(cfg->device_params, &n_dev);
 	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,

@@ -71,7 +71,8 @@ static struct promise promise_of(const char *base)
 
 	if (!g_str_has_prefix(base, "e") && !g_str_has_prefix(base, "affinity-"))
 		return p;
-	p.cpus = g_str_has_prefix(base, "e3-") ? 1 : g_str_has_prefix(base, "e5-") ? 8 : 12;
+	p.cpus = g_str_has_prefix(base, "e3-") ? 1 : g_str_has_prefix(base, "e5-") ? 8 :
+		 g_str_has_prefix(base, "e8-") ? 4 : 12;	/* E8 states no CPU count */
 	if (strstr(base, "-base"))
 		p.contexts = 1;
 	else if (parallel)

@@ -573,6 +573,8 @@ static void test_dump_defaults(void **state)
 		"contexts = 1\n"
 		"affinity = inode\n"
 		"strictlimit = false\n"
+		"folio_size = 4k\n"
+		"dirty_accounting = whole-folio\n"
 		"\n"
 		"[run]\n"
 		"seed = 1\n"
