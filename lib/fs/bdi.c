@@ -86,7 +86,8 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->name = g_strdup(name);
 	inode->bdi = bdi;
 	inode->fs_inode = fs_inode;
-	wbsim_page_cache_init(&inode->pages, folio_pages);
+	wbsim_page_cache_init(&inode->pages, 1);
+	inode->acct_folio = MAX(folio_pages, 1);
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }

@@ -27,6 +27,7 @@
  */
 #include "fs/wb-ctx-change.h"
 #include "fs/fs-writeback.h"
+#include "mm/page-writeback.h"
 #include "mm/bandwidth.h"
 #include <wbsim/affinity.h>
 
@@ -126,7 +127,7 @@ static void redistribute(struct ctx_change *c)
 			to = from;	/* an unfixed policy keeps a valid choice */
 		if (to == from)
 			continue;
-		dirty = wbsim_inode_nr_dirty(inode);
+		dirty = wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
 		from->stat_reclaimable -= dirty;
 		to->stat_reclaimable += dirty;
 		if (inode->on_list) {

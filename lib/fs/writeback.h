@@ -73,6 +73,9 @@ enum wbsim_sync_mode {
  * @sync_waiters: tasks waiting for I_SYNC to clear or writeback to end
  * @openers: open file descriptions (the filesystem hears the last close)
  * @affinity_data: the affinity policy's per-inode pointer
+ * @acct_folio: pages accounted per folio: the folio size with whole-folio
+ *	dirty accounting, 1 per block otherwise (the page cache itself always
+ *	keeps one state per 4 KiB block, as iomap's per-block state does)
  */
 struct wbsim_inode {
 	uint64_t ino;
@@ -91,6 +94,7 @@ struct wbsim_inode {
 	GPtrArray *sync_waiters;
 	unsigned int openers;
 	void *affinity_data;
+	uint64_t acct_folio;
 };
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */

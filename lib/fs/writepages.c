@@ -25,6 +25,9 @@
 
 #define WP_BATCH_PAGES 256
 #define WP_BATCH_RUNS 32
+/* room for the runs of whole folios (whole-folio accounting takes every
+ * dirty block of a folio at once, however scattered) */
+#define WP_RUNS_MAX 1024
 
 struct wp_run {
 	uint64_t start, len;
@@ -49,9 +52,10 @@ struct wb_bio {
 
 /* The batch being written by one do_writepages() call. */
 struct wp_batch {
-	struct wp_run runs[WP_BATCH_RUNS];
+	struct wp_run runs[WP_RUNS_MAX];
 	unsigned int nr_runs;
 	uint64_t pages;
+	uint64_t folios;	/* folios taken (whole-folio accounting) */
 	GPtrArray *bios;	/* struct wb_bio *, in submission order */
 	guint next_bio;
 	struct wbsim_plug plug;
@@ -68,8 +72,13 @@ static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 	bool last = false;
 	uint64_t ended = wbsim_page_cache_end_writeback(&inode->pages, b->first_page,
 							b->nr_pages, &last);
+	/* whole-folio accounting: a folio leaves writeback with its last
+	 * block (the folios of this piece with no block under writeback left) */
+	uint64_t acct = inode->acct_folio == 1 ? ended :
+			inode->acct_folio * wbsim_inode_folios_without(inode, WBSIM_PC_WRITEBACK,
+								       b->first_page, b->nr_pages);
 
-	wbsim_account_end_writeback(inode, b->wb, ended);
+	wbsim_account_end_writeback(inode, b->wb, acct, ended);
 	g_queue_unlink(&inode->bdi->live_bios, &b->link);
 	g_free(b);
 }
@@ -206,6 +215,60 @@ static void wp_finish(struct wbsim_writepages *wp)
 
 static void wp_charge_done(wbsim_sim *sim, void *arg);
 
+/*
+ * Whole-folio accounting: the walk goes folio by folio, as writeback_iter()
+ * does with large folios: a folio with a dirty (or tagged) block is taken
+ * whole — every such block of it, in as many runs as it has gaps — unless
+ * a block of it is still under writeback (SYNC_NONE skips the folio,
+ * SYNC_ALL waits). Returns true when the walk must wait.
+ */
+static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark mark)
+{
+	struct wbsim_inode *inode = wp->inode;
+	struct wbsim_page_cache *pc = &inode->pages;
+	struct wp_batch *b = wp_batch_of(wp);
+	uint64_t f = inode->acct_folio;
+	uint64_t max_run = inode->bdi->max_request_pages;
+
+	while (b->pages < WP_BATCH_PAGES && b->nr_runs + f / 2 + 1 <= WP_RUNS_MAX) {
+		uint64_t idx = wbsim_page_cache_next(pc, mark, wp->index);
+		uint64_t start, end, pos;
+
+		if (idx == WBSIM_PGOFF_NONE)
+			break;
+		start = idx / f * f;
+		end = start + f;
+		if (wbsim_page_cache_next(pc, WBSIM_PC_WRITEBACK, start) < end) {
+			if (wp->wbc->sync_mode == WB_SYNC_ALL)
+				return b->nr_runs == 0;	/* folio_wait_writeback() */
+			wp->index = end;
+			continue;
+		}
+		for (pos = start; pos < end;) {
+			uint64_t r = wbsim_page_cache_next(pc, mark, pos), len;
+
+			if (r == WBSIM_PGOFF_NONE || r >= end)
+				break;
+			if (!wbsim_page_cache_test(pc, WBSIM_PC_DIRTY, r)) {
+				pos = r + 1;	/* tagged, cleaned meanwhile */
+				continue;
+			}
+			len = wbsim_page_cache_run(pc, WBSIM_PC_DIRTY, r, MIN(end - r, max_run), true);
+			if (len == 0)
+				len = 1;
+			b->runs[b->nr_runs++] = (struct wp_run){ r, len };
+			b->pages += len;
+			pos = r + len;
+		}
+		b->folios++;
+		wp->index = end;
+		if (wp->wbc->sync_mode == WB_SYNC_NONE &&
+		    (int64_t)(b->folios * f) >= wp->wbc->nr_to_write)
+			break;
+	}
+	return false;
+}
+
 /* Collect the next batch of runs; start writeback on them. */
 static void wp_next_batch(wbsim_sim *sim, void *arg)
 {
@@ -217,11 +280,15 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 	const struct wbsim_cpu_costs *costs = inode->bdi->costs;
 	enum wbsim_pc_mark mark = wp->tagged ? WBSIM_PC_TOWRITE : WBSIM_PC_DIRTY;
 	uint64_t max_run = inode->bdi->max_request_pages;
-	uint64_t folio = wbsim_page_cache_folio_pages(pc);
 	bool must_wait = false;
 
 	b->nr_runs = 0;
 	b->pages = 0;
+	b->folios = 0;
+	if (inode->acct_folio > 1) {
+		must_wait = wp_collect_folios(wp, mark);
+		goto collected;
+	}
 	while (b->nr_runs < WP_BATCH_RUNS && b->pages < WP_BATCH_PAGES) {
 		uint64_t idx = wbsim_page_cache_next(pc, mark, wp->index);
 		uint64_t len, want;
@@ -245,18 +312,16 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 		want = MIN(max_run, WP_BATCH_PAGES - b->pages);
 		if (wbc->sync_mode == WB_SYNC_NONE)
 			want = MIN(want, (uint64_t)MAX(wbc->nr_to_write, 1));
-		/* a folio goes under writeback whole (its bios are split at the
-		 * device's limit later): runs are whole folios */
-		want = (want + folio - 1) / folio * folio;
 		len = wbsim_page_cache_run(pc, mark, idx, want, true);
 		if (len == 0)
-			len = folio;
+			len = 1;
 		b->runs[b->nr_runs++] = (struct wp_run){ idx, len };
 		b->pages += len;
 		wp->index = idx + len;
 		if (wbc->sync_mode == WB_SYNC_NONE && (int64_t)b->pages >= wbc->nr_to_write)
 			break;
 	}
+collected:
 	if (b->nr_runs == 0) {
 		if (must_wait) {
 			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, wp_next_batch, wp);
@@ -268,16 +333,22 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 		wp_finish(wp);
 		return;
 	}
-	/* (b) + (c): the pages leave the dirty state as the walk takes them. */
+	/* (b) + (c): the pages leave the dirty state as the walk takes them;
+	 * whole-folio accounting moves a folio's worth per folio taken */
 	for (unsigned int i = 0; i < b->nr_runs; i++) {
 		struct wbsim_pc_writeback_counts c = { 0 };
 
 		wbsim_page_cache_start_writeback(pc, b->runs[i].start, b->runs[i].len, &c);
 		/* A run holds only dirty pages not under writeback. */
 		g_assert(c.started == b->runs[i].len);
-		wbsim_account_start_writeback(inode, inode->wb, c.started);
+		wbsim_account_start_writeback(inode, inode->wb,
+					      inode->acct_folio == 1 ? c.started : 0, c.started);
 	}
-	wbc->nr_to_write -= (int64_t)b->pages;
+	if (inode->acct_folio > 1)
+		wbsim_account_start_writeback(inode, inode->wb, b->folios * inode->acct_folio, 0);
+	/* writeback_iter() counts folio_nr_pages() against nr_to_write */
+	wbc->nr_to_write -= (int64_t)(inode->acct_folio > 1 ? b->folios * inode->acct_folio
+							    : b->pages);
 	if (wp->wb)
 		wp->wb->pages_written += wp->context >= 0 ? b->pages : 0;
 	if (wp->context >= 0 && wp->context < 64)

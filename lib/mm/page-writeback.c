@@ -45,8 +45,10 @@ void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier 
 	wbsim_task_account_dirtied(&d->td, dirtier_cpu(vm, d), nr);
 }
 
-/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback() */
-void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr)
+/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback():
+ * @nr accounted pages, @blocks blocks going under writeback */
+void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr,
+				   uint64_t blocks)
 {
 	struct wbsim_vm *vm = inode->bdi->vm;
 
@@ -56,12 +58,45 @@ void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *w
 	wb->stat_writeback += nr;
 	if (inode->nr_writeback == 0)
 		wb->writeback_inodes++;
-	inode->nr_writeback += nr;
+	inode->nr_writeback += blocks;
+}
+
+/* Folios of @inode among the blocks [first, first + nr) none of whose
+ * blocks has @mark. */
+uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_pc_mark mark,
+				    uint64_t first, uint64_t nr)
+{
+	uint64_t f = inode->acct_folio, count = 0;
+
+	for (uint64_t fo = first / f; fo * f < first + nr; fo++) {
+		uint64_t next = wbsim_page_cache_next(&inode->pages, mark, fo * f);
+
+		if (next == WBSIM_PGOFF_NONE || next >= (fo + 1) * f)
+			count++;
+	}
+	return count;
+}
+
+/* The accounted pages of @inode's blocks with @mark: the blocks, or one
+ * folio's worth for every folio that has such a block. */
+uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark mark)
+{
+	uint64_t f = inode->acct_folio, pos = 0, count = 0, next;
+
+	if (f == 1)
+		return wbsim_page_cache_nr(&inode->pages, mark);
+	while ((next = wbsim_page_cache_next(&inode->pages, mark, pos)) != WBSIM_PGOFF_NONE) {
+		count += f;
+		pos = (next / f + 1) * f;
+	}
+	return count;
 }
 
 /* (d) __folio_end_writeback(): counters, the fprop completion event, and
- * for the inode's last page the 200 ms bandwidth work and the waiters. */
-void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr)
+ * for the inode's last page the 200 ms bandwidth work and the waiters:
+ * @nr accounted pages, @blocks blocks leaving writeback. */
+void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr,
+				 uint64_t blocks)
 {
 	struct wbsim_vm *vm = inode->bdi->vm;
 
@@ -69,8 +104,9 @@ void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb,
 	vm->nr_written += nr;
 	wb->stat_writeback -= nr;
 	wb->stat_written += nr;
-	wbsim_vm_writeout_add(vm, wb, nr);
-	inode->nr_writeback -= nr;
+	if (nr)
+		wbsim_vm_writeout_add(vm, wb, nr);
+	inode->nr_writeback -= blocks;
 	if (inode->nr_writeback == 0) {
 		wb->writeback_inodes--;
 		/* wb_inode_writeback_end(): a pending work is not re-armed */

@@ -45,11 +45,18 @@ void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task);
 /* (a) folio_account_dirtied(): @nr pages of @inode went clean -> dirty by
  * @d. Also __mark_inode_dirty(I_DIRTY_PAGES). */
 void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d, uint64_t nr);
-/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback() for a
- * run of @nr pages of @inode, charged to @wb. */
-void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr);
-/* (d) __folio_end_writeback() for @nr pages of @inode charged to @wb. */
-void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr);
+/* (b) folio_clear_dirty_for_io() and (c) __folio_start_writeback():
+ * @nr accounted pages and @blocks blocks of @inode, charged to @wb. */
+void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr,
+				   uint64_t blocks);
+/* (d) __folio_end_writeback(): @nr accounted pages, @blocks blocks. */
+void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr,
+				 uint64_t blocks);
+/* Folios of @inode among blocks [first, first + nr) with no @mark block. */
+uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_pc_mark mark,
+				    uint64_t first, uint64_t nr);
+/* Accounted pages of @inode's @mark blocks (folios in whole-folio mode). */
+uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark mark);
 /* folio_account_cleaned(): @nr dirty pages of @inode dropped unwritten. */
 void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr);
 

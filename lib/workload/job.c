@@ -445,18 +445,25 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
 	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly;
+	uint64_t newly, acct = 0;
 	wbsim_time_t cost;
 
+	/* whole-folio accounting: a folio's worth for each folio that gets
+	 * its first dirty block */
+	if (inode->acct_folio > 1)
+		acct = inode->acct_folio *
+		       wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
+	if (inode->acct_folio == 1)
+		acct = newly;
 	if (off + job->bs > inode->size)
 		inode->size = off + job->bs;
 	/* the copy costs in proportion to the bytes, the bookkeeping per page */
 	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
 	       pages * c->dirty_page_ns;
 	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
-	if (newly)
-		wbsim_account_page_dirtied(inode, &job->dirtier, newly);
+	if (acct)
+		wbsim_account_page_dirtied(inode, &job->dirtier, acct);
 	return cost;
 }
 

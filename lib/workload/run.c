@@ -12,6 +12,7 @@
 #include "workload/job.h"
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
+#include "mm/page-writeback.h"
 #include "fs/wb-ctx-change.h"
 #include "workload/config-private.h"
 #include "mm/dirty-limits.h"
@@ -692,8 +693,9 @@ static void check_invariants(struct wbsim_run *run)
 		uint64_t d = wbsim_inode_nr_dirty(inode);
 		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
 
-		dirty += d;
-		wbk += w;
+		/* the counters count accounted pages (whole folios, or blocks) */
+		dirty += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
+		wbk += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
 		if (w != inode->nr_writeback)
 			check_fail(run, "%s: %" G_GUINT64_FORMAT " pages under writeback, "
 				   "inode counts %" G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);

@@ -21,8 +21,10 @@ static const char one_small_write[] =
 
 /* The same small write costs a whole folio's worth of dirty accounting
  * (512 pages of 2 MiB) with whole-folio accounting and one block with
- * per-block accounting; the sync writes back what was accounted; all
- * counters are back to zero after it (--check verifies them throughout). */
+ * per-block accounting, at every accounting point, so the counters
+ * balance after the unmount in both modes (--check verifies them
+ * throughout); either way only the dirty block is written to the device,
+ * as iomap's per-block dirty state makes it. */
 static void test_small_write_accounting(void **state)
 {
 	const char *whole[] = { "writeback.dirty_accounting=whole-folio", NULL };
@@ -35,8 +37,8 @@ static void test_small_write_accounting(void **state)
 	assert_int_equal(b->nr_dirtied, fill + 1);
 	assert_int_equal(w->nr_written, w->nr_dirtied);
 	assert_int_equal(b->nr_written, b->nr_dirtied);
-	assert_int_equal(w->device_stats.bytes, w->nr_written * 4096);
 	assert_int_equal(b->device_stats.bytes, b->nr_written * 4096);
+	assert_int_equal(w->device_stats.bytes, (fill + 1) * 4096);
 	wbsim_run_result_free(w);
 	wbsim_run_result_free(b);
 }
