@@ -776,7 +776,14 @@ static void ext4_call_finish(struct ext4_call *c, GError *error)
 	g_clear_error(&error);
 	g_array_free(maps, TRUE);
 	g_array_free(c->new_ranges, TRUE);
-	g_free(c);
+	wbsim_fs_call_free(c->fs, c);
+}
+
+static void ext4_call_release(void *call)
+{
+	struct ext4_call *c = call;
+
+	g_array_free(c->new_ranges, TRUE);
 }
 
 static void ext4_map_next(struct ext4_call *c);
@@ -865,7 +872,7 @@ static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct ext4_params *p = fs->params;
-	struct ext4_call *c = g_new0(struct ext4_call, 1);
+	struct ext4_call *c = wbsim_fs_call_new(fs, sizeof(*c), ext4_call_release);
 
 	c->fs = fs;
 	c->inode = inode;

@@ -340,7 +340,16 @@ static void f2fs_call_finish(wbsim_sim *sim, void *arg)
 			c->maps->len, NULL);
 	g_clear_error(&c->error);
 	g_array_free(c->maps, TRUE);
-	g_free(c);
+	wbsim_fs_call_free(c->fs, c);
+}
+
+static void f2fs_call_release(void *call)
+{
+	struct f2fs_call *c = call;
+
+	g_clear_error(&c->error);
+	if (c->maps)
+		g_array_free(c->maps, TRUE);
 }
 
 static void f2fs_alloc_done(wbsim_sim *sim, void *arg)
@@ -419,7 +428,7 @@ static void f2fs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct f2fs_params *p = fs->params;
-	struct f2fs_call *c = g_new0(struct f2fs_call, 1);
+	struct f2fs_call *c = wbsim_fs_call_new(fs, sizeof(*c), f2fs_call_release);
 
 	c->fs = fs;
 	c->inode = inode;

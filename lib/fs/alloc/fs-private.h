@@ -24,7 +24,21 @@ struct wbsim_fs {
 	GPtrArray *inodes;	/* every inode, in creation order (owned) */
 	GPtrArray *locks;	/* model locks, for reports (not owned) */
 	wbsim_fs_inode *root;
+	GArray *live_calls;	/* struct wbsim_fs_live_call: map calls in flight */
 };
+
+/* A model's asynchronous call state, tracked while in flight so that a
+ * simulation stopped in the middle (a time limit) frees it with the fs. */
+struct wbsim_fs_live_call {
+	void *call;
+	void (*release)(void *call);
+};
+
+/* Allocate a zeroed call state of @size bytes; @release frees what it owns
+ * (not the state itself) if the call never finishes. */
+void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call));
+/* The call finished (its owned data already freed): forget and free it. */
+void wbsim_fs_call_free(wbsim_fs *fs, void *call);
 
 struct wbsim_fs_inode {
 	wbsim_fs *fs;

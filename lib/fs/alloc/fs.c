@@ -392,10 +392,42 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 	return fs;
 }
 
+void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call))
+{
+	struct wbsim_fs_live_call lc = { g_malloc0(size), release };
+
+	if (!fs->live_calls)
+		fs->live_calls = g_array_new(FALSE, FALSE, sizeof(lc));
+	g_array_append_val(fs->live_calls, lc);
+	return lc.call;
+}
+
+void wbsim_fs_call_free(wbsim_fs *fs, void *call)
+{
+	for (guint i = 0; fs->live_calls && i < fs->live_calls->len; i++) {
+		if (g_array_index(fs->live_calls, struct wbsim_fs_live_call, i).call == call) {
+			g_array_remove_index_fast(fs->live_calls, i);
+			break;
+		}
+	}
+	g_free(call);
+}
+
 void wbsim_fs_free(wbsim_fs *fs)
 {
 	if (!fs)
 		return;
+	/* calls still in flight when the simulation stopped */
+	for (guint i = 0; fs->live_calls && i < fs->live_calls->len; i++) {
+		struct wbsim_fs_live_call *lc =
+			&g_array_index(fs->live_calls, struct wbsim_fs_live_call, i);
+
+		if (lc->release)
+			lc->release(lc->call);
+		g_free(lc->call);
+	}
+	if (fs->live_calls)
+		g_array_free(fs->live_calls, TRUE);
 	for (guint i = 0; i < fs->inodes->len; i++) {
 		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
 

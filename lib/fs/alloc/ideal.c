@@ -145,14 +145,23 @@ static void ideal_call_done(wbsim_sim *sim, void *arg)
 		c->error ? 0 : c->maps->len, c->error);
 	g_clear_error(&c->error);
 	g_array_free(c->maps, TRUE);
-	g_free(c);
+	wbsim_fs_call_free(c->fs, c);
+}
+
+static void ideal_call_release(void *call)
+{
+	struct ideal_call *c = call;
+
+	g_clear_error(&c->error);
+	if (c->maps)
+		g_array_free(c->maps, TRUE);
 }
 
 static void ideal_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			     uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct ideal_inode *ii = inode->priv;
-	struct ideal_call *c = g_new0(struct ideal_call, 1);
+	struct ideal_call *c = wbsim_fs_call_new(fs, sizeof(*c), ideal_call_release);
 	uint64_t pos = first;
 
 	c->fs = fs;

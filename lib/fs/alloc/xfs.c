@@ -439,7 +439,14 @@ static void xfs_call_finish(struct xfs_call *c, GError *error)
 	g_clear_error(&error);
 	g_array_free(maps, TRUE);
 	g_array_free(c->new_ranges, TRUE);
-	g_free(c);
+	wbsim_fs_call_free(c->fs, c);
+}
+
+static void xfs_call_release(void *call)
+{
+	struct xfs_call *c = call;
+
+	g_array_free(c->new_ranges, TRUE);
 }
 
 /* Models xfs_bmap_adjacent(): the goal block; leaves out the rtdev and filestreams cases. */
@@ -598,7 +605,7 @@ static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task
 			   uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct xfs_params *p = fs->params;
-	struct xfs_call *c = g_new0(struct xfs_call, 1);
+	struct xfs_call *c = wbsim_fs_call_new(fs, sizeof(*c), xfs_call_release);
 
 	c->fs = fs;
 	c->inode = inode;
