@@ -916,6 +916,23 @@ void wbsim_blk_queue_get_stats(struct wbsim_blk_queue *q,
 		q->dev->ops->get_stats(q->dev, stats);
 }
 
+gboolean wbsim_blk_queue_check(const struct wbsim_blk_queue *q, char **why)
+{
+	if (q->tags_used > q->nr_requests)
+		*why = g_strdup_printf("%u requests hold tags, nr_requests is %u",
+				       q->tags_used, q->nr_requests);
+	else if (q->in_device > q->hw_depth)
+		*why = g_strdup_printf("%u requests in the device, its queue depth is %u",
+				       q->in_device, q->hw_depth);
+	else if (!q->sync_copy && q->in_device > q->tags_used)
+		/* (PMEM copies without a tag: only queued devices are checked) */
+		*why = g_strdup_printf("%u requests in the device but only %u tags used",
+				       q->in_device, q->tags_used);
+	else
+		return TRUE;
+	return FALSE;
+}
+
 unsigned int wbsim_blk_queue_in_flight(const struct wbsim_blk_queue *q)
 {
 	return q->tags_used;

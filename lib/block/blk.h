@@ -74,6 +74,8 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 					    unsigned int nr_requests,
 					    uint32_t max_sectors);
 void wbsim_blk_queue_free(struct wbsim_blk_queue *q);
+/* --check: the queue's depths within their bounds; else FALSE and *@why. */
+gboolean wbsim_blk_queue_check(const struct wbsim_blk_queue *q, char **why);
 /*
  * wbsim_blk_submit_bio_nocost() - submit @bio with no submitter: no CPU
  * cost, no plug, no submitted callback (a stacked device's member I/O)

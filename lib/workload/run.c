@@ -18,6 +18,7 @@
 #include "mm/dirty-limits.h"
 #include "report/trace.h"
 #include "core/sim-private.h"
+#include "block/blk.h"
 #include "core/workqueue.h"
 
 /*
@@ -738,6 +739,12 @@ static void check_invariants(struct wbsim_run *run)
 			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
 	if (wbsim_sim_past_schedules(m->sim))
 		check_fail(run, "an event was scheduled in the past");
+	{
+		g_autofree char *why = NULL;
+
+		if (!wbsim_blk_queue_check(bdi->queue, &why))
+			check_fail(run, "request queue: %s", why);
+	}
 }
 
 static void after_event_check(wbsim_sim *sim, void *arg)
