@@ -40,6 +40,20 @@ void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call));
 /* The call finished (its owned data already freed): forget and free it. */
 void wbsim_fs_call_free(wbsim_fs *fs, void *call);
 
+struct wbsim_emap;
+
+/*
+ * End a map_blocks() call of a model that keeps its mapping in @map: the
+ * mapping of blocks [first, first + nr) (every block must be mapped, else
+ * a WBSIM_ERROR_SIMULATION naming @model), the pieces allocated by this
+ * call flagged new (@new_ranges: (lblk, len) pairs), handed to @done, or
+ * @error if the call failed (consumed).
+ */
+void wbsim_fs_map_call_complete(wbsim_fs *fs, wbsim_fs_inode *inode, const char *model,
+				struct wbsim_emap *map, uint64_t first, uint64_t nr,
+				const GArray *new_ranges, wbsim_fs_map_done_fn done,
+				void *arg, GError *error);
+
 struct wbsim_fs_inode {
 	wbsim_fs *fs;
 	uint64_t ino;

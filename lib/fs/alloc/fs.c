@@ -818,3 +818,25 @@ void wbsim_fs_maps_mark_new(GArray *maps, uint64_t lblk, uint64_t len)
 			m->flags |= WBSIM_FS_MAP_NEW;
 	}
 }
+
+void wbsim_fs_map_call_complete(wbsim_fs *fs, wbsim_fs_inode *inode, const char *model,
+				struct wbsim_emap *map, uint64_t first, uint64_t nr,
+				const GArray *new_ranges, wbsim_fs_map_done_fn done,
+				void *arg, GError *error)
+{
+	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
+
+	if (!error && !wbsim_fs_maps_from_emap(maps, map, first, nr))
+		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "%s: range of inode %" G_GUINT64_FORMAT " left unmapped",
+			    model, inode->ino);
+	for (guint i = 0; !error && i + 1 < new_ranges->len; i += 2)
+		wbsim_fs_maps_mark_new(maps, g_array_index(new_ranges, uint64_t, i),
+				       g_array_index(new_ranges, uint64_t, i + 1));
+	if (error)
+		done(fs, arg, NULL, 0, error);
+	else
+		done(fs, arg, (const struct wbsim_fs_map *)(void *)maps->data, maps->len, NULL);
+	g_clear_error(&error);
+	g_array_free(maps, TRUE);
+}

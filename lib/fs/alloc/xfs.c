@@ -422,22 +422,9 @@ struct xfs_call {
 static void xfs_call_finish(struct xfs_call *c, GError *error)
 {
 	struct xfs_inode *xi = c->inode->priv;
-	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
 
-	if (!error && !wbsim_fs_maps_from_emap(maps, &xi->map, c->first, c->nr))
-		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-			    "xfs: range of inode %" G_GUINT64_FORMAT " left unmapped",
-			    c->inode->ino);
-	for (guint i = 0; !error && i + 1 < c->new_ranges->len; i += 2)
-		wbsim_fs_maps_mark_new(maps, g_array_index(c->new_ranges, uint64_t, i),
-				       g_array_index(c->new_ranges, uint64_t, i + 1));
-	if (error)
-		c->done(c->fs, c->arg, NULL, 0, error);
-	else
-		c->done(c->fs, c->arg, (const struct wbsim_fs_map *)(void *)maps->data,
-			maps->len, NULL);
-	g_clear_error(&error);
-	g_array_free(maps, TRUE);
+	wbsim_fs_map_call_complete(c->fs, c->inode, "xfs", &xi->map, c->first, c->nr,
+				   c->new_ranges, c->done, c->arg, error);
 	g_array_free(c->new_ranges, TRUE);
 	wbsim_fs_call_free(c->fs, c);
 }
