@@ -745,32 +745,16 @@ static gboolean ext4_mb_allocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t l
 /* Writeback mapping                                                        */
 
 struct ext4_call {
-	wbsim_fs *fs;
-	wbsim_fs_inode *inode;
-	wbsim_task *task;
-	uint64_t first, nr, pos;
-	wbsim_fs_map_done_fn done;
-	void *arg;
-	GArray *new_ranges;
+	struct wbsim_fs_map_call mc;	/* first: the state it shares with the other models */
 	struct ext4_group *locked;
 	uint64_t req_len;
 };
 
 static void ext4_call_finish(struct ext4_call *c, GError *error)
 {
-	struct ext4_inode *ei = c->inode->priv;
+	struct ext4_inode *ei = c->mc.inode->priv;
 
-	wbsim_fs_map_call_complete(c->fs, c->inode, "ext4", &ei->disk, c->first, c->nr,
-				   c->new_ranges, c->done, c->arg, error);
-	g_array_free(c->new_ranges, TRUE);
-	wbsim_fs_call_free(c->fs, c);
-}
-
-static void ext4_call_release(void *call)
-{
-	struct ext4_call *c = call;
-
-	g_array_free(c->new_ranges, TRUE);
+	wbsim_fs_map_call_finish(&c->mc, "ext4", &ei->disk, error);
 }
 
 static void ext4_map_next(struct ext4_call *c);
@@ -783,73 +767,73 @@ static void ext4_step_done(wbsim_sim *sim, void *arg)
 static void ext4_alloc_locked_done(wbsim_sim *sim, void *arg)
 {
 	struct ext4_call *c = arg;
-	struct ext4_params *p = c->fs->params;
+	struct ext4_params *p = c->mc.fs->params;
 
-	wbsim_lock_release(&c->locked->lock, c->task);
+	wbsim_lock_release(&c->locked->lock, c->mc.task);
 	c->locked = NULL;
-	wbsim_cpus_run(c->fs->cpus, c->task, p->alloc_unlocked_ns, ext4_step_done, c);
+	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->alloc_unlocked_ns, ext4_step_done, c);
 }
 
 static void ext4_alloc_granted(wbsim_sim *sim, void *arg)
 {
 	struct ext4_call *c = arg;
-	struct ext4_params *p = c->fs->params;
+	struct ext4_params *p = c->mc.fs->params;
 	struct ext4_plan plan;
 
 	/* plan again: the state may have changed while we waited */
-	ext4_mb_normalize_request(c->fs, c->inode, c->pos, c->req_len, &plan);
-	if (!ext4_mb_allocate(c->fs, c->inode, c->pos, c->req_len, &plan)) {
+	ext4_mb_normalize_request(c->mc.fs, c->mc.inode, c->mc.pos, c->req_len, &plan);
+	if (!ext4_mb_allocate(c->mc.fs, c->mc.inode, c->mc.pos, c->req_len, &plan)) {
 		GError *error = NULL;
 
-		wbsim_lock_release(&c->locked->lock, c->task);
+		wbsim_lock_release(&c->locked->lock, c->mc.task);
 		c->locked = NULL;
 		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-			    "ext4: no space left for inode %" G_GUINT64_FORMAT, c->inode->ino);
+			    "ext4: no space left for inode %" G_GUINT64_FORMAT, c->mc.inode->ino);
 		ext4_call_finish(c, error);
 		return;
 	}
-	wbsim_cpus_run(c->fs->cpus, c->task, p->alloc_cpu_ns, ext4_alloc_locked_done, c);
+	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->alloc_cpu_ns, ext4_alloc_locked_done, c);
 }
 
 static void ext4_map_next(struct ext4_call *c)
 {
-	struct ext4_params *p = c->fs->params;
-	struct ext4_inode *ei = c->inode->priv;
-	uint64_t end = c->first + c->nr;
+	struct ext4_params *p = c->mc.fs->params;
+	struct ext4_inode *ei = c->mc.inode->priv;
+	uint64_t end = c->mc.first + c->mc.nr;
 
-	while (c->pos < end) {
+	while (c->mc.pos < end) {
 		struct wbsim_emap_cursor cur;
-		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, c->pos, &cur);
+		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, c->mc.pos, &cur);
 		struct ext4_plan plan;
 		struct ext4_found f;
 		uint64_t n;
 
-		if (x && x->lblk <= c->pos) {
-			c->pos = MIN(wbsim_ext_end(x), end);
+		if (x && x->lblk <= c->mc.pos) {
+			c->mc.pos = MIN(wbsim_ext_end(x), end);
 			continue;
 		}
-		c->req_len = MIN(x ? MIN(x->lblk, end) : end, c->pos + p->writepages_max) - c->pos;
-		n = ext4_use_preallocated(c->fs, c->inode, c->pos, c->req_len);
+		c->req_len = MIN(x ? MIN(x->lblk, end) : end, c->mc.pos + p->writepages_max) - c->mc.pos;
+		n = ext4_use_preallocated(c->mc.fs, c->mc.inode, c->mc.pos, c->req_len);
 		if (n) {
-			g_array_append_val(c->new_ranges, c->pos);
-			g_array_append_val(c->new_ranges, n);
-			c->pos += n;
-			wbsim_cpus_run(c->fs->cpus, c->task, p->pa_cpu_ns, ext4_step_done, c);
+			g_array_append_val(c->mc.new_ranges, c->mc.pos);
+			g_array_append_val(c->mc.new_ranges, n);
+			c->mc.pos += n;
+			wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->pa_cpu_ns, ext4_step_done, c);
 			return;
 		}
 		/* find the group to lock; the search is repeated once it is held */
-		ext4_mb_normalize_request(c->fs, c->inode, c->pos, c->req_len, &plan);
-		if (!ext4_mb_regular_allocator(c->fs, &plan, &f)) {
+		ext4_mb_normalize_request(c->mc.fs, c->mc.inode, c->mc.pos, c->req_len, &plan);
+		if (!ext4_mb_regular_allocator(c->mc.fs, &plan, &f)) {
 			GError *error = NULL;
 
 			g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 				    "ext4: no space left for inode %" G_GUINT64_FORMAT,
-				    c->inode->ino);
+				    c->mc.inode->ino);
 			ext4_call_finish(c, error);
 			return;
 		}
-		c->locked = &((struct ext4_fs *)c->fs->priv)->groups[f.group];
-		wbsim_lock_acquire(&c->locked->lock, c->task, ext4_alloc_granted, c);
+		c->locked = &((struct ext4_fs *)c->mc.fs->priv)->groups[f.group];
+		wbsim_lock_acquire(&c->locked->lock, c->mc.task, ext4_alloc_granted, c);
 		return;
 	}
 	ext4_call_finish(c, NULL);
@@ -859,17 +843,9 @@ static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct ext4_params *p = fs->params;
-	struct ext4_call *c = wbsim_fs_call_new(fs, sizeof(*c), ext4_call_release);
+	struct ext4_call *c = wbsim_fs_map_call_new(fs, sizeof(*c), inode, task, first, nr,
+						    done, arg);
 
-	c->fs = fs;
-	c->inode = inode;
-	c->task = task;
-	c->first = first;
-	c->nr = nr;
-	c->pos = first;
-	c->done = done;
-	c->arg = arg;
-	c->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, ext4_step_done, c);
 }
 

@@ -43,16 +43,38 @@ void wbsim_fs_call_free(wbsim_fs *fs, void *call);
 struct wbsim_emap;
 
 /*
+ * The state every extent-map model (XFS, ext4) keeps for one map_blocks()
+ * call; a model's own call state embeds it as its first member.
+ */
+struct wbsim_fs_map_call {
+	wbsim_fs *fs;
+	wbsim_fs_inode *inode;
+	wbsim_task *task;
+	uint64_t first, nr;	/* the range asked for */
+	uint64_t pos;		/* next block to map */
+	wbsim_fs_map_done_fn done;
+	void *arg;
+	GArray *new_ranges;	/* uint64_t pairs (lblk, len) allocated by this call */
+};
+
+/*
+ * Start a map_blocks() call: a zeroed call state of @size bytes (at least
+ * sizeof(struct wbsim_fs_map_call), which it starts with) filled from the
+ * arguments, tracked while in flight.
+ */
+void *wbsim_fs_map_call_new(wbsim_fs *fs, size_t size, wbsim_fs_inode *inode,
+			    wbsim_task *task, uint64_t first, uint64_t nr,
+			    wbsim_fs_map_done_fn done, void *arg);
+
+/*
  * End a map_blocks() call of a model that keeps its mapping in @map: the
  * mapping of blocks [first, first + nr) (every block must be mapped, else
  * a WBSIM_ERROR_SIMULATION naming @model), the pieces allocated by this
- * call flagged new (@new_ranges: (lblk, len) pairs), handed to @done, or
- * @error if the call failed (consumed).
+ * call flagged new, handed to the caller's done(), or @error if the call
+ * failed (consumed). Frees the call state.
  */
-void wbsim_fs_map_call_complete(wbsim_fs *fs, wbsim_fs_inode *inode, const char *model,
-				struct wbsim_emap *map, uint64_t first, uint64_t nr,
-				const GArray *new_ranges, wbsim_fs_map_done_fn done,
-				void *arg, GError *error);
+void wbsim_fs_map_call_finish(struct wbsim_fs_map_call *mc, const char *model,
+			      struct wbsim_emap *map, GError *error);
 
 struct wbsim_fs_inode {
 	wbsim_fs *fs;

@@ -819,24 +819,51 @@ void wbsim_fs_maps_mark_new(GArray *maps, uint64_t lblk, uint64_t len)
 	}
 }
 
-void wbsim_fs_map_call_complete(wbsim_fs *fs, wbsim_fs_inode *inode, const char *model,
-				struct wbsim_emap *map, uint64_t first, uint64_t nr,
-				const GArray *new_ranges, wbsim_fs_map_done_fn done,
-				void *arg, GError *error)
+static void map_call_release(void *call)
+{
+	struct wbsim_fs_map_call *mc = call;
+
+	g_array_free(mc->new_ranges, TRUE);
+}
+
+void *wbsim_fs_map_call_new(wbsim_fs *fs, size_t size, wbsim_fs_inode *inode,
+			    wbsim_task *task, uint64_t first, uint64_t nr,
+			    wbsim_fs_map_done_fn done, void *arg)
+{
+	struct wbsim_fs_map_call *mc = wbsim_fs_call_new(fs, size, map_call_release);
+
+	mc->fs = fs;
+	mc->inode = inode;
+	mc->task = task;
+	mc->first = first;
+	mc->nr = nr;
+	mc->pos = first;
+	mc->done = done;
+	mc->arg = arg;
+	mc->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	return mc;
+}
+
+void wbsim_fs_map_call_finish(struct wbsim_fs_map_call *mc, const char *model,
+			      struct wbsim_emap *map, GError *error)
 {
 	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
+	const GArray *new_ranges = mc->new_ranges;
 
-	if (!error && !wbsim_fs_maps_from_emap(maps, map, first, nr))
+	if (!error && !wbsim_fs_maps_from_emap(maps, map, mc->first, mc->nr))
 		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 			    "%s: range of inode %" G_GUINT64_FORMAT " left unmapped",
-			    model, inode->ino);
+			    model, mc->inode->ino);
 	for (guint i = 0; !error && i + 1 < new_ranges->len; i += 2)
 		wbsim_fs_maps_mark_new(maps, g_array_index(new_ranges, uint64_t, i),
 				       g_array_index(new_ranges, uint64_t, i + 1));
 	if (error)
-		done(fs, arg, NULL, 0, error);
+		mc->done(mc->fs, mc->arg, NULL, 0, error);
 	else
-		done(fs, arg, (const struct wbsim_fs_map *)(void *)maps->data, maps->len, NULL);
+		mc->done(mc->fs, mc->arg, (const struct wbsim_fs_map *)(void *)maps->data,
+			 maps->len, NULL);
 	g_clear_error(&error);
 	g_array_free(maps, TRUE);
+	g_array_free(mc->new_ranges, TRUE);
+	wbsim_fs_call_free(mc->fs, mc);
 }

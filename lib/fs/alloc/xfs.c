@@ -407,13 +407,7 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 /* Writeback mapping                                                        */
 
 struct xfs_call {
-	wbsim_fs *fs;
-	wbsim_fs_inode *inode;
-	wbsim_task *task;
-	uint64_t first, nr, pos;
-	wbsim_fs_map_done_fn done;
-	void *arg;
-	GArray *new_ranges;	/* uint64_t pairs (lblk, len) */
+	struct wbsim_fs_map_call mc;	/* first: the state it shares with the other models */
 	struct xfs_ag *ag;	/* AG whose lock is held */
 	uint64_t goal;
 	uint64_t dlblk, dlen;	/* the delalloc extent being converted */
@@ -421,19 +415,9 @@ struct xfs_call {
 
 static void xfs_call_finish(struct xfs_call *c, GError *error)
 {
-	struct xfs_inode *xi = c->inode->priv;
+	struct xfs_inode *xi = c->mc.inode->priv;
 
-	wbsim_fs_map_call_complete(c->fs, c->inode, "xfs", &xi->map, c->first, c->nr,
-				   c->new_ranges, c->done, c->arg, error);
-	g_array_free(c->new_ranges, TRUE);
-	wbsim_fs_call_free(c->fs, c);
-}
-
-static void xfs_call_release(void *call)
-{
-	struct xfs_call *c = call;
-
-	g_array_free(c->new_ranges, TRUE);
+	wbsim_fs_map_call_finish(&c->mc, "xfs", &xi->map, error);
 }
 
 /* Models xfs_bmap_adjacent(): the goal block; leaves out the rtdev and filestreams cases. */
@@ -481,7 +465,7 @@ static void xfs_alloc_done(wbsim_sim *sim, void *arg)
 {
 	struct xfs_call *c = arg;
 
-	wbsim_lock_release(&c->ag->lock, c->task);
+	wbsim_lock_release(&c->ag->lock, c->mc.task);
 	c->ag = NULL;
 	xfs_convert_next(c);
 }
@@ -490,10 +474,10 @@ static void xfs_alloc_done(wbsim_sim *sim, void *arg)
 static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 {
 	struct xfs_call *c = arg;
-	wbsim_fs *fs = c->fs;
+	wbsim_fs *fs = c->mc.fs;
 	struct xfs_fs *x = fs->priv;
 	struct xfs_params *p = fs->params;
-	struct xfs_inode *xi = c->inode->priv;
+	struct xfs_inode *xi = c->mc.inode->priv;
 	struct xfs_ag *ag = c->ag;
 	uint64_t agno = (uint64_t)(ag - x->ags);
 	uint64_t want = MIN(c->dlen, x->max_extent);
@@ -503,7 +487,7 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	len = wbsim_freespace_near(&ag->free, goal, want, &start);
 	if (!len) {
 		/* the AG filled up while we waited: try again from the top */
-		wbsim_lock_release(&ag->lock, c->task);
+		wbsim_lock_release(&ag->lock, c->mc.task);
 		c->ag = NULL;
 		xfs_convert_next(c);
 		return;
@@ -511,16 +495,16 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	len = MIN(len, want);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
-	g_array_append_val(c->new_ranges, c->dlblk);
-	g_array_append_val(c->new_ranges, len);
-	wbsim_cpus_run(fs->cpus, c->task, p->alloc_cpu_ns, xfs_alloc_done, c);
+	g_array_append_val(c->mc.new_ranges, c->dlblk);
+	g_array_append_val(c->mc.new_ranges, len);
+	wbsim_cpus_run(fs->cpus, c->mc.task, p->alloc_cpu_ns, xfs_alloc_done, c);
 }
 
 /* Models xfs_alloc_vextent_start_ag(): goal AG, or with trylock the next unlocked AG; no AGFL fixing. */
 static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
 {
-	struct xfs_fs *x = c->fs->priv;
-	struct xfs_params *p = c->fs->params;
+	struct xfs_fs *x = c->mc.fs->priv;
+	struct xfs_params *p = c->mc.fs->params;
 	uint64_t g = xfs_agno(x, c->goal);
 	struct xfs_ag *wait_on = NULL;
 
@@ -542,12 +526,12 @@ static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
 		GError *error = NULL;
 
 		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-			    "xfs: no space left for inode %" G_GUINT64_FORMAT, c->inode->ino);
+			    "xfs: no space left for inode %" G_GUINT64_FORMAT, c->mc.inode->ino);
 		xfs_call_finish(c, error);
 		return;
 	}
 	c->ag = wait_on;
-	wbsim_lock_acquire(&wait_on->lock, c->task, xfs_alloc_granted, c);
+	wbsim_lock_acquire(&wait_on->lock, c->mc.task, xfs_alloc_granted, c);
 }
 
 /*
@@ -557,21 +541,21 @@ static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
  */
 static void xfs_convert_next(struct xfs_call *c)
 {
-	struct xfs_inode *xi = c->inode->priv;
-	struct xfs_fs *x = c->fs->priv;
-	uint64_t end = c->first + c->nr;
+	struct xfs_inode *xi = c->mc.inode->priv;
+	struct xfs_fs *x = c->mc.fs->priv;
+	uint64_t end = c->mc.first + c->mc.nr;
 	struct wbsim_emap_cursor cur;
 
-	while (c->pos < end) {
-		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, c->pos, &cur);
+	while (c->mc.pos < end) {
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, c->mc.pos, &cur);
 
-		if (!e || e->lblk > c->pos) {
+		if (!e || e->lblk > c->mc.pos) {
 			/* a dirty block without a reservation: reserve it now */
-			xfs_reserve_delalloc(xi, c->pos, (e ? MIN(e->lblk, end) : end) - c->pos);
+			xfs_reserve_delalloc(xi, c->mc.pos, (e ? MIN(e->lblk, end) : end) - c->mc.pos);
 			continue;
 		}
 		if (e->state != WBSIM_EXT_DELALLOC) {
-			c->pos = wbsim_ext_end(e);
+			c->mc.pos = wbsim_ext_end(e);
 			continue;
 		}
 		c->dlblk = e->lblk;
@@ -592,17 +576,9 @@ static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task
 			   uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
 	struct xfs_params *p = fs->params;
-	struct xfs_call *c = wbsim_fs_call_new(fs, sizeof(*c), xfs_call_release);
+	struct xfs_call *c = wbsim_fs_map_call_new(fs, sizeof(*c), inode, task, first, nr,
+						   done, arg);
 
-	c->fs = fs;
-	c->inode = inode;
-	c->task = task;
-	c->first = first;
-	c->nr = nr;
-	c->pos = first;
-	c->done = done;
-	c->arg = arg;
-	c->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, xfs_map_looked_up, c);
 }
 
