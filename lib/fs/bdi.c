@@ -10,6 +10,8 @@
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
 #include "fs/wb-ctx-change.h"
+#include "fs/cgroup-writeback.h"
+#include "mm/page-memcg.h"
 #include "mm/bandwidth.h"
 #include "core/workqueue.h"
 
@@ -26,6 +28,10 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	bdi->queue = queue;
 	bdi->fs = fs;
 	bdi->affinity = p->affinity;
+	bdi->memcgs = p->memcgs;
+	bdi->dying_wb_reachable = p->dying_wb_reachable;
+	bdi->wb_list = g_ptr_array_new();
+	bdi->offline_cgwbs = g_ptr_array_new();
 	bdi->max_request_pages = MAX(p->max_request_pages, 1);
 	bdi->dirty.min_ratio = 0;
 	bdi->dirty.max_ratio = 100 * WBSIM_BDI_RATIO_SCALE;
@@ -43,12 +49,14 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 		bdi->wb_ctx[i] = g_new0(struct wbsim_wb, 1);
 		wbsim_wb_init(bdi->wb_ctx[i], bdi, i);
 		bdi->wb_ctx[i]->flusher.pid = 100 + i;
+		g_ptr_array_add(bdi->wb_list, bdi->wb_ctx[i]);
 	}
 }
 
 void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 {
 	wbsim_bdi_ctx_change_free(bdi);
+	wbsim_cgwb_clear(bdi);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
 		wbsim_writepages_clear(&bdi->wb_ctx[i]->wp);
 		wbsim_wb_clear(bdi->wb_ctx[i]);
@@ -97,6 +105,7 @@ void wbsim_inode_free(struct wbsim_inode *inode)
 	if (!inode)
 		return;
 	wbsim_affinity_release(inode);
+	wbsim_page_memcg_free(inode->page_memcg);
 	wbsim_page_cache_destroy(&inode->pages);
 	if (inode->sync_waiters)
 		g_ptr_array_free(inode->sync_waiters, TRUE);

@@ -12,6 +12,10 @@ struct wbsim_bdi_params {
 	const struct wbsim_affinity_ops *affinity;
 	bool strictlimit;
 	uint64_t max_request_pages;
+	/* cgroup writeback: the machine's memcgs (NULL: cgroups off), and the
+	 * kernel variant of [writeback] dying_wb */
+	struct wbsim_memcg_tree *memcgs;
+	bool dying_wb_reachable;
 };
 
 void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus,

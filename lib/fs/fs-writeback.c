@@ -17,6 +17,8 @@
  */
 #include "fs/fs-writeback.h"
 #include "report/trace.h"
+#include "fs/cgroup-writeback.h"
+#include "mm/page-writeback.h"
 #include "mm/dirty-limits.h"
 #include "mm/bandwidth.h"
 #include "mm/writeback-chunk.h"
@@ -91,16 +93,62 @@ void wbsim_inode_maybe_detach(struct wbsim_inode *inode)
 {
 	if (inode->wb && !(inode->bdi->affinity->flags & WBSIM_AFFINITY_FIXED) && !inode->on_list &&
 	    !(inode->i_state & (I_SYNC | I_DIRTY_PAGES)) && inode->nr_writeback == 0 &&
-	    wbsim_inode_nr_dirty(inode) == 0)
+	    wbsim_inode_nr_dirty(inode) == 0 && !inode->wb_switching) {
+		inode->wb->nr_inodes--;
 		inode->wb = NULL;
+	}
 }
 
-/* inode_io_list_del(): the inode left every list of its wb (it is clean). */
+/* inode_io_list_del() / inode_cgwb_move_to_attached(): the inode is
+ * clean; a cgroup wb keeps it on b_attached (it still owns it), a root wb
+ * on no list. */
 static void inode_io_list_del(struct wbsim_wb *wb, struct wbsim_inode *inode)
 {
 	inode_io_list_unlink(inode);
 	inode->i_state &= ~I_SYNC_QUEUED;
+	if (wb->memcg && wb->memcg->parent) {
+		g_queue_push_head_link(&wb->b_attached, &inode->io_link);
+		inode->on_list = &wb->b_attached;
+	}
 	wb_io_lists_changed(wb);
+}
+
+void wbsim_wb_io_lists_changed(struct wbsim_wb *wb)
+{
+	wb_io_lists_changed(wb);
+}
+
+/* Put @inode on @wb's b_dirty at the place its dirtied_when gives (newest
+ * at the head), as inode_do_switch_wbs() and a context change do. */
+void wbsim_inode_io_list_insert_by_age(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	GList *l = wb->b_dirty.head;
+
+	inode_io_list_unlink(inode);
+	inode->i_state &= ~I_SYNC_QUEUED;
+	while (l && inode_of(l)->dirtied_when > inode->dirtied_when)
+		l = l->next;
+	if (l) {
+		/* insert before l */
+		inode->io_link.prev = l->prev;
+		inode->io_link.next = l;
+		if (l->prev)
+			l->prev->next = &inode->io_link;
+		else
+			wb->b_dirty.head = &inode->io_link;
+		l->prev = &inode->io_link;
+		wb->b_dirty.length++;
+	} else {
+		g_queue_push_tail_link(&wb->b_dirty, &inode->io_link);
+	}
+	inode->on_list = &wb->b_dirty;
+	wb_io_lists_changed(wb);
+}
+
+/* The inode goes clean-attached on @wb (a switch of a clean inode). */
+void wbsim_inode_io_list_attach(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	inode_io_list_del(wb, inode);
 }
 
 /* redirty_tail(): back to b_dirty as the newest inode; a timestamp older
@@ -175,7 +223,8 @@ void wbsim_wb_start_background_writeback(struct wbsim_wb *wb)
 /* __mark_inode_dirty(inode, I_DIRTY_PAGES): attach the inode to a wb
  * (through the affinity policy), timestamp it and put it at the head of
  * b_dirty when it goes clean -> dirty. */
-void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task)
+void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
+			    struct wbsim_memcg *memcg)
 {
 	struct wbsim_bdi *bdi = inode->bdi;
 	struct wbsim_wb *wb;
@@ -184,9 +233,11 @@ void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task)
 	if (inode->i_state & I_DIRTY_PAGES)
 		return;
 	if (!inode->wb) {
-		unsigned int ctx = wbsim_affinity_select(bdi, inode, task);
+		unsigned int ctx = wbsim_affinity_select(bdi, inode, task) % bdi->nr_wb_ctx;
 
-		inode->wb = bdi->wb_ctx[ctx % bdi->nr_wb_ctx];
+		/* __inode_attach_wb(): the wb of the dirtier's memcg */
+		inode->wb = wbsim_wb_get_create(bdi, ctx, memcg);
+		inode->wb->nr_inodes++;
 	}
 	wb = inode->wb;
 	inode->i_state |= I_DIRTY_PAGES;
@@ -287,6 +338,8 @@ static void queue_io(struct wbsim_wb *wb, struct wbsim_wb_work *work, int64_t cu
 /* ------------------------------------------------------------------------ */
 /* wb_over_bg_thresh(), writeback_chunk_size()                              */
 
+/* wb_over_bg_thresh(): the global domain, and the memcg domain of a
+ * cgroup wb (either over its background threshold keeps writing). */
 bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
@@ -298,9 +351,14 @@ bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb)
 		.avail = wbsim_vm_dirtyable_memory(vm),
 		.dirty = vm->nr_file_dirty,	/* excluding writeback pages */
 	};
+	struct wbsim_dtc mdtc;
+	bool has_m = wbsim_wb_mdtc(wb, &gdtc, &mdtc, false);
 
 	wbsim_domain_dirty_limits(&vm->dirty, &gdtc, false);
-	return wbsim_wb_over_bg_thresh(&vm->dirty, &gdtc, NULL, wb->stat_reclaimable);
+	if (has_m)
+		wbsim_domain_dirty_limits(&vm->dirty, &mdtc, false);
+	return wbsim_wb_over_bg_thresh(&vm->dirty, &gdtc, has_m ? &mdtc : NULL,
+				       wb->stat_reclaimable);
 }
 
 /* writeback_chunk_size(): about half a second of the wb's bandwidth, at
@@ -675,8 +733,12 @@ void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx)
 	g_queue_init(&wb->b_io);
 	g_queue_init(&wb->b_more_io);
 	g_queue_init(&wb->work_list);
+	g_queue_init(&wb->b_attached);
 	wbsim_wb_bw_init(&wb->bw, now);
 	wbsim_fprop_local_init(&wb->completions);
+	wbsim_fprop_local_init(&wb->memcg_completions);
+	wb->memcg = bdi->memcgs ? bdi->memcgs->root : NULL;
+	wb->blkcg = wb->memcg;
 	wb->last_old_flush = now;
 	wbsim_timer_init(&wb->dwork, wb_workfn, wb);
 	wbsim_timer_init(&wb->bw_dwork, wbsim_wb_update_bandwidth_workfn, wb);

@@ -8,7 +8,12 @@
 void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx);
 void wbsim_wb_clear(struct wbsim_wb *wb);
 
-void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task);
+void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
+			    struct wbsim_memcg *memcg);
+/* List helpers for inode switching and context changes. */
+void wbsim_wb_io_lists_changed(struct wbsim_wb *wb);
+void wbsim_inode_io_list_insert_by_age(struct wbsim_wb *wb, struct wbsim_inode *inode);
+void wbsim_inode_io_list_attach(struct wbsim_wb *wb, struct wbsim_inode *inode);
 void wbsim_wb_wakeup(struct wbsim_wb *wb);
 void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb);
 void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work);

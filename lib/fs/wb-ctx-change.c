@@ -64,35 +64,6 @@ static bool bdi_writeback_idle(const struct wbsim_bdi *bdi)
 	return true;
 }
 
-/* Put @inode on @wb's b_dirty at the place its dirtied_when gives
- * (newest at the head). */
-static void insert_by_age(struct wbsim_wb *wb, struct wbsim_inode *inode)
-{
-	GList *l = wb->b_dirty.head;
-
-	while (l) {
-		struct wbsim_inode *other = (struct wbsim_inode *)((char *)l -
-					     G_STRUCT_OFFSET(struct wbsim_inode, io_link));
-
-		if (other->dirtied_when <= inode->dirtied_when)
-			break;
-		l = l->next;
-	}
-	if (l) {
-		/* insert before l */
-		inode->io_link.prev = l->prev;
-		inode->io_link.next = l;
-		if (l->prev)
-			l->prev->next = &inode->io_link;
-		else
-			wb->b_dirty.head = &inode->io_link;
-		l->prev = &inode->io_link;
-		wb->b_dirty.length++;
-	} else {
-		g_queue_push_tail_link(&wb->b_dirty, &inode->io_link);
-	}
-	inode->on_list = &wb->b_dirty;
-}
 
 /* Move every inode to its context under the new count. */
 static void redistribute(struct ctx_change *c)
@@ -110,6 +81,7 @@ static void redistribute(struct ctx_change *c)
 			bdi->nr_wb_ctx = nr;	/* names use the new count */
 			wbsim_wb_init(ctx[i], bdi, i);
 			ctx[i]->flusher.pid = 100 + i;
+			g_ptr_array_add(bdi->wb_list, ctx[i]);
 		}
 	}
 	bdi->wb_ctx = ctx;
@@ -134,9 +106,11 @@ static void redistribute(struct ctx_change *c)
 			g_queue_unlink(inode->on_list, &inode->io_link);
 			inode->on_list = NULL;
 			inode->i_state &= ~I_SYNC_QUEUED;
-			insert_by_age(to, inode);
+			wbsim_inode_io_list_insert_by_age(to, inode);
 		}
 		inode->wb = to;
+		from->nr_inodes--;
+		to->nr_inodes++;
 		c->res.inodes_moved++;
 	}
 	/* Retire the contexts past the new count (nothing is left on them). */

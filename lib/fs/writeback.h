@@ -20,8 +20,11 @@
 #include "mm/page-cache.h"
 #include "mm/flex-proportions.h"
 #include "mm/writeback-control.h"
+#include "mm/memcontrol.h"
 
 struct wbsim_bdi;
+struct wbsim_page_memcg;
+struct wbsim_workqueue;
 struct wbsim_wb;
 struct wbsim_inode;
 struct wbsim_blk_queue;
@@ -95,6 +98,12 @@ struct wbsim_inode {
 	unsigned int openers;
 	void *affinity_data;
 	uint64_t acct_folio;
+	/* cgroup writeback (fs/cgroup-writeback.c) */
+	struct wbsim_page_memcg *page_memcg;	/* folio_memcg() of each page, or NULL */
+	unsigned int i_wb_frn_winner;		/* last round's majority memcg id */
+	uint16_t i_wb_frn_avg_time;		/* EWMA of round IO time, 1/8192 s */
+	uint16_t i_wb_frn_history;		/* foreign slots, 125 ms each */
+	bool wb_switching;			/* I_WB_SWITCH */
 };
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */
@@ -136,6 +145,10 @@ struct wbsim_wbc {
 	bool for_background;
 	bool for_sync;
 	bool range_cyclic;
+	/* cgroup owner vote of this slice (wbc_account_cgroup_owner()) */
+	struct wbsim_wb *wb;			/* the wb attached at the start */
+	unsigned int wb_id, wb_lcand_id, wb_tcand_id;
+	uint64_t wb_bytes, wb_lcand_bytes, wb_tcand_bytes;
 };
 
 /* The state of one in-progress do_writepages() (it is asynchronous). */
@@ -173,6 +186,19 @@ struct wbsim_wb {
 	struct wbsim_bdi *bdi;
 	unsigned int ctx;		/* index of the writeback context */
 	char name[40];
+
+	/* cgroup writeback: the memcg it serves (root for a context's own
+	 * wb), the blkcg it was associated with at creation, whether it was
+	 * killed (wb_dying()), the inodes attached to it while clean
+	 * (b_attached), and its completions in its memcg's domain */
+	struct wbsim_memcg *memcg;
+	const struct wbsim_memcg *blkcg;
+	bool dying;
+	GQueue b_attached;
+	struct wbsim_fprop_local memcg_completions;
+	unsigned int nr_inodes;		/* inodes whose i_wb it is */
+	uint64_t switched_in, switched_out;	/* inode switches */
+	uint64_t foreign_works;		/* foreign flush works it ran */
 
 	GQueue b_dirty;			/* dirty inodes, newest at head */
 	GQueue b_io;			/* parked for this pass, served from the tail */
@@ -258,6 +284,16 @@ struct wbsim_bdi {
 	GPtrArray *retired_wbs;		/* contexts removed by a change */
 	void *ctx_change;		/* the change in progress, freed at clear */
 	GQueue *ctx_change_queue;	/* changes asked for meanwhile */
+	/* cgroup writeback (fs/cgroup-writeback.c) */
+	struct wbsim_memcg_tree *memcgs;	/* the machine's memcgs */
+	bool dying_wb_reachable;	/* [writeback] dying_wb = reachable */
+	GPtrArray *wb_list;		/* every wb: contexts' own, then cgwbs as created */
+	GHashTable **cgwb_tree;		/* per context: memcg id -> live wb */
+	GPtrArray *offline_cgwbs;	/* killed wbs not released yet */
+	unsigned int isw_in_flight;	/* inode switches queued */
+	uint64_t isw_done, isw_skipped;	/* inode switches done, refused */
+	struct wbsim_workqueue *isw_wq;	/* inode_switch_wbs_work_fn, cleanup */
+	bool cleanup_queued;		/* cleanup_offline_cgwbs_work queued */
 };
 
 struct wbsim_freeze_waiter {

@@ -16,6 +16,7 @@
  * holes in large folios.
  */
 #include "fs/fs-writeback.h"
+#include "fs/cgroup-writeback.h"
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
 #include "core/workqueue.h"
@@ -78,7 +79,10 @@ static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 			inode->acct_folio * wbsim_inode_folios_without(inode, WBSIM_PC_WRITEBACK,
 								       b->first_page, b->nr_pages);
 
-	wbsim_account_end_writeback(inode, b->wb, acct, ended);
+	if (inode->page_memcg)
+		wbsim_cgwb_pages_end_writeback(inode, b->first_page, b->nr_pages);
+	/* the inode's wb now: a switch moves the writeback counts along */
+	wbsim_account_end_writeback(inode, inode->wb, acct, ended);
 	g_queue_unlink(&inode->bdi->live_bios, &b->link);
 	g_free(b);
 }
@@ -170,6 +174,8 @@ void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 	wp->context = context;
 	wp->done = done;
 	wp->done_arg = done_arg;
+	/* cgroup writeback: the owner vote of this call (wbc_attach_*()) */
+	wbsim_wbc_attach_inode(wbc, inode);
 	if (!wp->batch) {
 		wp->batch = g_new0(struct wp_batch, 1);
 		wp->batch->bios = g_ptr_array_new();
@@ -209,6 +215,7 @@ static void wp_finish(struct wbsim_writepages *wp)
 	}
 	if (wp->wb)
 		wbsim_wb_update_bandwidth_if_due(wp->wb);
+	wbsim_wbc_detach_inode(wp->wbc, wp->inode);
 	wbsim_sim_schedule_at(wp->inode->bdi->sim, wbsim_sim_now(wp->inode->bdi->sim),
 			      wp->done, wp->done_arg);
 }
@@ -341,6 +348,9 @@ collected:
 		wbsim_page_cache_start_writeback(pc, b->runs[i].start, b->runs[i].len, &c);
 		/* A run holds only dirty pages not under writeback. */
 		g_assert(c.started == b->runs[i].len);
+		if (inode->page_memcg)
+			wbsim_cgwb_pages_start_writeback(inode, b->runs[i].start, b->runs[i].len);
+		wbsim_wbc_account_owner(wbc, inode, b->runs[i].start, b->runs[i].len);
 		wbsim_account_start_writeback(inode, inode->wb,
 					      inode->acct_folio == 1 ? c.started : 0, c.started);
 	}

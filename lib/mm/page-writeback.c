@@ -6,7 +6,8 @@
  * (kernel: mm/page-writeback.c). The control law itself is in throttle.c,
  * bandwidth.c, position-ratio.c and dirty-limits.c.
  *
- * Left out: per-memcg counters (no cgroups yet), NR_ZONE_WRITE_PENDING,
+ * Per-memcg page counters are kept by fs/cgroup-writeback.c's page hooks.
+ * Left out: NR_ZONE_WRITE_PENDING,
  * per-CPU counter drift (counters are exact; wb_stat_error only gates the
  * decisions the kernel gates with it), dirty_throttle_leaks of exited tasks.
  */
@@ -16,6 +17,7 @@
 #include "mm/dirty-limits.h"
 #include "fs/fs-writeback.h"
 #include "report/trace.h"
+#include "fs/cgroup-writeback.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
 {
@@ -36,7 +38,7 @@ void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier 
 	struct wbsim_wb *wb;
 
 	/* The inode is attached first: its wb takes the WB_* stats. */
-	wbsim_mark_inode_dirty(inode, d->task);
+	wbsim_mark_inode_dirty(inode, d->task, d->memcg);
 	wb = inode->wb;
 	vm->nr_file_dirty += nr;
 	vm->nr_dirtied += nr;
@@ -173,6 +175,37 @@ void wbsim_wb_bw_estimate_start(struct wbsim_wb *wb)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The memcg domain                                                         */
+
+/* mem_cgroup_wb_stats() + mdtc_calc_avail() for a pass of @wb. */
+bool wbsim_wb_mdtc(struct wbsim_wb *wb, struct wbsim_dtc *gdtc, struct wbsim_dtc *mdtc,
+		   bool with_writeback)
+{
+	uint64_t filepages, headroom, dirty, writeback, clean, global_clean, other_clean;
+
+	if (!wb->memcg || !wb->memcg->parent)
+		return false;
+	wbsim_memcg_wb_stats(wb->memcg, &filepages, &headroom, &dirty, &writeback);
+	*mdtc = (struct wbsim_dtc){
+		.gdtc = gdtc,
+		.dom = &wb->memcg->dom,
+		.wb_completions = &wb->memcg_completions,
+		.wb = &wb->bw,
+		.bdi = &wb->bdi->dirty,
+		.dirty = dirty + (with_writeback ? writeback : 0),
+		.wb_reclaimable = gdtc->wb_reclaimable,
+		.wb_writeback = gdtc->wb_writeback,
+	};
+	/* mdtc_calc_avail(): the memcg's file pages, plus what it could grow
+	 * into: its headroom, as far as clean memory elsewhere allows */
+	clean = filepages - MIN(filepages, mdtc->dirty);
+	global_clean = gdtc->avail - MIN(gdtc->avail, gdtc->dirty);
+	other_clean = global_clean - MIN(global_clean, clean);
+	mdtc->avail = filepages + MIN(headroom, other_clean);
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
 /* balance_dirty_pages()                                                    */
 
 static bool bdp_pass(struct wbsim_dirtier *d);
@@ -247,14 +280,20 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 		.wb_has_dirty_io = wb->has_dirty_io,
 	};
 	struct wbsim_bdp_result out = { 0 };
+	struct wbsim_dtc mdtc;
 	wbsim_time_t pause_ns;
 
+	/* the memcg domain of a cgroup wb: the stricter of the two rules */
+	if (wbsim_wb_mdtc(wb, &gdtc, &mdtc, true))
+		in.mdtc = &mdtc;
 	wbsim_balance_dirty_pages(&vm->dirty, &in, &d->td, &out);
 	/* the kernel emits global_dirty_state where it computes the global
 	 * thresholds (domain_dirty_limits() on the global domain) */
 	wbsim_trace_global_dirty_state(bdi, d->task, gdtc.bg_thresh, gdtc.thresh);
 	if (out.wake_flusher)
 		wbsim_wb_start_background_writeback(wb);
+	if (out.flush_foreign && wb->memcg && bdi->memcgs->all->len > 1)
+		wbsim_mem_cgroup_flush_foreign(wb);
 	if (out.bandwidth_updated) {
 		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
 		for (unsigned int i = 0; i < out.bw.nr_traces; i++)

@@ -31,6 +31,7 @@ struct wbsim_dirtier {
 	wbsim_time_t max_pause_ns;
 	wbsim_time_t max_sleep_ns;
 	uint64_t pause_hist[11];
+	struct wbsim_memcg *memcg;	/* its memory cgroup (NULL: the root) */
 	/* call in progress */
 	struct wbsim_wb *wb;
 	uint64_t pages_dirtied;
@@ -68,6 +69,13 @@ void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr);
 gboolean wbsim_dirtier_balance_dirty_pages_ratelimited(struct wbsim_dirtier *d,
 							struct wbsim_wb *wb,
 							wbsim_event_fn cont, void *arg);
+
+/* The memcg domain of a cgroup wb's pass (mem_cgroup_wb_stats() +
+ * mdtc_calc_avail()), with writeback pages in its dirty count when
+ * @with_writeback; FALSE (and @mdtc untouched) for a root wb. @gdtc must
+ * have its avail and dirty set. */
+bool wbsim_wb_mdtc(struct wbsim_wb *wb, struct wbsim_dtc *gdtc, struct wbsim_dtc *mdtc,
+		   bool with_writeback);
 
 /* __wb_update_bandwidth() without the ratelimit part, if 200 ms passed
  * (end of do_writepages()). */

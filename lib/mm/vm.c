@@ -22,11 +22,13 @@ void wbsim_vm_init(struct wbsim_vm *vm, wbsim_sim *sim, unsigned int hz,
 	vm->cpu_dirty = g_new0(struct wbsim_cpu_dirty, nr_cpus);
 	wbsim_wb_domain_init(&vm->dom, wbsim_jiffies(vm));
 	wbsim_timer_init(&vm->period_timer, writeout_period, vm);
+	wbsim_memcg_tree_init(vm);
 }
 
 void wbsim_vm_clear(struct wbsim_vm *vm)
 {
 	g_clear_pointer(&vm->cpu_dirty, g_free);
+	wbsim_memcg_tree_clear(&vm->memcgs);
 }
 
 uint64_t wbsim_vm_dirtyable_memory(const struct wbsim_vm *vm)
@@ -58,12 +60,38 @@ static void writeout_period(wbsim_sim *sim, void *arg)
 				wbsim_jiffy_time(vm, vm->dom.period_time));
 }
 
+/* The same for a memcg's domain (its own period timer). */
+static void memcg_writeout_period(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_memcg *memcg = arg;
+	struct wbsim_vm *vm = memcg->vm;
+
+	if (wbsim_writeout_period(&memcg->dom, wbsim_jiffies(vm), vm->dirty.hz))
+		wbsim_timer_arm(sim, &memcg->period_timer,
+				wbsim_jiffy_time(vm, memcg->dom.period_time));
+}
+
+void wbsim_vm_memcg_domain_init(struct wbsim_vm *vm, struct wbsim_memcg *memcg)
+{
+	memcg->vm = vm;
+	wbsim_wb_domain_init(&memcg->dom, wbsim_jiffies(vm));
+	wbsim_timer_init(&memcg->period_timer, memcg_writeout_period, memcg);
+}
+
+/* __wb_writeout_add(): the global domain, and the memcg domain of a
+ * non-root wb */
 void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr)
 {
 	uint64_t now = wbsim_jiffies(vm);
+	struct wbsim_memcg *memcg = wb->memcg;
 
 	if (wbsim_wb_domain_writeout_add(&vm->dom, &wb->completions,
 					 wb->bdi->dirty.max_prop_frac, nr, now, vm->dirty.hz))
 		wbsim_timer_arm(vm->sim, &vm->period_timer,
 				wbsim_jiffy_time(vm, vm->dom.period_time));
+	if (memcg && memcg->parent &&
+	    wbsim_wb_domain_writeout_add(&memcg->dom, &wb->memcg_completions,
+					 wb->bdi->dirty.max_prop_frac, nr, now, vm->dirty.hz))
+		wbsim_timer_arm(vm->sim, &memcg->period_timer,
+				wbsim_jiffy_time(vm, memcg->dom.period_time));
 }

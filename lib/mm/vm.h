@@ -11,6 +11,7 @@
 #include <wbsim/sim.h>
 #include "mm/writeback-control.h"
 #include "mm/throttle.h"
+#include "mm/memcontrol.h"
 
 struct wbsim_wb;
 
@@ -33,6 +34,7 @@ struct wbsim_wb;
  * @nr_cancelled: dirty pages dropped unwritten (truncate), ever
  * @cpu_dirty: per-CPU bdp_ratelimits and dirty_throttle_leaks
  * @period_timer: the fprop period timer (writeout_period())
+ * @memcgs: the memory cgroups (only the root unless a scenario makes some)
  */
 struct wbsim_vm {
 	wbsim_sim *sim;
@@ -50,6 +52,7 @@ struct wbsim_vm {
 	uint64_t nr_cancelled;
 	struct wbsim_cpu_dirty *cpu_dirty;
 	wbsim_timer period_timer;
+	struct wbsim_memcg_tree memcgs;
 };
 
 /*
@@ -95,5 +98,8 @@ void wbsim_global_dirty_limits(const struct wbsim_vm *vm, uint64_t *bg_thresh,
 /* A completion of @nr pages on @wb: the fprop event (__wb_writeout_add),
  * arming the period timer if it was stopped. */
 void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr);
+
+/* Set up the dirty domain of a new non-root memcg (memcg->cgwb_domain). */
+void wbsim_vm_memcg_domain_init(struct wbsim_vm *vm, struct wbsim_memcg *memcg);
 
 #endif /* WBSIM_MM_VM_H */
