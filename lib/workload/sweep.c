@@ -525,13 +525,9 @@ gboolean wbsim_sweep_check(const struct wbsim_sweep *sw, const char *path,
 /* ------------------------------------------------------------------------ */
 /* Running the points                                                       */
 
-struct sweep_runner {
-	const struct wbsim_sweep *sw;
-	const char *path;
-	const char *const *overrides;
-	const struct wbsim_run_options *opts;
-	wbsim_sweep_format_fn format;
-	void *format_arg;
+struct task_runner {
+	wbsim_sweep_task_fn task;
+	void *task_arg;
 	size_t n;
 	GMutex lock;
 	GCond cond;
@@ -542,52 +538,143 @@ struct sweep_runner {
 	gboolean *done;
 };
 
-/* Load, simulate and format one point; record the outcome. */
-static void run_point(struct sweep_runner *sr, size_t p)
+/* Compute one point's text; record the outcome. */
+static void run_task(struct task_runner *tr, size_t p)
 {
 	GError *e = NULL;
-	char *text = NULL;
-	struct wbsim_scenario *scn;
+	char *text = tr->task(p, tr->task_arg, &e);
 
-	scn = wbsim_sweep_load_point(sr->sw, p, sr->path, sr->overrides, &e);
-	if (scn) {
-		struct wbsim_run_result *r = wbsim_run_scenario(scn, sr->opts, &e);
-
-		if (r) {
-			text = sr->format(sr->sw, p, r, sr->format_arg);
-			wbsim_run_result_free(r);
-		} else if (sr->sw->axes->len) {
-			g_autofree char *label = wbsim_sweep_label(sr->sw, p);
-
-			g_prefix_error(&e, "sweep point %zu/%zu (%s): ", p + 1,
-				       sr->n, label);
-		}
-		wbsim_scenario_free(scn);
-	}
-	g_mutex_lock(&sr->lock);
-	sr->texts[p] = text;
-	sr->errors[p] = e;
-	sr->done[p] = TRUE;
-	g_cond_broadcast(&sr->cond);
-	g_mutex_unlock(&sr->lock);
+	g_mutex_lock(&tr->lock);
+	tr->texts[p] = text;
+	tr->errors[p] = text ? NULL : e;
+	if (text && e)
+		g_error_free(e);
+	tr->done[p] = TRUE;
+	g_cond_broadcast(&tr->cond);
+	g_mutex_unlock(&tr->lock);
 }
 
-static gpointer sweep_worker(gpointer data)
+static gpointer task_worker(gpointer data)
 {
-	struct sweep_runner *sr = data;
+	struct task_runner *tr = data;
 
 	for (;;) {
 		size_t p;
 
-		g_mutex_lock(&sr->lock);
-		if (sr->stop || sr->next >= sr->n) {
-			g_mutex_unlock(&sr->lock);
+		g_mutex_lock(&tr->lock);
+		if (tr->stop || tr->next >= tr->n) {
+			g_mutex_unlock(&tr->lock);
 			return NULL;
 		}
-		p = sr->next++;
-		g_mutex_unlock(&sr->lock);
-		run_point(sr, p);
+		p = tr->next++;
+		g_mutex_unlock(&tr->lock);
+		run_task(tr, p);
 	}
+}
+
+gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
+			       wbsim_sweep_task_fn task, void *task_arg,
+			       wbsim_sweep_emit_fn emit, void *emit_arg,
+			       GError **error)
+{
+	struct task_runner tr = { .task = task, .task_arg = task_arg, .n = n };
+	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	gboolean ok = TRUE;
+
+	g_mutex_init(&tr.lock);
+	g_cond_init(&tr.cond);
+	tr.texts = g_new0(char *, n);
+	tr.errors = g_new0(GError *, n);
+	tr.done = g_new0(gboolean, n);
+	if (jobs > n)
+		jobs = (unsigned int)n;
+	for (unsigned int i = 0; jobs > 1 && i < jobs; i++)
+		g_ptr_array_add(threads, g_thread_new("wbsim-sweep", task_worker, &tr));
+
+	for (size_t p = 0; p < n; p++) {
+		if (!threads->len) {
+			run_task(&tr, p);
+		} else {
+			g_mutex_lock(&tr.lock);
+			while (!tr.done[p])
+				g_cond_wait(&tr.cond, &tr.lock);
+			g_mutex_unlock(&tr.lock);
+		}
+		if (tr.errors[p]) {
+			g_propagate_error(error, g_steal_pointer(&tr.errors[p]));
+			ok = FALSE;
+		} else {
+			ok = emit(p, tr.texts[p], emit_arg, error);
+		}
+		g_clear_pointer(&tr.texts[p], g_free);
+		if (!ok)
+			break;
+	}
+
+	g_mutex_lock(&tr.lock);
+	tr.stop = TRUE;
+	g_mutex_unlock(&tr.lock);
+	for (guint i = 0; i < threads->len; i++)
+		g_thread_join(threads->pdata[i]);
+	for (size_t p = 0; p < n; p++) {
+		g_free(tr.texts[p]);
+		g_clear_error(&tr.errors[p]);
+	}
+	g_free(tr.texts);
+	g_free(tr.errors);
+	g_free(tr.done);
+	g_mutex_clear(&tr.lock);
+	g_cond_clear(&tr.cond);
+	return ok;
+}
+
+/* What wbsim_sweep_run() runs: load, simulate and format one point. */
+struct sweep_runner {
+	const struct wbsim_sweep *sw;
+	const char *path;
+	const char *const *overrides;
+	const struct wbsim_run_options *opts;
+	wbsim_sweep_format_fn format;
+	void *format_arg;
+};
+
+struct wbsim_run_result *wbsim_sweep_simulate_point(const struct wbsim_sweep *sw,
+						    size_t point, const char *path,
+						    const char *const *overrides,
+						    const struct wbsim_run_options *opts,
+						    struct wbsim_scenario **scn,
+						    GError **error)
+{
+	struct wbsim_run_result *r;
+
+	*scn = wbsim_sweep_load_point(sw, point, path, overrides, error);
+	if (!*scn)
+		return NULL;
+	r = wbsim_run_scenario(*scn, opts, error);
+	if (!r && sw->axes->len) {
+		g_autofree char *label = wbsim_sweep_label(sw, point);
+
+		g_prefix_error(error, "sweep point %zu/%zu (%s): ", point + 1,
+			       wbsim_sweep_n_points(sw), label);
+	}
+	return r;
+}
+
+static char *sweep_task(size_t p, void *arg, GError **error)
+{
+	const struct sweep_runner *sr = arg;
+	struct wbsim_scenario *scn = NULL;
+	struct wbsim_run_result *r;
+	char *text = NULL;
+
+	r = wbsim_sweep_simulate_point(sr->sw, p, sr->path, sr->overrides,
+				       sr->opts, &scn, error);
+	if (r) {
+		text = sr->format(sr->sw, p, r, sr->format_arg);
+		wbsim_run_result_free(r);
+	}
+	wbsim_scenario_free(scn);
+	return text;
 }
 
 gboolean wbsim_sweep_run(const struct wbsim_sweep *sw, const char *path,
@@ -600,64 +687,17 @@ gboolean wbsim_sweep_run(const struct wbsim_sweep *sw, const char *path,
 	struct sweep_runner sr = {
 		.sw = sw, .path = path, .overrides = overrides, .opts = opts,
 		.format = format, .format_arg = format_arg,
-		.n = wbsim_sweep_n_points(sw),
 	};
-	g_autoptr(GPtrArray) threads = g_ptr_array_new();
-	gboolean ok = TRUE;
 
 	g_return_val_if_fail(!opts || !opts->trace_fn, FALSE);
-	g_mutex_init(&sr.lock);
-	g_cond_init(&sr.cond);
-	sr.texts = g_new0(char *, sr.n);
-	sr.errors = g_new0(GError *, sr.n);
-	sr.done = g_new0(gboolean, sr.n);
-	if (jobs > sr.n)
-		jobs = (unsigned int)sr.n;
-	for (unsigned int i = 0; jobs > 1 && i < jobs; i++)
-		g_ptr_array_add(threads, g_thread_new("wbsim-sweep", sweep_worker, &sr));
-
-	for (size_t p = 0; p < sr.n; p++) {
-		if (!threads->len) {
-			run_point(&sr, p);
-		} else {
-			g_mutex_lock(&sr.lock);
-			while (!sr.done[p])
-				g_cond_wait(&sr.cond, &sr.lock);
-			g_mutex_unlock(&sr.lock);
-		}
-		if (sr.errors[p]) {
-			g_propagate_error(error, g_steal_pointer(&sr.errors[p]));
-			ok = FALSE;
-		} else {
-			ok = emit(p, sr.texts[p], emit_arg, error);
-		}
-		g_clear_pointer(&sr.texts[p], g_free);
-		if (!ok)
-			break;
-	}
-
-	g_mutex_lock(&sr.lock);
-	sr.stop = TRUE;
-	g_mutex_unlock(&sr.lock);
-	for (guint i = 0; i < threads->len; i++)
-		g_thread_join(threads->pdata[i]);
-	for (size_t p = 0; p < sr.n; p++) {
-		g_free(sr.texts[p]);
-		g_clear_error(&sr.errors[p]);
-	}
-	g_free(sr.texts);
-	g_free(sr.errors);
-	g_free(sr.done);
-	g_mutex_clear(&sr.lock);
-	g_cond_clear(&sr.cond);
-	return ok;
+	return wbsim_sweep_run_tasks(wbsim_sweep_n_points(sw), jobs, sweep_task,
+				     &sr, emit, emit_arg, error);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Per-point output                                                         */
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(GString *s, const char *v)
+void wbsim_sweep_csv_field(GString *s, const char *v)
 {
 	if (!strpbrk(v, ",\"\r\n")) {
 		g_string_append(s, v);
@@ -672,8 +712,7 @@ static void csv_field(GString *s, const char *v)
 	g_string_append_c(s, '"');
 }
 
-/* "%.Nf" without the locale's decimal separator. */
-static void append_double(GString *s, const char *fmt, double v)
+void wbsim_sweep_append_double(GString *s, const char *fmt, double v)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -683,7 +722,7 @@ static void append_double(GString *s, const char *fmt, double v)
 static void csv_double(GString *s, const char *fmt, double v)
 {
 	g_string_append_c(s, ',');
-	append_double(s, fmt, v);
+	wbsim_sweep_append_double(s, fmt, v);
 }
 
 char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups)
@@ -691,7 +730,7 @@ char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups)
 	GString *s = g_string_new(NULL);
 
 	for (guint i = 0; sw && i < sw->axes->len; i++) {
-		csv_field(s, ((const struct wbsim_sweep_axis *)sw->axes->pdata[i])->name);
+		wbsim_sweep_csv_field(s, ((const struct wbsim_sweep_axis *)sw->axes->pdata[i])->name);
 		g_string_append_c(s, ',');
 	}
 	g_string_append(s, "write_bw_mib_s");
@@ -709,26 +748,50 @@ static double mib_per_s(uint64_t bytes, wbsim_time_t ns)
 	return ns ? (double)bytes / ((double)ns / 1e9) / (1024.0 * 1024.0) : 0.0;
 }
 
-char *wbsim_sweep_csv_row(const struct wbsim_sweep *sw, size_t point,
-			  const struct wbsim_run_result *r, const GArray *groups)
+void wbsim_sweep_figures(const struct wbsim_run_result *r,
+			 struct wbsim_sweep_figures *f)
 {
-	GString *s = g_string_new(NULL);
-	uint64_t bytes = 0, pauses = 0, flushers = 0, extents = 0;
+	uint64_t bytes = 0, flushers = 0;
 	wbsim_time_t runtime = 0, max_pause = 0;
 
-	for (guint i = 0; sw && i < sw->axes->len; i++) {
-		csv_field(s, wbsim_sweep_value(sw, point, i));
-		g_string_append_c(s, ',');
-	}
+	memset(f, 0, sizeof(*f));
 	for (guint i = 0; i < r->jobs->len; i++) {
 		const struct wbsim_job_result *j = r->jobs->pdata[i];
 
 		bytes += j->io_bytes;
 		runtime = MAX(runtime, j->runtime_ns);
-		pauses += j->pauses;
+		f->pauses += j->pauses;
 		max_pause = MAX(max_pause, j->max_pause_ns);
 	}
-	append_double(s, "%.3f", mib_per_s(bytes, runtime));
+	f->write_bw_mib_s = mib_per_s(bytes, runtime);
+	f->max_pause_ms = (double)max_pause / 1e6;
+	for (guint i = 0; i < r->wbs->len; i++)
+		flushers += ((const struct wbsim_wb_result *)r->wbs->pdata[i])->pages_written;
+	f->pages_by_flushers = flushers;
+	/* pages whose writeback completed and that no flusher submitted */
+	f->pages_by_tasks = r->nr_written > flushers ? r->nr_written - flushers : 0;
+	for (guint i = 0; i < r->extents->len; i++) {
+		const struct wbsim_extent_result *e = r->extents->pdata[i];
+
+		if (strcmp(e->moment, "end") == 0)
+			f->filefrag_extents += e->filefrag;
+	}
+	f->device_util_pct = MIN(r->device_stats.utilisation * 100.0, 100.0);
+	f->sim_time_s = (double)r->sim_ns / 1e9;
+}
+
+char *wbsim_sweep_csv_row(const struct wbsim_sweep *sw, size_t point,
+			  const struct wbsim_run_result *r, const GArray *groups)
+{
+	GString *s = g_string_new(NULL);
+	struct wbsim_sweep_figures f;
+
+	for (guint i = 0; sw && i < sw->axes->len; i++) {
+		wbsim_sweep_csv_field(s, wbsim_sweep_value(sw, point, i));
+		g_string_append_c(s, ',');
+	}
+	wbsim_sweep_figures(r, &f);
+	wbsim_sweep_append_double(s, "%.3f", f.write_bw_mib_s);
 	for (guint g = 0; groups && groups->len > 1 && g < groups->len; g++) {
 		guint id = g_array_index(groups, guint, g);
 		uint64_t gbytes = 0;
@@ -749,24 +812,33 @@ char *wbsim_sweep_csv_row(const struct wbsim_sweep *sw, size_t point,
 		else
 			g_string_append_c(s, ',');	/* this point has no such group */
 	}
-	for (guint i = 0; i < r->wbs->len; i++)
-		flushers += ((const struct wbsim_wb_result *)r->wbs->pdata[i])->pages_written;
-	for (guint i = 0; i < r->extents->len; i++) {
-		const struct wbsim_extent_result *e = r->extents->pdata[i];
-
-		if (strcmp(e->moment, "end") == 0)
-			extents += e->filefrag;
-	}
-	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, pauses);
-	csv_double(s, "%.3f", (double)max_pause / 1e6);
-	/* pages whose writeback completed and that no flusher submitted */
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, f.pauses);
+	csv_double(s, "%.3f", f.max_pause_ms);
 	g_string_append_printf(s, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
-			       flushers, r->nr_written > flushers ? r->nr_written - flushers : 0);
-	csv_double(s, "%.2f", MIN(r->device_stats.utilisation * 100.0, 100.0));
-	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, extents);
-	csv_double(s, "%.6f", (double)r->sim_ns / 1e9);
+			       f.pages_by_flushers, f.pages_by_tasks);
+	csv_double(s, "%.2f", f.device_util_pct);
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, f.filefrag_extents);
+	csv_double(s, "%.6f", f.sim_time_s);
 	g_string_append_c(s, '\n');
 	return g_string_free(s, FALSE);
+}
+
+void wbsim_sweep_add_values_json(const struct wbsim_sweep *sw, size_t point,
+				 JsonBuilder *b)
+{
+	json_builder_begin_object(b);
+	for (guint i = 0; i < sw->axes->len; i++) {
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
+		const char *v = wbsim_sweep_value(sw, point, i);
+		guint64 n;
+
+		json_builder_set_member_name(b, a->name);
+		if (range_number(v, &n) && n <= G_MAXINT64)
+			json_builder_add_int_value(b, (gint64)n);
+		else
+			json_builder_add_string_value(b, v);
+	}
+	json_builder_end_object(b);
 }
 
 char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
@@ -785,19 +857,7 @@ char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
 	json_builder_set_member_name(b, "sweep_point");
 	json_builder_add_int_value(b, (gint64)point + 1);
 	json_builder_set_member_name(b, "sweep");
-	json_builder_begin_object(b);
-	for (guint i = 0; i < sw->axes->len; i++) {
-		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
-		const char *v = wbsim_sweep_value(sw, point, i);
-		guint64 n;
-
-		json_builder_set_member_name(b, a->name);
-		if (range_number(v, &n) && n <= G_MAXINT64)
-			json_builder_add_int_value(b, (gint64)n);
-		else
-			json_builder_add_string_value(b, v);
-	}
-	json_builder_end_object(b);
+	wbsim_sweep_add_values_json(sw, point, b);
 	json_builder_set_member_name(b, "report");
 	if (rep)
 		json_builder_add_value(b, rep);

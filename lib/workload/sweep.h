@@ -17,9 +17,17 @@
 
 #include <stdio.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <wbsim/config.h>
 #include <wbsim/scenario.h>
 #include "workload/run.h"
+
+/* The output formats of sim-writeback (--output-format). */
+enum wbsim_sweep_format {
+	WBSIM_SWEEP_TEXT,
+	WBSIM_SWEEP_JSON,
+	WBSIM_SWEEP_CSV,
+};
 
 /* No sweep may have more points than this (a typo like 1..100000000). */
 #define WBSIM_SWEEP_MAX_POINTS 10000
@@ -186,6 +194,55 @@ typedef char *(*wbsim_sweep_format_fn)(const struct wbsim_sweep *sw,
 typedef gboolean (*wbsim_sweep_emit_fn)(size_t point, const char *text,
 					void *arg, GError **error);
 
+/*
+ * wbsim_sweep_task_fn - make point @point's text (called in a worker
+ * thread): a new string, or NULL with @error set.
+ */
+typedef char *(*wbsim_sweep_task_fn)(size_t point, void *arg, GError **error);
+
+/**
+ * wbsim_sweep_run_tasks() - compute @n texts, @jobs at a time, and emit
+ * them in order
+ * @n: number of points
+ * @jobs: threads; 1 computes them one by one in the calling thread
+ * @task: computes a point's text (in a worker thread)
+ * @task_arg: its argument
+ * @emit: called with each text in point order, in the calling thread, as
+ *	soon as the point and all before it are done
+ * @emit_arg: its argument
+ * @error: the first failing point's error (no later point is emitted), or
+ *	@emit's
+ *
+ * The runner under wbsim_sweep_run() and sim-writeback's resumable and
+ * repeated sweeps (workload/sweep-cli.h).
+ *
+ * Return: TRUE when every text was computed and emitted.
+ */
+gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
+			       wbsim_sweep_task_fn task, void *task_arg,
+			       wbsim_sweep_emit_fn emit, void *emit_arg,
+			       GError **error);
+
+/**
+ * wbsim_sweep_simulate_point() - load and simulate one point
+ * @sw: the sweep
+ * @point: the point
+ * @path: the scenario file
+ * @overrides: the --set overrides
+ * @opts: run options
+ * @scn: set to the point's scenario (or NULL); free it after the result,
+ *	which refers to it
+ * @error: as wbsim_sweep_run()
+ *
+ * Return: the results, or NULL with @error set.
+ */
+struct wbsim_run_result *wbsim_sweep_simulate_point(const struct wbsim_sweep *sw,
+						    size_t point, const char *path,
+						    const char *const *overrides,
+						    const struct wbsim_run_options *opts,
+						    struct wbsim_scenario **scn,
+						    GError **error);
+
 /**
  * wbsim_sweep_run() - simulate every point, @jobs at a time
  * @sw: the sweep
@@ -229,6 +286,45 @@ gboolean wbsim_sweep_run(const struct wbsim_sweep *sw, const char *path,
  * Return: the row with its newline (a new string).
  */
 char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups);
+
+/**
+ * struct wbsim_sweep_figures - the figures of a CSV row
+ * @write_bw_mib_s: all jobs' bytes over the longest job runtime, MiB/s
+ * @pauses: balance_dirty_pages() sleeps of all jobs
+ * @max_pause_ms: the longest balance_dirty_pages() call of any job
+ * @pages_by_flushers: pages the flushers submitted
+ * @pages_by_tasks: pages written back that no flusher submitted
+ * @device_util_pct: device utilisation (at most 100)
+ * @filefrag_extents: extents of all files at the end
+ * @sim_time_s: simulated time
+ */
+struct wbsim_sweep_figures {
+	double write_bw_mib_s;
+	uint64_t pauses;
+	double max_pause_ms;
+	uint64_t pages_by_flushers;
+	uint64_t pages_by_tasks;
+	double device_util_pct;
+	uint64_t filefrag_extents;
+	double sim_time_s;
+};
+
+/* wbsim_sweep_figures() - fill @f from @r. */
+void wbsim_sweep_figures(const struct wbsim_run_result *r,
+			 struct wbsim_sweep_figures *f);
+
+/* wbsim_sweep_csv_field() - append @v to @s, quoted if it needs to be. */
+void wbsim_sweep_csv_field(GString *s, const char *v);
+
+/* wbsim_sweep_append_double() - printf @fmt ("%.3f") of @v with a '.'. */
+void wbsim_sweep_append_double(GString *s, const char *fmt, double v);
+
+/*
+ * wbsim_sweep_add_values_json() - the point's {KEY: VALUE, ...} object
+ * into @b (plain integers as numbers, other values as strings).
+ */
+void wbsim_sweep_add_values_json(const struct wbsim_sweep *sw, size_t point,
+				 JsonBuilder *b);
 
 /**
  * wbsim_sweep_csv_row() - one CSV row: the point's values, then its figures
