@@ -731,17 +731,12 @@ void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
 /* ------------------------------------------------------------------------ */
 /* Foreign flushes                                                          */
 
-struct frn_flush {
-	struct wbsim_memcg_frn *frn;
-	unsigned int pending;
-};
-
+/* The record's flush works are all done: it may be flushed again. */
 static void frn_flush_done(wbsim_sim *sim, void *arg)
 {
-	struct frn_flush *f = arg;
+	struct wbsim_memcg_frn *frn = arg;
 
-	f->frn->in_flight = false;
-	g_free(f);
+	frn->in_flight = false;
 }
 
 /* The wb a foreign flush to (ctx, @memcg) reaches: the live one, or under
@@ -769,7 +764,6 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 				       struct wbsim_memcg_frn *frn)
 {
 	struct wbsim_memcg *memcg = wbsim_memcg_from_id(bdi->memcgs, id);
-	struct frn_flush *f;
 	GPtrArray *wbs;
 
 	/* a removed memcg's css cannot be got, unless kept reachable */
@@ -786,9 +780,7 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 		g_ptr_array_unref(wbs);
 		return FALSE;
 	}
-	f = g_new0(struct frn_flush, 1);
-	f->frn = frn;
-	f->pending = wbs->len;
+	frn->pending = wbs->len;
 	frn->in_flight = true;
 	for (guint i = 0; i < wbs->len; i++) {
 		struct wbsim_wb *wb = wbs->pdata[i];
@@ -800,8 +792,8 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 		work->reason = WB_REASON_FOREIGN_FLUSH;
 		work->auto_free = true;
 		work->done_fn = frn_flush_done;
-		work->done_arg = f;
-		work->done_count = &f->pending;
+		work->done_arg = frn;
+		work->done_count = &frn->pending;
 		wb->foreign_works++;
 		wbsim_wb_queue_work(wb, work);
 	}

@@ -29,7 +29,9 @@ static struct wbsim_memcg *memcg_new(struct wbsim_vm *vm, struct wbsim_memcg *pa
 	memcg->max_pages = UINT64_MAX;
 	memcg->high_pages = UINT64_MAX;
 	memcg->online = true;
-	memcg->io_subtree = parent == NULL;
+	/* containers delegate io to their children by default (as systemd
+	 * sets up cgroup.subtree_control) */
+	memcg->io_subtree = true;
 	wbsim_vm_memcg_domain_init(vm, memcg);
 	g_ptr_array_add(t->all, memcg);
 	if (parent)

@@ -32,12 +32,14 @@ struct wbsim_vm;
  * @memcg_id: the memcg of the foreign wb
  * @at: jiffies of the last foreign dirtying seen (0: consumed)
  * @in_flight: a flush for this record is queued or running (done.cnt > 1)
+ * @pending: its flush works not finished yet (one per writeback context)
  */
 struct wbsim_memcg_frn {
 	uint64_t bdi_id;
 	unsigned int memcg_id;
 	uint64_t at;
 	bool in_flight;
+	unsigned int pending;
 };
 
 /**
@@ -51,7 +53,7 @@ struct wbsim_memcg_frn {
  * @online: false once the cgroup is removed (css offline); the structure
  *	lives on, as the kernel's does while pages or wbs refer to it
  * @io_subtree: "io" is in this cgroup's cgroup.subtree_control, so its
- *	children have their own blkcg; the root's is always on
+ *	children have their own blkcg (on at creation; the root's always)
  * @nr_tasks: tasks in this cgroup (not its descendants)
  * @nr_file_dirty: NR_FILE_DIRTY of this memcg and its descendants
  * @nr_writeback: NR_WRITEBACK, likewise

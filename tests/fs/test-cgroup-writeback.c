@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-cgroup-writeback.c - the cgroup writeback model on a bdi with no
+ * device behind it: the memcg tree and its counters, per-page memcgs,
+ * inode ownership, the owner vote and inode switching, foreign-dirty
+ * records and foreign flushes under both dying_wb variants.
+ */
+#include <stdio.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <wbsim/error.h>
+#include <wbsim/affinity.h>
+#include <wbsim/device.h>
+#include <wbsim/fs.h>
+#include "fs/bdi.h"
+#include "fs/cgroup-writeback.h"
+#include "fs/fs-writeback.h"
+#include "mm/page-writeback.h"
+#include "mm/page-memcg.h"
+
+struct fx {
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	struct wbsim_device *dev;
+	wbsim_fs *fs;
+	struct wbsim_cpu_costs costs;
+	struct wbsim_vm vm;
+	struct wbsim_bdi bdi;
+	struct wbsim_inode *inode;
+	wbsim_task ta, tb;
+	struct wbsim_dirtier da, db;
+	struct wbsim_memcg *a, *b;
+};
+
+static struct fx *fx_new(bool reachable)
+{
+	struct fx *fx = g_new0(struct fx, 1);
+	struct wbsim_bdi_params bp = {
+		.name = "259:0",
+		.nr_wb_ctx = 1,
+		.affinity = wbsim_affinity_lookup("inode"),
+		.max_request_pages = 256,
+		.memcgs = &fx->vm.memcgs,
+		.dying_wb_reachable = reachable,
+	};
+
+	fx->sim = wbsim_sim_new(1);
+	fx->cpus = wbsim_cpus_new(fx->sim, 4, NULL);
+	wbsim_cpu_costs_init(&fx->costs);
+	wbsim_vm_init(&fx->vm, fx->sim, 1000, 4, UINT64_C(16) << 30, UINT64_C(1) << 30);
+	fx->vm.dirty_expire_ns = 30 * WBSIM_NSEC_PER_SEC;
+	fx->vm.dirty_writeback_ns = 5 * WBSIM_NSEC_PER_SEC;
+	/* the ideal device and filesystem: writeback that does happen works */
+	fx->dev = wbsim_device_new(fx->sim, fx->cpus, &fx->costs, "ideal", NULL, 0, NULL);
+	fx->fs = wbsim_fs_new("ideal", fx->sim, fx->cpus, UINT64_C(1) << 40, NULL, 0, NULL);
+	assert_non_null(fx->dev);
+	assert_non_null(fx->fs);
+	wbsim_bdi_init(&fx->bdi, &fx->vm, fx->cpus, &fx->costs, wbsim_device_queue(fx->dev),
+		       (struct wbsim_fs *)fx->fs, &bp);
+	fx->inode = wbsim_inode_new(&fx->bdi, wbsim_fs_create(fx->fs, wbsim_fs_root(fx->fs)),
+				    "/mnt/f", 1);
+	wbsim_task_init(&fx->ta, "a", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&fx->tb, "b", WBSIM_TASK_DIRTIER);
+	wbsim_dirtier_init(&fx->da, &fx->ta);
+	wbsim_dirtier_init(&fx->db, &fx->tb);
+	fx->a = wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL);
+	fx->b = wbsim_cgroup_mkdir(&fx->bdi, "/c/b", UINT64_MAX, UINT64_MAX, NULL);
+	wbsim_dirtier_set_memcg(&fx->da, fx->a);
+	wbsim_dirtier_set_memcg(&fx->db, fx->b);
+	return fx;
+}
+
+static void fx_free(struct fx *fx)
+{
+	wbsim_bdi_clear(&fx->bdi);
+	wbsim_inode_free(fx->inode);
+	wbsim_fs_free(fx->fs);
+	wbsim_device_free(fx->dev);
+	wbsim_task_clear(&fx->ta);
+	wbsim_task_clear(&fx->tb);
+	wbsim_vm_clear(&fx->vm);
+	wbsim_cpus_free(fx->cpus);
+	wbsim_sim_free(fx->sim);
+	g_free(fx);
+}
+
+/* Pages a wb is accountable for: dirty, under writeback, or written by
+ * it. A switched inode's counts go with it; the new wb's flusher may then
+ * write them (a new wb has no completions yet, so it is over its share of
+ * the background threshold at once). */
+static uint64_t wb_pages(const struct wbsim_wb *wb)
+{
+	return wb->stat_reclaimable + wb->stat_writeback + wb->stat_written;
+}
+
+/* A buffered write's page part: the hook, the page cache, point (a). */
+static void dirty(struct fx *fx, struct wbsim_dirtier *d, uint64_t first, uint64_t nr)
+{
+	uint64_t newly;
+
+	wbsim_cgwb_pages_dirtied(fx->inode, d, first, nr);
+	newly = wbsim_page_cache_mark_dirty(&fx->inode->pages, first, nr);
+	if (newly)
+		wbsim_account_page_dirtied(fx->inode, d, newly);
+}
+
+static void assert_consistent(struct fx *fx)
+{
+	GString *why = g_string_new(NULL);
+	gboolean ok = wbsim_cgwb_check(&fx->bdi, fx->bdi.inodes, why);
+
+	if (!ok)
+		fprintf(stderr, "check: %s\n", why->str);
+	assert_true(ok);
+	g_string_free(why, TRUE);
+}
+
+static void test_memcg_tree(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_memcg_tree *t = &fx->vm.memcgs;
+	GError *error = NULL;
+
+	(void)state;
+	/* mkdir -p: /c (2), /c/a (3), /c/b (4) */
+	assert_int_equal(t->all->len, 4);
+	assert_int_equal(fx->a->id, 3);
+	assert_ptr_equal(wbsim_memcg_lookup(t, "/c/a"), fx->a);
+	assert_ptr_equal(wbsim_memcg_lookup(t, "/"), t->root);
+	assert_null(wbsim_memcg_lookup(t, "/c/x"));
+	assert_null(wbsim_memcg_lookup(t, "c/a"));
+	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, &error));
+	assert_string_equal(error->message, "cgroup path '/c/a': the cgroup exists already");
+	g_clear_error(&error);
+	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c//a", UINT64_MAX, UINT64_MAX, &error));
+	assert_string_equal(error->message, "cgroup path '/c//a': expected an absolute path below "
+					    "the root such as /e7/a");
+	g_clear_error(&error);
+	/* rmdir is refused while tasks or online children remain */
+	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_string_equal(error->message, "cgroup /c/a: busy: 1 tasks are still in it");
+	g_clear_error(&error);
+	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a->parent, &error));
+	assert_string_equal(error->message, "cgroup /c: busy: it has the child cgroup /c/a");
+	g_clear_error(&error);
+	wbsim_dirtier_set_memcg(&fx->da, NULL);
+	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_false(fx->a->online);
+	assert_null(wbsim_memcg_lookup(t, "/c/a"));
+	/* a new /c/a is another memcg with a new id */
+	assert_int_equal(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL)->id, 5);
+	/* blkcg association: own while the parent delegates io */
+	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b);
+	wbsim_cgroup_set_io(&fx->bdi, fx->b->parent, false);
+	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b->parent);
+	fx_free(fx);
+}
+
+static void test_wb_stats_limits(void **state)
+{
+	struct fx *fx = fx_new(false);
+	uint64_t filepages, headroom, dirty, writeback;
+
+	(void)state;
+	fx->a->parent->max_pages = 1000;
+	wbsim_memcg_mod_file(fx->a, 600);
+	wbsim_memcg_mod_dirty(fx->a, 100);
+	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
+	assert_int_equal(filepages, 600);
+	assert_int_equal(headroom, 400);
+	assert_int_equal(dirty, 100);
+	assert_int_equal(fx->a->parent->nr_file, 600);	/* hierarchical */
+	/* the sibling's pages use up the parent's headroom */
+	wbsim_memcg_mod_file(fx->b, 300);
+	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
+	assert_int_equal(headroom, 100);
+	/* past the limit: reclaimed down to it, no headroom */
+	wbsim_memcg_mod_file(fx->a, 600);
+	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
+	assert_int_equal(filepages, 1000);
+	assert_int_equal(headroom, 0);
+	wbsim_memcg_mod_file(fx->a, -1200);
+	wbsim_memcg_mod_file(fx->b, -300);
+	wbsim_memcg_mod_dirty(fx->a, -100);
+	assert_int_equal(fx->vm.memcgs.root->nr_file, 0);
+	fx_free(fx);
+}
+
+static void test_page_memcg_map(void **state)
+{
+	struct wbsim_page_memcg *pm = wbsim_page_memcg_new();
+	size_t empty;
+
+	(void)state;
+	assert_int_equal(wbsim_page_memcg_get(NULL, 5), WBSIM_ROOT_MEMCG_ID);
+	assert_int_equal(wbsim_page_memcg_get(pm, 5), WBSIM_ROOT_MEMCG_ID);
+	empty = wbsim_page_memcg_mem_bytes(pm);
+	wbsim_page_memcg_set(pm, 5, WBSIM_ROOT_MEMCG_ID);	/* no chunk for root */
+	assert_int_equal(wbsim_page_memcg_mem_bytes(pm), empty);
+	wbsim_page_memcg_set(pm, 5, 3);
+	assert_true(wbsim_page_memcg_mem_bytes(pm) > empty);
+	wbsim_page_memcg_set(pm, 1000000, 4);
+	assert_int_equal(wbsim_page_memcg_get(pm, 5), 3);
+	assert_int_equal(wbsim_page_memcg_get(pm, 6), WBSIM_ROOT_MEMCG_ID);
+	assert_int_equal(wbsim_page_memcg_get(pm, 1000000), 4);
+	wbsim_page_memcg_set(pm, 5, WBSIM_ROOT_MEMCG_ID);
+	assert_int_equal(wbsim_page_memcg_get(pm, 5), WBSIM_ROOT_MEMCG_ID);
+	wbsim_page_memcg_free(pm);
+}
+
+/* The first dirtier owns the inode; the second one's pages are foreign
+ * and recorded in its memcg. */
+static void test_ownership_and_foreign_record(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_wb *wa;
+
+	(void)state;
+	dirty(fx, &fx->da, 0, 10);
+	wa = fx->inode->wb;
+	assert_non_null(wa);
+	assert_ptr_equal(wa->memcg, fx->a);
+	assert_ptr_not_equal(wa, fx->bdi.wb_ctx[0]);
+	assert_int_equal(wa->stat_reclaimable, 10);
+	assert_int_equal(fx->a->nr_file_dirty, 10);
+	assert_int_equal(fx->a->nr_file, 10);
+	/* rewriting dirty pages changes nothing */
+	dirty(fx, &fx->da, 5, 5);
+	assert_int_equal(fx->a->nr_file_dirty, 10);
+	dirty(fx, &fx->db, 10, 5);
+	assert_ptr_equal(fx->inode->wb, wa);	/* still a's */
+	assert_int_equal(wa->stat_reclaimable, 15);
+	assert_int_equal(fx->b->nr_file_dirty, 5);
+	assert_int_equal(fx->a->parent->nr_file_dirty, 15);
+	assert_int_equal(fx->b->frn[0].bdi_id, 1);
+	assert_int_equal(fx->b->frn[0].memcg_id, fx->a->id);
+	assert_int_equal(fx->a->frn[0].bdi_id, 0);	/* a's own pages: no record */
+	/* the dirtier throttles against its own memcg's wb */
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b)->memcg, fx->b);
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->a), wa);
+	assert_consistent(fx);
+	fx_free(fx);
+}
+
+/* One writeback round of the inode: b's pages 10..14 vote. */
+static void vote_round(struct fx *fx)
+{
+	struct wbsim_wbc wbc = { 0 };
+
+	wbsim_wbc_attach_inode(&wbc, fx->inode);
+	wbsim_wbc_account_owner(&wbc, fx->inode, 10, 5);
+	wbsim_wbc_detach_inode(&wbc, fx->inode);
+}
+
+static void test_owner_vote_switches_with_counts(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_wb *wa, *wb;
+	uint64_t total;
+
+	(void)state;
+	dirty(fx, &fx->da, 0, 10);
+	dirty(fx, &fx->db, 10, 5);
+	wa = fx->inode->wb;
+	total = wa->stat_reclaimable;
+	/* 20 KiB at the initial 100 MB/s bandwidth is 2/8192 s: one 125 ms
+	 * slot per round; a switch needs more than 8 foreign slots of 16 */
+	for (int i = 0; i < 8; i++)
+		vote_round(fx);
+	assert_int_equal(fx->inode->i_wb_frn_history, 0xff);
+	assert_int_equal(fx->inode->i_wb_frn_winner, fx->b->id);
+	assert_false(fx->inode->wb_switching);
+	vote_round(fx);
+	assert_true(fx->inode->wb_switching);
+	assert_int_equal(fx->bdi.isw_in_flight, 1);
+	/* the switch happens after an RCU grace period, on the isw workqueue */
+	assert_ptr_equal(fx->inode->wb, wa);
+	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	wb = fx->inode->wb;
+	assert_ptr_equal(wb->memcg, fx->b);
+	assert_int_equal(wb_pages(wb), total);
+	assert_int_equal(wb_pages(wa), 0);
+	assert_int_equal(wa->nr_inodes, 0);
+	assert_int_equal(wb->nr_inodes, 1);
+	assert_null(wa->b_dirty.head);
+	assert_int_equal(wa->b_dirty.length + wa->b_io.length + wa->b_more_io.length, 0);
+	assert_int_equal(fx->bdi.isw_done, 1);
+	assert_int_equal(fx->bdi.isw_in_flight, 0);
+	/* the memcg charges stay with the pages (the new wb's flusher may
+	 * have written some: assert_consistent() checks the counters) */
+	assert_int_equal(fx->a->nr_file, 10);
+	assert_int_equal(fx->b->nr_file, 5);
+	assert_consistent(fx);
+	fx_free(fx);
+}
+
+/* A foreign flush reaches a live wb; after its cgroup is removed it
+ * reaches the killed wb only under the reachable variant. */
+static void flush_case(bool reachable, bool remove, uint64_t want_failures)
+{
+	struct fx *fx = fx_new(reachable);
+	struct wbsim_wb *wa, *wbb;
+
+	dirty(fx, &fx->da, 0, 10);
+	dirty(fx, &fx->db, 10, 5);
+	wa = fx->inode->wb;
+	if (remove) {
+		wbsim_dirtier_set_memcg(&fx->da, NULL);
+		assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, NULL));
+		assert_true(wa->dying);
+		/* the inode stays on the killed wb */
+		assert_ptr_equal(fx->inode->wb, wa);
+	}
+	wbb = wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b);
+	wbsim_mem_cgroup_flush_foreign(wbb);
+	assert_int_equal(fx->b->frn_flushes, 1);
+	assert_int_equal(fx->b->frn_flush_failures, want_failures);
+	assert_int_equal(wa->foreign_works, 1 - want_failures);
+	assert_int_equal(wa->work_list.length, 1 - want_failures);
+	assert_int_equal(fx->b->frn[0].in_flight, !want_failures);
+	/* the record is consumed: no second flush until b dirties again */
+	wbsim_mem_cgroup_flush_foreign(wbb);
+	assert_int_equal(fx->b->frn_flushes, 1);
+	fx_free(fx);
+}
+
+static void test_foreign_flush_live(void **state)
+{
+	(void)state;
+	flush_case(false, false, 0);
+	flush_case(true, false, 0);
+}
+
+static void test_foreign_flush_killed(void **state)
+{
+	(void)state;
+	flush_case(false, true, 1);
+	flush_case(true, true, 0);
+}
+
+/* io disabled on the parent: the wb is replaced; reachable hands the
+ * inodes to the successor, unreachable leaves them on the killed wb. */
+static void replace_case(bool reachable)
+{
+	struct fx *fx = fx_new(reachable);
+	struct wbsim_wb *old, *succ;
+
+	dirty(fx, &fx->da, 0, 10);
+	old = fx->inode->wb;
+	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
+	assert_true(old->dying);
+	succ = wbsim_wb_get_create(&fx->bdi, 0, fx->a);
+	assert_ptr_not_equal(succ, old);
+	assert_ptr_equal(succ->blkcg, fx->a->parent);
+	assert_ptr_equal(wbsim_wb_get_lookup(&fx->bdi, 0, fx->a), succ);
+	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	assert_ptr_equal(fx->inode->wb, reachable ? succ : old);
+	assert_int_equal(wb_pages(succ), reachable ? 10 : 0);
+	assert_int_equal(wb_pages(old), reachable ? 0 : 10);
+	if (!reachable) {
+		/* its next writeback round moves it: the memcg is alive */
+		struct wbsim_wbc wbc = { 0 };
+
+		wbsim_wbc_attach_inode(&wbc, fx->inode);
+		wbsim_wbc_detach_inode(&wbc, fx->inode);
+		wbsim_sim_run_until(fx->sim, 100 * WBSIM_NSEC_PER_MSEC);
+		assert_ptr_equal(fx->inode->wb, succ);
+		assert_int_equal(wb_pages(succ), 10);
+		assert_int_equal(wb_pages(old), 0);
+	}
+	assert_consistent(fx);
+	fx_free(fx);
+}
+
+static void test_blkcg_replacement(void **state)
+{
+	(void)state;
+	replace_case(false);
+	replace_case(true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memcg_tree),
+		cmocka_unit_test(test_wb_stats_limits),
+		cmocka_unit_test(test_page_memcg_map),
+		cmocka_unit_test(test_ownership_and_foreign_record),
+		cmocka_unit_test(test_owner_vote_switches_with_counts),
+		cmocka_unit_test(test_foreign_flush_live),
+		cmocka_unit_test(test_foreign_flush_killed),
+		cmocka_unit_test(test_blkcg_replacement),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
