@@ -900,31 +900,45 @@ gboolean wbsim_cgwb_check(struct wbsim_bdi *bdi, GPtrArray *inodes, GString *why
 		}
 	}
 	/* every wb's counters equal the sums over the inodes it owns */
-	wb_dirty = g_new0(uint64_t, bdi->wb_list->len);
-	wb_wbk = g_new0(uint64_t, bdi->wb_list->len);
-	for (guint w = 0; w < bdi->wb_list->len; w++) {
-		struct wbsim_wb *wb = bdi->wb_list->pdata[w];
-		uint64_t d = 0, b = 0, owned = 0;
+	{
+		guint nw = bdi->wb_list->len;
+		g_autofree uint64_t *owned = g_new0(uint64_t, nw);
+		GHashTable *index = g_hash_table_new(g_direct_hash, g_direct_equal);
+		gboolean ok = TRUE;
 
+		wb_dirty = g_new0(uint64_t, nw);
+		wb_wbk = g_new0(uint64_t, nw);
+		for (guint w = 0; w < nw; w++)
+			g_hash_table_insert(index, bdi->wb_list->pdata[w], GUINT_TO_POINTER(w + 1));
 		for (guint i = 0; i < inodes->len; i++) {
 			struct wbsim_inode *inode = inodes->pdata[i];
+			guint w = GPOINTER_TO_UINT(g_hash_table_lookup(index, inode->wb));
 
-			if (inode->wb != wb)
+			if (!w--)
 				continue;
-			owned++;
-			d += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
-			b += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
+			owned[w]++;
+			wb_dirty[w] += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
+			wb_wbk[w] += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
 		}
-		if (wb->stat_reclaimable != d || wb->stat_writeback != b || wb->nr_inodes != owned) {
+		g_hash_table_destroy(index);
+		for (guint w = 0; ok && w < nw; w++) {
+			struct wbsim_wb *wb = bdi->wb_list->pdata[w];
+
+			if (wb->stat_reclaimable == wb_dirty[w] && wb->stat_writeback == wb_wbk[w] &&
+			    wb->nr_inodes == owned[w])
+				continue;
 			g_string_append_printf(why,
 					       "wb %u of memcg %s%s: WB_RECLAIMABLE %" G_GUINT64_FORMAT
 					       " WB_WRITEBACK %" G_GUINT64_FORMAT " inodes %u, its inodes "
 					       "have %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
 					       wb->ctx, wb->memcg ? wb->memcg->path : "/",
 					       wb->dying ? " (dying)" : "", wb->stat_reclaimable,
-					       wb->stat_writeback, wb->nr_inodes, d, b, owned);
-			return FALSE;
+					       wb->stat_writeback, wb->nr_inodes, wb_dirty[w], wb_wbk[w],
+					       owned[w]);
+			ok = FALSE;
 		}
+		if (!ok)
+			return FALSE;
 	}
 	return TRUE;
 }
