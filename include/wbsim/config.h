@@ -129,6 +129,18 @@ enum wbsim_dirty_accounting {
 	WBSIM_DIRTY_ACCOUNTING_PER_BLOCK,
 };
 
+/**
+ * enum wbsim_dying_wb - [writeback] dying_wb
+ * @WBSIM_DYING_WB_UNREACHABLE: a killed cgroup wb leaves the bdi's index at
+ *	once: foreign flushes to it fail (today's kernel)
+ * @WBSIM_DYING_WB_REACHABLE: a killed wb stays findable until released,
+ *	and a replaced wb's inodes are switched to its successor
+ */
+enum wbsim_dying_wb {
+	WBSIM_DYING_WB_UNREACHABLE,
+	WBSIM_DYING_WB_REACHABLE,
+};
+
 /* [writeback] contexts = cpus: one context per simulated CPU. */
 #define WBSIM_CONTEXTS_CPUS WBSIM_CONFIG_SPECIAL(0)
 /* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
@@ -223,6 +235,7 @@ struct wbsim_config_private;
  * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
  * @folio_size: [writeback] folio_size, bytes of a page-cache folio
  * @dirty_accounting: [writeback] dirty_accounting, enum wbsim_dirty_accounting
+ * @dying_wb: [writeback] dying_wb, enum wbsim_dying_wb
  * @fio_file: [workload] fio, the job file name resolved relative to the
  *	scenario file, or NULL when the jobs are inline [fio:NAME] sections
  * @seed: [run] seed of the simulation's random generator
@@ -260,6 +273,7 @@ struct wbsim_config {
 	bool strictlimit;
 	uint64_t folio_size;
 	unsigned int dirty_accounting;
+	unsigned int dying_wb;
 
 	char *fio_file;
 

@@ -180,6 +180,9 @@ struct wbsim_fio_option {
  * @wait_for: wait_for= job name, NULL if unset
  * @group_reporting: report per group
  * @kb_base: 1024 (default) or 1000
+ * @file_append: file_append=1: write after the existing end of the files
+ * @cgroup: cgroup= (the job's tasks run in cgroup /NAME), NULL if unset
+ * @cgroup_nodelete: cgroup_nodelete=1: the cgroup stays after the job
  * @options: struct wbsim_fio_option *, the options set in this job's own
  *	     section (including included files) in file order: fio's JSON
  *	     "job options"
@@ -252,6 +255,9 @@ struct wbsim_fio_job {
 	gboolean group_reporting;
 	unsigned int kb_base;
 	GPtrArray *options;
+	gboolean file_append;
+	char *cgroup;
+	gboolean cgroup_nodelete;
 };
 
 /**

@@ -283,6 +283,7 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "cpu_ns", j->cpu_ns);
 		set_int(b, "cpu_wait_ns", j->cpu_wait_ns);
 		set_int(b, "invalidates", j->invalidates);
+		set_int(b, "max_lag_ns", j->max_lag_ns);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -310,6 +311,55 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
+}
+
+/* "cgroup_writeback": every wb (dying ones too), every memcg, switches. */
+static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	json_builder_set_member_name(b, "cgroup_writeback");
+	json_builder_begin_object(b);
+	set_str(b, "dying_wb", r->dying_wb_reachable ? "reachable" : "unreachable");
+	set_int(b, "inode_switches", r->isw_done);
+	set_int(b, "inode_switches_skipped", r->isw_skipped);
+	set_int(b, "tot_write_bandwidth_kbps", r->tot_write_bandwidth * PAGE_KIB);
+	json_builder_set_member_name(b, "wbs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->cgwbs->len; i++) {
+		const struct wbsim_cgwb_result *w = r->cgwbs->pdata[i];
+
+		json_builder_begin_object(b);
+		set_int(b, "ctx", w->ctx);
+		set_str(b, "memcg", w->memcg);
+		json_builder_set_member_name(b, "dying");
+		json_builder_add_boolean_value(b, w->dying);
+		set_int(b, "dirty", w->dirty);
+		set_int(b, "writeback", w->writeback);
+		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
+		set_int(b, "pages_written", w->pages_written);
+		set_int(b, "switched_in", w->switched_in);
+		set_int(b, "switched_out", w->switched_out);
+		set_int(b, "foreign_works", w->foreign_works);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "memcgs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->memcgs->len; i++) {
+		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+
+		json_builder_begin_object(b);
+		set_str(b, "path", m->path);
+		json_builder_set_member_name(b, "online");
+		json_builder_add_boolean_value(b, m->online);
+		set_int(b, "nr_file_dirty", m->nr_file_dirty);
+		set_int(b, "nr_writeback", m->nr_writeback);
+		set_int(b, "nr_file", m->nr_file);
+		set_int(b, "foreign_flushes", m->frn_flushes);
+		set_int(b, "foreign_flush_failures", m->frn_flush_failures);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
 }
 
 static void add_wbsim_device(JsonBuilder *b, const struct wbsim_run_result *r)
@@ -362,6 +412,8 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 	set_int(b, "thresh", r->thresh);
 	add_wbsim_jobs(b, r);
 	add_wbsim_contexts(b, r);
+	if (r->cgroups)
+		add_wbsim_cgroups(b, r);
 	add_wbsim_device(b, r);
 
 	json_builder_set_member_name(b, "cpu_by_kind_ns");

@@ -316,6 +316,12 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 		g_string_append(s, ", cpu wait=");
 		add_ms(s, j->cpu_wait_ns);
 		g_string_append_printf(s, ", invalidates=%" PRIu64 "\n", j->invalidates);
+		/* paced jobs: how far behind fio's schedule a write was issued */
+		if (j->fio && j->fio->rate[WBSIM_FIO_DDIR_WRITE]) {
+			g_string_append(s, "    rate schedule: worst lag=");
+			add_ms(s, j->max_lag_ns);
+			g_string_append_c(s, '\n');
+		}
 		if (!j->pauses)
 			continue;
 		g_string_append(s, "    pause histogram:");
@@ -345,6 +351,36 @@ static void wbsim_section_contexts(GString *s, const struct wbsim_run_result *r)
 		g_string_append(s, ", lock wait=");
 		add_ms(s, w->lock_wait_ns);
 		g_string_append_c(s, '\n');
+	}
+}
+
+static void wbsim_section_cgroups(GString *s, const struct wbsim_run_result *r)
+{
+	g_string_append_printf(s, "cgroup writeback (dying_wb = %s): inode switches=%" PRIu64
+			       ", skipped=%" PRIu64 ", bdi write bandwidth=%" PRIu64 "KB/s\n",
+			       r->dying_wb_reachable ? "reachable" : "unreachable", r->isw_done,
+			       r->isw_skipped, r->tot_write_bandwidth * PAGE_KIB);
+	for (guint i = 0; i < r->cgwbs->len; i++) {
+		const struct wbsim_cgwb_result *w = r->cgwbs->pdata[i];
+
+		g_string_append_printf(s, "  wb ctx %u memcg %s%s: dirty=%" PRIu64 ", writeback=%" PRIu64
+				       ", bandwidth=%" PRIu64 "KB/s, pages written=%" PRIu64
+				       ", switched in=%" PRIu64 ", out=%" PRIu64
+				       ", foreign works=%" PRIu64 "\n",
+				       w->ctx, w->memcg, w->dying ? " (dying)" : "", w->dirty,
+				       w->writeback, w->avg_write_bandwidth * PAGE_KIB,
+				       w->pages_written, w->switched_in, w->switched_out,
+				       w->foreign_works);
+	}
+	for (guint i = 0; i < r->memcgs->len; i++) {
+		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+
+		g_string_append_printf(s, "  memcg %s%s: dirty=%" PRIu64 ", writeback=%" PRIu64
+				       ", file=%" PRIu64 ", foreign flushes=%" PRIu64
+				       ", failed=%" PRIu64 "\n",
+				       m->path, m->online ? "" : " (removed)", m->nr_file_dirty,
+				       m->nr_writeback, m->nr_file, m->frn_flushes,
+				       m->frn_flush_failures);
 	}
 }
 
@@ -411,6 +447,8 @@ static void wbsim_section(GString *s, const struct wbsim_run_result *r, gboolean
 	wbsim_section_jobs(s, r);
 	g_string_append(s, "writeback contexts:\n");
 	wbsim_section_contexts(s, r);
+	if (r->cgroups)
+		wbsim_section_cgroups(s, r);
 	g_string_append(s, "block device:\n");
 	wbsim_section_device(s, r);
 

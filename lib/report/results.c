@@ -31,6 +31,22 @@ static void wb_result_free(gpointer p)
 	g_free(w);
 }
 
+static void cgwb_result_free(gpointer p)
+{
+	struct wbsim_cgwb_result *w = p;
+
+	g_free(w->memcg);
+	g_free(w);
+}
+
+static void memcg_result_free(gpointer p)
+{
+	struct wbsim_memcg_result *m = p;
+
+	g_free(m->path);
+	g_free(m);
+}
+
 static void lock_result_free(gpointer p)
 {
 	struct wbsim_lock_result *l = p;
@@ -52,7 +68,7 @@ static void extent_result_free(gpointer p)
 /**
  * wbsim_run_result_new() - an empty run result
  *
- * jobs, wbs, locks, extents and warnings are empty arrays that free their
+ * jobs, wbs, cgwbs, memcgs, locks, extents and warnings are empty arrays that free their
  * elements; series.columns holds g_free()d strings and series.values
  * doubles.
  *
@@ -64,6 +80,8 @@ struct wbsim_run_result *wbsim_run_result_new(void)
 
 	r->jobs = g_ptr_array_new_with_free_func(job_result_free);
 	r->wbs = g_ptr_array_new_with_free_func(wb_result_free);
+	r->cgwbs = g_ptr_array_new_with_free_func(cgwb_result_free);
+	r->memcgs = g_ptr_array_new_with_free_func(memcg_result_free);
 	r->locks = g_ptr_array_new_with_free_func(lock_result_free);
 	r->extents = g_ptr_array_new_with_free_func(extent_result_free);
 	r->warnings = g_ptr_array_new_with_free_func(g_free);
@@ -87,6 +105,8 @@ void wbsim_run_result_free(struct wbsim_run_result *r)
 	g_free(r->affinity);
 	g_clear_pointer(&r->jobs, g_ptr_array_unref);
 	g_clear_pointer(&r->wbs, g_ptr_array_unref);
+	g_clear_pointer(&r->cgwbs, g_ptr_array_unref);
+	g_clear_pointer(&r->memcgs, g_ptr_array_unref);
 	g_clear_pointer(&r->locks, g_ptr_array_unref);
 	g_clear_pointer(&r->extents, g_ptr_array_unref);
 	g_clear_pointer(&r->warnings, g_ptr_array_unref);

@@ -8,6 +8,7 @@
 #ifndef WBSIM_REPORT_RESULTS_H
 #define WBSIM_REPORT_RESULTS_H
 
+#include <stdbool.h>
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
 #include <wbsim/fio.h>
@@ -34,6 +35,9 @@
  * @cpu_ns: CPU time of the job's task
  * @cpu_wait_ns: time it waited for a CPU
  * @invalidates: fadvise(DONTNEED) calls (open and pass ends)
+ * @max_lag_ns: with rate=, the worst lag of a write behind fio's schedule,
+ *	max(0, issue - (io_start + bytes before it / rate)), including the
+ *	lag of a job still stalled when the run stopped; 0 without rate=
  * @bw_samples: bandwidth per 500 ms window, KiB/s (uint64_t), as fio's
  *	bandwidth log samples it
  */
@@ -54,6 +58,7 @@ struct wbsim_job_result {
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	uint64_t invalidates;
+	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
 };
 
@@ -84,6 +89,54 @@ struct wbsim_wb_result {
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
+};
+
+/**
+ * struct wbsim_cgwb_result - one wb of cgroup writeback (bdi->wb_list order:
+ *	the contexts' own, then cgroup wbs as created, dying ones included)
+ * @ctx: its writeback context
+ * @memcg: path of the memcg it serves ("/" for a context's own wb)
+ * @dying: killed (its cgroup was removed or its io association changed)
+ * @dirty: WB_RECLAIMABLE pages at the end
+ * @writeback: WB_WRITEBACK pages at the end
+ * @avg_write_bandwidth: pages/s at the end
+ * @pages_written: pages its flusher wrote
+ * @switched_in: inodes switched to it
+ * @switched_out: inodes switched away from it
+ * @foreign_works: foreign flush works it ran
+ */
+struct wbsim_cgwb_result {
+	unsigned int ctx;
+	char *memcg;
+	bool dying;
+	uint64_t dirty;
+	uint64_t writeback;
+	uint64_t avg_write_bandwidth;
+	uint64_t pages_written;
+	uint64_t switched_in;
+	uint64_t switched_out;
+	uint64_t foreign_works;
+};
+
+/**
+ * struct wbsim_memcg_result - one memory cgroup (creation order, removed
+ *	ones included)
+ * @path: its path
+ * @online: not removed
+ * @nr_file_dirty: NR_FILE_DIRTY at the end (with its descendants)
+ * @nr_writeback: NR_WRITEBACK at the end (likewise)
+ * @nr_file: file pages charged at the end (likewise)
+ * @frn_flushes: foreign flushes it asked for
+ * @frn_flush_failures: those that found no wb (-ENOENT)
+ */
+struct wbsim_memcg_result {
+	char *path;
+	bool online;
+	uint64_t nr_file_dirty;
+	uint64_t nr_writeback;
+	uint64_t nr_file;
+	uint64_t frn_flushes;
+	uint64_t frn_flush_failures;
 };
 
 /** struct wbsim_lock_result - one lock's contention figures */
@@ -154,6 +207,13 @@ struct wbsim_run_result {
 	unsigned int ctx_changes;	/* [events] contexts changes completed */
 	wbsim_time_t ctx_change_ns;	/* their total duration */
 	wbsim_time_t writers_blocked_ns;	/* writers stopped by freezes, summed */
+	/* cgroup writeback, when the scenario used cgroups */
+	bool cgroups;
+	bool dying_wb_reachable;	/* [writeback] dying_wb = reachable */
+	GPtrArray *cgwbs;		/* struct wbsim_cgwb_result * */
+	GPtrArray *memcgs;		/* struct wbsim_memcg_result * */
+	uint64_t isw_done, isw_skipped;	/* inode switches done, refused */
+	uint64_t tot_write_bandwidth;	/* the bdi's, pages/s, at the end */
 	struct wbsim_series series;
 };
 

@@ -23,6 +23,9 @@
 /* [writeback] dirty_accounting, in enum wbsim_dirty_accounting order */
 static const char *const accounting_names[] = { "whole-folio", "per-block", NULL };
 
+/* [writeback] dying_wb, in enum wbsim_dying_wb order */
+static const char *const dying_wb_names[] = { "unreachable", "reachable", NULL };
+
 /* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
 static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
@@ -99,6 +102,9 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "writeback", "dirty_accounting", WBSIM_CFG_ENUM, F(dirty_accounting), "whole-folio", "",
 	  0, 0, accounting_names, NULL, 0,
 	  "How a dirtied large folio is accounted: whole-folio = the whole folio is dirty and written back (today's kernels); per-block = only the blocks dirtied, as the granular dirty accounting series proposes. The same with 4k folios." },
+	{ "writeback", "dying_wb", WBSIM_CFG_ENUM, F(dying_wb), "unreachable", "",
+	  0, 0, dying_wb_names, NULL, 0,
+	  "Cgroup writeback: what becomes of the wb of a removed cgroup, or of a cgroup whose io association changed. unreachable = today's kernel: a killed wb leaves the index at once, so foreign flushes aimed at it fail (-ENOENT) while its inodes stay attached to it; reachable = the kernel change that keeps a killed wb findable until it is released and switches a replaced wb's inodes to its successor." },
 
 	{ "workload", "fio", WBSIM_CFG_PATH, F(fio_file), NULL, "",
 	  0, 0, NULL, NULL, WBSIM_CFG_NO_DUMP,
@@ -116,7 +122,7 @@ static const struct wbsim_config_key config_keys[] = {
 
 	{ "events", "at", WBSIM_CFG_STRING, 0, NULL, "TIME ACTION [ARGS]",
 	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
-	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount, contexts N [quiesce or freeze]." },
+	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount, contexts N [quiesce or freeze], cgroup-create PATH [memory.max=SIZE] [memory.high=SIZE] (SIZE or max), cgroup-set PATH with memory.max=SIZE and/or memory.high=SIZE, cgroup-move JOB PATH (every clone of fio job JOB), cgroup-remove PATH (stops the jobs still in it, then rmdir), cgroup-io-disable PATH, cgroup-io-enable PATH." },
 
 	{ "measure", "extents", WBSIM_CFG_STRING, 0, NULL, "MOMENT",
 	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,

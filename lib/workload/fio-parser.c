@@ -95,6 +95,7 @@ static void fio_job_free(gpointer data)
 	g_free(job->filename_format);
 	g_free(job->file_service_type);
 	g_free(job->wait_for);
+	g_free(job->cgroup);
 	if (job->options)
 		g_ptr_array_unref(job->options);
 	g_free(job);
@@ -144,6 +145,7 @@ static struct wbsim_fio_job *fio_job_copy(const struct wbsim_fio_job *src)
 	job->filename_format = g_strdup(src->filename_format);
 	job->file_service_type = g_strdup(src->file_service_type);
 	job->wait_for = g_strdup(src->wait_for);
+	job->cgroup = g_strdup(src->cgroup);
 	job->options = g_ptr_array_new_with_free_func(fio_option_free);
 	return job;
 }
@@ -942,6 +944,15 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		break;
 	case WBSIM_FIO_K_KB_BASE:
 		job->kb_base = val->posval[0] == '1' && val->posval[3] == '4' ? 1024 : 1000;
+		break;
+	case WBSIM_FIO_K_FILE_APPEND:
+		job->file_append = v != 0;
+		break;
+	case WBSIM_FIO_K_CGROUP:
+		set_str(&job->cgroup, val->str);
+		break;
+	case WBSIM_FIO_K_CGROUP_NODELETE:
+		job->cgroup_nodelete = v != 0;
 		break;
 	}
 	return TRUE;

@@ -27,6 +27,22 @@
  * - ioengine=io_uring/libaio with buffered writes: the kernel runs each
  *   write to completion in order (io-wq or inline), so a job is one serial
  *   writer; every buffered write is modelled as a synchronous write(2).
+ * - file_append=1: fio takes the file's size at set-up as the job's start
+ *   offset and writes from there. wbsim writes each write at the file's
+ *   current end (O_APPEND semantics), which is what the E7 tests did and
+ *   agrees with fio while one job writes a file (several appenders share
+ *   the end instead of overwriting each other's range). An existing file
+ *   is kept, and the layout preallocates nothing: fio's fallocate(0, end
+ *   + size) would move i_size, and appends would then start past the
+ *   preallocated range. Invalidation (invalidate=1) covers the range a
+ *   pass appends.
+ * - rate=: fio issues the write after B bytes at io_start + B / rate and
+ *   sleeps while ahead. The lag of a write is how late it was issued,
+ *   max(0, issue - due); the job's worst lag is reported.
+ * - cgroup=NAME (fio's cgroup.c): the job's task enters cgroup /NAME,
+ *   created if missing, when the job starts; when it ends its task leaves
+ *   (exits) and the cgroup is removed unless cgroup_nodelete=1, a failure
+ *   (other tasks still in it) being ignored as fio ignores it.
  *
  * A write costs the task CPU (syscall, copy and per-page bookkeeping from
  * the cost table, plus the filesystem's delayed-allocation reservation),
@@ -43,6 +59,7 @@
 #include "fs/fs-writeback.h"
 #include "fs/bdi.h"
 #include "fs/wb-ctx-change.h"
+#include "fs/cgroup-writeback.h"
 #include "mm/throttle.h"
 
 #define JOB_BATCH_MAX 64
@@ -178,6 +195,24 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			f->randfull = g_new0(uint64_t, (nwords + 63) / 64);
 		}
 	}
+	if (fio->cgroup) {
+		const char *c = fio->cgroup;
+
+		/* fio joins NAME to its cgroup mount: a leading '/' is the same */
+		while (*c == '/')
+			c++;
+		if (!*c || strstr(c, "//") || g_str_has_suffix(c, "/") ||
+		    strcmp(c, ".") == 0 || strcmp(c, "..") == 0 || strstr(c, "/./") ||
+		    strstr(c, "/../") || g_str_has_prefix(c, "./") || g_str_has_prefix(c, "../") ||
+		    g_str_has_suffix(c, "/.") || g_str_has_suffix(c, "/..") || strpbrk(c, " \t\n")) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s:%u: job '%s': cgroup=%s: expected a cgroup name such as "
+				    "e7/a (names without blanks, '.' or '..' between single slashes)",
+				    fio->file, fio->line, fio->name, fio->cgroup);
+			return FALSE;
+		}
+	}
+	wbsim_timer_init(&job->rate_timer, job_next, job);
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
 	return TRUE;
@@ -198,6 +233,9 @@ static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f,
 			    "cannot create %s", f->path);
 		return FALSE;
 	}
+	/* file_append: the file is kept as it is (see the top comment) */
+	if (fio->file_append)
+		return TRUE;
 	if (f->inode->size >= need)
 		return TRUE;	/* big enough: left alone */
 	/* Too small or new: recreated, then fallocated by the chosen mode. */
@@ -260,6 +298,9 @@ static void job_fadvise_dontneed(struct wbsim_job *job, unsigned int file,
 {
 	struct wbsim_job_file *f = &job->files[file];
 
+	/* the range fio passes: the job's part of the file, or for
+	 * file_append the range this pass appends (or appended) */
+	job->inval_off = job->fio->file_append ? f->pass_start : f->offset;
 	job->invalidates++;
 	job->sync_file = file;
 	job->after_sync = then;
@@ -317,8 +358,11 @@ static void job_writeback_done(wbsim_sim *sim, void *arg)
 		job_fsync_waited(sim, job);
 		return;
 	}
-	/* DONTNEED: clean pages leave the cache. */
-	wbsim_page_cache_invalidate(&f->inode->pages, f->offset / WBSIM_PAGE_SIZE,
+	/* DONTNEED: clean pages leave the cache (and their memcgs). */
+	if (f->inode->page_memcg)
+		wbsim_cgwb_pages_dropped(f->inode, job->inval_off / WBSIM_PAGE_SIZE,
+					 (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
 				    (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
 	job->after_sync(job);
 }
@@ -406,9 +450,11 @@ uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 	}
 }
 
-static void job_new_pass(struct wbsim_job_file *f)
+static void job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
 {
 	f->seq_next = 0;
+	if (job->fio->file_append)
+		f->pass_start = f->inode->size;
 	if (f->randmap) {
 		uint64_t nwords = (f->nr_blocks + 63) / 64;
 
@@ -423,6 +469,8 @@ static void job_new_pass(struct wbsim_job_file *f)
 
 bool wbsim_job_should_stop(const struct wbsim_job *job)
 {
+	if (job->stopped)
+		return true;
 	if (job->fio->number_ios && job->ios_done >= job->fio->number_ios)
 		return true;
 	if (job->fio->time_based)
@@ -440,7 +488,8 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	struct wbsim_machine *m = job->m;
 	const struct wbsim_cpu_costs *c = &m->costs;
 	struct wbsim_inode *inode = f->inode;
-	uint64_t off = f->offset + blk * job->bs;
+	/* file_append: O_APPEND, at the end of the file as it is now */
+	uint64_t off = job->fio->file_append ? inode->size : f->offset + blk * job->bs;
 	uint64_t first = off / WBSIM_PAGE_SIZE;
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
@@ -453,6 +502,9 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	if (inode->acct_folio > 1)
 		acct = inode->acct_folio *
 		       wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
+	/* cgroup writeback: the inode gets its wb, the pages their memcg */
+	if (job->dirtier.memcg || inode->page_memcg)
+		wbsim_cgwb_pages_dirtied(inode, &job->dirtier, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
 	if (inode->acct_folio == 1)
 		acct = newly;
@@ -491,6 +543,14 @@ static void job_next(wbsim_sim *sim, void *arg)
 	/* the first write of the batch was issued when the wait began */
 	job->batch_issue = job->frozen_since ? job->frozen_since : now_of(job);
 	job->frozen_since = 0;
+	/* rate=: how late this write is behind fio's schedule (a paced
+	 * batch holds one write) */
+	if (fio->rate[WBSIM_FIO_DDIR_WRITE]) {
+		wbsim_time_t due = wbsim_job_due(job, job->issued_bytes);
+
+		if (job->batch_issue > due && job->batch_issue - due > job->max_lag_ns)
+			job->max_lag_ns = job->batch_issue - due;
+	}
 	while (job->batch_ios < JOB_BATCH_MAX) {
 		unsigned int fi = job->cur_file;
 		struct wbsim_job_file *f = &job->files[fi];
@@ -510,6 +570,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk);
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;
+		job->issued_bytes += job->bs;
 		job->batch_inode = f->inode;
 		f->since_fsync++;
 		/* round robin over the files, after every write */
@@ -517,7 +578,8 @@ static void job_next(wbsim_sim *sim, void *arg)
 		if (f->inode->wb &&
 		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &job->dirtier.td,
 							  &vm->cpu_dirty[job->task.last_cpu % vm->dirty.nr_cpus],
-							  f->inode->wb->bw.dirty_exceeded)) {
+							  wbsim_dirtier_wb(&job->m->bdi, f->inode,
+									   job->dirtier.memcg)->bw.dirty_exceeded)) {
 			job->batch_throttle = true;
 			break;
 		}
@@ -562,7 +624,11 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 	job->bytes_done += (uint64_t)job->batch_ios * job->bs;
 	job->ios_done += job->batch_ios;
 	if (job->batch_throttle && job->batch_inode->wb) {
-		if (!wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, job->batch_inode->wb,
+		/* the task throttles against its own memcg's wb */
+		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
+						       job->dirtier.memcg);
+
+		if (!wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
 								   job_after_throttle, job))
 			return;
 	}
@@ -609,14 +675,12 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 			}
 		}
 	}
-	if (fio->rate[WBSIM_FIO_DDIR_WRITE]) {
+	if (fio->rate[WBSIM_FIO_DDIR_WRITE] && !job->stopped) {
 		/* fio's rate: sleep while ahead of bytes / rate */
-		wbsim_time_t due = job->io_start_ns +
-			(wbsim_time_t)((double)job->bytes_done * WBSIM_NSEC_PER_SEC /
-				       (double)fio->rate[WBSIM_FIO_DDIR_WRITE]);
+		wbsim_time_t due = wbsim_job_due(job, job->bytes_done);
 
 		if (due > now_of(job)) {
-			wbsim_sim_schedule_at(sim, due, job_next, job);
+			wbsim_timer_arm(sim, &job->rate_timer, due);
 			return;
 		}
 	}
@@ -634,6 +698,13 @@ static void job_resume(struct wbsim_job *job)
 
 
 
+/* After the pass-end fadvise: the next pass of the file begins. */
+static void job_pass_resume(struct wbsim_job *job)
+{
+	job_new_pass(job, &job->files[job->cur_file]);
+	job_resume(job);
+}
+
 /* A pass over the current file ended: time_based jobs start a new one
  * after fadvise(DONTNEED); others have issued everything they will. */
 void wbsim_job_pass_over(struct wbsim_job *job)
@@ -646,12 +717,14 @@ void wbsim_job_pass_over(struct wbsim_job *job)
 		wbsim_job_finish(job);
 		return;
 	}
-	job_new_pass(f);
-	/* fio invalidates at a pass end only for buffered I/O */
-	if (job->fio->invalidate && !job->fio->direct)
-		job_fadvise_dontneed(job, fi, job_resume);
-	else
-		job_resume(job);
+	/* fio invalidates at a pass end only for buffered I/O: the pass's
+	 * range, taken before the next pass moves an append position */
+	if (job->fio->invalidate && !job->fio->direct) {
+		job_fadvise_dontneed(job, fi, job_pass_resume);
+		return;
+	}
+	job_new_pass(job, f);
+	job_resume(job);
 }
 
 
@@ -667,6 +740,8 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 
 		f->inode = wbsim_machine_open(job->m, f->path, &created);
 	}
+	if (job->fio->file_append)
+		f->pass_start = f->inode->size;
 	f->inode->openers++;
 	if (job->fio->invalidate)
 		job_fadvise_dontneed(job, file, job_resume);
@@ -677,10 +752,65 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 /* ------------------------------------------------------------------------ */
 /* Start and end                                                            */
 
+/* fio's cgroup=NAME: the task enters /NAME, created if missing. */
+static bool job_enter_cgroup(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+	const char *c = job->fio->cgroup;
+	g_autofree char *path = NULL;
+	struct wbsim_memcg *memcg;
+	GError *e = NULL;
+
+	while (*c == '/')
+		c++;
+	path = g_strconcat("/", c, NULL);
+	memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+	if (!memcg)
+		memcg = wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, &e);
+	if (!memcg) {
+		GError *f = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					"%s:%u: job '%s': cgroup=%s: cannot create %s: %s",
+					job->fio->file, job->fio->line, job->fio->name,
+					job->fio->cgroup, path, e->message);
+
+		wbsim_bdi_fail(&m->bdi, f);
+		g_error_free(f);
+		g_error_free(e);
+		return false;
+	}
+	wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+	return true;
+}
+
+/* The task exits: it leaves its cgroup; fio then removes its cgroup=
+ * directory unless cgroup_nodelete=1, ignoring a failure. */
+static void job_leave_cgroup(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+
+	if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
+		wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
+		const char *c = job->fio->cgroup;
+		g_autofree char *path = NULL;
+		struct wbsim_memcg *memcg;
+		GError *e = NULL;
+
+		while (*c == '/')
+			c++;
+		path = g_strconcat("/", c, NULL);
+		memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+		if (memcg && !wbsim_cgroup_rmdir(&m->bdi, memcg, &e))
+			g_clear_error(&e);	/* busy: other tasks are in it */
+	}
+}
+
 static void job_begin(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 
+	if (job->fio->cgroup && !job->stopped && !job_enter_cgroup(job))
+		return;
 	job->state = JOB_RUNNING;
 	job->io_start_ns = now_of(job);
 	job->deadline_ns = job->io_start_ns + job->fio->runtime_ns;
@@ -711,6 +841,7 @@ static void job_really_done(struct wbsim_job *job)
 			wbsim_fs_close(job->m->fs, f->inode->fs_inode);
 		f->opened = false;
 	}
+	job_leave_cgroup(job);
 	job->state = JOB_DONE;
 	job->end_ns = now_of(job);
 	if (job->on_done)
@@ -739,4 +870,52 @@ void wbsim_job_finish(struct wbsim_job *job)
 		return;
 	}
 	job_really_done(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rate schedule and stopping                                               */
+
+wbsim_time_t wbsim_job_due(const struct wbsim_job *job, uint64_t bytes)
+{
+	uint64_t rate = job->fio->rate[WBSIM_FIO_DDIR_WRITE];
+
+	if (!rate)
+		return job->io_start_ns;
+	/* the same rounding as the pacing in job_after_throttle() */
+	return job->io_start_ns +
+	       (wbsim_time_t)((double)bytes * WBSIM_NSEC_PER_SEC / (double)rate);
+}
+
+wbsim_time_t wbsim_job_lag(const struct wbsim_job *job, wbsim_time_t now)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+	wbsim_time_t due;
+
+	if (!fio->rate[WBSIM_FIO_DDIR_WRITE] || job->state != JOB_RUNNING || job->stopped)
+		return 0;
+	/* no write is due after the runtime, or once all bytes are issued */
+	if (fio->time_based && now > job->deadline_ns)
+		now = job->deadline_ns;
+	if (!fio->time_based && job->issued_bytes >= job->io_limit * MAX(fio->loops, 1))
+		return 0;
+	due = wbsim_job_due(job, job->issued_bytes);
+	return now > due ? now - due : 0;
+}
+
+void wbsim_job_stop(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+
+	if (job->state == JOB_DONE || job->stopped)
+		return;
+	job->stopped = true;
+	if (job->state == JOB_WAITING) {
+		/* killed before it began: its task leaves the cgroup now */
+		if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
+			wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+		return;
+	}
+	/* asleep until its next paced write: it wakes up and ends */
+	if (wbsim_timer_cancel(m->sim, &job->rate_timer))
+		wbsim_sim_schedule_at(m->sim, wbsim_sim_now(m->sim), job_next, job);
 }

@@ -23,6 +23,7 @@ struct wbsim_job_file {
 	uint64_t seq_next;	/* next block of a sequential pattern */
 	bool opened;
 	uint64_t since_fsync;	/* writes since the last fsync=N */
+	uint64_t pass_start;	/* file_append: the file's end when this pass began */
 };
 
 enum wbsim_job_state {
@@ -49,6 +50,10 @@ struct wbsim_job {
 	enum wbsim_job_state state;
 	wbsim_time_t start_ns, io_start_ns, end_ns, deadline_ns;
 	unsigned int end_fsync_next;
+	bool stopped;		/* wbsim_job_stop(): ends at its next write */
+	wbsim_timer rate_timer;	/* sleeping until the next write is due (rate=) */
+	uint64_t issued_bytes;	/* bytes of the writes issued so far */
+	wbsim_time_t max_lag_ns;	/* worst lag of a write behind its rate schedule */
 
 	/* results */
 	uint64_t bytes_done;
@@ -74,6 +79,7 @@ struct wbsim_job {
 	struct wbsim_wbc wbc;
 	wbsim_time_t sync_start;
 	unsigned int sync_file;
+	uint64_t inval_off;	/* first byte the fadvise(DONTNEED) in progress drops */
 	void (*after_sync)(struct wbsim_job *job);
 	void (*on_done)(struct wbsim_job *job, void *arg);
 	void *on_done_arg;
@@ -104,5 +110,25 @@ unsigned int wbsim_job_direct_depth(const struct wbsim_job *job);
 
 /* fio's layout of the job's files before any job starts. */
 gboolean wbsim_job_layout(struct wbsim_job *job, GError **error);
+
+/*
+ * wbsim_job_due() - when fio would issue the write after @bytes bytes of a
+ * job with rate=: io_start + @bytes / rate (fio's rate pacing)
+ */
+wbsim_time_t wbsim_job_due(const struct wbsim_job *job, uint64_t bytes);
+/*
+ * wbsim_job_lag() - the lag of a paced job at @now: how late the next
+ * write not yet issued is, max(0, now - due), counted up to the end of
+ * the job's runtime; 0 for a job without rate=, not running, or with
+ * nothing more to write.
+ */
+wbsim_time_t wbsim_job_lag(const struct wbsim_job *job, wbsim_time_t now);
+/*
+ * wbsim_job_stop() - end @job as if its runtime ended now (a container
+ * torn down): the write in progress completes, no other is issued; a
+ * sleep until the next paced write is cut short. A job not started yet
+ * leaves its cgroup at once and will end as soon as it starts.
+ */
+void wbsim_job_stop(struct wbsim_job *job);
 
 #endif

@@ -20,6 +20,7 @@
 #include "core/sim-private.h"
 #include "block/blk.h"
 #include "core/workqueue.h"
+#include "fs/cgroup-writeback.h"
 
 /*
  * Memory the kernel never counts as dirtyable: the struct page array (64
@@ -54,6 +55,12 @@ struct wbsim_run {
 	struct wbsim_config_event remount_ev;
 	GError *failure;
 	uint64_t checks;
+	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
+	 * the memcg paths with time-series columns, in first-use order;
+	 * cgroup-remove events waiting for their jobs to stop */
+	bool cgroups;
+	GPtrArray *cg_paths;
+	GPtrArray *removals;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -194,6 +201,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
 	bp.affinity = aff;
 	bp.strictlimit = cfg->strictlimit;
+	bp.memcgs = &m->vm.memcgs;
+	bp.dying_wb_reachable = cfg->dying_wb == WBSIM_DYING_WB_REACHABLE;
 	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
 			       (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
 	wbsim_bdi_init(&m->bdi, &m->vm, m->cpus, &m->costs, q, (struct wbsim_fs *)m->fs, &bp);
@@ -231,6 +240,7 @@ static void machine_free(struct wbsim_machine *m)
 static void start_group(struct wbsim_run *run);
 static void schedule_after_jobs(struct wbsim_run *run);
 static void run_maybe_finish(struct wbsim_run *run);
+static void cgroup_removals_progress(struct wbsim_run *run);
 
 static void job_done(struct wbsim_job *job, void *arg)
 {
@@ -241,6 +251,7 @@ static void job_done(struct wbsim_job *job, void *arg)
 		run->opts.job_end_fn(run->opts.hook_arg, wbsim_sim_now(run->m.sim),
 				     (unsigned int)(job - run->jobs), job->fio->name);
 	run->jobs_done++;
+	cgroup_removals_progress(run);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
 			group_over = false;
@@ -286,6 +297,9 @@ struct timed_event {
 	guint wait_next;
 	/* called when the writeback is over (remount), else NULL */
 	void (*then)(struct wbsim_run *run);
+	/* cgroup-remove: the cgroup and the jobs being stopped in it */
+	struct wbsim_memcg *memcg;
+	GPtrArray *stopping;
 };
 
 static void timed_event_free(void *p)
@@ -293,6 +307,8 @@ static void timed_event_free(void *p)
 	struct timed_event *te = p;
 
 	g_free(te->works);
+	if (te->stopping)
+		g_ptr_array_unref(te->stopping);
 	g_free(te);
 }
 
@@ -339,11 +355,16 @@ static void timed_event_fire(wbsim_sim *sim, void *arg)
 	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0 ||
 		   strcmp(te->ev->action, "remount") == 0;
 
+	/* with cgroups, every wb of the bdi (bdi_split_work_to_wbs() walks
+	 * bdi->wb_list, where killed wbs stay until released) */
+	bool cg = te->run->cgroups && bdi->wb_list;
+	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
+
 	te->start = wbsim_sim_now(sim);
-	te->works = g_new0(struct wbsim_wb_work, bdi->nr_wb_ctx);
+	te->works = g_new0(struct wbsim_wb_work, nr);
 	te->outstanding = 1;
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		struct wbsim_wb *wb = bdi->wb_ctx[i];
+	for (unsigned int i = 0; i < nr; i++) {
+		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
 
 		if (all)
 			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
@@ -403,12 +424,231 @@ static void contexts_event_fire(wbsim_sim *sim, void *arg)
 				   contexts_event_done, te);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Timed events: cgroups                                                    */
+
+/* A cgroup event failed while the run went on: the run ends with an error
+ * naming the event's line. */
+static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...)
+{
+	struct wbsim_run *run = te->run;
+	g_autofree char *msg = NULL, *at = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	at = wbsim_format_time(te->ev->at);
+	if (!run->failure)
+		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					   "%s:%u: [events] at = %s %s %s: %s",
+					   te->ev->file, te->ev->line, at,
+					   te->ev->action, te->ev->args ? te->ev->args : "", msg);
+	wbsim_sim_stop(run->m.sim);
+}
+
+static void cgroup_event_done(struct timed_event *te)
+{
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_remove(run->removals, te);
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+/* cgroup-remove: every job stopped has exited: rmdir. */
+static void cgroup_remove_finish(struct timed_event *te)
+{
+	struct wbsim_run *run = te->run;
+	GError *e = NULL;
+
+	if (!wbsim_cgroup_rmdir(&run->m.bdi, te->memcg, &e)) {
+		cgroup_event_fail(te, "%s", e->message);
+		g_error_free(e);
+		return;
+	}
+	if (te->stopping->len)
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("event 'cgroup-remove %s' at %.3f s: %u job%s stopped, "
+						"removed after %.3f ms", te->memcg->path, te->start / 1e9,
+						te->stopping->len, te->stopping->len == 1 ? "" : "s",
+						(wbsim_sim_now(run->m.sim) - te->start) / 1e6));
+	cgroup_event_done(te);
+}
+
+/* A job ended: the cgroup-remove events whose jobs have all exited go on. */
+static void cgroup_removals_progress(struct wbsim_run *run)
+{
+	for (guint i = 0; run->removals && i < run->removals->len;) {
+		struct timed_event *te = run->removals->pdata[i];
+		bool all = true;
+
+		for (guint j = 0; j < te->stopping->len && all; j++)
+			all = ((struct wbsim_job *)te->stopping->pdata[j])->state == JOB_DONE;
+		if (!all) {
+			i++;
+			continue;
+		}
+		cgroup_remove_finish(te);	/* takes it off run->removals */
+		if (run->failure)
+			return;
+	}
+}
+
+static void cgroup_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+	struct wbsim_machine *m = &run->m;
+	const char *action = te->ev->action;
+	struct wbsim_cgroup_event cg;
+	struct wbsim_memcg *memcg;
+	GError *e = NULL;
+
+	te->start = wbsim_sim_now(sim);
+	/* the arguments were checked when the scenario was loaded */
+	if (!wbsim_config_parse_cgroup_event(action, te->ev->args, &cg, &e)) {
+		cgroup_event_fail(te, "%s", e->message);
+		g_error_free(e);
+		return;
+	}
+	memcg = wbsim_memcg_lookup(&m->vm.memcgs, cg.path);
+	if (strcmp(action, "cgroup-create") == 0) {
+		if (memcg) {
+			cgroup_event_fail(te, "cgroup %s exists already", cg.path);
+			goto out;
+		}
+		if (!wbsim_cgroup_mkdir(&m->bdi, cg.path, cg.max_bytes, cg.high_bytes, &e)) {
+			cgroup_event_fail(te, "%s", e->message);
+			g_error_free(e);
+			goto out;
+		}
+		cgroup_event_done(te);
+		goto out;
+	}
+	if (!memcg) {
+		cgroup_event_fail(te, "no cgroup %s exists at that time", cg.path);
+		goto out;
+	}
+	if (strcmp(action, "cgroup-set") == 0) {
+		/* memory.max/high count whole pages (page_counter_memparse) */
+		if (cg.set_max)
+			memcg->max_pages = cg.max_bytes == UINT64_MAX ? UINT64_MAX
+								      : cg.max_bytes / WBSIM_PAGE_SIZE;
+		if (cg.set_high)
+			memcg->high_pages = cg.high_bytes == UINT64_MAX ? UINT64_MAX
+									: cg.high_bytes / WBSIM_PAGE_SIZE;
+		cgroup_event_done(te);
+	} else if (strcmp(action, "cgroup-move") == 0) {
+		/* every clone of the job; a job that has exited has no task */
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			struct wbsim_job *job = &run->jobs[i];
+
+			if (strcmp(job->fio->name, cg.job) == 0 && job->state != JOB_DONE &&
+			    !job->stopped)
+				wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+		}
+		cgroup_event_done(te);
+	} else if (strcmp(action, "cgroup-remove") == 0) {
+		/* a container torn down: its jobs stop, then rmdir */
+		te->memcg = memcg;
+		te->stopping = g_ptr_array_new();
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			struct wbsim_job *job = &run->jobs[i];
+
+			if (job->dirtier.memcg != memcg || job->state == JOB_DONE)
+				continue;
+			/* one not started yet leaves at once; a running one
+			 * exits after the write in progress */
+			if (job->state == JOB_RUNNING)
+				g_ptr_array_add(te->stopping, job);
+			wbsim_job_stop(job);
+		}
+		g_ptr_array_add(run->removals, te);
+		cgroup_removals_progress(run);
+	} else {
+		wbsim_cgroup_set_io(&m->bdi, memcg, strcmp(action, "cgroup-io-enable") == 0);
+		cgroup_event_done(te);
+	}
+out:
+	wbsim_cgroup_event_clear(&cg);
+}
+
+/* The memcg paths a scenario uses, in first-use order (time-series
+ * columns): its cgroup events' paths and their parents, then fio's
+ * cgroup= names. */
+static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_file *fio)
+{
+	const GPtrArray *evs = run->cfg->events;
+	GPtrArray *paths = run->cg_paths;
+
+	for (guint i = 0; i <= (evs ? evs->len : 0) + fio->jobs->len; i++) {
+		g_autofree char *path = NULL;
+		struct wbsim_cgroup_event cg;
+
+		if (evs && i < evs->len) {
+			const struct wbsim_config_event *ev = evs->pdata[i];
+
+			if (!g_str_has_prefix(ev->action, "cgroup-") ||
+			    !wbsim_config_parse_cgroup_event(ev->action, ev->args, &cg, NULL))
+				continue;
+			path = g_strdup(cg.path);
+			wbsim_cgroup_event_clear(&cg);
+		} else if (i - (evs ? evs->len : 0) < fio->jobs->len) {
+			const struct wbsim_fio_job *job = fio->jobs->pdata[i - (evs ? evs->len : 0)];
+			const char *c = job->cgroup;
+
+			if (!c)
+				continue;
+			while (*c == '/')
+				c++;
+			path = g_strconcat("/", c, NULL);
+		} else {
+			break;
+		}
+		run->cgroups = true;
+		/* the parents first, as mkdir -p creates them */
+		for (char *p = path + 1; ; p++) {
+			if (*p == '/' || !*p) {
+				char save = *p;
+				bool known = false;
+
+				*p = '\0';
+				for (guint k = 0; k < paths->len && !known; k++)
+					known = strcmp(paths->pdata[k], path) == 0;
+				if (!known && strcmp(path, "/") != 0)
+					g_ptr_array_add(paths, g_strdup(path));
+				*p = save;
+				if (!save)
+					break;
+			}
+		}
+	}
+}
+
 static gboolean schedule_events(struct wbsim_run *run, GError **error)
 {
+	/*
+	 * Events are queued before the jobs start, so an event at 0 s runs
+	 * before the jobs' first write at 0 s (the queue keeps the order of
+	 * events of the same time).
+	 */
 	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
 		const struct wbsim_config_event *ev = run->cfg->events->pdata[i];
 		struct timed_event *te;
 
+		if (g_str_has_prefix(ev->action, "cgroup-")) {
+			te = g_new0(struct timed_event, 1);
+			g_ptr_array_add(run->live_timed, te);
+			te->run = run;
+			te->ev = ev;
+			run->pending_events++;
+			wbsim_sim_schedule_at(run->m.sim, ev->at, cgroup_event_fire, te);
+			continue;
+		}
 		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
 		    strcmp(ev->action, "umount") && strcmp(ev->action, "contexts")) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
@@ -592,6 +832,22 @@ static void series_columns(struct wbsim_run *run)
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
 		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
 		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
+		/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
+			g_ptr_array_add(c, g_strdup_printf("job%u_lag_ms", i));
+	}
+	/* cgroup writeback: the bdi's total write bandwidth, and per memcg
+	 * path (fixed at the start: every path the scenario names) its dirty
+	 * pages, those of its live wbs and those of its dying wbs */
+	if (run->cgroups) {
+		g_ptr_array_add(c, g_strdup("bdi_write_bw_kbps"));
+		for (guint k = 0; k < run->cg_paths->len; k++) {
+			const char *p = run->cg_paths->pdata[k];
+
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty", p));
+		}
 	}
 	g_ptr_array_add(c, g_strdup("device_in_flight"));
 	g_ptr_array_add(c, g_strdup("device_bytes"));
@@ -632,6 +888,37 @@ static void sample(wbsim_sim *sim, void *arg)
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
 		PUSH(run->jobs[i].bytes_done);
 		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
+		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
+			PUSH(wbsim_job_lag(&run->jobs[i], wbsim_sim_now(sim)) / 1e6);
+	}
+	if (run->cgroups) {
+		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
+		for (guint k = 0; k < run->cg_paths->len; k++) {
+			const char *p = run->cg_paths->pdata[k];
+			uint64_t dirty = 0, live = 0, dying = 0;
+
+			/* every memcg that had this path (a removed one and
+			 * its successor are different memcgs) */
+			for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+				const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+
+				if (strcmp(mc->path, p) == 0)
+					dirty += mc->nr_file_dirty;
+			}
+			for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+				const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+
+				if (!wb->memcg || strcmp(wb->memcg->path, p) != 0)
+					continue;
+				if (wb->dying)
+					dying += wb->stat_reclaimable;
+				else
+					live += wb->stat_reclaimable;
+			}
+			PUSH(dirty);
+			PUSH(live);
+			PUSH(dying);
+		}
 	}
 	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
 	{
@@ -710,13 +997,17 @@ static void check_invariants(struct wbsim_run *run)
 			check_fail(run, "%s is on context %u, the affinity policy gives %u",
 				   inode->name, inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
 		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
-		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io)
+		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io &&
+		    inode->on_list != &inode->wb->b_attached)
 			check_fail(run, "%s is on a list of another wb", inode->name);
 	}
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		reclaimable += bdi->wb_ctx[i]->stat_reclaimable;
-		writeback += bdi->wb_ctx[i]->stat_writeback;
-		if (bdi->wb_ctx[i]->stat_reclaimable >= wrapped || bdi->wb_ctx[i]->stat_writeback >= wrapped)
+	/* with cgroups, every wb of the bdi (cgroup wbs, dying ones too) */
+	for (unsigned int i = 0; i < (run->cgroups ? bdi->wb_list->len : bdi->nr_wb_ctx); i++) {
+		const struct wbsim_wb *wb = run->cgroups ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		reclaimable += wb->stat_reclaimable;
+		writeback += wb->stat_writeback;
+		if (wb->stat_reclaimable >= wrapped || wb->stat_writeback >= wrapped)
 			check_fail(run, "wb %u counter below zero", i);
 	}
 	if (m->vm.nr_file_dirty >= wrapped || m->vm.nr_writeback >= wrapped)
@@ -745,6 +1036,13 @@ static void check_invariants(struct wbsim_run *run)
 		if (!wbsim_blk_queue_check(bdi->queue, &why))
 			check_fail(run, "request queue: %s", why);
 	}
+	/* cgroup writeback: per-memcg and per-wb counters against the pages */
+	if (run->cgroups) {
+		g_autoptr(GString) why = g_string_new(NULL);
+
+		if (!wbsim_cgwb_check(bdi, m->inodes, why))
+			check_fail(run, "cgroup writeback: %s", why->str);
+	}
 }
 
 static void after_event_check(wbsim_sim *sim, void *arg)
@@ -758,6 +1056,49 @@ static void after_event_check(wbsim_sim *sim, void *arg)
 
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */
+
+/* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
+static void collect_cgroups(struct wbsim_run *run)
+{
+	struct wbsim_run_result *r = run->result;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	r->cgroups = true;
+	r->dying_wb_reachable = bdi->dying_wb_reachable;
+	r->isw_done = bdi->isw_done;
+	r->isw_skipped = bdi->isw_skipped;
+	r->tot_write_bandwidth = bdi->dirty.tot_write_bandwidth;
+	for (guint i = 0; bdi->wb_list && i < bdi->wb_list->len; i++) {
+		const struct wbsim_wb *wb = bdi->wb_list->pdata[i];
+		struct wbsim_cgwb_result *cr = g_new0(struct wbsim_cgwb_result, 1);
+
+		cr->ctx = wb->ctx;
+		cr->memcg = g_strdup(wb->memcg ? wb->memcg->path : "/");
+		cr->dying = wb->dying;
+		cr->dirty = wb->stat_reclaimable;
+		cr->writeback = wb->stat_writeback;
+		cr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;
+		cr->pages_written = wb->pages_written;
+		cr->switched_in = wb->switched_in;
+		cr->switched_out = wb->switched_out;
+		cr->foreign_works = wb->foreign_works;
+		g_ptr_array_add(r->cgwbs, cr);
+	}
+	for (guint i = 0; i < m->vm.memcgs.all->len; i++) {
+		const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[i];
+		struct wbsim_memcg_result *mr = g_new0(struct wbsim_memcg_result, 1);
+
+		mr->path = g_strdup(mc->path);
+		mr->online = mc->online;
+		mr->nr_file_dirty = mc->nr_file_dirty;
+		mr->nr_writeback = mc->nr_writeback;
+		mr->nr_file = mc->nr_file;
+		mr->frn_flushes = mc->frn_flushes;
+		mr->frn_flush_failures = mc->frn_flush_failures;
+		g_ptr_array_add(r->memcgs, mr);
+	}
+}
 
 static void collect(struct wbsim_run *run, double wall_s)
 {
@@ -797,6 +1138,9 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->cpu_ns = job->task.cpu_ns;
 		jr->cpu_wait_ns = job->task.cpu_wait_ns;
 		jr->invalidates = job->invalidates;
+		/* a job stalled when the run stopped: its next write is late by
+		 * at least its lag now */
+		jr->max_lag_ns = MAX(job->max_lag_ns, wbsim_job_lag(job, wbsim_sim_now(m->sim)));
 		jr->bw_samples = job->bw_samples;
 		job->bw_samples = NULL;
 		g_ptr_array_add(r->jobs, jr);
@@ -830,6 +1174,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		lr->max_wait_ns = l->max_wait_ns;
 		g_ptr_array_add(r->locks, lr);
 	}
+	if (run->cgroups)
+		collect_cgroups(run);
 	note_unreached_moments(run);
 	/* the moments reached were counted as they came; "end" is now */
 	if (!run->cfg->measure_extents->len || measures(run, WBSIM_MOMENT_END))
@@ -873,6 +1219,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	run->cfg = wbsim_scenario_config(scn);
 	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
 	run->live_measure = g_ptr_array_new_with_free_func(g_free);
+	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
+	run->removals = g_ptr_array_new();
 	if (opts)
 		run->opts = *opts;
 	run->result = wbsim_run_result_new();
@@ -886,6 +1234,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	}
 	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
 		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
+	collect_cgroup_paths(run, fio);
 	/* fio lays every job's files out before any job starts */
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (!wbsim_job_layout(&run->jobs[i], error))
@@ -933,8 +1282,10 @@ out:
 	if (run->result)
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
+	g_ptr_array_unref(run->removals);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
+	g_ptr_array_unref(run->cg_paths);
 	g_free(run);
 	return result;
 }

@@ -430,6 +430,7 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	ok = ok && (!hook || hook(scn->cfg, hook_arg, error));
 	ok = ok && wbsim_config_check(scn->cfg, error);
 	ok = ok && resolve_workload(scn, error);
+	ok = ok && wbsim_config_check_events(scn->cfg, scn->fio, error);
 
 	g_ptr_array_unref(ld.stack_canon);
 	g_ptr_array_unref(ld.stack_shown);

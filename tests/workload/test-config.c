@@ -302,11 +302,11 @@ static void test_set_errors(void **state)
 	assert_set_fails("scenario.include=x.ini",
 		"--set: [scenario] include = x.ini: only allowed in a scenario file");
 	assert_set_fails("events.at=30s sink",
-		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts (did you mean sync?)");
+		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable (did you mean sync?)");
 	assert_set_fails("events.at=30 sync",
 		"--set: [events] at = 30 sync: time '30': expected a time with a unit (ns, us, ms, s, m, h)");
 	assert_set_fails("events.at=30s",
-		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts");
+		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable");
 	assert_set_fails("events.at=30s sync now",
 		"--set: [events] at = 30s sync now: action sync takes no arguments, found 'now'");
 }
@@ -575,6 +575,7 @@ static void test_dump_defaults(void **state)
 		"strictlimit = false\n"
 		"folio_size = 4k\n"
 		"dirty_accounting = whole-folio\n"
+		"dying_wb = unreachable\n"
 		"\n"
 		"[run]\n"
 		"seed = 1\n"
