@@ -362,7 +362,8 @@ static const char *format_name(enum wbsim_sweep_format f)
 /*
  * The first line of a --results file: what makes two runs the same sweep.
  * The configuration is the resolved scenario (after --set and --seed) as
- * --dump-config prints it, by its SHA-256.
+ * --dump-config prints it, by its SHA-256; it comes last so that a
+ * mismatch names the sweep, the seed or the format first when they differ.
  */
 static char *results_identity(const struct wbsim_sweep_cli *cli)
 {
@@ -375,10 +376,6 @@ static char *results_identity(const struct wbsim_sweep_cli *cli)
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "wbsim_sweep_results");
 	json_builder_add_int_value(b, 1);
-	json_builder_set_member_name(b, "scenario");
-	json_builder_add_string_value(b, cli->path);
-	json_builder_set_member_name(b, "configuration_sha256");
-	json_builder_add_string_value(b, sum);
 	json_builder_set_member_name(b, "sweep");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < wbsim_sweep_n_axes(sw); i++) {
@@ -409,6 +406,10 @@ static char *results_identity(const struct wbsim_sweep_cli *cli)
 	json_builder_add_string_value(b, format_name(cli->format));
 	json_builder_set_member_name(b, "wall_time");
 	json_builder_add_boolean_value(b, cli->wall_time);
+	json_builder_set_member_name(b, "scenario");
+	json_builder_add_string_value(b, cli->path);
+	json_builder_set_member_name(b, "configuration_sha256");
+	json_builder_add_string_value(b, sum);
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
 	return json_to_string(root, FALSE);

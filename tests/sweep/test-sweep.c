@@ -5,12 +5,18 @@
  * replacement, error texts with file and line), point validation before
  * any run, every point equal to the scenario run alone with the point's
  * --set overrides (byte-identical JSON reports), parallel equal to serial,
- * and the sim-writeback command line (CSV, JSON Lines, --output, text).
+ * and the sim-writeback command line (CSV, JSON Lines, --output, text);
+ * Student's t quantiles against table values, mean / sd / 95% CI of fixed
+ * samples, the --repeat seeds and figures against separate runs, and
+ * --results: a sweep cut short (or killed) and resumed writes what an
+ * uninterrupted sweep writes, and a file of another sweep is refused.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 
@@ -19,8 +25,10 @@
 #include <wbsim/wbsim.h>
 #include <wbsim/error.h>
 #include "workload/sweep.h"
+#include "workload/sweep-stats.h"
 #include "workload/run.h"
 #include "report/report.h"
+#include "sweep-prog.h"
 
 static char *tmpdir;
 
@@ -463,42 +471,20 @@ static void test_parallel_equals_serial(void **state)
 /* ------------------------------------------------------------------------ */
 /* The program                                                              */
 
-struct prog {
-	int status;
-	char *out;
-	char *err;
-};
-
+/* Run sim-writeback with the arguments (NULL-terminated). */
 static struct prog prog_run(const char *arg, ...)
 {
-	const char *build = g_getenv("WBSIM_BUILD_ROOT");
-	g_autofree char *program = NULL;
+	g_autofree char *program = built_program("sim-writeback");
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
-	g_autoptr(GError) e = NULL;
-	struct prog r = { 0 };
-	int wait_status = 0;
 	va_list ap;
 
-	assert_non_null(build);
-	program = g_build_filename(build, "sim", "sim-writeback", NULL);
 	g_ptr_array_add(argv, program);
 	va_start(ap, arg);
 	for (const char *a = arg; a; a = va_arg(ap, const char *))
 		g_ptr_array_add(argv, (char *)a);
 	va_end(ap);
 	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(g_getenv("WBSIM_SOURCE_ROOT"), (char **)argv->pdata, NULL,
-			  0, NULL, NULL, &r.out, &r.err, &wait_status, &e))
-		fail_msg("spawn: %s", e->message);
-	assert_true(WIFEXITED(wait_status));
-	r.status = WEXITSTATUS(wait_status);
-	return r;
-}
-
-static void prog_clear(struct prog *r)
-{
-	g_free(r->out);
-	g_free(r->err);
+	return prog_spawn((const char *const *)argv->pdata);
 }
 
 /* Compact JSON of @text's root (or of its member @member). */
@@ -681,6 +667,356 @@ static void test_dump(void **state)
 	prog_clear(&d2);
 }
 
+/* ------------------------------------------------------------------------ */
+/* --repeat: seeds and statistics                                           */
+
+/* Student's t, two-sided 95% (p = 0.975), against the printed tables. */
+static void test_t_quantiles(void **state)
+{
+	static const struct { double df, t; } table[] = {
+		{ 1, 12.706205 }, { 2, 4.302653 }, { 4, 2.776445 },
+		{ 9, 2.262157 }, { 29, 2.045230 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(table); i++) {
+		double t = wbsim_student_t_quantile(0.975, table[i].df);
+
+		if (fabs(t - table[i].t) > 1e-6)
+			fail_msg("df %g: t %.8f, expected %.6f", table[i].df, t, table[i].t);
+	}
+	/* df = 1 is the Cauchy distribution: t = tan(pi (p - 1/2)) */
+	assert_true(fabs(wbsim_student_t_quantile(0.975, 1) - tan(M_PI * 0.475)) < 1e-9);
+	/* large df: the normal quantile 1.959964 */
+	assert_true(fabs(wbsim_student_t_quantile(0.975, 1e7) - 1.959964) < 1e-6);
+	/* other probabilities: t(0.95, 9) = 1.833113 (one-sided 95%) */
+	assert_true(fabs(wbsim_student_t_quantile(0.95, 9) - 1.833113) < 1e-6);
+}
+
+/* Mean, sample standard deviation and CI half-width of fixed samples. */
+static void test_stats(void **state)
+{
+	const double a[] = { 10, 12, 14 };
+	const double b[] = { 1, 2, 3, 4, 5 };
+	const double c[] = { 7, 7, 7, 7 };
+	struct wbsim_stats s;
+
+	(void)state;
+	/* sd = 2 exactly; half-width t(2) * 2 / sqrt(3) */
+	wbsim_stats_compute(a, 3, &s);
+	assert_true(fabs(s.mean - 12.0) < 1e-12);
+	assert_true(fabs(s.sd - 2.0) < 1e-12);
+	assert_true(fabs(s.ci95 - 4.302653 * 2.0 / sqrt(3.0)) < 1e-5);
+	assert_true(fabs(s.ci95 - 4.968275) < 1e-5);
+	/* sd = sqrt(2.5); half-width t(4) * sqrt(2.5) / sqrt(5) = t(4) / sqrt(2) */
+	wbsim_stats_compute(b, 5, &s);
+	assert_true(fabs(s.mean - 3.0) < 1e-12);
+	assert_true(fabs(s.sd - sqrt(2.5)) < 1e-12);
+	assert_true(fabs(s.ci95 - 1.963243) < 1e-5);
+	/* no spread, no interval */
+	wbsim_stats_compute(c, 4, &s);
+	assert_true(s.mean == 7.0 && s.sd == 0.0 && s.ci95 == 0.0);
+}
+
+/* The seed derivation: the point's own seed, then splitmix64(seed + k). */
+static void test_seeds(void **state)
+{
+	(void)state;
+	/* splitmix64's first output from state 0 (its reference code) */
+	assert_true(wbsim_splitmix64(0) == 0xe220a8397b1dcdafULL);
+	assert_true(wbsim_sweep_repeat_seed(42, 0) == 42);
+	assert_true(wbsim_sweep_repeat_seed(42, 1) == wbsim_splitmix64(43));
+	assert_true(wbsim_sweep_repeat_seed(42, 2) == wbsim_splitmix64(44));
+	assert_true(wbsim_sweep_repeat_seed(42, 1) != wbsim_sweep_repeat_seed(43, 1));
+}
+
+/* Field @i of the one data row of a single run's CSV. */
+static double csv_figure(const char *csv, guint i)
+{
+	g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+	g_auto(GStrv) f = NULL;
+
+	assert_true(g_strv_length(rows) == 3);
+	f = g_strsplit(rows[1], ",", -1);
+	assert_true(i < g_strv_length(f));
+	return g_ascii_strtod(f[i], NULL);
+}
+
+static double member_double(JsonObject *o, const char *name)
+{
+	return json_object_get_double_member(o, name);
+}
+
+/*
+ * --repeat 3: each point's seeds are the derived ones, and its figures are
+ * those of the point run alone with each seed, summarised by mean, sd and
+ * the Student-t half-width.
+ */
+static void test_program_repeat(void **state)
+{
+	struct prog r = prog_run("--no-wall-time", "--repeat", "3", "--output-format=json",
+				 "--sweep", "writeback.contexts=1,2",
+				 "tests/sweep/data/random.ini", NULL);
+	struct prog csv = prog_run("--no-wall-time", "--repeat", "2",
+				   "--sweep", "writeback.contexts=1",
+				   "tests/sweep/data/random.ini", NULL);
+	/* CSV columns of the figures of a single run */
+	static const struct { const char *name; guint column; } figs[] = {
+		{ "write_bw_mib_s", 0 }, { "max_pause_ms", 2 }, { "filefrag_extents", 6 },
+	};
+	g_auto(GStrv) lines = NULL;
+	gboolean spread = FALSE;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	lines = g_strsplit(r.out, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 3);
+	for (int p = 0; p < 2; p++) {
+		g_autoptr(JsonParser) parser = json_parser_new();
+		g_autofree char *ctx = g_strdup_printf("writeback.contexts=%d", p + 1);
+		double x[G_N_ELEMENTS(figs)][3];
+		JsonObject *o, *figures;
+		JsonArray *seeds;
+
+		assert_true(json_parser_load_from_data(parser, lines[p], -1, NULL));
+		o = json_node_get_object(json_parser_get_root(parser));
+		assert_int_equal(json_object_get_int_member(o, "sweep_point"), p + 1);
+		assert_int_equal(json_object_get_int_member(o, "repeat"), 3);
+		seeds = json_object_get_array_member(o, "seeds");
+		assert_int_equal(json_array_get_length(seeds), 3);
+		figures = json_object_get_object_member(o, "figures");
+		for (guint k = 0; k < 3; k++) {
+			/* [run] seed is 1 by default */
+			uint64_t seed = wbsim_sweep_repeat_seed(1, k);
+			g_autofree char *seed_text = g_strdup_printf("%" G_GUINT64_FORMAT, seed);
+			struct prog alone;
+
+			assert_true((uint64_t)json_array_get_int_element(seeds, k) == seed);
+			alone = prog_run("--no-wall-time", "--output-format=csv",
+					 "--seed", seed_text, "--set", ctx,
+					 "tests/sweep/data/random.ini", NULL);
+			assert_int_equal(alone.status, 0);
+			for (size_t f = 0; f < G_N_ELEMENTS(figs); f++) {
+				JsonObject *fo = json_object_get_object_member(figures, figs[f].name);
+				JsonArray *values = json_object_get_array_member(fo, "values");
+
+				x[f][k] = csv_figure(alone.out, figs[f].column);
+				/* both printed with three decimals */
+				assert_true(fabs(json_array_get_double_element(values, k) - x[f][k]) < 1e-9);
+			}
+			prog_clear(&alone);
+		}
+		for (size_t f = 0; f < G_N_ELEMENTS(figs); f++) {
+			JsonObject *fo = json_object_get_object_member(figures, figs[f].name);
+			struct wbsim_stats st;
+
+			wbsim_stats_compute(x[f], 3, &st);
+			/* the program summarised unrounded values: within rounding */
+			assert_true(fabs(member_double(fo, "mean") - st.mean) < 1e-3);
+			assert_true(fabs(member_double(fo, "sd") - st.sd) < 2e-3);
+			assert_true(fabs(member_double(fo, "ci95") - st.ci95) < 1e-2);
+			assert_true(fabs(member_double(fo, "ci95") -
+					 4.302653 * member_double(fo, "sd") / sqrt(3.0)) < 1e-2);
+		}
+		/* the seeds move random writes: the bandwidth spreads */
+		spread |= member_double(json_object_get_object_member(figures, "write_bw_mib_s"),
+					"sd") > 0.0;
+	}
+	assert_true(spread);
+	assert_int_equal(csv.status, 0);
+	assert_true(g_str_has_prefix(csv.out,
+		"writeback.contexts,repeat,write_bw_mib_s_mean,write_bw_mib_s_sd,write_bw_mib_s_ci95,"
+		"max_pause_ms_mean,max_pause_ms_sd,max_pause_ms_ci95,"
+		"filefrag_extents_mean,filefrag_extents_sd,filefrag_extents_ci95\n1,2,"));
+	prog_clear(&r);
+	prog_clear(&csv);
+}
+
+/* ------------------------------------------------------------------------ */
+/* --results: resumable sweeps                                              */
+
+/* sim-writeback on the random scenario's 6-point sweep, with @extra args. */
+static struct prog sweep6(const char *results, const char *format,
+			  const char *extra)
+{
+	g_autofree char *program = built_program("sim-writeback");
+	g_autofree char *fmt = g_strdup_printf("--output-format=%s", format);
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+
+	g_ptr_array_add(argv, program);
+	g_ptr_array_add(argv, "--no-wall-time");
+	g_ptr_array_add(argv, fmt);
+	g_ptr_array_add(argv, "--jobs");
+	g_ptr_array_add(argv, "2");
+	if (results) {
+		g_ptr_array_add(argv, "--results");
+		g_ptr_array_add(argv, (char *)results);
+	}
+	if (extra)
+		g_ptr_array_add(argv, (char *)extra);
+	g_ptr_array_add(argv, "--sweep");
+	g_ptr_array_add(argv, "writeback.contexts=1..3");
+	g_ptr_array_add(argv, "--sweep");
+	g_ptr_array_add(argv, "vm.dirty_ratio=10,30");
+	g_ptr_array_add(argv, "tests/sweep/data/random.ini");
+	g_ptr_array_add(argv, NULL);
+	return prog_spawn((const char *const *)argv->pdata);
+}
+
+/*
+ * A sweep whose results file was cut in the middle of a line (a run killed
+ * while writing it) resumes: the output equals an uninterrupted sweep's, and
+ * the file ends with each point once.
+ */
+static void test_program_resume(void **state)
+{
+	static const char *const formats[] = { "csv", "json", "text" };
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++) {
+		g_autofree char *name = g_strdup_printf("resume-%s.jsonl", formats[i]);
+		g_autofree char *res = g_build_filename(tmpdir, name, NULL);
+		struct prog plain = sweep6(NULL, formats[i], NULL);
+		struct prog full = sweep6(res, formats[i], NULL);
+		struct prog resumed, again;
+		g_autofree char *file_full = read_text(res);
+		g_autofree char *file_resumed = NULL;
+
+		assert_int_equal(plain.status, 0);
+		assert_int_equal(full.status, 0);
+		/* --results changes nothing in the output */
+		assert_string_equal(full.out, plain.out);
+		assert_int_equal(count_lines(file_full), 7);	/* the sweep, 6 points */
+		assert_true(g_str_has_prefix(file_full, "{\"wbsim_sweep_results\":1,"));
+
+		/* the sweep, two points, half a line */
+		cut_results(res, 3);
+		resumed = sweep6(res, formats[i], NULL);
+		assert_int_equal(resumed.status, 0);
+		assert_string_equal(resumed.err, "");
+		assert_string_equal(resumed.out, plain.out);
+		file_resumed = read_text(res);
+		/* the half line is gone, the two points were not run again */
+		assert_int_equal(count_lines(file_resumed), 7);
+		assert_int_equal(strlen(file_resumed), strlen(file_full));
+
+		/* a finished file: nothing runs, the same output */
+		again = sweep6(res, formats[i], NULL);
+		assert_int_equal(again.status, 0);
+		assert_string_equal(again.out, plain.out);
+		prog_clear(&plain);
+		prog_clear(&full);
+		prog_clear(&resumed);
+		prog_clear(&again);
+	}
+}
+
+/* A sweep killed (SIGKILL) while it runs resumes to the uninterrupted output. */
+static void test_program_resume_killed(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "killed.jsonl", NULL);
+	g_autofree char *program = built_program("sim-writeback");
+	const char *argv[] = {
+		program, "--no-wall-time", "--jobs", "1", "--results", res,
+		"--output", "/dev/null", "--sweep", "writeback.contexts=1..3",
+		"--sweep", "vm.dirty_ratio=10,30", "tests/sweep/data/random.ini", NULL
+	};
+	struct prog plain = sweep6(NULL, "csv", NULL);
+	struct prog resumed;
+	g_autoptr(GError) e = NULL;
+	gboolean exited = FALSE;
+	GPid pid;
+	int wait_status;
+
+	(void)state;
+	if (!g_spawn_async(g_getenv("WBSIM_SOURCE_ROOT"), (char **)argv, NULL,
+			   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+			   NULL, NULL, &pid, &e))
+		fail_msg("spawn: %s", e->message);
+	/* kill it once two points are in the file (or let it end) */
+	for (;;) {
+		g_autofree char *text = NULL;
+
+		if (waitpid(pid, &wait_status, WNOHANG) == pid) {
+			exited = TRUE;
+			break;
+		}
+		if (g_file_get_contents(res, &text, NULL, NULL) && count_lines(text) >= 3)
+			break;
+		g_usleep(500);
+	}
+	if (!exited) {
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &wait_status, 0), pid);
+	}
+	g_spawn_close_pid(pid);
+	resumed = sweep6(res, "csv", NULL);
+	assert_int_equal(resumed.status, 0);
+	assert_string_equal(resumed.out, plain.out);
+	prog_clear(&plain);
+	prog_clear(&resumed);
+}
+
+/* A results file of another sweep, or not a results file, is refused. */
+static void test_results_mismatch(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "other.jsonl", NULL);
+	g_autofree char *want_seed = NULL, *want_sweep = NULL, *want_line = NULL;
+	g_autofree char *want_foreign = NULL, *want_format = NULL;
+	g_autofree char *text = NULL, *bad = NULL;
+	struct prog first = sweep6(res, "csv", NULL);
+	struct prog seed = sweep6(res, "csv", "--seed=7");
+	struct prog format = sweep6(res, "json", NULL);
+	g_autofree char *program = built_program("sim-writeback");
+	const char *argv[] = {
+		program, "--results", res, "--sweep", "writeback.contexts=1,3",
+		"--sweep", "vm.dirty_ratio=10,30", "tests/sweep/data/random.ini", NULL
+	};
+	struct prog sweep = prog_spawn(argv);
+	struct prog line, foreign;
+
+	(void)state;
+	assert_int_equal(first.status, 0);
+	assert_int_equal(seed.status, 2);
+	assert_string_equal(seed.out, "");
+	want_seed = g_strdup_printf("sim-writeback: --results %s: holds the results of another sweep: its seed is \"1\", this run's is \"7\" (give another file, or remove it to start again)\n", res);
+	assert_string_equal(seed.err, want_seed);
+	want_format = g_strdup_printf("sim-writeback: --results %s: holds the results of another sweep: its format is \"csv\", this run's is \"json\" (give another file, or remove it to start again)\n", res);
+	assert_int_equal(format.status, 2);
+	assert_string_equal(format.err, want_format);
+	want_sweep = g_strdup_printf("sim-writeback: --results %s: holds the results of another sweep: its sweep is "
+		"[{\"key\":\"writeback.contexts\",\"values\":[\"1\",\"2\",\"3\"]},{\"key\":\"vm.dirty_ratio\",\"values\":[\"10\",\"30\"]}], this run's is "
+		"[{\"key\":\"writeback.contexts\",\"values\":[\"1\",\"3\"]},{\"key\":\"vm.dirty_ratio\",\"values\":[\"10\",\"30\"]}] (give another file, or remove it to start again)\n", res);
+	assert_int_equal(sweep.status, 2);
+	assert_string_equal(sweep.err, want_sweep);
+
+	/* a damaged whole line is an error, not a point to run again */
+	text = read_text(res);
+	bad = g_strconcat(text, "{\"point\": 2, \"oops\": 1}\n", NULL);
+	assert_true(g_file_set_contents(res, bad, -1, NULL));
+	line = sweep6(res, "csv", NULL);
+	assert_int_equal(line.status, 2);
+	want_line = g_strdup_printf("sim-writeback: --results %s:8: not a point's result: expected {\"point\": N, \"sweep\": {...}, \"text\": \"...\"}\n", res);
+	assert_string_equal(line.err, want_line);
+
+	/* a file that is not a results file is left alone */
+	assert_true(g_file_set_contents(res, "x,y\n1,2\n", -1, NULL));
+	foreign = sweep6(res, "csv", NULL);
+	assert_int_equal(foreign.status, 2);
+	want_foreign = g_strdup_printf("sim-writeback: --results %s:1: not a wbsim sweep results file: expected a first line {\"wbsim_sweep_results\": ...} (give another file)\n", res);
+	assert_string_equal(foreign.err, want_foreign);
+	g_free(text);
+	text = read_text(res);
+	assert_string_equal(text, "x,y\n1,2\n");
+	prog_clear(&first);
+	prog_clear(&seed);
+	prog_clear(&format);
+	prog_clear(&sweep);
+	prog_clear(&line);
+	prog_clear(&foreign);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +1034,13 @@ int main(void)
 		cmocka_unit_test(test_program_csv),
 		cmocka_unit_test(test_program_text_and_errors),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_t_quantiles),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_program_repeat),
+		cmocka_unit_test(test_program_resume),
+		cmocka_unit_test(test_program_resume_killed),
+		cmocka_unit_test(test_results_mismatch),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-prog.h - helpers of the sweep tests that run the built programs
+ * (sim-writeback, sim-writeback-mpi under mpirun).
+ */
+#ifndef WBSIM_TESTS_SWEEP_PROG_H
+#define WBSIM_TESTS_SWEEP_PROG_H
+
+#include <glib.h>
+
+/* A finished program: its exit status and what it printed. */
+struct prog {
+	int status;
+	char *out;
+	char *err;
+};
+
+/* prog_spawn() - run @argv (NULL-terminated) in the source root, to its end. */
+struct prog prog_spawn(const char *const *argv);
+
+/* prog_clear() - free what @r holds. */
+void prog_clear(struct prog *r);
+
+/* built_program() - build/sim/@name (a new string). */
+char *built_program(const char *name);
+
+/* read_text() - the contents of @path (a new string; fails the test if unreadable). */
+char *read_text(const char *path);
+
+/* count_lines() - '\n' in @text. */
+unsigned int count_lines(const char *text);
+
+/*
+ * cut_results() - keep the first @keep lines of the results file @path,
+ * then half of the next line without its newline, as a run killed while
+ * writing it leaves the file.
+ */
+void cut_results(const char *path, unsigned int keep);
+
+#endif
