@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-cgroup-events.c - the workload side of cgroup writeback (issue 7):
+ * the [events] cgroup actions (their arguments, load-time and run-time
+ * errors, ordering at 0 s, a container torn down), fio's cgroup= and
+ * file_append=, and the lag of a paced job behind fio's rate schedule on
+ * the ideal device and filesystem, where the costs are known.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <wbsim/scenario.h>
+#include <wbsim/error.h>
+#include <wbsim/cpu-costs.h>
+#include "workload/config-private.h"
+#include "workload/run.h"
+
+/* The scenarios a test loaded: results point into their fio jobs. */
+static GPtrArray *loaded;
+
+static struct wbsim_scenario *load(const char *text, GError **error)
+{
+	struct wbsim_scenario *scn = wbsim_scenario_load_string(text, "test.ini", ".", NULL,
+								error);
+
+	if (scn)
+		g_ptr_array_add(loaded, scn);
+	return scn;
+}
+
+/* Load and run @text under --check; the test fails if either fails. */
+static struct wbsim_run_result *run_ok(const char *text)
+{
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn = load(text, &e);
+	struct wbsim_run_options opts = { .check = TRUE };
+	struct wbsim_run_result *r;
+
+	if (!scn)
+		fail_msg("load: %s", e->message);
+	r = wbsim_run_scenario(scn, &opts, &e);
+	if (!r)
+		fail_msg("run: %s", e->message);
+	return r;
+}
+
+/* Load @text (it must load) and run it: the run must fail with @message. */
+static void run_fails(const char *text, const char *message)
+{
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn = load(text, &e);
+	struct wbsim_run_options opts = { .check = TRUE };
+	struct wbsim_run_result *r;
+
+	if (!scn)
+		fail_msg("load: %s", e->message);
+	r = wbsim_run_scenario(scn, &opts, &e);
+	assert_null(r);
+	assert_non_null(e);
+	assert_string_equal(e->message, message);
+}
+
+static void load_fails(const char *text, const char *message)
+{
+	g_autoptr(GError) e = NULL;
+
+	assert_null(load(text, &e));
+	assert_non_null(e);
+	assert_string_equal(e->message, message);
+}
+
+static const struct wbsim_memcg_result *memcg_of(const struct wbsim_run_result *r,
+						 const char *path)
+{
+	for (guint i = 0; i < r->memcgs->len; i++) {
+		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+
+		if (strcmp(m->path, path) == 0)
+			return m;
+	}
+	fail_msg("no memcg %s in the results", path);
+	return NULL;
+}
+
+static int series_col(const struct wbsim_run_result *r, const char *name)
+{
+	for (guint i = 0; i < r->series.columns->len; i++)
+		if (strcmp(r->series.columns->pdata[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void test_parse_arguments(void **state)
+{
+	struct wbsim_cgroup_event cg;
+	g_autoptr(GError) e = NULL;
+
+	(void)state;
+	assert_true(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 memory.max=4G  memory.high=3g",
+						    &cg, NULL));
+	assert_string_equal(cg.path, "/e7");
+	assert_null(cg.job);
+	assert_true(cg.set_max && cg.set_high);
+	assert_int_equal(cg.max_bytes, UINT64_C(4) << 30);
+	assert_int_equal(cg.high_bytes, UINT64_C(3) << 30);
+	wbsim_cgroup_event_clear(&cg);
+
+	/* no limit given: both stay "max" */
+	assert_true(wbsim_config_parse_cgroup_event("cgroup-create", "/e7/a", &cg, NULL));
+	assert_false(cg.set_max || cg.set_high);
+	assert_int_equal(cg.max_bytes, UINT64_MAX);
+	wbsim_cgroup_event_clear(&cg);
+
+	assert_true(wbsim_config_parse_cgroup_event("cgroup-set", "/e7 memory.high=max", &cg, NULL));
+	assert_true(cg.set_high);
+	assert_false(cg.set_max);
+	assert_int_equal(cg.high_bytes, UINT64_MAX);
+	wbsim_cgroup_event_clear(&cg);
+
+	assert_true(wbsim_config_parse_cgroup_event("cgroup-move", "old /e7/a", &cg, NULL));
+	assert_string_equal(cg.job, "old");
+	assert_string_equal(cg.path, "/e7/a");
+	wbsim_cgroup_event_clear(&cg);
+	/* a task may move back to the root */
+	assert_true(wbsim_config_parse_cgroup_event("cgroup-move", "old /", &cg, NULL));
+	assert_string_equal(cg.path, "/");
+	wbsim_cgroup_event_clear(&cg);
+
+	assert_false(wbsim_config_parse_cgroup_event("cgroup-remove", "/e7//a", &cg, &e));
+	assert_string_equal(e->message, "cgroup path '/e7//a': expected non-empty names other "
+			    "than . and .. between the slashes");
+	g_clear_error(&e);
+	assert_false(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 memory.max=1k", &cg, &e));
+	assert_string_equal(e->message, "memory.max=1k: expected max or a size of at least one page (4k)");
+	g_clear_error(&e);
+	assert_false(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 a b c", &cg, &e));
+	assert_string_equal(e->message, "too many words: expected at most 3");
+	g_clear_error(&e);
+	assert_false(wbsim_config_parse_cgroup_event("cgroup-io-disable", "/", &cg, &e));
+	assert_string_equal(e->message, "cgroup path '/': expected a cgroup below the root (the root "
+			    "cgroup cannot be created, removed or limited)");
+}
+
+static void test_load_errors(void **state)
+{
+	(void)state;
+	/* the line, the event and what was expected */
+	load_fails("[events]\nat = 1s cgroup-create\n[fio:w]\nrw=write\nsize=1m\n",
+		   "test.ini:2: [events] at = 1s cgroup-create: action cgroup-create needs a cgroup "
+		   "path such as /e7/a, then optionally memory.max=SIZE|max and memory.high=SIZE|max");
+	load_fails("[events]\nat = 1s cgroup-set /a memory.max=lots\n[fio:w]\nrw=write\nsize=1m\n",
+		   "test.ini:2: [events] at = 1s cgroup-set /a memory.max=lots: action cgroup-set "
+		   "'/a memory.max=lots': memory.max=lots: expected max or a size in bytes (suffixes "
+		   "k, m, g, t, p are powers of 1024)");
+	/* cgroup-move names a job of the workload (all its clones move) */
+	load_fails("[events]\nat = 0s cgroup-create /g\nat = 2s cgroup-move x /g\n"
+		   "[fio:w]\nrw=write\nsize=1m\nnumjobs=2\n[fio:v]\nrw=write\nsize=1m\n",
+		   "test.ini:3: [events] at = 2s cgroup-move x /g: no fio job is named 'x': "
+		   "expected one of: w, v");
+}
+
+/* fio's cgroup= is checked when the job is set up, i.e. at run time. */
+static void test_fio_cgroup_bad_name(void **state)
+{
+	(void)state;
+	run_fails("[fio:w]\nrw=write\nsize=1m\ncgroup=a//b\n",
+		  "test.ini:1: job 'w': cgroup=a//b: expected a cgroup name such as e7/a (names "
+		  "without blanks, '.' or '..' between single slashes)");
+}
+
+static void test_runtime_errors(void **state)
+{
+	(void)state;
+	run_fails("[events]\nat = 0s cgroup-create /g\nat = 10ms cgroup-remove /h\n"
+		  "[fio:w]\nrw=write\nsize=1m\n",
+		  "test.ini:3: [events] at = 10ms cgroup-remove /h: no cgroup /h exists at that time");
+	run_fails("[events]\nat = 0s cgroup-create /g\nat = 1ms cgroup-create /g\n"
+		  "[fio:w]\nrw=write\nsize=1m\n",
+		  "test.ini:3: [events] at = 1ms cgroup-create /g: cgroup /g exists already");
+}
+
+/* rmdir of a cgroup with a child is refused (EBUSY): the run fails at the
+ * event's line. */
+static void test_remove_busy(void **state)
+{
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn;
+	struct wbsim_run_options opts = { .check = TRUE };
+
+	(void)state;
+	scn = load("[events]\nat = 0s cgroup-create /g/h\nat = 5ms cgroup-remove /g\n"
+		   "[fio:w]\nrw=write\nsize=1m\n", &e);
+	assert_non_null(scn);
+	assert_null(wbsim_run_scenario(scn, &opts, &e));
+	assert_true(g_str_has_prefix(e->message, "test.ini:3: [events] at = 5ms cgroup-remove /g: "));
+}
+
+/* Events at 0 s act before the jobs' first write: every page the job
+ * dirties is charged to the cgroup it was moved into. */
+static void test_events_at_zero_first(void **state)
+{
+	struct wbsim_run_result *r;
+
+	(void)state;
+	r = run_ok("[events]\nat = 0s cgroup-create /g memory.max=1g\nat = 0s cgroup-move w /g\n"
+		   "[fio:w]\nrw=write\nsize=1m\ninvalidate=0\n");
+	assert_true(r->cgroups);
+	assert_int_equal(memcg_of(r, "/g")->nr_file, 256);
+	assert_int_equal(memcg_of(r, "/")->nr_file, 256);	/* hierarchical */
+	assert_true(memcg_of(r, "/g")->online);
+	/* the series has the columns of /g, fixed at the start */
+	assert_true(series_col(r, "memcg:/g:dirty") > 0);
+	assert_true(series_col(r, "memcg:/g:dying_wb_dirty") > 0);
+	assert_true(series_col(r, "bdi_write_bw_kbps") > 0);
+	wbsim_run_result_free(r);
+}
+
+/* A container torn down: its time-based job ends at the event, as if its
+ * runtime ended; the cgroup is then removed. */
+static void test_remove_stops_jobs(void **state)
+{
+	struct wbsim_run_result *r;
+	const struct wbsim_job_result *old, *other;
+
+	(void)state;
+	r = run_ok("[run]\ntime_limit = 2s\n"
+		   "[events]\nat = 0s cgroup-create /c\nat = 0s cgroup-move old /c\n"
+		   "at = 500ms cgroup-remove /c\n"
+		   "[fio:global]\nrw=write\nsize=64m\nbs=64k\nrate=16m\ntime_based\nruntime=2s\n"
+		   "invalidate=0\n[fio:old]\n[fio:other]\n");
+	old = r->jobs->pdata[0];
+	other = r->jobs->pdata[1];
+	assert_string_equal(old->name, "old");
+	/* 16 MiB/s for 500 ms, then stopped after the write in progress */
+	assert_true(old->io_bytes >= 8 * 1024 * 1024 && old->io_bytes <= 8 * 1024 * 1024 + 65536);
+	assert_true(old->runtime_ns <= 500000000 + 1000000);
+	assert_int_equal(other->io_bytes, 32 * 1024 * 1024);
+	assert_false(memcg_of(r, "/c")->online);
+	wbsim_run_result_free(r);
+}
+
+/* fio's cgroup=: created at job start, removed at its end unless
+ * cgroup_nodelete=1; clones share it, the last one out removes it. */
+static void test_fio_cgroup_option(void **state)
+{
+	struct wbsim_run_result *r;
+
+	(void)state;
+	r = run_ok("[fio:w]\nrw=write\nsize=1m\ninvalidate=0\ncgroup=grp/sub\nnumjobs=2\n"
+		   "filename_format=$jobname.$jobnum\n"
+		   "[fio:k]\nrw=write\nsize=1m\ninvalidate=0\ncgroup=keep\ncgroup_nodelete=1\n");
+	assert_int_equal(memcg_of(r, "/grp/sub")->nr_file, 512);
+	assert_false(memcg_of(r, "/grp/sub")->online);
+	assert_true(memcg_of(r, "/grp")->online);	/* fio removes only its own */
+	assert_int_equal(memcg_of(r, "/keep")->nr_file, 256);
+	assert_true(memcg_of(r, "/keep")->online);
+	wbsim_run_result_free(r);
+}
+
+/* file_append=1: two jobs appending to one file write new pages each
+ * (512 dirtied); without it they write the same 1 MiB (256). */
+static void test_file_append(void **state)
+{
+	struct wbsim_run_result *r;
+	const char *text = "[fio:global]\nrw=write\nsize=1m\nfilename=shared\ninvalidate=0\n%s"
+			   "[fio:a]\n[fio:b]\n";
+	g_autofree char *append = g_strdup_printf(text, "file_append=1\n");
+	g_autofree char *plain = g_strdup_printf(text, "");
+
+	(void)state;
+	r = run_ok(append);
+	assert_int_equal(r->nr_dirtied, 512);
+	wbsim_run_result_free(r);
+	r = run_ok(plain);
+	assert_int_equal(r->nr_dirtied, 256);
+	wbsim_run_result_free(r);
+}
+
+/*
+ * The lag behind the rate schedule, on the ideal device and filesystem:
+ * a 4 KiB buffered write costs the task write_syscall + copy_page +
+ * dirty_page ns of CPU and nothing else (the ideal filesystem has no
+ * write hook; far below the dirty limits no throttle pauses). Paced at
+ * one write per ms, every write is issued on time: lag 0. Paced at one
+ * write per 1000 ns, write k is issued at k * cost and due at k * 1000
+ * ns, so the last of 100 writes is the latest: 99 * (cost - 1000) ns.
+ */
+static void test_lag(void **state)
+{
+	struct wbsim_cpu_costs c;
+	struct wbsim_run_result *r;
+	const struct wbsim_job_result *j;
+	wbsim_time_t cost;
+	int col;
+
+	(void)state;
+	wbsim_cpu_costs_init(&c);
+	cost = c.write_syscall_ns + c.copy_page_ns + c.dirty_page_ns;
+	assert_true(cost > 1000);
+
+	r = run_ok("[fio:w]\nrw=write\nbs=4k\nsize=400k\ninvalidate=0\nrate=4096000\n");
+	j = r->jobs->pdata[0];
+	assert_int_equal(j->total_ios, 100);
+	assert_int_equal(j->max_lag_ns, 0);
+	col = series_col(r, "job0_lag_ms");
+	assert_true(col > 0);
+	assert_int_equal(series_col(r, "memcg:/:dirty"), -1);	/* no cgroups */
+	wbsim_run_result_free(r);
+
+	r = run_ok("[fio:w]\nrw=write\nbs=4k\nsize=400k\ninvalidate=0\nrate=4096000000\n");
+	j = r->jobs->pdata[0];
+	assert_int_equal(j->total_ios, 100);
+	assert_int_equal(j->max_lag_ns, 99 * (cost - 1000));
+	wbsim_run_result_free(r);
+
+	/* no rate=: no lag and no lag column */
+	r = run_ok("[fio:w]\nrw=write\nbs=4k\nsize=400k\ninvalidate=0\n");
+	assert_int_equal(((const struct wbsim_job_result *)r->jobs->pdata[0])->max_lag_ns, 0);
+	assert_int_equal(series_col(r, "job0_lag_ms"), -1);
+	wbsim_run_result_free(r);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	loaded = g_ptr_array_new_with_free_func((GDestroyNotify)wbsim_scenario_free);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	g_ptr_array_unref(loaded);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_arguments),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_fio_cgroup_bad_name),
+		cmocka_unit_test(test_runtime_errors),
+		cmocka_unit_test(test_remove_busy),
+		cmocka_unit_test(test_events_at_zero_first),
+		cmocka_unit_test(test_remove_stops_jobs),
+		cmocka_unit_test(test_fio_cgroup_option),
+		cmocka_unit_test(test_file_append),
+		cmocka_unit_test(test_lag),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
