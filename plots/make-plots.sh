@@ -14,6 +14,9 @@
 #   dirty-series  dirty and writeback pages over time with the thresholds
 #                 and the throttle pauses (one E1 run)
 #   e6-extents    extent counts of the E6 file at the measured moments
+#   e7-lag        a worker's lag behind its rate schedule over time, with
+#                 the dirty pages of the removed cgroup's wb (E7 test 1,
+#                 dying_wb unreachable against reachable, full 120 s runs)
 # Environment:
 #   PLOT_TIME_LIMIT   simulated time of each E1/E2 run (default 5s)
 #   PLOT_SERIES_TIME  simulated time of the dirty-series run (default 20s)
@@ -34,7 +37,7 @@ GNUPLOT=$2
 SRC=$3
 OUT=$4
 shift 4
-PLOTS=${*:-e1-bandwidth e2-contexts dirty-series e6-extents}
+PLOTS=${*:-e1-bandwidth e2-contexts dirty-series e6-extents e7-lag}
 LIMIT=${PLOT_TIME_LIMIT:-5s}
 SERIES_LIMIT=${PLOT_SERIES_TIME:-20s}
 SERIES_SCENARIO=${PLOT_SERIES_SCENARIO:-scenarios/e1-nvme-xfs-base.ini}
@@ -157,12 +160,51 @@ plot_e6() {
 	draw e6-extents.gp "$dat" "$OUT/e6-extents" ""
 }
 
+# The columns @names of a --series CSV (by name), space-separated, one row
+# per sample; pages (memcg:*) become MiB, the lag seconds.
+series_cols() {	# CSV NAME...
+	csv=$1
+	shift
+	awk -F, -v want="$*" '
+		/^#/ { next }
+		!h { n = split(want, w, " "); for (i = 1; i <= NF; i++) col[$i] = i
+		     for (k = 1; k <= n; k++) if (!(w[k] in col)) { print "no column " w[k] > "/dev/stderr"; exit 1 }
+		     h = 1; next }
+		{ line = ""
+		  for (k = 1; k <= n; k++) {
+			v = $col[w[k]]
+			if (w[k] ~ /^memcg:/) v = v / 256
+			else if (w[k] ~ /_lag_ms$/) v = v / 1000
+			line = line (k > 1 ? " " : "") v
+		  }
+		  print line }' "$csv"
+}
+
+plot_e7() {
+	dat=$OUT/e7-lag.dat
+	for v in unreachable reachable; do
+		"$SIM" --no-wall-time --series "$OUT/e7-$v.csv" scenarios/e7-dying-cgroup-$v.ini > "$OUT/e7-$v.txt"
+	done
+	{
+		echo "# E7 test 1: lag of job new (/e7/b) behind its 250 MiB/s schedule, s; dirty pages"
+		echo "# on the killed wb of /e7/a (removed at 10 s), MiB; full runs of"
+		echo "# scenarios/e7-dying-cgroup-{unreachable,reachable}.ini, --series every 100 ms"
+		echo "# time_s lag_unreachable_s dying_wb_unreachable_MiB lag_reachable_s dying_wb_reachable_MiB"
+		# job1 is "new" (the second job of e7-dying-cgroup.fio)
+		series_cols "$OUT/e7-unreachable.csv" time_s job1_lag_ms memcg:/e7/a:dying_wb_dirty > "$OUT/e7-u.cols"
+		series_cols "$OUT/e7-reachable.csv" job1_lag_ms memcg:/e7/a:dying_wb_dirty > "$OUT/e7-r.cols"
+		paste -d ' ' "$OUT/e7-u.cols" "$OUT/e7-r.cols"
+	} > "$dat"
+	draw e7-lag.gp "$dat" "$OUT/e7-lag" ""
+}
+
 for p in $PLOTS; do
 	case $p in
 	e1-bandwidth) plot_e1 ;;
 	e2-contexts) plot_e2 ;;
 	dirty-series) plot_series ;;
 	e6-extents) plot_e6 ;;
+	e7-lag) plot_e7 ;;
 	*) echo "$0: unknown plot '$p'" >&2; exit 2 ;;
 	esac
 done
