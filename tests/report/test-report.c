@@ -586,6 +586,85 @@ static void test_json_plus(void **state)
 		json_object_get_object_member(job, "read"), "clat_ns"), "bins"));
 }
 
+/* With cgroups: the worst lag of a paced job, and the cgroup writeback
+ * part (per wb, per memcg, switches) in the text and the JSON; without
+ * them, neither. */
+static void test_cgroups(void **state)
+{
+	struct fixture *fx = *state;
+	struct wbsim_run_result *r = fx->r;
+	struct wbsim_cgwb_result *w = g_new0(struct wbsim_cgwb_result, 1);
+	struct wbsim_memcg_result *m = g_new0(struct wbsim_memcg_result, 1);
+	g_autoptr(GString) plain = wbsim_report_text(r, FALSE);
+	g_autofree char *plain_json = wbsim_report_json(r, FALSE);
+	g_autoptr(GString) t = NULL;
+	g_autofree char *json = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	JsonObject *wb, *cg, *o;
+
+	assert_null(strstr(plain->str, "cgroup writeback"));
+	assert_null(strstr(plain->str, "rate schedule"));
+	assert_null(strstr(plain_json, "cgroup_writeback"));
+
+	fx->fio[2]->rate[WBSIM_FIO_DDIR_WRITE] = 250 * MIB;
+	((struct wbsim_job_result *)r->jobs->pdata[2])->max_lag_ns = 2459317000ull;
+	r->cgroups = true;
+	r->isw_done = 1000;
+	r->isw_skipped = 3;
+	r->tot_write_bandwidth = 64000;
+	w->ctx = 0;
+	w->memcg = g_strdup("/e7/a");
+	w->dying = true;
+	w->dirty = 200;
+	w->writeback = 16;
+	w->avg_write_bandwidth = 25600;
+	w->pages_written = 5000;
+	w->switched_out = 1000;
+	w->foreign_works = 14;
+	g_ptr_array_add(r->cgwbs, w);
+	m->path = g_strdup("/e7/b");
+	m->online = true;
+	m->nr_file_dirty = 300;
+	m->nr_file = 9000;
+	m->frn_flushes = 46;
+	m->frn_flush_failures = 40;
+	g_ptr_array_add(r->memcgs, m);
+
+	t = wbsim_report_text(r, FALSE);
+	assert_true(contains(t, "  job 2 (C): pauses=0, paused=0.000ms, max pause=0.000ms, "
+				"cpu=40.500ms, cpu wait=0.000ms, invalidates=0\n"
+				"    rate schedule: worst lag=2459.317ms\n"));
+	assert_true(contains(t, "cgroup writeback (dying_wb = unreachable): inode switches=1000, "
+				"skipped=3, bdi write bandwidth=256000KB/s\n"
+				"  wb ctx 0 memcg /e7/a (dying): dirty=200, writeback=16, "
+				"bandwidth=102400KB/s, pages written=5000, switched in=0, out=1000, "
+				"foreign works=14\n"
+				"  memcg /e7/b: dirty=300, writeback=0, file=9000, foreign flushes=46, "
+				"failed=40\nblock device:\n"));
+
+	r->dying_wb_reachable = true;
+	json = wbsim_report_json(r, FALSE);
+	root = parse(json);
+	wb = json_object_get_object_member(json_node_get_object(root), "wbsim");
+	assert_int_equal(json_object_get_int_member(json_array_get_object_element(
+		json_object_get_array_member(wb, "jobs"), 2), "max_lag_ns"), 2459317000ll);
+	cg = json_object_get_object_member(wb, "cgroup_writeback");
+	assert_non_null(cg);
+	assert_string_equal(json_object_get_string_member(cg, "dying_wb"), "reachable");
+	assert_int_equal(json_object_get_int_member(cg, "inode_switches"), 1000);
+	assert_int_equal(json_object_get_int_member(cg, "inode_switches_skipped"), 3);
+	assert_int_equal(json_object_get_int_member(cg, "tot_write_bandwidth_kbps"), 256000);
+	o = json_array_get_object_element(json_object_get_array_member(cg, "wbs"), 0);
+	assert_string_equal(json_object_get_string_member(o, "memcg"), "/e7/a");
+	assert_true(json_object_get_boolean_member(o, "dying"));
+	assert_int_equal(json_object_get_int_member(o, "foreign_works"), 14);
+	assert_int_equal(json_object_get_int_member(o, "switched_out"), 1000);
+	o = json_array_get_object_element(json_object_get_array_member(cg, "memcgs"), 0);
+	assert_string_equal(json_object_get_string_member(o, "path"), "/e7/b");
+	assert_int_equal(json_object_get_int_member(o, "foreign_flushes"), 46);
+	assert_int_equal(json_object_get_int_member(o, "foreign_flush_failures"), 40);
+}
+
 static void test_csv(void **state)
 {
 	struct fixture *fx = *state;
@@ -627,6 +706,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_global_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_plus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroups, setup, teardown),
 		cmocka_unit_test(test_empty_result),
 	};
 
