@@ -140,6 +140,37 @@ static GArray *scenario_groups(const struct wbsim_scenario *scn)
 }
 
 /**
+ * struct run_progress - a single run's progress line on a terminal
+ * @stream: where it goes
+ * @limit_ns: [run] time_limit (0: none)
+ * @last_us: when it was last drawn (monotonic)
+ */
+struct run_progress {
+	FILE *stream;
+	wbsim_time_t limit_ns;
+	gint64 last_us;
+};
+
+/* struct wbsim_run_options::sample_fn: the simulated time, every 250 ms. */
+static void run_progress_sample(void *arg, wbsim_time_t now, const char *const *columns,
+				const double *row, unsigned int n)
+{
+	struct run_progress *rp = arg;
+	gint64 t = g_get_monotonic_time();
+
+	(void)columns;
+	(void)row;
+	(void)n;
+	if (t - rp->last_us < 250000)
+		return;
+	rp->last_us = t;
+	fprintf(rp->stream, "\r\033[K" PROG ": %.1f s simulated", (double)now / 1e9);
+	if (rp->limit_ns)
+		fprintf(rp->stream, " of %.1f s", (double)rp->limit_ns / 1e9);
+	fflush(rp->stream);
+}
+
+/**
  * run_scenario() - simulate @scn and report on @ro->cli->out
  * @scn: a loaded, checked scenario
  * @ro: output format and destination, series/trace destinations, --check
@@ -157,9 +188,17 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 {
 	const struct wbsim_sweep_cli *cli = ro->cli;
 	struct wbsim_run_options opts = cli->opts;
+	struct run_progress rp = { .stream = cli->progress_stream };
 	struct wbsim_run_result *r;
 	FILE *trace = NULL;
 	gboolean ok = TRUE;
+
+	if (rp.stream) {
+		rp.limit_ns = wbsim_scenario_config(scn)->time_limit;
+		rp.last_us = g_get_monotonic_time();
+		opts.sample_fn = run_progress_sample;
+		opts.hook_arg = &rp;
+	}
 
 	if (ro->trace_file) {
 		trace = fopen(ro->trace_file, "w");
@@ -175,6 +214,10 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		opts.trace_arg = trace;
 	}
 	r = wbsim_run_scenario(scn, &opts, error);
+	if (rp.stream) {
+		fputs("\r\033[K", rp.stream);		/* the progress line goes */
+		fflush(rp.stream);
+	}
 	if (trace && fclose(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
 			    ro->trace_file, g_strerror(errno));
@@ -272,7 +315,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	}
 	ro.series_file = opt_series;
 	ro.trace_file = opt_trace;
-	/* a sweep's progress line, on a terminal only: tests and CI see nothing */
+	/* the progress line, on a terminal only: tests and CI see nothing */
 	if (cli->opt_progress || isatty(STDERR_FILENO))
 		cli->progress_stream = stderr;
 

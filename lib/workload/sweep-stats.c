@@ -126,6 +126,7 @@ void wbsim_stats_compute(const double *x, size_t n, struct wbsim_stats *s)
 static const char *const stat_names[WBSIM_STAT_COUNT] = {
 	[WBSIM_STAT_WRITE_BW] = "write_bw_mib_s",
 	[WBSIM_STAT_MAX_PAUSE] = "max_pause_ms",
+	[WBSIM_STAT_MAX_LAG] = "max_lag_ms",
 	[WBSIM_STAT_EXTENTS] = "filefrag_extents",
 };
 
@@ -141,6 +142,7 @@ void wbsim_sweep_stat_values(const struct wbsim_run_result *r, double *out)
 	wbsim_sweep_figures(r, &f);
 	out[WBSIM_STAT_WRITE_BW] = f.write_bw_mib_s;
 	out[WBSIM_STAT_MAX_PAUSE] = f.max_pause_ms;
+	out[WBSIM_STAT_MAX_LAG] = f.max_lag_ms;
 	out[WBSIM_STAT_EXTENTS] = (double)f.filefrag_extents;
 }
 

@@ -22,6 +22,7 @@
 enum wbsim_sweep_stat {
 	WBSIM_STAT_WRITE_BW,	/* write_bw_mib_s */
 	WBSIM_STAT_MAX_PAUSE,	/* max_pause_ms */
+	WBSIM_STAT_MAX_LAG,	/* max_lag_ms: worst lag behind fio's rate schedule */
 	WBSIM_STAT_EXTENTS,	/* filefrag_extents */
 	WBSIM_STAT_COUNT,
 };

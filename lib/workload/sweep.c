@@ -752,7 +752,7 @@ void wbsim_sweep_figures(const struct wbsim_run_result *r,
 			 struct wbsim_sweep_figures *f)
 {
 	uint64_t bytes = 0, flushers = 0;
-	wbsim_time_t runtime = 0, max_pause = 0;
+	wbsim_time_t runtime = 0, max_pause = 0, max_lag = 0;
 
 	memset(f, 0, sizeof(*f));
 	for (guint i = 0; i < r->jobs->len; i++) {
@@ -762,9 +762,11 @@ void wbsim_sweep_figures(const struct wbsim_run_result *r,
 		runtime = MAX(runtime, j->runtime_ns);
 		f->pauses += j->pauses;
 		max_pause = MAX(max_pause, j->max_pause_ns);
+		max_lag = MAX(max_lag, j->max_lag_ns);
 	}
 	f->write_bw_mib_s = mib_per_s(bytes, runtime);
 	f->max_pause_ms = (double)max_pause / 1e6;
+	f->max_lag_ms = (double)max_lag / 1e6;
 	for (guint i = 0; i < r->wbs->len; i++)
 		flushers += ((const struct wbsim_wb_result *)r->wbs->pdata[i])->pages_written;
 	f->pages_by_flushers = flushers;

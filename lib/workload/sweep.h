@@ -292,6 +292,9 @@ char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups)
  * @write_bw_mib_s: all jobs' bytes over the longest job runtime, MiB/s
  * @pauses: balance_dirty_pages() sleeps of all jobs
  * @max_pause_ms: the longest balance_dirty_pages() call of any job
+ * @max_lag_ms: the worst lag of any job behind fio's rate= schedule (0
+ *	without rate=); not a CSV column of a plain sweep, a figure of
+ *	--repeat
  * @pages_by_flushers: pages the flushers submitted
  * @pages_by_tasks: pages written back that no flusher submitted
  * @device_util_pct: device utilisation (at most 100)
@@ -302,6 +305,7 @@ struct wbsim_sweep_figures {
 	double write_bw_mib_s;
 	uint64_t pauses;
 	double max_pause_ms;
+	double max_lag_ms;
 	uint64_t pages_by_flushers;
 	uint64_t pages_by_tasks;
 	double device_util_pct;

@@ -742,6 +742,26 @@ static double csv_figure(const char *csv, guint i)
 	return g_ascii_strtod(f[i], NULL);
 }
 
+/* The worst max_lag_ns of the jobs of a JSON report, in ms, to 3 decimals. */
+static double max_lag_ms(const char *json)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonObject *wbsim;
+	JsonArray *jobs;
+	gint64 lag = 0;
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	assert_true(json_parser_load_from_data(parser, json, -1, NULL));
+	wbsim = json_object_get_object_member(json_node_get_object(json_parser_get_root(parser)),
+					      "wbsim");
+	jobs = json_object_get_array_member(wbsim, "jobs");
+	assert_true(json_array_get_length(jobs) > 0);
+	for (guint i = 0; i < json_array_get_length(jobs); i++)
+		lag = MAX(lag, json_object_get_int_member(json_array_get_object_element(jobs, i),
+							  "max_lag_ns"));
+	return g_ascii_strtod(g_ascii_formatd(buf, sizeof(buf), "%.3f", (double)lag / 1e6), NULL);
+}
+
 static double member_double(JsonObject *o, const char *name)
 {
 	return json_object_get_double_member(o, name);
@@ -760,9 +780,10 @@ static void test_program_repeat(void **state)
 	struct prog csv = prog_run("--no-wall-time", "--repeat", "2",
 				   "--sweep", "writeback.contexts=1",
 				   "tests/sweep/data/random.ini", NULL);
-	/* CSV columns of the figures of a single run */
-	static const struct { const char *name; guint column; } figs[] = {
-		{ "write_bw_mib_s", 0 }, { "max_pause_ms", 2 }, { "filefrag_extents", 6 },
+	/* CSV columns of the figures of a single run (lag: from its JSON) */
+	static const struct { const char *name; int column; } figs[] = {
+		{ "write_bw_mib_s", 0 }, { "max_pause_ms", 2 }, { "max_lag_ms", -1 },
+		{ "filefrag_extents", 6 },
 	};
 	g_auto(GStrv) lines = NULL;
 	gboolean spread = FALSE;
@@ -790,22 +811,29 @@ static void test_program_repeat(void **state)
 			/* [run] seed is 1 by default */
 			uint64_t seed = wbsim_sweep_repeat_seed(1, k);
 			g_autofree char *seed_text = g_strdup_printf("%" G_GUINT64_FORMAT, seed);
-			struct prog alone;
+			struct prog alone, alone_json;
 
 			assert_true((uint64_t)json_array_get_int_element(seeds, k) == seed);
 			alone = prog_run("--no-wall-time", "--output-format=csv",
 					 "--seed", seed_text, "--set", ctx,
 					 "tests/sweep/data/random.ini", NULL);
 			assert_int_equal(alone.status, 0);
+			alone_json = prog_run("--no-wall-time", "--output-format=json",
+					      "--seed", seed_text, "--set", ctx,
+					      "tests/sweep/data/random.ini", NULL);
+			assert_int_equal(alone_json.status, 0);
 			for (size_t f = 0; f < G_N_ELEMENTS(figs); f++) {
 				JsonObject *fo = json_object_get_object_member(figures, figs[f].name);
 				JsonArray *values = json_object_get_array_member(fo, "values");
 
-				x[f][k] = csv_figure(alone.out, figs[f].column);
+				x[f][k] = figs[f].column >= 0
+					? csv_figure(alone.out, (guint)figs[f].column)
+					: max_lag_ms(alone_json.out);
 				/* both printed with three decimals */
 				assert_true(fabs(json_array_get_double_element(values, k) - x[f][k]) < 1e-9);
 			}
 			prog_clear(&alone);
+			prog_clear(&alone_json);
 		}
 		for (size_t f = 0; f < G_N_ELEMENTS(figs); f++) {
 			JsonObject *fo = json_object_get_object_member(figures, figs[f].name);
@@ -819,8 +847,10 @@ static void test_program_repeat(void **state)
 			assert_true(fabs(member_double(fo, "ci95") -
 					 4.302653 * member_double(fo, "sd") / sqrt(3.0)) < 1e-2);
 		}
-		/* the seeds move random writes: the bandwidth spreads */
+		/* the seeds move random writes: the bandwidth and the lag spread */
 		spread |= member_double(json_object_get_object_member(figures, "write_bw_mib_s"),
+					"sd") > 0.0 &&
+			  member_double(json_object_get_object_member(figures, "max_lag_ms"),
 					"sd") > 0.0;
 	}
 	assert_true(spread);
@@ -828,6 +858,7 @@ static void test_program_repeat(void **state)
 	assert_true(g_str_has_prefix(csv.out,
 		"writeback.contexts,repeat,write_bw_mib_s_mean,write_bw_mib_s_sd,write_bw_mib_s_ci95,"
 		"max_pause_ms_mean,max_pause_ms_sd,max_pause_ms_ci95,"
+		"max_lag_ms_mean,max_lag_ms_sd,max_lag_ms_ci95,"
 		"filefrag_extents_mean,filefrag_extents_sd,filefrag_extents_ci95\n1,2,"));
 	prog_clear(&r);
 	prog_clear(&csv);
