@@ -325,6 +325,40 @@ static void test_lag(void **state)
 	wbsim_run_result_free(r);
 }
 
+/* sync and syncfs reach the wbs of removed cgroups (the kernel walks
+ * bdi->wb_list, where a killed wb stays until released): without the
+ * syncfs, the pages of the removed cgroup stay dirty on its dying wb. */
+static void test_syncfs_reaches_dying_wb(void **state)
+{
+	const char *text = "[events]\nat = 0s cgroup-create /g\nat = 0s cgroup-move w /g\n"
+			   "at = 100ms cgroup-remove /g\n%s"
+			   "[fio:w]\nrw=write\nsize=8m\ninvalidate=0\n";
+	g_autofree char *with = g_strdup_printf(text, "at = 200ms syncfs\n");
+	g_autofree char *without = g_strdup_printf(text, "");
+	struct wbsim_run_result *r;
+	const struct wbsim_cgwb_result *dying = NULL;
+
+	(void)state;
+	r = run_ok(without);
+	assert_int_equal(r->nr_dirtied, 2048);
+	assert_int_equal(r->nr_written, 0);
+	for (guint i = 0; i < r->cgwbs->len; i++) {
+		const struct wbsim_cgwb_result *w = r->cgwbs->pdata[i];
+
+		if (strcmp(w->memcg, "/g") == 0)
+			dying = w;
+	}
+	assert_non_null(dying);
+	assert_true(dying->dying);
+	assert_int_equal(dying->dirty, 2048);
+	wbsim_run_result_free(r);
+
+	r = run_ok(with);
+	assert_int_equal(r->nr_written, 2048);
+	assert_int_equal(memcg_of(r, "/")->nr_file_dirty, 0);
+	wbsim_run_result_free(r);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -352,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_fio_cgroup_option),
 		cmocka_unit_test(test_file_append),
 		cmocka_unit_test(test_lag),
+		cmocka_unit_test(test_syncfs_reaches_dying_wb),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
