@@ -13,6 +13,9 @@
 #include "mm/memcontrol.h"
 #include "mm/vm.h"
 
+/* 128-bit products of page counts (GCC and Clang) */
+__extension__ typedef unsigned __int128 u128;
+
 /* css ids are 16 bits in the kernel (MEM_CGROUP_ID_MAX) */
 #define MEMCG_ID_MAX 65535u
 
@@ -194,17 +197,25 @@ static uint64_t memcg_limit(const struct wbsim_memcg *memcg)
 void wbsim_memcg_wb_stats(const struct wbsim_memcg *memcg, uint64_t *filepages,
 			  uint64_t *headroom, uint64_t *dirty, uint64_t *writeback)
 {
-	uint64_t cap = UINT64_MAX, room = UINT64_MAX;
+	uint64_t room = UINT64_MAX, num = 1, den = 1;
 
-	/* the smallest limit of the memcg and its ancestors caps its LRU */
+	/* a memcg over its limit (or an ancestor over its own) has had its
+	 * clean pages reclaimed down to it, each child in proportion to its
+	 * share of the charge, as reclaim scans the memcgs below the limit
+	 * in proportion to their LRU sizes: the file LRU keeps the smallest
+	 * such fraction of the charged pages */
 	for (const struct wbsim_memcg *m = memcg; m && m->parent; m = m->parent) {
 		uint64_t lim = memcg_limit(m);
 		uint64_t usage = MIN(m->nr_file, lim);
 
-		cap = MIN(cap, lim);
 		room = MIN(room, lim - usage);
+		if (m->nr_file > lim &&
+		    (u128)lim * den < (u128)num * m->nr_file) {
+			num = lim;
+			den = m->nr_file;
+		}
 	}
-	*filepages = MIN(memcg->nr_file, cap);
+	*filepages = (uint64_t)((u128)memcg->nr_file * num / den);
 	*headroom = room;
 	*dirty = memcg->nr_file_dirty;
 	*writeback = memcg->nr_writeback;

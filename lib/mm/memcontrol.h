@@ -145,12 +145,14 @@ void wbsim_memcg_mod_file(struct wbsim_memcg *memcg, int64_t delta);
  * @dirty: NR_FILE_DIRTY
  * @writeback: NR_WRITEBACK
  *
- * Reclaim is not simulated page by page: a memcg whose charged file pages
- * pass its limit (or an ancestor's) is taken to have reclaimed clean
- * pages down to that limit, so its file LRU is the charged pages capped
- * by the limit and its headroom is then 0. Dirty and writeback pages are
- * never reclaimed, which holds while the dirty limits stay below the
- * memory limits.
+ * Reclaim is not simulated page by page: when a memcg's charged file
+ * pages pass its limit (or an ancestor's charge passes the ancestor's),
+ * clean pages are taken to have been reclaimed down to that limit, from
+ * each memcg below it in proportion to its charge (reclaim scans the
+ * memcgs under a limit in proportion to their LRU sizes); its file LRU is
+ * its charge scaled by the smallest such limit / charge, and its headroom
+ * is then 0. Dirty and writeback pages are never reclaimed, which holds
+ * while the dirty limits stay below the memory limits.
  */
 void wbsim_memcg_wb_stats(const struct wbsim_memcg *memcg, uint64_t *filepages,
 			  uint64_t *headroom, uint64_t *dirty, uint64_t *writeback);

@@ -176,11 +176,19 @@ static void test_wb_stats_limits(void **state)
 	wbsim_memcg_mod_file(fx->b, 300);
 	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
 	assert_int_equal(headroom, 100);
-	/* past the limit: reclaimed down to it, no headroom */
+	/* past the parent's limit (1500 charged): reclaimed down to it, from
+	 * each child in proportion, 1200 * 1000 / 1500; no headroom */
 	wbsim_memcg_mod_file(fx->a, 600);
 	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
-	assert_int_equal(filepages, 1000);
+	assert_int_equal(filepages, 800);
 	assert_int_equal(headroom, 0);
+	wbsim_memcg_wb_stats(fx->b, &filepages, &headroom, &dirty, &writeback);
+	assert_int_equal(filepages, 200);
+	/* its own tighter limit wins: 1200 charged under 600 */
+	fx->a->max_pages = 600;
+	wbsim_memcg_wb_stats(fx->a, &filepages, &headroom, &dirty, &writeback);
+	assert_int_equal(filepages, 600);
+	fx->a->max_pages = UINT64_MAX;
 	wbsim_memcg_mod_file(fx->a, -1200);
 	wbsim_memcg_mod_file(fx->b, -300);
 	wbsim_memcg_mod_dirty(fx->a, -100);
