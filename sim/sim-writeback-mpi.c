@@ -34,6 +34,7 @@
 #include <wbsim/wbsim.h>
 #include "workload/sweep.h"
 #include "workload/sweep-cli.h"
+#include "prog-fail.h"
 
 #define PROG "sim-writeback-mpi"
 
@@ -74,19 +75,8 @@ static const GOptionEntry entries[] = {
 	G_OPTION_ENTRY_NULL
 };
 
-static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static int fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
+/* "PROG: message" on standard error; returns @status. */
+#define fail(status, ...) prog_fail(PROG, (status), __VA_ARGS__)
 
 static int error_status(const GError *error)
 {

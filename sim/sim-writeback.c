@@ -26,6 +26,7 @@
 #include "workload/run.h"
 #include "workload/sweep.h"
 #include "workload/sweep-cli.h"
+#include "prog-fail.h"
 #include "report/report.h"
 
 #define PROG "sim-writeback"
@@ -86,19 +87,8 @@ static void free_options(void)
 	g_free(opt_jobs);
 }
 
-static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static int fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
+/* "PROG: message" on standard error; returns @status. */
+#define fail(status, ...) prog_fail(PROG, (status), __VA_ARGS__)
 
 /* --trace FILE: one tracepoint line per call. */
 static void write_trace_line(void *arg, const char *line)

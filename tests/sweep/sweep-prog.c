@@ -7,7 +7,22 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include <glib/gstdio.h>
 #include "sweep-prog.h"
+
+void tmpdir_remove(char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, name, NULL);
+
+		g_unlink(p);
+	}
+	g_rmdir(dir);
+	g_free(dir);
+}
 
 struct prog prog_spawn(const char *const *argv)
 {

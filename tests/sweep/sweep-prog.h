@@ -15,6 +15,9 @@ struct prog {
 	char *err;
 };
 
+/* tmpdir_remove() - remove the temporary directory @dir, its files, and free @dir. */
+void tmpdir_remove(char *dir);
+
 /* prog_spawn() - run @argv (NULL-terminated) in the source root, to its end. */
 struct prog prog_spawn(const char *const *argv);
 

@@ -41,17 +41,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	g_autoptr(GDir) d = g_dir_open(tmpdir, 0, NULL);
-	const char *name;
-
 	(void)state;
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *p = g_build_filename(tmpdir, name, NULL);
-
-		g_unlink(p);
-	}
-	g_rmdir(tmpdir);
-	g_free(tmpdir);
+	tmpdir_remove(tmpdir);
 	return 0;
 }
 

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prog-fail.h - the error message of sim-writeback and sim-writeback-mpi:
+ * "PROGRAM: message" on standard error (sim/prog-fail.c).
+ */
+#ifndef WBSIM_SIM_PROG_FAIL_H
+#define WBSIM_SIM_PROG_FAIL_H
+
+#include <glib.h>
+
+/**
+ * prog_fail() - print "@prog: " and the message on standard error
+ * @prog: the program's name
+ * @status: returned as is
+ * @fmt: printf format of the message (no newline)
+ *
+ * Return: @status, so that `return prog_fail(PROG, 2, ...)` exits with it.
+ */
+int prog_fail(const char *prog, int status, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+#endif
