@@ -1038,9 +1038,11 @@ static void check_invariants(struct wbsim_run *run)
 			check_fail(run, "request queue: %s", why);
 	}
 	/* cgroup writeback: per-memcg and per-wb counters against the pages.
-	 * That walks every page of every file, so a large model checks it
-	 * every 4096th event only (and at the end) */
-	if (run->cgroups && (m->inodes->len <= 64 || run->final_check ||
+	 * That walks every page of every file, so a model with many files or
+	 * many charged pages checks it every 4096th event only (and at the
+	 * end) */
+	if (run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
+			     run->final_check ||
 			     (wbsim_sim_events_processed(m->sim) & 4095) == 0)) {
 		g_autoptr(GString) why = g_string_new(NULL);
 

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-cgroup-writeback.c - cgroup writeback in whole runs: a lone cgroup
+ * behaves like the root-only model, a cgroup removed with dirty inodes
+ * loses nothing (--check, then every page written), foreign flushes fail
+ * against a removed cgroup's wb only when it is unreachable, and the
+ * bdi's total write bandwidth returns to zero once nothing writes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "model-harness.h"
+
+/* Four sequential writers on a 200 MB/s device, throttled: the dirty
+ * limits of a 1 GiB machine are reached within the first second. */
+#define MACHINE "[machine]\ncpus = 4\nmemory = 1G\n" \
+	"[device]\npreset = ideal\nbandwidth = 200MB/s\n" \
+	"[filesystem]\ntype = xfs\n"
+#define WRITERS "[fio:w]\nrw=write\nbs=64k\nsize=256m\ntime_based\nruntime=4s\nnumjobs=4\n"
+
+static uint64_t total_io(const struct wbsim_run_result *r)
+{
+	uint64_t bytes = 0;
+
+	for (guint i = 0; i < r->jobs->len; i++)
+		bytes += ((struct wbsim_job_result *)r->jobs->pdata[i])->io_bytes;
+	return bytes;
+}
+
+static const struct wbsim_memcg_result *memcg_of(const struct wbsim_run_result *r,
+						 const char *path)
+{
+	for (guint i = 0; i < r->memcgs->len; i++) {
+		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+
+		if (strcmp(m->path, path) == 0)
+			return m;
+	}
+	fail_msg("no memcg %s", path);
+	return NULL;
+}
+
+/* One cgroup with no limit and no sibling: its memcg domain sees about
+ * what the global one sees, so the writers get the same bandwidth as
+ * without cgroups (within 3%), and the device does the same work. */
+static void test_lone_cgroup_like_root(void **state)
+{
+	struct wbsim_run_result *root = run_text(MACHINE WRITERS, NULL, TRUE);
+	struct wbsim_run_result *cg = run_text(MACHINE WRITERS
+					       "[events]\nat = 0s cgroup-create /solo\n"
+					       "at = 0s cgroup-move w /solo\n", NULL, TRUE);
+	double a = (double)total_io(root), b = (double)total_io(cg);
+
+	(void)state;
+	assert_false(root->cgroups);
+	assert_true(cg->cgroups);
+	/* the writers were throttled: 4 s at 200 MB/s, not what they could copy */
+	assert_true(a < 4.5 * 200e6 + 1e9);
+	assert_true(b > 0.97 * a && b < 1.03 * a);
+	/* the lone cgroup's wb did the flushing */
+	assert_true(((struct wbsim_cgwb_result *)cg->cgwbs->pdata[1])->pages_written > 0);
+	assert_string_equal(((struct wbsim_cgwb_result *)cg->cgwbs->pdata[1])->memcg, "/solo");
+	assert_int_equal(cg->isw_done, 0);
+	wbsim_run_result_free(root);
+	wbsim_run_result_free(cg);
+}
+
+/* Two cgroups append to the same files; the first owns the inodes and is
+ * removed at 1 s while they are dirty; the writers stop at 4 s and the
+ * filesystem is unmounted at 8 s. Under --check every counter matched
+ * the pages all along; at the end every dirtied page was written, the
+ * memcgs hold no dirty page, and the bdi's total write bandwidth is 0. */
+static void removed_cgroup_case(const char *variant, uint64_t *failures, uint64_t *flushes)
+{
+	g_autofree char *text = g_strdup_printf(
+		"[machine]\ncpus = 4\nmemory = 2G\n"
+		"[device]\npreset = ideal\nbandwidth = 200MB/s\n"
+		"[filesystem]\ntype = xfs\n"
+		"[writeback]\ndying_wb = %s\n"
+		"[events]\nat = 0s cgroup-create /p memory.max=512M\n"
+		"at = 0s cgroup-create /p/a\nat = 0s cgroup-create /p/b\n"
+		"at = 0s cgroup-move old /p/a\nat = 0s cgroup-move new /p/b\n"
+		"at = 1s cgroup-remove /p/a\n"
+		"at = 8s umount\n"
+		"[fio:old]\nrw=write\nbs=64k\nfile_append=1\ninvalidate=0\nnrfiles=20\n"
+		"filename_format=f.$filenum\nsize=4g\nrate=50m\ntime_based\nruntime=4s\n"
+		"[fio:new]\nrw=write\nbs=64k\nfile_append=1\ninvalidate=0\nnrfiles=20\n"
+		"filename_format=f.$filenum\nsize=4g\nrate=50m\ntime_based\nruntime=4s\n",
+		variant);
+	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
+	const struct wbsim_memcg_result *a = memcg_of(r, "/p/a"), *b = memcg_of(r, "/p/b");
+	int col = series_col(r, "bdi_write_bw_kbps");
+	double peak = 0;
+
+	assert_true(r->nr_dirtied > 10000);
+	assert_int_equal(r->nr_written, r->nr_dirtied);
+	assert_int_equal(r->device_stats.bytes, r->nr_written * 4096);
+	assert_false(a->online);
+	assert_int_equal(a->nr_file_dirty + a->nr_writeback, 0);
+	assert_int_equal(b->nr_file_dirty + b->nr_writeback, 0);
+	for (guint i = 0; i < r->cgwbs->len; i++) {
+		const struct wbsim_cgwb_result *wb = r->cgwbs->pdata[i];
+
+		assert_int_equal(wb->dirty + wb->writeback, 0);
+	}
+	/* bandwidth: present while writing, gone when nothing is dirty */
+	assert_true(col >= 0);
+	for (guint i = 0; i < series_rows(r); i++)
+		peak = MAX(peak, series_at(r, i, col));
+	assert_true(peak > 0);
+	assert_int_equal(r->tot_write_bandwidth, 0);
+	assert_true(series_at(r, series_rows(r) - 1, col) == 0);
+	*failures = b->frn_flush_failures;
+	*flushes = b->frn_flushes;
+	wbsim_run_result_free(r);
+}
+
+static void test_removed_cgroup_loses_nothing(void **state)
+{
+	uint64_t fail_u, n_u, fail_r, n_r;
+
+	(void)state;
+	removed_cgroup_case("unreachable", &fail_u, &n_u);
+	removed_cgroup_case("reachable", &fail_r, &n_r);
+	/* the survivor asked for flushes of the removed cgroup's wb: they
+	 * fail only when killed wbs are unreachable */
+	assert_true(n_u > 0);
+	assert_true(fail_u > 0);
+	assert_true(n_r > 0);
+	assert_int_equal(fail_r, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lone_cgroup_like_root),
+		cmocka_unit_test(test_removed_cgroup_loses_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
