@@ -8,6 +8,7 @@
  * and never frees them itself. A job's bw_samples array and histogram bins
  * are freed with the job; job->fio points into the scenario and is not.
  */
+#include <string.h>
 #include <glib.h>
 #include "report/results.h"
 
@@ -113,4 +114,16 @@ void wbsim_run_result_free(struct wbsim_run_result *r)
 	g_clear_pointer(&r->series.columns, g_ptr_array_unref);
 	g_clear_pointer(&r->series.values, g_array_unref);
 	g_free(r);
+}
+
+const struct wbsim_memcg_result *wbsim_run_result_memcg(const struct wbsim_run_result *r,
+							const char *path)
+{
+	for (guint i = r->memcgs ? r->memcgs->len : 0; i-- > 0;) {
+		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+
+		if (strcmp(m->path, path) == 0)
+			return m;
+	}
+	return NULL;
 }

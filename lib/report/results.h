@@ -219,5 +219,8 @@ struct wbsim_run_result {
 
 struct wbsim_run_result *wbsim_run_result_new(void);
 void wbsim_run_result_free(struct wbsim_run_result *r);
+/* The memcg result of cgroup @path (the last one of that path), or NULL. */
+const struct wbsim_memcg_result *wbsim_run_result_memcg(const struct wbsim_run_result *r,
+							const char *path);
 
 #endif

@@ -752,18 +752,24 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 /* ------------------------------------------------------------------------ */
 /* Start and end                                                            */
 
+/* The cgroup path of fio's cgroup=NAME: /NAME (a new string). */
+static char *job_cgroup_path(const struct wbsim_job *job)
+{
+	const char *c = job->fio->cgroup;
+
+	while (*c == '/')
+		c++;
+	return g_strconcat("/", c, NULL);
+}
+
 /* fio's cgroup=NAME: the task enters /NAME, created if missing. */
 static bool job_enter_cgroup(struct wbsim_job *job)
 {
 	struct wbsim_machine *m = job->m;
-	const char *c = job->fio->cgroup;
-	g_autofree char *path = NULL;
+	g_autofree char *path = job_cgroup_path(job);
 	struct wbsim_memcg *memcg;
 	GError *e = NULL;
 
-	while (*c == '/')
-		c++;
-	path = g_strconcat("/", c, NULL);
 	memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
 	if (!memcg)
 		memcg = wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, &e);
@@ -791,14 +797,10 @@ static void job_leave_cgroup(struct wbsim_job *job)
 	if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
 		wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
 	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
-		const char *c = job->fio->cgroup;
-		g_autofree char *path = NULL;
+		g_autofree char *path = job_cgroup_path(job);
 		struct wbsim_memcg *memcg;
 		GError *e = NULL;
 
-		while (*c == '/')
-			c++;
-		path = g_strconcat("/", c, NULL);
 		memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
 		if (memcg && !wbsim_cgroup_rmdir(&m->bdi, memcg, &e))
 			g_clear_error(&e);	/* busy: other tasks are in it */

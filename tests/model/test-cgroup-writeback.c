@@ -31,14 +31,11 @@ static uint64_t total_io(const struct wbsim_run_result *r)
 static const struct wbsim_memcg_result *memcg_of(const struct wbsim_run_result *r,
 						 const char *path)
 {
-	for (guint i = 0; i < r->memcgs->len; i++) {
-		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+	const struct wbsim_memcg_result *m = wbsim_run_result_memcg(r, path);
 
-		if (strcmp(m->path, path) == 0)
-			return m;
-	}
-	fail_msg("no memcg %s", path);
-	return NULL;
+	if (!m)
+		fail_msg("no memcg %s in the results", path);
+	return m;
 }
 
 /* One cgroup with no limit and no sibling: its memcg domain sees about

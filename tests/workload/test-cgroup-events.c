@@ -75,14 +75,11 @@ static void load_fails(const char *text, const char *message)
 static const struct wbsim_memcg_result *memcg_of(const struct wbsim_run_result *r,
 						 const char *path)
 {
-	for (guint i = 0; i < r->memcgs->len; i++) {
-		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
+	const struct wbsim_memcg_result *m = wbsim_run_result_memcg(r, path);
 
-		if (strcmp(m->path, path) == 0)
-			return m;
-	}
-	fail_msg("no memcg %s in the results", path);
-	return NULL;
+	if (!m)
+		fail_msg("no memcg %s in the results", path);
+	return m;
 }
 
 static int series_col(const struct wbsim_run_result *r, const char *name)
