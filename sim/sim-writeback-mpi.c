@@ -168,6 +168,9 @@ static void emit_ready(struct coordinator *co)
 
 		if (!wbsim_sweep_cli_emit(p, text, co->cli, &co->error)) {
 			co->error_point = co->n;
+			g_mutex_lock(&co->lock);
+			co->stop = TRUE;	/* nothing more can be written */
+			g_mutex_unlock(&co->lock);
 			break;
 		}
 		g_clear_pointer(&co->texts[p], g_free);
@@ -186,7 +189,8 @@ static void point_finished(struct coordinator *co, size_t point, char *text,
 		g_mutex_lock(&co->lock);
 		co->stop = TRUE;
 		g_mutex_unlock(&co->lock);
-		if (!co->error || point < co->error_point) {
+		/* a write error stays: nothing after it could be written anyway */
+		if (!co->error || (co->error_point < co->n && point < co->error_point)) {
 			g_clear_error(&co->error);
 			co->error = error;
 			co->error_point = point;
