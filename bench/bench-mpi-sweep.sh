@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # bench/bench-mpi-sweep.sh [BUILDDIR] - the E2 sweep with sim-writeback-mpi
-# on 1, 2 and 4 MPI ranks: wall time of each, speed-up over 1 rank, and the
-# serial fraction f that Amdahl's law, S(N) = 1 / (f + (1 - f) / N), gives
-# for the speed-up with N = min(ranks, CPUs). Every run's CSV must equal
-# the 1-rank run's byte for byte (exit status 1 otherwise).
+# on 1, 2 and 4 MPI ranks: wall time and CPU time (all processes) of each,
+# speed-up over 1 rank, and the serial fraction f that Amdahl's law,
+# S(N) = 1 / (f + (1 - f) / N), gives for the speed-up with
+# N = min(ranks, CPUs). Every run's CSV must equal the 1-rank run's byte for
+# byte (exit status 1 otherwise). The machine should be otherwise idle.
 #
 # E2 is 13 runs: base, then parallel writeback with 1 .. 12 contexts. In
 # the model the base scenario is the parallel one with one context (their
@@ -49,13 +50,16 @@ if [ -n "${TIME_LIMIT:-}" ]; then
 else
 	echo "each point run to its end; host: $cpus CPUs"
 fi
-printf '%-6s %10s %9s %16s\n' ranks wall_s speedup serial_fraction
+printf '%-6s %10s %9s %9s %16s\n' ranks wall_s cpu_s speedup serial_fraction
 base=
+TIMEFORMAT='%R %U %S'
+exec 3>&2
 for n in $ranks; do
-	t0=$(date +%s.%N)
-	"$mpirun" --oversubscribe -np "$n" "$prog" "${args[@]}" >"$out/$n.csv"
-	t1=$(date +%s.%N)
-	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+	# wall time, and the CPU time of mpirun and all ranks (user + system)
+	{ time "$mpirun" --oversubscribe -np "$n" "$prog" "${args[@]}" \
+		>"$out/$n.csv" 2>&3; } 2>"$out/$n.time"
+	read -r wall user sys <"$out/$n.time"
+	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
 	[ -n "$base" ] || { base=$wall; first=$n; }
 	if ! cmp -s "$out/$first.csv" "$out/$n.csv"; then
 		echo "bench-mpi-sweep: $n ranks: output differs from $first rank(s)" >&2
@@ -70,5 +74,5 @@ for n in $ranks; do
 	else
 		f=-
 	fi
-	printf '%-6s %10.2f %9.2f %16s\n' "$n" "$wall" "$speedup" "$f"
+	printf '%-6s %10.2f %9s %9.2f %16s\n' "$n" "$wall" "$cpu" "$speedup" "$f"
 done
