@@ -449,6 +449,25 @@ out:
 	return rank == 0 ? status : EXIT_OK;
 }
 
+/*
+ * Wait for every rank without spinning: a rank done early must not take a
+ * CPU from ranks still computing when there are more ranks than CPUs (MPI's
+ * blocking calls poll).
+ */
+static void quiet_barrier(void)
+{
+	MPI_Request req;
+	int done = 0;
+
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	for (;;) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		g_usleep(1000);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int provided = 0, rank = 0, size = 1, status;
@@ -457,6 +476,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	status = run(rank, size, argc, argv);
+	quiet_barrier();
 	MPI_Finalize();
 	return status;
 }
