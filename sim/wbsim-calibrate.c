@@ -5,8 +5,10 @@
  * sim-writeback, print for each the published aggregate bandwidth, wbsim's
  * prediction and the error, then the parallel/base ratios; then run every
  * scenario of a withheld experiment present in the scenario directory
- * (e2-* ... e6-*) and print wbsim's predictions only: nothing here knows
- * their measured results.
+ * (e2-* ... e8-*) and print wbsim's predictions only: nothing here knows
+ * their measured results. Beside the bandwidth and extent counts, E7 gets
+ * each job's worst lag behind its rate schedule and E8 each job's run
+ * time, the figures those experiments report.
  *
  * Usage: wbsim-calibrate SIM-WRITEBACK SCENARIO-DIR [-j N] [--e1-only]
  *        [--set SECTION.KEY=VALUE ...]
@@ -44,6 +46,7 @@ struct calib_run {
 	double mib_s;		/* aggregate write bandwidth */
 	char *extents;		/* filefrag per moment, NULL: none */
 	char *sweep;		/* [sweep]: "point:MiB/s ..." , NULL: none */
+	char *jobs;		/* E7: "job lag=MS ...", E8: "job S ...", NULL: none */
 	char *error;
 };
 
@@ -60,6 +63,7 @@ static void calib_run_free(gpointer p)
 	g_free(r->error);
 	g_free(r->extents);
 	g_free(r->sweep);
+	g_free(r->jobs);
 	g_free(r);
 }
 
@@ -96,6 +100,51 @@ static void parse_extents(JsonObject *wbsim, struct calib_run *r)
 	}
 	if (out->len)
 		r->extents = g_string_free(g_steal_pointer(&out), FALSE);
+}
+
+/*
+ * The per-job figure a withheld experiment reports: E7 the worst lag of a
+ * job behind its rate= schedule, E8 how long each job ran.
+ */
+static void parse_job_figures(JsonObject *wbsim, struct calib_run *r)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	gboolean lag = g_str_has_prefix(r->name, "e7-");
+	const char *member = lag ? "max_lag_ns" : "runtime_ns";
+	JsonArray *jobs;
+	guint n;
+
+	if (!wbsim || (!lag && !g_str_has_prefix(r->name, "e8-")) ||
+	    !json_object_has_member(wbsim, "jobs"))
+		return;
+	jobs = json_object_get_array_member(wbsim, "jobs");
+	n = jobs ? json_array_get_length(jobs) : 0;
+	/* clones of one fio job (same name, in a row): their count and the
+	 * largest figure */
+	for (guint i = 0; i < n;) {
+		JsonObject *job = json_array_get_object_element(jobs, i);
+		const char *name = json_object_get_string_member(job, "name");
+		double v = 0;
+		guint k = 0;
+
+		for (; i < n; i++, k++) {
+			JsonObject *c = json_array_get_object_element(jobs, i);
+
+			if (strcmp(json_object_get_string_member(c, "name"), name) != 0)
+				break;
+			if (json_object_has_member(c, member))
+				v = MAX(v, (double)json_object_get_int_member(c, member));
+		}
+		g_string_append_printf(out, "%s%s", out->len ? ", " : "", name);
+		if (k > 1)
+			g_string_append_printf(out, " x%u (max)", k);
+		if (lag)
+			g_string_append_printf(out, " lag=%.1fms", v / 1e6);
+		else
+			g_string_append_printf(out, " %.3fs", v / 1e9);
+	}
+	if (out->len)
+		r->jobs = g_string_free(g_steal_pointer(&out), FALSE);
 }
 
 /*
@@ -190,6 +239,7 @@ static void parse_output(struct calib_run *r)
 	if (json_object_has_member(root, "wbsim"))
 		wbsim = json_object_get_object_member(root, "wbsim");
 	parse_extents(wbsim, r);
+	parse_job_figures(wbsim, r);
 	r->ok = TRUE;
 }
 
@@ -280,7 +330,7 @@ static int cmp_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Scenario names of withheld experiments E2-E6 present in @dir, sorted. */
+/* Scenario names of withheld experiments E2-E8 present in @dir, sorted. */
 static GPtrArray *withheld_names(const char *dir)
 {
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -288,7 +338,7 @@ static GPtrArray *withheld_names(const char *dir)
 	const char *f;
 
 	while (d && (f = g_dir_read_name(d))) {
-		if (f[0] == 'e' && f[1] >= '2' && f[1] <= '6' && f[2] == '-' &&
+		if (f[0] == 'e' && f[1] >= '2' && f[1] <= '8' && f[2] == '-' &&
 		    g_str_has_suffix(f, ".ini"))
 			g_ptr_array_add(names, g_strndup(f, strlen(f) - 4));
 	}
@@ -360,7 +410,8 @@ static gboolean print_withheld(GPtrArray *runs, GPtrArray *names)
 	if (names->len == 0)
 		return TRUE;
 	printf("\nPredictions for withheld experiments (no published values used)\n");
-	printf("%-40s %10s  %s\n", "scenario", "MiB/s", "filefrag extents (largest file)");
+	printf("%-40s %10s  %s\n", "scenario", "MiB/s",
+	       "filefrag extents (largest file); E7: worst lag per job; E8: run time per job");
 	for (guint i = 0; i < names->len; i++) {
 		struct calib_run *r = find_run(runs, names->pdata[i]);
 
@@ -372,6 +423,8 @@ static gboolean print_withheld(GPtrArray *runs, GPtrArray *names)
 		}
 		if (r->sweep)
 			printf("%-40s %10s  sweep (point:MiB/s) %s\n", r->name, "-", r->sweep);
+		else if (r->jobs)
+			printf("%-40s %10.1f  %s\n", r->name, r->mib_s, r->jobs);
 		else
 			printf("%-40s %10.1f  %s\n", r->name, r->mib_s,
 			       r->extents ? r->extents : "-");

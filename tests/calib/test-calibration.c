@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <glib/gstdio.h>
 #include <glib.h>
 #include <wbsim/cpu-costs.h>
 #include <wbsim/scenario.h>
@@ -94,11 +95,88 @@ static void calibrate_tool_prints_e1_table(void **state)
 	assert_null(strstr(out, "withheld"));
 }
 
+/* Copy the files of @src named by @prefixes (and its presets) to @dst. */
+static void copy_scenarios(const char *src, const char *dst, const char *const *prefixes)
+{
+	g_autoptr(GDir) d = g_dir_open(src, 0, NULL);
+	g_autofree char *pdst = g_build_filename(dst, "presets", NULL);
+	g_autofree char *psrc = g_build_filename(src, "presets", NULL);
+	g_autoptr(GDir) pd = g_dir_open(psrc, 0, NULL);
+	const char *f;
+
+	assert_non_null(d);
+	assert_non_null(pd);
+	assert_int_equal(g_mkdir_with_parents(pdst, 0755), 0);
+	while ((f = g_dir_read_name(d))) {
+		gboolean want = g_str_has_suffix(f, ".fio");
+
+		for (const char *const *p = prefixes; *p && !want; p++)
+			want = g_str_has_prefix(f, *p) && g_str_has_suffix(f, ".ini");
+		if (want) {
+			g_autofree char *from = g_build_filename(src, f, NULL);
+			g_autofree char *to = g_build_filename(dst, f, NULL);
+			g_autofree char *text = NULL;
+			gsize len;
+
+			assert_true(g_file_get_contents(from, &text, &len, NULL));
+			assert_true(g_file_set_contents(to, text, (gssize)len, NULL));
+		}
+	}
+	while ((f = g_dir_read_name(pd))) {
+		g_autofree char *from = g_build_filename(psrc, f, NULL);
+		g_autofree char *to = g_build_filename(pdst, f, NULL);
+		g_autofree char *text = NULL;
+		gsize len;
+
+		assert_true(g_file_get_contents(from, &text, &len, NULL));
+		assert_true(g_file_set_contents(to, text, (gssize)len, NULL));
+	}
+}
+
+/* The withheld part: E8's figure is the run time of its jobs, the clones
+ * of one job folded into one entry. */
+static void calibrate_tool_prints_withheld_figures(void **state)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
+						 NULL);
+	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
+						NULL);
+	g_autofree char *src = source_path("scenarios");
+	g_autofree char *dir = g_dir_make_tmp("wbsim-calib-XXXXXX", NULL);
+	static const char *const prefixes[] = { "e1-", "e8-", NULL };
+	const char *argv[] = { tool, sim, dir, "-j", "2", "--set", "run.time_limit=1500ms", NULL };
+	g_autofree char *out = NULL;
+	g_autofree char *err = NULL;
+	g_autofree char *rm = NULL;
+	GError *error = NULL;
+	int status = -1;
+	const char *row;
+
+	(void)state;
+	assert_non_null(dir);
+	copy_scenarios(src, dir, prefixes);
+	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				 &err, &status, &error));
+	if (!g_spawn_check_wait_status(status, NULL))
+		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
+	assert_true(g_spawn_check_wait_status(status, NULL));
+	assert_non_null(strstr(out, "Predictions for withheld experiments"));
+	row = strstr(out, "e8-xfs-large-folios-per-block");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "write-2g "));
+	assert_non_null(strstr(row, "small-writes x15 (max) "));
+	assert_non_null(strstr(out, "e8-xfs-large-folios-whole-folio"));
+	rm = g_strdup_printf("rm -rf '%s'", dir);
+	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(e1_pmem_base_is_flusher_bound),
 		cmocka_unit_test(calibrate_tool_prints_e1_table),
+		cmocka_unit_test(calibrate_tool_prints_withheld_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
