@@ -87,6 +87,8 @@ static void ensure_state(struct wbsim_bdi *bdi)
 	if (!bdi->isw_wq)
 		bdi->isw_wq = wbsim_workqueue_new(bdi->sim, bdi->cpus, "inode_switch_wbs",
 						  wbsim_cpus_count(bdi->cpus), 300);
+	if (!bdi->isw_pending)
+		bdi->isw_pending = g_ptr_array_new();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -325,6 +327,12 @@ static bool inode_do_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *new_
 
 static void try_release(struct wbsim_wb *wb);
 
+static void isw_free(struct isw *isw)
+{
+	g_ptr_array_unref(isw->inodes);
+	g_free(isw);
+}
+
 /* inode_switch_wbs_work_fn() */
 static void isw_workfn(wbsim_sim *sim, void *arg)
 {
@@ -349,8 +357,8 @@ static void isw_workfn(wbsim_sim *sim, void *arg)
 	for (guint i = 0; i < olds->len; i++)
 		try_release(olds->pdata[i]);
 	g_ptr_array_unref(olds);
-	g_ptr_array_unref(isw->inodes);
-	g_free(isw);
+	g_ptr_array_remove_fast(bdi->isw_pending, isw);
+	isw_free(isw);
 }
 
 /* After an RCU grace period, switch @inodes to @new_wb on the isw
@@ -370,6 +378,7 @@ static void isw_submit(struct wbsim_bdi *bdi, struct wbsim_wb *new_wb, GPtrArray
 	isw->bdi = bdi;
 	isw->new_wb = new_wb;
 	isw->inodes = inodes;
+	g_ptr_array_add(bdi->isw_pending, isw);
 	for (guint i = 0; i < inodes->len; i++)
 		((struct wbsim_inode *)inodes->pdata[i])->wb_switching = true;
 	bdi->isw_in_flight += inodes->len;
@@ -842,6 +851,10 @@ void wbsim_cgwb_clear(struct wbsim_bdi *bdi)
 		g_clear_pointer(&bdi->cgwb_tree, g_free);
 	}
 	g_clear_pointer(&bdi->isw_wq, wbsim_workqueue_free);
+	/* switches the run ended before */
+	for (guint i = 0; bdi->isw_pending && i < bdi->isw_pending->len; i++)
+		isw_free(bdi->isw_pending->pdata[i]);
+	g_clear_pointer(&bdi->isw_pending, g_ptr_array_unref);
 }
 
 gboolean wbsim_cgwb_check(struct wbsim_bdi *bdi, GPtrArray *inodes, GString *why)

@@ -293,6 +293,7 @@ struct wbsim_bdi {
 	unsigned int isw_in_flight;	/* inode switches queued */
 	uint64_t isw_done, isw_skipped;	/* inode switches done, refused */
 	struct wbsim_workqueue *isw_wq;	/* inode_switch_wbs_work_fn, cleanup */
+	GPtrArray *isw_pending;		/* switches not done yet (freed at clear) */
 	bool cleanup_queued;		/* cleanup_offline_cgwbs_work queued */
 };
 

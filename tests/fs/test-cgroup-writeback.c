@@ -389,6 +389,20 @@ static void test_blkcg_replacement(void **state)
 	replace_case(true);
 }
 
+/* A run may end while switches wait for their grace period: the bdi
+ * frees them (LeakSanitizer and valgrind check it in CI). */
+static void test_pending_switch_at_end(void **state)
+{
+	struct fx *fx = fx_new(true);
+
+	(void)state;
+	dirty(fx, &fx->da, 0, 10);
+	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
+	assert_int_equal(fx->bdi.isw_in_flight, 1);
+	assert_int_equal(fx->bdi.isw_pending->len, 1);
+	fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_flush_live),
 		cmocka_unit_test(test_foreign_flush_killed),
 		cmocka_unit_test(test_blkcg_replacement),
+		cmocka_unit_test(test_pending_switch_at_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
