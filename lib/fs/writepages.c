@@ -38,7 +38,6 @@ struct wp_run {
 struct wb_bio {
 	struct wbsim_bio bio;
 	struct wbsim_inode *inode;
-	struct wbsim_wb *wb;
 	uint64_t first_page;
 	uint64_t nr_pages;
 	bool unwritten;		/* written into an unwritten extent */
@@ -402,7 +401,6 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		bio->bio.end_io = wb_bio_end_io;
 		bio->bio.private = bio;
 		bio->inode = wp->inode;
-		bio->wb = wp->inode->wb;
 		bio->first_page = file_page;
 		bio->nr_pages = n;
 		bio->unwritten = unwritten;
