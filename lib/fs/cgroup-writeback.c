@@ -63,11 +63,6 @@ static bool memcg_is_root(const struct wbsim_memcg *memcg)
 	return !memcg || !memcg->parent;
 }
 
-static bool cgroups_on(const struct wbsim_bdi *bdi)
-{
-	return bdi->memcgs && bdi->memcgs->all->len > 1;
-}
-
 static unsigned int memcg_id(const struct wbsim_memcg *memcg)
 {
 	return memcg ? memcg->id : WBSIM_ROOT_MEMCG_ID;
@@ -586,31 +581,44 @@ void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d
 
 /* Walk [first, first + nr) in runs of one memcg, calling @fn(memcg, len). */
 static void for_each_memcg_run(struct wbsim_inode *inode, uint64_t first, uint64_t nr,
-			       void (*fn)(struct wbsim_memcg *memcg, int64_t delta), int64_t sign)
+			       void (*fn)(struct wbsim_memcg *memcg, int64_t len))
 {
 	struct wbsim_memcg_tree *t = inode->bdi->memcgs;
 	uint64_t p = first;
+	unsigned int id = wbsim_page_memcg_get(inode->page_memcg, p);
 
 	while (p < first + nr) {
-		unsigned int id = wbsim_page_memcg_get(inode->page_memcg, p);
 		uint64_t q = p + 1;
+		unsigned int next = id;
 
-		while (q < first + nr && wbsim_page_memcg_get(inode->page_memcg, q) == id)
+		while (q < first + nr && (next = wbsim_page_memcg_get(inode->page_memcg, q)) == id)
 			q++;
-		fn(wbsim_memcg_from_id(t, id), sign * (int64_t)(q - p));
+		fn(wbsim_memcg_from_id(t, id), (int64_t)(q - p));
 		p = q;
+		id = next;
 	}
+}
+
+/* Dirty pages of a memcg go under writeback. */
+static void memcg_start_writeback(struct wbsim_memcg *memcg, int64_t len)
+{
+	wbsim_memcg_mod_dirty(memcg, -len);
+	wbsim_memcg_mod_writeback(memcg, len);
+}
+
+static void memcg_end_writeback(struct wbsim_memcg *memcg, int64_t len)
+{
+	wbsim_memcg_mod_writeback(memcg, -len);
 }
 
 void wbsim_cgwb_pages_start_writeback(struct wbsim_inode *inode, uint64_t first, uint64_t nr)
 {
-	for_each_memcg_run(inode, first, nr, wbsim_memcg_mod_dirty, -1);
-	for_each_memcg_run(inode, first, nr, wbsim_memcg_mod_writeback, 1);
+	for_each_memcg_run(inode, first, nr, memcg_start_writeback);
 }
 
 void wbsim_cgwb_pages_end_writeback(struct wbsim_inode *inode, uint64_t first, uint64_t nr)
 {
-	for_each_memcg_run(inode, first, nr, wbsim_memcg_mod_writeback, -1);
+	for_each_memcg_run(inode, first, nr, memcg_end_writeback);
 }
 
 void wbsim_cgwb_pages_dropped(struct wbsim_inode *inode, uint64_t first, uint64_t nr)
@@ -640,7 +648,7 @@ void wbsim_cgwb_pages_dropped(struct wbsim_inode *inode, uint64_t first, uint64_
 void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
 {
 	wbc->wb = NULL;
-	if (!cgroups_on(inode->bdi) || !inode->wb)
+	if (!wbsim_cgwb_enabled(inode->bdi) || !inode->wb)
 		return;
 	wbc->wb = inode->wb;
 	wbc->wb_id = memcg_id(inode->wb->memcg);
@@ -864,7 +872,7 @@ gboolean wbsim_cgwb_check(struct wbsim_bdi *bdi, GPtrArray *inodes, GString *why
 	g_autofree uint64_t *wb_dirty = NULL, *wb_wbk = NULL;
 	guint n;
 
-	if (!cgroups_on(bdi))
+	if (!wbsim_cgwb_enabled(bdi))
 		return TRUE;
 	n = t->all->len;
 	dirty = g_new0(uint64_t, n + 1);

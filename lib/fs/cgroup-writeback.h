@@ -17,6 +17,13 @@
 
 struct wbsim_dirtier;
 
+/* Whether the machine has a cgroup besides the root: until then every
+ * inode is on a context's root wb and the cgroup paths do nothing. */
+static inline bool wbsim_cgwb_enabled(const struct wbsim_bdi *bdi)
+{
+	return bdi->memcgs && bdi->memcgs->all->len > 1;
+}
+
 /* The root wb of writeback context @ctx has the root memcg. */
 
 /**

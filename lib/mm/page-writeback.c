@@ -292,7 +292,7 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	wbsim_trace_global_dirty_state(bdi, d->task, gdtc.bg_thresh, gdtc.thresh);
 	if (out.wake_flusher)
 		wbsim_wb_start_background_writeback(wb);
-	if (out.flush_foreign && wb->memcg && bdi->memcgs->all->len > 1)
+	if (out.flush_foreign && wbsim_cgwb_enabled(bdi))
 		wbsim_mem_cgroup_flush_foreign(wb);
 	if (out.bandwidth_updated) {
 		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
