@@ -31,17 +31,24 @@ static struct wbsim_scenario *load(const char *text, GError **error)
 	return scn;
 }
 
+/* Load @text (the test fails if it does not load) and run it under
+ * --check: the results, or NULL with @e set. */
+static struct wbsim_run_result *run_checked(const char *text, GError **e)
+{
+	struct wbsim_scenario *scn = load(text, e);
+	struct wbsim_run_options opts = { .check = TRUE };
+
+	if (!scn)
+		fail_msg("load: %s", (*e)->message);
+	return wbsim_run_scenario(scn, &opts, e);
+}
+
 /* Load and run @text under --check; the test fails if either fails. */
 static struct wbsim_run_result *run_ok(const char *text)
 {
 	g_autoptr(GError) e = NULL;
-	struct wbsim_scenario *scn = load(text, &e);
-	struct wbsim_run_options opts = { .check = TRUE };
-	struct wbsim_run_result *r;
+	struct wbsim_run_result *r = run_checked(text, &e);
 
-	if (!scn)
-		fail_msg("load: %s", e->message);
-	r = wbsim_run_scenario(scn, &opts, &e);
 	if (!r)
 		fail_msg("run: %s", e->message);
 	return r;
@@ -51,14 +58,8 @@ static struct wbsim_run_result *run_ok(const char *text)
 static void run_fails(const char *text, const char *message)
 {
 	g_autoptr(GError) e = NULL;
-	struct wbsim_scenario *scn = load(text, &e);
-	struct wbsim_run_options opts = { .check = TRUE };
-	struct wbsim_run_result *r;
 
-	if (!scn)
-		fail_msg("load: %s", e->message);
-	r = wbsim_run_scenario(scn, &opts, &e);
-	assert_null(r);
+	assert_null(run_checked(text, &e));
 	assert_non_null(e);
 	assert_string_equal(e->message, message);
 }
