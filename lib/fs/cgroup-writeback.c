@@ -781,28 +781,20 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 				       struct wbsim_memcg_frn *frn)
 {
 	struct wbsim_memcg *memcg = wbsim_memcg_from_id(bdi->memcgs, id);
-	GPtrArray *wbs;
 
 	/* a removed memcg's css cannot be got, unless kept reachable */
 	if (!memcg || (!memcg->online && !bdi->dying_wb_reachable))
 		return FALSE;
-	wbs = g_ptr_array_new();
+	/* the caller found no flush of this record in flight; a queued work
+	 * only runs from a later event, so counting them as queued is safe */
+	frn->pending = 0;
 	for (unsigned int ctx = 0; ctx < bdi->nr_wb_ctx; ctx++) {
 		struct wbsim_wb *wb = frn_lookup(bdi, ctx, memcg);
+		struct wbsim_wb_work *work;
 
-		if (wb)
-			g_ptr_array_add(wbs, wb);
-	}
-	if (!wbs->len) {
-		g_ptr_array_unref(wbs);
-		return FALSE;
-	}
-	frn->pending = wbs->len;
-	frn->in_flight = true;
-	for (guint i = 0; i < wbs->len; i++) {
-		struct wbsim_wb *wb = wbs->pdata[i];
-		struct wbsim_wb_work *work = g_new0(struct wbsim_wb_work, 1);
-
+		if (!wb)
+			continue;
+		work = g_new0(struct wbsim_wb_work, 1);
 		work->nr_pages = (int64_t)(memcg->nr_file_dirty * 10 / 8);
 		work->sync_mode = WB_SYNC_NONE;
 		work->range_cyclic = true;
@@ -811,11 +803,12 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 		work->done_fn = frn_flush_done;
 		work->done_arg = frn;
 		work->done_count = &frn->pending;
+		frn->pending++;
 		wb->foreign_works++;
 		wbsim_wb_queue_work(wb, work);
 	}
-	g_ptr_array_unref(wbs);
-	return TRUE;
+	frn->in_flight = frn->pending > 0;
+	return frn->in_flight;
 }
 
 void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb)
