@@ -174,6 +174,14 @@ void wbsim_bdi_ctx_change_free(struct wbsim_bdi *bdi)
 	if (!c)
 		return;
 	wbsim_timer_cancel(bdi->sim, &c->poll);
+	/* a run that ends during a freeze leaves its sync works queued on the
+	 * wbs: unlink them before they go */
+	for (unsigned int i = 0; i < c->nr_works && i < bdi->nr_wb_ctx; i++) {
+		GQueue *q = &bdi->wb_ctx[i]->work_list;
+
+		if (g_queue_link_index(q, &c->works[i].link) >= 0)
+			g_queue_unlink(q, &c->works[i].link);
+	}
 	g_free(c->works);
 	g_free(c);
 	bdi->ctx_change = NULL;
@@ -257,6 +265,7 @@ static void start_change(struct ctx_change *c)
 	/* freeze_super(): block writers, then sync_filesystem() */
 	bdi->frozen = true;
 	c->works = g_new0(struct wbsim_wb_work, bdi->nr_wb_ctx);
+	c->nr_works = bdi->nr_wb_ctx;
 	c->outstanding = 1;
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
 		struct wbsim_wb *wb = bdi->wb_ctx[i];
