@@ -215,6 +215,8 @@ struct wbsim_config_private;
  * @description: [scenario] description, free text
  * @cpus: [machine] cpus, number of simulated CPUs
  * @memory: [machine] memory, bytes of RAM
+ * @memmap: [machine] memmap, bytes of RAM reserved at boot for a PMEM region
+ *	emulated on DRAM (0: none, or the pmem device's own capacity)
  * @hz: [machine] hz, jiffies per second of the simulated kernel
  * @page_size: [machine] page_size, bytes (always 4096)
  * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
@@ -252,6 +254,7 @@ struct wbsim_config {
 
 	uint64_t cpus;
 	uint64_t memory;
+	uint64_t memmap;
 	uint64_t hz;
 	uint64_t page_size;
 

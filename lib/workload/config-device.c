@@ -15,6 +15,7 @@
 #include <wbsim/device.h>
 #include <wbsim/error.h>
 #include "workload/config-private.h"
+#include "block/blk.h"
 
 GArray *wbsim_config_settings(const GPtrArray *overrides)
 {
@@ -77,11 +78,25 @@ static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 			     const char *name_where, GError **error)
 {
 	struct wbsim_config_scratch sc = { 0 };
+	gboolean ok = TRUE;
 
 	if (!scratch_device(cfg, name_where, &sc, error))
 		return FALSE;
+	/* PMEM emulated on DRAM lives in the RAM reserved for it at boot */
+	if (cfg->memmap && strcmp(wbsim_device_get_ops(sc.dev)->name, "pmem") == 0) {
+		uint64_t cap = wbsim_device_capacity(sc.dev) << WBSIM_SECTOR_SHIFT;
+
+		if (cap > cfg->memmap) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s[device] preset = %s: the PMEM device of %" G_GUINT64_FORMAT
+				    " bytes, emulated on DRAM, does not fit in the %" G_GUINT64_FORMAT
+				    " bytes reserved for it ([machine] memmap)",
+				    name_where, name, cap, cfg->memmap);
+			ok = FALSE;
+		}
+	}
 	wbsim_config_scratch_clear(&sc);
-	return TRUE;
+	return ok;
 }
 
 /*

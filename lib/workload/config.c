@@ -50,6 +50,9 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "machine", "memory", WBSIM_CFG_SIZE, F(memory), "16g", "bytes",
 	  64 * MIB, 64 * TIB, NULL, NULL, 0,
 	  "RAM of the simulated machine; the dirty ratios are percentages of it; fio's $mb_memory." },
+	{ "machine", "memmap", WBSIM_CFG_SIZE, F(memmap), "0", "bytes",
+	  0, 64 * TIB, NULL, NULL, 0,
+	  "RAM reserved at boot by the kernel's memmap=SIZE!OFFSET for a PMEM region emulated on DRAM: outside MemTotal, never dirtyable, not in fio's $mb_memory. A pmem device lives in it and must fit; 0: a pmem device reserves its own capacity." },
 	{ "machine", "hz", WBSIM_CFG_UINT, F(hz), "1000", "jiffies/s",
 	  100, 10000, NULL, NULL, 0,
 	  "Jiffy rate of the simulated kernel (CONFIG_HZ): timers and bandwidth estimates round to jiffies." },
@@ -638,6 +641,15 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			     "dirty_background_bytes",
 			     cfg->dirty_background_bytes, error))
 		return FALSE;
+	if (cfg->memmap && (cfg->memmap >= cfg->memory || cfg->memmap % cfg->page_size)) {
+		const struct wbsim_config_origin *o = origin_of(cfg, "machine", "memmap");
+		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[machine] memmap = %s: expected a whole number of pages below [machine] memory = %" G_GUINT64_FORMAT " bytes",
+			    where, o ? o->raw : "?", cfg->memory);
+		return FALSE;
+	}
 	if (cfg->folio_size & (cfg->folio_size - 1)) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
 		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);

@@ -159,18 +159,25 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	if (!m->fs)
 		return FALSE;
 
-	/* PMEM emulated on DRAM (memmap=S!O) takes its capacity out of RAM. */
+	/*
+	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
+	 * [machine] memmap, which the kernel never sees, whatever the device;
+	 * without it, a pmem device reserves its own capacity.
+	 */
 	if (strcmp(wbsim_device_get_ops(m->dev)->name, "pmem") == 0) {
 		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
+		uint64_t region = cfg->memmap ? cfg->memmap : ram;
 
-		if (cap >= ram) {
+		if (cap > region || (!cfg->memmap && cap == ram)) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes, carved "
-				    "out of RAM) does not fit in [machine] memory = %" G_GUINT64_FORMAT,
-				    cap, ram);
+				    "out of RAM) does not fit in [machine] %s = %" G_GUINT64_FORMAT,
+				    cap, cfg->memmap ? "memmap" : "memory", region);
 			return FALSE;
 		}
-		ram -= cap;
+		ram -= cfg->memmap ? cfg->memmap : cap;
+	} else {
+		ram -= cfg->memmap;
 	}
 	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
 	if (unreclaimable >= ram) {

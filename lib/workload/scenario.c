@@ -338,7 +338,8 @@ static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 	struct wbsim_config_private *priv = cfg->priv;
 	struct wbsim_fio_env env = {
 		.ncpus = (unsigned int)cfg->cpus,
-		.mb_memory = cfg->memory >> 20,
+		/* MemTotal: RAM the kernel sees (memmap beyond it is refused) */
+		.mb_memory = (cfg->memory - MIN(cfg->memmap, cfg->memory)) >> 20,
 		.pagesize = (unsigned int)cfg->page_size,
 	};
 	size_t idx;

@@ -550,6 +550,7 @@ static void test_dump_defaults(void **state)
 		"[machine]\n"
 		"cpus = 4\n"
 		"memory = 16g\n"
+		"memmap = 0\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
 		"\n"

@@ -402,6 +402,25 @@ static void test_fio_keywords_and_included_jobs(void **state)
 	g_rmdir(sub);
 }
 
+/* $mb_memory is the RAM the kernel sees: [machine] memmap is outside it. */
+static void test_mb_memory_without_memmap(void **state)
+{
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario *scn = wbsim_scenario_load_string(
+		"[machine]\nmemory = 16g\nmemmap = 6g\n"
+		"[fio:w]\nrw=write\nsize=1m\nnumjobs=$mb_memory/1024\n",
+		"s.ini", tmpdir, NULL, &e);
+
+	if (!scn)
+		fail_msg("%s", e->message);
+	/* 10240 MiB / 1024 = 10 clones */
+	assert_int_equal(wbsim_scenario_fio(scn)->jobs->len, 10);
+	wbsim_scenario_free(scn);
+	assert_load_fails("[machine]\nmemory = 8g\nmemmap = 8g\n[fio:w]\nrw=write\nsize=1m\n",
+			  "s.ini:3: [machine] memmap = 8g: expected a whole number of pages below "
+			  "[machine] memory = 8589934592 bytes");
+}
+
 static void test_event_after_time_limit(void **state)
 {
 	assert_load_fails("[run]\ntime_limit = 1m\n[events]\nat = 30s sync\nat = 90s umount\n" "[fio:w]\nrw=write\nsize=1m\n",
@@ -451,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_inline_fio_include),
 		cmocka_unit_test(test_event_after_time_limit),
 		cmocka_unit_test(test_fio_keywords_and_included_jobs),
+		cmocka_unit_test(test_mb_memory_without_memmap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
