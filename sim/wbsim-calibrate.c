@@ -48,6 +48,11 @@ struct calib_run {
 	char *sweep;		/* [sweep]: "point:MiB/s ..." , NULL: none */
 	char *jobs;		/* E7: "job lag=MS ...", E8: "job S ...", NULL: none */
 	char *error;
+	/* what bounds the run: CPU time of all tasks over the run (in CPUs),
+	 * the machine's CPUs, the busiest flusher's share of the run on or
+	 * waiting for a CPU, device utilisation, pages written by flushers */
+	gboolean have_bounds;
+	double cpus_busy, cpus, flusher_busy, dev_util, flusher_share;
 };
 
 static void calib_run_free(gpointer p)
@@ -147,6 +152,45 @@ static void parse_job_figures(JsonObject *wbsim, struct calib_run *r)
 		r->jobs = g_string_free(g_steal_pointer(&out), FALSE);
 }
 
+static double member_double(JsonObject *o, const char *name)
+{
+	return o && json_object_has_member(o, name) ? json_object_get_double_member(o, name) : 0;
+}
+
+/* The resources of the run: what saturates, or comes closest to it. */
+static void parse_bounds(JsonObject *wbsim, struct calib_run *r)
+{
+	JsonObject *kinds, *dev;
+	JsonArray *ctxs;
+	double sim_ns = member_double(wbsim, "sim_ns"), cpu = 0, flushed = 0;
+	double written = member_double(wbsim, "nr_written");
+
+	if (!wbsim || sim_ns <= 0 || !json_object_has_member(wbsim, "cpu_by_kind_ns") ||
+	    !json_object_has_member(wbsim, "contexts") || !json_object_has_member(wbsim, "device"))
+		return;
+	kinds = json_object_get_object_member(wbsim, "cpu_by_kind_ns");
+	{
+		g_autoptr(GList) keys = json_object_get_members(kinds);
+
+		for (GList *k = keys; k; k = k->next)
+			cpu += member_double(kinds, k->data);
+	}
+	ctxs = json_object_get_array_member(wbsim, "contexts");
+	for (guint i = 0; ctxs && i < json_array_get_length(ctxs); i++) {
+		JsonObject *c = json_array_get_object_element(ctxs, i);
+		double busy = (member_double(c, "cpu_ns") + member_double(c, "cpu_wait_ns")) / sim_ns;
+
+		r->flusher_busy = MAX(r->flusher_busy, busy);
+		flushed += member_double(c, "pages_written");
+	}
+	dev = json_object_get_object_member(wbsim, "device");
+	r->cpus_busy = cpu / sim_ns;
+	r->cpus = member_double(wbsim, "cpus");
+	r->dev_util = member_double(dev, "utilisation");
+	r->flusher_share = written > 0 ? flushed / written : 0;
+	r->have_bounds = TRUE;
+}
+
 /*
  * fio's group bandwidth: the bytes of all jobs over the longest runtime
  * (stat.c: one reporting group; with group_reporting there is one entry).
@@ -240,6 +284,7 @@ static void parse_output(struct calib_run *r)
 		wbsim = json_object_get_object_member(root, "wbsim");
 	parse_extents(wbsim, r);
 	parse_job_figures(wbsim, r);
+	parse_bounds(wbsim, r);
 	r->ok = TRUE;
 }
 
@@ -351,6 +396,38 @@ static void print_error_line(const struct calib_run *r)
 	printf("%-32s  run failed: %s\n", r->name, r->error ? r->error : "no result");
 }
 
+/*
+ * What bounds each E1 run in wbsim. "CPUs busy" is the CPU time of every
+ * task over the run; "at published" scales it to the published bandwidth
+ * at wbsim's CPU time per MiB: the CPUs the measured figure would take if
+ * wbsim's costs were right, which says what a CPU-bound prediction that is
+ * too fast asks of the real machine.
+ */
+static void print_e1_bounds(GPtrArray *runs)
+{
+	printf("\nwhat bounds each E1 run in wbsim (CPUs busy: CPU time of all tasks over the run)\n");
+	printf("%-32s %10s %12s %9s %9s %9s\n", "scenario", "CPUs busy", "at published",
+	       "flusher", "device", "flushers");
+	printf("%-32s %10s %12s %9s %9s %9s\n", "", "", "", "busy", "util", "wrote");
+	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
+		for (int v = 0; v < 2; v++) {
+			g_autofree char *name = g_strdup_printf("e1-%s-%s-%s", e1_table[i].device,
+								e1_table[i].fs,
+								v ? "parallel" : "base");
+			struct calib_run *r = find_run(runs, name);
+			double pub = v ? e1_table[i].parallel : e1_table[i].base;
+			g_autofree char *busy = NULL;
+
+			if (!r || !r->ok || !r->have_bounds || r->mib_s <= 0)
+				continue;
+			busy = g_strdup_printf("%.1f/%.0f", r->cpus_busy, r->cpus);
+			printf("%-32s %10s %12.1f %8.0f%% %8.0f%% %8.0f%%\n", name, busy,
+			       r->cpus_busy * pub / r->mib_s, 100 * r->flusher_busy,
+			       100 * r->dev_util, 100 * r->flusher_share);
+		}
+	}
+}
+
 static gboolean print_e1(GPtrArray *runs)
 {
 	gboolean ok = TRUE;
@@ -400,6 +477,7 @@ static gboolean print_e1(GPtrArray *runs)
 	}
 	printf("\nworst error: bandwidth %.1f%%, ratio %.1f%% (goal: both within 10%%)\n",
 	       worst, worst_ratio);
+	print_e1_bounds(runs);
 	return ok;
 }
 

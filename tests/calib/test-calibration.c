@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
@@ -60,6 +61,42 @@ static void e1_pmem_base_is_flusher_bound(void **state)
 	wbsim_scenario_free(scn);
 }
 
+/*
+ * The table of what bounds each E1 run: one row per scenario after the
+ * header; CPUs busy within the machine's 12, the shares within 0-100%,
+ * and "at published" equal to CPUs busy scaled by published/wbsim of the
+ * first table (to the rounding of the printed CPUs busy).
+ */
+static void assert_bounds_table(const char *out)
+{
+	const char *t = strstr(out, "what bounds each E1 run");
+	guint rows = 0;
+	g_auto(GStrv) lines = NULL;
+
+	assert_non_null(t);
+	lines = g_strsplit(t, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char name[64], first[96];
+		double busy, cpus, at, fb, du, fw, pub, sim;
+		const char *row;
+
+		if (sscanf(*l, "%63s %lf/%lf %lf %lf%% %lf%% %lf%%", name, &busy, &cpus, &at, &fb,
+			   &du, &fw) != 7)
+			continue;
+		rows++;
+		assert_true(cpus == 12 && busy > 0 && busy <= cpus + 0.05);
+		assert_true(fb >= 0 && fb <= 100 && du >= 0 && du <= 100 && fw >= 0 && fw <= 100);
+		/* the same scenario's row in the first table */
+		g_snprintf(first, sizeof(first), "\n%s ", name);
+		row = strstr(out, first);
+		assert_non_null(row);
+		assert_int_equal(sscanf(row + strlen(first), "%lf %lf", &pub, &sim), 2);
+		assert_true(sim > 0);
+		assert_true(fabs(at - busy * pub / sim) <= 0.06 * pub / sim + 0.051);
+	}
+	assert_int_equal(rows, 8);
+}
+
 static void calibrate_tool_prints_e1_table(void **state)
 {
 	const char *build = g_getenv("WBSIM_BUILD_ROOT");
@@ -93,6 +130,7 @@ static void calibrate_tool_prints_e1_table(void **state)
 	assert_non_null(strstr(out, "worst error:"));
 	/* --e1-only: no withheld experiment is run */
 	assert_null(strstr(out, "withheld"));
+	assert_bounds_table(out);
 }
 
 /* Copy the files of @src named by @prefixes (and its presets) to @dst. */
