@@ -50,6 +50,12 @@ WBSIM_BEGIN_DECLS
  *	waking waiters); the end_io callback is charged nothing more
  * @memcpy_bandwidth: bytes per second one CPU copies in a large memcpy
  *	(PMEM in block mode copies each bio at this rate)
+ * @uring_io_ns: fio's io_uring engine, buffered writes: the fio thread's
+ *	work per write besides the write itself (its share of io_uring_enter,
+ *	the SQE, reaping the CQE, fio's own per-I/O bookkeeping)
+ * @uring_punt_ns: io_uring: a buffered write punted to the io-wq worker
+ *	(the inline issue that returned -EAGAIN or was skipped, io_wq_enqueue,
+ *	the worker's dequeue, posting the CQE and waking the fio thread)
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -62,6 +68,8 @@ struct wbsim_cpu_costs {
 	wbsim_time_t blk_complete_rq_ns;
 	wbsim_time_t blk_complete_page_ns;
 	uint64_t memcpy_bandwidth;
+	wbsim_time_t uring_io_ns;
+	wbsim_time_t uring_punt_ns;
 };
 
 /**

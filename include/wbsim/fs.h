@@ -45,7 +45,7 @@ typedef struct wbsim_fs wbsim_fs;
 typedef struct wbsim_fs_inode wbsim_fs_inode;
 
 /** WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library expects. */
-#define WBSIM_FS_OPS_VERSION 1
+#define WBSIM_FS_OPS_VERSION 2
 
 /**
  * enum wbsim_fs_opt_type - how an option's text value is parsed; every
@@ -175,6 +175,10 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * @remount: drop in-memory state as unmount and mount would; FALSE with
  *        @error when delayed allocation inside EOF remains (sync first)
  * @sync_fs: make allocations durable (F2FS: checkpoint)
+ * @nowait_buffered_write: buffered writes can run without blocking
+ *        (FOP_BUFFER_WASYNC, formerly FMODE_BUF_WASYNC): io_uring issues
+ *        them inline and punts to io-wq only a write that would block;
+ *        without it every buffered write is punted
  */
 struct wbsim_fs_ops {
 	const char *name;
@@ -203,6 +207,7 @@ struct wbsim_fs_ops {
 	uint64_t (*nr_extents)(wbsim_fs *fs, wbsim_fs_inode *inode);
 	gboolean (*remount)(wbsim_fs *fs, GError **error);
 	void (*sync_fs)(wbsim_fs *fs);
+	gboolean nowait_buffered_write;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -288,6 +293,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fs, wbsim_fs_free)
 WBSIM_API const char *wbsim_fs_type(const wbsim_fs *fs);
 /** wbsim_fs_block_size() - block size in bytes. */
 WBSIM_API uint64_t wbsim_fs_block_size(const wbsim_fs *fs);
+/** wbsim_fs_nowait_buffered_write() - the model's @nowait_buffered_write. */
+WBSIM_API gboolean wbsim_fs_nowait_buffered_write(const wbsim_fs *fs);
 /** wbsim_fs_nr_blocks() - device size in blocks. */
 WBSIM_API uint64_t wbsim_fs_nr_blocks(const wbsim_fs *fs);
 /**

@@ -24,9 +24,22 @@
  *   gets size/nrfiles bytes; names from filename_format in the directory.
  * - runtime: from the first write to the end of the drain and end_fsync;
  *   bytes count when each write completes.
- * - ioengine=io_uring/libaio with buffered writes: the kernel runs each
- *   write to completion in order (io-wq or inline), so a job is one serial
- *   writer; every buffered write is modelled as a synchronous write(2).
+ * - ioengine=libaio with buffered writes: io_submit() runs each write to
+ *   completion in the fio thread, a synchronous write(2).
+ * - ioengine=io_uring with buffered writes (io_uring/rw.c io_write,
+ *   io-wq): a write is issued inline with IOCB_NOWAIT if the filesystem
+ *   takes buffered writes that way (FOP_BUFFER_WASYNC: XFS), else, or when
+ *   it would block (i_rwsem held, balance_dirty_pages with BDP_ASYNC),
+ *   punted to an io-wq worker. The writes of one file are hashed to one
+ *   worker and run in order, so a job is still one serial writer (@task);
+ *   a punted write costs uring_punt_ns more. The fio thread's own work per
+ *   write (submission, reaping, bookkeeping: uring_io_ns) is serial with
+ *   the write at iodepth=1 or when the write runs inline; for punted
+ *   writes at a larger iodepth it runs on the fio thread (@fio_thread)
+ *   alongside the worker, which may not get more than iodepth writes
+ *   ahead of it. XFS punts from a throttle pause on (the worker sleeps
+ *   holding i_rwsem, and fio keeps it fed) until a throttle call that
+ *   does not sleep; the inline-then-punt of a single write is not split.
  * - file_append=1: fio takes the file's size at set-up as the job's start
  *   offset and writes from there. wbsim writes each write at the file's
  *   current end (O_APPEND semantics), which is what the E7 tests did and
@@ -165,6 +178,12 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	g_snprintf(name, sizeof(name), "fio/%s.%u", fio->name, fio->clone);
 	wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
 	job->task.pid = m->next_pid++;
+	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
+	if (job->uring) {
+		g_snprintf(name, sizeof(name), "fio/%s.%u:submit", fio->name, fio->clone);
+		wbsim_task_init(&job->fio_thread, name, WBSIM_TASK_DIRTIER);
+		job->fio_thread.pid = job->task.pid;
+	}
 	wbsim_dirtier_init(&job->dirtier, &job->task);
 	/* Each job draws from its own stream, as fio seeds one per thread. */
 	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
@@ -281,6 +300,8 @@ void wbsim_job_clear(struct wbsim_job *job)
 	if (job->bw_samples)
 		g_array_free(job->bw_samples, TRUE);
 	wbsim_task_clear(&job->task);
+	if (job->uring)
+		wbsim_task_clear(&job->fio_thread);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -481,6 +502,44 @@ bool wbsim_job_should_stop(const struct wbsim_job *job)
 static void job_batch_done(wbsim_sim *sim, void *arg);
 static void job_after_throttle(wbsim_sim *sim, void *arg);
 
+/* io_uring: does the next write go to the io-wq worker? */
+static bool job_uring_punted(const struct wbsim_job *job)
+{
+	return !wbsim_fs_nowait_buffered_write(job->m->fs) ||
+	       (job->fio->iodepth > 1 && job->uring_punt);
+}
+
+/* io_uring: CPU work of the fio thread the worker may run ahead of */
+static wbsim_time_t job_fio_thread_slack(const struct wbsim_job *job)
+{
+	return (wbsim_time_t)MAX(job->fio->iodepth, 1) * job->m->costs.uring_io_ns;
+}
+
+static void job_fio_thread_kick(struct wbsim_job *job);
+
+static void job_fio_thread_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->fio_outstanding -= job->fio_burst;
+	job->fio_burst = 0;
+	job_fio_thread_kick(job);
+	if (job->fio_waited && job->fio_outstanding <= job_fio_thread_slack(job)) {
+		job->fio_waited = false;
+		wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
+	}
+}
+
+/* io_uring: run the fio thread's pending work, one burst at a time. */
+static void job_fio_thread_kick(struct wbsim_job *job)
+{
+	if (job->fio_burst || !job->fio_backlog)
+		return;
+	job->fio_burst = job->fio_backlog;
+	job->fio_backlog = 0;
+	wbsim_cpus_run(job->m->cpus, &job->fio_thread, job->fio_burst, job_fio_thread_done, job);
+}
+
 /* One buffered write of bs bytes at block @blk of file @f: dirty the pages
  * (accounting point a), reserve delayed allocation. Returns its CPU cost. */
 static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk)
@@ -514,6 +573,18 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
 	       pages * c->dirty_page_ns;
 	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
+	if (job->uring) {
+		bool punted = job_uring_punted(job);
+
+		if (punted)
+			cost += c->uring_punt_ns;
+		if (punted && job->fio->iodepth > 1) {
+			job->fio_backlog += c->uring_io_ns;
+			job->fio_outstanding += c->uring_io_ns;
+		} else {
+			cost += c->uring_io_ns;
+		}
+	}
 	if (acct)
 		wbsim_account_page_dirtied(inode, &job->dirtier, acct);
 	return cost;
@@ -530,6 +601,11 @@ static void job_next(wbsim_sim *sim, void *arg)
 
 	if (wbsim_job_should_stop(job)) {
 		wbsim_job_finish(job);
+		return;
+	}
+	/* io_uring: the worker has run every write fio has submitted */
+	if (job->uring && job->fio_outstanding > job_fio_thread_slack(job)) {
+		job->fio_waited = true;
 		return;
 	}
 	/* a frozen filesystem stops writers inside their next write() */
@@ -597,6 +673,8 @@ static void job_next(wbsim_sim *sim, void *arg)
 		return;
 	}
 	job->batch_total = total;
+	if (job->uring)
+		job_fio_thread_kick(job);
 	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
 }
 
@@ -628,8 +706,14 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
 						       job->dirtier.memcg);
 
-		if (!wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
-								   job_after_throttle, job))
+		bool returned = wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
+									      job_after_throttle, job);
+
+		/* XFS under io_uring: a pause (BDP_ASYNC's -EAGAIN) puts the
+		 * writes on the io-wq worker, a throttle call that does not
+		 * sleep lets the fio thread write inline again */
+		job->uring_punt = !returned;
+		if (!returned)
 			return;
 	}
 	job_after_throttle(sim, job);

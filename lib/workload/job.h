@@ -84,6 +84,17 @@ struct wbsim_job {
 	void (*on_done)(struct wbsim_job *job, void *arg);
 	void *on_done_arg;
 
+	/* ioengine=io_uring with buffered writes (job.c): the fio thread's
+	 * own work per write, on a task of its own while the writes run on
+	 * the io-wq worker (@task) */
+	bool uring;
+	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
+	wbsim_task fio_thread;
+	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
+	wbsim_time_t fio_outstanding;	/* started or not, ns of CPU */
+	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */
+	bool fio_waited;		/* job_next waits for it to catch up */
+
 	/* direct I/O (job-direct.c) */
 	unsigned int dio_inflight;
 	bool dio_issuing;

@@ -1148,8 +1148,10 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->max_pause_ns = job->dirtier.max_pause_ns;
 		jr->max_sleep_ns = job->dirtier.max_sleep_ns;
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
-		jr->cpu_ns = job->task.cpu_ns;
-		jr->cpu_wait_ns = job->task.cpu_wait_ns;
+		/* the io-wq worker and the fio thread are one process for fio */
+		jr->cpu_ns = job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
+		jr->cpu_wait_ns = job->task.cpu_wait_ns +
+				  (job->uring ? job->fio_thread.cpu_wait_ns : 0);
 		jr->invalidates = job->invalidates;
 		/* a job stalled when the run stopped: its next write is late by
 		 * at least its lag now */
@@ -1195,7 +1197,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		count_extents(run, "end");
 	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
-		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns;
+		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns +
+			(run->jobs[i].uring ? run->jobs[i].fio_thread.cpu_ns : 0);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
 		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
 	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +

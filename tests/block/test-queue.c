@@ -536,7 +536,8 @@ static void test_cpu_costs(void **state)
 		"s.ini:4: [cpu] unknown key 'copy_pages_ns': expected one of "
 		"copy_page_ns, dirty_page_ns, write_syscall_ns, writepages_page_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
-		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth");
+		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
+		"uring_punt_ns");
 	g_clear_error(&error);
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_page_ns", "fast", "s.ini", 5,
 					 &error));

@@ -1052,4 +1052,6 @@ const struct wbsim_fs_ops wbsim_fs_ext4_ops = {
 	.fiemap = ext4_fiemap,
 	.nr_extents = ext4_nr_extents,
 	.remount = ext4_remount,
+	/* ext4_file_operations: FOP_BUFFER_RASYNC only, no FOP_BUFFER_WASYNC */
+	.nowait_buffered_write = FALSE,
 };

@@ -545,4 +545,6 @@ const struct wbsim_fs_ops wbsim_fs_f2fs_ops = {
 	.fiemap = f2fs_fiemap,
 	.remount = f2fs_remount,
 	.sync_fs = f2fs_sync_fs,
+	/* f2fs_file_operations: FOP_BUFFER_RASYNC only */
+	.nowait_buffered_write = FALSE,
 };

@@ -453,6 +453,11 @@ uint64_t wbsim_fs_block_size(const wbsim_fs *fs)
 	return fs->block_size;
 }
 
+gboolean wbsim_fs_nowait_buffered_write(const wbsim_fs *fs)
+{
+	return fs->ops->nowait_buffered_write;
+}
+
 uint64_t wbsim_fs_nr_blocks(const wbsim_fs *fs)
 {
 	return fs->nr_blocks;

@@ -222,4 +222,6 @@ const struct wbsim_fs_ops wbsim_fs_ideal_ops = {
 	.truncate = ideal_truncate,
 	.fiemap = ideal_fiemap,
 	.nr_extents = ideal_nr_extents,
+	/* an ideal filesystem never blocks a write */
+	.nowait_buffered_write = TRUE,
 };

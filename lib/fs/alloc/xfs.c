@@ -767,4 +767,6 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.fiemap = xfs_fiemap,
 	.nr_extents = xfs_nr_extents,
 	.remount = xfs_remount,
+	/* xfs_file_operations: FOP_BUFFER_WASYNC */
+	.nowait_buffered_write = TRUE,
 };

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-io-uring.c - fio's io_uring engine with buffered writes: what each
+ * write costs besides the write itself, and where it runs.
+ *
+ * One job of 2048 writes of 4 KiB to an empty 8 MiB file, far below the
+ * background threshold of a 4 GiB machine (no throttling, no writeback
+ * by the job), once with ioengine=psync and once with io_uring; the job's
+ * CPU time (its fio thread and its io-wq worker, one process for fio)
+ * differs by exactly:
+ * - ext4 (no FOP_BUFFER_WASYNC, every write punted to io-wq):
+ *   2048 x (uring_io_ns + uring_punt_ns), at any iodepth;
+ * - XFS (writes issued inline while nothing blocks): 2048 x uring_io_ns.
+ * At iodepth 32 on ext4 the fio thread's share runs beside the worker, so
+ * the writes finish sooner than at iodepth 1, where each write waits for
+ * the fio thread's submission and reaping.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <wbsim/cpu-costs.h>
+#include "model-harness.h"
+#include "report/results.h"
+
+#define WRITES 2048
+
+struct job_figures {
+	wbsim_time_t cpu_ns, runtime_ns;
+};
+
+static struct job_figures one_job(const char *fs, const char *engine, unsigned int iodepth)
+{
+	g_autofree char *text = g_strdup_printf(
+		"[machine]\ncpus = 4\nmemory = 4g\n"
+		"[device]\npreset = ideal\n"
+		"[filesystem]\ntype = %s\n"
+		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
+		"ioengine=%s\niodepth=%u\n",
+		fs, engine, iodepth);
+	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
+	const struct wbsim_job_result *j;
+	struct job_figures f;
+
+	assert_int_equal(r->jobs->len, 1);
+	j = r->jobs->pdata[0];
+	assert_int_equal(j->total_ios, WRITES);
+	assert_int_equal(j->pauses, 0);
+	f.cpu_ns = j->cpu_ns;
+	f.runtime_ns = j->runtime_ns;
+	wbsim_run_result_free(r);
+	return f;
+}
+
+static void test_ext4_punts_every_write(void **state)
+{
+	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
+	struct job_figures sync = one_job("ext4", "psync", 1);
+	struct job_figures deep = one_job("ext4", "io_uring", 32);
+	struct job_figures serial = one_job("ext4", "io_uring", 1);
+
+	assert_true(deep.cpu_ns - sync.cpu_ns ==
+		    (wbsim_time_t)WRITES * (c->uring_io_ns + c->uring_punt_ns));
+	assert_true(serial.cpu_ns == deep.cpu_ns);
+	/* the fio thread's work overlaps the worker's only at depth > 1 */
+	assert_true(deep.runtime_ns < serial.runtime_ns);
+	assert_true(serial.runtime_ns - deep.runtime_ns <= (wbsim_time_t)WRITES * c->uring_io_ns);
+}
+
+static void test_xfs_writes_inline(void **state)
+{
+	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
+	struct job_figures sync = one_job("xfs", "psync", 1);
+	struct job_figures deep = one_job("xfs", "io_uring", 32);
+
+	assert_true(deep.cpu_ns - sync.cpu_ns == (wbsim_time_t)WRITES * c->uring_io_ns);
+	/* inline: the fio thread does it all, nothing runs beside it */
+	assert_true(deep.runtime_ns - sync.runtime_ns >= (wbsim_time_t)WRITES * c->uring_io_ns);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ext4_punts_every_write),
+		cmocka_unit_test(test_xfs_writes_inline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
