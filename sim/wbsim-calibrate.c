@@ -37,6 +37,13 @@ static const struct e1_row {
 	{ "nvme", "ext4", 494, 797 },
 };
 
+/* The scenario of row @i of e1_table: base, or parallel when @parallel. */
+static char *e1_name(guint i, int parallel)
+{
+	return g_strdup_printf("e1-%s-%s-%s", e1_table[i].device, e1_table[i].fs,
+			       parallel ? "parallel" : "base");
+}
+
 struct calib_run {
 	char *name;		/* scenario file name without .ini */
 	char *path;
@@ -411,9 +418,7 @@ static void print_e1_bounds(GPtrArray *runs)
 	printf("%-32s %10s %12s %9s %9s %9s\n", "", "", "", "busy", "util", "wrote");
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
 		for (int v = 0; v < 2; v++) {
-			g_autofree char *name = g_strdup_printf("e1-%s-%s-%s", e1_table[i].device,
-								e1_table[i].fs,
-								v ? "parallel" : "base");
+			g_autofree char *name = e1_name(i, v);
 			struct calib_run *r = find_run(runs, name);
 			double pub = v ? e1_table[i].parallel : e1_table[i].base;
 			g_autofree char *busy = NULL;
@@ -437,9 +442,7 @@ static gboolean print_e1(GPtrArray *runs)
 	printf("%-32s %10s %10s %8s\n", "scenario", "published", "wbsim", "error");
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
 		for (int v = 0; v < 2; v++) {
-			g_autofree char *name = g_strdup_printf("e1-%s-%s-%s", e1_table[i].device,
-								e1_table[i].fs,
-								v ? "parallel" : "base");
+			g_autofree char *name = e1_name(i, v);
 			struct calib_run *r = find_run(runs, name);
 			double pub = v ? e1_table[i].parallel : e1_table[i].base;
 			double err;
@@ -457,10 +460,8 @@ static gboolean print_e1(GPtrArray *runs)
 	}
 	printf("\n%-32s %10s %10s %8s\n", "parallel/base", "published", "wbsim", "error");
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
-		g_autofree char *b = g_strdup_printf("e1-%s-%s-base", e1_table[i].device,
-						     e1_table[i].fs);
-		g_autofree char *p = g_strdup_printf("e1-%s-%s-parallel", e1_table[i].device,
-						     e1_table[i].fs);
+		g_autofree char *b = e1_name(i, 0);
+		g_autofree char *p = e1_name(i, 1);
 		g_autofree char *label = g_strdup_printf("%s %s", e1_table[i].device,
 							 e1_table[i].fs);
 		struct calib_run *rb = find_run(runs, b), *rp = find_run(runs, p);
@@ -544,9 +545,7 @@ int main(int argc, char **argv)
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
 		for (int v = 0; v < 2; v++) {
-			g_autofree char *name = g_strdup_printf("e1-%s-%s-%s", e1_table[i].device,
-								e1_table[i].fs,
-								v ? "parallel" : "base");
+			g_autofree char *name = e1_name(i, v);
 
 			g_ptr_array_add(runs, new_run(dir, name));
 		}
