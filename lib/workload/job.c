@@ -304,6 +304,13 @@ void wbsim_job_clear(struct wbsim_job *job)
 		wbsim_task_clear(&job->fio_thread);
 }
 
+wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns)
+{
+	if (wait_ns)
+		*wait_ns = job->task.cpu_wait_ns + (job->uring ? job->fio_thread.cpu_wait_ns : 0);
+	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
 

@@ -109,6 +109,9 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *),
 		     void *arg);
 void wbsim_job_clear(struct wbsim_job *job);
+/* CPU time of the job's tasks (with io_uring its fio thread and io-wq
+ * worker, one process for fio); their time waiting for a CPU in @wait_ns */
+wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
 /* job.c helpers shared with job-direct.c */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
 bool wbsim_job_should_stop(const struct wbsim_job *job);

@@ -127,7 +127,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	g_autofree struct wbsim_setting *dev_set = NULL;
 	g_autofree struct wbsim_setting *fs_set = NULL;
 	size_t n_dev, n_fs;
-	uint64_t ram = cfg->memory, unreclaimable;
+	uint64_t ram = cfg->memory, unreclaimable, reserved;
 	struct wbsim_bdi_params bp = { .name = "259:0" };
 	const struct wbsim_affinity_ops *aff;
 	struct wbsim_blk_queue *q;
@@ -162,23 +162,30 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	/*
 	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
 	 * [machine] memmap, which the kernel never sees, whatever the device;
-	 * without it, a pmem device reserves its own capacity.
+	 * without it, a pmem device reserves its own capacity. (Loading the
+	 * scenario checked both against the RAM, with their lines.)
 	 */
+	reserved = cfg->memmap;
 	if (strcmp(wbsim_device_get_ops(m->dev)->name, "pmem") == 0) {
 		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
-		uint64_t region = cfg->memmap ? cfg->memmap : ram;
 
-		if (cap > region || (!cfg->memmap && cap == ram)) {
+		if (!reserved)
+			reserved = cap;
+		if (cap > reserved) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes, carved "
-				    "out of RAM) does not fit in [machine] %s = %" G_GUINT64_FORMAT,
-				    cap, cfg->memmap ? "memmap" : "memory", region);
+				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes) does not "
+				    "fit in [machine] memmap = %" G_GUINT64_FORMAT, cap, reserved);
 			return FALSE;
 		}
-		ram -= cfg->memmap ? cfg->memmap : cap;
-	} else {
-		ram -= cfg->memmap;
 	}
+	if (reserved >= ram) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "the RAM reserved for PMEM (%" G_GUINT64_FORMAT " bytes, [machine] "
+			    "memmap or the pmem device) leaves nothing of [machine] memory = %"
+			    G_GUINT64_FORMAT, reserved, ram);
+		return FALSE;
+	}
+	ram -= reserved;
 	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
 	if (unreclaimable >= ram) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
@@ -1148,10 +1155,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->max_pause_ns = job->dirtier.max_pause_ns;
 		jr->max_sleep_ns = job->dirtier.max_sleep_ns;
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
-		/* the io-wq worker and the fio thread are one process for fio */
-		jr->cpu_ns = job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
-		jr->cpu_wait_ns = job->task.cpu_wait_ns +
-				  (job->uring ? job->fio_thread.cpu_wait_ns : 0);
+		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->invalidates = job->invalidates;
 		/* a job stalled when the run stopped: its next write is late by
 		 * at least its lag now */
@@ -1197,8 +1201,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		count_extents(run, "end");
 	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
-		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += run->jobs[i].task.cpu_ns +
-			(run->jobs[i].uring ? run->jobs[i].fio_thread.cpu_ns : 0);
+		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += wbsim_job_cpu_ns(&run->jobs[i], NULL);
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
 		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
 	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +
