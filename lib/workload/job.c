@@ -180,6 +180,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	job->task.pid = m->next_pid++;
 	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
 	if (job->uring) {
+		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
 		g_snprintf(name, sizeof(name), "fio/%s.%u:submit", fio->name, fio->clone);
 		wbsim_task_init(&job->fio_thread, name, WBSIM_TASK_DIRTIER);
 		job->fio_thread.pid = job->task.pid;
@@ -512,8 +513,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg);
 /* io_uring: does the next write go to the io-wq worker? */
 static bool job_uring_punted(const struct wbsim_job *job)
 {
-	return !wbsim_fs_nowait_buffered_write(job->m->fs) ||
-	       (job->fio->iodepth > 1 && job->uring_punt);
+	return !job->uring_nowait || (job->fio->iodepth > 1 && job->uring_punt);
 }
 
 /* io_uring: CPU work of the fio thread the worker may run ahead of */

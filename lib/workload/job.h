@@ -88,6 +88,7 @@ struct wbsim_job {
 	 * own work per write, on a task of its own while the writes run on
 	 * the io-wq worker (@task) */
 	bool uring;
+	bool uring_nowait;	/* the filesystem takes nowait buffered writes */
 	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
