@@ -528,10 +528,9 @@ static void job_fio_thread_done(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 
-	job->fio_outstanding -= job->fio_burst;
 	job->fio_burst = 0;
 	job_fio_thread_kick(job);
-	if (job->fio_waited && job->fio_outstanding <= job_fio_thread_slack(job)) {
+	if (job->fio_waited && job->fio_backlog + job->fio_burst <= job_fio_thread_slack(job)) {
 		job->fio_waited = false;
 		wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
 	}
@@ -585,12 +584,10 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 
 		if (punted)
 			cost += c->uring_punt_ns;
-		if (punted && job->fio->iodepth > 1) {
+		if (punted && job->fio->iodepth > 1)
 			job->fio_backlog += c->uring_io_ns;
-			job->fio_outstanding += c->uring_io_ns;
-		} else {
+		else
 			cost += c->uring_io_ns;
-		}
 	}
 	if (acct)
 		wbsim_account_page_dirtied(inode, &job->dirtier, acct);
@@ -611,7 +608,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		return;
 	}
 	/* io_uring: the worker has run every write fio has submitted */
-	if (job->uring && job->fio_outstanding > job_fio_thread_slack(job)) {
+	if (job->uring && job->fio_backlog + job->fio_burst > job_fio_thread_slack(job)) {
 		job->fio_waited = true;
 		return;
 	}

@@ -92,7 +92,6 @@ struct wbsim_job {
 	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
-	wbsim_time_t fio_outstanding;	/* started or not, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */
 	bool fio_waited;		/* job_next waits for it to catch up */
 
