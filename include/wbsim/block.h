@@ -223,6 +223,8 @@ struct wbsim_blk_stats {
 	uint64_t seeks;
 	wbsim_time_t seek_ns;
 	wbsim_time_t rotation_ns;
+	/* CPU time of the device model's own tasks (a loop worker) */
+	wbsim_time_t cpu_ns;
 };
 
 /**

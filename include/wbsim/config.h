@@ -235,6 +235,7 @@ struct wbsim_config_private;
  * @wb_affinity: [writeback] affinity, the name of a registered policy
  *	(include/wbsim/affinity.h)
  * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
+ * @bdi_max_bytes: [writeback] max_bytes, the bdi's max_bytes knob (0: none)
  * @folio_size: [writeback] folio_size, bytes of a page-cache folio
  * @dirty_accounting: [writeback] dirty_accounting, enum wbsim_dirty_accounting
  * @dying_wb: [writeback] dying_wb, enum wbsim_dying_wb
@@ -274,6 +275,7 @@ struct wbsim_config {
 	uint64_t wb_contexts;
 	char *wb_affinity;
 	bool strictlimit;
+	uint64_t bdi_max_bytes;
 	uint64_t folio_size;
 	unsigned int dirty_accounting;
 	unsigned int dying_wb;

@@ -94,6 +94,7 @@ extern const struct wbsim_device_ops wbsim_pmem_ops;
 extern const struct wbsim_device_ops wbsim_nvme_ops;
 extern const struct wbsim_device_ops wbsim_hdd_ops;
 extern const struct wbsim_device_ops wbsim_raid0_ops;
+extern const struct wbsim_device_ops wbsim_loop_ops;
 
 /* hdd.c: exposed for tests: the fitted seek curve, distance in cylinders */
 struct wbsim_hdd;

@@ -83,7 +83,7 @@ static void register_builtins_locked(void)
 {
 	static const struct wbsim_device_ops *const builtins[] = {
 		&wbsim_ideal_ops, &wbsim_pmem_ops, &wbsim_nvme_ops,
-		&wbsim_hdd_ops, &wbsim_raid0_ops,
+		&wbsim_hdd_ops, &wbsim_raid0_ops, &wbsim_loop_ops,
 	};
 
 	if (registry)

@@ -15,6 +15,22 @@
 #include "mm/bandwidth.h"
 #include "core/workqueue.h"
 
+/*
+ * Models bdi_set_max_bytes(): the byte cap becomes a max_ratio against the
+ * global dirty threshold of this moment (bdi_ratio_from_pages()), and stays
+ * that ratio when the threshold later moves.
+ */
+static void bdi_set_max_bytes(struct wbsim_bdi *bdi, const struct wbsim_vm *vm,
+			      uint64_t max_bytes)
+{
+	uint64_t bg_thresh, thresh, ratio;
+
+	wbsim_global_dirty_limits(vm, &bg_thresh, &thresh);
+	ratio = (max_bytes >> WBSIM_PAGE_SHIFT) * 100 * WBSIM_BDI_RATIO_SCALE /
+		MAX(thresh, 1);
+	bdi->dirty.max_ratio = (unsigned int)MIN(ratio, 100 * WBSIM_BDI_RATIO_SCALE);
+}
+
 void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus,
 		    const struct wbsim_cpu_costs *costs, struct wbsim_blk_queue *queue,
 		    struct wbsim_fs *fs, const struct wbsim_bdi_params *p)
@@ -37,6 +53,8 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	bdi->dirty.max_ratio = 100 * WBSIM_BDI_RATIO_SCALE;
 	bdi->dirty.max_prop_frac = WBSIM_FPROP_FRAC_BASE;
 	bdi->dirty.strictlimit = p->strictlimit;
+	if (p->max_bytes)
+		bdi_set_max_bytes(bdi, vm, p->max_bytes);
 	/* The end-io workqueue is per CPU in the kernel (xfs-conv, ext4 rsv
 	 * conversion): up to one worker per CPU. */
 	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 200);

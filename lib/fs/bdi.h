@@ -11,6 +11,8 @@ struct wbsim_bdi_params {
 	unsigned int nr_wb_ctx;
 	const struct wbsim_affinity_ops *affinity;
 	bool strictlimit;
+	/* bdi_set_max_bytes(): 0 = none */
+	uint64_t max_bytes;
 	uint64_t max_request_pages;
 	/* cgroup writeback: the machine's memcgs (NULL: cgroups off), and the
 	 * kernel variant of [writeback] dying_wb */

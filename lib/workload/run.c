@@ -216,6 +216,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
 	bp.affinity = aff;
 	bp.strictlimit = cfg->strictlimit;
+	bp.max_bytes = cfg->bdi_max_bytes;
 	bp.memcgs = &m->vm.memcgs;
 	bp.dying_wb_reachable = cfg->dying_wb == WBSIM_DYING_WB_REACHABLE;
 	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
@@ -1206,6 +1207,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
 	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +
 					 wbsim_workqueue_cpu_ns(bdi->endio_wq);
+	r->cpu_by_kind[WBSIM_TASK_OTHER] += r->device_stats.cpu_ns;
 	r->events = wbsim_sim_events_processed(m->sim);
 	r->sim_ns = wbsim_sim_now(m->sim);
 	r->wall_s = wall_s;

@@ -574,6 +574,7 @@ static void test_dump_defaults(void **state)
 		"contexts = 1\n"
 		"affinity = inode\n"
 		"strictlimit = false\n"
+		"max_bytes = 0\n"
 		"folio_size = 4k\n"
 		"dirty_accounting = whole-folio\n"
 		"dying_wb = unreachable\n"

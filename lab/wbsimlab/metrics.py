@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: MIT
+"""The figures lab/compare holds side by side, read the same way from a lab
+run (lab/run-kernel's files) and from a simulator run (sim-writeback's JSON
+and --series CSV): one dict of metric -> value for each.
+
+Pages are 4 KiB pages; bandwidths MiB/s; times seconds; CPU ns per page.
+"""
+import csv
+import gzip
+import json
+import os
+import re
+
+TRACE_LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$")
+
+
+def series_rows(path):
+    """Rows of a series CSV as dicts of floats; '#' comment lines skipped;
+    column names as the simulator writes them, with or without a unit
+    suffix (dirty or dirty_pages)."""
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    rows = []
+    for r in csv.DictReader(lines):
+        row = {}
+        for k, v in r.items():
+            try:
+                row[k] = float(v)
+            except (TypeError, ValueError):
+                continue
+        rows.append(row)
+    return rows
+
+
+def col(row, name):
+    if name in row:
+        return row[name]
+    for k in row:
+        if k.startswith(name + "_") and not k[len(name) + 1:].startswith(("thresh", "written")):
+            return row[k]
+    return None
+
+
+def time_of(row):
+    t = col(row, "time_s")
+    return t if t is not None else col(row, "time")
+
+
+def series_figures(rows, t_end):
+    """Mean and peak dirty and writeback pages over [0, t_end], the time
+    of the first written page."""
+    out = {}
+    win = [r for r in rows if time_of(r) is not None and time_of(r) <= t_end + 1e-9]
+    for name in ("dirty", "writeback"):
+        vals = [col(r, name) for r in win if col(r, name) is not None]
+        if vals:
+            out[f"{name}_mean_pages"] = sum(vals) / len(vals)
+            out[f"{name}_peak_pages"] = max(vals)
+    first = None
+    for r in rows:
+        w = col(r, "wb0_written")
+        if w is not None and w > 0:
+            first = time_of(r)
+            break
+    out["first_writeback_s"] = first if first is not None else float("nan")
+    return out
+
+
+def fio_bandwidths(fio_json):
+    """MiB/s of every job entry (one per group under group_reporting) and
+    their sum; keys bw_job0, bw_job1, ... and bw_total."""
+    out = {}
+    total = 0.0
+    for i, j in enumerate(fio_json["jobs"]):
+        bw = j["write"]["bw_bytes"] / 2**20
+        out[f"bw_job{i}_mib_s"] = bw
+        total += bw
+    out["bw_total_mib_s"] = total
+    return out
+
+
+def parse_trace(path):
+    """(event, pid, comm, fields) of every line of a text trace."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        for line in f:
+            m = TRACE_LINE.match(line)
+            if not m:
+                continue
+            fields = {}
+            for kv in m.group(6).split():
+                if "=" in kv:
+                    k, v = kv.split("=", 1)
+                    fields[k] = v
+            yield m.group(5), int(m.group(2)), m.group(1).strip(), fields
+
+
+def trace_figures(path):
+    """Throttle pauses (count, total ms) from balance_dirty_pages; pages
+    written by flusher works: writeback_start and writeback_written frame
+    each pass of wb_writeback() and print the work's remaining budget
+    (work->nr_pages), so a pass wrote the difference of the two."""
+    pauses = 0
+    pause_ms = 0.0
+    flusher_pages = 0
+    started = {}
+    for ev, pid, comm, f in parse_trace(path):
+        if ev == "balance_dirty_pages":
+            p = int(f.get("pause", "0"))
+            if p > 0:
+                pauses += 1
+                pause_ms += p
+        elif ev == "writeback_start":
+            started[pid] = int(f.get("nr_pages", "0"))
+        elif ev == "writeback_written" and pid in started:
+            flusher_pages += max(0, started.pop(pid) - int(f.get("nr_pages", "0")))
+    return {"pauses": pauses, "paused_ms": pause_ms, "flusher_pages": flusher_pages}
+
+
+def extents_by_moment(items):
+    """{moment: total extents over the files} from [{moment, path, filefrag}]."""
+    out = {}
+    for e in items:
+        if e.get("filefrag") is None:
+            continue
+        out[e["moment"]] = out.get(e["moment"], 0) + e["filefrag"]
+    return out
+
+
+# -- one lab run -------------------------------------------------------------
+
+def lab_run(d):
+    with open(os.path.join(d, "fio.json")) as f:
+        fio = json.load(f)
+    with open(os.path.join(d, "meta.json")) as f:
+        meta = json.load(f)
+    with open(os.path.join(d, "cpu.json")) as f:
+        cpu = json.load(f)
+    m = fio_bandwidths(fio)
+    rows = series_rows(os.path.join(d, "series.csv"))
+    # t = 0 where the jobs begin writing, as in the simulator: the last
+    # sample before the machine's dirtied count moved by 256 pages (fio's
+    # start-up and file layout come first; io_uring writes do not move a
+    # task's wchar, so the jobs' byte counts cannot tell)
+    t0 = 0.0
+    for r in rows:
+        if (col(r, "nr_dirtied") or 0) > 256:
+            break
+        t0 = time_of(r)
+    for r in rows:
+        r["time_s"] = time_of(r) - t0
+    m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
+    tr = os.path.join(d, "trace.txt.gz")
+    written = cpu["nr_written"]
+    dirtied = cpu["nr_dirtied"]
+    if os.path.exists(tr):
+        t = trace_figures(tr)
+        m["pauses"] = t["pauses"]
+        m["paused_s"] = t["paused_ms"] / 1e3
+        if written:
+            m["flusher_share"] = min(1.0, t["flusher_pages"] / written)
+    m["pages_written"] = written
+    m["pages_dirtied"] = dirtied
+    if "perf_ms" in cpu:
+        pk = cpu["perf_ms"]
+        writer = pk.get("fio", 0) + pk.get("io_uring_worker", 0)
+        if dirtied:
+            m["cpu_writer_ns_per_page"] = writer * 1e6 / dirtied
+        if written:
+            m["cpu_flusher_ns_per_page"] = pk.get("flusher", 0) * 1e6 / written
+            m["cpu_completion_ns_per_page"] = (pk.get("irq", 0) +
+                                               pk.get("fs_completion", 0)) * 1e6 / written
+            m["cpu_loop_ns_per_page"] = pk.get("loop", 0) * 1e6 / written
+    with open(os.path.join(d, "extents.json")) as f:
+        for moment, n in extents_by_moment(json.load(f)).items():
+            m[f"extents_{moment}"] = n
+    return m
+
+
+# -- one simulator run -------------------------------------------------------
+
+def sim_run(result_json, series_csv):
+    w = result_json["wbsim"]
+    m = fio_bandwidths(result_json)
+    end = 0
+    for j in w["jobs"]:
+        end = max(end, j["start_ns"] + j["runtime_ns"])
+    m.update(series_figures(series_rows(series_csv), end / 1e9))
+    m["pauses"] = sum(j["pauses"] for j in w["jobs"])
+    m["paused_s"] = sum(j["paused_ns"] for j in w["jobs"]) / 1e9
+    written = w["nr_written"]
+    dirtied = w["nr_dirtied"]
+    flusher = sum(c["pages_written"] for c in w["contexts"])
+    if written:
+        m["flusher_share"] = min(1.0, flusher / written)
+    m["pages_written"] = written
+    m["pages_dirtied"] = dirtied
+    ck = w["cpu_by_kind_ns"]
+    if dirtied:
+        m["cpu_writer_ns_per_page"] = ck.get("dirtier", 0) / dirtied
+    if written:
+        m["cpu_flusher_ns_per_page"] = ck.get("flusher", 0) / written
+        m["cpu_completion_ns_per_page"] = ck.get("irq", 0) / written
+        m["cpu_loop_ns_per_page"] = ck.get("other", 0) / written
+    for moment, n in extents_by_moment(w.get("extents", [])).items():
+        m[f"extents_{moment}"] = n
+    return m

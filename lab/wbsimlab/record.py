@@ -1,0 +1,390 @@
+# SPDX-License-Identifier: MIT
+"""Recorders of a lab run, each writing the simulator's own format.
+
+- Series: /proc/vmstat and the bdi's debugfs stats every 100 ms, as a CSV
+  with the column names of sim-writeback --series (pages, as there).
+- Trace: the writeback tracepoints from a tracefs instance of our own
+  (the global buffer and its settings are not touched), filtered to the
+  lab's bdi where the event names one, in ftrace's text layout.
+- CPU: the scheduler's exact run time of every fio thread (schedstat), and
+  a system-wide perf sample whose stacks say which kernel work a kworker
+  ran, for CPU time by task kind.
+"""
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+
+TRACEFS = "/sys/kernel/tracing"
+TRACE_EVENTS = ["balance_dirty_pages", "bdi_dirty_ratelimit", "writeback_start",
+                "writeback_written", "writeback_queue_io", "global_dirty_state"]
+# the field that names the bdi, for the instance's event filter
+TRACE_BDI_FIELD = {"balance_dirty_pages": "bdi", "bdi_dirty_ratelimit": "bdi",
+                   "writeback_start": "name", "writeback_written": "name",
+                   "writeback_queue_io": "name"}
+
+
+def read_kv(path, sep=None):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.replace(":", " ").split() if sep is None else line.split(sep)
+            if len(parts) >= 2:
+                try:
+                    out[parts[0]] = int(parts[1])
+                except ValueError:
+                    pass
+    return out
+
+
+def fio_job_pids(fio_pid):
+    """fio's job processes (fio forks one per job, in job order)."""
+    try:
+        with open(f"/proc/{fio_pid}/task/{fio_pid}/children") as f:
+            return sorted(int(p) for p in f.read().split())
+    except OSError:
+        return []
+
+
+def thread_cpu_ns(pid):
+    """{tid: (comm, ns on CPU)} for every thread of process PID."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except (OSError, ValueError, IndexError):
+            continue
+        out[int(tid)] = (comm, ns)
+    return out
+
+
+def proc_wchar(pid):
+    try:
+        with open(f"/proc/{pid}/io") as f:
+            for line in f:
+                if line.startswith("wchar:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+class SeriesSampler(threading.Thread):
+    """Samples every INTERVAL s until stop(); writes the CSV at the end."""
+
+    def __init__(self, path, bdi, interval=0.1):
+        super().__init__(daemon=True)
+        self.path, self.bdi, self.interval = path, bdi, interval
+        self.rows = []
+        self.stop_event = threading.Event()
+        self.fio_pid = None
+        self.job_pids = []
+        self.job_bytes = {}
+        self.threads = {}          # tid -> (pid, comm, ns) last seen
+        self.t0 = None
+
+    def sample(self):
+        now = time.monotonic()
+        vm = read_kv("/proc/vmstat")
+        bdi = read_kv(f"/sys/kernel/debug/bdi/{self.bdi}/stats")
+        if self.fio_pid and not self.job_pids:
+            self.job_pids = fio_job_pids(self.fio_pid)
+        for i, pid in enumerate(self.job_pids):
+            w = proc_wchar(pid)
+            if w is not None:
+                self.job_bytes[i] = w
+            for tid, (comm, ns) in thread_cpu_ns(pid).items():
+                self.threads[tid] = (pid, comm, ns)
+        row = {
+            "time_s": round(now - self.t0, 3),
+            "dirty": vm.get("nr_dirty", 0),
+            "writeback": vm.get("nr_writeback", 0),
+            "bg_thresh": vm.get("nr_dirty_background_threshold", 0),
+            "thresh": vm.get("nr_dirty_threshold", 0),
+            # debugfs prints kB; the series counts pages
+            "wb0_dirty": bdi.get("BdiReclaimable", 0) // 4,
+            "wb0_writeback": bdi.get("BdiWriteback", 0) // 4,
+            "wb0_thresh": bdi.get("BdiDirtyThresh", 0) // 4,
+            "wb0_written": bdi.get("BdiWritten", 0) // 4,
+            "wb0_avg_write_bw_kbps": bdi.get("BdiWriteBandwidth", 0),
+            "nr_dirtied": vm.get("nr_dirtied", 0),
+            "nr_written": vm.get("nr_written", 0),
+        }
+        for i in range(len(self.job_pids)):
+            row[f"job{i}_bytes"] = self.job_bytes.get(i, 0)
+        self.rows.append(row)
+
+    def run(self):
+        self.t0 = time.monotonic()
+        nxt = self.t0
+        while not self.stop_event.is_set():
+            self.sample()
+            nxt += self.interval
+            self.stop_event.wait(max(0.0, nxt - time.monotonic()))
+        self.sample()
+
+    def stop(self):
+        self.stop_event.set()
+        self.join()
+        # counters relative to the start, as the simulator's begin at 0
+        base = dict(self.rows[0]) if self.rows else {}
+        for r in self.rows:
+            for k in ("wb0_written", "nr_dirtied", "nr_written"):
+                r[k] -= base.get(k, 0)
+        cols = []
+        for r in self.rows:
+            for k in r:
+                if k not in cols:
+                    cols.append(k)
+        with open(self.path, "w") as f:
+            f.write(",".join(cols) + "\n")
+            for r in self.rows:
+                f.write(",".join(str(r.get(c, 0)) for c in cols) + "\n")
+
+
+class TraceRecorder:
+    """The writeback tracepoints through a tracefs instance of our own."""
+
+    def __init__(self, host, path, bdi_name, buffer_kb=32768):
+        self.host, self.path, self.bdi = host, path, bdi_name
+        self.inst = f"{TRACEFS}/instances/wbsim-lab-{os.getpid()}"
+        self.buffer_kb = buffer_kb
+        self.thread = None
+        self.pipe = None
+
+    @staticmethod
+    def available():
+        return os.path.isdir(f"{TRACEFS}/events/writeback")
+
+    def start(self):
+        os.mkdir(self.inst)
+        self.host.on_undo(self.inst, self._remove)
+        with open(f"{self.inst}/buffer_size_kb", "w") as f:
+            f.write(str(self.buffer_kb))
+        for ev in TRACE_EVENTS:
+            d = f"{self.inst}/events/writeback/{ev}"
+            if ev in TRACE_BDI_FIELD:
+                with open(f"{d}/filter", "w") as f:
+                    f.write(f'{TRACE_BDI_FIELD[ev]} == "{self.bdi}"')
+            with open(f"{d}/enable", "w") as f:
+                f.write("1")
+        self.out = open(self.path, "wb")
+        self.pipe = open(f"{self.inst}/trace_pipe", "rb", buffering=0)
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self):
+        fd = self.pipe.fileno()
+        os.set_blocking(fd, False)
+        import select
+        while True:
+            r, _, _ = select.select([fd], [], [], 0.2)
+            try:
+                data = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                data = b""
+            if data:
+                self.out.write(data)
+            elif self.stopping:
+                break
+
+    stopping = False
+
+    def stop(self):
+        with open(f"{self.inst}/tracing_on", "w") as f:
+            f.write("0")
+        self.stopping = True
+        self.thread.join(timeout=10)
+        self.out.close()
+        self.pipe.close()
+        with open(self.path, "rb") as src, gzip.open(self.path + ".gz", "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.unlink(self.path)
+
+    def _remove(self):
+        for ev in TRACE_EVENTS:
+            try:
+                with open(f"{self.inst}/events/writeback/{ev}/enable", "w") as f:
+                    f.write("0")
+            except OSError:
+                pass
+        os.rmdir(self.inst)
+
+
+# -- CPU time by task kind from perf stacks -------------------------------
+
+# A kworker's kind is the work function on its stack; other tasks by name.
+KWORKER_KINDS = [
+    ("flusher", ("wb_workfn",)),
+    ("loop", ("loop_workfn", "loop_rootcg_workfn", "loop_process_work")),
+    ("fs_completion", ("xfs_end_io", "ext4_end_io_rsv_work", "xfs_end_bio",
+                       "ext4_end_io_end")),
+]
+IRQ_FRAMES = ("handle_softirqs", "__do_softirq", "irq_exit_rcu",
+              "__sysvec_call_function_single", "sysvec_apic_timer_interrupt",
+              "common_interrupt", "asm_common_interrupt")
+
+
+def classify(comm, frames):
+    """Task kind of one perf sample; FRAMES innermost first."""
+    if comm.startswith("swapper"):
+        return "idle"
+    # interrupt work on any task's stack counts as irq, as in the simulator
+    for fr in frames:
+        if fr in ("handle_softirqs", "__do_softirq", "common_interrupt",
+                  "blk_mq_complete_request", "blk_complete_reqs"):
+            return "irq"
+    if comm == "fio":
+        return "fio"
+    if comm.startswith("iou-wrk") or comm.startswith("iou-sqp"):
+        return "io_uring_worker"
+    if comm.startswith("kworker") or comm.startswith("loop"):
+        for kind, names in KWORKER_KINDS:
+            if any(fr in names for fr in frames):
+                return kind
+        return "kworker_other"
+    if comm.startswith("ksoftirqd"):
+        return "irq"
+    if comm.startswith("perf") or comm.startswith("python"):
+        return "lab"
+    return "other"
+
+
+# Kernel work the cost table itemises, by the functions that do it. A
+# sample counts for the innermost category on its stack, so each is the
+# work beneath that function less the categories nested inside it.
+CATEGORIES = [
+    ("copy", ("copy_folio_from_iter_atomic", "copy_page_from_iter_atomic",
+              "__pi_memcpy", "memcpy_orig", "rep_movs_alternative")),
+    ("page_alloc", ("filemap_add_folio", "__filemap_add_folio", "folio_alloc_noprof",
+                    "__folio_alloc_noprof", "alloc_pages_mpol", "__alloc_frozen_pages_noprof",
+                    "mem_cgroup_charge", "__mem_cgroup_charge")),
+    ("lru", ("folio_batch_move_lru", "lru_add_drain_all", "lru_add_drain",
+             "folio_add_lru", "__lru_add_drain_all")),
+    ("page_lookup", ("__filemap_get_folio", "filemap_get_entry", "__filemap_get_folio_mpol")),
+    ("mark_dirty", ("folio_mark_dirty", "__folio_mark_dirty", "filemap_dirty_folio",
+                    "iomap_dirty_folio", "block_dirty_folio", "folio_account_dirtied")),
+    ("fs_write_begin", ("xfs_buffered_write_iomap_begin", "ext4_da_write_begin",
+                        "ext4_da_map_blocks", "xfs_bmapi_reserve_delalloc",
+                        "iomap_iter", "ext4_write_begin")),
+    ("throttle", ("balance_dirty_pages_ratelimited_flags", "balance_dirty_pages",
+                  "balance_dirty_pages_ratelimited")),
+    ("bio_completion", ("iomap_finish_ioend_buffered", "iomap_finish_ioends",
+                        "folio_end_writeback", "ext4_finish_bio", "ext4_end_bio",
+                        "end_bio_bh_io_sync", "blk_mq_end_request", "blk_update_request",
+                        "xfs_end_ioend", "ext4_end_io_end")),
+    ("block_submit", ("submit_bio", "submit_bio_noacct", "blk_mq_submit_bio",
+                      "__submit_bio", "blk_finish_plug", "blk_mq_flush_plug_list")),
+    ("fs_map_blocks", ("xfs_map_blocks", "ext4_map_blocks", "xfs_bmapi_convert_delalloc",
+                       "mpage_map_and_submit_extent", "xfs_bmapi_write")),
+    ("writepages", ("iomap_writepages", "ext4_writepages", "ext4_do_writepages",
+                    "writeback_iter", "write_cache_pages", "do_writepages",
+                    "iomap_writepage_map", "mpage_prepare_extent_to_map",
+                    "mpage_submit_folio", "ext4_bio_write_folio")),
+    ("invalidate", ("mapping_try_invalidate", "invalidate_mapping_pages",
+                    "mapping_evict_folio", "filemap_release_folio", "__filemap_remove_folio",
+                    "remove_mapping")),
+    ("write_iter", ("xfs_file_buffered_write", "ext4_buffered_write_iter",
+                    "iomap_file_buffered_write", "generic_perform_write",
+                    "xfs_file_write_iter", "ext4_file_write_iter")),
+    ("io_uring", ("io_issue_sqe", "io_submit_sqes", "io_wq_submit_work",
+                  "__io_run_local_work", "io_cqring_wait", "io_uring_enter",
+                  "__do_sys_io_uring_enter", "io_worker_handle_work")),
+    ("fadvise", ("generic_fadvise", "ksys_fadvise64_64", "__x64_sys_fadvise64")),
+    ("syscall", ("do_syscall_64", "entry_SYSCALL_64_after_hwframe")),
+]
+CATEGORY_OF = {fn: cat for cat, fns in CATEGORIES for fn in fns}
+
+
+def categorise(frames):
+    for fr in frames:
+        c = CATEGORY_OF.get(fr)
+        if c:
+            return c
+    return "user" if frames and frames[0] == "[unknown]" else "other_kernel"
+
+
+class PerfRecorder:
+    def __init__(self, path, freq=499):
+        self.path, self.freq = path, freq
+        self.proc = None
+
+    @staticmethod
+    def available():
+        return shutil.which("perf") is not None
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["perf", "record", "-a", "-g", "-F", str(self.freq), "-q",
+             "-o", self.path], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(2)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def summarise(self, fio_tids=None):
+        """(ms per kind, top functions per kind, samples) from perf script."""
+        p = subprocess.run(["perf", "script", "-i", self.path, "-F",
+                            "comm,tid,ip,sym"], capture_output=True, text=True)
+        per_kind = {}
+        per_cat = {}
+        fadv = {}
+        syms = {}
+        samples = 0
+        ms_per_sample = 1000.0 / self.freq
+        for block in p.stdout.split("\n\n"):
+            lines = block.strip().splitlines()
+            if not lines:
+                continue
+            head = lines[0].split()
+            if len(head) < 2:
+                continue
+            comm = " ".join(head[:-1])
+            frames = []
+            for l in lines[1:]:
+                parts = l.split()
+                if len(parts) >= 2:
+                    frames.append(parts[1].split("+")[0])
+            kind = classify(comm, frames)
+            samples += 1
+            per_kind[kind] = per_kind.get(kind, 0) + ms_per_sample
+            cat = categorise(frames)
+            per_cat.setdefault(kind, {})
+            per_cat[kind][cat] = per_cat[kind].get(cat, 0) + ms_per_sample
+            if "fadvise" in (CATEGORY_OF.get(fr) for fr in frames):
+                fadv[kind] = fadv.get(kind, 0) + ms_per_sample
+            if frames:
+                k = (kind, frames[0])
+                syms[k] = syms.get(k, 0) + ms_per_sample
+        top = {}
+        for (kind, sym), ms in sorted(syms.items(), key=lambda x: -x[1]):
+            top.setdefault(kind, [])
+            if len(top[kind]) < 15:
+                top[kind].append([sym, round(ms, 1)])
+        self.categories = {k: {c: round(v, 1) for c, v in sorted(cats.items())}
+                           for k, cats in per_cat.items()}
+        self.fadvise_ms = {k: round(v, 1) for k, v in fadv.items()}
+        return ({k: round(v, 1) for k, v in per_kind.items()}, top, samples)
+
+
+def proc_stat_cpu():
+    """Jiffies per state summed over CPUs (user nice system idle iowait irq
+    softirq steal)."""
+    with open("/proc/stat") as f:
+        parts = f.readline().split()
+    return [int(x) for x in parts[1:9]]
