@@ -218,6 +218,7 @@ struct wbsim_config_private;
  * @memmap: [machine] memmap, bytes of RAM reserved at boot for a PMEM region
  *	emulated on DRAM (0: none, or the pmem device's own capacity)
  * @hz: [machine] hz, jiffies per second of the simulated kernel
+ * @cpu_speed: [machine] cpu_speed, % of the lab host the CPU costs are of
  * @page_size: [machine] page_size, bytes (always 4096)
  * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
  * @dirty_bytes: [vm] dirty_bytes, bytes (0 = use dirty_ratio)
@@ -257,6 +258,7 @@ struct wbsim_config {
 	uint64_t memory;
 	uint64_t memmap;
 	uint64_t hz;
+	uint64_t cpu_speed;
 	uint64_t page_size;
 
 	uint64_t dirty_ratio;

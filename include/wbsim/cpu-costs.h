@@ -28,9 +28,9 @@ WBSIM_BEGIN_DECLS
  * struct wbsim_cpu_costs - CPU time of kernel work, in ns unless named
  * @copy_page_ns: write(): copy one 4 KiB page from user memory into the
  *	page cache (copy_page_from_iter_atomic on a cold destination page)
- * @dirty_page_ns: write(): per-page bookkeeping to dirty a page (page
- *	cache lookup or allocation, write_begin/write_end, folio_mark_dirty,
- *	xarray tag, dirty counters)
+ * @dirty_page_ns: write(): per-page bookkeeping of a write into a page
+ *	(page cache lookup, write_begin/write_end); a page not in the cache
+ *	also costs @page_alloc_ns, a page that becomes dirty @account_dirty_ns
  * @write_syscall_ns: write(): fixed cost per syscall (entry/exit, fdget,
  *	file_update_time, iomap iteration set-up), independent of its size
  * @writepages_page_ns: flusher: per-page work in writepages (lookup of the
@@ -56,6 +56,13 @@ WBSIM_BEGIN_DECLS
  * @uring_punt_ns: io_uring: a buffered write punted to the io-wq worker
  *	(the inline issue that returned -EAGAIN or was skipped, io_wq_enqueue,
  *	the worker's dequeue, posting the CQE and waking the fio thread)
+ * @page_alloc_ns: write(): a folio the write finds missing from the page
+ *	cache: allocation, memcg charge, insertion, LRU add (batched, with the
+ *	drains); per folio
+ * @account_dirty_ns: write(): a page that becomes dirty: folio_mark_dirty
+ *	with the xarray tag and the node, wb and memcg counters
+ * @invalidate_page_ns: fadvise(DONTNEED): per clean page dropped from the
+ *	cache (mapping_try_invalidate, the folio's release and freeing)
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -70,6 +77,9 @@ struct wbsim_cpu_costs {
 	uint64_t memcpy_bandwidth;
 	wbsim_time_t uring_io_ns;
 	wbsim_time_t uring_punt_ns;
+	wbsim_time_t page_alloc_ns;
+	wbsim_time_t account_dirty_ns;
+	wbsim_time_t invalidate_page_ns;
 };
 
 /**

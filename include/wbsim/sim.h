@@ -243,6 +243,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
 WBSIM_API void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task,
 			      wbsim_time_t cost, wbsim_event_fn done, void *arg);
 WBSIM_API unsigned int wbsim_cpus_count(const wbsim_cpus *cpus);
+/**
+ * wbsim_cpus_set_speed() - the machine's CPU speed, in percent of the host
+ * the cost table was measured on: every burst of @cost ns lasts
+ * @cost * 100 / @speed_pct (100, the default, runs the costs as they are)
+ */
+WBSIM_API void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
 /** wbsim_cpus_busy() - CPUs currently running a burst. */
 WBSIM_API unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus);
 /** wbsim_cpus_waiting() - tasks waiting for a CPU. */

@@ -92,11 +92,16 @@ def parse_trace(path):
                 if "=" in kv:
                     k, v = kv.split("=", 1)
                     fields[k] = v
+            fields["_t"] = float(m.group(4))
             yield m.group(5), int(m.group(2)), m.group(1).strip(), fields
 
 
 def trace_figures(path):
-    """Throttle pauses (count, total ms) from balance_dirty_pages; pages
+    """Throttle pauses (count, total ms) from balance_dirty_pages: a pause
+    counts where the task slept it, i.e. its next balance_dirty_pages
+    event comes at least 90% of the pause later (or never): an io_uring
+    issue with IOCB_NOWAIT traces the pause and returns -EAGAIN instead of
+    sleeping (BDP_ASYNC), and its io-wq worker then sleeps it. Pages
     written by flusher works: writeback_start and writeback_written frame
     each pass of wb_writeback() and print the work's remaining budget
     (work->nr_pages), so a pass wrote the difference of the two."""
@@ -104,16 +109,26 @@ def trace_figures(path):
     pause_ms = 0.0
     flusher_pages = 0
     started = {}
+    pending = {}            # pid -> (time, pause ms) not yet known slept
+
+    def settle(pid, now):
+        nonlocal pauses, pause_ms
+        t, p = pending.pop(pid, (None, 0))
+        if t is not None and (now is None or now - t >= 0.9 * p / 1e3):
+            pauses += 1
+            pause_ms += p
     for ev, pid, comm, f in parse_trace(path):
         if ev == "balance_dirty_pages":
+            settle(pid, f["_t"])
             p = int(f.get("pause", "0"))
             if p > 0:
-                pauses += 1
-                pause_ms += p
+                pending[pid] = (f["_t"], p)
         elif ev == "writeback_start":
             started[pid] = int(f.get("nr_pages", "0"))
         elif ev == "writeback_written" and pid in started:
             flusher_pages += max(0, started.pop(pid) - int(f.get("nr_pages", "0")))
+    for pid in list(pending):
+        settle(pid, None)
     return {"pauses": pauses, "paused_ms": pause_ms, "flusher_pages": flusher_pages}
 
 

@@ -2,15 +2,16 @@
 /*
  * core/cpu-costs.c - the default CPU cost table and its setter by name.
  *
- * Sources: "bench" values come from bench/bench-memcpy (single thread,
- * AMD EPYC development host, 2 cores, gcc 12 -O2, best of three, 2026-11-29):
- *   4 KiB copies, 256 KiB footprint:  36300 MB/s (113 ns per page)
- *   4 KiB copies, 256 MiB footprint:   8560 MB/s (479 ns per page)
- *   1 MiB copies, 256 MiB footprint:   7820 MB/s
- * "reasoning" values count the kernel operations involved (xarray walks and
- * tag updates, atomic and per-CPU counter updates at tens of ns each, a
- * syscall round trip of a few hundred ns with speculation mitigations) and
- * are rounded; they are the same on every simulated machine.
+ * Sources. "lab" values were measured on the kernel of the lab host (a
+ * 2-vCPU AMD EPYC VM, Linux 6.18, fio 3.33; lab/presets/lab-host.inc) by
+ * lab/run-kernel's system-wide perf sample (perf record -a -g -F 499), each
+ * sample counted for the innermost kernel function of the cost table's
+ * work on its stack (lab/wbsimlab/record.py, CATEGORIES), per write call or
+ * per page, as `lab/costs lab/results/WORKLOAD` prints them (median of 3
+ * runs; the workloads are named at each value). "bench" values come from
+ * bench/bench-memcpy on the same host. "reasoning" values count the kernel
+ * operations involved and are rounded. The costs are those of the lab
+ * host; a machine preset scales them all by its [machine] cpu_speed.
  */
 #include <stddef.h>
 #include <string.h>
@@ -21,88 +22,94 @@
 #include "block/blk.h"
 
 static const struct wbsim_cpu_costs default_costs = {
-	/* bench: 4 KiB copy with a cold destination (256 MiB footprint) */
-	.copy_page_ns = 480,
 	/*
-	 * reasoning: write_begin (page cache lookup, folio allocation from the
-	 * per-CPU lists ~200 ns, xarray insert, LRU add, memcg charge) and
-	 * write_end + folio_mark_dirty (xarray tag, node/wb/memcg counters)
+	 * lab: copy_folio_from_iter_atomic per 4 KiB write: 767 ns
+	 * (e1-lab-ram-xfs-1cpu), 769 (e1-lab-ram-ext4-1cpu), 652
+	 * (invalidate1-lab-ram-xfs), 600 (invalidate0-lab-ram-xfs, page cached)
 	 */
-	.dirty_page_ns = 500,
+	.copy_page_ns = 700,
 	/*
-	 * reasoning: syscall entry/exit with mitigations (~300 ns), fdget_pos,
-	 * rw_verify_area, file_modified, inode lock, iomap_iter set-up with the
-	 * filesystem's extent lookup
+	 * lab: the page cache lookup of a write (__filemap_get_folio,
+	 * filemap_get_entry): 352 (e1-lab-ram-xfs-1cpu), 319
+	 * (invalidate1-lab-ram-xfs), 469 (invalidate0-lab-ram-xfs)
 	 */
-	.write_syscall_ns = 1000,
+	.dirty_page_ns = 400,
 	/*
-	 * reasoning: per folio in writeback_iter: dirty-tag walk, folio lock,
-	 * folio_clear_dirty_for_io with its node/memcg/wb counters,
-	 * folio_start_writeback (xarray tags, counters), iomap_writepage_map
-	 * (mapping validity check, ioend add, wbc_account_cgroup_owner),
-	 * bio_add_folio, with the cache misses of touching a folio and its
-	 * xarray node in a multi-GiB page cache; a single flusher writing
-	 * back sequential 4 KiB folios is known to saturate one CPU at about
-	 * 2 GB/s (about 2 us a page all in, with this, submission and
-	 * completion). Was 250 ns, which let one flusher move 1.7 GB/s of
-	 * random 4 KiB pages.
+	 * lab: the write path outside the itemised work (generic_perform_write
+	 * and the filesystem's write_iter, the syscall or io_uring issue,
+	 * unattributed kernel time): 653 + 152 + 612 = 1417 ns per write
+	 * (e1-lab-ram-xfs-1cpu, io_uring), 563 + 211 + 403 + fio's 107 in user
+	 * space = 1284 (invalidate0-lab-ram-xfs, psync)
 	 */
-	.writepages_page_ns = 1500,
+	.write_syscall_ns = 1300,
 	/*
-	 * fitted to E1 base, see calibration report (sim/wbsim-calibrate.c,
-	 * `meson compile -C build calibration`). Per contiguous run of dirty
-	 * pages, i.e. per ioend and bio: iomap_alloc_ioend and bio_alloc from
-	 * the bioset, the ioend's completion and bio_put, the filesystem's
-	 * work per ioend beyond the separately charged map_blocks and
-	 * unwritten conversion. E1 PMEM base runs one writeback context that
-	 * is busy 100% of the run (the fio threads' fadvise(DONTNEED) writes
-	 * the other third); 28 us a run puts PMEM XFS and PMEM ext4 base
-	 * within a few % of 544 and 536 MiB/s, and every other figure is a
-	 * prediction from it. Counting the operations named gives 3-5 us; the
-	 * fitted value is several times that, which the calibration report
-	 * names as per-I/O work of random 4 KiB writeback the model does not
-	 * yet itemise. Kept per run, not per page, so sequential writeback
-	 * (long runs) keeps its known speed.
+	 * lab: writepages per page written back in long runs (writeback_iter,
+	 * iomap_writepage_map, the folio's dirty/writeback transitions): 528
+	 * (e1-lab-ram-xfs-1cpu, fio's fadvise writeback), 582
+	 * (invalidate1-lab-ram-xfs), 617 (e1-lab-ram-ext4-1cpu). Was 1500
+	 * (reasoning).
 	 */
-	.bio_build_ns = 28000,
+	.writepages_page_ns = 550,
 	/*
-	 * reasoning: blk-mq submission of one request: bio checks, plug or
-	 * tag allocation, request init, scheduler insert and dispatch, driver
-	 * command set-up and doorbell (~1 us, the order of a core's IOPS limit
-	 * of about a million requests per second in the block layer)
+	 * lab: per contiguous run of dirty pages (ioend and bio): the flusher
+	 * of e2-lab-ram-xfs writes single-page runs and spends 1326 ns a page
+	 * in writepages, 776 more than writepages_page_ns. Replaces the 28 us
+	 * fitted to E1 base, which the lab does not show.
 	 */
-	.blk_submit_rq_ns = 1000,
+	.bio_build_ns = 800,
+	/* lab: submit_bio .. blk_mq_submit_bio: 384 ns per single-page bio
+	 * (e2-lab-ram-xfs flusher) */
+	.blk_submit_rq_ns = 400,
 	/* reasoning: one bvec: segment count, DMA mapping of a page */
 	.blk_submit_page_ns = 20,
 	/*
-	 * reasoning: interrupt entry, completion queue walk, softirq,
-	 * blk_mq_end_request, bio_endio chain, tag release
+	 * lab: e2-lab-ram-xfs completes single-page requests at 611 ns of
+	 * interrupt-side work a page, of which blk_complete_page_ns below is
+	 * the page's share; the request's own part (blk_mq_end_request, bio
+	 * chain, tag) about 200 ns, with the interrupt entry 500
 	 */
-	.blk_complete_rq_ns = 1000,
+	.blk_complete_rq_ns = 500,
 	/*
-	 * reasoning: per page: folio_end_writeback (xarray tag clear, node,
-	 * wb and memcg counters, __wb_writeout_add, waking waiters)
+	 * lab: ending writeback per page (iomap_finish_ioend_buffered,
+	 * folio_end_writeback and its counters): 372 (e1-lab-ram-xfs-1cpu),
+	 * 386 (invalidate1-lab-ram-xfs), 505 (e1-lab-ram-ext4-1cpu: ext4's
+	 * buffer heads)
 	 */
-	.blk_complete_page_ns = 200,
+	.blk_complete_page_ns = 400,
 	/* bench: 1 MiB copies over a 256 MiB footprint, one thread */
 	.memcpy_bandwidth = 7800000000ull,
 	/*
-	 * reasoning: fio submits each write with its own io_uring_enter
-	 * (iodepth_batch 1: syscall entry and exit with mitigations ~400 ns,
-	 * SQE fetch and io_prep_rw ~200 ns), reaps its CQE (~100 ns) and does
-	 * its per-I/O bookkeeping (io_u get and put, the random map, latency
-	 * and bandwidth accounting ~500 ns)
+	 * lab: io_uring issue and reaping (io_submit_sqes, io_issue_sqe,
+	 * io_cqring_wait) 742 ns and fio in user space 486 per write:
+	 * 1228 (e1-lab-ram-xfs-1cpu, writes issued inline)
 	 */
 	.uring_io_ns = 1200,
 	/*
-	 * reasoning: a punted write: the inline issue that returns -EAGAIN
-	 * (a failed i_rwsem trylock or balance_dirty_pages' BDP_ASYNC) or is
-	 * skipped, io_wq_enqueue under the wq lock (~300 ns), the worker's
-	 * dequeue (~100 ns), and the completion: io_req_complete_post under
-	 * the completion lock, the CQE, waking the fio thread that waits in
-	 * io_uring_enter (~800 ns with the wakeup)
+	 * lab: ext4 takes no nowait buffered writes, so every write is punted
+	 * to io-wq: io_uring work of 2752 ns per write (e1-lab-ram-ext4-1cpu)
+	 * against 742 inline on XFS: 2010 more
 	 */
-	.uring_punt_ns = 1200,
+	.uring_punt_ns = 2000,
+	/*
+	 * lab: a write into a page fio's last fadvise dropped: folio
+	 * allocation, memcg charge and page cache insertion
+	 * (filemap_add_folio and below) 1025 ns and the LRU add with its
+	 * drains 118 (e1-lab-ram-xfs-1cpu); 1052 + 132
+	 * (invalidate1-lab-ram-xfs)
+	 */
+	.page_alloc_ns = 1150,
+	/*
+	 * lab: folio_mark_dirty .. folio_account_dirtied per page that becomes
+	 * dirty: 378 (e1-lab-ram-xfs-1cpu), 371 (invalidate1-lab-ram-xfs);
+	 * 20 per write into an already dirty page (invalidate0-lab-ram-xfs)
+	 */
+	.account_dirty_ns = 375,
+	/*
+	 * lab: mapping_try_invalidate and the release of each clean folio at
+	 * fadvise(DONTNEED): 647 ns per page (e1-lab-ram-xfs-1cpu), 711
+	 * (invalidate1-lab-ram-xfs), 1038 (e1-lab-ram-ext4-1cpu)
+	 */
+	.invalidate_page_ns = 700,
 };
 
 const struct wbsim_cpu_costs *wbsim_cpu_costs_default(void)
@@ -135,6 +142,9 @@ static const struct {
 	  WBSIM_PARAM_RATE },
 	COST_NS(uring_io_ns),
 	COST_NS(uring_punt_ns),
+	COST_NS(page_alloc_ns),
+	COST_NS(account_dirty_ns),
+	COST_NS(invalidate_page_ns),
 };
 
 gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,

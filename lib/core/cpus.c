@@ -23,6 +23,8 @@ struct wbsim_cpus {
 	wbsim_task *wait_head, *wait_tail;
 	unsigned int *free_cpus;	/* stack of idle CPU numbers */
 	unsigned int nr_free;
+	/* CPU speed in % of the host the cost table was measured on */
+	unsigned int speed_pct;
 };
 
 void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
@@ -56,7 +58,14 @@ wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
 	for (unsigned int i = 0; i < nr_cpus; i++)
 		cpus->free_cpus[i] = nr_cpus - 1 - i;
 	cpus->nr_free = nr_cpus;
+	cpus->speed_pct = 100;
 	return cpus;
+}
+
+void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct)
+{
+	g_return_if_fail(cpus != NULL && speed_pct > 0);
+	cpus->speed_pct = speed_pct;
 }
 
 void wbsim_cpus_free(wbsim_cpus *cpus)
@@ -112,7 +121,9 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 	g_return_if_fail(task->on_pool == NULL);
 
 	task->on_pool = cpus;
-	task->burst_ns = cost;
+	/* every cost of the table is the lab host's: a faster or slower
+	 * machine runs the same work in proportion */
+	task->burst_ns = cpus->speed_pct == 100 ? cost : cost * 100 / cpus->speed_pct;
 	task->done_fn = done;
 	task->done_arg = arg;
 	if (cpus->nr_free > 0) {

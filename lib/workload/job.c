@@ -316,6 +316,7 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
 
 static void job_writeback_done(wbsim_sim *sim, void *arg);
+static void job_invalidated(wbsim_sim *sim, void *arg);
 
 /*
  * generic_fadvise(POSIX_FADV_DONTNEED): __filemap_fdatawrite_range() of
@@ -377,6 +378,7 @@ static void job_writeback_done(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 	struct wbsim_job_file *f = &job->files[job->sync_file];
+	uint64_t dropped;
 
 	if (job->sync_start) {
 		/* fsync: filemap_fdatawait() for every page under writeback */
@@ -391,8 +393,22 @@ static void job_writeback_done(wbsim_sim *sim, void *arg)
 	if (f->inode->page_memcg)
 		wbsim_cgwb_pages_dropped(f->inode, job->inval_off / WBSIM_PAGE_SIZE,
 					 (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
-	wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
-				    (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	dropped = wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
+					      (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	/* mapping_try_invalidate() releases each dropped folio on this task */
+	if (dropped && job->m->costs.invalidate_page_ns) {
+		wbsim_cpus_run(job->m->cpus, &job->task, dropped * job->m->costs.invalidate_page_ns,
+			       job_invalidated, job);
+		return;
+	}
+	job->after_sync(job);
+}
+
+static void job_invalidated(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
 	job->after_sync(job);
 }
 
@@ -559,7 +575,7 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
 	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly, acct = 0;
+	uint64_t newly, acct = 0, allocated;
 	wbsim_time_t cost;
 
 	/* whole-folio accounting: a folio's worth for each folio that gets
@@ -570,6 +586,8 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (job->dirtier.memcg || inode->page_memcg)
 		wbsim_cgwb_pages_dirtied(inode, &job->dirtier, first, pages);
+	/* folios the write must allocate (fio's last fadvise dropped them) */
+	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
 	if (inode->acct_folio == 1)
 		acct = newly;
@@ -577,7 +595,8 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 		inode->size = off + job->bs;
 	/* the copy costs in proportion to the bytes, the bookkeeping per page */
 	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
-	       pages * c->dirty_page_ns;
+	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
+	       (inode->acct_folio > 1 ? acct / inode->acct_folio : newly) * c->account_dirty_ns;
 	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
 	if (job->uring) {
 		bool punted = job_uring_punted(job);

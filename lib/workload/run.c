@@ -53,6 +53,8 @@ struct wbsim_run {
 	bool workload_done;
 	bool remount_started;	/* [measure] extents = remount began */
 	struct wbsim_config_event remount_ev;
+	/* filefrag's FIEMAP_FLAG_SYNC at a [measure] moment */
+	struct wbsim_config_event filefrag_ev;
 	GError *failure;
 	uint64_t checks;
 	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
@@ -136,6 +138,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	m->cpus = wbsim_cpus_new(m->sim, (unsigned int)cfg->cpus, error);
 	if (!m->cpus)
 		return FALSE;
+	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
 	wbsim_cpu_costs_init(&m->costs);
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -311,8 +314,10 @@ struct timed_event {
 	wbsim_time_t start;
 	struct wbsim_wb_work *works;
 	guint wait_next;
-	/* called when the writeback is over (remount), else NULL */
-	void (*then)(struct wbsim_run *run);
+	/* called when the writeback is over (remount, filefrag), else NULL */
+	void (*then)(struct timed_event *te);
+	/* filefrag: the [measure] moment counted after the sync */
+	const char *moment;
 	/* cgroup-remove: the cgroup and the jobs being stopped in it */
 	struct wbsim_memcg *memcg;
 	GPtrArray *stopping;
@@ -337,7 +342,7 @@ static void timed_event_done(wbsim_sim *sim, void *arg)
 			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
 					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
 	if (te->then)
-		te->then(run);
+		te->then(te);
 	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
 	run->pending_events--;
 	run_maybe_finish(run);
@@ -722,16 +727,35 @@ struct measure_point {
 	const struct wbsim_config_moment *mo;
 };
 
+static void filefrag_count(struct timed_event *te)
+{
+	count_extents(te->run, te->moment);
+}
+
+static void timed_event_fire(wbsim_sim *sim, void *arg);
+
+/*
+ * filefrag asks FIEMAP with FIEMAP_FLAG_SYNC, so the kernel writes the
+ * file back and waits (filemap_write_and_wait()) before it maps it:
+ * delayed allocation is resolved by the count itself. Every file is
+ * counted, so the sync is a WB_SYNC_ALL pass over every wb, then the count.
+ */
 static void measure_fire(wbsim_sim *sim, void *arg)
 {
 	struct measure_point *mp = arg;
 	struct wbsim_run *run = mp->run;
+	struct timed_event *te = g_new0(struct timed_event, 1);
 
-	(void)sim;
-	count_extents(run, mp->mo->name);
+	run->filefrag_ev.action = (char *)"filefrag";
+	g_ptr_array_add(run->live_timed, te);
+	te->run = run;
+	te->ev = &run->filefrag_ev;
+	te->moment = mp->mo->name;
+	te->then = filefrag_count;
+	run->pending_events++;
 	g_ptr_array_remove_fast(run->live_measure, mp);	/* frees it */
 	run->pending_events--;
-	run_maybe_finish(run);
+	timed_event_fire(sim, te);
 }
 
 /* The last fio job exited: schedule the after-jobs[+TIME] counts. */
@@ -756,8 +780,9 @@ static void schedule_after_jobs(struct wbsim_run *run)
 }
 
 /* After the remount writeback: unmount and mount, then count. */
-static void remount_then_count(struct wbsim_run *run)
+static void remount_then_count(struct timed_event *te)
 {
+	struct wbsim_run *run = te->run;
 	GError *err = NULL;
 
 	if (!wbsim_fs_remount(run->m.fs, &err)) {
@@ -770,8 +795,6 @@ static void remount_then_count(struct wbsim_run *run)
 	}
 	count_extents(run, "remount");
 }
-
-static void timed_event_fire(wbsim_sim *sim, void *arg);
 
 /*
  * Stop when the workload and every timed event and measurement are over; a

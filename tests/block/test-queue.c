@@ -521,7 +521,7 @@ static void test_cpu_costs(void **state)
 	GError *error = NULL;
 
 	wbsim_cpu_costs_init(&c);
-	assert_int_equal(c.copy_page_ns, 480);
+	assert_int_equal(c.copy_page_ns, 700);
 	assert_true(wbsim_cpu_costs_set(&c, "copy_page_ns", "2us", "s.ini", 3, &error));
 	assert_int_equal(c.copy_page_ns, 2000);
 	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", NULL, 0, &error));
@@ -537,7 +537,7 @@ static void test_cpu_costs(void **state)
 		"copy_page_ns, dirty_page_ns, write_syscall_ns, writepages_page_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
 		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
-		"uring_punt_ns");
+		"uring_punt_ns, page_alloc_ns, account_dirty_ns, invalidate_page_ns");
 	g_clear_error(&error);
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_page_ns", "fast", "s.ini", 5,
 					 &error));

