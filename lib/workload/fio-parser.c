@@ -19,6 +19,7 @@
 #include "workload/fio-options.h"
 #include "workload/fio-parser.h"
 #include "workload/fio-value.h"
+#include "core/read-file.h"
 #include "workload/ini-lexer.h"
 
 /* Nesting limit for include, against runaway recursion. */
@@ -1448,9 +1449,8 @@ gboolean wbsim_fio_parse_files(const char *const *paths,
 		g_autoptr(GError) local = NULL;
 		gsize len;
 
-		if (!g_file_get_contents(paths[i], &text, &len, &local)) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s",
-				    local->message);
+		if (!wbsim_read_file(paths[i], WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
+			wbsim_read_file_error(error, paths[i], local);
 			wbsim_fio_file_free(file);
 			return FALSE;
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/read-file.h"
 #include "workload/ini-lexer.h"
 
 /* fio's strip_blank_end() treats blanks and control characters alike. */
@@ -220,9 +221,8 @@ gboolean wbsim_ini_lex_file(const char *path, unsigned int flags,
 	g_autoptr(GError) local = NULL;
 	gsize len;
 
-	if (!g_file_get_contents(path, &text, &len, &local)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s",
-			    local->message);
+	if (!wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
+		wbsim_read_file_error(error, path, local);
 		return FALSE;
 	}
 	return wbsim_ini_lex(text, len, path, flags, out, error);

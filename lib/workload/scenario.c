@@ -15,6 +15,7 @@
 #include <wbsim/scenario.h>
 #include <wbsim/version.h>
 #include "core/arg-check.h"
+#include "core/read-file.h"
 #include "workload/config-private.h"
 #include "workload/fio-parser.h"
 
@@ -56,7 +57,7 @@ static gboolean read_text(const char *where, const char *path, char **text,
 {
 	g_autoptr(GError) local = NULL;
 
-	if (g_file_get_contents(path, text, len, &local))
+	if (wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, text, len, &local))
 		return TRUE;
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%scannot read %s: %s",
 		    where, path, file_error_reason(local));
@@ -462,7 +463,7 @@ struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
 	{
 		g_autoptr(GError) local = NULL;
 
-		if (!g_file_get_contents(path, &text, &len, &local)) {
+		if (!wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
 				    "%s: cannot read: %s", path,
 				    file_error_reason(local));
