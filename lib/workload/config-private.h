@@ -118,6 +118,12 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 
 /* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
 char *wbsim_config_where(const char *file, unsigned int line);
+/*
+ * "FILE:LINE: [SECTION] KEY = RAW" of the line that set a scenario key
+ * ("--set: ..." for an override), "[SECTION] KEY (the default)" if none did.
+ */
+char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
+			     const char *key);
 
 /* -- scenario loader (scenario.c) ---------------------------------------- */
 /*

@@ -483,6 +483,18 @@ static const struct wbsim_config_origin *origin_of(const struct wbsim_config *cf
 	return o->file ? o : NULL;
 }
 
+char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
+			     const char *key)
+{
+	const struct wbsim_config_origin *o = origin_of(cfg, section, key);
+	g_autofree char *where = NULL;
+
+	if (!o)
+		return g_strdup_printf("[%s] %s (the default)", section, key);
+	where = wbsim_config_where(o->file, o->line);
+	return g_strdup_printf("%s[%s] %s = %s", where, section, key, o->raw);
+}
+
 /* The kernel makes a ratio and its _bytes form exclusive. */
 static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 				uint64_t *ratio_val, const char *bytes,

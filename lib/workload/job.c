@@ -77,6 +77,74 @@
 
 #define JOB_BATCH_MAX 64
 
+/*
+ * What one job may ask the host to hold (issue 21): each file is a
+ * simulated inode with its page cache state; the random map is one bit
+ * per block, as fio's axmap (fio gives up at such sizes too: "failed
+ * allocating random map ... try norandommap").
+ */
+#define JOB_MAX_FILES (1u << 20)
+#define JOB_MAX_RANDMAP_BYTES (UINT64_C(1) << 30)
+
+/*
+ * "FILE:LINE: job 'NAME': KEY=VALUE" of the option line that set @key (the
+ * job's own line, or its [global]'s), or of the section when none did.
+ */
+static char *job_option_where(const struct wbsim_fio_job *fio, const char *key,
+			      const char *shown)
+{
+	const struct wbsim_fio_option *o = NULL;
+
+	for (guint i = 0; fio->options && i < fio->options->len; i++) {
+		const struct wbsim_fio_option *c = fio->options->pdata[i];
+
+		if (strcmp(c->name, key) == 0)
+			o = c;
+	}
+	if (o)
+		return g_strdup_printf("%s:%u: job '%s': %s=%s", o->file, o->line, fio->name,
+				       key, o->value ? o->value : "");
+	return g_strdup_printf("%s:%u: job '%s': %s=%s", fio->file, fio->line, fio->name,
+			       key, shown);
+}
+
+/* The bounds above, before anything is allocated. */
+static gboolean job_check_bounds(const struct wbsim_fio_job *fio, uint64_t bs,
+				 GError **error)
+{
+	unsigned int nr_files = MAX(fio->nrfiles, 1);
+	uint64_t per_file, blocks, map;
+
+	if (nr_files > JOB_MAX_FILES) {
+		g_autofree char *shown = g_strdup_printf("%u", fio->nrfiles);
+		g_autofree char *where = job_option_where(fio, "nrfiles", shown);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: %u files: expected at most %u files per job (each is a simulated inode)",
+			    where, nr_files, JOB_MAX_FILES);
+		return FALSE;
+	}
+	if (fio->rw != WBSIM_FIO_RANDWRITE || fio->norandommap)
+		return TRUE;
+	per_file = fio->filesize_min ? fio->filesize_min : fio->size / nr_files;
+	blocks = per_file / bs;
+	/* one bit per block and one per 64 blocks, in every file */
+	map = ((blocks + 63) / 64 + (blocks + 4095) / 4096) * 8;
+	if (map > JOB_MAX_RANDMAP_BYTES / nr_files) {
+		g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, fio->size);
+		g_autofree char *where = job_option_where(fio, "size", size);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: rw=randwrite over %" G_GUINT64_FORMAT " blocks of bs=%" G_GUINT64_FORMAT
+			    " in %u file(s) needs a random map of %" G_GUINT64_FORMAT
+			    " bytes: expected at most 1 GiB (fio: failed allocating random map; "
+			    "set norandommap=1, or a larger bs or smaller size)",
+			    where, blocks, bs, nr_files, map * nr_files);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void job_next(wbsim_sim *sim, void *arg);
 
 static inline wbsim_time_t now_of(const struct wbsim_job *job)
@@ -175,6 +243,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			    fio->file, fio->line, fio->name);
 		return FALSE;
 	}
+	if (!job_check_bounds(fio, job->bs, error))
+		return FALSE;
 	g_snprintf(name, sizeof(name), "fio/%s.%u", fio->name, fio->clone);
 	wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
 	job->task.pid = m->next_pid++;

@@ -20,6 +20,7 @@
 #include "core/sim-private.h"
 #include "block/blk.h"
 #include "core/workqueue.h"
+#include "fs/alloc/fs-private.h"
 #include "fs/cgroup-writeback.h"
 
 /*
@@ -154,10 +155,24 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	if (!m->dev)
 		return FALSE;
 	fs_set = settings_of(cfg->fs_params, &n_fs);
-	m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
-			     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set, n_fs, error);
-	if (!m->fs)
-		return FALSE;
+	{
+		g_autoptr(GError) local = NULL;
+
+		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
+				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set,
+				     n_fs, &local);
+		if (!m->fs) {
+			/* the layout on this device: say which lines chose both */
+			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");
+			g_autofree char *dw = wbsim_config_key_where(cfg, "device", "preset");
+
+			g_set_error(error, local->domain, local->code,
+				    "%s on %s (%" G_GUINT64_FORMAT " bytes): %s", fw, dw,
+				    wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
+				    local->message);
+			return FALSE;
+		}
+	}
 
 	/*
 	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
@@ -172,26 +187,40 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		if (!reserved)
 			reserved = cap;
 		if (cap > reserved) {
+			g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memmap");
+
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes) does not "
-				    "fit in [machine] memmap = %" G_GUINT64_FORMAT, cap, reserved);
+				    "%s: the PMEM device of %" G_GUINT64_FORMAT " bytes does not "
+				    "fit in the %" G_GUINT64_FORMAT " bytes reserved: expected a "
+				    "memmap of at least the device's capacity", w, cap, reserved);
 			return FALSE;
 		}
 	}
 	if (reserved >= ram) {
+		/* the reservation is too large, not the memory */
+		g_autofree char *w = cfg->memmap
+			? wbsim_config_key_where(cfg, "machine", "memmap")
+			: wbsim_config_key_where(cfg, "device", "preset");
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "the RAM reserved for PMEM (%" G_GUINT64_FORMAT " bytes, [machine] "
-			    "memmap or the pmem device) leaves nothing of [machine] memory = %"
-			    G_GUINT64_FORMAT, reserved, ram);
+			    "%s: reserves %" G_GUINT64_FORMAT " bytes of RAM for PMEM, "
+			    "nothing of [machine] memory = %" G_GUINT64_FORMAT
+			    " bytes is left: expected a reservation below the memory",
+			    w, reserved, ram);
 		return FALSE;
 	}
 	ram -= reserved;
 	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
 	if (unreclaimable >= ram) {
+		g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memory");
+		/* the least RAM with something left: ram - ram/64 > BASE */
+		uint64_t least = reserved + BASE_UNRECLAIMABLE / 63 * 64 + (UINT64_C(1) << 20);
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "[machine] memory = %" G_GUINT64_FORMAT " leaves no memory for the "
-			    "page cache (the kernel keeps about %" G_GUINT64_FORMAT " bytes)",
-			    cfg->memory, unreclaimable);
+			    "%s: leaves no memory for the page cache (the kernel keeps about "
+			    "%" G_GUINT64_FORMAT " MiB%s): expected at least %" G_GUINT64_FORMAT "m",
+			    w, unreclaimable >> 20, reserved ? ", after the PMEM reservation" : "",
+			    least >> 20);
 		return FALSE;
 	}
 	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
@@ -1223,6 +1252,114 @@ static void emit_trace_line(void *arg, const char *line)
 	struct wbsim_run *run = arg;
 
 	run->opts.trace_fn(run->opts.trace_arg, line);
+}
+
+/*
+ * The distinct files of the jobs that write a known amount (not time_based,
+ * not appending), each with the bytes it ends up holding, against the free
+ * space of the new filesystem.
+ */
+static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file *fio,
+			    struct wbsim_job *jobs, GError **error)
+{
+	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	uint64_t need = 0, free_blocks = wbsim_fs_free_blocks(m->fs);
+	uint64_t bsize = wbsim_fs_block_size(m->fs);
+	const struct wbsim_fio_job *first = NULL;
+	GHashTableIter it;
+	gpointer key, val;
+
+	if (!m->fs->free_fn)
+		return TRUE;	/* a model that does not say its free space */
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+		const struct wbsim_job *job = &jobs[i];
+
+		if (f->time_based || f->file_append)
+			continue;
+		for (unsigned int k = 0; k < job->nr_files; k++) {
+			const struct wbsim_job_file *jf = &job->files[k];
+			uint64_t *end = g_hash_table_lookup(ends, jf->path);
+
+			if (!end) {
+				end = g_new0(uint64_t, 1);
+				g_hash_table_insert(ends, jf->path, end);
+			}
+			*end = MAX(*end, jf->offset + jf->size);
+			if (!first)
+				first = f;
+		}
+	}
+	g_hash_table_iter_init(&it, ends);
+	while (g_hash_table_iter_next(&it, &key, &val))
+		need += wbsim_fs_ideal_file_blocks(m->fs, *(uint64_t *)val);
+	if (need <= free_blocks)
+		return TRUE;
+	{
+		/* the first job's size= line, if it has one */
+		const struct wbsim_fio_option *o = NULL;
+		g_autofree char *where = NULL;
+
+		for (guint i = 0; first->options && i < first->options->len; i++) {
+			const struct wbsim_fio_option *c = first->options->pdata[i];
+
+			if (strcmp(c->name, "size") == 0)
+				o = c;
+		}
+		where = o ? g_strdup_printf("%s:%u: job '%s': size=%s", o->file, o->line,
+					    first->name, o->value ? o->value : "")
+			  : g_strdup_printf("%s:%u: job '%s'", first->file, first->line,
+					    first->name);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: the jobs' %u files need %" G_GUINT64_FORMAT
+			    " bytes of the filesystem (%s), which has %" G_GUINT64_FORMAT
+			    " bytes free: expected files that fit (a smaller size= or nrfiles=, a larger device)",
+			    where, g_hash_table_size(ends), need * bsize, wbsim_fs_type(m->fs),
+			    free_blocks * bsize);
+	}
+	return FALSE;
+}
+
+/* Every job's files together: a bound on what a run holds. */
+#define RUN_MAX_FILES (1u << 22)
+
+gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+	struct wbsim_run run = { 0 };
+	struct wbsim_job *jobs = NULL;
+	uint64_t nr_files = 0;
+	unsigned int done = 0;
+	gboolean ok;
+
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+
+		nr_files += MAX(f->nrfiles, 1);
+		if (nr_files > RUN_MAX_FILES) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+				    "%s:%u: job '%s': nrfiles=%u: the jobs up to this one have %"
+				    G_GUINT64_FORMAT " files: expected at most %u in all (each is a simulated inode)",
+				    f->file, f->line, f->name, f->nrfiles, nr_files, RUN_MAX_FILES);
+			return FALSE;
+		}
+	}
+	run.scn = scn;
+	run.cfg = wbsim_scenario_config(scn);
+	ok = machine_build(&run, error);
+	if (ok) {
+		jobs = g_new0(struct wbsim_job, fio->jobs->len);
+		for (; ok && done < fio->jobs->len; done++)
+			ok = wbsim_job_setup(&jobs[done], &run.m, fio->jobs->pdata[done], done, error);
+	}
+	ok = ok && check_space(&run.m, fio, jobs, error);
+	/* as wbsim_run_scenario(): a job that failed its set-up is cleared too */
+	for (unsigned int i = 0; i < done; i++)
+		if (jobs[i].fio)
+			wbsim_job_clear(&jobs[i]);
+	g_free(jobs);
+	machine_free(&run.m);
+	return ok;
 }
 
 struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,

@@ -18,6 +18,7 @@
 #include "core/read-file.h"
 #include "workload/config-private.h"
 #include "workload/fio-parser.h"
+#include "workload/run.h"
 
 /* Deeper than any sane preset chain; stops runaway self-similar includes. */
 #define SCENARIO_MAX_INCLUDE_DEPTH 16
@@ -433,6 +434,8 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	ok = ok && wbsim_config_check(scn->cfg, error);
 	ok = ok && resolve_workload(scn, error);
 	ok = ok && wbsim_config_check_events(scn->cfg, scn->fio, error);
+	/* what the run would refuse before its first event, refused now */
+	ok = ok && wbsim_run_check_setup(scn, error);
 
 	g_ptr_array_unref(ld.stack_canon);
 	g_ptr_array_unref(ld.stack_shown);
