@@ -694,6 +694,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 				      bool rotational)
 {
+	g_return_val_if_fail(cfg != NULL, 1);
 	if (cfg->wb_contexts == WBSIM_CONTEXTS_CPUS)
 		return (unsigned int)cfg->cpus;
 	if (cfg->wb_contexts == WBSIM_CONTEXTS_AUTO)
@@ -749,7 +750,10 @@ static void dump_params(GString *out, const struct wbsim_config *cfg,
 
 char *wbsim_config_dump(const struct wbsim_config *cfg)
 {
-	GString *out = g_string_new(NULL);
+	GString *out;
+
+	g_return_val_if_fail(cfg != NULL, NULL);
+	out = g_string_new(NULL);
 
 	for (size_t s = 0; config_sections[s]; s++) {
 		const char *section = config_sections[s];

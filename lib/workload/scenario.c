@@ -491,11 +491,13 @@ struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 
 const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn)
 {
+	g_return_val_if_fail(scn != NULL, NULL);
 	return scn->cfg;
 }
 
 const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn)
 {
+	g_return_val_if_fail(scn != NULL, NULL);
 	return scn->fio;
 }
 
@@ -597,9 +599,14 @@ static void dump_fio_sections(GString *out, const GPtrArray *sections,
 
 char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 {
-	const struct wbsim_config_private *priv = scn->cfg->priv;
-	GString *out = g_string_new(NULL);
-	g_autofree char *cfg_text = wbsim_config_dump(scn->cfg);
+	const struct wbsim_config_private *priv;
+	GString *out;
+	g_autofree char *cfg_text = NULL;
+
+	g_return_val_if_fail(scn != NULL, NULL);
+	priv = scn->cfg->priv;
+	out = g_string_new(NULL);
+	cfg_text = wbsim_config_dump(scn->cfg);
 
 	g_string_append(out, "# Scenario as resolved by sim-writeback " WBSIM_VERSION_STRING
 			     ": every default explicit, the fio jobs inline.\n");
