@@ -33,6 +33,10 @@ fi
 for f in $files; do
 	add "$f" "repo/$f"
 done
+# hand-written seeds of fuzz-results and fuzz-builder (and of issue 21's causes)
+for f in fuzz/seeds/*; do
+	[ -e "$f" ] && add "$f" "seeds/$(basename "$f")"
+done
 if [ -d "$examples" ]; then
 	for f in "$examples"/*.fio; do
 		add "$f" "fio-examples/$(basename "$f")"

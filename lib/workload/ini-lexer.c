@@ -179,6 +179,13 @@ gboolean wbsim_ini_lex(const char *buf, gssize len, const char *file,
 
 	p = buf;
 	end = buf + len;
+	/* an editor's byte order mark would glue itself to the first key or header */
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s:1: a byte order mark (U+FEFF) starts the file: expected UTF-8 text without one",
+			    doc->file);
+		goto fail;
+	}
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end;

@@ -212,8 +212,16 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
 	struct wbsim_ini_doc *doc = NULL;
 	unsigned int instance;
 
-	if (!check_text(shown, text, len, error) ||
-	    !check_first_line(shown, text, len, error))
+	if (!check_text(shown, text, len, error))
+		return FALSE;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		/* else "outside any section" for a line that looks like a header */
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s:1: a byte order mark (U+FEFF) starts the file: expected UTF-8 text without one",
+			    shown);
+		return FALSE;
+	}
+	if (!check_first_line(shown, text, len, error))
 		return FALSE;
 	if (!wbsim_ini_lex(text, len, shown, 0, &doc, error))
 		return FALSE;
