@@ -1262,7 +1262,7 @@ static void emit_trace_line(void *arg, const char *line)
 static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file *fio,
 			    struct wbsim_job *jobs, GError **error)
 {
-	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	uint64_t need = 0, free_blocks = wbsim_fs_free_blocks(m->fs);
 	uint64_t bsize = wbsim_fs_block_size(m->fs);
 	const struct wbsim_fio_job *first = NULL;
@@ -1279,11 +1279,14 @@ static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file
 			continue;
 		for (unsigned int k = 0; k < job->nr_files; k++) {
 			const struct wbsim_job_file *jf = &job->files[k];
-			uint64_t *end = g_hash_table_lookup(ends, jf->path);
+			char *path = wbsim_job_file_path(f, k);
+			uint64_t *end = g_hash_table_lookup(ends, path);
 
 			if (!end) {
 				end = g_new0(uint64_t, 1);
-				g_hash_table_insert(ends, jf->path, end);
+				g_hash_table_insert(ends, path, end);
+			} else {
+				g_free(path);
 			}
 			*end = MAX(*end, jf->offset + jf->size);
 			if (!first)
@@ -1321,7 +1324,7 @@ static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file
 }
 
 /* Every job's files together: a bound on what a run holds. */
-#define RUN_MAX_FILES (1u << 22)
+#define RUN_MAX_FILES (1u << 21)
 
 gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 {
@@ -1346,6 +1349,7 @@ gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 	}
 	run.scn = scn;
 	run.cfg = wbsim_scenario_config(scn);
+	run.m.setup_only = true;
 	ok = machine_build(&run, error);
 	if (ok) {
 		jobs = g_new0(struct wbsim_job, fio->jobs->len);

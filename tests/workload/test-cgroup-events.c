@@ -284,6 +284,39 @@ static void test_file_append(void **state)
 }
 
 /*
+ * Issue 21, cause 5: fio options that were parsed and never used, now
+ * modelled as fio 3.33 does.
+ */
+static void test_fio_options_modelled(void **state)
+{
+	struct wbsim_run_result *r;
+
+	(void)state;
+	/* offset_increment: clone k writes at offset + k x 1m: new pages */
+	r = run_ok("[fio:w]\nrw=write\nsize=1m\nfilename=shared\ninvalidate=0\nnumjobs=2\n"
+		   "offset_increment=1m\n");
+	assert_int_equal(r->nr_dirtied, 512);
+	wbsim_run_result_free(r);
+	/* rw=write:4k: a 4k hole after each 4k write: half the pages */
+	r = run_ok("[fio:w]\nrw=write:4k\nsize=1m\n");
+	assert_int_equal(r->nr_dirtied, 128);
+	wbsim_run_result_free(r);
+	/* filename=a:b:c: three files of 1m each (the extent count of each) */
+	r = run_ok("[fio:w]\nrw=write\nsize=3m\nfilename=a:b:c\n");
+	assert_int_equal(r->extents->len, 3);
+	assert_int_equal(r->nr_dirtied, 768);
+	wbsim_run_result_free(r);
+	/* rw=randrw: only the write share of size is written */
+	r = run_ok("[fio:w]\nrw=randrw\nrwmixread=75\nsize=4m\n");
+	assert_int_equal(((struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 1 << 20);
+	wbsim_run_result_free(r);
+	/* io_size larger than size: fio goes round the file again */
+	r = run_ok("[fio:w]\nrw=write\nsize=1m\nio_size=3m\n");
+	assert_int_equal(((struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 3 << 20);
+	wbsim_run_result_free(r);
+}
+
+/*
  * The lag behind the rate schedule, on the ideal device and filesystem:
  * a 4 KiB buffered write costs the task write_syscall + copy_page +
  * dirty_page ns of CPU and nothing else (the ideal filesystem has no
@@ -387,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_remove_stops_jobs),
 		cmocka_unit_test(test_fio_cgroup_option),
 		cmocka_unit_test(test_file_append),
+		cmocka_unit_test(test_fio_options_modelled),
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_syncfs_reaches_dying_wb),
 	};
