@@ -52,6 +52,7 @@ struct wbsim_run {
 	 * a run stopped at its time limit frees them at the end */
 	GPtrArray *live_timed, *live_measure;
 	bool workload_done;
+	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
 	bool remount_started;	/* [measure] extents = remount began */
 	struct wbsim_config_event remount_ev;
 	GError *failure;
@@ -982,6 +983,20 @@ static void sample(wbsim_sim *sim, void *arg)
 		run->opts.sample_fn(run->opts.hook_arg, wbsim_sim_now(sim),
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
+	}
+	/*
+	 * A run without a time limit that does not end (1 MiB on a device of
+	 * 1 B/s) would sample, and grow, for ever: it stops, said as asked.
+	 */
+	if (++run->nr_samples >= WBSIM_RUN_MAX_SAMPLES && !run->failure) {
+		g_autofree char *iv = wbsim_format_time(run->cfg->series_interval);
+
+		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					   "the run reached %.0f simulated seconds (%u samples of [run] series_interval = %s) "
+					   "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)",
+					   wbsim_sim_now(sim) / 1e9, (unsigned int)WBSIM_RUN_MAX_SAMPLES, iv);
+		wbsim_sim_stop(sim);
+		return;
 	}
 	if (!run->workload_done || run->pending_events)
 		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);

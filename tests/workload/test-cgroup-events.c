@@ -284,6 +284,20 @@ static void test_file_append(void **state)
 }
 
 /*
+ * Issue 21, cause 4: a run without a time limit that would not end (1 MiB
+ * on a device of 1 B/s) stops after WBSIM_RUN_MAX_SAMPLES samples, said
+ * as asked, instead of growing for ever.
+ */
+static void test_endless_run_bounded(void **state)
+{
+	(void)state;
+	run_fails("[device]\nbandwidth = 1/s\n[run]\nseries_interval = 1us\n"
+		  "[fio:w]\nrw=write\nsize=1m\nend_fsync=1\n",
+		  "the run reached 1 simulated seconds (1000000 samples of [run] series_interval = 1us) "
+		  "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)");
+}
+
+/*
  * Issue 21, cause 5: fio options that were parsed and never used, now
  * modelled as fio 3.33 does.
  */
@@ -421,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_fio_cgroup_option),
 		cmocka_unit_test(test_file_append),
 		cmocka_unit_test(test_fio_options_modelled),
+		cmocka_unit_test(test_endless_run_bounded),
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_syncfs_reaches_dying_wb),
 	};
