@@ -63,6 +63,10 @@ struct wbsim_run {
 	bool cgroups;
 	bool final_check;	/* the --check pass after the run */
 	GPtrArray *cg_paths;
+	/* cg_paths by path (value: index + 1), and each memcg's index by its
+	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
+	 * samples look memcgs and wbs up by id, not by comparing paths */
+	GHashTable *cg_index, *memcg_col;
 	GPtrArray *removals;
 };
 
@@ -662,10 +666,12 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 				bool known = false;
 
 				*p = '\0';
-				for (guint k = 0; k < paths->len && !known; k++)
-					known = strcmp(paths->pdata[k], path) == 0;
-				if (!known && strcmp(path, "/") != 0)
+				known = g_hash_table_contains(run->cg_index, path);
+				if (!known && strcmp(path, "/") != 0) {
 					g_ptr_array_add(paths, g_strdup(path));
+					g_hash_table_insert(run->cg_index, paths->pdata[paths->len - 1],
+							    GUINT_TO_POINTER(paths->len));
+				}
 				*p = save;
 				if (!save)
 					break;
@@ -902,6 +908,20 @@ static void series_columns(struct wbsim_run *run)
 	g_ptr_array_add(c, g_strdup("device_seek_ms"));
 }
 
+/* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
+static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
+{
+	gpointer key = GUINT_TO_POINTER(mc->id + 1);
+	guint col = GPOINTER_TO_UINT(g_hash_table_lookup(run->memcg_col, key));
+
+	if (!col) {
+		col = GPOINTER_TO_UINT(g_hash_table_lookup(run->cg_index, mc->path));
+		col = col ? col : G_MAXUINT;
+		g_hash_table_insert(run->memcg_col, key, GUINT_TO_POINTER(col));
+	}
+	return col == G_MAXUINT ? G_MAXUINT : col - 1;
+}
+
 static void sample(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_run *run = arg;
@@ -938,31 +958,30 @@ static void sample(wbsim_sim *sim, void *arg)
 	}
 	if (run->cgroups) {
 		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
-		for (guint k = 0; k < run->cg_paths->len; k++) {
-			const char *p = run->cg_paths->pdata[k];
-			uint64_t dirty = 0, live = 0, dying = 0;
+		guint n = run->cg_paths->len;
+		g_autofree uint64_t *sum = g_new0(uint64_t, 3 * (gsize)n);
 
-			/* every memcg that had this path (a removed one and
-			 * its successor are different memcgs) */
-			for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
-				const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+		/* every memcg that had a path (a removed one and its successor
+		 * are different memcgs), in one pass; then the wbs */
+		for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+			const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+			guint k = memcg_column(run, mc);
 
-				if (strcmp(mc->path, p) == 0)
-					dirty += mc->nr_file_dirty;
-			}
-			for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
-				const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+			if (k != G_MAXUINT)
+				sum[3 * k] += mc->nr_file_dirty;
+		}
+		for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+			const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+			guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
 
-				if (!wb->memcg || strcmp(wb->memcg->path, p) != 0)
-					continue;
-				if (wb->dying)
-					dying += wb->stat_reclaimable;
-				else
-					live += wb->stat_reclaimable;
-			}
-			PUSH(dirty);
-			PUSH(live);
-			PUSH(dying);
+			if (k == G_MAXUINT)
+				continue;
+			sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
+		}
+		for (guint k = 0; k < n; k++) {
+			PUSH(sum[3 * k]);
+			PUSH(sum[3 * k + 1]);
+			PUSH(sum[3 * k + 2]);
 		}
 	}
 	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
@@ -1395,6 +1414,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
 	run->live_measure = g_ptr_array_new_with_free_func(g_free);
 	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
+	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
+	run->memcg_col = g_hash_table_new(NULL, NULL);
 	run->removals = g_ptr_array_new();
 	if (opts)
 		run->opts = *opts;
@@ -1462,6 +1483,8 @@ out:
 	g_ptr_array_unref(run->removals);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
+	g_hash_table_destroy(run->memcg_col);
+	g_hash_table_destroy(run->cg_index);
 	g_ptr_array_unref(run->cg_paths);
 	g_free(run);
 	return result;
