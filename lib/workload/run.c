@@ -1477,6 +1477,9 @@ out:
 			wbsim_job_clear(&run->jobs[i]);
 	g_free(run->jobs);
 	machine_free(&run->m);
+	/* the line buffer of --trace (it leaked) */
+	if (run->trace.buf)
+		g_string_free(run->trace.buf, TRUE);
 	if (run->result)
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
