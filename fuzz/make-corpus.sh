@@ -15,6 +15,8 @@ n=0
 add() {
 	# flatten the path into a unique file name
 	local name
+	# only regular files: tests/bad-input has a symlink to /dev/zero
+	[ -f "$1" ] && [ ! -L "$1" ] || return 0
 	name=$(printf '%s' "$2" | tr '/' '_')
 	cp "$1" "$out/$name"
 	n=$((n + 1))
@@ -30,6 +32,10 @@ else
 fi
 for f in $files; do
 	add "$f" "repo/$f"
+done
+# hand-written seeds of fuzz-results and fuzz-builder (and of issue 21's causes)
+for f in fuzz/seeds/*; do
+	[ -e "$f" ] && add "$f" "seeds/$(basename "$f")"
 done
 if [ -d "$examples" ]; then
 	for f in "$examples"/*.fio; do

@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <wbsim/wbsim.h>
 #include "workload/run.h"
 #include "workload/sweep.h"
@@ -45,11 +46,15 @@ enum exit_status {
  * @cli: the shared options (format, output, --check, wall time, name)
  * @series_file: --series: CSV time series destination, or NULL
  * @trace_file: --trace: tracepoint-style event log destination, or NULL
+ * @series: @series_file, opened before the run (open_out())
+ * @trace: @trace_file, opened before the run
  */
 struct run_options {
 	const struct wbsim_sweep_cli *cli;
 	const char *series_file;
 	const char *trace_file;
+	FILE *series;
+	FILE *trace;
 };
 
 static gboolean opt_version;
@@ -99,16 +104,75 @@ static void write_trace_line(void *arg, const char *line)
 	fputc('\n', f);
 }
 
-static gboolean write_file(const char *path, const char *text, gsize len, GError **error)
+/*
+ * --series FILE, --trace FILE: opened before the run, so that a file that
+ * cannot be written is said at once, and written through the path as a
+ * shell's redirection does: a device, a FIFO or a symlink stays what it
+ * is (a temporary file renamed over it would replace it).
+ */
+static FILE *open_out(const char *opt, const char *path, GError **error)
 {
-	GError *e = NULL;
+	FILE *f = fopen(path, "w");
 
-	if (!g_file_set_contents(path, text, (gssize)len, &e)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--series %s: %s", path, e->message);
-		g_error_free(e);
+	if (!f)
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s %s: %s", opt, path,
+			    g_strerror(errno));
+	return f;
+}
+
+/* Two outputs that are one regular file: one would overwrite the other. */
+static gboolean same_file(FILE *a, FILE *b)
+{
+	struct stat sa, sb;
+
+	return a && b && fstat(fileno(a), &sa) == 0 && fstat(fileno(b), &sb) == 0 &&
+	       S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static gboolean open_outputs(struct run_options *ro, GError **error)
+{
+	const struct wbsim_sweep_cli *cli = ro->cli;
+	const char *out_opt = cli->opt_output ? "--output" : "standard output";
+	const char *out_name = cli->opt_output ? cli->opt_output : "";
+
+	if (ro->series_file && !(ro->series = open_out("--series", ro->series_file, error)))
+		return FALSE;
+	if (ro->trace_file && !(ro->trace = open_out("--trace", ro->trace_file, error)))
+		return FALSE;
+	if (same_file(ro->series, ro->trace)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "--series %s and --trace %s: the same file: expected two files (one would overwrite the other)",
+			    ro->series_file, ro->trace_file);
 		return FALSE;
 	}
+	for (int i = 0; i < 2; i++) {
+		FILE *f = i ? ro->trace : ro->series;
+
+		if (same_file(f, cli->out)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "%s %s and %s%s%s: the same file: expected two files (one would overwrite the other)",
+				    i ? "--trace" : "--series", i ? ro->trace_file : ro->series_file,
+				    out_opt, *out_name ? " " : "", out_name);
+			return FALSE;
+		}
+	}
 	return TRUE;
+}
+
+/* Close @f (the output of @opt @path); an error if writing it failed. */
+static gboolean close_out(FILE *f, const char *opt, const char *path, GError **error)
+{
+	gboolean bad = ferror(f) != 0;
+	int e = errno;
+
+	if (fclose(f) != 0) {
+		bad = TRUE;
+		e = errno;
+	}
+	if (bad && error && !*error)
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s %s: %s", opt, path,
+			    g_strerror(e ? e : EIO));
+	return !bad;
 }
 
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
@@ -180,7 +244,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	struct wbsim_run_options opts = cli->opts;
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct wbsim_run_result *r;
-	FILE *trace = NULL;
+	FILE *trace = ro->trace;
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
@@ -190,13 +254,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		opts.hook_arg = &rp;
 	}
 
-	if (ro->trace_file) {
-		trace = fopen(ro->trace_file, "w");
-		if (!trace) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
-				    ro->trace_file, g_strerror(errno));
-			return FALSE;
-		}
+	if (trace) {
 		/* The kernel's tracefs header, then the events. */
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		      "#              | |         |   |||||     |         |\n", trace);
@@ -208,17 +266,22 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);
 	}
-	if (trace && fclose(trace) != 0 && r) {
+	if (trace && fflush(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
 			    ro->trace_file, g_strerror(errno));
 		ok = FALSE;
 	}
 	if (!r)
 		return FALSE;
-	if (ok && ro->series_file) {
+	if (ok && ro->series) {
 		g_autoptr(GString) csv = wbsim_report_csv(r);
 
-		ok = write_file(ro->series_file, csv->str, csv->len, error);
+		if (fwrite(csv->str, 1, csv->len, ro->series) != csv->len ||
+		    fflush(ro->series) != 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--series %s: %s",
+				    ro->series_file, g_strerror(errno));
+			ok = FALSE;
+		}
 	}
 	if (ok) {
 		if (cli->format == WBSIM_SWEEP_JSON) {
@@ -309,16 +372,19 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	if (cli->opt_progress || isatty(STDERR_FILENO))
 		cli->progress_stream = stderr;
 
-	if (!wbsim_sweep_cli_load(cli, !opt_dump_config, &error))
+	/* --dump-config --parse-only: checked as --parse-only does, then dumped */
+	if (!wbsim_sweep_cli_load(cli, !opt_dump_config || opt_parse_only, &error))
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
 	else if (wbsim_sweep_cli_is_sweep(cli) && (opt_series || opt_trace))
 		status = fail(EXIT_BAD_INPUT,
 			      "%s: one file per run: not with a sweep (run a point alone with --set)",
 			      opt_series ? "--series" : "--trace");
 
-	if (status != EXIT_OK || opt_parse_only) {
+	if (status != EXIT_OK || (opt_parse_only && !opt_dump_config)) {
 		/* nothing more */
 	} else if (!wbsim_sweep_cli_open_output(cli, &error)) {
+		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	} else if (!opt_dump_config && !open_outputs(&ro, &error)) {
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
 	} else if (opt_dump_config) {
 		g_autofree char *dump = wbsim_scenario_dump(cli->scn);
@@ -331,6 +397,14 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 			      ? EXIT_SIM_FAILED : EXIT_BAD_INPUT,
 			      "%s", error->message);
 	}
+	g_clear_error(&error);
+	if (ro.series && !close_out(ro.series, "--series", ro.series_file, &error) &&
+	    status == EXIT_OK)
+		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	g_clear_error(&error);
+	if (ro.trace && !close_out(ro.trace, "--trace", ro.trace_file, &error) &&
+	    status == EXIT_OK)
+		status = fail(EXIT_BAD_INPUT, "%s", error->message);
 	g_clear_error(&error);
 	if (!wbsim_sweep_cli_close_output(cli, &error) && status == EXIT_OK)
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);

@@ -210,6 +210,12 @@ struct wbsim_fs_ops {
 	gboolean nowait_buffered_write;
 };
 
+/**
+ * WBSIM_FS_MAX_BYTES - the largest device wbsim_fs_new() lays a filesystem
+ * out on (128 TiB): the models keep tables proportional to the size
+ */
+#define WBSIM_FS_MAX_BYTES (UINT64_C(128) << 40)
+
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
 

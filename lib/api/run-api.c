@@ -10,6 +10,7 @@
 #include <wbsim/run.h>
 #include "api/api-private.h"
 #include "core/arg-check.h"
+#include "report/trace.h"
 #include "workload/run.h"
 #include "workload/config-private.h"
 
@@ -65,6 +66,13 @@ static gboolean one_line(const char *what, const char *s, GError **error)
 			    "%s '%s' holds a line break", what, s);
 		return FALSE;
 	}
+	/* the line lexer cuts a line at its first ';' or '#': "2;x" read as 2 */
+	if (strpbrk(s, ";#")) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s '%s' holds '%c': expected text without ';' or '#' (a scenario line is cut there)",
+			    what, s, *strpbrk(s, ";#"));
+		return FALSE;
+	}
 	return TRUE;
 }
 
@@ -110,12 +118,29 @@ gboolean wbsim_scenario_builder_add_fio_job(wbsim_scenario_builder *b, const cha
 					    const char *text, GError **error)
 {
 	wbsim_check_arg(b != NULL && job != NULL && text != NULL, FALSE, error);
-	if (!*job || strchr(job, ']') || !one_line("fio job name", job, error)) {
+	if (!*job || strpbrk(job, "[]") || !one_line("fio job name", job, error)) {
 		if (error && !*error)
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 				    "fio job name '%s': expected a non-empty name without ']'",
 				    job);
 		return FALSE;
+	}
+	/* option lines only: a header would start a job the caller never named */
+	{
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (guint i = 0; lines[i]; i++) {
+			const char *l = lines[i];
+
+			while (*l == ' ' || *l == '\t')
+				l++;
+			if (*l == '[') {
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+					    "fio job '%s': line %u '%s' is a section header: expected option lines only (add each job with its own call)",
+					    job, i + 1, g_strstrip(lines[i]));
+				return FALSE;
+			}
+		}
 	}
 	g_string_append_printf(b->fio, "\n[fio:%s]\n%s", job, text);
 	if (b->fio->len && b->fio->str[b->fio->len - 1] != '\n')
@@ -268,6 +293,18 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	wbsim_result *r;
 
 	wbsim_check_arg(scn != NULL, NULL, error);
+	/* a name that is never emitted would silently deliver nothing */
+	for (size_t i = 0; opts && opts->trace_fn && opts->trace_events &&
+			   opts->trace_events[i]; i++) {
+		if (!g_strv_contains(wbsim_trace_event_names, opts->trace_events[i])) {
+			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "wbsim_run_opts_set_trace_fn: unknown tracepoint '%s': expected one of %s",
+				    opts->trace_events[i], known);
+			return NULL;
+		}
+	}
 	if (opts) {
 		ro.check = opts->check;
 		ro.hook_arg = (void *)opts;

@@ -496,6 +496,7 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 	g_autoptr(GArray) preset_settings = NULL;
 	g_autoptr(GPtrArray) list = NULL;
 	const char *model = NULL;
+	const struct wbsim_ini_entry *model_entry = NULL;
 	struct wbsim_device *dev = NULL;
 
 	wbsim_check_arg(sim && cpus && preset, NULL, error);
@@ -538,8 +539,20 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 				    e->file, e->line, e->key);
 			goto out;
 		}
+		/* as in scenario files: a key once (the later one silently won) */
+		for (guint j = 0; j < i; j++) {
+			const struct wbsim_ini_entry *o = dev_sec->entries->pdata[j];
+
+			if (strcmp(o->key, e->key) == 0) {
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+					    "%s:%u: [device] %s = %s: duplicate key (first set at line %u)",
+					    e->file, e->line, e->key, e->value, o->line);
+				goto out;
+			}
+		}
 		if (strcmp(e->key, "model") == 0) {
 			model = e->value;
+			model_entry = e;
 			continue;
 		}
 		g_array_append_val(preset_settings, s);
@@ -548,6 +561,16 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
 			    "%s:%u: [device] has no model = key", dev_sec->file,
 			    dev_sec->line);
+		goto out;
+	}
+	if (!wbsim_device_find_ops(model)) {
+		g_autoptr(GError) local = NULL;
+
+		/* device_new() words it; the preset's line goes in front */
+		device_new(sim, cpus, costs, model, model, NULL, 0, &local);
+		g_set_error(error, WBSIM_ERROR, local ? local->code : WBSIM_ERROR_INVALID_VALUE,
+			    "%s:%u: [device] model = %s: %s", model_entry->file, model_entry->line,
+			    model, local ? local->message : "unknown device model");
 		goto out;
 	}
 	list = g_ptr_array_new();

@@ -175,40 +175,48 @@ void wbsim_affinity_release(struct wbsim_inode *inode)
 
 uint64_t wbsim_affinity_inode_number(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, 0);
 	return ai->inode->ino;
 }
 
 uint64_t wbsim_affinity_inode_group(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, 0);
 	return ai->inode->fs_inode ? wbsim_fs_inode_group(ai->inode->fs_inode) : 0;
 }
 
 const char *wbsim_affinity_inode_path(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, NULL);
 	return ai->inode->name;
 }
 
 void *wbsim_affinity_inode_get_data(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, NULL);
 	return ai->inode->affinity_data;
 }
 
 void wbsim_affinity_inode_set_data(struct wbsim_affinity_inode *ai, void *data)
 {
+	g_return_if_fail(ai != NULL);
 	ai->inode->affinity_data = data;
 }
 
 unsigned int wbsim_affinity_task_pid(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, 0);
 	return ai->task ? ai->task->pid : 0;
 }
 
 unsigned int wbsim_affinity_task_cpu(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, 0);
 	return ai->task ? ai->task->last_cpu : 0;
 }
 
 wbsim_rng *wbsim_affinity_inode_rng(const struct wbsim_affinity_inode *ai)
 {
+	g_return_val_if_fail(ai != NULL, NULL);
 	return wbsim_sim_rng(ai->bdi->sim);
 }

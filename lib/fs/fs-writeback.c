@@ -260,8 +260,10 @@ void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, vo
 	w->what = what;
 	w->fn = fn;
 	w->arg = arg;
+	/* the array owns its waiters: an inode freed while some still wait
+	 * (a run cut by time_limit during an fsync) frees them too */
 	if (!inode->sync_waiters)
-		inode->sync_waiters = g_ptr_array_new();
+		inode->sync_waiters = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(inode->sync_waiters, w);
 }
 
@@ -285,6 +287,9 @@ void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
 			w->pdata[keep++] = x;
 		}
 	}
+	/* the woken ones are freed above: shrink without the free function */
+	for (guint i = keep; i < w->len; i++)
+		w->pdata[i] = NULL;
 	g_ptr_array_set_size(w, keep);
 }
 

@@ -9,6 +9,13 @@
 
 /* The task whose context an event is emitted in: a flusher for work
  * events, the dirtier for balance_dirty_pages. pid: a stable number. */
+/* Every event this file emits (a name given to the API is checked against it). */
+const char *const wbsim_trace_event_names[] = {
+	"writeback_queue", "writeback_exec", "writeback_start", "writeback_written",
+	"writeback_queue_io", "writeback_wake_background", "bdi_dirty_ratelimit",
+	"balance_dirty_pages", "global_dirty_state", NULL
+};
+
 static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char *event,
 		       const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 

@@ -38,4 +38,7 @@ void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task
 void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
 				    uint64_t bg_thresh, uint64_t thresh);
 
+/* The names of the events emitted, NULL-terminated. */
+extern const char *const wbsim_trace_event_names[];
+
 #endif

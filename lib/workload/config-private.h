@@ -119,6 +119,19 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 /* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
 char *wbsim_config_where(const char *file, unsigned int line);
 
+/*
+ * The most samples of the time series a run takes ([run] series_interval
+ * apart): what bounds a run's simulated length against its memory and time.
+ * 10^6 is 27.8 hours at the default 100 ms.
+ */
+#define WBSIM_RUN_MAX_SAMPLES 1000000u
+/*
+ * "FILE:LINE: [SECTION] KEY = RAW" of the line that set a scenario key
+ * ("--set: ..." for an override), "[SECTION] KEY (the default)" if none did.
+ */
+char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
+			     const char *key);
+
 /* -- scenario loader (scenario.c) ---------------------------------------- */
 /*
  * wbsim_scenario_load_hooked() - wbsim_scenario_load() with @hook called

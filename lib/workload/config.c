@@ -489,6 +489,18 @@ static const struct wbsim_config_origin *origin_of(const struct wbsim_config *cf
 	return o->file ? o : NULL;
 }
 
+char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
+			     const char *key)
+{
+	const struct wbsim_config_origin *o = origin_of(cfg, section, key);
+	g_autofree char *where = NULL;
+
+	if (!o)
+		return g_strdup_printf("[%s] %s (the default)", section, key);
+	where = wbsim_config_where(o->file, o->line);
+	return g_strdup_printf("%s[%s] %s = %s", where, section, key, o->raw);
+}
+
 /* The kernel makes a ratio and its _bytes form exclusive. */
 static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 				uint64_t *ratio_val, const char *bytes,
@@ -680,6 +692,43 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			    ev->args ? ev->args : "", limit);
 		return FALSE;
 	}
+	/* what the run asks for at least: its time limit, its last event */
+	{
+		const char *what = NULL;
+		g_autofree char *where = NULL, *action = NULL;
+		wbsim_time_t horizon = cfg->time_limit;
+
+		if (cfg->time_limit) {
+			const struct wbsim_config_origin *o = origin_of(cfg, "run", "time_limit");
+
+			where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
+			what = "[run] time_limit";
+		}
+		for (guint i = 0; !cfg->time_limit && i < cfg->events->len; i++) {
+			const struct wbsim_config_event *ev = cfg->events->pdata[i];
+
+			if (ev->at > horizon) {
+				horizon = ev->at;
+				g_free(where);
+				where = wbsim_config_where(ev->file, ev->line);
+				g_free(action);
+				action = g_strdup_printf(" %s%s%s", ev->action, ev->args ? " " : "",
+							 ev->args ? ev->args : "");
+				what = "[events] at";
+			}
+		}
+		if (what && horizon / MAX(cfg->series_interval, 1) > WBSIM_RUN_MAX_SAMPLES) {
+			g_autofree char *t = wbsim_format_time(horizon);
+			g_autofree char *iv = wbsim_format_time(cfg->series_interval);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s%s = %s%s: a run of %s takes %" G_GUINT64_FORMAT " samples of [run] series_interval = %s: expected at most %u (a shorter run or a longer series_interval)",
+				    where ? where : "", what, t, action ? action : "", t,
+				    (guint64)(horizon / MAX(cfg->series_interval, 1)), iv,
+				    WBSIM_RUN_MAX_SAMPLES);
+			return FALSE;
+		}
+	}
 	if (!check_params(cfg, "device", error))
 		return FALSE;
 	return check_params(cfg, "filesystem", error);
@@ -688,6 +737,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 				      bool rotational)
 {
+	g_return_val_if_fail(cfg != NULL, 1);
 	if (cfg->wb_contexts == WBSIM_CONTEXTS_CPUS)
 		return (unsigned int)cfg->cpus;
 	if (cfg->wb_contexts == WBSIM_CONTEXTS_AUTO)
@@ -743,7 +793,10 @@ static void dump_params(GString *out, const struct wbsim_config *cfg,
 
 char *wbsim_config_dump(const struct wbsim_config *cfg)
 {
-	GString *out = g_string_new(NULL);
+	GString *out;
+
+	g_return_val_if_fail(cfg != NULL, NULL);
+	out = g_string_new(NULL);
 
 	for (size_t s = 0; config_sections[s]; s++) {
 		const char *section = config_sections[s];

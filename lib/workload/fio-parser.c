@@ -19,6 +19,7 @@
 #include "workload/fio-options.h"
 #include "workload/fio-parser.h"
 #include "workload/fio-value.h"
+#include "core/read-file.h"
 #include "workload/ini-lexer.h"
 
 /* Nesting limit for include, against runaway recursion. */
@@ -753,6 +754,9 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		job->iodepth = (unsigned int)MIN(v, G_MAXUINT);
 		break;
 	case WBSIM_FIO_K_SIZE:
+		if (val->percent)	/* it was left at 0: "neither size= nor filesize=" */
+			return fio_refuse(error, e->file, e->line, "size",
+					  "size as a percentage of the file or device is not modelled");
 		job->size_is_percent = val->percent;
 		job->size_percent = val->percent ? (unsigned int)v : 0;
 		job->size = val->percent ? 0 : (uint64_t)v;
@@ -771,9 +775,16 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		job->filesize_min = (uint64_t)v;
 		job->filesize_max = val->nparts > 1 ? lo[WBSIM_FIO_DDIR_TRIM]
 						    : (uint64_t)v;
+		/* the files were all given the low bound */
+		if (job->filesize_max != job->filesize_min)
+			return fio_refuse(error, e->file, e->line, "filesize",
+					  "a range of file sizes (a random size per file) is not modelled");
 		break;
 	}
 	case WBSIM_FIO_K_OFFSET:
+		if (val->percent)	/* it was left at 0 */
+			return fio_refuse(error, e->file, e->line, "offset",
+					  "offset as a percentage of the file or device is not modelled");
 		job->offset_percent = val->percent ? (unsigned int)v : 0;
 		job->offset = val->percent ? 0 : (uint64_t)v;
 		break;
@@ -874,6 +885,10 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		job->startdelay_ns = (uint64_t)v * WBSIM_NSEC_PER_USEC;
 		job->startdelay_max_ns = (val->nparts > 1 ? us[WBSIM_FIO_DDIR_TRIM]
 							 : (uint64_t)v) * WBSIM_NSEC_PER_USEC;
+		/* the job started after the low bound */
+		if (job->startdelay_max_ns != job->startdelay_ns)
+			return fio_refuse(error, e->file, e->line, "startdelay",
+					  "a range of start delays (a random delay) is not modelled");
 		break;
 	}
 	case WBSIM_FIO_K_RUNTIME:
@@ -1248,6 +1263,11 @@ static gboolean check_job(struct wbsim_fio_file *file,
 		return fio_refuse(error, at.file, at.line, "rw", why);
 	case WBSIM_FIO_RW:
 	case WBSIM_FIO_RANDRW:
+		if (job->rwmix_read >= 100) {
+			why = g_strdup_printf("job '%s' only reads (rw=%s with rwmixread=100); reads are not modelled",
+					      job->section, wbsim_fio_rw_name(job->rw));
+			return fio_refuse(error, at.file, at.line, "rw", why);
+		}
 		fio_warn(file, &at, "job '%s': rw=%s: only the write share (%u%%) is simulated; the reads (rwmixread=%u) are not modelled",
 			 job->section, wbsim_fio_rw_name(job->rw),
 			 100 - job->rwmix_read, job->rwmix_read);
@@ -1255,10 +1275,21 @@ static gboolean check_job(struct wbsim_fio_file *file,
 	default:
 		break;
 	}
-	if (rw_is_random(job->rw) && job->rw_modifier > 1)
-		fio_warn(file, &at, "job '%s': rw=%s:%u: a new random offset every %u I/Os",
-			 job->section, wbsim_fio_rw_name(job->rw),
-			 job->rw_modifier, job->rw_modifier);
+	/* it was warned as applied, and never was */
+	if (rw_is_random(job->rw) && job->rw_modifier > 1) {
+		why = g_strdup_printf("job '%s': rw=%s:%u: a new random offset every %u I/Os is not modelled",
+				      job->section, wbsim_fio_rw_name(job->rw),
+				      job->rw_modifier, job->rw_modifier);
+		return fio_refuse(error, at.file, at.line, "rw", why);
+	}
+	/* rw=write:64k: fio skips 64k after each write (wbsim_job_next_block()) */
+	if (!rw_is_random(job->rw) && job->rw_modifier &&
+	    job->rw_modifier % job->bs[WBSIM_FIO_DDIR_WRITE]) {
+		why = g_strdup_printf("job '%s': rw=%s:%u: a skip that is not a whole number of bs=%" G_GUINT64_FORMAT " blocks is not modelled",
+				      job->section, wbsim_fio_rw_name(job->rw), job->rw_modifier,
+				      job->bs[WBSIM_FIO_DDIR_WRITE]);
+		return fio_refuse(error, at.file, at.line, "rw", why);
+	}
 	return TRUE;
 }
 
@@ -1448,9 +1479,8 @@ gboolean wbsim_fio_parse_files(const char *const *paths,
 		g_autoptr(GError) local = NULL;
 		gsize len;
 
-		if (!g_file_get_contents(paths[i], &text, &len, &local)) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s",
-				    local->message);
+		if (!wbsim_read_file(paths[i], WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
+			wbsim_read_file_error(error, paths[i], local);
 			wbsim_fio_file_free(file);
 			return FALSE;
 		}

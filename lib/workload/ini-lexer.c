@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/read-file.h"
 #include "workload/ini-lexer.h"
 
 /* fio's strip_blank_end() treats blanks and control characters alike. */
@@ -178,6 +179,13 @@ gboolean wbsim_ini_lex(const char *buf, gssize len, const char *file,
 
 	p = buf;
 	end = buf + len;
+	/* an editor's byte order mark would glue itself to the first key or header */
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s:1: a byte order mark (U+FEFF) starts the file: expected UTF-8 text without one",
+			    doc->file);
+		goto fail;
+	}
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end;
@@ -220,9 +228,8 @@ gboolean wbsim_ini_lex_file(const char *path, unsigned int flags,
 	g_autoptr(GError) local = NULL;
 	gsize len;
 
-	if (!g_file_get_contents(path, &text, &len, &local)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s",
-			    local->message);
+	if (!wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
+		wbsim_read_file_error(error, path, local);
 		return FALSE;
 	}
 	return wbsim_ini_lex(text, len, path, flags, out, error);

@@ -77,6 +77,98 @@
 
 #define JOB_BATCH_MAX 64
 
+/*
+ * What one job may ask the host to hold (issue 21): each file is a
+ * simulated inode with its page cache state; the random map is one bit
+ * per block, as fio's axmap (fio gives up at such sizes too: "failed
+ * allocating random map ... try norandommap").
+ */
+#define JOB_MAX_FILES (1u << 20)
+#define JOB_MAX_RANDMAP_BYTES (UINT64_C(1) << 30)
+
+/*
+ * "FILE:LINE: job 'NAME': KEY=VALUE" of the option line that set @key (the
+ * job's own line, or its [global]'s), or of the section when none did.
+ */
+static char *job_option_where(const struct wbsim_fio_job *fio, const char *key,
+			      const char *shown)
+{
+	const struct wbsim_fio_option *o = NULL;
+
+	for (guint i = 0; fio->options && i < fio->options->len; i++) {
+		const struct wbsim_fio_option *c = fio->options->pdata[i];
+
+		if (strcmp(c->name, key) == 0)
+			o = c;
+	}
+	if (o)
+		return g_strdup_printf("%s:%u: job '%s': %s=%s", o->file, o->line, fio->name,
+				       key, o->value ? o->value : "");
+	return g_strdup_printf("%s:%u: job '%s': %s=%s", fio->file, fio->line, fio->name,
+			       key, shown);
+}
+
+/*
+ * fsync=N, or fdatasync=N (fdatasync(2) every N writes: the same data
+ * writeback and wait; the inode's metadata is not modelled); fsync wins
+ * when both are set.
+ */
+static inline unsigned int job_sync_every(const struct wbsim_fio_job *fio)
+{
+	return fio->fsync ? fio->fsync : fio->fdatasync;
+}
+
+/*
+ * fio: filename=a:b:c names three files (and nrfiles is their number);
+ * otherwise nrfiles files of filename_format.
+ */
+static unsigned int job_nr_files(const struct wbsim_fio_job *fio)
+{
+	if (fio->filename && strchr(fio->filename, ':')) {
+		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
+
+		return MAX(g_strv_length(names), 1);
+	}
+	return MAX(fio->nrfiles, 1);
+}
+
+/* The bounds above, before anything is allocated. */
+static gboolean job_check_bounds(const struct wbsim_fio_job *fio, uint64_t bs,
+				 GError **error)
+{
+	unsigned int nr_files = job_nr_files(fio);
+	uint64_t per_file, blocks, map;
+
+	if (nr_files > JOB_MAX_FILES) {
+		g_autofree char *shown = g_strdup_printf("%u", fio->nrfiles);
+		g_autofree char *where = job_option_where(fio, "nrfiles", shown);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: %u files: expected at most %u files per job (each is a simulated inode)",
+			    where, nr_files, JOB_MAX_FILES);
+		return FALSE;
+	}
+	if (fio->rw != WBSIM_FIO_RANDWRITE || fio->norandommap)
+		return TRUE;
+	per_file = fio->filesize_min ? fio->filesize_min : fio->size / nr_files;
+	blocks = per_file / bs;
+	/* one bit per block and one per 64 blocks, in every file */
+	map = ((blocks + 63) / 64 + (blocks + 4095) / 4096) * 8;
+	if (map > JOB_MAX_RANDMAP_BYTES / nr_files) {
+		g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, fio->size);
+		g_autofree char *where = job_option_where(fio, "size", size);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: rw=randwrite over %" G_GUINT64_FORMAT " blocks of bs=%" G_GUINT64_FORMAT
+			    " in %u file(s) needs a random map of %" G_GUINT64_FORMAT
+			    " bytes: expected at most 1 GiB (fio: failed allocating random map; "
+			    "set norandommap=1, or a larger bs or smaller size)",
+			    where, blocks, bs, nr_files, map * nr_files);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void job_next(wbsim_sim *sim, void *arg);
 
 static inline wbsim_time_t now_of(const struct wbsim_job *job)
@@ -119,7 +211,7 @@ static char *expand_filename_format(const struct wbsim_fio_job *fio, unsigned in
  * one per file) or filename_format in the directory (a ':'-separated
  * directory list is spread over the clones). Relative names are taken
  * relative to the mount point /mnt. */
-static char *job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
+char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 {
 	g_autofree char *dir = NULL;
 	g_autofree char *base = NULL;
@@ -175,6 +267,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			    fio->file, fio->line, fio->name);
 		return FALSE;
 	}
+	if (!job_check_bounds(fio, job->bs, error))
+		return FALSE;
 	g_snprintf(name, sizeof(name), "fio/%s.%u", fio->name, fio->clone);
 	wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
 	job->task.pid = m->next_pid++;
@@ -189,16 +283,22 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	/* Each job draws from its own stream, as fio seeds one per thread. */
 	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
 				  (fio->randseed_set ? fio->randseed : 0));
-	job->nr_files = MAX(fio->nrfiles, 1);
+	job->nr_files = job_nr_files(fio);
 	job->files = g_new0(struct wbsim_job_file, job->nr_files);
 	per_file = fio->filesize_min ? fio->filesize_min : fio->size / job->nr_files;
 	job->io_limit = fio->io_size ? fio->io_size : (fio->size ? fio->size
 								  : per_file * job->nr_files);
+	/* rw=rw/randrw: the reads are not simulated, the write share is (fio: rwmixread) */
+	if (fio->rw == WBSIM_FIO_RW || fio->rw == WBSIM_FIO_RANDRW)
+		job->io_limit = job->io_limit / 100 * (100 - fio->rwmix_read) +
+				job->io_limit % 100 * (100 - fio->rwmix_read) / 100;
 	for (unsigned int i = 0; i < job->nr_files; i++) {
 		struct wbsim_job_file *f = &job->files[i];
 
-		f->path = job_file_path(fio, i);
-		f->offset = fio->offset;
+		/* the load-time check names only the files it counts (run.c) */
+		f->path = m->setup_only ? NULL : wbsim_job_file_path(fio, i);
+		/* fio: offset + offset_increment x the clone's number */
+		f->offset = fio->offset + (uint64_t)fio->clone * fio->offset_increment;
 		f->size = per_file;
 		f->nr_blocks = per_file / job->bs;
 		if (f->nr_blocks == 0) {
@@ -479,9 +579,13 @@ static void randmap_set(struct wbsim_job_file *f, uint64_t b)
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 {
 	if (job->fio->rw == WBSIM_FIO_WRITE) {
-		if (f->seq_next >= f->nr_blocks)
+		uint64_t b = f->seq_next;
+
+		if (b >= f->nr_blocks)
 			return UINT64_MAX;
-		return f->seq_next++;
+		/* rw=write:N: fio adds N bytes after each write (whole blocks: checked at load) */
+		f->seq_next += 1 + job->fio->rw_modifier / job->bs;
+		return b;
 	}
 	if (!f->randmap)
 		return wbsim_rng_below(&job->rng, f->nr_blocks);
@@ -682,7 +786,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 			job->batch_throttle = true;
 			break;
 		}
-		if (fio->fsync && f->since_fsync >= fio->fsync)
+		if (job_sync_every(fio) && f->since_fsync >= job_sync_every(fio))
 			break;
 		if (!fio->time_based &&
 		    job->bytes_done + (uint64_t)job->batch_ios * job->bs >= job->io_limit * MAX(fio->loops, 1))
@@ -770,11 +874,11 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 		wbsim_job_pass_over(job);
 		return;
 	}
-	if (fio->fsync) {
+	if (job_sync_every(fio)) {
 		for (unsigned int i = 0; i < job->nr_files; i++) {
 			struct wbsim_job_file *f = &job->files[i];
 
-			if (f->since_fsync >= fio->fsync) {
+			if (f->since_fsync >= job_sync_every(fio)) {
 				f->since_fsync = 0;
 				/* fio fsyncs the file it would write next */
 				job_fsync(job, job->cur_file, job_resume);
@@ -820,7 +924,9 @@ void wbsim_job_pass_over(struct wbsim_job *job)
 	struct wbsim_job_file *f = &job->files[fi];
 
 	job->passes++;
-	if (!job->fio->time_based && job->fio->loops <= 1) {
+	/* io_size= larger than the files: fio goes round them again */
+	if (!job->fio->time_based && job->fio->loops <= 1 &&
+	    !(job->fio->io_size && job->issued_bytes < job->io_limit)) {
 		wbsim_job_finish(job);
 		return;
 	}

@@ -109,6 +109,9 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *),
 		     void *arg);
 void wbsim_job_clear(struct wbsim_job *job);
+
+/* The path of file @filenum of @fio, as fio names it (filename, directory, filename_format). */
+char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum);
 /* CPU time of the job's tasks (with io_uring its fio thread and io-wq
  * worker, one process for fio); their time waiting for a CPU in @wait_ns */
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);

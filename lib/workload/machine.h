@@ -30,6 +30,8 @@ struct wbsim_machine {
 	GPtrArray *inodes;	/* struct wbsim_inode *, in creation order */
 	GPtrArray *jobs;	/* struct wbsim_job *, in fio order */
 	unsigned int next_pid;
+	/* built only to check a scenario at load: jobs name no files */
+	bool setup_only;
 	unsigned int folio_pages;
 	GPtrArray *warnings;	/* char *: what the run could not model */
 };

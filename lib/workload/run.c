@@ -20,6 +20,7 @@
 #include "core/sim-private.h"
 #include "block/blk.h"
 #include "core/workqueue.h"
+#include "fs/alloc/fs-private.h"
 #include "fs/cgroup-writeback.h"
 
 /*
@@ -51,6 +52,7 @@ struct wbsim_run {
 	 * a run stopped at its time limit frees them at the end */
 	GPtrArray *live_timed, *live_measure;
 	bool workload_done;
+	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
 	bool remount_started;	/* [measure] extents = remount began */
 	struct wbsim_config_event remount_ev;
 	/* filefrag's FIEMAP_FLAG_SYNC at a [measure] moment */
@@ -63,6 +65,10 @@ struct wbsim_run {
 	bool cgroups;
 	bool final_check;	/* the --check pass after the run */
 	GPtrArray *cg_paths;
+	/* cg_paths by path (value: index + 1), and each memcg's index by its
+	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
+	 * samples look memcgs and wbs up by id, not by comparing paths */
+	GHashTable *cg_index, *memcg_col;
 	GPtrArray *removals;
 };
 
@@ -157,10 +163,24 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	if (!m->dev)
 		return FALSE;
 	fs_set = settings_of(cfg->fs_params, &n_fs);
-	m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
-			     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set, n_fs, error);
-	if (!m->fs)
-		return FALSE;
+	{
+		g_autoptr(GError) local = NULL;
+
+		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
+				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set,
+				     n_fs, &local);
+		if (!m->fs) {
+			/* the layout on this device: say which lines chose both */
+			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");
+			g_autofree char *dw = wbsim_config_key_where(cfg, "device", "preset");
+
+			g_set_error(error, local->domain, local->code,
+				    "%s on %s (%" G_GUINT64_FORMAT " bytes): %s", fw, dw,
+				    wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
+				    local->message);
+			return FALSE;
+		}
+	}
 
 	/*
 	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
@@ -175,26 +195,40 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		if (!reserved)
 			reserved = cap;
 		if (cap > reserved) {
+			g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memmap");
+
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "[device] the PMEM device (%" G_GUINT64_FORMAT " bytes) does not "
-				    "fit in [machine] memmap = %" G_GUINT64_FORMAT, cap, reserved);
+				    "%s: the PMEM device of %" G_GUINT64_FORMAT " bytes does not "
+				    "fit in the %" G_GUINT64_FORMAT " bytes reserved: expected a "
+				    "memmap of at least the device's capacity", w, cap, reserved);
 			return FALSE;
 		}
 	}
 	if (reserved >= ram) {
+		/* the reservation is too large, not the memory */
+		g_autofree char *w = cfg->memmap
+			? wbsim_config_key_where(cfg, "machine", "memmap")
+			: wbsim_config_key_where(cfg, "device", "preset");
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "the RAM reserved for PMEM (%" G_GUINT64_FORMAT " bytes, [machine] "
-			    "memmap or the pmem device) leaves nothing of [machine] memory = %"
-			    G_GUINT64_FORMAT, reserved, ram);
+			    "%s: reserves %" G_GUINT64_FORMAT " bytes of RAM for PMEM, "
+			    "nothing of [machine] memory = %" G_GUINT64_FORMAT
+			    " bytes is left: expected a reservation below the memory",
+			    w, reserved, ram);
 		return FALSE;
 	}
 	ram -= reserved;
 	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
 	if (unreclaimable >= ram) {
+		g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memory");
+		/* the least RAM with something left: ram - ram/64 > BASE */
+		uint64_t least = reserved + BASE_UNRECLAIMABLE / 63 * 64 + (UINT64_C(1) << 20);
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "[machine] memory = %" G_GUINT64_FORMAT " leaves no memory for the "
-			    "page cache (the kernel keeps about %" G_GUINT64_FORMAT " bytes)",
-			    cfg->memory, unreclaimable);
+			    "%s: leaves no memory for the page cache (the kernel keeps about "
+			    "%" G_GUINT64_FORMAT " MiB%s): expected at least %" G_GUINT64_FORMAT "m",
+			    w, unreclaimable >> 20, reserved ? ", after the PMEM reservation" : "",
+			    least >> 20);
 		return FALSE;
 	}
 	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
@@ -638,10 +672,12 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 				bool known = false;
 
 				*p = '\0';
-				for (guint k = 0; k < paths->len && !known; k++)
-					known = strcmp(paths->pdata[k], path) == 0;
-				if (!known && strcmp(path, "/") != 0)
+				known = g_hash_table_contains(run->cg_index, path);
+				if (!known && strcmp(path, "/") != 0) {
 					g_ptr_array_add(paths, g_strdup(path));
+					g_hash_table_insert(run->cg_index, paths->pdata[paths->len - 1],
+							    GUINT_TO_POINTER(paths->len));
+				}
 				*p = save;
 				if (!save)
 					break;
@@ -896,6 +932,20 @@ static void series_columns(struct wbsim_run *run)
 	g_ptr_array_add(c, g_strdup("device_seek_ms"));
 }
 
+/* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
+static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
+{
+	gpointer key = GUINT_TO_POINTER(mc->id + 1);
+	guint col = GPOINTER_TO_UINT(g_hash_table_lookup(run->memcg_col, key));
+
+	if (!col) {
+		col = GPOINTER_TO_UINT(g_hash_table_lookup(run->cg_index, mc->path));
+		col = col ? col : G_MAXUINT;
+		g_hash_table_insert(run->memcg_col, key, GUINT_TO_POINTER(col));
+	}
+	return col == G_MAXUINT ? G_MAXUINT : col - 1;
+}
+
 static void sample(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_run *run = arg;
@@ -932,31 +982,30 @@ static void sample(wbsim_sim *sim, void *arg)
 	}
 	if (run->cgroups) {
 		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
-		for (guint k = 0; k < run->cg_paths->len; k++) {
-			const char *p = run->cg_paths->pdata[k];
-			uint64_t dirty = 0, live = 0, dying = 0;
+		guint n = run->cg_paths->len;
+		g_autofree uint64_t *sum = g_new0(uint64_t, 3 * (gsize)n);
 
-			/* every memcg that had this path (a removed one and
-			 * its successor are different memcgs) */
-			for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
-				const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+		/* every memcg that had a path (a removed one and its successor
+		 * are different memcgs), in one pass; then the wbs */
+		for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+			const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+			guint k = memcg_column(run, mc);
 
-				if (strcmp(mc->path, p) == 0)
-					dirty += mc->nr_file_dirty;
-			}
-			for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
-				const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+			if (k != G_MAXUINT)
+				sum[3 * k] += mc->nr_file_dirty;
+		}
+		for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+			const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+			guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
 
-				if (!wb->memcg || strcmp(wb->memcg->path, p) != 0)
-					continue;
-				if (wb->dying)
-					dying += wb->stat_reclaimable;
-				else
-					live += wb->stat_reclaimable;
-			}
-			PUSH(dirty);
-			PUSH(live);
-			PUSH(dying);
+			if (k == G_MAXUINT)
+				continue;
+			sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
+		}
+		for (guint k = 0; k < n; k++) {
+			PUSH(sum[3 * k]);
+			PUSH(sum[3 * k + 1]);
+			PUSH(sum[3 * k + 2]);
 		}
 	}
 	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
@@ -977,6 +1026,20 @@ static void sample(wbsim_sim *sim, void *arg)
 		run->opts.sample_fn(run->opts.hook_arg, wbsim_sim_now(sim),
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
+	}
+	/*
+	 * A run without a time limit that does not end (1 MiB on a device of
+	 * 1 B/s) would sample, and grow, for ever: it stops, said as asked.
+	 */
+	if (++run->nr_samples >= WBSIM_RUN_MAX_SAMPLES && !run->failure) {
+		g_autofree char *iv = wbsim_format_time(run->cfg->series_interval);
+
+		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					   "the run reached %.0f simulated seconds (%u samples of [run] series_interval = %s) "
+					   "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)",
+					   wbsim_sim_now(sim) / 1e9, (unsigned int)WBSIM_RUN_MAX_SAMPLES, iv);
+		wbsim_sim_stop(sim);
+		return;
 	}
 	if (!run->workload_done || run->pending_events)
 		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
@@ -1250,6 +1313,118 @@ static void emit_trace_line(void *arg, const char *line)
 	run->opts.trace_fn(run->opts.trace_arg, line);
 }
 
+/*
+ * The distinct files of the jobs that write a known amount (not time_based,
+ * not appending), each with the bytes it ends up holding, against the free
+ * space of the new filesystem.
+ */
+static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file *fio,
+			    struct wbsim_job *jobs, GError **error)
+{
+	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	uint64_t need = 0, free_blocks = wbsim_fs_free_blocks(m->fs);
+	uint64_t bsize = wbsim_fs_block_size(m->fs);
+	const struct wbsim_fio_job *first = NULL;
+	GHashTableIter it;
+	gpointer key, val;
+
+	if (!m->fs->free_fn)
+		return TRUE;	/* a model that does not say its free space */
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+		const struct wbsim_job *job = &jobs[i];
+
+		if (f->time_based || f->file_append)
+			continue;
+		for (unsigned int k = 0; k < job->nr_files; k++) {
+			const struct wbsim_job_file *jf = &job->files[k];
+			char *path = wbsim_job_file_path(f, k);
+			uint64_t *end = g_hash_table_lookup(ends, path);
+
+			if (!end) {
+				end = g_new0(uint64_t, 1);
+				g_hash_table_insert(ends, path, end);
+			} else {
+				g_free(path);
+			}
+			*end = MAX(*end, jf->offset + jf->size);
+			if (!first)
+				first = f;
+		}
+	}
+	g_hash_table_iter_init(&it, ends);
+	while (g_hash_table_iter_next(&it, &key, &val))
+		need += wbsim_fs_ideal_file_blocks(m->fs, *(uint64_t *)val);
+	if (need <= free_blocks)
+		return TRUE;
+	{
+		/* the first job's size= line, if it has one */
+		const struct wbsim_fio_option *o = NULL;
+		g_autofree char *where = NULL;
+
+		for (guint i = 0; first->options && i < first->options->len; i++) {
+			const struct wbsim_fio_option *c = first->options->pdata[i];
+
+			if (strcmp(c->name, "size") == 0)
+				o = c;
+		}
+		where = o ? g_strdup_printf("%s:%u: job '%s': size=%s", o->file, o->line,
+					    first->name, o->value ? o->value : "")
+			  : g_strdup_printf("%s:%u: job '%s'", first->file, first->line,
+					    first->name);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: the jobs' %u files need %" G_GUINT64_FORMAT
+			    " bytes of the filesystem (%s), which has %" G_GUINT64_FORMAT
+			    " bytes free: expected files that fit (a smaller size= or nrfiles=, a larger device)",
+			    where, g_hash_table_size(ends), need * bsize, wbsim_fs_type(m->fs),
+			    free_blocks * bsize);
+	}
+	return FALSE;
+}
+
+/* Every job's files together: a bound on what a run holds. */
+#define RUN_MAX_FILES (1u << 21)
+
+gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+	struct wbsim_run run = { 0 };
+	struct wbsim_job *jobs = NULL;
+	uint64_t nr_files = 0;
+	unsigned int done = 0;
+	gboolean ok;
+
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+
+		nr_files += MAX(f->nrfiles, 1);
+		if (nr_files > RUN_MAX_FILES) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+				    "%s:%u: job '%s': nrfiles=%u: the jobs up to this one have %"
+				    G_GUINT64_FORMAT " files: expected at most %u in all (each is a simulated inode)",
+				    f->file, f->line, f->name, f->nrfiles, nr_files, RUN_MAX_FILES);
+			return FALSE;
+		}
+	}
+	run.scn = scn;
+	run.cfg = wbsim_scenario_config(scn);
+	run.m.setup_only = true;
+	ok = machine_build(&run, error);
+	if (ok) {
+		jobs = g_new0(struct wbsim_job, fio->jobs->len);
+		for (; ok && done < fio->jobs->len; done++)
+			ok = wbsim_job_setup(&jobs[done], &run.m, fio->jobs->pdata[done], done, error);
+	}
+	ok = ok && check_space(&run.m, fio, jobs, error);
+	/* as wbsim_run_scenario(): a job that failed its set-up is cleared too */
+	for (unsigned int i = 0; i < done; i++)
+		if (jobs[i].fio)
+			wbsim_job_clear(&jobs[i]);
+	g_free(jobs);
+	machine_free(&run.m);
+	return ok;
+}
+
 struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 					    const struct wbsim_run_options *opts,
 					    GError **error)
@@ -1264,6 +1439,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
 	run->live_measure = g_ptr_array_new_with_free_func(g_free);
 	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
+	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
+	run->memcg_col = g_hash_table_new(NULL, NULL);
 	run->removals = g_ptr_array_new();
 	if (opts)
 		run->opts = *opts;
@@ -1325,12 +1502,17 @@ out:
 			wbsim_job_clear(&run->jobs[i]);
 	g_free(run->jobs);
 	machine_free(&run->m);
+	/* the line buffer of --trace (it leaked) */
+	if (run->trace.buf)
+		g_string_free(run->trace.buf, TRUE);
 	if (run->result)
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
 	g_ptr_array_unref(run->removals);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
+	g_hash_table_destroy(run->memcg_col);
+	g_hash_table_destroy(run->cg_index);
 	g_ptr_array_unref(run->cg_paths);
 	g_free(run);
 	return result;

@@ -15,8 +15,10 @@
 #include <wbsim/scenario.h>
 #include <wbsim/version.h>
 #include "core/arg-check.h"
+#include "core/read-file.h"
 #include "workload/config-private.h"
 #include "workload/fio-parser.h"
+#include "workload/run.h"
 
 /* Deeper than any sane preset chain; stops runaway self-similar includes. */
 #define SCENARIO_MAX_INCLUDE_DEPTH 16
@@ -56,7 +58,7 @@ static gboolean read_text(const char *where, const char *path, char **text,
 {
 	g_autoptr(GError) local = NULL;
 
-	if (g_file_get_contents(path, text, len, &local))
+	if (wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, text, len, &local))
 		return TRUE;
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%scannot read %s: %s",
 		    where, path, file_error_reason(local));
@@ -210,8 +212,16 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
 	struct wbsim_ini_doc *doc = NULL;
 	unsigned int instance;
 
-	if (!check_text(shown, text, len, error) ||
-	    !check_first_line(shown, text, len, error))
+	if (!check_text(shown, text, len, error))
+		return FALSE;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		/* else "outside any section" for a line that looks like a header */
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s:1: a byte order mark (U+FEFF) starts the file: expected UTF-8 text without one",
+			    shown);
+		return FALSE;
+	}
+	if (!check_first_line(shown, text, len, error))
 		return FALSE;
 	if (!wbsim_ini_lex(text, len, shown, 0, &doc, error))
 		return FALSE;
@@ -432,6 +442,8 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	ok = ok && wbsim_config_check(scn->cfg, error);
 	ok = ok && resolve_workload(scn, error);
 	ok = ok && wbsim_config_check_events(scn->cfg, scn->fio, error);
+	/* what the run would refuse before its first event, refused now */
+	ok = ok && wbsim_run_check_setup(scn, error);
 
 	g_ptr_array_unref(ld.stack_canon);
 	g_ptr_array_unref(ld.stack_shown);
@@ -462,7 +474,7 @@ struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
 	{
 		g_autoptr(GError) local = NULL;
 
-		if (!g_file_get_contents(path, &text, &len, &local)) {
+		if (!wbsim_read_file(path, WBSIM_TEXT_FILE_MAX, &text, &len, &local)) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
 				    "%s: cannot read: %s", path,
 				    file_error_reason(local));
@@ -487,11 +499,13 @@ struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 
 const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn)
 {
+	g_return_val_if_fail(scn != NULL, NULL);
 	return scn->cfg;
 }
 
 const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn)
 {
+	g_return_val_if_fail(scn != NULL, NULL);
 	return scn->fio;
 }
 
@@ -593,9 +607,14 @@ static void dump_fio_sections(GString *out, const GPtrArray *sections,
 
 char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 {
-	const struct wbsim_config_private *priv = scn->cfg->priv;
-	GString *out = g_string_new(NULL);
-	g_autofree char *cfg_text = wbsim_config_dump(scn->cfg);
+	const struct wbsim_config_private *priv;
+	GString *out;
+	g_autofree char *cfg_text = NULL;
+
+	g_return_val_if_fail(scn != NULL, NULL);
+	priv = scn->cfg->priv;
+	out = g_string_new(NULL);
+	cfg_text = wbsim_config_dump(scn->cfg);
 
 	g_string_append(out, "# Scenario as resolved by sim-writeback " WBSIM_VERSION_STRING
 			     ": every default explicit, the fio jobs inline.\n");

@@ -10,7 +10,11 @@
 
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
+#include "core/read-file.h"
 #include "workload/sweep-results.h"
+
+/* The largest --results file read back (a point line is a few KiB). */
+#define WBSIM_RESULTS_FILE_MAX ((gsize)1 << 30)
 
 struct wbsim_sweep_results {
 	char *path;
@@ -19,6 +23,7 @@ struct wbsim_sweep_results {
 	GMutex lock;
 	size_t n;
 	char **texts;		/* per point: its output, once known */
+	unsigned int *lines;	/* per point: the line it was read from (0: none) */
 	size_t n_done;		/* points read from the file */
 };
 
@@ -113,9 +118,14 @@ static gboolean read_point(struct wbsim_sweep_results *res, const char *line,
 			    res->path, lineno, point, have, want);
 		return FALSE;
 	}
-	if (!res->texts[point - 1])
-		res->n_done++;
-	g_free(res->texts[point - 1]);
+	if (res->texts[point - 1]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--results %s:%u: point %" G_GINT64_FORMAT " again (first at line %u): expected each point once",
+			    res->path, lineno, point, res->lines[point - 1]);
+		return FALSE;
+	}
+	res->n_done++;
+	res->lines[point - 1] = lineno;
 	res->texts[point - 1] = g_strdup(json_node_get_string(tn));
 	return TRUE;
 }
@@ -171,8 +181,10 @@ struct wbsim_sweep_results *wbsim_sweep_results_open(const char *path,
 	res->sw = sw;
 	res->n = wbsim_sweep_n_points(sw);
 	res->texts = g_new0(char *, res->n);
+	res->lines = g_new0(unsigned int, res->n);
 	g_mutex_init(&res->lock);
-	if (!g_file_get_contents(path, &contents, &len, &e) &&
+	/* a regular file (it is truncated and appended to), or none yet */
+	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e) &&
 	    !g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
 			    path, e->message);
@@ -246,6 +258,7 @@ void wbsim_sweep_results_close(struct wbsim_sweep_results *res)
 	for (size_t i = 0; i < res->n; i++)
 		g_free(res->texts[i]);
 	g_free(res->texts);
+	g_free(res->lines);
 	g_mutex_clear(&res->lock);
 	g_free(res->path);
 	g_free(res);

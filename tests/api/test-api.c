@@ -69,6 +69,15 @@ static void test_builder_text_and_errors(void **state)
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(error->message, "wbsim_run: invalid argument: expected scn != NULL");
 	g_clear_error(&error);
+	/* issue 21: "2;x" was read as 2, a header in job text made a job */
+	assert_false(wbsim_scenario_builder_set(b, "machine.cpus", "2;x", &error));
+	assert_string_equal(error->message,
+			    "value '2;x' holds ';': expected text without ';' or '#' (a scenario line is cut there)");
+	g_clear_error(&error);
+	assert_false(wbsim_scenario_builder_add_fio_job(b, "w", "rw=write\n[fio:x]\nsize=1m", &error));
+	assert_string_equal(error->message,
+			    "fio job 'w': line 2 '[fio:x]' is a section header: expected option lines only (add each job with its own call)");
+	g_clear_error(&error);
 
 	/* a bad value is found when building, named as a file line would be */
 	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "200", NULL));
@@ -145,6 +154,17 @@ static void test_run_callbacks_and_results(void **state)
 	wbsim_run_opts_set_sample_fn(opts, on_sample, &s);
 	wbsim_run_opts_set_trace_fn(opts, events, on_trace, &s);
 	wbsim_run_opts_set_point_fn(opts, on_point, &s);
+	/* issue 21: a name never emitted was accepted and delivered nothing */
+	{
+		const char *const typo[] = { "global_dirty_state", "balance_dirty_page", NULL };
+		g_autoptr(wbsim_run_opts) bad = wbsim_run_opts_new();
+
+		wbsim_run_opts_set_trace_fn(bad, typo, on_trace, &s);
+		assert_null(wbsim_run(scn, bad, &error));
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+		assert_non_null(strstr(error->message, "unknown tracepoint 'balance_dirty_page': expected one of "));
+		g_clear_error(&error);
+	}
 	r = wbsim_run(scn, opts, &error);
 	if (!r)
 		fail_msg("%s", error->message);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <glib/gstdio.h>
@@ -139,6 +141,86 @@ static void test_parse_only(void **state)
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
 	run_result_clear(&r);
+}
+
+/*
+ * --series and --trace write through the path (issue 21): a symlink stays a
+ * symlink, a device stays a device; an unwritable target is refused before
+ * the run; one file given for two outputs is refused.
+ */
+static void test_outputs_through_path(void **state)
+{
+	g_autofree char *tmpdir = g_dir_make_tmp("wbsim-out-XXXXXX", NULL);
+	g_autofree char *link = g_build_filename(tmpdir, "link.csv", NULL);
+	g_autofree char *target = g_build_filename(tmpdir, "target.csv", NULL);
+	g_autofree char *same = g_build_filename(tmpdir, "same.csv", NULL);
+	g_autofree char *want = NULL, *text = NULL;
+	struct run_result r;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(tmpdir);
+	assert_int_equal(symlink("target.csv", link), 0);
+	r = run("--set", "run.time_limit=100ms", "--series", link,
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_true(g_file_get_contents(target, &text, NULL, NULL));
+	assert_true(g_str_has_prefix(text, "# wbsim "));
+	run_result_clear(&r);
+
+	/* a device is written, not replaced by a regular file */
+	r = run("--set", "run.time_limit=100ms", "--series", "/dev/null", "--trace", "/dev/null",
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	run_result_clear(&r);
+	r = run("--set", "run.time_limit=100ms", "--series", "/dev/full",
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sim-writeback: --series /dev/full: No space left on device\n");
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	run_result_clear(&r);
+
+	/* refused before the run: nothing on standard output */
+	r = run("--series", "/nonexistent-dir/s.csv", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sim-writeback: --series /nonexistent-dir/s.csv: No such file or directory\n");
+	run_result_clear(&r);
+	r = run("--trace", tmpdir, "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	run_result_clear(&r);
+
+	r = run("--series", same, "--trace", same, "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	want = g_strdup_printf("sim-writeback: --series %s and --trace %s: the same file: expected two files (one would overwrite the other)\n", same, same);
+	assert_string_equal(r.err, want);
+	run_result_clear(&r);
+
+	g_unlink(link);
+	g_unlink(target);
+	g_unlink(same);
+	g_rmdir(tmpdir);
+}
+
+/* --dump-config --parse-only: checked, then dumped (it printed nothing) */
+static void test_dump_parse_only(void **state)
+{
+	struct run_result a = run("--dump-config", "scenarios/validate-minimal.ini");
+	struct run_result b = run("--dump-config", "--parse-only", "scenarios/validate-minimal.ini");
+
+	(void)state;
+	assert_int_equal(b.status, 0);
+	assert_string_equal(b.out, a.out);
+	run_result_clear(&a);
+	run_result_clear(&b);
 }
 
 /* --dump-config of validate-minimal.ini equals the golden file exactly. */
@@ -341,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_run_reports),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_outputs_through_path),
+		cmocka_unit_test(test_dump_parse_only),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shipped_scenarios_parse),
 	};

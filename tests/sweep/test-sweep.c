@@ -1022,6 +1022,25 @@ static void test_results_mismatch(void **state)
 	want_line = g_strdup_printf("sim-writeback: --results %s:8: not a point's result: expected {\"point\": N, \"sweep\": {...}, \"text\": \"...\"}\n", res);
 	assert_string_equal(line.err, want_line);
 
+	/* a point twice is an error, not the later one silently (issue 21) */
+	{
+		g_autofree char *dup = NULL, *want_dup = NULL;
+		const char *l2 = strchr(text, '\n') + 1;
+		const char *l3 = strchr(l2, '\n') + 1;
+		unsigned int point = 0;
+		struct prog twice;
+
+		/* line 2 again: the first point to finish (--jobs 2: any) */
+		assert_int_equal(sscanf(l2, "{\"point\":%u", &point), 1);
+		dup = g_strdup_printf("%s%.*s", text, (int)(l3 - l2), l2);
+		assert_true(g_file_set_contents(res, dup, -1, NULL));
+		twice = sweep6(res, "csv", NULL);
+		assert_int_equal(twice.status, 2);
+		want_dup = g_strdup_printf("sim-writeback: --results %s:8: point %u again (first at line 2): expected each point once\n", res, point);
+		assert_string_equal(twice.err, want_dup);
+		prog_clear(&twice);
+	}
+
 	/* a file that is not a results file is left alone */
 	assert_true(g_file_set_contents(res, "x,y\n1,2\n", -1, NULL));
 	foreign = sweep6(res, "csv", NULL);

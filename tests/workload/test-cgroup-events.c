@@ -163,12 +163,16 @@ static void test_load_errors(void **state)
 }
 
 /* fio's cgroup= is checked when the job is set up, i.e. at run time. */
+/* refused when the scenario is loaded (issue 21: it was at run time) */
 static void test_fio_cgroup_bad_name(void **state)
 {
+	g_autoptr(GError) e = NULL;
+
 	(void)state;
-	run_fails("[fio:w]\nrw=write\nsize=1m\ncgroup=a//b\n",
-		  "test.ini:1: job 'w': cgroup=a//b: expected a cgroup name such as e7/a (names "
-		  "without blanks, '.' or '..' between single slashes)");
+	assert_null(load("[fio:w]\nrw=write\nsize=1m\ncgroup=a//b\n", &e));
+	assert_string_equal(e->message,
+			    "test.ini:1: job 'w': cgroup=a//b: expected a cgroup name such as e7/a (names "
+			    "without blanks, '.' or '..' between single slashes)");
 }
 
 static void test_runtime_errors(void **state)
@@ -280,6 +284,53 @@ static void test_file_append(void **state)
 }
 
 /*
+ * Issue 21, cause 4: a run without a time limit that would not end (1 MiB
+ * on a device of 1 B/s) stops after WBSIM_RUN_MAX_SAMPLES samples, said
+ * as asked, instead of growing for ever.
+ */
+static void test_endless_run_bounded(void **state)
+{
+	(void)state;
+	run_fails("[device]\nbandwidth = 1/s\n[run]\nseries_interval = 1us\n"
+		  "[fio:w]\nrw=write\nsize=1m\nend_fsync=1\n",
+		  "the run reached 1 simulated seconds (1000000 samples of [run] series_interval = 1us) "
+		  "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)");
+}
+
+/*
+ * Issue 21, cause 5: fio options that were parsed and never used, now
+ * modelled as fio 3.33 does.
+ */
+static void test_fio_options_modelled(void **state)
+{
+	struct wbsim_run_result *r;
+
+	(void)state;
+	/* offset_increment: clone k writes at offset + k x 1m: new pages */
+	r = run_ok("[fio:w]\nrw=write\nsize=1m\nfilename=shared\ninvalidate=0\nnumjobs=2\n"
+		   "offset_increment=1m\n");
+	assert_int_equal(r->nr_dirtied, 512);
+	wbsim_run_result_free(r);
+	/* rw=write:4k: a 4k hole after each 4k write: half the pages */
+	r = run_ok("[fio:w]\nrw=write:4k\nsize=1m\n");
+	assert_int_equal(r->nr_dirtied, 128);
+	wbsim_run_result_free(r);
+	/* filename=a:b:c: three files of 1m each (the extent count of each) */
+	r = run_ok("[fio:w]\nrw=write\nsize=3m\nfilename=a:b:c\n");
+	assert_int_equal(r->extents->len, 3);
+	assert_int_equal(r->nr_dirtied, 768);
+	wbsim_run_result_free(r);
+	/* rw=randrw: only the write share of size is written */
+	r = run_ok("[fio:w]\nrw=randrw\nrwmixread=75\nsize=4m\n");
+	assert_int_equal(((struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 1 << 20);
+	wbsim_run_result_free(r);
+	/* io_size larger than size: fio goes round the file again */
+	r = run_ok("[fio:w]\nrw=write\nsize=1m\nio_size=3m\n");
+	assert_int_equal(((struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 3 << 20);
+	wbsim_run_result_free(r);
+}
+
+/*
  * The lag behind the rate schedule, on the ideal device and filesystem:
  * a 4 KiB buffered write into a new page costs the task write_syscall +
  * copy_page + dirty_page + page_alloc + account_dirty ns of CPU and
@@ -386,6 +437,8 @@ int main(void)
 		cmocka_unit_test(test_remove_stops_jobs),
 		cmocka_unit_test(test_fio_cgroup_option),
 		cmocka_unit_test(test_file_append),
+		cmocka_unit_test(test_fio_options_modelled),
+		cmocka_unit_test(test_endless_run_bounded),
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_syncfs_reaches_dying_wb),
 	};

@@ -31,10 +31,9 @@ static void test_bare_keys(void **state)
 	fio_fails("[w]\nrw=write\nsize\n", E_VAL, "t.fio:3: Option size requires an argument", TRUE);
 	/* STR_SET options and STR options without fixed values may be bare */
 	f = fio_load("[w]\nrw=write\ntime_based\ngroup_reporting\nstonewall\n"
-		     "new_group\nthread\nexitall\nwrite_bw_log\n");
+		     "new_group\nthread\nwrite_bw_log\n");
 	assert_true(fio_job(f, 0)->time_based);
 	assert_true(fio_job(f, 0)->group_reporting);
-	assert_true(fio_job(f, 0)->exitall);
 	wbsim_fio_file_free(f);
 }
 

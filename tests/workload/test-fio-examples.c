@@ -35,14 +35,18 @@ static const struct {
 	const char *key;
 	unsigned int n;
 } expect_reasons[] = {
+	{ "unsupported bsrange", 1 },
 	{ "unsupported bssplit", 3 },
 	{ "unsupported fill_device", 1 },
+	{ "unsupported exitall", 2 },
 	{ "unsupported flow", 2 },
 	{ "unsupported ioengine", 47 },
 	{ "unsupported latency_target", 1 },
 	{ "unsupported random_distribution", 1 },
-	{ "unsupported rw", 15 },
+	{ "unsupported rate_iops", 2 },
+	{ "unsupported rw", 9 },
 	{ "unsupported ss_dur", 1 },
+	{ "unsupported wait_for", 1 },
 	{ "unsupported zonemode", 6 },
 };
 

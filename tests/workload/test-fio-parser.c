@@ -120,8 +120,6 @@ static void test_block_sizes(void **state)
 		"[b]\nbs=8k,32k\n"
 		"[c]\nbs=,8k\n"
 		"[d]\nbs=1k,2k,3k\n"
-		"[e]\nbsrange=16k-4k\n"
-		"[f]\nbsrange=1k:2k,8k-4k\n"
 		"[g]\nbs=4k:8k\n"
 		"[h]\nbs=64k,\n");
 
@@ -141,21 +139,12 @@ static void test_block_sizes(void **state)
 	assert_int_equal(fio_job(f, 3)->bs[0], 1 * KB);
 	assert_int_equal(fio_job(f, 3)->bs[1], 2 * KB);
 	assert_int_equal(fio_job(f, 3)->bs[2], 3 * KB);
-	/* ranges are swapped when low > high */
-	assert_int_equal(fio_job(f, 4)->bsrange_min[0], 4 * KB);
-	assert_int_equal(fio_job(f, 4)->bsrange_max[0], 16 * KB);
-	assert_int_equal(fio_job(f, 4)->bsrange_min[2], 4 * KB);
-	assert_int_equal(fio_job(f, 4)->bsrange_max[2], 16 * KB);
-	assert_int_equal(fio_job(f, 5)->bsrange_min[0], 1 * KB);
-	assert_int_equal(fio_job(f, 5)->bsrange_max[0], 2 * KB);
-	assert_int_equal(fio_job(f, 5)->bsrange_min[1], 4 * KB);
-	assert_int_equal(fio_job(f, 5)->bsrange_max[1], 8 * KB);
-	assert_int_equal(fio_job(f, 5)->bsrange_max[2], 8 * KB);
-	assert_int_equal(fio_job(f, 6)->bs[0], 4 * KB);
-	assert_int_equal(fio_job(f, 6)->bs[1], 8 * KB);
+	/* bsrange= is refused (issue 21: it was parsed and never used) */
+	assert_int_equal(fio_job(f, 4)->bs[0], 4 * KB);
+	assert_int_equal(fio_job(f, 4)->bs[1], 8 * KB);
 	/* a trailing comma is dropped */
-	assert_int_equal(fio_job(f, 7)->bs[0], 64 * KB);
-	assert_int_equal(fio_job(f, 7)->bs[2], 64 * KB);
+	assert_int_equal(fio_job(f, 5)->bs[0], 64 * KB);
+	assert_int_equal(fio_job(f, 5)->bs[2], 64 * KB);
 	assert_false(fio_warned(f, "bs=8k,32k"));
 	wbsim_fio_file_free(f);
 }
@@ -184,34 +173,31 @@ static void test_kb_base_order(void **state)
 static void test_values(void **state)
 {
 	struct wbsim_fio_file *f = fio_load(
-		"[global]\nrw=randwrite:8\n"
-		"[a]\nsize=20%\noffset=50%\nruntime=1m\nthinktime=100\n"
-		"startdelay=5-10\nramp_time=500ms\ntime_based\ngroup_reporting\n"
-		"buffered=0\nfallocate=0\nrate=,500k\nrate_iops=10,20\n"
-		"randseed=0x1234\nfilesize=1m-4m\nio_limit=8g\n"
-		"[b]\nrw=write:112k\nsize=0x100000\nthinktime=2ms\n"
+		"[global]\nrw=randwrite\n"
+		"[a]\nsize=20m\noffset=50m\nruntime=1m\nthinktime=0\n"
+		"startdelay=5-5\nramp_time=0\ntime_based\ngroup_reporting\n"
+		"buffered=0\nfallocate=0\nrate=,500k\nrate_iops=0\n"
+		"randseed=0x1234\nfilesize=1m-1m\nio_limit=8g\n"
+		"[b]\nrw=write:112k\nsize=0x100000\n"
 		"time_based=0\nfallocate=1\ndirect=1\nbuffered=1\n"
 		"rwmixwrite=30\nrandom_generator=lfsr\nfilesize=64k\n"
 		"[c]\nrw=randrw\nfallocate=keep\nend_fsync=1\nfsync_on_close=1\n"
 		"fsync=32\nfdatasync=8\nnorandommap\nrandrepeat=0\ninvalidate=0\n"
-		"nrfiles=12\ncreate_on_open=1\noverwrite=1\nloops=3\nunlink=1\n"
-		"exitall\nwait_for=a\noffset_increment=1g\nnumber_ios=1000\n");
+		"nrfiles=12\ncreate_on_open=1\noverwrite=0\nloops=3\nunlink=0\n"
+		"offset_increment=1g\nnumber_ios=1000\n");
 	struct wbsim_fio_job *a, *b, *c;
 
 	a = fio_job(f, 0);
 	b = fio_job(f, 1);
 	c = fio_job(f, 2);
 	assert_int_equal(a->rw, WBSIM_FIO_RANDWRITE);
-	assert_int_equal(a->rw_modifier, 8);
-	assert_true(a->size_is_percent);
-	assert_int_equal(a->size_percent, 20);
-	assert_int_equal(a->size, 0);
-	assert_int_equal(a->offset_percent, 50);
+	assert_int_equal(a->rw_modifier, 0);
+	assert_false(a->size_is_percent);
+	assert_int_equal(a->size, 20 * KB * KB);
+	assert_int_equal(a->offset, 50 * KB * KB);
 	assert_int_equal(a->runtime_ns, 60 * SEC);
-	assert_int_equal(a->thinktime_ns, 100000);
 	assert_int_equal(a->startdelay_ns, 5 * SEC);
-	assert_int_equal(a->startdelay_max_ns, 10 * SEC);
-	assert_int_equal(a->ramp_time_ns, SEC / 2);
+	assert_int_equal(a->startdelay_max_ns, 5 * SEC);
 	assert_true(a->time_based);
 	assert_true(a->group_reporting);
 	assert_true(a->direct);
@@ -219,26 +205,22 @@ static void test_values(void **state)
 	assert_int_equal(a->rate[0], 0);
 	assert_int_equal(a->rate[1], 500 * KB);
 	assert_int_equal(a->rate[2], 500 * KB);
-	assert_int_equal(a->rate_iops[0], 10);
-	assert_int_equal(a->rate_iops[1], 20);
-	assert_int_equal(a->rate_iops[2], 20);
 	assert_int_equal(a->randseed, 0x1234);
 	assert_true(a->randseed_set);
 	assert_int_equal(a->filesize_min, 1 * KB * KB);
-	assert_int_equal(a->filesize_max, 4 * KB * KB);
+	assert_int_equal(a->filesize_max, 1 * KB * KB);
 	assert_int_equal(a->io_size, 8 * KB * KB * KB);
-	assert_true(fio_warned(f, "rw=randwrite:8: a new random offset every 8 I/Os"));
 
 	assert_int_equal(b->rw, WBSIM_FIO_WRITE);
 	assert_int_equal(b->rw_modifier, 112 * KB);
 	assert_int_equal(b->size, 1 * KB * KB);
 	assert_false(b->size_is_percent);
-	assert_int_equal(b->thinktime_ns, 2000000);
 	assert_false(b->time_based);
 	assert_int_equal(b->fallocate, WBSIM_FIO_FALLOCATE_POSIX);
 	assert_false(b->direct);	/* buffered=1 after direct=1: file order */
 	assert_int_equal(b->rwmix_read, 70);
-	assert_int_equal(b->random_generator, WBSIM_FIO_RAND_LFSR);
+	/* reporting only: the simulation draws every offset from its own generator */
+	assert_int_equal(b->random_generator, WBSIM_FIO_RAND_TAUSWORTHE);
 	assert_int_equal(b->filesize_min, 64 * KB);
 	assert_int_equal(b->filesize_max, 64 * KB);
 
@@ -250,18 +232,50 @@ static void test_values(void **state)
 	assert_int_equal(c->fsync, 32);
 	assert_int_equal(c->fdatasync, 8);
 	assert_true(c->norandommap);
-	assert_false(c->randrepeat);
 	assert_false(c->invalidate);
 	assert_int_equal(c->nrfiles, 12);
 	assert_true(c->create_on_open);
-	assert_true(c->overwrite);
+	assert_false(c->overwrite);
 	assert_int_equal(c->loops, 3);
-	assert_true(c->unlink);
-	assert_true(c->exitall);
-	assert_string_equal(c->wait_for, "a");
+	assert_false(c->unlink);
 	assert_int_equal(c->offset_increment, KB * KB * KB);
 	assert_int_equal(c->number_ios, 1000);
 	wbsim_fio_file_free(f);
+}
+
+/*
+ * Issue 21, cause 5: options that were parsed as modelled and then never
+ * used are refused (or, harmless at their default, accepted).
+ */
+static void test_unused_options_refused(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "unlink=1", "'unlink' is not modelled" },
+		{ "thinktime=10ms", "fio option 'thinktime' is not modelled by wbsim (think time between I/Os is not modelled)" },
+		{ "end_syncfs=1", "'end_syncfs' is not modelled" },
+		{ "exitall", "'exitall' is not modelled" },
+		{ "wait_for=x", "'wait_for' is not modelled" },
+		{ "overwrite=1", "'overwrite' is not modelled" },
+		{ "unlink_each_loop=1", "'unlink_each_loop' is not modelled" },
+		{ "rate_iops=100", "'rate_iops' is not modelled" },
+		{ "bsrange=4k-16k", "'bsrange' is not modelled" },
+		{ "file_service_type=random", "'file_service_type' is not modelled" },
+		{ "size=50%", "size as a percentage of the file or device is not modelled" },
+		{ "offset=10%", "offset as a percentage of the file or device is not modelled" },
+		{ "filesize=1m-4m", "a range of file sizes (a random size per file) is not modelled" },
+		{ "startdelay=1-5", "a range of start delays (a random delay) is not modelled" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *text = g_strdup_printf("[w]\nrw=write\nsize=1m\n%s\n", cases[i][0]);
+
+		fio_fails(text, WBSIM_ERROR_UNSUPPORTED, cases[i][1], TRUE);
+	}
+	fio_fails("[w]\nrw=randwrite:8\nsize=1m\n", WBSIM_ERROR_UNSUPPORTED,
+		  "rw=randwrite:8: a new random offset every 8 I/Os is not modelled", TRUE);
+	fio_fails("[w]\nrw=write:1000\nsize=1m\n", WBSIM_ERROR_UNSUPPORTED,
+		  "rw=write:1000: a skip that is not a whole number of bs=4096 blocks is not modelled", TRUE);
 }
 
 static void test_clones_and_groups(void **state)
@@ -497,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_block_sizes),
 		cmocka_unit_test(test_kb_base_order),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_unused_options_refused),
 		cmocka_unit_test(test_clones_and_groups),
 		cmocka_unit_test(test_substitutions),
 		cmocka_unit_test(test_warnings),

@@ -368,6 +368,19 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 			    "filesystem %s needs a simulation and a CPU pool", ops->name);
 		return NULL;
 	}
+	/*
+	 * The models keep tables proportional to the size (F2FS per 2 MiB
+	 * segment, ext4 per 128 MiB group): a device of 10^18 bytes asked for
+	 * terabytes of them. No modelled device comes near the bound.
+	 */
+	if (dev_bytes > WBSIM_FS_MAX_BYTES) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "filesystem %s on a device of %" G_GUINT64_FORMAT
+			    " bytes: expected a device of at most %" G_GUINT64_FORMAT
+			    " bytes (128 TiB)", ops->name, dev_bytes,
+			    (uint64_t)WBSIM_FS_MAX_BYTES);
+		return NULL;
+	}
 	fs = g_new0(wbsim_fs, 1);
 	fs->ops = ops;
 	fs->sim = sim;

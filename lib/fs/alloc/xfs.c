@@ -192,13 +192,28 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 	wbsim_fs_set_block_size(fs, p->block_size);
 	nr_blocks = fs->dev_bytes / p->block_size;
 	agblocks = p->agsize ? p->agsize / p->block_size : nr_blocks / p->agcount;
-	if (agblocks < 64 * XFS_AG_META_BLOCKS || agblocks * p->agcount > nr_blocks ||
-	    agblocks > (1ull << 31)) {
+	/* three different mistakes, said apart (issue 21: one message for all) */
+	if (agblocks < 64 * XFS_AG_META_BLOCKS) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "xfs option agsize: AGs of %" G_GUINT64_FORMAT " blocks (agcount %"
+			    G_GUINT64_FORMAT " on a device of %" G_GUINT64_FORMAT " blocks) are too "
+			    "small: expected AGs of at least %u blocks (fewer AGs or a larger device)",
+			    agblocks, p->agcount, nr_blocks, 64 * XFS_AG_META_BLOCKS);
+		return FALSE;
+	}
+	if (agblocks > (1ull << 31)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "xfs option agsize: AGs of %" G_GUINT64_FORMAT " blocks (agcount %"
+			    G_GUINT64_FORMAT " on a device of %" G_GUINT64_FORMAT " blocks) are too "
+			    "large: expected AGs of at most 2^31 blocks (more AGs)",
+			    agblocks, p->agcount, nr_blocks);
+		return FALSE;
+	}
+	if (agblocks * p->agcount > nr_blocks) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "xfs option agsize: %" G_GUINT64_FORMAT " blocks x agcount %"
 			    G_GUINT64_FORMAT " does not fit a device of %" G_GUINT64_FORMAT
-			    " blocks (expected AGs of 768 blocks to 8 TiB)", agblocks,
-			    p->agcount, nr_blocks);
+			    " blocks: expected AGs that fit together", agblocks, p->agcount, nr_blocks);
 		return FALSE;
 	}
 	x = g_new0(struct xfs_fs, 1);
