@@ -954,6 +954,8 @@ static void sample(wbsim_sim *sim, void *arg)
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
 	}
+	if (run->opts.series_streamed)
+		g_array_set_size(v, 0);
 	if (!run->workload_done || run->pending_events)
 		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
 }
