@@ -208,6 +208,16 @@ struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk)
 	return wbsim_emap_prev(map, &cur);
 }
 
+static struct wbsim_emap_leaf *leaf_alloc(uint32_t cap)
+{
+	struct wbsim_emap_leaf *leaf =
+		g_malloc(sizeof(*leaf) + cap * sizeof(leaf->ext[0]));
+
+	leaf->nr = 0;
+	leaf->cap = cap;
+	return leaf;
+}
+
 /* Insert @e before position @cur (which may be one past the end). */
 static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 		      const struct wbsim_extent *e)
@@ -216,12 +226,11 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 
 	if (!map->nr_leaves) {
 		if (!map->cap_leaves) {
-			map->cap_leaves = 16;
+			map->cap_leaves = 4;
 			map->leaves = g_new(struct wbsim_emap_leaf *, map->cap_leaves);
 			map->keys = g_new(uint64_t, map->cap_leaves);
 		}
-		map->leaves[0] = g_new(struct wbsim_emap_leaf, 1);
-		map->leaves[0]->nr = 0;
+		map->leaves[0] = leaf_alloc(WBSIM_EMAP_LEAF_MIN);
 		map->nr_leaves = 1;
 		cur->leaf = 0;
 		cur->slot = 0;
@@ -234,7 +243,7 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 	leaf = map->leaves[cur->leaf];
 	if (leaf->nr == WBSIM_EMAP_LEAF_MAX) {
 		/* split the full leaf in two halves */
-		struct wbsim_emap_leaf *right = g_new(struct wbsim_emap_leaf, 1);
+		struct wbsim_emap_leaf *right = leaf_alloc(WBSIM_EMAP_LEAF_MAX);
 		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2;
 
 		right->nr = leaf->nr - half;
@@ -258,6 +267,10 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 			cur->slot -= half;
 		}
 		leaf = map->leaves[cur->leaf];
+	} else if (leaf->nr == leaf->cap) {
+		leaf->cap = MIN(leaf->cap * 2, WBSIM_EMAP_LEAF_MAX);
+		leaf = g_realloc(leaf, sizeof(*leaf) + leaf->cap * sizeof(leaf->ext[0]));
+		map->leaves[cur->leaf] = leaf;
 	}
 	memmove(leaf->ext + cur->slot + 1, leaf->ext + cur->slot,
 		(leaf->nr - cur->slot) * sizeof(leaf->ext[0]));
@@ -428,7 +441,7 @@ gboolean wbsim_emap_check(const struct wbsim_emap *map)
 	for (size_t i = 0; i < map->nr_leaves; i++) {
 		const struct wbsim_emap_leaf *leaf = map->leaves[i];
 
-		if (!leaf->nr || leaf->nr > WBSIM_EMAP_LEAF_MAX ||
+		if (!leaf->nr || leaf->nr > leaf->cap || leaf->cap > WBSIM_EMAP_LEAF_MAX ||
 		    map->keys[i] != leaf->ext[0].lblk)
 			return FALSE;
 		for (uint32_t s = 0; s < leaf->nr; s++) {

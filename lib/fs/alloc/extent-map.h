@@ -47,10 +47,19 @@ struct wbsim_extent {
 };
 
 #define WBSIM_EMAP_LEAF_MAX 128
+/* A map's first leaf starts this small: most files have a few extents. */
+#define WBSIM_EMAP_LEAF_MIN 4
 
+/*
+ * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents; room for
+ * @cap of them, doubled as the leaf fills (so 500,000 files of one extent
+ * each hold 150 bytes of leaf apiece, not 4 KiB). An insert may move the
+ * leaf: extent pointers do not survive wbsim_emap_set() or _punch().
+ */
 struct wbsim_emap_leaf {
 	uint32_t nr;
-	struct wbsim_extent ext[WBSIM_EMAP_LEAF_MAX];
+	uint32_t cap;
+	struct wbsim_extent ext[];
 };
 
 /** struct wbsim_emap_cursor - a position in the map (leaf, slot) */
