@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <wbsim/wbsim.h>
@@ -175,6 +176,79 @@ static gboolean close_out(FILE *f, const char *opt, const char *path, GError **e
 	return !bad;
 }
 
+/**
+ * struct series_out - --series FILE, written as the run samples
+ * @path: FILE
+ * @f: FILE, opened before the run (open_outputs()) and written through
+ *	its path
+ * @buf: text not yet written
+ * @scn: the scenario (its seed and description for the comment line)
+ * @name: its name for the comment line
+ * @head_done: the comment line and the column names are in @buf or out
+ * @err: errno of the first failed write, or 0
+ *
+ * The rows are not kept in memory (wbsim_run_options.series_streamed):
+ * an hour of simulated time costs no more memory than ten seconds.
+ */
+struct series_out {
+	const char *path;
+	FILE *f;
+	GString *buf;
+	const struct wbsim_scenario *scn;
+	const char *name;
+	gboolean head_done;
+	int err;
+};
+
+/* Written in pieces of about this size. */
+#define SERIES_BUF_BYTES 65536
+
+static void series_flush(struct series_out *so)
+{
+	if (so->buf->len && fwrite(so->buf->str, 1, so->buf->len, so->f) != so->buf->len &&
+	    !so->err)
+		so->err = errno ? errno : EIO;
+	g_string_truncate(so->buf, 0);
+}
+
+static void series_row(struct series_out *so, const char *const *columns, const double *row,
+		       unsigned int n)
+{
+	if (!so->head_done) {
+		const struct wbsim_config *cfg = wbsim_scenario_config(so->scn);
+
+		wbsim_report_csv_head(so->buf, so->name ? so->name : "-", cfg->seed,
+				      cfg->description, columns, n);
+		so->head_done = TRUE;
+	}
+	wbsim_report_csv_row(so->buf, row, n);
+	if (so->buf->len >= SERIES_BUF_BYTES)
+		series_flush(so);
+}
+
+/*
+ * Write out what is left; the file itself is closed with the other
+ * outputs (close_out()). Return: @ok, FALSE (and @error set) if a write
+ * failed.
+ */
+static gboolean series_finish(struct series_out *so, gboolean ok, GError **error)
+{
+	if (!so->f)
+		return ok;
+	series_flush(so);
+	if (fflush(so->f) != 0 && !so->err)
+		so->err = errno ? errno : EIO;
+	if (ok && so->err) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--series %s: %s", so->path,
+			    g_strerror(so->err));
+		ok = FALSE;
+	}
+	g_string_free(so->buf, TRUE);
+	so->buf = NULL;
+	so->f = NULL;
+	return ok;
+}
+
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
 static GArray *scenario_groups(const struct wbsim_scenario *scn)
 {
@@ -205,16 +279,11 @@ struct run_progress {
 	gint64 last_us;
 };
 
-/* struct wbsim_run_options::sample_fn: the simulated time, every 250 ms. */
-static void run_progress_sample(void *arg, wbsim_time_t now, const char *const *columns,
-				const double *row, unsigned int n)
+/* The simulated time, every 250 ms. */
+static void run_progress_sample(struct run_progress *rp, wbsim_time_t now)
 {
-	struct run_progress *rp = arg;
 	gint64 t = g_get_monotonic_time();
 
-	(void)columns;
-	(void)row;
-	(void)n;
 	if (t - rp->last_us < 250000)
 		return;
 	rp->last_us = t;
@@ -222,6 +291,24 @@ static void run_progress_sample(void *arg, wbsim_time_t now, const char *const *
 	if (rp->limit_ns)
 		fprintf(rp->stream, " of %.1f s", (double)rp->limit_ns / 1e9);
 	fflush(rp->stream);
+}
+
+/* What a single run does at each sample: the progress line, a --series row. */
+struct run_hooks {
+	struct run_progress *rp;
+	struct series_out *so;
+};
+
+/* struct wbsim_run_options::sample_fn of a single run */
+static void run_sample(void *arg, wbsim_time_t now, const char *const *columns,
+		       const double *row, unsigned int n)
+{
+	struct run_hooks *h = arg;
+
+	if (h->rp)
+		run_progress_sample(h->rp, now);
+	if (h->so)
+		series_row(h->so, columns, row, n);
 }
 
 /**
@@ -243,6 +330,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	const struct wbsim_sweep_cli *cli = ro->cli;
 	struct wbsim_run_options opts = cli->opts;
 	struct run_progress rp = { .stream = cli->progress_stream };
+	struct series_out so = { .scn = scn, .name = opts.name };
+	struct run_hooks hooks = { NULL, NULL };
 	struct wbsim_run_result *r;
 	FILE *trace = ro->trace;
 	gboolean ok = TRUE;
@@ -250,10 +339,21 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	if (rp.stream) {
 		rp.limit_ns = wbsim_scenario_config(scn)->time_limit;
 		rp.last_us = g_get_monotonic_time();
-		opts.sample_fn = run_progress_sample;
-		opts.hook_arg = &rp;
+		hooks.rp = &rp;
 	}
+	if (hooks.rp || ro->series_file) {
+		opts.sample_fn = run_sample;
+		opts.hook_arg = &hooks;
+	}
+	/* nothing here reads the rows from the result: keep none */
+	opts.series_streamed = TRUE;
 
+	if (ro->series) {
+		so.path = ro->series_file;
+		so.f = ro->series;
+		so.buf = g_string_sized_new(SERIES_BUF_BYTES + 4096);
+		hooks.so = &so;
+	}
 	if (trace) {
 		/* The kernel's tracefs header, then the events. */
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
@@ -271,18 +371,9 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 			    ro->trace_file, g_strerror(errno));
 		ok = FALSE;
 	}
+	ok = series_finish(&so, ok && r, r ? error : NULL);
 	if (!r)
 		return FALSE;
-	if (ok && ro->series) {
-		g_autoptr(GString) csv = wbsim_report_csv(r);
-
-		if (fwrite(csv->str, 1, csv->len, ro->series) != csv->len ||
-		    fflush(ro->series) != 0) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--series %s: %s",
-				    ro->series_file, g_strerror(errno));
-			ok = FALSE;
-		}
-	}
 	if (ok) {
 		if (cli->format == WBSIM_SWEEP_JSON) {
 			g_autofree char *json = wbsim_report_json(r, cli->wall_time);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "core/bitops.h"
 #include "mm/page-cache.h"
 
 #define WORD_BITS 64
@@ -121,8 +122,8 @@ static void hbm_store(struct wbsim_hbitmap *bm, uint64_t w, uint64_t val)
 	}
 	old = leaf[w % LEAF_WORDS];
 	leaf[w % LEAF_WORDS] = val;
-	bm->weight += (uint64_t)__builtin_popcountll(val);
-	bm->weight -= (uint64_t)__builtin_popcountll(old);
+	bm->weight += wbsim_hweight64(val);
+	bm->weight -= wbsim_hweight64(old);
 	/* propagate zero <-> non-zero changes upward */
 	for (unsigned int l = 1; l < bm->nlevels && !old != !val; l++) {
 		uint64_t idx = w / WORD_BITS, bit = UINT64_C(1) << (w % WORD_BITS);
@@ -327,7 +328,7 @@ static void pc_store(struct wbsim_page_cache *pc, enum wbsim_pc_mark mark,
 
 static uint64_t popcount(uint64_t x)
 {
-	return (uint64_t)__builtin_popcountll(x);
+	return wbsim_hweight64(x);
 }
 
 /**

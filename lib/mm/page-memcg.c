@@ -10,8 +10,15 @@
 #define CHUNK_SHIFT 6
 #define CHUNK_PAGES (UINT64_C(1) << CHUNK_SHIFT)
 
+/*
+ * The first chunk is held inline, the others in a hash table made for the
+ * second: most files of a many-file workload have one chunk, and a hash
+ * table each was some 300 bytes of 500,000 files' memory.
+ */
 struct wbsim_page_memcg {
-	GHashTable *chunks;	/* chunk index (uint64_t *) -> uint16_t[CHUNK_PAGES] */
+	uint64_t first_index;	/* chunk index of @first */
+	uint16_t *first;	/* uint16_t[CHUNK_PAGES], or NULL */
+	GHashTable *chunks;	/* chunk index (uint64_t *) -> uint16_t[CHUNK_PAGES], or NULL */
 	/* the last chunk looked up: writes and writeback walk in order */
 	uint64_t last_index;
 	uint16_t *last;
@@ -33,7 +40,6 @@ struct wbsim_page_memcg *wbsim_page_memcg_new(void)
 {
 	struct wbsim_page_memcg *pm = g_new0(struct wbsim_page_memcg, 1);
 
-	pm->chunks = g_hash_table_new_full(chunk_hash, chunk_equal, g_free, g_free);
 	pm->last_index = UINT64_MAX;
 	return pm;
 }
@@ -42,7 +48,9 @@ void wbsim_page_memcg_free(struct wbsim_page_memcg *pm)
 {
 	if (!pm)
 		return;
-	g_hash_table_destroy(pm->chunks);
+	if (pm->chunks)
+		g_hash_table_destroy(pm->chunks);
+	g_free(pm->first);
 	g_free(pm);
 }
 
@@ -53,7 +61,10 @@ static uint16_t *chunk_of(const struct wbsim_page_memcg *pm, uint64_t c)
 
 	if (c == pm->last_index)
 		return pm->last;
-	ids = g_hash_table_lookup(pm->chunks, &c);
+	if (pm->first && c == pm->first_index)
+		ids = pm->first;
+	else
+		ids = pm->chunks ? g_hash_table_lookup(pm->chunks, &c) : NULL;
 	/* remember only hits: a miss may be filled by a later set */
 	if (ids) {
 		mut->last_index = c;
@@ -84,10 +95,18 @@ void wbsim_page_memcg_set(struct wbsim_page_memcg *pm, uint64_t index, unsigned 
 
 		if (id == WBSIM_ROOT_MEMCG_ID)
 			return;	/* absent means root */
-		key = g_new(uint64_t, 1);
-		*key = c;
 		ids = g_new0(uint16_t, CHUNK_PAGES);
-		g_hash_table_insert(pm->chunks, key, ids);
+		if (!pm->first) {
+			pm->first = ids;
+			pm->first_index = c;
+		} else {
+			if (!pm->chunks)
+				pm->chunks = g_hash_table_new_full(chunk_hash, chunk_equal,
+								   g_free, g_free);
+			key = g_new(uint64_t, 1);
+			*key = c;
+			g_hash_table_insert(pm->chunks, key, ids);
+		}
 		pm->last_index = c;
 		pm->last = ids;
 	}
@@ -99,6 +118,8 @@ size_t wbsim_page_memcg_mem_bytes(const struct wbsim_page_memcg *pm)
 {
 	if (!pm)
 		return 0;
-	return sizeof(*pm) + g_hash_table_size(pm->chunks) *
-	       (CHUNK_PAGES * sizeof(uint16_t) + sizeof(uint64_t) + 3 * sizeof(void *));
+	size_t n = (pm->first ? 1 : 0) + (pm->chunks ? g_hash_table_size(pm->chunks) : 0);
+
+	return sizeof(*pm) + n * (CHUNK_PAGES * sizeof(uint16_t) + sizeof(uint64_t) +
+				  3 * sizeof(void *));
 }

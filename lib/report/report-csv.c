@@ -34,6 +34,52 @@ static void add_one_line(GString *s, const char *text)
 }
 
 /**
+ * wbsim_report_csv_head() - the comment line and the header row
+ * @s: where to append
+ * @scenario: the scenario's name ("-" if NULL)
+ * @seed: the run's seed
+ * @description: [scenario] description, or NULL
+ * @columns: the column names
+ * @ncols: how many
+ */
+void wbsim_report_csv_head(GString *s, const char *scenario, uint64_t seed,
+			   const char *description, const char *const *columns,
+			   unsigned int ncols)
+{
+	g_string_append(s, "# wbsim " WBSIM_VERSION_STRING " scenario=");
+	add_one_line(s, scenario ? scenario : "-");
+	g_string_append_printf(s, " seed=%" PRIu64, seed);
+	if (description && *description) {
+		g_string_append(s, ": ");
+		add_one_line(s, description);
+	}
+	g_string_append_c(s, '\n');
+
+	for (guint c = 0; c < ncols; c++) {
+		if (c)
+			g_string_append_c(s, ',');
+		g_string_append(s, columns[c]);
+	}
+	g_string_append_c(s, '\n');
+}
+
+/**
+ * wbsim_report_csv_row() - one sample as a CSV row
+ * @s: where to append
+ * @row: the values
+ * @ncols: how many
+ */
+void wbsim_report_csv_row(GString *s, const double *row, unsigned int ncols)
+{
+	for (guint c = 0; c < ncols; c++) {
+		if (c)
+			g_string_append_c(s, ',');
+		add_value(s, row[c]);
+	}
+	g_string_append_c(s, '\n');
+}
+
+/**
  * wbsim_report_csv() - the time series as CSV
  * @r: the run (r->series)
  *
@@ -43,32 +89,13 @@ GString *wbsim_report_csv(const struct wbsim_run_result *r)
 {
 	const struct wbsim_series *se = &r->series;
 	guint ncols = se->columns ? se->columns->len : 0;
-	GString *s = g_string_new("# wbsim " WBSIM_VERSION_STRING " scenario=");
+	GString *s = g_string_new(NULL);
 
-	add_one_line(s, r->scenario ? r->scenario : "-");
-	g_string_append_printf(s, " seed=%" PRIu64, r->seed);
-	if (r->description && *r->description) {
-		g_string_append(s, ": ");
-		add_one_line(s, r->description);
-	}
-	g_string_append_c(s, '\n');
-
-	for (guint c = 0; c < ncols; c++) {
-		if (c)
-			g_string_append_c(s, ',');
-		g_string_append(s, se->columns->pdata[c]);
-	}
-	g_string_append_c(s, '\n');
-
+	wbsim_report_csv_head(s, r->scenario, r->seed, r->description,
+			      ncols ? (const char *const *)se->columns->pdata : NULL, ncols);
 	if (!ncols || !se->values)
 		return s;
-	for (guint i = 0; i + ncols <= se->values->len; i += ncols) {
-		for (guint c = 0; c < ncols; c++) {
-			if (c)
-				g_string_append_c(s, ',');
-			add_value(s, g_array_index(se->values, double, i + c));
-		}
-		g_string_append_c(s, '\n');
-	}
+	for (guint i = 0; i + ncols <= se->values->len; i += ncols)
+		wbsim_report_csv_row(s, &g_array_index(se->values, double, i), ncols);
 	return s;
 }

@@ -72,6 +72,17 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
  */
 GString *wbsim_report_csv(const struct wbsim_run_result *r);
 
+/*
+ * wbsim_report_csv_head() / wbsim_report_csv_row() - the same text in
+ * pieces, for a series written as it is sampled (sim-writeback --series):
+ * the head before the first row, then each row; the concatenation is
+ * byte for byte what wbsim_report_csv() returns for the run.
+ */
+void wbsim_report_csv_head(GString *s, const char *scenario, uint64_t seed,
+			   const char *description, const char *const *columns,
+			   unsigned int ncols);
+void wbsim_report_csv_row(GString *s, const double *row, unsigned int ncols);
+
 /* ------------------------------------------------------------------------ */
 /* fio's number formatting (fio-units.c)                                     */
 

@@ -1027,6 +1027,8 @@ static void sample(wbsim_sim *sim, void *arg)
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
 	}
+	if (run->opts.series_streamed)
+		g_array_set_size(v, 0);
 	/*
 	 * A run without a time limit that does not end (1 MiB on a device of
 	 * 1 B/s) would sample, and grow, for ever: it stops, said as asked.

@@ -17,6 +17,10 @@
  *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
  * @job_end_fn: called when a job finishes, or NULL
  * @hook_arg: argument of @sample_fn and @job_end_fn
+ * @series_streamed: each row of the series goes to @sample_fn only and
+ *	the result keeps the column names but no rows: memory stays flat in
+ *	simulated time (sim-writeback streams --series; sweep points have no
+ *	use for it)
  */
 struct wbsim_run_options {
 	const char *name;
@@ -27,6 +31,7 @@ struct wbsim_run_options {
 			  const double *row, unsigned int n);
 	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);
 	void *hook_arg;
+	gboolean series_streamed;
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

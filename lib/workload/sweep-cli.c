@@ -80,6 +80,8 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
 	}
 	cli->wall_time = !cli->opt_no_wall_time;
 	cli->opts.check = cli->opt_check;
+	/* the reports of the command-line programs read no series rows */
+	cli->opts.series_streamed = TRUE;
 	return TRUE;
 }
 

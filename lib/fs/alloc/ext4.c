@@ -817,8 +817,7 @@ static void ext4_map_next(struct ext4_call *c)
 		c->req_len = MIN(x ? MIN(x->lblk, end) : end, c->mc.pos + p->writepages_max) - c->mc.pos;
 		n = ext4_use_preallocated(c->mc.fs, c->mc.inode, c->mc.pos, c->req_len);
 		if (n) {
-			g_array_append_val(c->mc.new_ranges, c->mc.pos);
-			g_array_append_val(c->mc.new_ranges, n);
+			wbsim_fs_map_call_new_range(&c->mc, c->mc.pos, n);
 			c->mc.pos += n;
 			wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->pa_cpu_ns, ext4_step_done, c);
 			return;

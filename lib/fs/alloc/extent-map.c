@@ -3,6 +3,7 @@
  * fs/alloc/extent-map.c - the two-level sorted-array extent map described
  * in extent-map.h.
  */
+#include <stdbool.h>
 #include <string.h>
 #include "fs/alloc/extent-map.h"
 
@@ -28,7 +29,9 @@ void wbsim_emap_clear(struct wbsim_emap *map)
 {
 	wbsim_emap_reset(map);
 	g_free(map->leaves);
+	g_free(map->keys);
 	map->leaves = NULL;
+	map->keys = NULL;
 	map->cap_leaves = 0;
 }
 
@@ -39,15 +42,23 @@ static struct wbsim_extent *at(struct wbsim_emap *map, const struct wbsim_emap_c
 	return &map->leaves[cur->leaf]->ext[cur->slot];
 }
 
+/* Leaf @i's first extent was inserted, removed or moved: refresh its key. */
+static inline void leaf_key(struct wbsim_emap *map, size_t i)
+{
+	if (i < map->nr_leaves)
+		map->keys[i] = map->leaves[i]->ext[0].lblk;
+}
+
 /* Index of the last leaf whose first extent starts at or before @lblk (0 if none). */
 static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
 {
+	const uint64_t *keys = map->keys;
 	size_t lo = 0, hi = map->nr_leaves;
 
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (map->leaves[mid]->ext[0].lblk <= lblk)
+		if (keys[mid] <= lblk)
 			lo = mid;
 		else
 			hi = mid;
@@ -55,9 +66,32 @@ static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
 	return lo;
 }
 
+/*
+ * Is the extent at (@l, @s) the first one that ends after @lblk? Then a
+ * search for @lblk would end there, with the cursor at (@l, @s).
+ */
+static bool seek_ends_at(const struct wbsim_emap *map, size_t l, uint32_t s,
+			 uint64_t lblk)
+{
+	const struct wbsim_emap_leaf *leaf, *prev;
+
+	if (l >= map->nr_leaves)
+		return false;
+	leaf = map->leaves[l];
+	if (s >= leaf->nr || wbsim_ext_end(&leaf->ext[s]) <= lblk)
+		return false;
+	if (s)
+		return wbsim_ext_end(&leaf->ext[s - 1]) <= lblk;
+	if (!l)
+		return true;
+	prev = map->leaves[l - 1];
+	return wbsim_ext_end(&prev->ext[prev->nr - 1]) <= lblk;
+}
+
 struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 				     struct wbsim_emap_cursor *cur)
 {
+	struct wbsim_emap_cursor h = map->hint;
 	struct wbsim_emap_leaf *leaf;
 	uint32_t lo, hi;
 
@@ -65,6 +99,23 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	cur->slot = 0;
 	if (!map->nr_leaves)
 		return NULL;
+	/*
+	 * The same extent again (a write, then its reservation and the
+	 * punch and set of that), or the next one (writeback walking the
+	 * file): no search.
+	 */
+	if (seek_ends_at(map, h.leaf, h.slot, lblk))
+		goto found;
+	if (h.leaf < map->nr_leaves && h.slot + 1 >= map->leaves[h.leaf]->nr) {
+		h.leaf++;
+		h.slot = 0;
+	} else {
+		h.slot++;
+	}
+	if (seek_ends_at(map, h.leaf, h.slot, lblk)) {
+		map->hint = h;
+		goto found;
+	}
 	cur->leaf = find_leaf(map, lblk);
 	leaf = map->leaves[cur->leaf];
 	/* first slot whose end is beyond lblk (ends are sorted as starts are) */
@@ -83,7 +134,11 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 		cur->leaf++;
 		cur->slot = 0;
 	}
+	map->hint = *cur;
 	return at(map, cur);
+found:
+	*cur = h;
+	return &map->leaves[h.leaf]->ext[h.slot];
 }
 
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
@@ -153,6 +208,16 @@ struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk)
 	return wbsim_emap_prev(map, &cur);
 }
 
+static struct wbsim_emap_leaf *leaf_alloc(uint32_t cap)
+{
+	struct wbsim_emap_leaf *leaf =
+		g_malloc(sizeof(*leaf) + cap * sizeof(leaf->ext[0]));
+
+	leaf->nr = 0;
+	leaf->cap = cap;
+	return leaf;
+}
+
 /* Insert @e before position @cur (which may be one past the end). */
 static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 		      const struct wbsim_extent *e)
@@ -161,11 +226,11 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 
 	if (!map->nr_leaves) {
 		if (!map->cap_leaves) {
-			map->cap_leaves = 16;
+			map->cap_leaves = 4;
 			map->leaves = g_new(struct wbsim_emap_leaf *, map->cap_leaves);
+			map->keys = g_new(uint64_t, map->cap_leaves);
 		}
-		map->leaves[0] = g_new(struct wbsim_emap_leaf, 1);
-		map->leaves[0]->nr = 0;
+		map->leaves[0] = leaf_alloc(WBSIM_EMAP_LEAF_MIN);
 		map->nr_leaves = 1;
 		cur->leaf = 0;
 		cur->slot = 0;
@@ -178,7 +243,7 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 	leaf = map->leaves[cur->leaf];
 	if (leaf->nr == WBSIM_EMAP_LEAF_MAX) {
 		/* split the full leaf in two halves */
-		struct wbsim_emap_leaf *right = g_new(struct wbsim_emap_leaf, 1);
+		struct wbsim_emap_leaf *right = leaf_alloc(WBSIM_EMAP_LEAF_MAX);
 		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2;
 
 		right->nr = leaf->nr - half;
@@ -188,21 +253,31 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 			map->cap_leaves *= 2;
 			map->leaves = g_renew(struct wbsim_emap_leaf *, map->leaves,
 					      map->cap_leaves);
+			map->keys = g_renew(uint64_t, map->keys, map->cap_leaves);
 		}
 		memmove(map->leaves + cur->leaf + 2, map->leaves + cur->leaf + 1,
 			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
+		memmove(map->keys + cur->leaf + 2, map->keys + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->keys[0]));
 		map->leaves[cur->leaf + 1] = right;
 		map->nr_leaves++;
+		leaf_key(map, cur->leaf + 1);
 		if (cur->slot > half) {
 			cur->leaf++;
 			cur->slot -= half;
 		}
 		leaf = map->leaves[cur->leaf];
+	} else if (leaf->nr == leaf->cap) {
+		leaf->cap = MIN(leaf->cap * 2, WBSIM_EMAP_LEAF_MAX);
+		leaf = g_realloc(leaf, sizeof(*leaf) + leaf->cap * sizeof(leaf->ext[0]));
+		map->leaves[cur->leaf] = leaf;
 	}
 	memmove(leaf->ext + cur->slot + 1, leaf->ext + cur->slot,
 		(leaf->nr - cur->slot) * sizeof(leaf->ext[0]));
 	leaf->ext[cur->slot] = *e;
 	leaf->nr++;
+	if (!cur->slot)
+		leaf_key(map, cur->leaf);
 	map->nr_extents++;
 	map->blocks[e->state] += e->len;
 }
@@ -221,8 +296,12 @@ static void delete_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
 		g_free(leaf);
 		memmove(map->leaves + cur->leaf, map->leaves + cur->leaf + 1,
 			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
+		memmove(map->keys + cur->leaf, map->keys + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->keys[0]));
 		map->nr_leaves--;
 		cur->slot = 0;
+	} else if (!cur->slot) {
+		leaf_key(map, cur->leaf);
 	} else if (cur->slot == leaf->nr) {
 		cur->leaf++;
 		cur->slot = 0;
@@ -270,6 +349,8 @@ void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len)
 			e->len -= cut;
 			if (e->state != WBSIM_EXT_DELALLOC)
 				e->pblk += cut;
+			if (!cur.slot)
+				leaf_key(map, cur.leaf);
 			return;
 		}
 		delete_at(map, &cur);
@@ -321,6 +402,8 @@ static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
 		next->pblk = n->pblk;
 		next->len += n->len;
 		map->blocks[n->state] += n->len;
+		if (!cur.slot)
+			leaf_key(map, cur.leaf);
 		return;
 	}
 	insert_at(map, &cur, n);
@@ -358,7 +441,8 @@ gboolean wbsim_emap_check(const struct wbsim_emap *map)
 	for (size_t i = 0; i < map->nr_leaves; i++) {
 		const struct wbsim_emap_leaf *leaf = map->leaves[i];
 
-		if (!leaf->nr || leaf->nr > WBSIM_EMAP_LEAF_MAX)
+		if (!leaf->nr || leaf->nr > leaf->cap || leaf->cap > WBSIM_EMAP_LEAF_MAX ||
+		    map->keys[i] != leaf->ext[0].lblk)
 			return FALSE;
 		for (uint32_t s = 0; s < leaf->nr; s++) {
 			const struct wbsim_extent *e = &leaf->ext[s];

@@ -5,7 +5,9 @@
  * sorted array (a B-tree of height two: an index of leaves of up to
  * WBSIM_EMAP_LEAF_MAX extents each). Lookups are binary searches; an insert
  * or delete moves at most one leaf's worth of extents, so the map stays fast
- * at hundreds of thousands of extents per file.
+ * at hundreds of thousands of extents per file. The index keeps each leaf's
+ * first logical block in an array of its own (@keys), so the search of the
+ * index reads one contiguous array instead of one leaf per step.
  *
  * Merging follows the kernels' extent-insert rules (xfs_bmap_add_extent_*,
  * ext4_ext_try_to_merge, ext4_es_try_to_merge): a newly set range merges
@@ -45,34 +47,49 @@ struct wbsim_extent {
 };
 
 #define WBSIM_EMAP_LEAF_MAX 128
+/* A map's first leaf starts this small: most files have a few extents. */
+#define WBSIM_EMAP_LEAF_MIN 4
 
+/*
+ * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents; room for
+ * @cap of them, doubled as the leaf fills (so 500,000 files of one extent
+ * each hold 150 bytes of leaf apiece, not 4 KiB). An insert may move the
+ * leaf: extent pointers do not survive wbsim_emap_set() or _punch().
+ */
 struct wbsim_emap_leaf {
 	uint32_t nr;
-	struct wbsim_extent ext[WBSIM_EMAP_LEAF_MAX];
-};
-
-/**
- * struct wbsim_emap - the map
- * @leaves: leaves in logical order, none empty
- * @nr_leaves: used entries of @leaves
- * @cap_leaves: allocated entries
- * @nr_extents: extents in the map
- * @max_len: per-state maximum extent length (merging and splitting)
- * @blocks: per-state number of mapped blocks
- */
-struct wbsim_emap {
-	struct wbsim_emap_leaf **leaves;
-	size_t nr_leaves;
-	size_t cap_leaves;
-	uint64_t nr_extents;
-	uint64_t max_len[WBSIM_EXT_NR_STATES];
-	uint64_t blocks[WBSIM_EXT_NR_STATES];
+	uint32_t cap;
+	struct wbsim_extent ext[];
 };
 
 /** struct wbsim_emap_cursor - a position in the map (leaf, slot) */
 struct wbsim_emap_cursor {
 	size_t leaf;
 	uint32_t slot;
+};
+
+/**
+ * struct wbsim_emap - the map
+ * @leaves: leaves in logical order, none empty
+ * @keys: keys[i] == leaves[i]->ext[0].lblk, always
+ * @nr_leaves: used entries of @leaves and @keys
+ * @cap_leaves: allocated entries of each
+ * @nr_extents: extents in the map
+ * @max_len: per-state maximum extent length (merging and splitting)
+ * @blocks: per-state number of mapped blocks
+ * @hint: where the last seek ended; a seek that lands there or on the
+ *	extent after it needs no search (the hint is verified against the
+ *	map as it is, so inserts and deletes need not maintain it)
+ */
+struct wbsim_emap {
+	struct wbsim_emap_leaf **leaves;
+	uint64_t *keys;
+	size_t nr_leaves;
+	size_t cap_leaves;
+	uint64_t nr_extents;
+	uint64_t max_len[WBSIM_EXT_NR_STATES];
+	uint64_t blocks[WBSIM_EXT_NR_STATES];
+	struct wbsim_emap_cursor hint;
 };
 
 void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
@@ -124,7 +141,8 @@ static inline uint64_t wbsim_ext_end(const struct wbsim_extent *e)
 
 /*
  * wbsim_emap_check() - verify the structure (sorted, non-overlapping, no
- * empty leaf, lengths within limits, counters exact). Return: TRUE if sound.
+ * empty leaf, lengths within limits, counters and index keys exact).
+ * Return: TRUE if sound.
  */
 gboolean wbsim_emap_check(const struct wbsim_emap *map);
 

@@ -25,6 +25,7 @@ struct wbsim_fs {
 	GPtrArray *locks;	/* model locks, for reports (not owned) */
 	wbsim_fs_inode *root;
 	GArray *live_calls;	/* struct wbsim_fs_live_call: map calls in flight */
+	GArray *maps_spare;	/* struct wbsim_fs_map: map_call_finish()'s array, reused */
 };
 
 /* A model's asynchronous call state, tracked while in flight so that a
@@ -54,8 +55,12 @@ struct wbsim_fs_map_call {
 	uint64_t pos;		/* next block to map */
 	wbsim_fs_map_done_fn done;
 	void *arg;
-	GArray *new_ranges;	/* uint64_t pairs (lblk, len) allocated by this call */
+	GArray *new_ranges;	/* uint64_t pairs (lblk, len) allocated by this call,
+				 * NULL until the first (most calls allocate nothing) */
 };
+
+/* Record that the call allocated [lblk, lblk + len). */
+void wbsim_fs_map_call_new_range(struct wbsim_fs_map_call *mc, uint64_t lblk, uint64_t len);
 
 /*
  * Start a map_blocks() call: a zeroed call state of @size bytes (at least

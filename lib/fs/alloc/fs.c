@@ -441,6 +441,8 @@ void wbsim_fs_free(wbsim_fs *fs)
 	}
 	if (fs->live_calls)
 		g_array_free(fs->live_calls, TRUE);
+	if (fs->maps_spare)
+		g_array_free(fs->maps_spare, TRUE);
 	for (guint i = 0; i < fs->inodes->len; i++) {
 		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
 
@@ -841,7 +843,16 @@ static void map_call_release(void *call)
 {
 	struct wbsim_fs_map_call *mc = call;
 
-	g_array_free(mc->new_ranges, TRUE);
+	if (mc->new_ranges)
+		g_array_free(mc->new_ranges, TRUE);
+}
+
+void wbsim_fs_map_call_new_range(struct wbsim_fs_map_call *mc, uint64_t lblk, uint64_t len)
+{
+	if (!mc->new_ranges)
+		mc->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	g_array_append_val(mc->new_ranges, lblk);
+	g_array_append_val(mc->new_ranges, len);
 }
 
 void *wbsim_fs_map_call_new(wbsim_fs *fs, size_t size, wbsim_fs_inode *inode,
@@ -858,21 +869,25 @@ void *wbsim_fs_map_call_new(wbsim_fs *fs, size_t size, wbsim_fs_inode *inode,
 	mc->pos = first;
 	mc->done = done;
 	mc->arg = arg;
-	mc->new_ranges = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	return mc;
 }
 
 void wbsim_fs_map_call_finish(struct wbsim_fs_map_call *mc, const char *model,
 			      struct wbsim_emap *map, GError *error)
 {
-	GArray *maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
+	wbsim_fs *fs = mc->fs;
+	/* the array of the last call, unless a call that done() started
+	 * holds it: two allocations fewer per call */
+	GArray *maps = fs->maps_spare ? fs->maps_spare
+				      : g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
 	const GArray *new_ranges = mc->new_ranges;
 
+	fs->maps_spare = NULL;
 	if (!error && !wbsim_fs_maps_from_emap(maps, map, mc->first, mc->nr))
 		g_set_error(&error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 			    "%s: range of inode %" G_GUINT64_FORMAT " left unmapped",
 			    model, mc->inode->ino);
-	for (guint i = 0; !error && i + 1 < new_ranges->len; i += 2)
+	for (guint i = 0; !error && new_ranges && i + 1 < new_ranges->len; i += 2)
 		wbsim_fs_maps_mark_new(maps, g_array_index(new_ranges, uint64_t, i),
 				       g_array_index(new_ranges, uint64_t, i + 1));
 	if (error)
@@ -881,7 +896,13 @@ void wbsim_fs_map_call_finish(struct wbsim_fs_map_call *mc, const char *model,
 		mc->done(mc->fs, mc->arg, (const struct wbsim_fs_map *)(void *)maps->data,
 			 maps->len, NULL);
 	g_clear_error(&error);
-	g_array_free(maps, TRUE);
-	g_array_free(mc->new_ranges, TRUE);
-	wbsim_fs_call_free(mc->fs, mc);
+	if (fs->maps_spare) {
+		g_array_free(maps, TRUE);
+	} else {
+		g_array_set_size(maps, 0);
+		fs->maps_spare = maps;
+	}
+	if (mc->new_ranges)
+		g_array_free(mc->new_ranges, TRUE);
+	wbsim_fs_call_free(fs, mc);
 }

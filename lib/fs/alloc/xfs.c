@@ -517,8 +517,7 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	len = MIN(len, want);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
-	g_array_append_val(c->mc.new_ranges, c->dlblk);
-	g_array_append_val(c->mc.new_ranges, len);
+	wbsim_fs_map_call_new_range(&c->mc, c->dlblk, len);
 	wbsim_cpus_run(fs->cpus, c->mc.task, p->alloc_cpu_ns, xfs_alloc_done, c);
 }
 
