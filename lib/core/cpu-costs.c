@@ -23,47 +23,49 @@
 
 static const struct wbsim_cpu_costs default_costs = {
 	/*
-	 * lab: copy_folio_from_iter_atomic per 4 KiB write: 767 ns
-	 * (e1-lab-ram-xfs-1cpu), 769 (e1-lab-ram-ext4-1cpu), 652
-	 * (invalidate1-lab-ram-xfs), 600 (invalidate0-lab-ram-xfs, page cached)
+	 * lab: copy_folio_from_iter_atomic per 4 KiB write: 749 ns
+	 * (e1-lab-ram-xfs-1cpu), 736 (e1-lab-ram-ext4-1cpu), 590
+	 * (invalidate1-lab-ram-xfs), 542 (invalidate0-lab-ram-xfs, page cached)
 	 */
 	.copy_page_ns = 700,
 	/*
 	 * lab: the page cache lookup of a write (__filemap_get_folio,
-	 * filemap_get_entry): 352 (e1-lab-ram-xfs-1cpu), 319
-	 * (invalidate1-lab-ram-xfs), 469 (invalidate0-lab-ram-xfs)
+	 * filemap_get_entry): 309 (e1-lab-ram-xfs-1cpu), 252
+	 * (invalidate1-lab-ram-xfs), 431 (invalidate0-lab-ram-xfs)
 	 */
 	.dirty_page_ns = 400,
 	/*
 	 * lab: the write path outside the itemised work (generic_perform_write
 	 * and the filesystem's write_iter, the syscall or io_uring issue,
-	 * unattributed kernel time): 653 + 152 + 612 = 1417 ns per write
-	 * (e1-lab-ram-xfs-1cpu, io_uring), 563 + 211 + 403 + fio's 107 in user
-	 * space = 1284 (invalidate0-lab-ram-xfs, psync)
+	 * unattributed kernel time): 636 + 147 + 513 = 1296 ns per write
+	 * (e1-lab-ram-xfs-1cpu, io_uring), 524 + 172 + 324 + fio's 79 in user
+	 * space = 1099 (invalidate0-lab-ram-xfs, psync)
 	 */
 	.write_syscall_ns = 1300,
 	/*
 	 * lab: writepages per page written back in long runs (writeback_iter,
-	 * iomap_writepage_map, the folio's dirty/writeback transitions): 528
-	 * (e1-lab-ram-xfs-1cpu, fio's fadvise writeback), 582
-	 * (invalidate1-lab-ram-xfs), 617 (e1-lab-ram-ext4-1cpu). Was 1500
+	 * iomap_writepage_map, the folio's dirty/writeback transitions): 478
+	 * (e1-lab-ram-xfs-1cpu, fio's fadvise writeback), 495
+	 * (invalidate1-lab-ram-xfs), 563 (e1-lab-ram-ext4-1cpu), 624 (the
+	 * flusher of invalidate0-lab-ram-xfs). Was 1500
 	 * (reasoning).
 	 */
 	.writepages_page_ns = 550,
 	/*
 	 * lab: per contiguous run of dirty pages (ioend and bio): the flusher
-	 * of e2-lab-ram-xfs writes single-page runs and spends 1326 ns a page
-	 * in writepages, 776 more than writepages_page_ns. Replaces the 28 us
+	 * of e2-lab-ram-xfs writes single-page runs and spends 1621 ns a page
+	 * in writepages, 1071 more than writepages_page_ns (1326 in an
+	 * earlier campaign). Replaces the 28 us
 	 * fitted to E1 base, which the lab does not show.
 	 */
 	.bio_build_ns = 800,
-	/* lab: submit_bio .. blk_mq_submit_bio: 384 ns per single-page bio
+	/* lab: submit_bio .. blk_mq_submit_bio: 464 ns per single-page bio
 	 * (e2-lab-ram-xfs flusher) */
 	.blk_submit_rq_ns = 400,
 	/* reasoning: one bvec: segment count, DMA mapping of a page */
 	.blk_submit_page_ns = 20,
 	/*
-	 * lab: e2-lab-ram-xfs completes single-page requests at 611 ns of
+	 * lab: e2-lab-ram-xfs completes single-page requests at 748 ns of
 	 * interrupt-side work a page, of which blk_complete_page_ns below is
 	 * the page's share; the request's own part (blk_mq_end_request, bio
 	 * chain, tag) about 200 ns, with the interrupt entry 500
@@ -71,8 +73,8 @@ static const struct wbsim_cpu_costs default_costs = {
 	.blk_complete_rq_ns = 500,
 	/*
 	 * lab: ending writeback per page (iomap_finish_ioend_buffered,
-	 * folio_end_writeback and its counters): 372 (e1-lab-ram-xfs-1cpu),
-	 * 386 (invalidate1-lab-ram-xfs), 505 (e1-lab-ram-ext4-1cpu: ext4's
+	 * folio_end_writeback and its counters): 354 (e1-lab-ram-xfs-1cpu),
+	 * 338 (invalidate1-lab-ram-xfs), 472 (e1-lab-ram-ext4-1cpu: ext4's
 	 * buffer heads)
 	 */
 	.blk_complete_page_ns = 400,
@@ -80,34 +82,34 @@ static const struct wbsim_cpu_costs default_costs = {
 	.memcpy_bandwidth = 7800000000ull,
 	/*
 	 * lab: io_uring issue and reaping (io_submit_sqes, io_issue_sqe,
-	 * io_cqring_wait) 742 ns and fio in user space 486 per write:
-	 * 1228 (e1-lab-ram-xfs-1cpu, writes issued inline)
+	 * io_cqring_wait) 732 ns and fio in user space 386 per write:
+	 * 1118 (e1-lab-ram-xfs-1cpu, writes issued inline)
 	 */
 	.uring_io_ns = 1200,
 	/*
 	 * lab: ext4 takes no nowait buffered writes, so every write is punted
-	 * to io-wq: io_uring work of 2752 ns per write (e1-lab-ram-ext4-1cpu)
-	 * against 742 inline on XFS: 2010 more
+	 * to io-wq: io_uring work of 2655 ns per write (e1-lab-ram-ext4-1cpu)
+	 * against 732 inline on XFS: 1923 more
 	 */
 	.uring_punt_ns = 2000,
 	/*
 	 * lab: a write into a page fio's last fadvise dropped: folio
 	 * allocation, memcg charge and page cache insertion
-	 * (filemap_add_folio and below) 1025 ns and the LRU add with its
-	 * drains 118 (e1-lab-ram-xfs-1cpu); 1052 + 132
+	 * (filemap_add_folio and below) 1012 ns and the LRU add with its
+	 * drains 109 (e1-lab-ram-xfs-1cpu); 931 + 116
 	 * (invalidate1-lab-ram-xfs)
 	 */
 	.page_alloc_ns = 1150,
 	/*
 	 * lab: folio_mark_dirty .. folio_account_dirtied per page that becomes
-	 * dirty: 378 (e1-lab-ram-xfs-1cpu), 371 (invalidate1-lab-ram-xfs);
-	 * 20 per write into an already dirty page (invalidate0-lab-ram-xfs)
+	 * dirty: 352 (e1-lab-ram-xfs-1cpu), 316 (invalidate1-lab-ram-xfs);
+	 * 61 per write, most into already dirty pages (invalidate0-lab-ram-xfs)
 	 */
 	.account_dirty_ns = 375,
 	/*
 	 * lab: mapping_try_invalidate and the release of each clean folio at
-	 * fadvise(DONTNEED): 647 ns per page (e1-lab-ram-xfs-1cpu), 711
-	 * (invalidate1-lab-ram-xfs), 1038 (e1-lab-ram-ext4-1cpu)
+	 * fadvise(DONTNEED): 608 ns per page (e1-lab-ram-xfs-1cpu), 643
+	 * (invalidate1-lab-ram-xfs), 1003 (e1-lab-ram-ext4-1cpu)
 	 */
 	.invalidate_page_ns = 700,
 };

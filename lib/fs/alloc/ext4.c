@@ -140,7 +140,7 @@ static const struct wbsim_fs_option ext4_options[] = {
 	  "CPU per request served from a preallocation (extent insert, no group lock)" },
 	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, EO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call" },
-	/* lab: ext4_da_write_begin and ext4_da_map_blocks 463 ns per write
+	/* lab: ext4_da_write_begin and ext4_da_map_blocks 427 ns per write
 	 * into preallocated blocks (e1-lab-ram-ext4-1cpu) */
 	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, EO(write_cpu_ns), "460ns", "ns", 0, 0,
 	  "CPU per buffered write call (ext4_da_map_blocks, reservation)" },

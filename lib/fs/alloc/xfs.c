@@ -112,17 +112,17 @@ static const struct wbsim_fs_option xfs_options[] = {
 	{ "ag_trylock", WBSIM_FS_OPT_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
 	/* lab: the flusher of e2-lab-ram-xfs converts single-page delalloc
-	 * extents at 8.2 us a page in xfs_map_blocks and below (lab/costs),
+	 * extents at 9.4 us a page in xfs_map_blocks and below (lab/costs),
 	 * map_cpu_ns of it the lookup */
 	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(alloc_cpu_ns), "7us", "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held (bnobt+cntbt+rmapbt+bmbt updates, commit)" },
 	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
-	/* lab: xfs_buffered_write_iomap_begin 335 ns per write
-	 * (e1-lab-ram-xfs-1cpu), 357 (invalidate1-lab-ram-xfs) */
+	/* lab: xfs_buffered_write_iomap_begin 331 ns per write
+	 * (e1-lab-ram-xfs-1cpu), 324 (invalidate1-lab-ram-xfs) */
 	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
-	/* lab: e2-lab-ram-xfs ends single-page ioends on xfs-conv at 3.6 us
+	/* lab: e2-lab-ram-xfs ends single-page ioends on xfs-conv at 4.3 us
 	 * a page, 0.4 of it the page's own completion */
 	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "3us", "ns", 0, 0,
 	  "CPU per completion that converts unwritten extents (a transaction)" },
