@@ -267,6 +267,7 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 
 		json_builder_begin_object(b);
 		set_str(b, "name", j->name);
+		set_int(b, "pid", j->pid);
 		set_int(b, "io_bytes", j->io_bytes);
 		set_int(b, "total_ios", j->total_ios);
 		set_int(b, "start_ns", j->start_ns);
@@ -299,6 +300,7 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_begin_object(b);
 		set_int(b, "ctx", w->ctx);
 		set_str(b, "flusher", w->flusher);
+		set_int(b, "flusher_pid", w->flusher_pid);
 		set_int(b, "pages_written", w->pages_written);
 		set_int(b, "pages_completed", w->pages_completed);
 		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
@@ -330,6 +332,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_begin_object(b);
 		set_int(b, "ctx", w->ctx);
 		set_str(b, "memcg", w->memcg);
+		set_int(b, "cgroup_ino", w->cgroup_ino);
 		json_builder_set_member_name(b, "dying");
 		json_builder_add_boolean_value(b, w->dying);
 		set_int(b, "dirty", w->dirty);
@@ -349,6 +352,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 
 		json_builder_begin_object(b);
 		set_str(b, "path", m->path);
+		set_int(b, "cgroup_ino", m->ino);
 		json_builder_set_member_name(b, "online");
 		json_builder_add_boolean_value(b, m->online);
 		set_int(b, "nr_file_dirty", m->nr_file_dirty);

@@ -29,7 +29,6 @@ struct wbsim_machine {
 	GHashTable *files;	/* path -> struct wbsim_inode *, lookup only */
 	GPtrArray *inodes;	/* struct wbsim_inode *, in creation order */
 	GPtrArray *jobs;	/* struct wbsim_job *, in fio order */
-	unsigned int next_pid;
 	unsigned int folio_pages;
 	GPtrArray *warnings;	/* char *: what the run could not model */
 };

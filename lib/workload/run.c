@@ -141,7 +141,6 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->inodes = g_ptr_array_new();
 	m->warnings = g_ptr_array_new_with_free_func(g_free);
-	m->next_pid = 1000;
 	/* Large folios: with whole-folio accounting the page cache dirties,
 	 * accounts and writes back whole folios; per block, it tracks every
 	 * 4 KiB block on its own (as iomap's per-block state lets it). */
@@ -1095,6 +1094,7 @@ static void collect_cgroups(struct wbsim_run *run)
 
 		cr->ctx = wb->ctx;
 		cr->memcg = g_strdup(wb->memcg ? wb->memcg->path : "/");
+		cr->cgroup_ino = wbsim_memcg_ino(wb->memcg);
 		cr->dying = wb->dying;
 		cr->dirty = wb->stat_reclaimable;
 		cr->writeback = wb->stat_writeback;
@@ -1110,6 +1110,7 @@ static void collect_cgroups(struct wbsim_run *run)
 		struct wbsim_memcg_result *mr = g_new0(struct wbsim_memcg_result, 1);
 
 		mr->path = g_strdup(mc->path);
+		mr->ino = wbsim_memcg_ino(mc);
 		mr->online = mc->online;
 		mr->nr_file_dirty = mc->nr_file_dirty;
 		mr->nr_writeback = mc->nr_writeback;
@@ -1140,6 +1141,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		struct wbsim_job_result *jr = g_new0(struct wbsim_job_result, 1);
 
 		jr->name = g_strdup(job->fio->name);
+		jr->pid = job->pid;
 		jr->fio = job->fio;
 		jr->io_bytes = job->bytes_done;
 		jr->total_ios = job->ios_done;
@@ -1169,7 +1171,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		struct wbsim_wb_result *wr = g_new0(struct wbsim_wb_result, 1);
 
 		wr->ctx = i;
-		wr->flusher = g_strdup(wb->flusher.name);
+		wr->flusher = g_strdup_printf("%s-flush-%s", wb->flusher.name, bdi->name);
+		wr->flusher_pid = wb->flusher.pid;
 		wr->pages_written = wb->pages_written;
 		wr->pages_completed = wb->stat_written;
 		wr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;

@@ -226,6 +226,68 @@ static void test_run_reports(void **state)
 	run_result_clear(&r);
 }
 
+/*
+ * Task and cgroup identities in an E7 trace: one pid space (a pid names one
+ * task, the report's job pid is the trace's fio pid), kernel task names,
+ * bdi_dirty_ratelimit in the dirtier's context, cgroup_ino= per cgroup as
+ * the report lists them.
+ */
+static void test_trace_identities(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *trace = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GHashTable) comm_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", path,
+				  "scenarios/e7-dying-cgroup-reachable.ini");
+	unsigned int ratelimit_lines = 0;
+
+	assert_int_equal(r.status, 0);
+	assert_true(g_str_has_prefix(r.out, "old: (groupid=0, jobs=1): err= 0: pid=114: simulated\n"));
+	assert_non_null(strstr(r.out, "\nnew: (groupid=0, jobs=1): err= 0: pid=115: simulated\n"));
+	assert_non_null(strstr(r.out, "  wb 0 (kworker/u24:0-flush-259:0): "));
+	assert_non_null(strstr(r.out, "    flusher: pid=113, cpu="));
+	assert_non_null(strstr(r.out, "  wb ctx 0 memcg /e7/a (ino 3) (dying): "));
+	assert_non_null(strstr(r.out, "  memcg /e7/b (ino 4): "));
+	assert_true(g_file_get_contents(path, &trace, NULL, NULL));
+	lines = g_strsplit(trace, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_autofree char *task = NULL;
+		char *dash;
+		const char *seen;
+
+		if (!**l || **l == '#')
+			continue;
+		task = g_strndup(*l, 24);
+		g_strstrip(task);
+		dash = strrchr(task, '-');
+		assert_non_null(dash);
+		*dash = '\0';
+		/* one comm per pid, in the whole run */
+		seen = g_hash_table_lookup(comm_of, dash + 1);
+		if (seen)
+			assert_string_equal(seen, task);
+		else
+			g_hash_table_insert(comm_of, g_strdup(dash + 1), g_strdup(task));
+		if (strstr(*l, ": bdi_dirty_ratelimit: ")) {
+			assert_string_equal(task, "fio");
+			ratelimit_lines++;
+		}
+		assert_null(strstr(*l, "<idle>"));
+	}
+	assert_true(ratelimit_lines > 0);
+	assert_string_equal(g_hash_table_lookup(comm_of, "114"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "115"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "128"), "kworker/u24:1");
+	assert_non_null(strstr(trace, " cgroup_ino=3\n"));
+	assert_non_null(strstr(trace, " cgroup_ino=4\n"));
+	assert_null(strstr(trace, "cgroup_ino=1\n"));
+	g_unlink(path);
+	g_rmdir(dir);
+	run_result_clear(&r);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -332,6 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_trace_identities),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
