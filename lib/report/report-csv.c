@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-csv.c - the sampled time series as CSV, for gnuplot (set datafile
- * separator ',' and columnheaders), spreadsheets and pandas:
+ * separator ',' and columnheaders), spreadsheets and pandas, which read it
+ * without options: the header row comes first, one row per sample after it.
  *
- *   # wbsim 0.1.0 scenario=foo.ini seed=1: description
  *   time_s,dirty,writeback,...
  *   0.1,1234,56,...
+ *
+ * The provenance (wbsim version, scenario, seed, description) is not in
+ * the file: it is the "wbsim" object of the run's JSON report
+ * (--output-format=json), which a comment line would break readers for.
  *
  * Numbers never depend on the locale: integral values below 2^53 are
  * printed as integers, others with "%.10g" through g_ascii_formatd().
@@ -13,7 +17,6 @@
 #include <math.h>
 #include <inttypes.h>
 #include <glib.h>
-#include <wbsim/version.h>
 #include "report/report.h"
 
 static void add_value(GString *s, double v)
@@ -26,13 +29,6 @@ static void add_value(GString *s, double v)
 		g_string_append(s, g_ascii_formatd(buf, sizeof(buf), "%.10g", v));
 }
 
-/* a comment must stay on one line */
-static void add_one_line(GString *s, const char *text)
-{
-	for (const char *p = text; *p; p++)
-		g_string_append_c(s, *p == '\n' || *p == '\r' ? ' ' : *p);
-}
-
 /**
  * wbsim_report_csv() - the time series as CSV
  * @r: the run (r->series)
@@ -43,15 +39,7 @@ GString *wbsim_report_csv(const struct wbsim_run_result *r)
 {
 	const struct wbsim_series *se = &r->series;
 	guint ncols = se->columns ? se->columns->len : 0;
-	GString *s = g_string_new("# wbsim " WBSIM_VERSION_STRING " scenario=");
-
-	add_one_line(s, r->scenario ? r->scenario : "-");
-	g_string_append_printf(s, " seed=%" PRIu64, r->seed);
-	if (r->description && *r->description) {
-		g_string_append(s, ": ");
-		add_one_line(s, r->description);
-	}
-	g_string_append_c(s, '\n');
+	GString *s = g_string_new(NULL);
 
 	for (guint c = 0; c < ncols; c++) {
 		if (c)

@@ -1293,7 +1293,16 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->failure = NULL;
 		goto out;
 	}
-	sample(run->m.sim, run);	/* the final state */
+	/* the final state, unless the sampler has just taken it (a run that
+	 * stops on a sample tick would repeat its last row) */
+	{
+		const GArray *v = run->result->series.values;
+		guint ncols = run->result->series.columns->len;
+
+		if (!ncols || v->len < ncols ||
+		    g_array_index(v, double, v->len - ncols) != wbsim_sim_now(run->m.sim) / 1e9)
+			sample(run->m.sim, run);
+	}
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
 	run->result = NULL;

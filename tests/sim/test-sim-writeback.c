@@ -288,6 +288,38 @@ static void test_trace_identities(void **state)
 	run_result_clear(&r);
 }
 
+/*
+ * --series: the header row first (no comment line: pandas.read_csv and
+ * spreadsheets read it without options), one row per sample, and a run
+ * stopped on a sample tick (time_limit=1s, 100 ms samples) does not repeat
+ * its last row: 0, 0.1, ..., 1 s.
+ */
+static void test_series_csv(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-series-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "s.csv", NULL);
+	g_autofree char *csv = NULL;
+	g_auto(GStrv) lines = NULL;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=1s", "--series", path,
+				  "scenarios/e1-nvme-xfs-base.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_true(g_file_get_contents(path, &csv, NULL, NULL));
+	assert_true(g_str_has_prefix(csv, "time_s,dirty,writeback,bg_thresh,thresh,setpoint,limit,"
+					  "wb0_dirty,wb0_written,wb0_avg_write_bw_kbps,"
+					  "wb0_dirty_ratelimit_kbps,job0_bytes,job0_paused_ms,"));
+	lines = g_strsplit(csv, "\n", -1);
+	/* header, 11 samples, and the empty string after the last newline */
+	assert_int_equal(g_strv_length(lines), 13);
+	assert_true(g_str_has_prefix(lines[1], "0,"));
+	assert_true(g_str_has_prefix(lines[10], "0.9,"));
+	assert_true(g_str_has_prefix(lines[11], "1,"));
+	assert_string_equal(lines[12], "");
+	g_unlink(path);
+	g_rmdir(dir);
+	run_result_clear(&r);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -395,6 +427,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_trace_identities),
+		cmocka_unit_test(test_series_csv),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
