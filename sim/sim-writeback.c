@@ -222,7 +222,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	}
 	if (ok) {
 		if (cli->format == WBSIM_SWEEP_JSON) {
-			g_autofree char *json = wbsim_report_json(r, cli->wall_time);
+			g_autofree char *json = wbsim_report_json_full(r, NULL, cli->json_plus,
+								       cli->wall_time);
 
 			fputs(json, cli->out);
 			fputc('\n', cli->out);

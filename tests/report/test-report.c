@@ -446,7 +446,7 @@ static void test_json(void **state)
 	assert_string_equal(text, again);
 	check_keys(o, top, G_N_ELEMENTS(top));
 	assert_string_equal(json_object_get_string_member(o, "fio version"),
-			    "wbsim-" WBSIM_VERSION_STRING);
+			    "fio-3.33 (wbsim " WBSIM_VERSION_STRING ")");
 	assert_int_equal(json_object_get_int_member(o, "timestamp"), 0);
 	assert_string_equal(json_object_get_string_member(o, "time"), "simulated");
 	jobs = json_object_get_array_member(o, "jobs");
