@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <errno.h>
+#include <locale.h>
 #include <unistd.h>
 #include <wbsim/wbsim.h>
 #include "workload/run.h"
@@ -341,7 +342,14 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct wbsim_sweep_cli cli = { 0 };
-	int status = run(&cli, argc, argv);
+	int status;
+
+	/* The user's locale for GLib's texts (--help's "[OPTION…]" in a UTF-8
+	 * locale); numbers stay in the C locale, whatever the user's: reports,
+	 * CSV and traces are read by programs. */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	status = run(&cli, argc, argv);
 
 	wbsim_sweep_cli_clear(&cli);
 	free_options();

@@ -99,6 +99,16 @@ static void test_help(void **state)
 	/* the hidden documentation generator stays hidden */
 	assert_null(strstr(r.out, "--dump-keys-markdown"));
 	run_result_clear(&r);
+
+	/* the program sets the user's locale: a UTF-8 one gets GLib's
+	 * ellipsis (C.UTF-8: in every Debian libc), the numbers of a report
+	 * stay in the C locale */
+	g_setenv("LC_ALL", "C.UTF-8", TRUE);
+	r = run("--help");
+	g_unsetenv("LC_ALL");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n  sim-writeback [OPTION\u2026] SCENARIO.ini\n"));
+	run_result_clear(&r);
 }
 
 static void test_usage_errors(void **state)
