@@ -1293,15 +1293,17 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->failure = NULL;
 		goto out;
 	}
-	/* the final state, unless the sampler has just taken it (a run that
-	 * stops on a sample tick would repeat its last row) */
+	/* the final state; when the sampler took a row at this very time (a
+	 * run stopped on a sample tick), that row gives way to it: one row per
+	 * time (the API's sample callback sees both) */
 	{
-		const GArray *v = run->result->series.values;
+		GArray *v = run->result->series.values;
 		guint ncols = run->result->series.columns->len;
 
-		if (!ncols || v->len < ncols ||
-		    g_array_index(v, double, v->len - ncols) != wbsim_sim_now(run->m.sim) / 1e9)
-			sample(run->m.sim, run);
+		if (ncols && v->len >= ncols &&
+		    g_array_index(v, double, v->len - ncols) == wbsim_sim_now(run->m.sim) / 1e9)
+			g_array_set_size(v, v->len - ncols);
+		sample(run->m.sim, run);
 	}
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
