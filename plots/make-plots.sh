@@ -133,7 +133,7 @@ plot_series() {
 		     print "# time_s dirty_MiB writeback_MiB bg_thresh_MiB thresh_MiB setpoint_MiB limit_MiB paused_pct"
 		     next }
 		{ p = 0; for (k = 1; k <= np; k++) p += $pj[k]
-		  dt = $1 - t0; pct = (NR > 3 && dt > 0 && np) ? (p - p0) / (dt * 1000 * np) * 100 : 0
+		  dt = $1 - t0; pct = (NR > 2 && dt > 0 && np) ? (p - p0) / (dt * 1000 * np) * 100 : 0
 		  printf "%s %.2f %.2f %.2f %.2f %.2f %.2f %.2f\n", $1, $col["dirty"] / 256, $col["writeback"] / 256,
 			 $col["bg_thresh"] / 256, $col["thresh"] / 256, $col["setpoint"] / 256, $col["limit"] / 256, pct
 		  t0 = $1; p0 = p }' "$csv" > "$dat"

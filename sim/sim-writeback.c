@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include <errno.h>
-#include <fcntl.h>
+#include <locale.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <wbsim/wbsim.h>
@@ -182,9 +182,7 @@ static gboolean close_out(FILE *f, const char *opt, const char *path, GError **e
  * @f: FILE, opened before the run (open_outputs()) and written through
  *	its path
  * @buf: text not yet written
- * @scn: the scenario (its seed and description for the comment line)
- * @name: its name for the comment line
- * @head_done: the comment line and the column names are in @buf or out
+ * @head_done: the column names are in @buf or out
  * @err: errno of the first failed write, or 0
  *
  * The rows are not kept in memory (wbsim_run_options.series_streamed):
@@ -194,10 +192,11 @@ struct series_out {
 	const char *path;
 	FILE *f;
 	GString *buf;
-	const struct wbsim_scenario *scn;
-	const char *name;
 	gboolean head_done;
 	int err;
+	/* the last row, written when the next comes at another time */
+	GString *held;
+	double held_time;
 };
 
 /* Written in pieces of about this size. */
@@ -211,17 +210,24 @@ static void series_flush(struct series_out *so)
 	g_string_truncate(so->buf, 0);
 }
 
+/*
+ * A row is held back until the next one: the run's final sample, taken at
+ * the time of a sample tick, replaces that tick's row (the series has one
+ * row per time, as wbsim_report_csv() writes it).
+ */
 static void series_row(struct series_out *so, const char *const *columns, const double *row,
 		       unsigned int n)
 {
 	if (!so->head_done) {
-		const struct wbsim_config *cfg = wbsim_scenario_config(so->scn);
-
-		wbsim_report_csv_head(so->buf, so->name ? so->name : "-", cfg->seed,
-				      cfg->description, columns, n);
+		wbsim_report_csv_head(so->buf, columns, n);
+		so->held = g_string_new(NULL);
 		so->head_done = TRUE;
 	}
-	wbsim_report_csv_row(so->buf, row, n);
+	if (so->held->len && n && row[0] != so->held_time)
+		g_string_append_len(so->buf, so->held->str, (gssize)so->held->len);
+	g_string_truncate(so->held, 0);
+	wbsim_report_csv_row(so->held, row, n);
+	so->held_time = n ? row[0] : 0;
 	if (so->buf->len >= SERIES_BUF_BYTES)
 		series_flush(so);
 }
@@ -235,6 +241,11 @@ static gboolean series_finish(struct series_out *so, gboolean ok, GError **error
 {
 	if (!so->f)
 		return ok;
+	if (so->held) {
+		g_string_append_len(so->buf, so->held->str, (gssize)so->held->len);
+		g_string_free(so->held, TRUE);
+		so->held = NULL;
+	}
 	series_flush(so);
 	if (fflush(so->f) != 0 && !so->err)
 		so->err = errno ? errno : EIO;
@@ -330,7 +341,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	const struct wbsim_sweep_cli *cli = ro->cli;
 	struct wbsim_run_options opts = cli->opts;
 	struct run_progress rp = { .stream = cli->progress_stream };
-	struct series_out so = { .scn = scn, .name = opts.name };
+	struct series_out so = { 0 };
 	struct run_hooks hooks = { NULL, NULL };
 	struct wbsim_run_result *r;
 	FILE *trace = ro->trace;
@@ -376,7 +387,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		return FALSE;
 	if (ok) {
 		if (cli->format == WBSIM_SWEEP_JSON) {
-			g_autofree char *json = wbsim_report_json(r, cli->wall_time);
+			g_autofree char *json = wbsim_report_json_full(r, NULL, cli->json_plus,
+								       cli->wall_time);
 
 			fputs(json, cli->out);
 			fputc('\n', cli->out);
@@ -505,7 +517,14 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct wbsim_sweep_cli cli = { 0 };
-	int status = run(&cli, argc, argv);
+	int status;
+
+	/* The user's locale for GLib's texts (--help's "[OPTION…]" in a UTF-8
+	 * locale); numbers stay in the C locale, whatever the user's: reports,
+	 * CSV and traces are read by programs. */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	status = run(&cli, argc, argv);
 
 	wbsim_sweep_cli_clear(&cli);
 	free_options();

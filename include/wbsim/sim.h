@@ -186,9 +186,11 @@ enum wbsim_task_kind {
 
 /**
  * struct wbsim_task - a schedulable entity on the simulated machine
- * @name: a stable name (used in traces: "kworker/u24:3", "fio/0")
+ * @name: the task name the kernel shows (the trace's comm: "kworker/u24:3", "fio",
+ *	"iou-wrk-114")
  * @kind: what it is
- * @pid: a stable number for traces (set by the owner; 0 by default)
+ * @pid: its pid (set by the owner; the library's tasks take theirs from one
+ *	pid space per simulation, unique in the run; 0 by default)
  * @cpu_ns: CPU time consumed
  * @cpu_wait_ns: time spent runnable, waiting for a CPU
  * @lock_wait_ns: time spent waiting for locks

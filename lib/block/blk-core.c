@@ -23,6 +23,7 @@
  * sequencing, I/O priorities.
  */
 #include <string.h>
+#include "core/pid.h"
 
 #include <wbsim/error.h>
 #include "block/blk.h"
@@ -334,6 +335,7 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
 	}
 	wbsim_task_init(&q->irq, irq_name, WBSIM_TASK_IRQ);
+	q->irq.pid = wbsim_sim_alloc_pid(q->sim);
 	q->created = q->last_change = wbsim_sim_now(q->sim);
 
 	/* wbt_init(): on by default for blk-mq queues; stacked md has none */

@@ -12,6 +12,7 @@ struct wbsim_sim {
 	uint64_t processed;
 	uint64_t past_schedules;
 	gboolean stop;
+	unsigned int next_pid;	/* wbsim_sim_alloc_pid() */
 	struct wbsim_event_queue queue;
 	wbsim_rng rng;
 	/* Called after every event when set (the --check mode's invariant hook). */

@@ -2,6 +2,7 @@
 /*
  * sim.c - the simulation clock and main loop, and timers.
  */
+#include "core/pid.h"
 #include "core/sim-private.h"
 
 wbsim_sim *wbsim_sim_new(uint64_t seed)
@@ -9,9 +10,15 @@ wbsim_sim *wbsim_sim_new(uint64_t seed)
 	wbsim_sim *sim = g_new0(wbsim_sim, 1);
 
 	sim->next_seq = 1;
+	sim->next_pid = WBSIM_FIRST_PID;
 	wbsim_event_queue_init(&sim->queue);
 	wbsim_rng_seed(&sim->rng, seed);
 	return sim;
+}
+
+unsigned int wbsim_sim_alloc_pid(wbsim_sim *sim)
+{
+	return sim->next_pid++;
 }
 
 void wbsim_sim_free(wbsim_sim *sim)

@@ -5,6 +5,7 @@
  * function runs. Left out: per-CPU pools and CPU affinity of work items,
  * concurrency management of bound workqueues, rescuers.
  */
+#include "core/pid.h"
 #include "core/workqueue.h"
 
 struct work_item {
@@ -22,6 +23,7 @@ struct worker {
 
 struct wbsim_workqueue {
 	wbsim_sim *sim;
+	char *name;
 	wbsim_cpus *cpus;
 	struct worker *workers;
 	unsigned int nr_workers;
@@ -30,19 +32,20 @@ struct wbsim_workqueue {
 
 struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
 					    const char *name, unsigned int max_active,
-					    unsigned int first_pid)
+					    unsigned int worker_id)
 {
 	struct wbsim_workqueue *wq = g_new0(struct wbsim_workqueue, 1);
 
 	wq->sim = sim;
+	wq->name = g_strdup(name);
 	wq->cpus = cpus;
 	wq->nr_workers = MAX(max_active, 1);
 	wq->workers = g_new0(struct worker, wq->nr_workers);
 	for (unsigned int i = 0; i < wq->nr_workers; i++) {
-		g_autofree char *n = g_strdup_printf("kworker/%s:%u", name, i);
+		g_autofree char *n = g_strdup_printf("kworker/%u:%u", i, worker_id);
 
 		wbsim_task_init(&wq->workers[i].task, n, WBSIM_TASK_IRQ);
-		wq->workers[i].task.pid = first_pid + i;
+		wq->workers[i].task.pid = wbsim_sim_alloc_pid(sim);
 		wq->workers[i].wq = wq;
 	}
 	g_queue_init(&wq->pending);
@@ -57,6 +60,7 @@ void wbsim_workqueue_free(struct wbsim_workqueue *wq)
 		wbsim_task_clear(&wq->workers[i].task);
 	g_queue_clear_full(&wq->pending, g_free);
 	g_free(wq->workers);
+	g_free(wq->name);
 	g_free(wq);
 }
 

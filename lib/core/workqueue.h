@@ -11,10 +11,16 @@
 
 struct wbsim_workqueue;
 
-/* A workqueue of @max_active kworkers named "kworker/@name:N". */
+/*
+ * A workqueue (@name, as alloc_workqueue() names it) of @max_active
+ * kworkers. Worker i stands for a worker of CPU i's pool and is named as
+ * the kernel names it, "kworker/i:@worker_id" (the per-CPU pools are
+ * shared by the bound workqueues, so each workqueue of a machine passes
+ * its own @worker_id); each takes its pid from the simulation.
+ */
 struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
 					    const char *name, unsigned int max_active,
-					    unsigned int first_pid);
+					    unsigned int worker_id);
 void wbsim_workqueue_free(struct wbsim_workqueue *wq);
 /* queue_work(): run @fn(@arg) after @cost ns of CPU on a worker. */
 void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg);

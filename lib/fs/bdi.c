@@ -57,7 +57,7 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 		bdi_set_max_bytes(bdi, vm, p->max_bytes);
 	/* The end-io workqueue is per CPU in the kernel (xfs-conv, ext4 rsv
 	 * conversion): up to one worker per CPU. */
-	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 200);
+	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 0);
 	bdi->inodes = g_ptr_array_new();
 	bdi->freeze_waiters = g_array_new(FALSE, FALSE, sizeof(struct wbsim_freeze_waiter));
 	bdi->retired_wbs = g_ptr_array_new();
@@ -66,7 +66,6 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
 		bdi->wb_ctx[i] = g_new0(struct wbsim_wb, 1);
 		wbsim_wb_init(bdi->wb_ctx[i], bdi, i);
-		bdi->wb_ctx[i]->flusher.pid = 100 + i;
 		g_ptr_array_add(bdi->wb_list, bdi->wb_ctx[i]);
 	}
 }

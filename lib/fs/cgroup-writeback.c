@@ -81,7 +81,7 @@ static void ensure_state(struct wbsim_bdi *bdi)
 	}
 	if (!bdi->isw_wq)
 		bdi->isw_wq = wbsim_workqueue_new(bdi->sim, bdi->cpus, "inode_switch_wbs",
-						  wbsim_cpus_count(bdi->cpus), 300);
+						  wbsim_cpus_count(bdi->cpus), 1);
 	if (!bdi->isw_pending)
 		bdi->isw_pending = g_ptr_array_new();
 }
@@ -94,18 +94,12 @@ static struct wbsim_wb *cgwb_create(struct wbsim_bdi *bdi, unsigned int ctx,
 				    struct wbsim_memcg *memcg)
 {
 	struct wbsim_wb *wb = g_new0(struct wbsim_wb, 1);
-	char name[64];
 
 	ensure_state(bdi);
 	wbsim_wb_init(wb, bdi, ctx);
 	wb->memcg = memcg;
 	wb->blkcg = wbsim_memcg_blkcg(memcg);
-	/* the flusher of a cgroup wb: its own kworker, named by its memcg */
-	wbsim_task_clear(&wb->flusher);
-	g_snprintf(name, sizeof(name), "kworker/u%u:%u-flush-%s-cg%u", bdi->nr_wb_ctx * 2, ctx,
-		   bdi->name, memcg->id);
-	wbsim_task_init(&wb->flusher, name, WBSIM_TASK_FLUSHER);
-	wb->flusher.pid = 1000 + bdi->wb_list->len;
+	/* the flusher of a cgroup wb: its own kworker (wbsim_wb_init()) */
 	g_hash_table_insert(bdi->cgwb_tree[0], tree_key(ctx, memcg->id), wb);
 	g_ptr_array_add(bdi->wb_list, wb);
 	return wb;

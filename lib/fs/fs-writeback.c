@@ -15,6 +15,7 @@
  * s_umount trylock, lazytime (b_dirty_time), metadata inode writeback
  * (write_inode), the rescuer fallback, and laptop mode.
  */
+#include "core/pid.h"
 #include "fs/fs-writeback.h"
 #include "report/trace.h"
 #include "fs/cgroup-writeback.h"
@@ -211,9 +212,9 @@ void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason)
 
 /* wb_start_background_writeback(): balance_dirty_pages() found the domain
  * over its background threshold. */
-void wbsim_wb_start_background_writeback(struct wbsim_wb *wb)
+void wbsim_wb_start_background_writeback(struct wbsim_wb *wb, const wbsim_task *task)
 {
-	wbsim_trace_writeback_wake_background(wb);
+	wbsim_trace_writeback_wake_background(wb, task);
 	wbsim_wb_wakeup(wb);
 }
 
@@ -748,11 +749,19 @@ void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx)
 	wbsim_timer_init(&wb->dwork, wb_workfn, wb);
 	wbsim_timer_init(&wb->bw_dwork, wbsim_wb_update_bandwidth_workfn, wb);
 	{
-		/* kworker/uN:M names, one per context, stable across runs */
+		/* The flusher: a kworker of the unbound pool that runs bdi_wq,
+		 * named as the kernel names it, kworker/uN:M, where N is the
+		 * pool's id (the first unbound pool follows the two per-CPU
+		 * pools of each CPU: 2 * nr_cpus) and M the worker's id in the
+		 * pool, one per wb in creation order. ps shows it as
+		 * kworker/uN:M-flush-MAJ:MIN (wb_workfn's set_worker_desc());
+		 * the trace's comm is the 15-character task name. */
 		char name[48];
 
-		g_snprintf(name, sizeof(name), "kworker/u%u:%u-flush-%s", bdi->nr_wb_ctx * 2, ctx, bdi->name);
+		g_snprintf(name, sizeof(name), "kworker/u%u:%u", wbsim_cpus_count(bdi->cpus) * 2,
+			   bdi->nr_flushers++);
 		wbsim_task_init(&wb->flusher, name, WBSIM_TASK_FLUSHER);
+		wb->flusher.pid = wbsim_sim_alloc_pid(bdi->sim);
 	}
 }
 

@@ -18,7 +18,7 @@ void wbsim_wb_wakeup(struct wbsim_wb *wb);
 void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb);
 void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work);
 void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason);
-void wbsim_wb_start_background_writeback(struct wbsim_wb *wb);
+void wbsim_wb_start_background_writeback(struct wbsim_wb *wb, const wbsim_task *task);
 bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
 
 void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg);

@@ -80,7 +80,6 @@ static void redistribute(struct ctx_change *c)
 			ctx[i] = g_new0(struct wbsim_wb, 1);
 			bdi->nr_wb_ctx = nr;	/* names use the new count */
 			wbsim_wb_init(ctx[i], bdi, i);
-			ctx[i]->flusher.pid = 100 + i;
 			g_ptr_array_add(bdi->wb_list, ctx[i]);
 		}
 	}

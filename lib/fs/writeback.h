@@ -265,6 +265,7 @@ struct wbsim_bdi {
 	struct wbsim_blk_queue *queue;
 	struct wbsim_fs *fs;
 	unsigned int nr_wb_ctx;
+	unsigned int nr_flushers;	/* kworkers named so far (wbsim_wb_init) */
 	struct wbsim_wb **wb_ctx;
 	const struct wbsim_affinity_ops *affinity;
 	uint64_t max_request_pages;	/* max_sectors_kb in pages */

@@ -97,6 +97,19 @@ struct wbsim_memcg_tree {
 };
 
 /* The tree of @vm with its root memcg (from wbsim_vm_init()). */
+/*
+ * The inode number of @memcg's cgroup directory, what the kernel's
+ * tracepoints print as cgroup_ino= (cgroup_ino(), kernfs_ino()): 1 for the
+ * root cgroup (and for a wb without a memcg, as in a kernel without cgroup
+ * writeback), then one number per cgroup in creation order, never reused
+ * in a run. The kernel's numbers for child cgroups are larger (kernfs
+ * numbers every node, control files too); only their identity matters.
+ */
+static inline unsigned long wbsim_memcg_ino(const struct wbsim_memcg *memcg)
+{
+	return memcg ? memcg->id : 1;
+}
+
 void wbsim_memcg_tree_init(struct wbsim_vm *vm);
 void wbsim_memcg_tree_clear(struct wbsim_memcg_tree *t);
 

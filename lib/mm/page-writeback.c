@@ -291,13 +291,13 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	 * thresholds (domain_dirty_limits() on the global domain) */
 	wbsim_trace_global_dirty_state(bdi, d->task, gdtc.bg_thresh, gdtc.thresh);
 	if (out.wake_flusher)
-		wbsim_wb_start_background_writeback(wb);
+		wbsim_wb_start_background_writeback(wb, d->task);
 	if (out.flush_foreign && wbsim_cgwb_enabled(bdi))
 		wbsim_mem_cgroup_flush_foreign(wb);
 	if (out.bandwidth_updated) {
 		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
 		for (unsigned int i = 0; i < out.bw.nr_traces; i++)
-			wbsim_trace_bdi_dirty_ratelimit(wb, &out.bw.trace[i]);
+			wbsim_trace_bdi_dirty_ratelimit(wb, d->task, &out.bw.trace[i]);
 	}
 	if (out.traced)
 		wbsim_trace_balance_dirty_pages(wb, d->task, &out.trace);

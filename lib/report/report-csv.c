@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-csv.c - the sampled time series as CSV, for gnuplot (set datafile
- * separator ',' and columnheaders), spreadsheets and pandas:
+ * separator ',' and columnheaders), spreadsheets and pandas, which read it
+ * without options: the header row comes first, one row per sample after it.
  *
- *   # wbsim 0.1.0 scenario=foo.ini seed=1: description
  *   time_s,dirty,writeback,...
  *   0.1,1234,56,...
+ *
+ * The provenance (wbsim version, scenario, seed, description) is not in
+ * the file: it is the "wbsim" object of the run's JSON report
+ * (--output-format=json), which a comment line would break readers for.
  *
  * Numbers never depend on the locale: integral values below 2^53 are
  * printed as integers, others with "%.10g" through g_ascii_formatd().
@@ -13,7 +17,6 @@
 #include <math.h>
 #include <inttypes.h>
 #include <glib.h>
-#include <wbsim/version.h>
 #include "report/report.h"
 
 static void add_value(GString *s, double v)
@@ -26,35 +29,16 @@ static void add_value(GString *s, double v)
 		g_string_append(s, g_ascii_formatd(buf, sizeof(buf), "%.10g", v));
 }
 
-/* a comment must stay on one line */
-static void add_one_line(GString *s, const char *text)
-{
-	for (const char *p = text; *p; p++)
-		g_string_append_c(s, *p == '\n' || *p == '\r' ? ' ' : *p);
-}
-
 /**
- * wbsim_report_csv_head() - the comment line and the header row
+ * wbsim_report_csv_head() - the header row: the CSV opens with it, so
+ * pandas.read_csv and spreadsheet imports read the file without options
+ * (the scenario, seed and description are in the JSON report)
  * @s: where to append
- * @scenario: the scenario's name ("-" if NULL)
- * @seed: the run's seed
- * @description: [scenario] description, or NULL
  * @columns: the column names
  * @ncols: how many
  */
-void wbsim_report_csv_head(GString *s, const char *scenario, uint64_t seed,
-			   const char *description, const char *const *columns,
-			   unsigned int ncols)
+void wbsim_report_csv_head(GString *s, const char *const *columns, unsigned int ncols)
 {
-	g_string_append(s, "# wbsim " WBSIM_VERSION_STRING " scenario=");
-	add_one_line(s, scenario ? scenario : "-");
-	g_string_append_printf(s, " seed=%" PRIu64, seed);
-	if (description && *description) {
-		g_string_append(s, ": ");
-		add_one_line(s, description);
-	}
-	g_string_append_c(s, '\n');
-
 	for (guint c = 0; c < ncols; c++) {
 		if (c)
 			g_string_append_c(s, ',');
@@ -91,8 +75,7 @@ GString *wbsim_report_csv(const struct wbsim_run_result *r)
 	guint ncols = se->columns ? se->columns->len : 0;
 	GString *s = g_string_new(NULL);
 
-	wbsim_report_csv_head(s, r->scenario, r->seed, r->description,
-			      ncols ? (const char *const *)se->columns->pdata : NULL, ncols);
+	wbsim_report_csv_head(s, ncols ? (const char *const *)se->columns->pdata : NULL, ncols);
 	if (!ncols || !se->values)
 		return s;
 	for (guint i = 0; i + ncols <= se->values->len; i += ncols)

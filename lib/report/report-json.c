@@ -5,7 +5,11 @@
  *
  * Key order and units are fio's (stat.c show_thread_status_json,
  * add_ddir_status_json, add_ddir_lat_json): "fio version" (here
- * "wbsim-<version>", followed by "wbsim version" to mark simulated data),
+ * "fio-3.33 (wbsim <version>)": it starts with "fio-" and the version of
+ * the fio whose output formats are written, Debian 12's fio 3.33, so a
+ * parser that checks or splits fio's version string keeps working, and the
+ * parenthesis marks simulated data), then "wbsim version" (the same mark
+ * as a key of its own),
  * "timestamp"/"timestamp_ms" 0 and "time" "simulated" (no wall clock),
  * "global options", "jobs" (one entry per job, or per group of jobs with
  * group_reporting, as in the text report), "disk_util" for the simulated
@@ -23,6 +27,9 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/version.h>
 #include "report/report.h"
+
+/* "fio version": fio's prefix and the version of the formats written */
+#define WBSIM_FIO_VERSION_STRING "fio-3.33 (wbsim " WBSIM_VERSION_STRING ")"
 
 #define PAGE_KIB 4	/* wbsim's page size, WBSIM_PAGE_SIZE, in KiB */
 
@@ -267,6 +274,7 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 
 		json_builder_begin_object(b);
 		set_str(b, "name", j->name);
+		set_int(b, "pid", j->pid);
 		set_int(b, "io_bytes", j->io_bytes);
 		set_int(b, "total_ios", j->total_ios);
 		set_int(b, "start_ns", j->start_ns);
@@ -299,6 +307,7 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_begin_object(b);
 		set_int(b, "ctx", w->ctx);
 		set_str(b, "flusher", w->flusher);
+		set_int(b, "flusher_pid", w->flusher_pid);
 		set_int(b, "pages_written", w->pages_written);
 		set_int(b, "pages_completed", w->pages_completed);
 		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
@@ -330,6 +339,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_begin_object(b);
 		set_int(b, "ctx", w->ctx);
 		set_str(b, "memcg", w->memcg);
+		set_int(b, "cgroup_ino", w->cgroup_ino);
 		json_builder_set_member_name(b, "dying");
 		json_builder_add_boolean_value(b, w->dying);
 		set_int(b, "dirty", w->dirty);
@@ -349,6 +359,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 
 		json_builder_begin_object(b);
 		set_str(b, "path", m->path);
+		set_int(b, "cgroup_ino", m->ino);
 		json_builder_set_member_name(b, "online");
 		json_builder_add_boolean_value(b, m->online);
 		set_int(b, "nr_file_dirty", m->nr_file_dirty);
@@ -488,7 +499,7 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
 	g_autofree char *text = NULL;
 
 	json_builder_begin_object(b);
-	set_str(b, "fio version", "wbsim-" WBSIM_VERSION_STRING);
+	set_str(b, "fio version", WBSIM_FIO_VERSION_STRING);
 	set_str(b, "wbsim version", WBSIM_VERSION_STRING);
 	set_int(b, "timestamp", 0);
 	set_int(b, "timestamp_ms", 0);

@@ -211,7 +211,7 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 	if (!ts->io_bytes && !ts->total_ios)
 		return;
 	g_string_append_printf(s, "%s: (groupid=%u, jobs=%u): err= 0: pid=%u: simulated\n",
-			       ts->first->name, ts->groupid, ts->members, ts->first_index + 1);
+			       ts->first->name, ts->groupid, ts->members, ts->first->pid);
 
 	if (ts->io_bytes && ts->runtime_ms) {
 		uint64_t bw = ts->io_bytes * 1000 / ts->runtime_ms;
@@ -344,7 +344,7 @@ static void wbsim_section_contexts(GString *s, const struct wbsim_run_result *r)
 				       w->ctx, w->flusher ? w->flusher : "-", w->pages_written,
 				       w->pages_completed, w->avg_write_bandwidth * PAGE_KIB,
 				       w->dirty_ratelimit * PAGE_KIB, w->works, w->inode_slices);
-		g_string_append(s, "    flusher: cpu=");
+		g_string_append_printf(s, "    flusher: pid=%u, cpu=", w->flusher_pid);
 		add_ms(s, w->cpu_ns);
 		g_string_append(s, ", cpu wait=");
 		add_ms(s, w->cpu_wait_ns);
@@ -363,11 +363,11 @@ static void wbsim_section_cgroups(GString *s, const struct wbsim_run_result *r)
 	for (guint i = 0; i < r->cgwbs->len; i++) {
 		const struct wbsim_cgwb_result *w = r->cgwbs->pdata[i];
 
-		g_string_append_printf(s, "  wb ctx %u memcg %s%s: dirty=%" PRIu64 ", writeback=%" PRIu64
+		g_string_append_printf(s, "  wb ctx %u memcg %s (ino %lu)%s: dirty=%" PRIu64 ", writeback=%" PRIu64
 				       ", bandwidth=%" PRIu64 "KB/s, pages written=%" PRIu64
 				       ", switched in=%" PRIu64 ", out=%" PRIu64
 				       ", foreign works=%" PRIu64 "\n",
-				       w->ctx, w->memcg, w->dying ? " (dying)" : "", w->dirty,
+				       w->ctx, w->memcg, w->cgroup_ino, w->dying ? " (dying)" : "", w->dirty,
 				       w->writeback, w->avg_write_bandwidth * PAGE_KIB,
 				       w->pages_written, w->switched_in, w->switched_out,
 				       w->foreign_works);
@@ -375,10 +375,10 @@ static void wbsim_section_cgroups(GString *s, const struct wbsim_run_result *r)
 	for (guint i = 0; i < r->memcgs->len; i++) {
 		const struct wbsim_memcg_result *m = r->memcgs->pdata[i];
 
-		g_string_append_printf(s, "  memcg %s%s: dirty=%" PRIu64 ", writeback=%" PRIu64
+		g_string_append_printf(s, "  memcg %s (ino %lu)%s: dirty=%" PRIu64 ", writeback=%" PRIu64
 				       ", file=%" PRIu64 ", foreign flushes=%" PRIu64
 				       ", failed=%" PRIu64 "\n",
-				       m->path, m->online ? "" : " (removed)", m->nr_file_dirty,
+				       m->path, m->ino, m->online ? "" : " (removed)", m->nr_file_dirty,
 				       m->nr_writeback, m->nr_file, m->frn_flushes,
 				       m->frn_flush_failures);
 	}

@@ -78,9 +78,7 @@ GString *wbsim_report_csv(const struct wbsim_run_result *r);
  * the head before the first row, then each row; the concatenation is
  * byte for byte what wbsim_report_csv() returns for the run.
  */
-void wbsim_report_csv_head(GString *s, const char *scenario, uint64_t seed,
-			   const char *description, const char *const *columns,
-			   unsigned int ncols);
+void wbsim_report_csv_head(GString *s, const char *const *columns, unsigned int ncols);
 void wbsim_report_csv_row(GString *s, const double *row, unsigned int ncols);
 
 /* ------------------------------------------------------------------------ */

@@ -43,6 +43,7 @@
  */
 struct wbsim_job_result {
 	char *name;
+	unsigned int pid;	/* fio's process for the job, as in the trace */
 	const struct wbsim_fio_job *fio;
 	uint64_t io_bytes;
 	uint64_t total_ios;
@@ -65,7 +66,8 @@ struct wbsim_job_result {
 /**
  * struct wbsim_wb_result - one writeback context
  * @ctx: its index
- * @flusher: the flusher task's name
+ * @flusher: the flusher as ps shows it, kworker/uN:M-flush-MAJ:MIN
+ * @flusher_pid: its pid (the trace's comm is the kworker/uN:M part)
  * @pages_written: pages its flusher submitted
  * @pages_completed: WB_WRITTEN: completions charged to its wb (includes
  *	pages dirtiers wrote back for inodes of this wb, fadvise and fsync)
@@ -80,6 +82,7 @@ struct wbsim_job_result {
 struct wbsim_wb_result {
 	unsigned int ctx;
 	char *flusher;
+	unsigned int flusher_pid;
 	uint64_t pages_written;
 	uint64_t pages_completed;
 	uint64_t avg_write_bandwidth;
@@ -108,6 +111,7 @@ struct wbsim_wb_result {
 struct wbsim_cgwb_result {
 	unsigned int ctx;
 	char *memcg;
+	unsigned long cgroup_ino;	/* the trace's cgroup_ino= */
 	bool dying;
 	uint64_t dirty;
 	uint64_t writeback;
@@ -131,6 +135,7 @@ struct wbsim_cgwb_result {
  */
 struct wbsim_memcg_result {
 	char *path;
+	unsigned long ino;	/* the cgroup's inode number (cgroup_ino=) */
 	bool online;
 	uint64_t nr_file_dirty;
 	uint64_t nr_writeback;

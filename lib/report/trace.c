@@ -5,6 +5,7 @@
  * kernel's TP_printk does with KBps() and jiffies_to_msecs().
  */
 #include <inttypes.h>
+#include "mm/memcontrol.h"
 #include "report/trace.h"
 
 /* The task whose context an event is emitted in: a flusher for work
@@ -40,6 +41,12 @@ static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char
 	tr->emit(tr->arg, tr->buf->str);
 }
 
+/* cgroup_ino=: the inode number of the wb's memcg (1: the root) */
+static unsigned long ino(const struct wbsim_wb *wb)
+{
+	return wbsim_memcg_ino(wb->memcg);
+}
+
 void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
 				const char *event)
 {
@@ -47,9 +54,9 @@ void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work 
 		return;
 	trace_line(wb->bdi, &wb->flusher, event,
 		   "bdi %s: sb_dev 0:0 nr_pages=%" PRId64 " sync_mode=%d kupdate=%d "
-		   "range_cyclic=%d background=%d reason=%s cgroup_ino=1",
+		   "range_cyclic=%d background=%d reason=%s cgroup_ino=%lu",
 		   wb->bdi->name, work->nr_pages, (int)work->sync_mode, work->for_kupdate,
-		   work->range_cyclic, work->for_background, wbsim_wb_reason_name(work->reason));
+		   work->range_cyclic, work->for_background, wbsim_wb_reason_name(work->reason), ino(wb));
 }
 
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
@@ -61,34 +68,34 @@ void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_w
 	if (!wb->bdi->trace)
 		return;
 	trace_line(wb->bdi, &wb->flusher, "writeback_queue_io",
-		   "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%" PRIu64 " reason=%s cgroup_ino=1",
+		   "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%" PRIu64 " reason=%s cgroup_ino=%lu",
 		   wb->bdi->name,
 		   wbsim_initial_jiffies(vm) + (uint64_t)(cutoff >= 0 ? cutoff / (int64_t)vm->jiffy_ns
 								     : -((-cutoff + (int64_t)vm->jiffy_ns - 1) /
 									 (int64_t)vm->jiffy_ns)),
 		   (int64_t)((int64_t)now - cutoff) / (int64_t)WBSIM_NSEC_PER_MSEC, moved,
-		   wbsim_wb_reason_name(work->reason));
+		   wbsim_wb_reason_name(work->reason), ino(wb));
 }
 
-void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb)
+void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task *task)
 {
 	if (!wb->bdi->trace)
 		return;
-	trace_line(wb->bdi, NULL, "writeback_wake_background", "bdi %s: cgroup_ino=1",
-		   wb->bdi->name);
+	trace_line(wb->bdi, task, "writeback_wake_background", "bdi %s: cgroup_ino=%lu",
+		   wb->bdi->name, ino(wb));
 }
 
-void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb,
+void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task,
 				     const struct wbsim_bdi_dirty_ratelimit_trace *t)
 {
 	if (!wb->bdi->trace)
 		return;
-	trace_line(wb->bdi, NULL, "bdi_dirty_ratelimit",
+	trace_line(wb->bdi, task, "bdi_dirty_ratelimit",
 		   "bdi %s: write_bw=%" PRIu64 " awrite_bw=%" PRIu64 " dirty_rate=%" PRIu64
 		   " dirty_ratelimit=%" PRIu64 " task_ratelimit=%" PRIu64
-		   " balanced_dirty_ratelimit=%" PRIu64 " cgroup_ino=1",
+		   " balanced_dirty_ratelimit=%" PRIu64 " cgroup_ino=%lu",
 		   wb->bdi->name, t->write_bw, t->avg_write_bw, t->dirty_rate,
-		   t->dirty_ratelimit, t->task_ratelimit, t->balanced_dirty_ratelimit);
+		   t->dirty_ratelimit, t->task_ratelimit, t->balanced_dirty_ratelimit, ino(wb));
 }
 
 void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
@@ -101,10 +108,10 @@ void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task
 		   " wb_setpoint=%" PRIu64 " wb_dirty=%" PRIu64 " dirty_ratelimit=%" PRIu64
 		   " task_ratelimit=%" PRIu64 " dirtied=%" PRIu64 " dirtied_pause=%" PRIu64
 		   " paused=%" PRIu64 " pause=%" PRId64 " period=%" PRIu64 " think=%" PRId64
-		   " cgroup_ino=1",
+		   " cgroup_ino=%lu",
 		   wb->bdi->name, t->limit, t->setpoint, t->dirty, t->wb_setpoint, t->wb_dirty,
 		   t->dirty_ratelimit, t->task_ratelimit, t->dirtied, t->dirtied_pause,
-		   t->paused, t->pause, t->period, t->think);
+		   t->paused, t->pause, t->period, t->think, ino(wb));
 }
 
 void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,

@@ -30,8 +30,9 @@ void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work 
 				const char *event);
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
 				    int64_t cutoff, uint64_t moved);
-void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb);
-void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb,
+/* the next two are emitted from balance_dirty_pages(): in @task's context */
+void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task *task);
+void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task,
 				     const struct wbsim_bdi_dirty_ratelimit_trace *t);
 void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
 				     const struct wbsim_bdp_trace *t);

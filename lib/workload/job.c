@@ -67,6 +67,7 @@
  */
 #include <string.h>
 #include <wbsim/error.h>
+#include "core/pid.h"
 #include "workload/job.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
@@ -269,15 +270,23 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	}
 	if (!job_check_bounds(fio, job->bs, error))
 		return FALSE;
-	g_snprintf(name, sizeof(name), "fio/%s.%u", fio->name, fio->clone);
-	wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
-	job->task.pid = m->next_pid++;
+	/* Tasks named as the kernel shows them: fio's job process is "fio"
+	 * (its pid is the job's pid in the report); an io_uring job's writes
+	 * run on its io-wq worker, "iou-wrk-<fio's pid>" with a pid of its
+	 * own (inline writes included: one serial writer, see above). */
 	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
 	if (job->uring) {
 		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
-		g_snprintf(name, sizeof(name), "fio/%s.%u:submit", fio->name, fio->clone);
-		wbsim_task_init(&job->fio_thread, name, WBSIM_TASK_DIRTIER);
-		job->fio_thread.pid = job->task.pid;
+		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
+		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
+		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
+		wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
+		job->task.pid = wbsim_sim_alloc_pid(m->sim);
+		job->pid = job->fio_thread.pid;
+	} else {
+		wbsim_task_init(&job->task, "fio", WBSIM_TASK_DIRTIER);
+		job->task.pid = wbsim_sim_alloc_pid(m->sim);
+		job->pid = job->task.pid;
 	}
 	wbsim_dirtier_init(&job->dirtier, &job->task);
 	/* Each job draws from its own stream, as fio seeds one per thread. */

@@ -40,6 +40,7 @@ struct wbsim_job {
 	struct wbsim_machine *m;
 	unsigned int index;
 	wbsim_task task;
+	unsigned int pid;	/* fio's process for the job: task's, or fio_thread's */
 	struct wbsim_dirtier dirtier;
 	wbsim_rng rng;
 	struct wbsim_job_file *files;

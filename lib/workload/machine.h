@@ -29,7 +29,6 @@ struct wbsim_machine {
 	GHashTable *files;	/* path -> struct wbsim_inode *, lookup only */
 	GPtrArray *inodes;	/* struct wbsim_inode *, in creation order */
 	GPtrArray *jobs;	/* struct wbsim_job *, in fio order */
-	unsigned int next_pid;
 	/* built only to check a scenario at load: jobs name no files */
 	bool setup_only;
 	unsigned int folio_pages;

@@ -150,7 +150,6 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->inodes = g_ptr_array_new();
 	m->warnings = g_ptr_array_new_with_free_func(g_free);
-	m->next_pid = 1000;
 	/* Large folios: with whole-folio accounting the page cache dirties,
 	 * accounts and writes back whole folios; per block, it tracks every
 	 * 4 KiB block on its own (as iomap's per-block state lets it). */
@@ -1184,6 +1183,7 @@ static void collect_cgroups(struct wbsim_run *run)
 
 		cr->ctx = wb->ctx;
 		cr->memcg = g_strdup(wb->memcg ? wb->memcg->path : "/");
+		cr->cgroup_ino = wbsim_memcg_ino(wb->memcg);
 		cr->dying = wb->dying;
 		cr->dirty = wb->stat_reclaimable;
 		cr->writeback = wb->stat_writeback;
@@ -1199,6 +1199,7 @@ static void collect_cgroups(struct wbsim_run *run)
 		struct wbsim_memcg_result *mr = g_new0(struct wbsim_memcg_result, 1);
 
 		mr->path = g_strdup(mc->path);
+		mr->ino = wbsim_memcg_ino(mc);
 		mr->online = mc->online;
 		mr->nr_file_dirty = mc->nr_file_dirty;
 		mr->nr_writeback = mc->nr_writeback;
@@ -1229,6 +1230,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		struct wbsim_job_result *jr = g_new0(struct wbsim_job_result, 1);
 
 		jr->name = g_strdup(job->fio->name);
+		jr->pid = job->pid;
 		jr->fio = job->fio;
 		jr->io_bytes = job->bytes_done;
 		jr->total_ios = job->ios_done;
@@ -1258,7 +1260,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		struct wbsim_wb_result *wr = g_new0(struct wbsim_wb_result, 1);
 
 		wr->ctx = i;
-		wr->flusher = g_strdup(wb->flusher.name);
+		wr->flusher = g_strdup_printf("%s-flush-%s", wb->flusher.name, bdi->name);
+		wr->flusher_pid = wb->flusher.pid;
 		wr->pages_written = wb->pages_written;
 		wr->pages_completed = wb->stat_written;
 		wr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;
@@ -1494,7 +1497,18 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->failure = NULL;
 		goto out;
 	}
-	sample(run->m.sim, run);	/* the final state */
+	/* the final state; when the sampler took a row at this very time (a
+	 * run stopped on a sample tick), that row gives way to it: one row per
+	 * time (the API's sample callback sees both) */
+	{
+		GArray *v = run->result->series.values;
+		guint ncols = run->result->series.columns->len;
+
+		if (ncols && v->len >= ncols &&
+		    g_array_index(v, double, v->len - ncols) == wbsim_sim_now(run->m.sim) / 1e9)
+			g_array_set_size(v, v->len - ncols);
+		sample(run->m.sim, run);
+	}
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
 	run->result = NULL;

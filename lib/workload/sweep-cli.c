@@ -32,7 +32,7 @@ void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cl
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &cli->opt_results,
 		  "Append each finished point to FILE (JSON Lines) and, when FILE holds points of the same sweep, skip them: an interrupted sweep resumes", "FILE" },
 		{ "output-format", 0, 0, G_OPTION_ARG_STRING, &cli->opt_output_format,
-		  "Report format: text (default for one run), json, or csv (default for a sweep)", "FORMAT" },
+		  "Report format: text (default for one run), json, json+ (json with fio's latency bins; one run), or csv (default for a sweep)", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &cli->opt_output,
 		  "Write the reports to FILE instead of standard output", "FILE" },
 		{ "check", 0, 0, G_OPTION_ARG_NONE, &cli->opt_check,
@@ -56,13 +56,14 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
 	cli->format_given = f != NULL;
 	if (!f || strcmp(f, "text") == 0) {
 		cli->format = WBSIM_SWEEP_TEXT;
-	} else if (strcmp(f, "json") == 0) {
+	} else if (strcmp(f, "json") == 0 || strcmp(f, "json+") == 0) {
 		cli->format = WBSIM_SWEEP_JSON;
+		cli->json_plus = f[4] == '+';
 	} else if (strcmp(f, "csv") == 0) {
 		cli->format = WBSIM_SWEEP_CSV;
 	} else {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--output-format %s: expected text, json or csv", f);
+			    "--output-format %s: expected text, json, json+ or csv", f);
 		return FALSE;
 	}
 	cli->repeat = 1;
@@ -154,6 +155,11 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 		return TRUE;
 	if (!cli->format_given)
 		cli->format = WBSIM_SWEEP_CSV;
+	if (cli->json_plus) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--output-format json+: for one run (a sweep writes its points as json)");
+		return FALSE;
+	}
 	if (cli->repeat > 1 && seed_swept(cli->sw)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "--repeat %u: run.seed is swept: expected --repeat or a sweep of run.seed, not both",

@@ -37,6 +37,7 @@ struct wbsim_sweep_progress;
  * @opt_args: the remaining arguments (the scenario file)
  * @format: the output format (CSV by default for a sweep)
  * @format_given: --output-format was given
+ * @json_plus: --output-format=json+ (format is WBSIM_SWEEP_JSON; one run only)
  * @wall_time: report wall-clock figures
  * @repeat: seeds per point (1: plain runs)
  * @path: the scenario file
@@ -67,6 +68,7 @@ struct wbsim_sweep_cli {
 
 	enum wbsim_sweep_format format;
 	gboolean format_given;
+	gboolean json_plus;
 	gboolean wall_time;
 	unsigned int repeat;
 	const char *path;
@@ -93,7 +95,7 @@ void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cl
  * wbsim_sweep_cli_parse() - check the shared options once GOption is done
  * @cli: the options
  * @error: WBSIM_ERROR_INVALID_VALUE: "--output-format X: expected text,
- *	json or csv", "--repeat X: expected an integer from 2 to 1000"
+ *	json, json+ or csv", "--repeat X: expected an integer from 2 to 1000"
  *
  * Return: TRUE on success.
  */

@@ -101,6 +101,16 @@ static void test_help(void **state)
 	/* the hidden documentation generator stays hidden */
 	assert_null(strstr(r.out, "--dump-keys-markdown"));
 	run_result_clear(&r);
+
+	/* the program sets the user's locale: a UTF-8 one gets GLib's
+	 * ellipsis (C.UTF-8: in every Debian libc), the numbers of a report
+	 * stay in the C locale */
+	g_setenv("LC_ALL", "C.UTF-8", TRUE);
+	r = run("--help");
+	g_unsetenv("LC_ALL");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n  sim-writeback [OPTION\u2026] SCENARIO.ini\n"));
+	run_result_clear(&r);
 }
 
 static void test_usage_errors(void **state)
@@ -167,7 +177,7 @@ static void test_outputs_through_path(void **state)
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_true(g_file_get_contents(target, &text, NULL, NULL));
-	assert_true(g_str_has_prefix(text, "# wbsim "));
+	assert_true(g_str_has_prefix(text, "time_s,dirty,"));
 	run_result_clear(&r);
 
 	/* a device is written, not replaced by a regular file */
@@ -308,6 +318,154 @@ static void test_run_reports(void **state)
 	run_result_clear(&r);
 }
 
+/*
+ * Task and cgroup identities in an E7 trace: one pid space (a pid names one
+ * task, the report's job pid is the trace's fio pid), kernel task names,
+ * bdi_dirty_ratelimit in the dirtier's context, cgroup_ino= per cgroup as
+ * the report lists them.
+ */
+static void test_trace_identities(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *trace = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GHashTable) comm_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", path,
+				  "scenarios/e7-dying-cgroup-reachable.ini");
+	unsigned int ratelimit_lines = 0;
+
+	assert_int_equal(r.status, 0);
+	assert_true(g_str_has_prefix(r.out, "old: (groupid=0, jobs=1): err= 0: pid=114: simulated\n"));
+	assert_non_null(strstr(r.out, "\nnew: (groupid=0, jobs=1): err= 0: pid=115: simulated\n"));
+	assert_non_null(strstr(r.out, "  wb 0 (kworker/u24:0-flush-259:0): "));
+	assert_non_null(strstr(r.out, "    flusher: pid=113, cpu="));
+	assert_non_null(strstr(r.out, "  wb ctx 0 memcg /e7/a (ino 3) (dying): "));
+	assert_non_null(strstr(r.out, "  memcg /e7/b (ino 4): "));
+	assert_true(g_file_get_contents(path, &trace, NULL, NULL));
+	lines = g_strsplit(trace, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_autofree char *task = NULL;
+		char *dash;
+		const char *seen;
+
+		if (!**l || **l == '#')
+			continue;
+		task = g_strndup(*l, 24);
+		g_strstrip(task);
+		dash = strrchr(task, '-');
+		assert_non_null(dash);
+		*dash = '\0';
+		/* one comm per pid, in the whole run */
+		seen = g_hash_table_lookup(comm_of, dash + 1);
+		if (seen)
+			assert_string_equal(seen, task);
+		else
+			g_hash_table_insert(comm_of, g_strdup(dash + 1), g_strdup(task));
+		if (strstr(*l, ": bdi_dirty_ratelimit: ")) {
+			assert_string_equal(task, "fio");
+			ratelimit_lines++;
+		}
+		assert_null(strstr(*l, "<idle>"));
+	}
+	assert_true(ratelimit_lines > 0);
+	assert_string_equal(g_hash_table_lookup(comm_of, "114"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "115"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "128"), "kworker/u24:1");
+	assert_non_null(strstr(trace, " cgroup_ino=3\n"));
+	assert_non_null(strstr(trace, " cgroup_ino=4\n"));
+	assert_null(strstr(trace, "cgroup_ino=1\n"));
+	g_unlink(path);
+	g_rmdir(dir);
+	run_result_clear(&r);
+}
+
+/*
+ * --series: the header row first (no comment line: pandas.read_csv and
+ * spreadsheets read it without options), one row per sample, and a run
+ * stopped on a sample tick (time_limit=1s, 100 ms samples) does not repeat
+ * its last row: 0, 0.1, ..., 1 s.
+ */
+static void test_series_csv(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-series-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "s.csv", NULL);
+	g_autofree char *csv = NULL;
+	g_auto(GStrv) lines = NULL;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=1s", "--series", path,
+				  "scenarios/e1-nvme-xfs-base.ini");
+
+	assert_int_equal(r.status, 0);
+	assert_true(g_file_get_contents(path, &csv, NULL, NULL));
+	assert_true(g_str_has_prefix(csv, "time_s,dirty,writeback,bg_thresh,thresh,setpoint,limit,"
+					  "wb0_dirty,wb0_written,wb0_avg_write_bw_kbps,"
+					  "wb0_dirty_ratelimit_kbps,job0_bytes,job0_paused_ms,"));
+	lines = g_strsplit(csv, "\n", -1);
+	/* header, 11 samples, and the empty string after the last newline */
+	assert_int_equal(g_strv_length(lines), 13);
+	assert_true(g_str_has_prefix(lines[1], "0,"));
+	assert_true(g_str_has_prefix(lines[10], "0.9,"));
+	assert_true(g_str_has_prefix(lines[11], "1,"));
+	assert_string_equal(lines[12], "");
+	g_unlink(path);
+	g_rmdir(dir);
+	run_result_clear(&r);
+}
+
+/*
+ * --output-format=json+: clat_ns "bins" as fio writes them, which fio's
+ * tools/fio_jsonplus_clat2csv (Debian: fio) turns into one row per bin; a
+ * sweep refuses json+ rather than drop the bins.
+ */
+static void test_json_plus(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-jsonplus-XXXXXX", NULL);
+	g_autofree char *json = g_build_filename(dir, "out.json", NULL);
+	g_autofree char *csv = g_build_filename(dir, "clat.csv", NULL);
+	g_autofree char *csv0 = g_build_filename(dir, "clat_job0.csv", NULL);
+	g_autofree char *tool = g_find_program_in_path("fio_jsonplus_clat2csv");
+	g_autofree char *text = NULL;
+	struct run_result r = run("--no-wall-time", "--output-format=json+", "-o", json,
+				  "scenarios/validate-minimal.ini");
+
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(json, &text, NULL, NULL));
+	/* validate-minimal: 16384 writes of 4 KiB, every clat in one bin */
+	assert_non_null(strstr(text, "\"bins\" : {\n"));
+	g_clear_pointer(&text, g_free);
+	r = run("--output-format=json+", "--sweep", "writeback.contexts=1,2",
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: --output-format json+: for one run "
+				   "(a sweep writes its points as json)\n");
+	run_result_clear(&r);
+	if (!tool) {
+		print_message("fio_jsonplus_clat2csv not found (Debian package fio): "
+			      "its reading of json+ not tested\n");
+	} else {
+		const char *argv[] = { tool, json, csv, NULL };
+		g_auto(GStrv) lines = NULL;
+		g_autoptr(GError) e = NULL;
+		int st = 0;
+
+		assert_true(g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+					 NULL, NULL, NULL, NULL, &st, &e));
+		assert_true(g_spawn_check_wait_status(st, NULL));
+		assert_true(g_file_get_contents(csv0, &text, NULL, NULL));
+		lines = g_strsplit(text, "\n", -1);
+		assert_true(g_str_has_prefix(lines[0], "nsec, read_slat_ns_count,"));
+		assert_non_null(strstr(lines[0], " write_clat_ns_count, write_clat_ns_cumulative,"));
+		/* one bin: its value, then 16384 writes, cumulative 16384, 100% */
+		assert_non_null(lines[1]);
+		assert_non_null(strstr(lines[1], ", 16384, 16384, 1.0, "));
+		assert_true(lines[2] == NULL || *lines[2] == '\0');
+		g_unlink(csv0);
+	}
+	g_unlink(json);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -319,7 +477,7 @@ static void test_json_output(void **state)
 	assert_int_equal(r.status, 0);
 	assert_true(json_parser_load_from_data(p, r.out, -1, NULL));
 	o = json_node_get_object(json_parser_get_root(p));
-	assert_true(g_str_has_prefix(json_object_get_string_member(o, "fio version"), "wbsim-"));
+	assert_true(g_str_has_prefix(json_object_get_string_member(o, "fio version"), "fio-3.33 (wbsim "));
 	jobs = json_object_get_array_member(o, "jobs");
 	assert_int_equal(json_array_get_length(jobs), 1);
 	job = json_array_get_object_element(jobs, 0);
@@ -414,6 +572,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_trace_identities),
+		cmocka_unit_test(test_series_csv),
+		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
