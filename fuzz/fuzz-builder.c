@@ -42,9 +42,9 @@ static void add_job(wbsim_scenario_builder *b, const char *name, GString *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	wbsim_scenario_builder *b;
-	struct wbsim_scenario *scn, *again;
+	struct wbsim_scenario *scn;
 	GError *error = NULL;
-	char *input, *dump, *dump2, *job = NULL;
+	char *input, *job = NULL;
 	GString *text = g_string_new(NULL);
 	char **lines;
 
@@ -98,20 +98,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (error)
 		abort();
-	dump = wbsim_scenario_dump(scn);
-	wbsim_scenario_free(scn);
-	again = wbsim_scenario_load_string(dump, "dump.ini", fuzz_empty_dir(), NULL, &error);
-	if (!again) {
-		fprintf(stderr, "the dump does not load: %s\n%s", error->message, dump);
-		abort();
-	}
-	dump2 = wbsim_scenario_dump(again);
-	if (strcmp(dump, dump2) != 0) {
-		fprintf(stderr, "the dump of the dump differs:\n%s\n----\n%s", dump, dump2);
-		abort();
-	}
-	g_free(dump2);
-	g_free(dump);
-	wbsim_scenario_free(again);
+	fuzz_check_dump_round_trip(scn);
 	return 0;
 }

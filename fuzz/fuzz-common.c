@@ -3,10 +3,13 @@
  * fuzz/fuzz-common.c - the empty base directory and the input filter of
  * the libFuzzer targets.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+
+#include <wbsim/scenario.h>
 
 #include "fuzz-common.h"
 
@@ -65,4 +68,27 @@ gboolean fuzz_reads_no_file(const uint8_t *data, size_t size)
 		p = nl ? nl + 1 : end;
 	}
 	return TRUE;
+}
+
+void fuzz_check_dump_round_trip(struct wbsim_scenario *scn)
+{
+	GError *error = NULL;
+	struct wbsim_scenario *again;
+	char *dump, *dump2;
+
+	dump = wbsim_scenario_dump(scn);
+	wbsim_scenario_free(scn);
+	again = wbsim_scenario_load_string(dump, "dump.ini", fuzz_empty_dir(), NULL, &error);
+	if (!again) {
+		fprintf(stderr, "the dump does not load: %s\n%s", error->message, dump);
+		abort();
+	}
+	dump2 = wbsim_scenario_dump(again);
+	if (strcmp(dump, dump2) != 0) {
+		fprintf(stderr, "the dump of the dump differs:\n%s\n----\n%s", dump, dump2);
+		abort();
+	}
+	g_free(dump2);
+	g_free(dump);
+	wbsim_scenario_free(again);
 }

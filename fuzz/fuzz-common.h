@@ -34,4 +34,13 @@ const char *fuzz_empty_dir(void);
  */
 gboolean fuzz_reads_no_file(const uint8_t *data, size_t size);
 
+struct wbsim_scenario;
+
+/**
+ * fuzz_check_dump_round_trip() - the dump of @scn loads, and its own dump
+ * is the same text; abort() otherwise. Frees @scn.
+ * @scn: a scenario that loaded
+ */
+void fuzz_check_dump_round_trip(struct wbsim_scenario *scn);
+
 #endif /* WBSIM_FUZZ_COMMON_H */

@@ -26,9 +26,9 @@ static void check_error(const struct wbsim_scenario *scn, const GError *error)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct wbsim_scenario *scn, *again;
+	struct wbsim_scenario *scn;
 	GError *error = NULL;
-	char *text, *dump, *dump2;
+	char *text;
 
 	if (!fuzz_reads_no_file(data, size))
 		return -1;	/* keep it out of the corpus */
@@ -43,21 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (error)
 		abort();
-	dump = wbsim_scenario_dump(scn);
-	wbsim_scenario_free(scn);
-	again = wbsim_scenario_load_string(dump, "dump.ini", fuzz_empty_dir(),
-					   NULL, &error);
-	if (!again) {
-		fprintf(stderr, "the dump does not load: %s\n%s", error->message, dump);
-		abort();
-	}
-	dump2 = wbsim_scenario_dump(again);
-	if (strcmp(dump, dump2) != 0) {
-		fprintf(stderr, "the dump of the dump differs:\n%s\n----\n%s", dump, dump2);
-		abort();
-	}
-	g_free(dump2);
-	g_free(dump);
-	wbsim_scenario_free(again);
+	fuzz_check_dump_round_trip(scn);
 	return 0;
 }
