@@ -144,6 +144,23 @@ def extents_by_moment(items):
 
 # -- one lab run -------------------------------------------------------------
 
+def lab_series_rows(d):
+    """A lab run's series with t = 0 where the jobs begin writing, as in
+    the simulator, and the shift: the last sample before the machine's
+    dirtied count moved by 256 pages (fio's start-up and file layout come
+    first; io_uring writes do not move a task's wchar, so the jobs' byte
+    counts cannot tell)."""
+    rows = series_rows(os.path.join(d, "series.csv"))
+    t0 = 0.0
+    for r in rows:
+        if (col(r, "nr_dirtied") or 0) > 256:
+            break
+        t0 = time_of(r)
+    for r in rows:
+        r["time_s"] = time_of(r) - t0
+    return rows, t0
+
+
 def lab_run(d):
     with open(os.path.join(d, "fio.json")) as f:
         fio = json.load(f)
@@ -152,18 +169,7 @@ def lab_run(d):
     with open(os.path.join(d, "cpu.json")) as f:
         cpu = json.load(f)
     m = fio_bandwidths(fio)
-    rows = series_rows(os.path.join(d, "series.csv"))
-    # t = 0 where the jobs begin writing, as in the simulator: the last
-    # sample before the machine's dirtied count moved by 256 pages (fio's
-    # start-up and file layout come first; io_uring writes do not move a
-    # task's wchar, so the jobs' byte counts cannot tell)
-    t0 = 0.0
-    for r in rows:
-        if (col(r, "nr_dirtied") or 0) > 256:
-            break
-        t0 = time_of(r)
-    for r in rows:
-        r["time_s"] = time_of(r) - t0
+    rows, t0 = lab_series_rows(d)
     m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
     tr = os.path.join(d, "trace.txt.gz")
     written = cpu["nr_written"]

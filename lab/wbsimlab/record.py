@@ -12,7 +12,7 @@
 """
 import gzip
 import os
-import re
+import select
 import shutil
 import subprocess
 import threading
@@ -186,9 +186,8 @@ class TraceRecorder:
     def _drain(self):
         fd = self.pipe.fileno()
         os.set_blocking(fd, False)
-        import select
         while True:
-            r, _, _ = select.select([fd], [], [], 0.2)
+            select.select([fd], [], [], 0.2)
             try:
                 data = os.read(fd, 1 << 16)
             except BlockingIOError:
@@ -230,9 +229,9 @@ KWORKER_KINDS = [
     ("fs_completion", ("xfs_end_io", "ext4_end_io_rsv_work", "xfs_end_bio",
                        "ext4_end_io_end")),
 ]
-IRQ_FRAMES = ("handle_softirqs", "__do_softirq", "irq_exit_rcu",
-              "__sysvec_call_function_single", "sysvec_apic_timer_interrupt",
-              "common_interrupt", "asm_common_interrupt")
+# Interrupt work, on whichever task's stack it ran.
+IRQ_FRAMES = ("handle_softirqs", "__do_softirq", "common_interrupt",
+              "blk_mq_complete_request", "blk_complete_reqs")
 
 
 def classify(comm, frames):
@@ -240,10 +239,8 @@ def classify(comm, frames):
     if comm.startswith("swapper"):
         return "idle"
     # interrupt work on any task's stack counts as irq, as in the simulator
-    for fr in frames:
-        if fr in ("handle_softirqs", "__do_softirq", "common_interrupt",
-                  "blk_mq_complete_request", "blk_complete_reqs"):
-            return "irq"
+    if any(fr in IRQ_FRAMES for fr in frames):
+        return "irq"
     if comm == "fio":
         return "fio"
     if comm.startswith("iou-wrk") or comm.startswith("iou-sqp"):
@@ -337,7 +334,7 @@ class PerfRecorder:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 
-    def summarise(self, fio_tids=None):
+    def summarise(self):
         """(ms per kind, top functions per kind, samples) from perf script."""
         p = subprocess.run(["perf", "script", "-i", self.path, "-F",
                             "comm,tid,ip,sym"], capture_output=True, text=True)

@@ -75,14 +75,14 @@ static gboolean loop_init(struct wbsim_device *dev, GError **error)
 }
 
 /* Marks the backing pages of [page, page + n) written; returns how many
- * were not before. */
+ * were not before. One chunk lookup per 2 MiB of the range. */
 static uint64_t loop_touch(struct loop *d, uint64_t page, uint64_t n)
 {
-	uint64_t fresh = 0;
+	uint64_t fresh = 0, end = page + n;
 
-	for (uint64_t p = page; p < page + n; p++) {
-		int64_t chunk = (int64_t)(p >> LOOP_CHUNK_SHIFT);
-		unsigned int bit = p & ((1u << LOOP_CHUNK_SHIFT) - 1);
+	while (page < end) {
+		int64_t chunk = (int64_t)(page >> LOOP_CHUNK_SHIFT);
+		uint64_t chunk_end = MIN(end, (uint64_t)(chunk + 1) << LOOP_CHUNK_SHIFT);
 		uint64_t *bits = g_hash_table_lookup(d->chunks, &chunk);
 
 		if (!bits) {
@@ -92,9 +92,13 @@ static uint64_t loop_touch(struct loop *d, uint64_t page, uint64_t n)
 			bits = g_new0(uint64_t, LOOP_CHUNK_WORDS);
 			g_hash_table_insert(d->chunks, key, bits);
 		}
-		if (!(bits[bit / 64] & (1ull << (bit % 64)))) {
-			bits[bit / 64] |= 1ull << (bit % 64);
-			fresh++;
+		for (; page < chunk_end; page++) {
+			unsigned int bit = page & ((1u << LOOP_CHUNK_SHIFT) - 1);
+
+			if (!(bits[bit / 64] & (1ull << (bit % 64)))) {
+				bits[bit / 64] |= 1ull << (bit % 64);
+				fresh++;
+			}
 		}
 	}
 	d->backing_pages += fresh;
