@@ -260,6 +260,65 @@ static gboolean series_finish(struct series_out *so, gboolean ok, GError **error
 	return ok;
 }
 
+/**
+ * struct io_logs_out - the jobs' fio logs (write_bw_log, write_lat_log,
+ * write_iops_log), written where fio writes them: the current directory,
+ * or the path the option names
+ * @files: log name -> FILE *
+ * @err: the first failure ("NAME: why"), or NULL
+ */
+struct io_logs_out {
+	GHashTable *files;
+	char *err;
+};
+
+static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
+{
+	if (!lo->err)
+		lo->err = g_strdup_printf("fio log %s: %s", name, g_strerror(e ? e : EIO));
+}
+
+/* struct wbsim_run_options::io_log_fn */
+static void io_log_write(void *arg, const char *name, const char *text, gboolean append)
+{
+	struct io_logs_out *lo = arg;
+	FILE *f = g_hash_table_lookup(lo->files, name);
+
+	if (!text) {
+		/* several jobs may share a file (per_job_logs=0): opened once */
+		if (!f && !g_hash_table_contains(lo->files, name)) {
+			f = fopen(name, append ? "a" : "w");
+			if (!f)
+				io_log_fail(lo, name, errno);
+			g_hash_table_insert(lo->files, g_strdup(name), f);
+		}
+		return;
+	}
+	if (f && fputs(text, f) == EOF)
+		io_log_fail(lo, name, errno);
+}
+
+/* Close every log; FALSE (and @error) if one could not be written. */
+static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **error)
+{
+	GHashTableIter it;
+	gpointer name, f;
+
+	if (!lo->files)
+		return ok;
+	g_hash_table_iter_init(&it, lo->files);
+	while (g_hash_table_iter_next(&it, &name, &f))
+		if (f && fclose(f) != 0)
+			io_log_fail(lo, name, errno);
+	g_hash_table_destroy(lo->files);
+	if (ok && lo->err) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s", lo->err);
+		ok = FALSE;
+	}
+	g_free(lo->err);
+	return ok;
+}
+
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
 static GArray *scenario_groups(const struct wbsim_scenario *scn)
 {
@@ -342,6 +401,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	struct wbsim_run_options opts = cli->opts;
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
+	struct io_logs_out lo = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL };
 	struct run_hooks hooks = { NULL, NULL };
 	struct wbsim_run_result *r;
 	FILE *trace = ro->trace;
@@ -372,6 +432,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		opts.trace_fn = write_trace_line;
 		opts.trace_arg = trace;
 	}
+	opts.io_log_fn = io_log_write;
+	opts.io_log_arg = &lo;
 	r = wbsim_run_scenario(scn, &opts, error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
@@ -383,6 +445,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		ok = FALSE;
 	}
 	ok = series_finish(&so, ok && r, r ? error : NULL);
+	ok = io_logs_finish(&lo, ok && r, r ? error : NULL);
 	if (!r)
 		return FALSE;
 	if (ok) {

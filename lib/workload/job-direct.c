@@ -23,6 +23,7 @@ struct direct_io {
 	struct wbsim_job_file *f;
 	uint64_t first_block;	/* filesystem block of the file */
 	uint64_t nr_blocks;
+	uint64_t offset;	/* in the file */
 	wbsim_time_t issued;
 	GPtrArray *bios;	/* struct direct_bio * */
 	unsigned int outstanding;
@@ -57,6 +58,8 @@ static void direct_io_done(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = io->job;
 
 	wbsim_lat_hist_add(&job->clat, wbsim_sim_now(sim) - io->issued);
+	wbsim_job_logs_io(&job->logs, wbsim_sim_now(sim), wbsim_sim_now(sim) - io->issued, job->bs,
+			  io->offset, job->bytes_done, job->ios_done);
 	job->bytes_done += job->bs;
 	job->ios_done++;
 	job->dio_inflight--;
@@ -173,6 +176,7 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	io = g_new0(struct direct_io, 1);
 	io->job = job;
 	io->f = f;
+	io->offset = off;
 	io->first_block = off / WBSIM_PAGE_SIZE;
 	io->nr_blocks = job->bs / WBSIM_PAGE_SIZE;
 	io->issued = wbsim_sim_now(sim);

@@ -8,6 +8,7 @@
 #include "workload/machine.h"
 #include "mm/page-writeback.h"
 #include "report/lat-hist.h"
+#include "workload/job-log.h"
 
 struct direct_io;
 
@@ -63,7 +64,9 @@ struct wbsim_job {
 	struct wbsim_lat_hist sync_lat;
 	uint64_t passes;
 	uint64_t invalidates;
-	GArray *bw_samples;	/* KiB/s per 500 ms window */
+	GArray *bw_samples;	/* KiB/s per bw_window_ns window */
+	wbsim_time_t bw_window_ns;	/* fio's bw_avg_time */
+	struct wbsim_job_logs logs;	/* write_bw_log, write_lat_log, write_iops_log */
 	wbsim_time_t bw_next;	/* end of the current window */
 	uint64_t bw_bytes;	/* bytes_done at its start */
 
@@ -72,6 +75,7 @@ struct wbsim_job {
 	wbsim_time_t frozen_since;	/* waiting for a thaw since (0: not) */
 	unsigned int batch_ios;
 	wbsim_time_t batch_cost[64];
+	uint64_t batch_off[64];		/* each write's offset in its file */
 	wbsim_time_t batch_total;
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
 	bool batch_throttle;		/* balance_dirty_pages() is due */

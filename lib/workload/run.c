@@ -1210,6 +1210,38 @@ static void collect_cgroups(struct wbsim_run *run)
 	}
 }
 
+/*
+ * fio's write_bw_log, write_lat_log, write_iops_log of @job: written
+ * through the run's io_log_fn; without one (a sweep point, a library
+ * caller that gave none) the report says they were not written.
+ */
+static void setup_job_logs(struct wbsim_run *run, struct wbsim_job *job)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+
+	if (!fio->write_bw_log && !fio->write_lat_log && !fio->write_iops_log)
+		return;
+	if (!run->opts.io_log_fn) {
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("%s:%u: job '%s': its fio logs (write_bw_log, write_lat_log, "
+						"write_iops_log) are not written: a single sim-writeback "
+						"run writes them, a sweep point does not",
+						fio->file, fio->line, fio->name));
+		return;
+	}
+	/* fio's thread_number: 1-based, clones counted */
+	wbsim_job_logs_init(&job->logs, fio, job->index + 1, run->opts.io_log_fn,
+			    run->opts.io_log_arg);
+	/* fio: a bandwidth log of a row per I/O makes bw_avg_time 0, and the
+	 * report's bandwidth statistics per-I/O too */
+	if (fio->write_bw_log && !fio->log_avg_msec && !fio->bwavgtime)
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("%s:%u: job '%s': write_bw_log without log_avg_msec: fio "
+						"would take the report's bandwidth samples per I/O; wbsim "
+						"takes them per 500 ms",
+						fio->file, fio->line, fio->name));
+}
+
 static void collect(struct wbsim_run *run, double wall_s)
 {
 	struct wbsim_run_result *r = run->result;
@@ -1460,6 +1492,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	}
 	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
 		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		setup_job_logs(run, &run->jobs[i]);
 	collect_cgroup_paths(run, fio);
 	/* fio lays every job's files out before any job starts */
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
@@ -1509,6 +1543,10 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 			g_array_set_size(v, v->len - ncols);
 		sample(run->m.sim, run);
 	}
+	/* a job the time limit cut short: its logs as they are */
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		wbsim_job_logs_finish(&run->jobs[i].logs, wbsim_sim_now(run->m.sim),
+				      run->jobs[i].bytes_done, run->jobs[i].ios_done);
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
 	run->result = NULL;

@@ -5,6 +5,7 @@
 
 #include <wbsim/scenario.h>
 #include "report/results.h"
+#include "workload/job-log.h"
 
 /**
  * struct wbsim_run_options - how to run
@@ -17,6 +18,9 @@
  *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
  * @job_end_fn: called when a job finishes, or NULL
  * @hook_arg: argument of @sample_fn and @job_end_fn
+ * @io_log_fn: where the jobs' fio logs (write_bw_log, write_lat_log,
+ *	write_iops_log) go, or NULL: not written, a warning in the result
+ * @io_log_arg: its argument
  * @series_streamed: each row of the series goes to @sample_fn only and
  *	the result keeps the column names but no rows: memory stays flat in
  *	simulated time (sim-writeback streams --series; sweep points have no
@@ -32,6 +36,8 @@ struct wbsim_run_options {
 	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);
 	void *hook_arg;
 	gboolean series_streamed;
+	wbsim_io_log_fn io_log_fn;
+	void *io_log_arg;
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

@@ -466,6 +466,171 @@ static void test_json_plus(void **state)
 	g_rmdir(dir);
 }
 
+/* The rows of a log file, split at ", " (fio's separator). */
+static GPtrArray *read_log(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		fail_msg("%s was not written", name);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i] && *lines[i]; i++)
+		g_ptr_array_add(rows, g_strsplit(lines[i], ", ", -1));
+	/* the last line ends with a newline */
+	assert_true(!*text || g_str_has_suffix(text, "\n"));
+	return rows;
+}
+
+static guint64 col(GPtrArray *rows, guint i, guint c)
+{
+	char **r = rows->pdata[i];
+
+	assert_true(c < g_strv_length(r));
+	return g_ascii_strtoull(r[c], NULL, 10);
+}
+
+/* Run a program of fio's (Debian: fio) in @dir; FALSE if it is absent. */
+static gboolean run_fio_tool(const char *dir, const char *const *argv)
+{
+	g_autofree char *tool = g_find_program_in_path(argv[0]);
+	g_autoptr(GPtrArray) a = g_ptr_array_new();
+	g_autoptr(GError) e = NULL;
+	int st = 0;
+
+	if (!tool) {
+		print_message("%s not found (Debian package fio): its reading of the logs not tested\n",
+			      argv[0]);
+		return FALSE;
+	}
+	g_ptr_array_add(a, tool);
+	for (guint i = 1; argv[i]; i++)
+		g_ptr_array_add(a, (char *)argv[i]);
+	g_ptr_array_add(a, NULL);
+	assert_true(g_spawn_sync(dir, (char **)a->pdata, NULL,
+				 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+				 NULL, NULL, NULL, NULL, &st, &e));
+	assert_true(g_spawn_check_wait_status(st, NULL));
+	return TRUE;
+}
+
+/*
+ * fio's write_bw_log, write_lat_log and write_iops_log: fio 3.33's file
+ * names and rows (a row per write, or per log_avg_msec window), written in
+ * the current directory, read by fio's fio_generate_plots and fio2gnuplot.
+ * (fiologparser.py, in /usr/share/doc/fio, reads four-column rows: it
+ * fails on fio 3.33's own five-column logs, so it is not run here.)
+ */
+static void test_fio_logs(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-logs-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "logs.ini", NULL);
+	g_autoptr(GPtrArray) bw = NULL, clat = NULL, lat = NULL, slat = NULL, iops = NULL;
+	g_autoptr(GPtrArray) wbw = NULL, shared = NULL;
+	struct run_result r;
+	guint drops = 0;
+
+	assert_true(g_file_set_contents(ini,
+		"[scenario]\ndescription = fio logs\n\n"
+		"[fio:global]\nioengine=psync\nbs=4k\nrw=write\n\n"
+		"[fio:a]\nsize=8m\nwrite_bw_log=a\nwrite_lat_log=a\nwrite_iops_log=a\n\n"
+		"[fio:b]\nsize=8m\nrate=4m\nwrite_bw_log\nlog_avg_msec=100\nlog_offset=1\n\n"
+		"[fio:c]\nsize=1m\nwrite_iops_log=s\nper_job_logs=0\nnumjobs=2\n", -1, NULL));
+	r = run_in(dir, "--no-wall-time", "logs.ini", NULL);
+	assert_int_equal(r.status, 0);
+	/* a job logged per I/O: its report's bandwidth samples differ from fio's */
+	assert_non_null(strstr(r.out, "logs.ini:9: job 'a': write_bw_log without log_avg_msec"));
+	assert_null(strstr(r.out, "are not written"));
+	run_result_clear(&r);
+	/* a sweep's points would write the same files */
+	r = run_in(dir, "--sweep", "writeback.contexts=1,2", "logs.ini", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: logs.ini:9: job 'a': write_bw_log: fio's logs are files "
+				   "of one run: not with a sweep (run a point alone with --set)\n");
+	run_result_clear(&r);
+
+	/* a row per write: time, value, direction 1, block size, priority */
+	bw = read_log(dir, "a_bw.1.log");
+	clat = read_log(dir, "a_clat.1.log");
+	lat = read_log(dir, "a_lat.1.log");
+	iops = read_log(dir, "a_iops.1.log");
+	slat = read_log(dir, "a_slat.1.log");	/* not measured: empty, as fio's psync */
+	assert_int_equal(slat->len, 0);
+	assert_int_equal(bw->len, 2048);
+	assert_int_equal(clat->len, 2048);
+	assert_int_equal(lat->len, 2048);
+	assert_int_equal(iops->len, 2048);
+	for (guint i = 0; i < bw->len; i++) {
+		assert_int_equal(g_strv_length(bw->pdata[i]), 5);
+		assert_int_equal(col(bw, i, 2), 1);
+		assert_int_equal(col(bw, i, 3), 4096);
+		assert_int_equal(col(bw, i, 4), 0);
+		assert_true(col(clat, i, 1) > 0);
+		/* fio add_bw_sample(): bytes * 10^6 / clat in ns */
+		assert_int_equal(col(bw, i, 1), 4096 * 1000000ull / col(clat, i, 1));
+		assert_int_equal(col(lat, i, 1), col(clat, i, 1));
+		assert_int_equal(col(iops, i, 1), 1);
+		assert_int_equal(col(iops, i, 0), col(clat, i, 0));
+		if (i)
+			assert_true(col(clat, i, 0) >= col(clat, i - 1, 0));
+	}
+	/* windowed: 100 ms periods of a 4 MiB/s job over 2 s, KiB/s, block
+	 * size and offset (log_offset=1: a sixth column) 0 */
+	wbw = read_log(dir, "b_bw.2.log");
+	assert_int_equal(wbw->len, 20);
+	for (guint i = 0; i < wbw->len; i++) {
+		assert_int_equal(g_strv_length(wbw->pdata[i]), 6);
+		assert_int_equal(col(wbw, i, 0), 100 * (i + 1));
+		assert_in_range(col(wbw, i, 1), 4000, 4200);
+		assert_int_equal(col(wbw, i, 3), 0);
+		assert_int_equal(col(wbw, i, 4), 0);
+	}
+	/* per_job_logs=0: both clones' rows in one file, one after the other */
+	shared = read_log(dir, "s_iops.log");
+	assert_int_equal(shared->len, 2 * 256);
+	for (guint i = 1; i < shared->len; i++)
+		drops += col(shared, i, 0) < col(shared, i - 1, 0);
+	assert_true(drops <= 1);
+
+	/* fio's tools read them */
+	{
+		const char *gen[] = { "fio_generate_plots", "t", NULL };
+		const char *f2g[] = { "fio2gnuplot", "-p", "a_bw.*.log", "-k", "-d", "out", NULL };
+
+		if (g_find_program_in_path("gnuplot") && run_fio_tool(dir, gen)) {
+			g_autofree char *svg = g_build_filename(dir, "t-bw.svg", NULL);
+			g_autofree char *text = NULL;
+
+			assert_true(g_file_get_contents(svg, &text, NULL, NULL));
+			assert_non_null(strstr(text, "<svg"));
+			assert_non_null(strstr(text, "Queue depth a.1"));	/* the job's line */
+		}
+		if (run_fio_tool(dir, f2g)) {
+			g_autofree char *glob = g_build_filename(dir, "out", "a_bw..global", NULL);
+			g_autofree char *text = NULL;
+
+			guint64 lo = G_MAXUINT64, hi = 0;
+			g_autofree char *want = NULL;
+
+			for (guint i = 0; i < bw->len; i++) {
+				lo = MIN(lo, col(bw, i, 1));
+				hi = MAX(hi, col(bw, i, 1));
+			}
+			want = g_strdup_printf("min=%" G_GUINT64_FORMAT ".00\nmax=%" G_GUINT64_FORMAT ".00\n",
+					       lo, hi);
+			assert_true(g_file_get_contents(glob, &text, NULL, NULL));
+			assert_non_null(strstr(text, want));
+		}
+	}
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -575,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_trace_identities),
 		cmocka_unit_test(test_series_csv),
 		cmocka_unit_test(test_json_plus),
+		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
