@@ -194,6 +194,8 @@ struct wbsim_fio_option {
  * @log_max: log_max_value=1 (log_window_value=max): a window's maximum,
  *	     not its average
  * @bwavgtime: bwavgtime= in ms, 0 = unset (fio's 500)
+ * @thread: thread: fio runs the job as a thread, not a process (the
+ *	    "Starting N threads" of the report)
  * @iopsavgtime: iopsavgtime= in ms, 0 = unset (fio's 500)
  * @options: struct wbsim_fio_option *, the options set in this job's own
  *	     section (including included files) in file order: fio's JSON
@@ -275,6 +277,7 @@ struct wbsim_fio_job {
 	gboolean per_job_logs;
 	gboolean log_offset, log_prio, log_max;
 	unsigned int bwavgtime, iopsavgtime;
+	gboolean thread;
 };
 
 /**

@@ -261,7 +261,7 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "exitall_on_error", NULL, T(STR_SET), REP },
 	{ "stonewall", "wait_for_previous", T(STR_SET), MOD, K(STONEWALL) },
 	{ "new_group", NULL, T(STR_SET), MOD, K(NEW_GROUP) },
-	{ "thread", NULL, T(STR_SET), REP },
+	{ "thread", NULL, T(STR_SET), MOD, K(THREAD) },
 	/* registered by fio's "act" profile; fio accepts it in every job file */
 	{ "threads", NULL, T(INT), WRN("the act profile's thread count only applies with profile=act") },
 	/* --- logs and statistics --- */

@@ -215,41 +215,6 @@ static const char *fio_intern_file(struct wbsim_fio_file *file,
 	return file->files->pdata[file->files->len - 1];
 }
 
-static const char *const rw_names[] = {
-	[WBSIM_FIO_READ] = "read",
-	[WBSIM_FIO_WRITE] = "write",
-	[WBSIM_FIO_RANDREAD] = "randread",
-	[WBSIM_FIO_RANDWRITE] = "randwrite",
-	[WBSIM_FIO_RW] = "rw",
-	[WBSIM_FIO_RANDRW] = "randrw",
-	[WBSIM_FIO_TRIM] = "trim",
-	[WBSIM_FIO_RANDTRIM] = "randtrim",
-	[WBSIM_FIO_TRIMWRITE] = "trimwrite",
-	[WBSIM_FIO_RANDTRIMWRITE] = "randtrimwrite",
-};
-
-const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw)
-{
-	if ((unsigned int)rw < G_N_ELEMENTS(rw_names))
-		return rw_names[rw];
-	return "?";
-}
-
-gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw)
-{
-	switch (rw) {
-	case WBSIM_FIO_WRITE:
-	case WBSIM_FIO_RANDWRITE:
-	case WBSIM_FIO_RW:
-	case WBSIM_FIO_RANDRW:
-	case WBSIM_FIO_TRIMWRITE:
-	case WBSIM_FIO_RANDTRIMWRITE:
-		return TRUE;
-	default:
-		return FALSE;
-	}
-}
-
 static gboolean rw_is_random(enum wbsim_fio_rw rw)
 {
 	return rw == WBSIM_FIO_RANDREAD || rw == WBSIM_FIO_RANDWRITE ||
@@ -1008,6 +973,9 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		break;
 	case WBSIM_FIO_K_BWAVGTIME:
 		job->bwavgtime = (unsigned int)MIN(v, G_MAXUINT);
+		break;
+	case WBSIM_FIO_K_THREAD:
+		job->thread = v != 0;
 		break;
 	case WBSIM_FIO_K_IOPSAVGTIME:
 		job->iopsavgtime = (unsigned int)MIN(v, G_MAXUINT);

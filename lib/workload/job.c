@@ -368,6 +368,8 @@ static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f,
 		return TRUE;
 	if (f->inode->size >= need)
 		return TRUE;	/* big enough: left alone */
+	job->laid_out_files++;
+	job->laid_out_bytes += need;
 	/* Too small or new: recreated, then fallocated by the chosen mode. */
 	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
 	f->inode->size = 0;

@@ -64,6 +64,8 @@ struct wbsim_job {
 	struct wbsim_lat_hist sync_lat;
 	uint64_t passes;
 	uint64_t invalidates;
+	unsigned int laid_out_files;	/* fio's "Laying out IO file" line: files */
+	uint64_t laid_out_bytes;	/* and their offset + size, summed */
 	GArray *bw_samples;	/* KiB/s per bw_window_ns window */
 	wbsim_time_t bw_window_ns;	/* fio's bw_avg_time */
 	struct wbsim_job_logs logs;	/* write_bw_log, write_lat_log, write_iops_log */

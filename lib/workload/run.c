@@ -1280,6 +1280,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
 		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->invalidates = job->invalidates;
+		jr->laid_out_files = job->laid_out_files;
+		jr->laid_out_bytes = job->laid_out_bytes;
 		/* a job stalled when the run stopped: its next write is late by
 		 * at least its lag now */
 		jr->max_lag_ns = MAX(job->max_lag_ns, wbsim_job_lag(job, wbsim_sim_now(m->sim)));

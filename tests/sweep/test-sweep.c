@@ -613,7 +613,7 @@ static void test_program_text_and_errors(void **state)
 	assert_int_equal(t.status, 0);
 	assert_true(g_str_has_prefix(t.out, "# sweep point 1/2: writeback.contexts=1\n"));
 	p1 = strstr(t.out, "a: (groupid=0");
-	p2 = strstr(t.out, "\n\n# sweep point 2/2: writeback.contexts=2\na: (groupid=0");
+	p2 = strstr(t.out, "\n\n# sweep point 2/2: writeback.contexts=2\na: (g=0): rw=");
 	assert_non_null(p1);
 	assert_non_null(p2);
 	assert_true(p1 < p2);
