@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* workload/run.h - run a loaded scenario and gather its results. */
+#ifndef WBSIM_WORKLOAD_RUN_H
+#define WBSIM_WORKLOAD_RUN_H
+
+#include <wbsim/scenario.h>
+#include "report/results.h"
+#include "fio/job-log.h"
+
+/**
+ * struct wbsim_run_options - how to run
+ * @check: verify the model's invariants while running (stop at the first
+ *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
+ * @trace_fn: called with each tracepoint line, or NULL for no trace
+ * @trace_arg: its argument
+ * @name: the scenario's name for reports (its file name), or NULL
+ * @sample_fn: called after each sample of the series with the columns and
+ *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
+ * @job_end_fn: called when a job finishes, or NULL
+ * @hook_arg: argument of @sample_fn and @job_end_fn
+ * @io_log_fn: where the jobs' fio logs (write_bw_log, write_lat_log,
+ *	write_iops_log) go, or NULL: not written, a warning in the result
+ * @io_log_arg: its argument
+ * @series_streamed: each row of the series goes to @sample_fn only and
+ *	the result keeps the column names but no rows: memory stays flat in
+ *	simulated time (sim-writeback streams --series; sweep points have no
+ *	use for it)
+ */
+struct wbsim_run_options {
+	const char *name;
+	gboolean check;
+	void (*trace_fn)(void *arg, const char *line);
+	void *trace_arg;
+	void (*sample_fn)(void *arg, wbsim_time_t now, const char *const *columns,
+			  const double *row, unsigned int n);
+	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);
+	void *hook_arg;
+	gboolean series_streamed;
+	wbsim_io_log_fn io_log_fn;
+	void *io_log_arg;
+};
+
+/* Build the machine of @scn, run it and return the results, or NULL with
+ * @error: bad input the loader could not see (a device or filesystem
+ * parameter, a job that cannot be modelled), or WBSIM_ERROR_SIMULATION. */
+/*
+ * wbsim_run_check_setup() - build what the run of @scn builds first (the
+ * machine, its device and filesystem, every job with its files) on a
+ * scratch simulation, check the files fit, and tear it down: the errors a
+ * run would meet before its first event, found at load (--parse-only).
+ */
+gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error);
+
+struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
+					    const struct wbsim_run_options *opts,
+					    GError **error);
+
+#endif
