@@ -891,17 +891,17 @@ static void series_columns(struct wbsim_run *run)
 	struct wbsim_bdi *bdi = &run->m.bdi;
 
 	g_ptr_array_add(c, g_strdup("time_s"));
-	g_ptr_array_add(c, g_strdup("dirty"));
-	g_ptr_array_add(c, g_strdup("writeback"));
-	g_ptr_array_add(c, g_strdup("bg_thresh"));
-	g_ptr_array_add(c, g_strdup("thresh"));
-	g_ptr_array_add(c, g_strdup("setpoint"));
-	g_ptr_array_add(c, g_strdup("limit"));
+	g_ptr_array_add(c, g_strdup("dirty_pages"));
+	g_ptr_array_add(c, g_strdup("writeback_pages"));
+	g_ptr_array_add(c, g_strdup("bg_thresh_pages"));
+	g_ptr_array_add(c, g_strdup("thresh_pages"));
+	g_ptr_array_add(c, g_strdup("setpoint_pages"));
+	g_ptr_array_add(c, g_strdup("limit_pages"));
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_written", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kbps", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kbps", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_pages", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_written_pages", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kib_s", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kib_s", i));
 	}
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
 		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
@@ -914,16 +914,16 @@ static void series_columns(struct wbsim_run *run)
 	 * path (fixed at the start: every path the scenario names) its dirty
 	 * pages, those of its live wbs and those of its dying wbs */
 	if (run->cgroups) {
-		g_ptr_array_add(c, g_strdup("bdi_write_bw_kbps"));
+		g_ptr_array_add(c, g_strdup("bdi_write_bw_kib_s"));
 		for (guint k = 0; k < run->cg_paths->len; k++) {
 			const char *p = run->cg_paths->pdata[k];
 
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty_pages", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty_pages", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty_pages", p));
 		}
 	}
-	g_ptr_array_add(c, g_strdup("device_in_flight"));
+	g_ptr_array_add(c, g_strdup("device_in_flight_requests"));
 	g_ptr_array_add(c, g_strdup("device_bytes"));
 	g_ptr_array_add(c, g_strdup("device_requests"));
 	g_ptr_array_add(c, g_strdup("device_merges"));

@@ -200,8 +200,8 @@ static int setup(void **state)
 	r->cpu_by_kind[WBSIM_TASK_FLUSHER] = 3 * MS;
 
 	g_ptr_array_add(r->series.columns, g_strdup("time_s"));
-	g_ptr_array_add(r->series.columns, g_strdup("dirty"));
-	g_ptr_array_add(r->series.columns, g_strdup("writeback"));
+	g_ptr_array_add(r->series.columns, g_strdup("dirty_pages"));
+	g_ptr_array_add(r->series.columns, g_strdup("writeback_pages"));
 	g_array_append_vals(r->series.values, series, G_N_ELEMENTS(series));
 
 	*state = fx;
@@ -700,7 +700,7 @@ static void test_csv(void **state)
 	g_autoptr(GString) s = wbsim_report_csv(fx->r);
 
 	assert_string_equal(s->str,
-			    "time_s,dirty,writeback\n"
+			    "time_s,dirty_pages,writeback_pages\n"
 			    "0.5,100,20\n"
 			    "1,2048.5,1e+20\n");
 }

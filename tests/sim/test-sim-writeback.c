@@ -177,7 +177,7 @@ static void test_outputs_through_path(void **state)
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_true(g_file_get_contents(target, &text, NULL, NULL));
-	assert_true(g_str_has_prefix(text, "time_s,dirty,"));
+	assert_true(g_str_has_prefix(text, "time_s,dirty_pages,"));
 	run_result_clear(&r);
 
 	/* a device is written, not replaced by a regular file */
@@ -402,9 +402,9 @@ static void test_series_csv(void **state)
 
 	assert_int_equal(r.status, 0);
 	assert_true(g_file_get_contents(path, &csv, NULL, NULL));
-	assert_true(g_str_has_prefix(csv, "time_s,dirty,writeback,bg_thresh,thresh,setpoint,limit,"
-					  "wb0_dirty,wb0_written,wb0_avg_write_bw_kbps,"
-					  "wb0_dirty_ratelimit_kbps,job0_bytes,job0_paused_ms,"));
+	assert_true(g_str_has_prefix(csv, "time_s,dirty_pages,writeback_pages,bg_thresh_pages,thresh_pages,setpoint_pages,limit_pages,"
+					  "wb0_dirty_pages,wb0_written_pages,wb0_avg_write_bw_kib_s,"
+					  "wb0_dirty_ratelimit_kib_s,job0_bytes,job0_paused_ms,"));
 	lines = g_strsplit(csv, "\n", -1);
 	/* header, 11 samples, and the empty string after the last newline */
 	assert_int_equal(g_strv_length(lines), 13);
