@@ -29,6 +29,7 @@
 #include "run/sweep.h"
 #include "sweep-cli.h"
 #include "prog-fail.h"
+#include "scenario-find.h"
 #include "report/report.h"
 
 #define PROG "sim-writeback"
@@ -62,6 +63,7 @@ static gboolean opt_version;
 static gboolean opt_dump_config;
 static gboolean opt_parse_only;
 static gboolean opt_dump_keys_markdown;
+static gboolean opt_list_scenarios;
 static char *opt_series;
 static char *opt_trace;
 static char *opt_jobs;
@@ -80,6 +82,8 @@ static const GOptionEntry entries[] = {
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
 	  "Write writeback tracepoint events to FILE", "FILE" },
+	{ "list-scenarios", 0, 0, G_OPTION_ARG_NONE, &opt_list_scenarios,
+	  "List the bundled scenarios, which run by name (sim-writeback NAME), and exit", NULL },
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
 	  &opt_dump_keys_markdown,
 	  "Print the scenario key reference as Markdown (for scenarios/README.md)", NULL },
@@ -500,10 +504,12 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	ctx = g_option_context_new(NULL);
 	g_option_context_set_summary(ctx,
 		"Simulate Linux page-cache writeback for the machine, device, filesystem\n"
-		"and fio workload described in SCENARIO.ini.");
+		"and fio workload described in SCENARIO.ini. A name without '/' that is\n"
+		"not a file runs the bundled scenario NAME.ini (--list-scenarios).");
 	g_option_context_set_description(ctx,
 		"Exit status: 0 on success, 2 for bad input or usage, 1 when a\n"
-		"simulation fails. Scenario keys are documented in scenarios/README.md.\n");
+		"simulation fails. Scenario keys are documented in the scenarios' README.md\n"
+		"(scenarios/ in the source tree, share/wbsim/scenarios/ when installed).\n");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	wbsim_sweep_cli_add_entries(ctx, cli);
 	if (!g_option_context_parse(ctx, &argc, &argv, &error))
@@ -512,6 +518,12 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	if (opt_version) {
 		printf(PROG " %s\nlibwbsim %s\n", WBSIM_VERSION_STRING,
 		       wbsim_version_string());
+		return EXIT_OK;
+	}
+	if (opt_list_scenarios) {
+		g_autofree char *list = wbsim_scenario_list();
+
+		fputs(list, stdout);
 		return EXIT_OK;
 	}
 	if (opt_dump_keys_markdown) {

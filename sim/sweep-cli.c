@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
 #include "sweep-cli.h"
+#include "scenario-find.h"
 #include "run/sweep-stats.h"
 #include "report/report.h"
 
@@ -160,7 +161,7 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	}
 	g_ptr_array_add(cli->overrides, NULL);
 
-	cli->path = args[0];
+	cli->path = wbsim_scenario_find(args[0]);
 	cli->opts.name = args[0];
 	cli->scn = wbsim_scenario_load(cli->path,
 				       (const char *const *)cli->overrides->pdata, error);
@@ -649,6 +650,7 @@ void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli)
 	g_free(cli->opt_results);
 	g_free(cli->opt_repeat);
 	g_strfreev(cli->opt_args);
+	g_free(cli->path);
 	if (cli->overrides)
 		g_ptr_array_unref(cli->overrides);
 	wbsim_sweep_free(cli->sw);
