@@ -34,6 +34,10 @@ if [ $# -lt 4 ]; then
 fi
 SIM=$1
 GNUPLOT=$2
+if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
+	echo "$0: gnuplot is not installed: apt-get install gnuplot-nox (no reconfigure needed)" >&2
+	exit 1
+fi
 SRC=$3
 OUT=$4
 shift 4

@@ -55,4 +55,20 @@ if command -v bash >/dev/null; then
 		_ "$comp" "$prog")
 	[ "$got" = "e1-pmem-xfs-parallel" ] || fail "completion of e1-pmem-xfs-p: '$got'"
 fi
+# examples/standalone, copied elsewhere, builds against the staged install
+# (its wbsim.pc moved to the staging prefix) and runs
+src=${WBSIM_SOURCE_ROOT:?}
+pc=$(find "$root" -name wbsim.pc | head -n 1)
+[ -f "$pc" ] || fail "no wbsim.pc installed"
+mkdir "$tmp/pc"
+sed "s|^prefix=.*|prefix=$root|" "$pc" > "$tmp/pc/wbsim.pc"
+cp -r "$src/examples/standalone" "$tmp/example"
+cd "$tmp/example"
+PKG_CONFIG_PATH=$tmp/pc meson setup b --wrap-mode=nofallback >"$tmp/example.log" 2>&1 ||
+	fail "examples/standalone: meson setup failed: $(tail -n 5 "$tmp/example.log")"
+meson compile -C b >>"$tmp/example.log" 2>&1 ||
+	fail "examples/standalone: build failed: $(tail -n 5 "$tmp/example.log")"
+libdir=$(dirname "$(find "$root" -name 'libwbsim.so*' | head -n 1)")
+LD_LIBRARY_PATH=$libdir ./b/affinity-by-ag 1 4m | grep -q '^contexts  *inode  *none  *by-ag' ||
+	fail "examples/standalone: the program did not print its table"
 echo "test-install: ok ($root)"
