@@ -341,31 +341,7 @@ static GArray *scenario_groups(const struct wbsim_scenario *scn)
 	return groups;
 }
 
-/**
- * struct run_progress - a single run's progress line on a terminal
- * @stream: where it goes
- * @limit_ns: [run] time_limit (0: none)
- * @last_us: when it was last drawn (monotonic)
- */
-struct run_progress {
-	FILE *stream;
-	wbsim_time_t limit_ns;
-	gint64 last_us;
-};
-
-/* The simulated time, every 250 ms. */
-static void run_progress_sample(struct run_progress *rp, wbsim_time_t now)
-{
-	gint64 t = g_get_monotonic_time();
-
-	if (t - rp->last_us < 250000)
-		return;
-	rp->last_us = t;
-	fprintf(rp->stream, "\r\033[K" PROG ": %.1f s simulated", (double)now / 1e9);
-	if (rp->limit_ns)
-		fprintf(rp->stream, " of %.1f s", (double)rp->limit_ns / 1e9);
-	fflush(rp->stream);
-}
+struct run_progress;
 
 /* What a single run does at each sample: the progress line, a --series row. */
 struct run_hooks {
@@ -373,14 +349,80 @@ struct run_hooks {
 	struct series_out *so;
 };
 
-/* struct wbsim_run_options::sample_fn of a single run */
+/* "45.0%", fio's one decimal, never 100.0% before the end */
+static void add_percent(GString *s, double f)
+{
+	g_string_append_printf(s, "%.1f%%", MIN(f * 100, f < 1 ? 99.9 : 100.0));
+}
+
+/**
+ * struct run_progress - a single run's progress line on a terminal, in
+ * the spirit of fio's: "Jobs: 3: [45.0%][sim=12.3s][w=512MiB/s][eta 00m:11s]"
+ * @stream: where it goes (standard error)
+ * @start_us: when the run began (monotonic wall clock)
+ * @last_us: when the line was last drawn
+ * @last_now: the simulated time then
+ * @last_bytes: the jobs' bytes then
+ */
+struct run_progress {
+	FILE *stream;
+	gint64 start_us;
+	gint64 last_us;
+	wbsim_time_t last_now;
+	uint64_t last_bytes;
+};
+
+/* fio's eta_to_str(): "05m:07s", "01h:02m:03s", "2d:01h:02m:03s" */
+static void append_eta(GString *s, double secs)
+{
+	guint64 t = (guint64)(secs + 0.5);
+	unsigned int d = (unsigned int)(t / 86400), h = (unsigned int)(t / 3600 % 24);
+	unsigned int m = (unsigned int)(t / 60 % 60), sec = (unsigned int)(t % 60);
+
+	if (d)
+		g_string_append_printf(s, "%ud:", d);
+	if (d || h)
+		g_string_append_printf(s, "%02uh:", h);
+	g_string_append_printf(s, "%02um:%02us", m, sec);
+}
+
+/* struct wbsim_run_options::progress_fn: the line, at most every 250 ms
+ * of wall time; the bandwidth is simulated bytes over simulated time
+ * since the last line, the ETA wall-clock time at the pace so far */
+static void run_progress_line(void *arg, const struct wbsim_run_progress *p)
+{
+	struct run_progress *rp = ((struct run_hooks *)arg)->rp;
+	gint64 t = g_get_monotonic_time();
+	g_autoptr(GString) line = g_string_new("\r\033[K");
+	g_autofree char *bw = NULL;
+	double bps = 0;
+
+	if (!rp || (rp->last_us && t - rp->last_us < 250000))
+		return;
+	if (p->now > rp->last_now)
+		bps = (double)(p->bytes - rp->last_bytes) * 1e9 / (double)(p->now - rp->last_now);
+	rp->last_us = t;
+	rp->last_now = p->now;
+	rp->last_bytes = p->bytes;
+	bw = wbsim_num2str((uint64_t)bps, 4, TRUE, WBSIM_N2S_BYTEPERSEC);
+	g_string_append_printf(line, "Jobs: %u: [", p->jobs_running);
+	add_percent(line, p->fraction);
+	g_string_append_printf(line, "][sim=%.1fs][w=%s][eta ", (double)p->now / 1e9, bw);
+	if (p->fraction > 0)
+		append_eta(line, (double)(t - rp->start_us) / 1e6 * (1 - p->fraction) / p->fraction);
+	else
+		g_string_append(line, "--");
+	g_string_append_c(line, ']');
+	fputs(line->str, rp->stream);
+	fflush(rp->stream);
+}
+
+/* struct wbsim_run_options::sample_fn of a single run: a --series row */
 static void run_sample(void *arg, wbsim_time_t now, const char *const *columns,
 		       const double *row, unsigned int n)
 {
 	struct run_hooks *h = arg;
 
-	if (h->rp)
-		run_progress_sample(h->rp, now);
 	if (h->so)
 		series_row(h->so, columns, row, n);
 }
@@ -412,14 +454,13 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
-		rp.limit_ns = wbsim_scenario_config(scn)->time_limit;
-		rp.last_us = g_get_monotonic_time();
+		rp.start_us = g_get_monotonic_time();
 		hooks.rp = &rp;
+		opts.progress_fn = run_progress_line;
 	}
-	if (hooks.rp || ro->series_file) {
+	if (ro->series_file)
 		opts.sample_fn = run_sample;
-		opts.hook_arg = &hooks;
-	}
+	opts.hook_arg = &hooks;
 	/* nothing here reads the rows from the result: keep none */
 	opts.series_streamed = TRUE;
 

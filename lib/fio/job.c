@@ -629,6 +629,24 @@ static void job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
 /* ------------------------------------------------------------------------ */
 /* The write loop                                                           */
 
+double wbsim_job_progress(const struct wbsim_job *job, wbsim_time_t now)
+{
+	double by_bytes = 0, by_time = 0;
+	uint64_t planned = job->io_limit * MAX(job->fio->loops, 1);
+
+	if (job->state == JOB_DONE)
+		return 1;
+	if (job->state != JOB_RUNNING)
+		return 0;
+	if (job->fio->runtime_ns)
+		by_time = (double)(now - job->io_start_ns) / (double)job->fio->runtime_ns;
+	if (!job->fio->time_based && planned)
+		by_bytes = (double)job->bytes_done / (double)planned;
+	if (job->fio->number_ios)
+		by_bytes = MAX(by_bytes, (double)job->ios_done / (double)job->fio->number_ios);
+	return MIN(MAX(by_bytes, by_time), 1.0);
+}
+
 bool wbsim_job_should_stop(const struct wbsim_job *job)
 {
 	if (job->stopped)

@@ -125,6 +125,9 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 /* job.c helpers shared with job-direct.c */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
 bool wbsim_job_should_stop(const struct wbsim_job *job);
+/* How far @job is at @now, 0..1, as fio's ETA counts it: its bytes of the
+ * bytes it will write, or its time of a runtime=, whichever is further. */
+double wbsim_job_progress(const struct wbsim_job *job, wbsim_time_t now);
 void wbsim_job_pass_over(struct wbsim_job *job);
 void wbsim_job_finish(struct wbsim_job *job);
 void wbsim_job_open_file(struct wbsim_job *job, unsigned int file);

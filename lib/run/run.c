@@ -945,6 +945,25 @@ static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
 	return col == G_MAXUINT ? G_MAXUINT : col - 1;
 }
 
+/* wbsim_run_options.progress_fn at a sample */
+static void report_progress(struct wbsim_run *run)
+{
+	struct wbsim_run_progress p = { .now = wbsim_sim_now(run->m.sim) };
+	double sum = 0;
+
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		const struct wbsim_job *job = &run->jobs[i];
+
+		sum += wbsim_job_progress(job, p.now);
+		p.jobs_running += job->state == JOB_RUNNING;
+		p.bytes += job->bytes_done;
+	}
+	p.fraction = run->nr_jobs ? sum / run->nr_jobs : 0;
+	if (run->cfg->time_limit)
+		p.fraction = MAX(p.fraction, MIN(1.0, (double)p.now / (double)run->cfg->time_limit));
+	run->opts.progress_fn(run->opts.hook_arg, &p);
+}
+
 static void sample(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_run *run = arg;
@@ -1026,6 +1045,8 @@ static void sample(wbsim_sim *sim, void *arg)
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
 	}
+	if (run->opts.progress_fn)
+		report_progress(run);
 	if (run->opts.series_streamed)
 		g_array_set_size(v, 0);
 	/*

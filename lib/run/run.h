@@ -8,6 +8,21 @@
 #include "fio/job-log.h"
 
 /**
+ * struct wbsim_run_progress - how far a run is (a terminal's progress line)
+ * @now: simulated time
+ * @fraction: 0..1: the jobs' mean progress (wbsim_job_progress()), or the
+ *	share of [run] time_limit simulated, whichever is further
+ * @jobs_running: jobs started and not finished
+ * @bytes: bytes all jobs have written so far
+ */
+struct wbsim_run_progress {
+	wbsim_time_t now;
+	double fraction;
+	unsigned int jobs_running;
+	uint64_t bytes;
+};
+
+/**
  * struct wbsim_run_options - how to run
  * @check: verify the model's invariants while running (stop at the first
  *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
@@ -18,6 +33,7 @@
  *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
  * @job_end_fn: called when a job finishes, or NULL
  * @hook_arg: argument of @sample_fn and @job_end_fn
+ * @progress_fn: called at each sample with how far the run is, or NULL
  * @io_log_fn: where the jobs' fio logs (write_bw_log, write_lat_log,
  *	write_iops_log) go, or NULL: not written, a warning in the result
  * @io_log_arg: its argument
@@ -38,6 +54,7 @@ struct wbsim_run_options {
 	gboolean series_streamed;
 	wbsim_io_log_fn io_log_fn;
 	void *io_log_arg;
+	void (*progress_fn)(void *arg, const struct wbsim_run_progress *p);
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

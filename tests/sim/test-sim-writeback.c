@@ -636,6 +636,61 @@ static void test_fio_logs(void **state)
 	}
 }
 
+/*
+ * A single run's progress line (percentage, simulated time, bandwidth,
+ * wall-clock ETA): on standard error, on a terminal or with --progress,
+ * never in the report; off a terminal without --progress, nothing.
+ */
+static void test_progress(void **state)
+{
+	struct run_result quiet = run("--no-wall-time", "--set", "run.time_limit=3s",
+				      "scenarios/e1-pmem-xfs-base.ini");
+	struct run_result shown = run("--no-wall-time", "--progress", "--set", "run.time_limit=3s",
+				      "scenarios/e1-pmem-xfs-base.ini");
+	g_autofree char *script = g_find_program_in_path("script");
+
+	assert_int_equal(quiet.status, 0);
+	assert_int_equal(shown.status, 0);
+	assert_string_equal(quiet.err, "");
+	assert_string_equal(shown.out, quiet.out);
+	/* the first line at once: nothing run yet, no ETA */
+	assert_true(g_str_has_prefix(shown.err, "\r\033[KJobs: 0: [0.0%][sim=0.0s][w=0B/s][eta --]"));
+	/* and the line is cleared at the end */
+	assert_true(g_str_has_suffix(shown.err, "\r\033[K"));
+	run_result_clear(&quiet);
+	run_result_clear(&shown);
+	if (!script) {
+		print_message("script (util-linux) not found: the terminal case not tested\n");
+		return;
+	}
+	{
+		/* on a pseudo-terminal (script's), without --progress */
+		g_autofree char *dir = g_dir_make_tmp("wbsim-progress-XXXXXX", NULL);
+		g_autofree char *log = g_build_filename(dir, "typescript", NULL);
+		g_autofree char *out = g_build_filename(dir, "out.txt", NULL);
+		g_autofree char *prog = g_build_filename(g_getenv("WBSIM_BUILD_ROOT"), "sim", "sim-writeback", NULL);
+		g_autofree char *cmd = g_strdup_printf("%s --no-wall-time --set run.time_limit=3s "
+						       "scenarios/e1-pmem-xfs-base.ini > %s", prog, out);
+		const char *argv[] = { script, "-qec", cmd, log, NULL };
+		g_autofree char *text = NULL, *report = NULL;
+		g_autoptr(GError) e = NULL;
+		int st = 0;
+
+		assert_true(g_spawn_sync(src_root(), (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL |
+					 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &st, &e));
+		assert_true(g_spawn_check_wait_status(st, NULL));
+		assert_true(g_file_get_contents(log, &text, NULL, NULL));
+		/* the first line is drawn at once; later ones every 250 ms of
+		 * wall time, which a fast machine may not reach */
+		assert_non_null(strstr(text, "\r\033[KJobs: 0: [0.0%][sim=0.0s][w=0B/s][eta --]"));
+		assert_true(g_file_get_contents(out, &report, NULL, NULL));
+		assert_null(strstr(report, "Jobs: "));
+		g_unlink(log);
+		g_unlink(out);
+		g_rmdir(dir);
+	}
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -746,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_series_csv),
 		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_fio_logs),
+		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
