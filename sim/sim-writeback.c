@@ -31,6 +31,7 @@
 #include "prog-fail.h"
 #include "scenario-find.h"
 #include "report/report.h"
+#include "report/trace.h"
 
 #define PROG "sim-writeback"
 
@@ -50,6 +51,7 @@ enum exit_status {
  * @trace_file: --trace: tracepoint-style event log destination, or NULL
  * @series: @series_file, opened before the run (open_out())
  * @trace: @trace_file, opened before the run
+ * @trace_events: --trace-events, resolved (NULL: every tracepoint)
  */
 struct run_options {
 	const struct wbsim_sweep_cli *cli;
@@ -57,6 +59,7 @@ struct run_options {
 	const char *trace_file;
 	FILE *series;
 	FILE *trace;
+	char **trace_events;
 };
 
 static gboolean opt_version;
@@ -66,6 +69,7 @@ static gboolean opt_dump_keys_markdown;
 static gboolean opt_list_scenarios;
 static char *opt_series;
 static char *opt_trace;
+static char *opt_trace_events;
 static char *opt_jobs;
 
 /* The options of this program only; the rest are in sweep-cli.c. */
@@ -82,6 +86,9 @@ static const GOptionEntry entries[] = {
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
 	  "Write writeback tracepoint events to FILE", "FILE" },
+	{ "trace-events", 0, 0, G_OPTION_ARG_STRING, &opt_trace_events,
+	  "The tracepoints --trace writes, as trace-cmd record -e takes them: writeback (the default: all), "
+	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
 	{ "list-scenarios", 0, 0, G_OPTION_ARG_NONE, &opt_list_scenarios,
 	  "List the bundled scenarios, which run by name (sim-writeback NAME), and exit", NULL },
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
@@ -94,6 +101,7 @@ static void free_options(void)
 {
 	g_free(opt_series);
 	g_free(opt_trace);
+	g_free(opt_trace_events);
 	g_free(opt_jobs);
 }
 
@@ -476,6 +484,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		      "#              | |         |   |||||     |         |\n", trace);
 		opts.trace_fn = write_trace_line;
 		opts.trace_arg = trace;
+		opts.trace_events = (const char *const *)ro->trace_events;
 	}
 	opts.io_log_fn = io_log_write;
 	opts.io_log_arg = &lo;
@@ -587,6 +596,11 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	}
 	ro.series_file = opt_series;
 	ro.trace_file = opt_trace;
+	if (opt_trace_events && !opt_trace)
+		return fail(EXIT_BAD_INPUT, "--trace-events %s: selects what --trace FILE writes: expected --trace too",
+			    opt_trace_events);
+	if (opt_trace_events && !(ro.trace_events = wbsim_trace_select_events(opt_trace_events, &error)))
+		return fail(EXIT_BAD_INPUT, "%s", error->message);
 	/* the progress line, on a terminal only: tests and CI see nothing */
 	if (cli->opt_progress || isatty(STDERR_FILENO))
 		cli->progress_stream = stderr;
@@ -627,6 +641,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	g_clear_error(&error);
 	if (!wbsim_sweep_cli_close_output(cli, &error) && status == EXIT_OK)
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	g_strfreev(ro.trace_events);
 	return status;
 }
 

@@ -1369,7 +1369,12 @@ static void collect(struct wbsim_run *run, double wall_s)
 static void emit_trace_line(void *arg, const char *line)
 {
 	struct wbsim_run *run = arg;
+	char event[64];
 
+	if (run->opts.trace_events &&
+	    (!wbsim_trace_line_event(line, event, sizeof(event)) ||
+	     !g_strv_contains(run->opts.trace_events, event)))
+		return;
 	run->opts.trace_fn(run->opts.trace_arg, line);
 }
 

@@ -27,6 +27,8 @@ struct wbsim_run_progress {
  * @check: verify the model's invariants while running (stop at the first
  *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
  * @trace_fn: called with each tracepoint line, or NULL for no trace
+ * @trace_events: the events @trace_fn gets (wbsim_trace_select_events()),
+ *	NULL for all
  * @trace_arg: its argument
  * @name: the scenario's name for reports (its file name), or NULL
  * @sample_fn: called after each sample of the series with the columns and
@@ -46,6 +48,7 @@ struct wbsim_run_options {
 	const char *name;
 	gboolean check;
 	void (*trace_fn)(void *arg, const char *line);
+	const char *const *trace_events;
 	void *trace_arg;
 	void (*sample_fn)(void *arg, wbsim_time_t now, const char *const *columns,
 			  const double *row, unsigned int n);

@@ -691,6 +691,76 @@ static void test_progress(void **state)
 	}
 }
 
+/* The events of an ftrace text file, counted by name. */
+static GHashTable *trace_event_counts(const char *path)
+{
+	GHashTable *n = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		const char *s = strstr(*l, ": ");
+
+		if (**l == '#' || !s)
+			continue;
+		s += 2;
+		g_autofree char *ev = g_strndup(s, strcspn(s, ":"));
+		gpointer old = g_hash_table_lookup(n, ev);
+
+		g_hash_table_replace(n, g_steal_pointer(&ev), GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
+	}
+	return n;
+}
+
+/* --trace-events selects tracepoints as trace-cmd record -e does. */
+static void test_trace_events(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-events-XXXXXX", NULL);
+	g_autofree char *all = g_build_filename(dir, "all.txt", NULL);
+	g_autofree char *some = g_build_filename(dir, "some.txt", NULL);
+	g_autoptr(GHashTable) na = NULL, ns = NULL;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=2s", "--trace", all,
+				  "scenarios/e1-pmem-xfs-base.ini");
+
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--set", "run.time_limit=2s", "--trace", some, "--trace-events",
+		"writeback:writeback_st*,balance_dirty_pages", "scenarios/e1-pmem-xfs-base.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	na = trace_event_counts(all);
+	ns = trace_event_counts(some);
+	/* the selected events, every one of them, and no other */
+	assert_true(GPOINTER_TO_UINT(g_hash_table_lookup(na, "balance_dirty_pages")) > 0);
+	assert_true(g_hash_table_size(na) > 2);
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "balance_dirty_pages")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "balance_dirty_pages")));
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_start")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_start")));
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_written")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_written")));
+	g_hash_table_remove(ns, "balance_dirty_pages");
+	g_hash_table_remove(ns, "writeback_start");
+	g_hash_table_remove(ns, "writeback_written");
+	assert_int_equal(g_hash_table_size(ns), 0);
+
+	r = run("--trace", some, "--trace-events", "sched", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_true(g_str_has_prefix(r.err, "sim-writeback: --trace-events sched: 'sched' matches no "
+					    "tracepoint: expected writeback, writeback:EVENT or EVENT"));
+	run_result_clear(&r);
+	r = run("--trace-events", "writeback", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: --trace-events writeback: selects what --trace FILE "
+				   "writes: expected --trace too\n");
+	run_result_clear(&r);
+	g_unlink(all);
+	g_unlink(some);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -802,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
