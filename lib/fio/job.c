@@ -844,8 +844,8 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
 						       job->dirtier.memcg);
 
-		bool returned = wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
-									      job_after_throttle, job);
+		bool returned = wbsim_dirtier_balance_dirty_pages(&job->dirtier, wb,
+								  job_after_throttle, job);
 
 		/* XFS under io_uring: a pause (BDP_ASYNC's -EAGAIN) puts the
 		 * writes on the io-wq worker, a throttle call that does not
