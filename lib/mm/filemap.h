@@ -13,9 +13,9 @@
  * wbsim_generic_perform_write() - one buffered write(2) of @len bytes at
  * byte @pos of @inode by the dirtier @d
  * @throttle: set to whether balance_dirty_pages() is due after this write
- *	(the ratelimited throttle's decision); the caller runs it, through
- *	wbsim_dirtier_balance_dirty_pages_ratelimited(), when the write's CPU
- *	time is over
+ *	(the ratelimited throttle's decision, taken once); the caller runs
+ *	it, through wbsim_dirtier_balance_dirty_pages(), when the write's
+ *	CPU time is over
  * @fs_cost: set to the filesystem's part of the CPU time (iomap_begin /
  *	write_begin), which runs under the filesystem's write lock
  *	(wbsim_fs_write_lock(): XFS's ILOCK)
