@@ -482,6 +482,39 @@ static void test_cleanup_moves_to_parent(void **state)
 	fx_free(fx);
 }
 
+/* dirty_writeback_centisecs = 0: wb_wakeup_delayed() queues the flusher
+ * at once when an inode goes dirty on a wb without dirty IO, and
+ * wb_workfn() arms no periodic wakeup afterwards, so a wb left with
+ * dirty IO is not woken again (kupdate is off as well). */
+static void test_periodic_writeback_off(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_wb *wa;
+	wbsim_time_t t;
+
+	(void)state;
+	fx->vm.dirty_writeback_ns = 0;
+	t = wbsim_sim_now(fx->sim);
+	dirty(fx, &fx->da, 0, 10);
+	wa = fx->inode->wb;
+	assert_true(wbsim_timer_pending(&wa->dwork));
+	assert_int_equal(wa->dwork.expires, t);
+	/* a new wb has written nothing: over its zero share, it writes all */
+	wbsim_sim_run_until(fx->sim, t + WBSIM_NSEC_PER_SEC);
+	assert_int_equal(wa->stat_reclaimable + wa->stat_writeback, 0);
+	t = wbsim_sim_now(fx->sim);
+	dirty(fx, &fx->da, 10, 10);
+	assert_true(wbsim_timer_pending(&wa->dwork));
+	assert_int_equal(wa->dwork.expires, t);
+	/* now within its share: the flusher runs, writes nothing, and
+	 * leaves no wakeup behind */
+	wbsim_sim_run_until(fx->sim, t + WBSIM_NSEC_PER_SEC);
+	assert_int_equal(wa->stat_reclaimable, 10);
+	assert_true(wa->has_dirty_io);
+	assert_false(wbsim_timer_pending(&wa->dwork));
+	fx_free(fx);
+}
+
 /* io disabled on the parent: the wb is replaced; reachable hands the
  * inodes to the successor, unreachable leaves them on the killed wb. */
 static void replace_case(bool reachable)
@@ -549,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_charges_stay_with_the_allocator),
 		cmocka_unit_test(test_dying_wb_bg_thresh),
 		cmocka_unit_test(test_cleanup_moves_to_parent),
+		cmocka_unit_test(test_periodic_writeback_off),
 		cmocka_unit_test(test_owner_vote_switches_with_counts),
 		cmocka_unit_test(test_foreign_flush_live),
 		cmocka_unit_test(test_foreign_flush_killed),
