@@ -10,6 +10,7 @@
 #include <math.h>
 #include <cmocka.h>
 #include "model-harness.h"
+#include "mm/writeback-control.h"
 
 /* 2 GiB of RAM: thresholds of about 300 MB, so the loop settles quickly. */
 #define MACHINE \
@@ -27,7 +28,12 @@ static const char one_writer[] =
  * bandwidth within 5%, and the dirty count stays in the control band
  * [freerun, limit] centred on the setpoint, rising toward the setpoint as
  * dirty_ratelimit slowly approaches the write bandwidth (the kernel damps
- * its steps once it is within a few percent of the balanced rate).
+ * its steps once it is within a few percent of the balanced rate). While
+ * dirty_ratelimit is still low the dirtier alternates between freerun and
+ * pauses at the band's lower edge: a pause that began above freerun can
+ * end below it by what the device (1 GB/s) writes during the pause, no
+ * more (the per-CPU ratelimit makes the dirtier look again within
+ * ratelimit_pages once it runs free).
  */
 static void test_one_dirtier_converges(void **state)
 {
@@ -40,12 +46,15 @@ static void test_one_dirtier_converges(void **state)
 	double rate = (series_at(r, b, c_bytes) - series_at(r, a, c_bytes)) /
 		      (series_at(r, b, 0) - series_at(r, a, 0));
 
+	const struct wbsim_job_result *j0 = r->jobs->pdata[0];
+	double drained = 1e9 * ((double)j0->max_sleep_ns / WBSIM_NSEC_PER_SEC) / WBSIM_PAGE_SIZE;
+
 	assert_true(fabs(rate - 1e9) < 0.05 * 1e9);
 	for (guint i = a; i <= b; i++) {
 		double dirty = series_at(r, i, c_dirty) + series_at(r, i, c_wb);
 		double freerun = floor((series_at(r, i, c_th) + series_at(r, i, c_bg)) / 2);
 
-		assert_true(dirty >= freerun);
+		assert_true(dirty >= freerun - drained);
 		assert_true(dirty <= series_at(r, i, c_lim));
 	}
 	/* ... and it approaches the setpoint as dirty_ratelimit converges. */
