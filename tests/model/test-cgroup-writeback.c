@@ -176,7 +176,7 @@ static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
 	wbsim_time_t lag5, lag2, lag5_expire5;
 	struct wbsim_run_result *r = dying_case("unreachable", 500, 3000, &lag5);
 	int c_lag = series_col(r, "job1_lag_ms");
-	int c_dying = series_col(r, "memcg:/q/a:dying_wb_dirty");
+	int c_dying = series_col(r, "memcg:/q/a:dying_wb_dirty_pages");
 	double t_stop = -1, t_write = -1;
 
 	(void)state;
