@@ -1127,8 +1127,7 @@ static void check_invariants(struct wbsim_run *run)
 	if (writeback != m->vm.nr_writeback)
 		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
 			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
-	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback +
-				    m->vm.nr_cancelled)
+	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback)
 		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
 			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
 	if (wbsim_sim_past_schedules(m->sim))

@@ -67,13 +67,6 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 	return TRUE;
 }
 
-gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
-				     struct wbsim_config_scratch *sc,
-				     GError **error)
-{
-	return scratch_device(cfg, "", sc, error);
-}
-
 static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 			     const char *name_where, GError **error)
 {
