@@ -76,7 +76,7 @@ static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 	if (!scratch_device(cfg, name_where, &sc, error))
 		return FALSE;
 	/* PMEM emulated on DRAM lives in the RAM reserved for it at boot */
-	if (cfg->memmap && strcmp(wbsim_device_get_ops(sc.dev)->name, "pmem") == 0) {
+	if (cfg->memmap && (wbsim_device_get_ops(sc.dev)->flags & WBSIM_DEVICE_RAM_BACKED)) {
 		uint64_t cap = wbsim_device_capacity(sc.dev) << WBSIM_SECTOR_SHIFT;
 
 		if (cap > cfg->memmap) {
