@@ -198,8 +198,8 @@ struct wbsim_memcg *wbsim_cgroup_mkdir(struct wbsim_bdi *bdi, const char *path,
 
 	if (!memcg)
 		return NULL;
-	memcg->max_pages = max_bytes == UINT64_MAX ? UINT64_MAX : max_bytes / WBSIM_PAGE_SIZE;
-	memcg->high_pages = high_bytes == UINT64_MAX ? UINT64_MAX : high_bytes / WBSIM_PAGE_SIZE;
+	wbsim_memcg_set_max(memcg, max_bytes);
+	wbsim_memcg_set_high(memcg, high_bytes);
 	return memcg;
 }
 

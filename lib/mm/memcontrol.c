@@ -181,6 +181,21 @@ void wbsim_memcg_mod_file(struct wbsim_memcg *memcg, int64_t delta)
 	mod_counter(memcg, G_STRUCT_OFFSET(struct wbsim_memcg, nr_file), delta);
 }
 
+static uint64_t bytes_to_pages(uint64_t bytes)
+{
+	return bytes == UINT64_MAX ? UINT64_MAX : bytes / WBSIM_PAGE_SIZE;
+}
+
+void wbsim_memcg_set_max(struct wbsim_memcg *memcg, uint64_t bytes)
+{
+	memcg->max_pages = bytes_to_pages(bytes);
+}
+
+void wbsim_memcg_set_high(struct wbsim_memcg *memcg, uint64_t bytes)
+{
+	memcg->high_pages = bytes_to_pages(bytes);
+}
+
 static uint64_t memcg_limit(const struct wbsim_memcg *memcg)
 {
 	return MIN(memcg->max_pages, memcg->high_pages);
