@@ -353,11 +353,14 @@ uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 	for (uint64_t w = start / WORD_BITS; w <= (end - 1) / WORD_BITS; w++) {
 		uint64_t m = word_mask(w, start, end);
 		uint64_t d = hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
+		uint64_t p = hbm_word(&pc->marks[WBSIM_PC_PRESENT], w);
 
 		count += popcount(m & ~d);
-		pc_store(pc, WBSIM_PC_DIRTY, w, d | m);
-		pc_store(pc, WBSIM_PC_PRESENT, w,
-			 hbm_word(&pc->marks[WBSIM_PC_PRESENT], w) | m);
+		/* pc_store() without its second read of the words just read */
+		if ((d | m) != d)
+			hbm_store(&pc->marks[WBSIM_PC_DIRTY], w, d | m);
+		if ((p | m) != p)
+			hbm_store(&pc->marks[WBSIM_PC_PRESENT], w, p | m);
 	}
 	return count;
 }

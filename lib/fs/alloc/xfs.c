@@ -417,16 +417,22 @@ static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint6
 	wbsim_emap_punch(&xi->map, lblk, len);
 }
 
-/* Holes of [first, first+nr) become delalloc. */
-static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t nr)
+/*
+ * Holes of [first, first+nr) become delalloc. @e is what the caller's
+ * wbsim_emap_seek() for @first returned (the map unchanged since): both
+ * callers have just made that seek, so the first one here is saved.
+ */
+static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t nr,
+				 struct wbsim_extent *e)
 {
 	uint64_t pos = first, end = first + nr;
 	struct wbsim_emap_cursor cur;
 
 	while (pos < end) {
-		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
 		uint64_t hole_end;
 
+		if (pos != first)
+			e = wbsim_emap_seek(&xi->map, pos, &cur);
 		if (e && e->lblk <= pos) {
 			pos = wbsim_ext_end(e);
 			continue;
@@ -488,12 +494,13 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 	struct xfs_params *p = fs->params;
 	struct xfs_inode *xi = inode->priv;
 	struct wbsim_emap_cursor cur;
-	gboolean eof = wbsim_emap_seek(&xi->map, first, &cur) == NULL;
+	struct wbsim_extent *e = wbsim_emap_seek(&xi->map, first, &cur);
 	uint64_t prealloc = 0;
 
-	if (p->prealloc && eof && new_size > inode->size)
+	/* xfs_iomap_prealloc_size() only reads the map: @e stays valid */
+	if (p->prealloc && !e && new_size > inode->size)
 		prealloc = xfs_iomap_prealloc_size(fs, xi, inode->size, first);
-	xfs_reserve_delalloc(xi, first, nr + prealloc);
+	xfs_reserve_delalloc(xi, first, nr + prealloc, e);
 	return p->write_cpu_ns;
 }
 
@@ -655,7 +662,7 @@ static void xfs_convert_next(struct xfs_call *c)
 
 		if (!e || e->lblk > c->mc.pos) {
 			/* a dirty block without a reservation: reserve it now */
-			xfs_reserve_delalloc(xi, c->mc.pos, (e ? MIN(e->lblk, end) : end) - c->mc.pos);
+			xfs_reserve_delalloc(xi, c->mc.pos, (e ? MIN(e->lblk, end) : end) - c->mc.pos, e);
 			continue;
 		}
 		if (e->state != WBSIM_EXT_DELALLOC) {
