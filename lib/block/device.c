@@ -218,6 +218,26 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 	return TRUE;
 }
 
+/* The I/O schedulers a device may name (queue/scheduler). */
+static const struct {
+	const char *name;
+	enum wbsim_blk_sched sched;
+} schedulers[] = {
+	{ "none", WBSIM_SCHED_NONE },
+	{ "mq-deadline", WBSIM_SCHED_MQ_DEADLINE },
+};
+
+/* The scheduler called @name into *@sched; FALSE if there is none. */
+static gboolean scheduler_lookup(const char *name, enum wbsim_blk_sched *sched)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(schedulers); i++)
+		if (strcmp(schedulers[i].name, name) == 0) {
+			*sched = schedulers[i].sched;
+			return TRUE;
+		}
+	return FALSE;
+}
+
 static const struct wbsim_device_param *
 find_param(const struct wbsim_device_param *table, const char *key, size_t *idx)
 {
@@ -336,8 +356,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			dev->model_src[idx] = source_of(s);
 		} else if ((p = find_param(common_params, s->key, &idx))) {
 			if (strcmp(s->key, "scheduler") == 0 &&
-			    strcmp(s->value, "none") != 0 &&
-			    strcmp(s->value, "mq-deadline") != 0) {
+			    !scheduler_lookup(s->value, &sched)) {
 				g_autofree char *where = wbsim_param_where(s->file, s->line);
 
 				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
@@ -374,11 +393,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			}
 		}
 	}
-	if (strcmp(dev->scheduler, "none") == 0) {
-		sched = WBSIM_SCHED_NONE;
-	} else if (strcmp(dev->scheduler, "mq-deadline") == 0) {
-		sched = WBSIM_SCHED_MQ_DEADLINE;
-	} else {
+	if (!scheduler_lookup(dev->scheduler, &sched)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "device %s: scheduler: invalid value '%s': expected "
 			    "none or mq-deadline", dev->name, dev->scheduler);
