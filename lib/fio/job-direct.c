@@ -29,11 +29,15 @@ unsigned int wbsim_job_direct_depth(const struct wbsim_job *job)
 static void direct_issue(wbsim_sim *sim, void *arg);
 
 /* A write of the job completed. */
-static void direct_io_done(void *arg, wbsim_time_t issued)
+static void direct_io_done(void *arg, wbsim_time_t issued, uint64_t pos)
 {
 	struct wbsim_job *job = arg;
 
-	wbsim_lat_hist_add(&job->clat, wbsim_sim_now(job->m->sim) - issued);
+	wbsim_time_t now = wbsim_sim_now(job->m->sim);
+
+	wbsim_lat_hist_add(&job->clat, now - issued);
+	wbsim_job_logs_io(&job->logs, now, now - issued, job->bs, pos, job->bytes_done,
+			  job->ios_done);
 	job->bytes_done += job->bs;
 	job->ios_done++;
 	job->dio_inflight--;
@@ -67,7 +71,10 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	blk = wbsim_job_next_block(job, f);
 	if (blk == UINT64_MAX) {
 		job->dio_issuing = false;
-		wbsim_job_pass_over(job);
+		/* fio reaps the pass's writes still in flight before the pass
+		 * ends (the last completion comes back here) */
+		if (job->dio_inflight == 0)
+			wbsim_job_pass_over(job);
 		return;
 	}
 	job->cur_file = (job->cur_file + 1) % job->nr_files;

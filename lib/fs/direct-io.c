@@ -11,13 +11,13 @@
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 #include "fs/direct-io.h"
-#include "core/workqueue.h"
 
 struct direct_io {
 	struct wbsim_inode *inode;
 	wbsim_task *task;
 	uint64_t first_block;	/* filesystem block of the file */
 	uint64_t nr_blocks;
+	uint64_t pos;		/* the write's byte offset in the file */
 	wbsim_time_t issued;
 	GPtrArray *bios;	/* struct direct_bio * */
 	unsigned int next_bio;	/* the next to submit */
@@ -39,15 +39,17 @@ static void direct_io_done(wbsim_sim *sim, void *arg)
 	wbsim_dio_done_fn done = io->done;
 	void *done_arg = io->arg;
 	wbsim_time_t issued = io->issued;
+	uint64_t pos = io->pos;
 
 	g_ptr_array_free(io->bios, TRUE);
 	g_free(io);
-	done(done_arg, issued);
+	done(done_arg, issued, pos);
 }
 
 /* Models iomap_dio_bio_end_io() and iomap_dio_complete(): the last bio's
- * end completes the write, through the filesystem's unwritten conversion
- * (->end_io, on the end-io workqueue) if it wrote unwritten extents. */
+ * end completes the write, through the filesystem's completion
+ * (wbsim_fs_end_bio(): an unwritten conversion runs on the sb's dio
+ * workqueue). */
 static void direct_bio_end_io(wbsim_sim *sim, void *arg)
 {
 	struct direct_bio *b = arg;
@@ -55,15 +57,11 @@ static void direct_bio_end_io(wbsim_sim *sim, void *arg)
 
 	if (--io->outstanding)
 		return;
-	if (io->unwritten) {
-		struct wbsim_bdi *bdi = io->inode->bdi;
-		wbsim_time_t cost = wbsim_fs_end_io(bdi->fs, io->inode->fs_inode,
-						    io->first_block, io->nr_blocks);
-
-		wbsim_queue_work(bdi->endio_wq, cost, direct_io_done, io);
-		return;
-	}
-	direct_io_done(sim, io);
+	(void)sim;
+	wbsim_fs_end_bio(io->inode->bdi->fs, io->inode->fs_inode, io->first_block,
+			 io->nr_blocks,
+			 WBSIM_FS_IO_DIRECT | (io->unwritten ? WBSIM_FS_IO_UNWRITTEN : 0),
+			 direct_io_done, io);
 }
 
 /* Submit the write's bios one after the other, then let the task go. */
@@ -130,6 +128,7 @@ void wbsim_iomap_dio_write(struct wbsim_inode *inode, wbsim_task *task, uint64_t
 		inode->size = pos + len;
 	io->inode = inode;
 	io->task = task;
+	io->pos = pos;
 	io->first_block = pos / WBSIM_PAGE_SIZE;
 	io->nr_blocks = len / WBSIM_PAGE_SIZE;
 	io->issued = wbsim_sim_now(bdi->sim);

@@ -156,13 +156,6 @@ const struct wbsim_memcg *wbsim_memcg_blkcg(const struct wbsim_memcg *memcg)
 	return memcg;
 }
 
-struct wbsim_memcg *wbsim_memcg_online_ancestor(struct wbsim_memcg *memcg)
-{
-	while (memcg->parent && !memcg->online)
-		memcg = memcg->parent;
-	return memcg;
-}
-
 static void mod_counter(struct wbsim_memcg *memcg, size_t offset, int64_t delta)
 {
 	for (; memcg; memcg = memcg->parent) {

@@ -136,9 +136,6 @@ struct wbsim_memcg *wbsim_memcg_from_id(const struct wbsim_memcg_tree *t, unsign
  * root). */
 const struct wbsim_memcg *wbsim_memcg_blkcg(const struct wbsim_memcg *memcg);
 
-/* The nearest online ancestor-or-self of @memcg. */
-struct wbsim_memcg *wbsim_memcg_online_ancestor(struct wbsim_memcg *memcg);
-
 /*
  * Page counter updates of @memcg (propagated to its ancestors, as the
  * hierarchical memcg stats are): @delta pages of NR_FILE_DIRTY,

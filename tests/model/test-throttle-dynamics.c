@@ -38,9 +38,9 @@ static const char one_writer[] =
 static void test_one_dirtier_converges(void **state)
 {
 	struct wbsim_run_result *r = run_text(one_writer, NULL, FALSE);
-	int c_dirty = series_col(r, "dirty"), c_wb = series_col(r, "writeback");
-	int c_bg = series_col(r, "bg_thresh"), c_th = series_col(r, "thresh");
-	int c_sp = series_col(r, "setpoint"), c_lim = series_col(r, "limit");
+	int c_dirty = series_col(r, "dirty_pages"), c_wb = series_col(r, "writeback_pages");
+	int c_bg = series_col(r, "bg_thresh_pages"), c_th = series_col(r, "thresh_pages");
+	int c_sp = series_col(r, "setpoint_pages"), c_lim = series_col(r, "limit_pages");
 	int c_bytes = series_col(r, "job0_bytes");
 	guint a = series_row_at(r, 40.0), b = series_row_at(r, 60.0);
 	double rate = (series_at(r, b, c_bytes) - series_at(r, a, c_bytes)) /
@@ -121,8 +121,8 @@ static void test_below_freerun_no_pause(void **state)
 		"rate=50m\n";
 	struct wbsim_run_result *r = run_text(slow, NULL, FALSE);
 	struct wbsim_job_result *j = r->jobs->pdata[0];
-	int c_dirty = series_col(r, "dirty"), c_wb = series_col(r, "writeback");
-	int c_bg = series_col(r, "bg_thresh"), c_th = series_col(r, "thresh");
+	int c_dirty = series_col(r, "dirty_pages"), c_wb = series_col(r, "writeback_pages");
+	int c_bg = series_col(r, "bg_thresh_pages"), c_th = series_col(r, "thresh_pages");
 
 	for (guint i = 0; i < series_rows(r); i++)
 		assert_true(series_at(r, i, c_dirty) + series_at(r, i, c_wb) <
@@ -150,7 +150,7 @@ static void test_dirtied_page_written_after_expiry(void **state)
 		"[fio:warm]\nrw=write\nbs=4k\nsize=64m\nend_fsync=1\n"
 		"[fio:once]\nstonewall\nstartdelay=10s\nrw=write\nbs=4k\nsize=4k\n";
 	struct wbsim_run_result *r = run_text(once, NULL, FALSE);
-	int c_written = series_col(r, "wb0_written");
+	int c_written = series_col(r, "wb0_written_pages");
 	int c_bytes = series_col(r, "job1_bytes");
 	double warm = series_at(r, series_row_at(r, 9.0), c_written);
 	double dirtied = -1, first = -1;
