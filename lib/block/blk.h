@@ -9,21 +9,7 @@
 #include <wbsim/block.h>
 #include <wbsim/device.h>
 
-/* --- param.c: values with units ----------------------------------------- */
-
-/*
- * wbsim_blk_parse_value() - parse @text as a @type value into @out (a
- * uint64_t, gboolean, double or char * per the type). On failure sets
- * @expected to a description of what was expected and returns FALSE.
- */
-gboolean wbsim_blk_parse_value(enum wbsim_param_type type, const char *text,
-			       void *out, const char **expected);
-/* wbsim_blk_param_as_double() - the value at @field as a double (ranges). */
-double wbsim_blk_param_as_double(enum wbsim_param_type type, const void *field);
-/* wbsim_blk_format_value() - the value at @field as text, with its unit. */
-char *wbsim_blk_format_value(enum wbsim_param_type type, const void *field);
-/* wbsim_blk_where() - "FILE:LINE: " or "FILE: " or "" for messages. */
-char *wbsim_blk_where(const char *file, unsigned int line);
+#include "core/param.h"
 
 /*
  * wbsim_blk_xfer_ns() - ceil(@bytes * 1e9 / @rate): the time to move @bytes

@@ -160,8 +160,8 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 			  const char *model, const struct wbsim_setting *s,
 			  GError **error)
 {
-	g_autofree char *where = wbsim_blk_where(s ? s->file : NULL,
-						 s ? s->line : 0);
+	g_autofree char *where = wbsim_param_where(s ? s->file : NULL,
+						   s ? s->line : 0);
 	void *field = (char *)base + p->offset;
 	const char *text = s ? s->value : p->def;
 	const char *expected;
@@ -180,24 +180,24 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 		*(char **)field = g_strdup(text);
 		return TRUE;
 	}
-	if (!wbsim_blk_parse_value(p->type, text, &tmp, &expected)) {
+	if (!wbsim_param_parse_value(p->type, text, &tmp, &expected)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "%sdevice model %s: %s: invalid value '%s': expected %s",
 			    where, model, p->name, text, expected);
 		return FALSE;
 	}
-	v = wbsim_blk_param_as_double(p->type, &tmp);
+	v = wbsim_param_as_double(p->type, &tmp);
 	if (p->min < p->max && (v < p->min || v > p->max)) {
 		g_autofree char *lo = NULL, *hi = NULL;
 		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
 		double dlo = p->min, dhi = p->max;
 
 		if (p->type == WBSIM_PARAM_DOUBLE) {
-			lo = wbsim_blk_format_value(p->type, &dlo);
-			hi = wbsim_blk_format_value(p->type, &dhi);
+			lo = wbsim_param_format_value(p->type, &dlo);
+			hi = wbsim_param_format_value(p->type, &dhi);
 		} else {
-			lo = wbsim_blk_format_value(p->type, &ulo);
-			hi = wbsim_blk_format_value(p->type, &uhi);
+			lo = wbsim_param_format_value(p->type, &ulo);
+			hi = wbsim_param_format_value(p->type, &uhi);
 		}
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "%sdevice model %s: %s: value '%s' out of range: "
@@ -216,6 +216,26 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 		break;
 	}
 	return TRUE;
+}
+
+/* The I/O schedulers a device may name (queue/scheduler). */
+static const struct {
+	const char *name;
+	enum wbsim_blk_sched sched;
+} schedulers[] = {
+	{ "none", WBSIM_SCHED_NONE },
+	{ "mq-deadline", WBSIM_SCHED_MQ_DEADLINE },
+};
+
+/* The scheduler called @name into *@sched; FALSE if there is none. */
+static gboolean scheduler_lookup(const char *name, enum wbsim_blk_sched *sched)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(schedulers); i++)
+		if (strcmp(schedulers[i].name, name) == 0) {
+			*sched = schedulers[i].sched;
+			return TRUE;
+		}
+	return FALSE;
 }
 
 static const struct wbsim_device_param *
@@ -336,9 +356,8 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			dev->model_src[idx] = source_of(s);
 		} else if ((p = find_param(common_params, s->key, &idx))) {
 			if (strcmp(s->key, "scheduler") == 0 &&
-			    strcmp(s->value, "none") != 0 &&
-			    strcmp(s->value, "mq-deadline") != 0) {
-				g_autofree char *where = wbsim_blk_where(s->file, s->line);
+			    !scheduler_lookup(s->value, &sched)) {
+				g_autofree char *where = wbsim_param_where(s->file, s->line);
 
 				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 					    "%sdevice model %s: scheduler: invalid "
@@ -351,7 +370,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			g_free(dev->common_src[idx]);
 			dev->common_src[idx] = source_of(s);
 		} else {
-			g_autofree char *where = wbsim_blk_where(s->file, s->line);
+			g_autofree char *where = wbsim_param_where(s->file, s->line);
 			g_autofree char *names = param_names(ops);
 
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
@@ -374,11 +393,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			}
 		}
 	}
-	if (strcmp(dev->scheduler, "none") == 0) {
-		sched = WBSIM_SCHED_NONE;
-	} else if (strcmp(dev->scheduler, "mq-deadline") == 0) {
-		sched = WBSIM_SCHED_MQ_DEADLINE;
-	} else {
+	if (!scheduler_lookup(dev->scheduler, &sched)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "device %s: scheduler: invalid value '%s': expected "
 			    "none or mq-deadline", dev->name, dev->scheduler);
@@ -664,7 +679,7 @@ char *wbsim_device_describe(const struct wbsim_device *dev)
 	g_string_append_printf(s, "model = %s\n", dev->ops->name);
 	for (const struct wbsim_device_param *p = dev->ops->params; p && p->name;
 	     p++, idx++) {
-		g_autofree char *v = wbsim_blk_format_value(
+		g_autofree char *v = wbsim_param_format_value(
 			p->type, (const char *)dev->priv + p->offset);
 
 		g_string_append_printf(s, "%s = %s ; %s\n", p->name, v,
@@ -673,7 +688,7 @@ char *wbsim_device_describe(const struct wbsim_device *dev)
 	}
 	idx = 0;
 	for (const struct wbsim_device_param *p = common_params; p->name; p++, idx++) {
-		g_autofree char *v = wbsim_blk_format_value(
+		g_autofree char *v = wbsim_param_format_value(
 			p->type, (const char *)dev + p->offset);
 
 		g_string_append_printf(s, "%s = %s ; %s\n", p->name, v,

@@ -19,7 +19,7 @@
 #include <wbsim/cpu-costs.h>
 #include <wbsim/error.h>
 #include "core/arg-check.h"
-#include "block/blk.h"
+#include "core/param.h"
 
 static const struct wbsim_cpu_costs default_costs = {
 	/*
@@ -156,7 +156,7 @@ gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 	g_autofree char *where = NULL;
 
 	wbsim_check_arg(costs && key && value, FALSE, error);
-	where = wbsim_blk_where(file, line);
+	where = wbsim_param_where(file, line);
 	for (size_t i = 0; i < G_N_ELEMENTS(cost_keys); i++) {
 		const char *expected;
 		uint64_t v;
@@ -171,8 +171,8 @@ gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 			ok = TRUE;
 			expected = NULL;
 		} else {
-			ok = wbsim_blk_parse_value(cost_keys[i].type, value, &v,
-						   &expected);
+			ok = wbsim_param_parse_value(cost_keys[i].type, value, &v,
+						     &expected);
 		}
 		if (ok && cost_keys[i].type == WBSIM_PARAM_RATE && v == 0) {
 			ok = FALSE;

@@ -394,6 +394,20 @@ static void test_bad_preset(void **state)
 		"expected one of bandwidth, latency, queue_depth, capacity, "
 		"scheduler, nr_requests, max_sectors_kb, wbt");
 	g_clear_error(&error);
+	/* a scheduler the block layer does not have */
+	{
+		const struct wbsim_setting ov3[] = {
+			{ "scheduler", "bfq", "scenario.ini", 14 },
+		};
+
+		dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", ov3, 1, &error);
+		assert_null(dev);
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+		assert_string_equal(error->message,
+			"scenario.ini:14: device model ideal: scheduler: invalid value "
+			"'bfq': expected none or mq-deadline");
+		g_clear_error(&error);
+	}
 
 	/* out of range */
 	assert_true(g_file_set_contents(path, "[device]\nmodel = ideal\n"

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * block/param.c - parsing and printing of device parameters with units:
+ * core/param.c - parsing and printing of parameters with units (device
+ * presets, the CPU cost table):
  * sizes (bytes), times (ns), rates (bytes/s), counts, booleans, numbers.
  * Locale-independent (g_ascii_*), exact for integers.
  */
 #include <math.h>
 #include <string.h>
 
-#include "block/blk.h"
+#include "core/param.h"
 
 struct unit {
 	const char *suffix;
@@ -72,7 +73,7 @@ static gboolean to_u64(double v, uint64_t *out)
 	return TRUE;
 }
 
-gboolean wbsim_blk_parse_value(enum wbsim_param_type type, const char *text,
+gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 			       void *out, const char **expected)
 {
 	double v;
@@ -141,7 +142,7 @@ gboolean wbsim_blk_parse_value(enum wbsim_param_type type, const char *text,
 	return FALSE;
 }
 
-double wbsim_blk_param_as_double(enum wbsim_param_type type, const void *field)
+double wbsim_param_as_double(enum wbsim_param_type type, const void *field)
 {
 	switch (type) {
 	case WBSIM_PARAM_UINT:
@@ -159,7 +160,7 @@ double wbsim_blk_param_as_double(enum wbsim_param_type type, const void *field)
 	return 0;
 }
 
-char *wbsim_blk_format_value(enum wbsim_param_type type, const void *field)
+char *wbsim_param_format_value(enum wbsim_param_type type, const void *field)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -182,7 +183,7 @@ char *wbsim_blk_format_value(enum wbsim_param_type type, const void *field)
 	return g_strdup("");
 }
 
-char *wbsim_blk_where(const char *file, unsigned int line)
+char *wbsim_param_where(const char *file, unsigned int line)
 {
 	if (file && line)
 		return g_strdup_printf("%s:%u: ", file, line);
