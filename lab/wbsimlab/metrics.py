@@ -79,6 +79,35 @@ def fio_bandwidths(fio_json):
     return out
 
 
+def last_group_seconds(jobs):
+    """The wall time of the last group of jobs (the last stonewall phase:
+    E8's small writes) from fio-format JSON jobs, when there are at least
+    two groups: the longest job runtime of that group; else None."""
+    groups = {j.get("groupid", 0) for j in jobs}
+    if len(groups) < 2:
+        return None
+    last = max(groups)
+    return max(j["job_runtime"] for j in jobs if j.get("groupid", 0) == last) / 1e3
+
+
+def program_figures(prog):
+    """The figures of a lab program's JSON (lab/e8-small-writes) named as
+    the simulator's jobs are: bw_job0 the large write, bw_job1.. the
+    threads, and the small writes' phase as the last group."""
+    out = {}
+    large = prog["large"]
+    out["bw_job0_mib_s"] = large["bytes"] / large["seconds"] / 2**20
+    total = out["bw_job0_mib_s"]
+    small = prog["small"]
+    for i, (sec, nbytes) in enumerate(zip(small["thread_seconds"],
+                                          small["thread_bytes"]), 1):
+        out[f"bw_job{i}_mib_s"] = nbytes / sec / 2**20
+        total += out[f"bw_job{i}_mib_s"]
+    out["bw_total_mib_s"] = total
+    out["last_group_s"] = small["seconds"]
+    return out
+
+
 def parse_trace(path):
     """(event, pid, comm, fields) of every line of a text trace."""
     opener = gzip.open if path.endswith(".gz") else open
@@ -162,13 +191,20 @@ def lab_series_rows(d):
 
 
 def lab_run(d):
-    with open(os.path.join(d, "fio.json")) as f:
-        fio = json.load(f)
     with open(os.path.join(d, "meta.json")) as f:
         meta = json.load(f)
     with open(os.path.join(d, "cpu.json")) as f:
         cpu = json.load(f)
-    m = fio_bandwidths(fio)
+    if os.path.exists(os.path.join(d, "program.json")):
+        with open(os.path.join(d, "program.json")) as f:
+            m = program_figures(json.load(f))
+    else:
+        with open(os.path.join(d, "fio.json")) as f:
+            fio = json.load(f)
+        m = fio_bandwidths(fio)
+        g = last_group_seconds(fio["jobs"])
+        if g is not None:
+            m["last_group_s"] = g
     rows, t0 = lab_series_rows(d)
     m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
     tr = os.path.join(d, "trace.txt.gz")
@@ -203,6 +239,9 @@ def lab_run(d):
 def sim_run(result_json, series_csv):
     w = result_json["wbsim"]
     m = fio_bandwidths(result_json)
+    g = last_group_seconds(result_json["jobs"])
+    if g is not None:
+        m["last_group_s"] = g
     end = 0
     for j in w["jobs"]:
         end = max(end, j["start_ns"] + j["runtime_ns"])
