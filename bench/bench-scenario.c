@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wbsim/scenario.h>
-#include "workload/run.h"
+#include "run/run.h"
 
 #ifndef BENCH_SCENARIO_DIR
 #define BENCH_SCENARIO_DIR "scenarios"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz/fuzz-results.c - libFuzzer target for the --results reader
- * (workload/sweep-results.c): the input is written to a file of its own
+ * (run/sweep-results.c): the input is written to a file of its own
  * and opened as the results file of a fixed 2 x 3 sweep. An input that
  * does not start with a results file's first line gets this sweep's first
  * line in front, so the fuzzer spends its time on the point lines. Opening
@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <glib.h>
 #include <wbsim/wbsim.h>
-#include "workload/sweep.h"
-#include "workload/sweep-results.h"
+#include "run/sweep.h"
+#include "run/sweep-results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

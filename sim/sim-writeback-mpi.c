@@ -4,7 +4,7 @@
  *
  *   mpirun -np N sim-writeback-mpi [OPTIONS] SCENARIO.ini --sweep KEY=VALUES
  *
- * takes sim-writeback's scenario and sweep options (workload/sweep-cli.h)
+ * takes sim-writeback's scenario and sweep options (sim/sweep-cli.h)
  * and writes the same CSV, JSON Lines or text, in point order, byte for
  * byte (wall-clock figures apart, which --no-wall-time leaves out).
  *
@@ -32,8 +32,8 @@
 
 #include <mpi.h>
 #include <wbsim/wbsim.h>
-#include "workload/sweep.h"
-#include "workload/sweep-cli.h"
+#include "run/sweep.h"
+#include "sweep-cli.h"
 #include "prog-fail.h"
 
 #define PROG "sim-writeback-mpi"

@@ -14,7 +14,7 @@
  * command line; also one run with --repeat or --results) runs --jobs points
  * at a time and prints one report, JSON line or CSV row per point, in
  * point order; the options and the sweep path are shared with
- * sim-writeback-mpi (workload/sweep-cli.h).
+ * sim-writeback-mpi (sim/sweep-cli.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +25,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <wbsim/wbsim.h>
-#include "workload/run.h"
-#include "workload/sweep.h"
-#include "workload/sweep-cli.h"
+#include "run/run.h"
+#include "run/sweep.h"
+#include "sweep-cli.h"
 #include "prog-fail.h"
 #include "report/report.h"
 
@@ -66,7 +66,7 @@ static char *opt_series;
 static char *opt_trace;
 static char *opt_jobs;
 
-/* The options of this program only; the rest are in workload/sweep-cli.c. */
+/* The options of this program only; the rest are in sweep-cli.c. */
 static const GOptionEntry entries[] = {
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
 	  "Print the program and library versions and exit", NULL },

@@ -329,9 +329,9 @@ struct wbsim_config_param_set {
  *	themselves); NULL: the overrides are printed as given
  *
  * Installed by default: the device layer for [device]
- * (lib/workload/config-device.c: preset names a preset file of
+ * (lib/scenario/config-device.c: preset names a preset file of
  * lib/block/presets or $WBSIM_PRESET_PATH) and the filesystem layer for
- * [filesystem] (lib/workload/config-fs.c: type names a registered model).
+ * [filesystem] (lib/scenario/config-fs.c: type names a registered model).
  */
 struct wbsim_config_section_ops {
 	gboolean (*check)(const struct wbsim_config *cfg, const char *name,

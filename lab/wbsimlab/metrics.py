@@ -8,6 +8,7 @@ Pages are 4 KiB pages; bandwidths MiB/s; times seconds; CPU ns per page.
 import csv
 import gzip
 import json
+import lzma
 import os
 import re
 
@@ -110,7 +111,7 @@ def program_figures(prog):
 
 def parse_trace(path):
     """(event, pid, comm, fields) of every line of a text trace."""
-    opener = gzip.open if path.endswith(".gz") else open
+    opener = {".gz": gzip.open, ".xz": lzma.open}.get(os.path.splitext(path)[1], open)
     with opener(path, "rt") as f:
         for line in f:
             m = TRACE_LINE.match(line)
@@ -207,7 +208,9 @@ def lab_run(d):
             m["last_group_s"] = g
     rows, t0 = lab_series_rows(d)
     m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
-    tr = os.path.join(d, "trace.txt.gz")
+    tr = os.path.join(d, "trace.txt.xz")       # lab/slim-results' form
+    if not os.path.exists(tr):
+        tr = os.path.join(d, "trace.txt.gz")   # as lab/run-kernel records it
     written = cpu["nr_written"]
     dirtied = cpu["nr_dirtied"]
     if os.path.exists(tr):

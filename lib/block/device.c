@@ -10,7 +10,7 @@
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "block/blk.h"
-#include "workload/ini-lexer.h"
+#include "core/ini-lexer.h"
 #include "block/preset-dirs.h"
 
 #ifndef WBSIM_SOURCE_PRESET_DIR

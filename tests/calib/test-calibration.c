@@ -20,7 +20,7 @@
 #include <glib.h>
 #include <wbsim/cpu-costs.h>
 #include <wbsim/scenario.h>
-#include "workload/run.h"
+#include "run/run.h"
 
 static char *source_path(const char *rel)
 {

@@ -7,6 +7,7 @@ filefrag's counts, and the tolerance rules of lab/compare."""
 import gzip
 import importlib.machinery
 import importlib.util
+import lzma
 import os
 import sys
 import tempfile
@@ -17,10 +18,19 @@ TOP = os.environ.get("WBSIM_SOURCE_ROOT",
 sys.path.insert(0, os.path.join(TOP, "lab"))
 from wbsimlab import metrics, record, scenario    # noqa: E402
 
-loader = importlib.machinery.SourceFileLoader("compare", os.path.join(TOP, "lab", "compare"))
-spec = importlib.util.spec_from_loader("compare", loader)
-compare = importlib.util.module_from_spec(spec)
-loader.exec_module(compare)
+
+
+def load_script(name):
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"),
+                                                  os.path.join(TOP, "lab", name))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+compare = load_script("compare")
+slim_results = load_script("slim-results")
 
 TRACE = """\
 # tracer: nop
@@ -31,6 +41,7 @@ TRACE = """\
  fio-500     [000] .....  101.000000: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
  iou-wrk-500-501 [000] .....  101.000100: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
  fio-500     [000] .....  101.000200: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=20 period=20 think=0 cgroup_ino=1
+ fio-500     [000] .....  101.000300: global_dirty_state: dirty=41 writeback=0 bg_thresh=65536 thresh=131072 limit=131072 dirtied=2 written=1
  iou-wrk-500-501 [000] .....  101.030000: balance_dirty_pages: bdi 7:0: limit=1 setpoint=1 dirty=1 wb_setpoint=1 wb_dirty=1 dirty_ratelimit=1 task_ratelimit=1 dirtied=1 dirtied_pause=1 paused=0 pause=0 period=20 think=0 cgroup_ino=1
 """
 
@@ -49,6 +60,24 @@ class LabMetrics(unittest.TestCase):
         # worker's came 29.9 ms before its next call: slept
         self.assertEqual(t["pauses"], 2)
         self.assertEqual(t["paused_ms"], 40)
+
+    def test_slim_results(self):
+        # lab/slim-results drops global_dirty_state only: the same figures
+        # from the .xz, every other line kept in order, the .gz removed
+        with tempfile.TemporaryDirectory() as d:
+            with gzip.open(os.path.join(d, "trace.txt.gz"), "wt") as f:
+                f.write(TRACE)
+            before = metrics.trace_figures(os.path.join(d, "trace.txt.gz"))
+            self.assertTrue(slim_results.slim(d))
+            self.assertFalse(os.path.exists(os.path.join(d, "trace.txt.gz")))
+            xz = os.path.join(d, "trace.txt.xz")
+            self.assertEqual(metrics.trace_figures(xz), before)
+            with lzma.open(xz, "rt") as f:
+                kept = f.read()
+        expect = "".join(l + "\n" for l in TRACE.splitlines()
+                         if "global_dirty_state" not in l)
+        self.assertEqual(kept, expect)
+        self.assertEqual(len(expect.splitlines()), len(TRACE.splitlines()) - 1)
 
     def test_series(self):
         with tempfile.TemporaryDirectory() as d:

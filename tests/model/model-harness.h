@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <wbsim/scenario.h>
-#include "workload/run.h"
+#include "run/run.h"
 
 /* Run @text (a scenario) with @overrides (NULL-terminated or NULL); the
  * test fails if it does not load or run. */

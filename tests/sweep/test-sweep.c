@@ -24,9 +24,9 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/wbsim.h>
 #include <wbsim/error.h>
-#include "workload/sweep.h"
-#include "workload/sweep-stats.h"
-#include "workload/run.h"
+#include "run/sweep.h"
+#include "run/sweep-stats.h"
+#include "run/run.h"
 #include "report/report.h"
 #include "sweep-prog.h"
 

@@ -15,8 +15,8 @@
 #include <wbsim/scenario.h>
 #include <wbsim/error.h>
 #include <wbsim/cpu-costs.h>
-#include "workload/config-private.h"
-#include "workload/run.h"
+#include "scenario/config-private.h"
+#include "run/run.h"
 
 /* The scenarios a test loaded: results point into their fio jobs. */
 static GPtrArray *loaded;

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include <wbsim/wbsim.h>
-#include "workload/config-private.h"
+#include "scenario/config-private.h"
 
 #define GIB ((uint64_t)1 << 30)
 

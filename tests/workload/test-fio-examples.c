@@ -17,7 +17,7 @@
 
 #include <gio/gio.h>
 #include "fio-test-util.h"
-#include "workload/fio-options.h"
+#include "fio/fio-options.h"
 
 #define EXAMPLES_DIR "/usr/share/doc/fio/examples"
 #define KB 1024ULL

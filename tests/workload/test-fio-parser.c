@@ -11,7 +11,7 @@
 
 #include <glib/gstdio.h>
 #include "fio-test-util.h"
-#include "workload/fio-parser.h"
+#include "fio/fio-parser.h"
 
 #define KB 1024ULL
 #define SEC 1000000000ULL

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workload/fio-value.h"
-#include "workload/fio-options.h"
+#include "fio/fio-value.h"
+#include "fio/fio-options.h"
 
 static int64_t size_ok(const char *s, unsigned int kb_base)
 {

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include <wbsim/error.h>
-#include "workload/ini-lexer.h"
+#include "core/ini-lexer.h"
 
 static struct wbsim_ini_section *sec(struct wbsim_ini_doc *d, guint i)
 {

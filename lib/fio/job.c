@@ -1,0 +1,1145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * job.c - an fio job clone as a writing task on the simulated machine.
+ *
+ * What fio does that shapes writeback is modelled after fio 3.33's source
+ * (notes in the commit history; file and function names below):
+ * - layout (filesetup.c setup_files): before any job runs, a write job's
+ *   file that is missing or too small is created and, with the default
+ *   fallocate=native, fallocate(fd, 0, 0, size) gives it unwritten extents;
+ *   fallocate=none leaves it empty; create_on_open=1 skips layout and the
+ *   file is created at first open. Layout time is not in the runtime.
+ * - invalidate=1 (filesetup.c file_invalidate_cache): POSIX_FADV_DONTNEED
+ *   over the job's range of the file at every open and, for time_based
+ *   jobs, whenever a pass over the file ends (random map full, or end of
+ *   file when sequential). On Linux that starts writeback of the range's
+ *   dirty pages from the calling task (WB_SYNC_NONE, no page limit, no
+ *   wait) and then drops clean pages.
+ * - offsets (io_u.c get_next_rand_offset, lib/axmap.c): a uniform draw;
+ *   if that block was written in this pass, the first free block above it,
+ *   wrapping once; every block once per pass. norandommap: plain draws.
+ *   Each job has its own generator (fio seeds it per thread), drawn here
+ *   from the simulation's seed and the job's index.
+ * - several files: round robin, switching after every write; each file
+ *   gets size/nrfiles bytes; names from filename_format in the directory.
+ * - runtime: from the first write to the end of the drain and end_fsync;
+ *   bytes count when each write completes.
+ * - ioengine=libaio with buffered writes: io_submit() runs each write to
+ *   completion in the fio thread, a synchronous write(2).
+ * - ioengine=io_uring with buffered writes (io_uring/rw.c io_write,
+ *   io-wq): a write is issued inline with IOCB_NOWAIT if the filesystem
+ *   takes buffered writes that way (FOP_BUFFER_WASYNC: XFS), else, or when
+ *   it would block (i_rwsem held, balance_dirty_pages with BDP_ASYNC),
+ *   punted to an io-wq worker. The writes of one file are hashed to one
+ *   worker and run in order, so a job is still one serial writer (@task);
+ *   a punted write costs uring_punt_ns more. The fio thread's own work per
+ *   write (submission, reaping, bookkeeping: uring_io_ns) is serial with
+ *   the write at iodepth=1 or when the write runs inline; for punted
+ *   writes at a larger iodepth it runs on the fio thread (@fio_thread)
+ *   alongside the worker, which may not get more than iodepth writes
+ *   ahead of it. XFS punts from a throttle pause on (the worker sleeps
+ *   holding i_rwsem, and fio keeps it fed) until a throttle call that
+ *   does not sleep; the inline-then-punt of a single write is not split.
+ * - file_append=1: fio takes the file's size at set-up as the job's start
+ *   offset and writes from there. wbsim writes each write at the file's
+ *   current end (O_APPEND semantics), which is what the E7 tests did and
+ *   agrees with fio while one job writes a file (several appenders share
+ *   the end instead of overwriting each other's range). An existing file
+ *   is kept, and the layout preallocates nothing: fio's fallocate(0, end
+ *   + size) would move i_size, and appends would then start past the
+ *   preallocated range. Invalidation (invalidate=1) covers the range a
+ *   pass appends.
+ * - rate=: fio issues the write after B bytes at io_start + B / rate and
+ *   sleeps while ahead. The lag of a write is how late it was issued,
+ *   max(0, issue - due); the job's worst lag is reported.
+ * - cgroup=NAME (fio's cgroup.c): the job's task enters cgroup /NAME,
+ *   created if missing, when the job starts; when it ends its task leaves
+ *   (exits) and the cgroup is removed unless cgroup_nodelete=1, a failure
+ *   (other tasks still in it) being ignored as fio ignores it.
+ *
+ * A write costs the task CPU (syscall, copy and per-page bookkeeping from
+ * the cost table, plus the filesystem's delayed-allocation reservation),
+ * dirties its pages, and calls the ratelimited throttle after the write
+ * that reaches nr_dirtied_pause, as the kernel does. Writes are simulated in
+ * batches that end exactly where the throttle must be called (or after 64
+ * writes, at a pass end, at an fsync or a rate-limit sleep); the page state
+ * of a batch changes when its CPU burst starts.
+ */
+#include <string.h>
+#include <wbsim/error.h>
+#include "core/pid.h"
+#include "fio/job.h"
+#include "fs/fs-glue.h"
+#include "fs/fs-writeback.h"
+#include "fs/bdi.h"
+#include "fs/wb-ctx-change.h"
+#include "fs/cgroup-writeback.h"
+#include "mm/throttle.h"
+
+#define JOB_BATCH_MAX 64
+
+/*
+ * What one job may ask the host to hold (issue 21): each file is a
+ * simulated inode with its page cache state; the random map is one bit
+ * per block, as fio's axmap (fio gives up at such sizes too: "failed
+ * allocating random map ... try norandommap").
+ */
+#define JOB_MAX_FILES (1u << 20)
+#define JOB_MAX_RANDMAP_BYTES (UINT64_C(1) << 30)
+
+/*
+ * "FILE:LINE: job 'NAME': KEY=VALUE" of the option line that set @key (the
+ * job's own line, or its [global]'s), or of the section when none did.
+ */
+static char *job_option_where(const struct wbsim_fio_job *fio, const char *key,
+			      const char *shown)
+{
+	const struct wbsim_fio_option *o = NULL;
+
+	for (guint i = 0; fio->options && i < fio->options->len; i++) {
+		const struct wbsim_fio_option *c = fio->options->pdata[i];
+
+		if (strcmp(c->name, key) == 0)
+			o = c;
+	}
+	if (o)
+		return g_strdup_printf("%s:%u: job '%s': %s=%s", o->file, o->line, fio->name,
+				       key, o->value ? o->value : "");
+	return g_strdup_printf("%s:%u: job '%s': %s=%s", fio->file, fio->line, fio->name,
+			       key, shown);
+}
+
+/*
+ * fsync=N, or fdatasync=N (fdatasync(2) every N writes: the same data
+ * writeback and wait; the inode's metadata is not modelled); fsync wins
+ * when both are set.
+ */
+static inline unsigned int job_sync_every(const struct wbsim_fio_job *fio)
+{
+	return fio->fsync ? fio->fsync : fio->fdatasync;
+}
+
+/*
+ * fio: filename=a:b:c names three files (and nrfiles is their number);
+ * otherwise nrfiles files of filename_format.
+ */
+static unsigned int job_nr_files(const struct wbsim_fio_job *fio)
+{
+	if (fio->filename && strchr(fio->filename, ':')) {
+		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
+
+		return MAX(g_strv_length(names), 1);
+	}
+	return MAX(fio->nrfiles, 1);
+}
+
+/* The bounds above, before anything is allocated. */
+static gboolean job_check_bounds(const struct wbsim_fio_job *fio, uint64_t bs,
+				 GError **error)
+{
+	unsigned int nr_files = job_nr_files(fio);
+	uint64_t per_file, blocks, map;
+
+	if (nr_files > JOB_MAX_FILES) {
+		g_autofree char *shown = g_strdup_printf("%u", fio->nrfiles);
+		g_autofree char *where = job_option_where(fio, "nrfiles", shown);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: %u files: expected at most %u files per job (each is a simulated inode)",
+			    where, nr_files, JOB_MAX_FILES);
+		return FALSE;
+	}
+	if (fio->rw != WBSIM_FIO_RANDWRITE || fio->norandommap)
+		return TRUE;
+	per_file = fio->filesize_min ? fio->filesize_min : fio->size / nr_files;
+	blocks = per_file / bs;
+	/* one bit per block and one per 64 blocks, in every file */
+	map = ((blocks + 63) / 64 + (blocks + 4095) / 4096) * 8;
+	if (map > JOB_MAX_RANDMAP_BYTES / nr_files) {
+		g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, fio->size);
+		g_autofree char *where = job_option_where(fio, "size", size);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s: rw=randwrite over %" G_GUINT64_FORMAT " blocks of bs=%" G_GUINT64_FORMAT
+			    " in %u file(s) needs a random map of %" G_GUINT64_FORMAT
+			    " bytes: expected at most 1 GiB (fio: failed allocating random map; "
+			    "set norandommap=1, or a larger bs or smaller size)",
+			    where, blocks, bs, nr_files, map * nr_files);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void job_next(wbsim_sim *sim, void *arg);
+
+static inline wbsim_time_t now_of(const struct wbsim_job *job)
+{
+	return wbsim_sim_now(job->m->sim);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Set-up                                                                   */
+
+/* filename_format (default $jobname.$jobnum.$filenum): $jobname is the job's
+ * name, $jobnum the clone number, $filenum the file's number, $clientuid 0
+ * (no client/server mode). */
+static char *expand_filename_format(const struct wbsim_fio_job *fio, unsigned int filenum)
+{
+	const char *fmt = fio->filename_format ? fio->filename_format : "$jobname.$jobnum.$filenum";
+	GString *out = g_string_new(NULL);
+
+	for (const char *p = fmt; *p;) {
+		if (g_str_has_prefix(p, "$jobname")) {
+			g_string_append(out, fio->name);
+			p += strlen("$jobname");
+		} else if (g_str_has_prefix(p, "$jobnum")) {
+			g_string_append_printf(out, "%u", fio->clone);
+			p += strlen("$jobnum");
+		} else if (g_str_has_prefix(p, "$filenum")) {
+			g_string_append_printf(out, "%u", filenum);
+			p += strlen("$filenum");
+		} else if (g_str_has_prefix(p, "$clientuid")) {
+			g_string_append_c(out, '0');
+			p += strlen("$clientuid");
+		} else {
+			g_string_append_c(out, *p++);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* The path of file @filenum of the job: filename= (a ':'-separated list,
+ * one per file) or filename_format in the directory (a ':'-separated
+ * directory list is spread over the clones). Relative names are taken
+ * relative to the mount point /mnt. */
+char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
+{
+	g_autofree char *dir = NULL;
+	g_autofree char *base = NULL;
+
+	if (fio->directory) {
+		g_auto(GStrv) dirs = g_strsplit(fio->directory, ":", -1);
+		guint n = g_strv_length(dirs);
+
+		dir = g_strdup(n ? dirs[fio->clone % n] : fio->directory);
+	} else {
+		dir = g_strdup("/mnt");
+	}
+	if (fio->filename) {
+		g_auto(GStrv) names = g_strsplit(fio->filename, ":", -1);
+		guint n = g_strv_length(names);
+
+		base = g_strdup(n ? names[filenum % n] : fio->filename);
+	} else {
+		base = expand_filename_format(fio, filenum);
+	}
+	if (g_path_is_absolute(base))
+		return g_steal_pointer(&base);
+	return g_build_filename(dir, base, NULL);
+}
+
+gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
+			 const struct wbsim_fio_job *fio, unsigned int index, GError **error)
+{
+	uint64_t per_file;
+	char name[64];
+
+	*job = (struct wbsim_job){ 0 };
+	job->fio = fio;
+	job->m = m;
+	job->index = index;
+	job->bs = fio->bs[WBSIM_FIO_DDIR_WRITE];
+	if (job->bs == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s:%u: job '%s': bs=0: expected a block size of at least 1 byte",
+			    fio->file, fio->line, fio->name);
+		return FALSE;
+	}
+	if (fio->direct && job->bs % WBSIM_PAGE_SIZE) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+			    "%s:%u: job '%s': direct=1 with bs=%" G_GUINT64_FORMAT ": O_DIRECT "
+			    "writes of part of a 4096-byte block are not modelled",
+			    fio->file, fio->line, fio->name, job->bs);
+		return FALSE;
+	}
+	if (fio->size == 0 && fio->filesize_min == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
+			    "%s:%u: job '%s': neither size= nor filesize= is set",
+			    fio->file, fio->line, fio->name);
+		return FALSE;
+	}
+	if (!job_check_bounds(fio, job->bs, error))
+		return FALSE;
+	/* Tasks named as the kernel shows them: fio's job process is "fio"
+	 * (its pid is the job's pid in the report); an io_uring job's writes
+	 * run on its io-wq worker, "iou-wrk-<fio's pid>" with a pid of its
+	 * own (inline writes included: one serial writer, see above). */
+	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
+	if (job->uring) {
+		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
+		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
+		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
+		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
+		wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
+		job->task.pid = wbsim_sim_alloc_pid(m->sim);
+		job->pid = job->fio_thread.pid;
+	} else {
+		wbsim_task_init(&job->task, "fio", WBSIM_TASK_DIRTIER);
+		job->task.pid = wbsim_sim_alloc_pid(m->sim);
+		job->pid = job->task.pid;
+	}
+	wbsim_dirtier_init(&job->dirtier, &job->task);
+	/* Each job draws from its own stream, as fio seeds one per thread. */
+	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
+				  (fio->randseed_set ? fio->randseed : 0));
+	job->nr_files = job_nr_files(fio);
+	job->files = g_new0(struct wbsim_job_file, job->nr_files);
+	per_file = fio->filesize_min ? fio->filesize_min : fio->size / job->nr_files;
+	job->io_limit = fio->io_size ? fio->io_size : (fio->size ? fio->size
+								  : per_file * job->nr_files);
+	/* rw=rw/randrw: the reads are not simulated, the write share is (fio: rwmixread) */
+	if (fio->rw == WBSIM_FIO_RW || fio->rw == WBSIM_FIO_RANDRW)
+		job->io_limit = job->io_limit / 100 * (100 - fio->rwmix_read) +
+				job->io_limit % 100 * (100 - fio->rwmix_read) / 100;
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		struct wbsim_job_file *f = &job->files[i];
+
+		/* the load-time check names only the files it counts (run.c) */
+		f->path = m->setup_only ? NULL : wbsim_job_file_path(fio, i);
+		/* fio: offset + offset_increment x the clone's number */
+		f->offset = fio->offset + (uint64_t)fio->clone * fio->offset_increment;
+		f->size = per_file;
+		f->nr_blocks = per_file / job->bs;
+		if (f->nr_blocks == 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s:%u: job '%s': file size %" G_GUINT64_FORMAT
+				    " is smaller than bs=%" G_GUINT64_FORMAT,
+				    fio->file, fio->line, fio->name, per_file, job->bs);
+			return FALSE;
+		}
+		if (fio->rw == WBSIM_FIO_RANDWRITE && !fio->norandommap) {
+			uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+			f->randmap = g_new0(uint64_t, nwords);
+			f->randfull = g_new0(uint64_t, (nwords + 63) / 64);
+		}
+	}
+	if (fio->cgroup) {
+		const char *c = fio->cgroup;
+
+		/* fio joins NAME to its cgroup mount: a leading '/' is the same */
+		while (*c == '/')
+			c++;
+		if (!*c || strstr(c, "//") || g_str_has_suffix(c, "/") ||
+		    strcmp(c, ".") == 0 || strcmp(c, "..") == 0 || strstr(c, "/./") ||
+		    strstr(c, "/../") || g_str_has_prefix(c, "./") || g_str_has_prefix(c, "../") ||
+		    g_str_has_suffix(c, "/.") || g_str_has_suffix(c, "/..") || strpbrk(c, " \t\n")) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s:%u: job '%s': cgroup=%s: expected a cgroup name such as "
+				    "e7/a (names without blanks, '.' or '..' between single slashes)",
+				    fio->file, fio->line, fio->name, fio->cgroup);
+			return FALSE;
+		}
+	}
+	wbsim_timer_init(&job->rate_timer, job_next, job);
+	wbsim_lat_hist_clear(&job->clat);
+	wbsim_lat_hist_clear(&job->sync_lat);
+	return TRUE;
+}
+
+/* filesetup.c setup_files(): lay out one file before the jobs start. */
+static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f, GError **error)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+	gboolean created;
+	uint64_t need = f->offset + f->size;
+
+	if (fio->create_on_open)
+		return TRUE;
+	f->inode = wbsim_machine_open(job->m, f->path, &created);
+	if (!f->inode) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "cannot create %s", f->path);
+		return FALSE;
+	}
+	/* file_append: the file is kept as it is (see the top comment) */
+	if (fio->file_append)
+		return TRUE;
+	if (f->inode->size >= need)
+		return TRUE;	/* big enough: left alone */
+	/* Too small or new: recreated, then fallocated by the chosen mode. */
+	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
+	f->inode->size = 0;
+	if (fio->fallocate != WBSIM_FIO_FALLOCATE_NONE &&
+	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE) {
+		GError *e = NULL;
+
+		if (wbsim_fs_fallocate(job->m->fs, f->inode->fs_inode, 0, need, &e) == G_MAXUINT64) {
+			/* fio ignores fallocate failures; so does the model. */
+			g_clear_error(&e);
+		} else if (fio->fallocate != WBSIM_FIO_FALLOCATE_KEEP) {
+			f->inode->size = need;
+		}
+	}
+	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE) {
+		wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, need);
+		f->inode->size = need;
+	}
+	return TRUE;
+}
+
+gboolean wbsim_job_layout(struct wbsim_job *job, GError **error)
+{
+	for (unsigned int i = 0; i < job->nr_files; i++)
+		if (!job_layout_file(job, &job->files[i], error))
+			return FALSE;
+	return TRUE;
+}
+
+void wbsim_job_clear(struct wbsim_job *job)
+{
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		g_free(job->files[i].randmap);
+		g_free(job->files[i].randfull);
+		g_free(job->files[i].path);
+	}
+	g_free(job->files);
+	wbsim_lat_hist_clear(&job->clat);
+	wbsim_lat_hist_clear(&job->sync_lat);
+	wbsim_writepages_clear(&job->wp);
+	if (job->bw_samples)
+		g_array_free(job->bw_samples, TRUE);
+	wbsim_task_clear(&job->task);
+	if (job->uring)
+		wbsim_task_clear(&job->fio_thread);
+}
+
+wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns)
+{
+	if (wait_ns)
+		*wait_ns = job->task.cpu_wait_ns + (job->uring ? job->fio_thread.cpu_wait_ns : 0);
+	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
+
+static void job_writeback_done(wbsim_sim *sim, void *arg);
+static void job_invalidated(wbsim_sim *sim, void *arg);
+
+/*
+ * generic_fadvise(POSIX_FADV_DONTNEED): __filemap_fdatawrite_range() of
+ * the range with WB_SYNC_NONE from this task, then drop the clean pages
+ * (invalidate_mapping_pages(): not dirty, not under writeback).
+ */
+static void job_fadvise_dontneed(struct wbsim_job *job, unsigned int file,
+				 void (*then)(struct wbsim_job *job))
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	/* the range fio passes: the job's part of the file, or for
+	 * file_append the range this pass appends (or appended) */
+	job->inval_off = job->fio->file_append ? f->pass_start : f->offset;
+	job->invalidates++;
+	job->sync_file = file;
+	job->after_sync = then;
+	job->sync_start = 0;
+	if (!f->inode->wb || wbsim_inode_nr_dirty(f->inode) == 0) {
+		job_writeback_done(job->m->sim, job);
+		return;
+	}
+	job->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_NONE,
+		.range_cyclic = false,
+	};
+	wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
+			    job_writeback_done, job);
+}
+
+static void job_fsync_waited(wbsim_sim *sim, void *arg);
+
+/* vfs_fsync(): file_write_and_wait_range() of the whole file. */
+static void job_fsync(struct wbsim_job *job, unsigned int file, void (*then)(struct wbsim_job *job))
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	job->sync_file = file;
+	job->after_sync = then;
+	job->sync_start = now_of(job);
+	if (!f->inode || (!f->inode->wb && f->inode->nr_writeback == 0)) {
+		job_fsync_waited(job->m->sim, job);
+		return;
+	}
+	job->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_ALL,
+		.range_cyclic = false,
+	};
+	if (f->inode->wb && wbsim_inode_nr_dirty(f->inode))
+		wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
+				    job_writeback_done, job);
+	else
+		job_writeback_done(job->m->sim, job);
+}
+
+static void job_writeback_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	struct wbsim_job_file *f = &job->files[job->sync_file];
+	uint64_t dropped;
+
+	if (job->sync_start) {
+		/* fsync: filemap_fdatawait() for every page under writeback */
+		if (f->inode->nr_writeback) {
+			wbsim_inode_wait(f->inode, WAIT_WRITEBACK_DONE, job_fsync_waited, job);
+			return;
+		}
+		job_fsync_waited(sim, job);
+		return;
+	}
+	/* DONTNEED: clean pages leave the cache (and their memcgs). */
+	if (f->inode->page_memcg)
+		wbsim_cgwb_pages_dropped(f->inode, job->inval_off / WBSIM_PAGE_SIZE,
+					 (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	dropped = wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
+					      (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
+	/* mapping_try_invalidate() releases each dropped folio on this task */
+	if (dropped && job->m->costs.invalidate_page_ns) {
+		wbsim_cpus_run(job->m->cpus, &job->task, dropped * job->m->costs.invalidate_page_ns,
+			       job_invalidated, job);
+		return;
+	}
+	job->after_sync(job);
+}
+
+static void job_invalidated(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
+	job->after_sync(job);
+}
+
+static void job_fsync_waited(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
+	job->sync_start = 0;
+	job->after_sync(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Offsets                                                                  */
+
+/* The first block at or above @b not yet written in this pass, wrapping
+ * once (lib/axmap.c axmap_next_free()). A second level (one bit per full
+ * word of the map) keeps the search short when the pass is nearly done. */
+static uint64_t randmap_next_free(const struct wbsim_job_file *f, uint64_t b)
+{
+	uint64_t nwords = (f->nr_blocks + 63) / 64;
+	uint64_t nfull = (nwords + 63) / 64;
+
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t w = b / 64;
+		uint64_t word = f->randmap[w] | ((UINT64_C(1) << (b % 64)) - 1);
+
+		if (~word) {
+			uint64_t blk = w * 64 + (uint64_t)__builtin_ctzll(~word);
+
+			if (blk < f->nr_blocks)
+				return blk;
+		}
+		/* the next word that is not full, from the summary */
+		for (uint64_t s = (w + 1) / 64; s < nfull; s++) {
+			uint64_t sum = f->randfull[s];
+
+			if (s == (w + 1) / 64)
+				sum |= ((UINT64_C(1) << ((w + 1) % 64)) - 1);
+			if (~sum) {
+				uint64_t nw = s * 64 + (uint64_t)__builtin_ctzll(~sum);
+				uint64_t blk;
+
+				if (nw >= nwords)
+					break;
+				blk = nw * 64 + (uint64_t)__builtin_ctzll(~f->randmap[nw]);
+				if (blk < f->nr_blocks)
+					return blk;
+				break;
+			}
+		}
+		b = 0;
+	}
+	return UINT64_MAX;
+}
+
+static void randmap_set(struct wbsim_job_file *f, uint64_t b)
+{
+	uint64_t w = b / 64;
+
+	f->randmap[w] |= UINT64_C(1) << (b % 64);
+	f->randmap_used++;
+	if (f->randmap[w] == UINT64_MAX)
+		f->randfull[w / 64] |= UINT64_C(1) << (w % 64);
+}
+
+/* Next block of file @f, or UINT64_MAX when the pass is over. */
+uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	if (job->fio->rw == WBSIM_FIO_WRITE) {
+		uint64_t b = f->seq_next;
+
+		if (b >= f->nr_blocks)
+			return UINT64_MAX;
+		/* rw=write:N: fio adds N bytes after each write (whole blocks: checked at load) */
+		f->seq_next += 1 + job->fio->rw_modifier / job->bs;
+		return b;
+	}
+	if (!f->randmap)
+		return wbsim_rng_below(&job->rng, f->nr_blocks);
+	if (f->randmap_used >= f->nr_blocks)
+		return UINT64_MAX;
+	{
+		uint64_t b = randmap_next_free(f, wbsim_rng_below(&job->rng, f->nr_blocks));
+
+		randmap_set(f, b);
+		return b;
+	}
+}
+
+static void job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	f->seq_next = 0;
+	if (job->fio->file_append)
+		f->pass_start = f->inode->size;
+	if (f->randmap) {
+		uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+		memset(f->randmap, 0, sizeof(uint64_t) * nwords);
+		memset(f->randfull, 0, sizeof(uint64_t) * ((nwords + 63) / 64));
+		f->randmap_used = 0;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The write loop                                                           */
+
+bool wbsim_job_should_stop(const struct wbsim_job *job)
+{
+	if (job->stopped)
+		return true;
+	if (job->fio->number_ios && job->ios_done >= job->fio->number_ios)
+		return true;
+	if (job->fio->time_based)
+		return now_of(job) >= job->deadline_ns;
+	return job->bytes_done >= job->io_limit * MAX(job->fio->loops, 1);
+}
+
+static void job_batch_done(wbsim_sim *sim, void *arg);
+static void job_after_throttle(wbsim_sim *sim, void *arg);
+
+/* io_uring: does the next write go to the io-wq worker? */
+static bool job_uring_punted(const struct wbsim_job *job)
+{
+	return !job->uring_nowait || (job->fio->iodepth > 1 && job->uring_punt);
+}
+
+/* io_uring: CPU work of the fio thread the worker may run ahead of */
+static wbsim_time_t job_fio_thread_slack(const struct wbsim_job *job)
+{
+	return (wbsim_time_t)MAX(job->fio->iodepth, 1) * job->m->costs.uring_io_ns;
+}
+
+static void job_fio_thread_kick(struct wbsim_job *job);
+
+static void job_fio_thread_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->fio_burst = 0;
+	job_fio_thread_kick(job);
+	if (job->fio_waited && job->fio_backlog + job->fio_burst <= job_fio_thread_slack(job)) {
+		job->fio_waited = false;
+		wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
+	}
+}
+
+/* io_uring: run the fio thread's pending work, one burst at a time. */
+static void job_fio_thread_kick(struct wbsim_job *job)
+{
+	if (job->fio_burst || !job->fio_backlog)
+		return;
+	job->fio_burst = job->fio_backlog;
+	job->fio_backlog = 0;
+	wbsim_cpus_run(job->m->cpus, &job->fio_thread, job->fio_burst, job_fio_thread_done, job);
+}
+
+/* One buffered write of bs bytes at block @blk of file @f: dirty the pages
+ * (accounting point a), reserve delayed allocation. Returns its CPU cost. */
+static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk)
+{
+	struct wbsim_machine *m = job->m;
+	const struct wbsim_cpu_costs *c = &m->costs;
+	struct wbsim_inode *inode = f->inode;
+	/* file_append: O_APPEND, at the end of the file as it is now */
+	uint64_t off = job->fio->file_append ? inode->size : f->offset + blk * job->bs;
+	uint64_t first = off / WBSIM_PAGE_SIZE;
+	/* a write of part of a page dirties the whole page (the page is in
+	 * the cache: reading it in first is not modelled) */
+	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
+	uint64_t newly, acct = 0, allocated;
+	wbsim_time_t cost;
+
+	/* whole-folio accounting: a folio's worth for each folio that gets
+	 * its first dirty block */
+	if (inode->acct_folio > 1)
+		acct = inode->acct_folio *
+		       wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
+	/* cgroup writeback: the inode gets its wb, the pages their memcg */
+	if (job->dirtier.memcg || inode->page_memcg)
+		wbsim_cgwb_pages_dirtied(inode, &job->dirtier, first, pages);
+	/* folios the write must allocate (fio's last fadvise dropped them) */
+	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
+	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
+	if (inode->acct_folio == 1)
+		acct = newly;
+	if (off + job->bs > inode->size)
+		inode->size = off + job->bs;
+	/* the copy costs in proportion to the bytes, the bookkeeping per page */
+	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
+	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
+	       (inode->acct_folio > 1 ? acct / inode->acct_folio : newly) * c->account_dirty_ns;
+	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
+	if (job->uring) {
+		bool punted = job_uring_punted(job);
+
+		if (punted)
+			cost += c->uring_punt_ns;
+		if (punted && job->fio->iodepth > 1)
+			job->fio_backlog += c->uring_io_ns;
+		else
+			cost += c->uring_io_ns;
+	}
+	if (acct)
+		wbsim_account_page_dirtied(inode, &job->dirtier, acct);
+	return cost;
+}
+
+/* Issue the next batch of writes, ending where the kernel would call
+ * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
+static void job_next(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	const struct wbsim_fio_job *fio = job->fio;
+	struct wbsim_vm *vm = &job->m->vm;
+	wbsim_time_t total = 0;
+
+	if (wbsim_job_should_stop(job)) {
+		wbsim_job_finish(job);
+		return;
+	}
+	/* io_uring: the worker has run every write fio has submitted */
+	if (job->uring && job->fio_backlog + job->fio_burst > job_fio_thread_slack(job)) {
+		job->fio_waited = true;
+		return;
+	}
+	/* a frozen filesystem stops writers inside their next write() */
+	if (!job->frozen_since && wbsim_bdi_wait_if_frozen(&job->m->bdi, job_next, job)) {
+		job->frozen_since = now_of(job);
+		return;
+	}
+	job->batch_ios = 0;
+	job->batch_throttle = false;
+	job->batch_pass_end = false;
+	/* the first write of the batch was issued when the wait began */
+	job->batch_issue = job->frozen_since ? job->frozen_since : now_of(job);
+	job->frozen_since = 0;
+	/* rate=: how late this write is behind fio's schedule (a paced
+	 * batch holds one write) */
+	if (fio->rate[WBSIM_FIO_DDIR_WRITE]) {
+		wbsim_time_t due = wbsim_job_due(job, job->issued_bytes);
+
+		if (job->batch_issue > due && job->batch_issue - due > job->max_lag_ns)
+			job->max_lag_ns = job->batch_issue - due;
+	}
+	while (job->batch_ios < JOB_BATCH_MAX) {
+		unsigned int fi = job->cur_file;
+		struct wbsim_job_file *f = &job->files[fi];
+		uint64_t blk;
+
+		if (!f->opened) {
+			if (job->batch_ios)
+				break;	/* open outside a batch */
+			wbsim_job_open_file(job, fi);
+			return;
+		}
+		blk = wbsim_job_next_block(job, f);
+		if (blk == UINT64_MAX) {
+			job->batch_pass_end = true;
+			break;
+		}
+		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk);
+		total += job->batch_cost[job->batch_ios];
+		job->batch_ios++;
+		job->issued_bytes += job->bs;
+		job->batch_inode = f->inode;
+		f->since_fsync++;
+		/* round robin over the files, after every write */
+		job->cur_file = (job->cur_file + 1) % job->nr_files;
+		if (f->inode->wb &&
+		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &job->dirtier.td,
+							  &vm->cpu_dirty[job->task.last_cpu % vm->dirty.nr_cpus],
+							  wbsim_dirtier_wb(&job->m->bdi, f->inode,
+									   job->dirtier.memcg)->bw.dirty_exceeded)) {
+			job->batch_throttle = true;
+			break;
+		}
+		if (job_sync_every(fio) && f->since_fsync >= job_sync_every(fio))
+			break;
+		if (!fio->time_based &&
+		    job->bytes_done + (uint64_t)job->batch_ios * job->bs >= job->io_limit * MAX(fio->loops, 1))
+			break;
+		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
+			break;	/* pacing is decided write by write */
+	}
+	if (job->batch_ios == 0) {
+		/* The pass ended before any write of this batch. */
+		wbsim_job_pass_over(job);
+		return;
+	}
+	job->batch_total = total;
+	if (job->uring)
+		job_fio_thread_kick(job);
+	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
+}
+
+static void job_resume(struct wbsim_job *job);
+
+/* The batch's CPU burst is over: the writes have returned to the job (the
+ * last one after the throttle, if it is due). */
+static void job_batch_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	wbsim_time_t t;
+
+	/* Per-write completion latency. The burst ran the writes back to back;
+	 * the first also waited for a CPU. The last write's latency is taken
+	 * in job_after_throttle(), after its pause if it has one. */
+	t = now_of(job) - job->batch_total;
+	for (unsigned int i = 0; i + 1 < job->batch_ios; i++) {
+		wbsim_time_t issue = i == 0 ? job->batch_issue : t;
+
+		t += job->batch_cost[i];
+		wbsim_lat_hist_add(&job->clat, t - issue);
+	}
+	if (job->batch_ios > 1)
+		job->batch_issue = t;	/* issue time of the last write */
+	job->bytes_done += (uint64_t)job->batch_ios * job->bs;
+	job->ios_done += job->batch_ios;
+	if (job->batch_throttle && job->batch_inode->wb) {
+		/* the task throttles against its own memcg's wb */
+		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
+						       job->dirtier.memcg);
+
+		bool returned = wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
+									      job_after_throttle, job);
+
+		/* XFS under io_uring: a pause (BDP_ASYNC's -EAGAIN) puts the
+		 * writes on the io-wq worker, a throttle call that does not
+		 * sleep lets the fio thread write inline again */
+		job->uring_punt = !returned;
+		if (!returned)
+			return;
+	}
+	job_after_throttle(sim, job);
+}
+
+/* fio's bandwidth log: one sample per 500 ms window (bwavgtime). */
+#define BW_WINDOW_NS (500 * WBSIM_NSEC_PER_MSEC)
+
+static void job_bw_sample(struct wbsim_job *job)
+{
+	while (now_of(job) >= job->bw_next) {
+		uint64_t kib_s = (job->bytes_done - job->bw_bytes) * (WBSIM_NSEC_PER_SEC / BW_WINDOW_NS) / 1024;
+
+		g_array_append_val(job->bw_samples, kib_s);
+		job->bw_bytes = job->bytes_done;
+		job->bw_next += BW_WINDOW_NS;
+	}
+}
+
+/* The last write of the batch returns (after its throttle pause). */
+static void job_after_throttle(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	const struct wbsim_fio_job *fio = job->fio;
+
+	if (job->batch_ios)
+		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
+	job_bw_sample(job);
+	job->batch_ios = 0;
+	if (job->batch_pass_end) {
+		wbsim_job_pass_over(job);
+		return;
+	}
+	if (job_sync_every(fio)) {
+		for (unsigned int i = 0; i < job->nr_files; i++) {
+			struct wbsim_job_file *f = &job->files[i];
+
+			if (f->since_fsync >= job_sync_every(fio)) {
+				f->since_fsync = 0;
+				/* fio fsyncs the file it would write next */
+				job_fsync(job, job->cur_file, job_resume);
+				return;
+			}
+		}
+	}
+	if (fio->rate[WBSIM_FIO_DDIR_WRITE] && !job->stopped) {
+		/* fio's rate: sleep while ahead of bytes / rate */
+		wbsim_time_t due = wbsim_job_due(job, job->bytes_done);
+
+		if (due > now_of(job)) {
+			wbsim_timer_arm(sim, &job->rate_timer, due);
+			return;
+		}
+	}
+	wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
+}
+
+/* Go on writing: the buffered loop, or the direct-I/O issuer. */
+static void job_resume(struct wbsim_job *job)
+{
+	if (job->fio->direct)
+		wbsim_job_direct_continue(job);
+	else
+		wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
+
+
+/* After the pass-end fadvise: the next pass of the file begins. */
+static void job_pass_resume(struct wbsim_job *job)
+{
+	job_new_pass(job, &job->files[job->cur_file]);
+	job_resume(job);
+}
+
+/* A pass over the current file ended: time_based jobs start a new one
+ * after fadvise(DONTNEED); others have issued everything they will. */
+void wbsim_job_pass_over(struct wbsim_job *job)
+{
+	unsigned int fi = job->cur_file;
+	struct wbsim_job_file *f = &job->files[fi];
+
+	job->passes++;
+	/* io_size= larger than the files: fio goes round them again */
+	if (!job->fio->time_based && job->fio->loops <= 1 &&
+	    !(job->fio->io_size && job->issued_bytes < job->io_limit)) {
+		wbsim_job_finish(job);
+		return;
+	}
+	/* fio invalidates at a pass end only for buffered I/O: the pass's
+	 * range, taken before the next pass moves an append position */
+	if (job->fio->invalidate && !job->fio->direct) {
+		job_fadvise_dontneed(job, fi, job_pass_resume);
+		return;
+	}
+	job_new_pass(job, f);
+	job_resume(job);
+}
+
+
+/* First open of a file by the job: create_on_open creates it now; fio
+ * invalidates the job's range of it before the first write. */
+void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
+{
+	struct wbsim_job_file *f = &job->files[file];
+
+	f->opened = true;
+	if (!f->inode) {
+		gboolean created;
+
+		f->inode = wbsim_machine_open(job->m, f->path, &created);
+	}
+	if (job->fio->file_append)
+		f->pass_start = f->inode->size;
+	f->inode->openers++;
+	if (job->fio->invalidate)
+		job_fadvise_dontneed(job, file, job_resume);
+	else
+		job_resume(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Start and end                                                            */
+
+/* The cgroup path of fio's cgroup=NAME: /NAME (a new string). */
+static char *job_cgroup_path(const struct wbsim_job *job)
+{
+	const char *c = job->fio->cgroup;
+
+	while (*c == '/')
+		c++;
+	return g_strconcat("/", c, NULL);
+}
+
+/* fio's cgroup=NAME: the task enters /NAME, created if missing. */
+static bool job_enter_cgroup(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+	g_autofree char *path = job_cgroup_path(job);
+	struct wbsim_memcg *memcg;
+	GError *e = NULL;
+
+	memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+	if (!memcg)
+		memcg = wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, &e);
+	if (!memcg) {
+		GError *f = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					"%s:%u: job '%s': cgroup=%s: cannot create %s: %s",
+					job->fio->file, job->fio->line, job->fio->name,
+					job->fio->cgroup, path, e->message);
+
+		wbsim_bdi_fail(&m->bdi, f);
+		g_error_free(f);
+		g_error_free(e);
+		return false;
+	}
+	wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+	return true;
+}
+
+/* The task exits: it leaves its cgroup; fio then removes its cgroup=
+ * directory unless cgroup_nodelete=1, ignoring a failure. */
+static void job_leave_cgroup(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+
+	if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
+		wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
+		g_autofree char *path = job_cgroup_path(job);
+		struct wbsim_memcg *memcg;
+		GError *e = NULL;
+
+		memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+		if (memcg && !wbsim_cgroup_rmdir(&m->bdi, memcg, &e))
+			g_clear_error(&e);	/* busy: other tasks are in it */
+	}
+}
+
+static void job_begin(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	if (job->fio->cgroup && !job->stopped && !job_enter_cgroup(job))
+		return;
+	job->state = JOB_RUNNING;
+	job->io_start_ns = now_of(job);
+	job->deadline_ns = job->io_start_ns + job->fio->runtime_ns;
+	job->bw_next = job->io_start_ns + BW_WINDOW_NS;
+	job->bw_samples = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	if (job->fio->direct)
+		wbsim_job_direct_continue(job);
+	else
+		job_next(sim, job);
+}
+
+void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *), void *arg)
+{
+	job->on_done = on_done;
+	job->on_done_arg = arg;
+	job->start_ns = now_of(job);
+	wbsim_sim_schedule_after(job->m->sim, job->fio->startdelay_ns, job_begin, job);
+}
+
+static void job_really_done(struct wbsim_job *job)
+{
+	/* fio closes its files; the filesystem hears the last close (XFS
+	 * trims speculative preallocation, ext4 discards preallocations). */
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		struct wbsim_job_file *f = &job->files[i];
+
+		if (f->opened && f->inode && --f->inode->openers == 0)
+			wbsim_fs_close(job->m->fs, f->inode->fs_inode);
+		f->opened = false;
+	}
+	job_leave_cgroup(job);
+	job->state = JOB_DONE;
+	job->end_ns = now_of(job);
+	if (job->on_done)
+		job->on_done(job, job->on_done_arg);
+}
+
+/* end_fsync / fsync_on_close: fsync each file in turn (inside the runtime). */
+static void job_end_fsync_next(struct wbsim_job *job)
+{
+	while (job->end_fsync_next < job->nr_files) {
+		unsigned int i = job->end_fsync_next++;
+
+		if (job->files[i].inode) {
+			job_fsync(job, i, job_end_fsync_next);
+			return;
+		}
+	}
+	job_really_done(job);
+}
+
+void wbsim_job_finish(struct wbsim_job *job)
+{
+	if (job->fio->end_fsync || job->fio->fsync_on_close) {
+		job->end_fsync_next = 0;
+		job_end_fsync_next(job);
+		return;
+	}
+	job_really_done(job);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rate schedule and stopping                                               */
+
+wbsim_time_t wbsim_job_due(const struct wbsim_job *job, uint64_t bytes)
+{
+	uint64_t rate = job->fio->rate[WBSIM_FIO_DDIR_WRITE];
+
+	if (!rate)
+		return job->io_start_ns;
+	/* the same rounding as the pacing in job_after_throttle() */
+	return job->io_start_ns +
+	       (wbsim_time_t)((double)bytes * WBSIM_NSEC_PER_SEC / (double)rate);
+}
+
+wbsim_time_t wbsim_job_lag(const struct wbsim_job *job, wbsim_time_t now)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+	wbsim_time_t due;
+
+	if (!fio->rate[WBSIM_FIO_DDIR_WRITE] || job->state != JOB_RUNNING || job->stopped)
+		return 0;
+	/* no write is due after the runtime, or once all bytes are issued */
+	if (fio->time_based && now > job->deadline_ns)
+		now = job->deadline_ns;
+	if (!fio->time_based && job->issued_bytes >= job->io_limit * MAX(fio->loops, 1))
+		return 0;
+	due = wbsim_job_due(job, job->issued_bytes);
+	return now > due ? now - due : 0;
+}
+
+void wbsim_job_stop(struct wbsim_job *job)
+{
+	struct wbsim_machine *m = job->m;
+
+	if (job->state == JOB_DONE || job->stopped)
+		return;
+	job->stopped = true;
+	if (job->state == JOB_WAITING) {
+		/* killed before it began: its task leaves the cgroup now */
+		if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
+			wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+		return;
+	}
+	/* asleep until its next paced write: it wakes up and ends */
+	if (wbsim_timer_cancel(m->sim, &job->rate_timer))
+		wbsim_sim_schedule_at(m->sim, wbsim_sim_now(m->sim), job_next, job);
+}

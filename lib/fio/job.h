@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/job.h - an fio job as a task on the simulated machine.
+ */
+#ifndef WBSIM_WORKLOAD_JOB_H
+#define WBSIM_WORKLOAD_JOB_H
+
+#include "run/machine.h"
+#include "mm/page-writeback.h"
+#include "report/lat-hist.h"
+
+struct direct_io;
+
+struct wbsim_job_file {
+	struct wbsim_inode *inode;
+	char *path;
+	uint64_t offset;	/* first byte this job uses in the file */
+	uint64_t size;		/* bytes this job uses in the file */
+	uint64_t nr_blocks;	/* size / bs */
+	uint64_t *randmap;	/* blocks written in this pass (random, randommap) */
+	uint64_t *randfull;	/* one bit per full word of randmap */
+	uint64_t randmap_used;
+	uint64_t seq_next;	/* next block of a sequential pattern */
+	bool opened;
+	uint64_t since_fsync;	/* writes since the last fsync=N */
+	uint64_t pass_start;	/* file_append: the file's end when this pass began */
+};
+
+enum wbsim_job_state {
+	JOB_WAITING,		/* not started (stonewall, startdelay) */
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
+/**
+ * struct wbsim_job - one fio job clone running as a task
+ */
+struct wbsim_job {
+	const struct wbsim_fio_job *fio;
+	struct wbsim_machine *m;
+	unsigned int index;
+	wbsim_task task;
+	unsigned int pid;	/* fio's process for the job: task's, or fio_thread's */
+	struct wbsim_dirtier dirtier;
+	wbsim_rng rng;
+	struct wbsim_job_file *files;
+	unsigned int nr_files;
+	unsigned int cur_file;
+	uint64_t bs;
+	uint64_t io_limit;	/* bytes to write (size-based jobs) */
+	enum wbsim_job_state state;
+	wbsim_time_t start_ns, io_start_ns, end_ns, deadline_ns;
+	unsigned int end_fsync_next;
+	bool stopped;		/* wbsim_job_stop(): ends at its next write */
+	wbsim_timer rate_timer;	/* sleeping until the next write is due (rate=) */
+	uint64_t issued_bytes;	/* bytes of the writes issued so far */
+	wbsim_time_t max_lag_ns;	/* worst lag of a write behind its rate schedule */
+
+	/* results */
+	uint64_t bytes_done;
+	uint64_t ios_done;
+	struct wbsim_lat_hist clat;
+	struct wbsim_lat_hist sync_lat;
+	uint64_t passes;
+	uint64_t invalidates;
+	GArray *bw_samples;	/* KiB/s per 500 ms window */
+	wbsim_time_t bw_next;	/* end of the current window */
+	uint64_t bw_bytes;	/* bytes_done at its start */
+
+	/* the batch of writes in flight */
+	wbsim_time_t batch_issue;	/* when the batch's first write was issued */
+	wbsim_time_t frozen_since;	/* waiting for a thaw since (0: not) */
+	unsigned int batch_ios;
+	wbsim_time_t batch_cost[64];
+	wbsim_time_t batch_total;
+	struct wbsim_inode *batch_inode;	/* inode of the last write */
+	bool batch_throttle;		/* balance_dirty_pages() is due */
+	bool batch_pass_end;
+	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */
+	struct wbsim_wbc wbc;
+	wbsim_time_t sync_start;
+	unsigned int sync_file;
+	uint64_t inval_off;	/* first byte the fadvise(DONTNEED) in progress drops */
+	void (*after_sync)(struct wbsim_job *job);
+	void (*on_done)(struct wbsim_job *job, void *arg);
+	void *on_done_arg;
+
+	/* ioengine=io_uring with buffered writes (job.c): the fio thread's
+	 * own work per write, on a task of its own while the writes run on
+	 * the io-wq worker (@task) */
+	bool uring;
+	bool uring_nowait;	/* the filesystem takes nowait buffered writes */
+	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
+	wbsim_task fio_thread;
+	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
+	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */
+	bool fio_waited;		/* job_next waits for it to catch up */
+
+	/* direct I/O (job-direct.c) */
+	unsigned int dio_inflight;
+	bool dio_issuing;
+	unsigned int dio_next_bio;
+	struct direct_io *dio_cur;
+};
+
+/* Create the jobs' tasks and files; no event is scheduled yet. */
+gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
+			 const struct wbsim_fio_job *fio, unsigned int index, GError **error);
+/* Start @job now (after its startdelay). @on_done runs when it finishes. */
+void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, void *),
+		     void *arg);
+void wbsim_job_clear(struct wbsim_job *job);
+
+/* The path of file @filenum of @fio, as fio names it (filename, directory, filename_format). */
+char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum);
+/* CPU time of the job's tasks (with io_uring its fio thread and io-wq
+ * worker, one process for fio); their time waiting for a CPU in @wait_ns */
+wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
+/* job.c helpers shared with job-direct.c */
+uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
+bool wbsim_job_should_stop(const struct wbsim_job *job);
+void wbsim_job_pass_over(struct wbsim_job *job);
+void wbsim_job_finish(struct wbsim_job *job);
+void wbsim_job_open_file(struct wbsim_job *job, unsigned int file);
+/* job-direct.c: issue O_DIRECT writes up to the queue depth. */
+void wbsim_job_direct_continue(struct wbsim_job *job);
+unsigned int wbsim_job_direct_depth(const struct wbsim_job *job);
+
+/* fio's layout of the job's files before any job starts. */
+gboolean wbsim_job_layout(struct wbsim_job *job, GError **error);
+
+/*
+ * wbsim_job_due() - when fio would issue the write after @bytes bytes of a
+ * job with rate=: io_start + @bytes / rate (fio's rate pacing)
+ */
+wbsim_time_t wbsim_job_due(const struct wbsim_job *job, uint64_t bytes);
+/*
+ * wbsim_job_lag() - the lag of a paced job at @now: how late the next
+ * write not yet issued is, max(0, now - due), counted up to the end of
+ * the job's runtime; 0 for a job without rate=, not running, or with
+ * nothing more to write.
+ */
+wbsim_time_t wbsim_job_lag(const struct wbsim_job *job, wbsim_time_t now);
+/*
+ * wbsim_job_stop() - end @job as if its runtime ended now (a container
+ * torn down): the write in progress completes, no other is issued; a
+ * sleep until the next paced write is cut short. A job not started yet
+ * leaves its cgroup at once and will end as soon as it starts.
+ */
+void wbsim_job_stop(struct wbsim_job *job);
+
+#endif

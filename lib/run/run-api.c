@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run-api.c - the public way to run a scenario (include/wbsim/run.h): a
+ * scenario builder that writes scenario.ini text, run options with the
+ * program's callbacks, and wbsim_run() over the internal
+ * wbsim_run_scenario().
+ */
+#include <string.h>
+#include <wbsim/error.h>
+#include <wbsim/run.h>
+#include "run/api-private.h"
+#include "core/arg-check.h"
+#include "report/trace.h"
+#include "run/run.h"
+#include "scenario/config-private.h"
+
+/* ------------------------------------------------------------------------ */
+/* Scenario builder                                                         */
+
+struct builder_setting {
+	char *section;
+	char *key;
+	char *value;
+};
+
+struct wbsim_scenario_builder {
+	char *name;
+	GPtrArray *settings;	/* struct builder_setting *, in order set */
+	GString *fio;		/* [fio:NAME] sections */
+};
+
+static void setting_free(gpointer p)
+{
+	struct builder_setting *s = p;
+
+	g_free(s->section);
+	g_free(s->key);
+	g_free(s->value);
+	g_free(s);
+}
+
+wbsim_scenario_builder *wbsim_scenario_builder_new(const char *name)
+{
+	wbsim_scenario_builder *b = g_new0(wbsim_scenario_builder, 1);
+
+	b->name = g_strdup(name ? name : "builder");
+	b->settings = g_ptr_array_new_with_free_func(setting_free);
+	b->fio = g_string_new(NULL);
+	return b;
+}
+
+void wbsim_scenario_builder_free(wbsim_scenario_builder *b)
+{
+	if (!b)
+		return;
+	g_free(b->name);
+	g_ptr_array_unref(b->settings);
+	g_string_free(b->fio, TRUE);
+	g_free(b);
+}
+
+static gboolean one_line(const char *what, const char *s, GError **error)
+{
+	if (strpbrk(s, "\r\n")) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s '%s' holds a line break", what, s);
+		return FALSE;
+	}
+	/* the line lexer cuts a line at its first ';' or '#': "2;x" read as 2 */
+	if (strpbrk(s, ";#")) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s '%s' holds '%c': expected text without ';' or '#' (a scenario line is cut there)",
+			    what, s, *strpbrk(s, ";#"));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
+				    const char *value, GError **error)
+{
+	const char *dot;
+	const struct wbsim_config_key *k;
+	struct builder_setting *s;
+
+	wbsim_check_arg(b != NULL && key != NULL && value != NULL, FALSE, error);
+	dot = strchr(key, '.');
+	if (!dot || dot == key || !dot[1]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "key '%s': expected section.key", key);
+		return FALSE;
+	}
+	if (!one_line("key", key, error) || !one_line("value", value, error))
+		return FALSE;
+	s = g_new0(struct builder_setting, 1);
+	s->section = g_strndup(key, (gsize)(dot - key));
+	s->key = g_strdup(dot + 1);
+	s->value = g_strdup(value);
+	/* A later setting replaces an earlier one, unless the key repeats. */
+	k = wbsim_config_find_key(s->section, s->key, NULL);
+	if (!k || !(k->flags & WBSIM_CFG_REPEATABLE)) {
+		for (guint i = 0; i < b->settings->len; i++) {
+			struct builder_setting *o = b->settings->pdata[i];
+
+			if (!strcmp(o->section, s->section) && !strcmp(o->key, s->key)) {
+				g_free(o->value);
+				o->value = g_strdup(value);
+				setting_free(s);
+				return TRUE;
+			}
+		}
+	}
+	g_ptr_array_add(b->settings, s);
+	return TRUE;
+}
+
+gboolean wbsim_scenario_builder_add_fio_job(wbsim_scenario_builder *b, const char *job,
+					    const char *text, GError **error)
+{
+	wbsim_check_arg(b != NULL && job != NULL && text != NULL, FALSE, error);
+	if (!*job || strpbrk(job, "[]") || !one_line("fio job name", job, error)) {
+		if (error && !*error)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "fio job name '%s': expected a non-empty name without ']'",
+				    job);
+		return FALSE;
+	}
+	/* option lines only: a header would start a job the caller never named */
+	{
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (guint i = 0; lines[i]; i++) {
+			const char *l = lines[i];
+
+			while (*l == ' ' || *l == '\t')
+				l++;
+			if (*l == '[') {
+				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+					    "fio job '%s': line %u '%s' is a section header: expected option lines only (add each job with its own call)",
+					    job, i + 1, g_strstrip(lines[i]));
+				return FALSE;
+			}
+		}
+	}
+	g_string_append_printf(b->fio, "\n[fio:%s]\n%s", job, text);
+	if (b->fio->len && b->fio->str[b->fio->len - 1] != '\n')
+		g_string_append_c(b->fio, '\n');
+	return TRUE;
+}
+
+char *wbsim_scenario_builder_text(const wbsim_scenario_builder *b)
+{
+	GString *s = g_string_new(NULL);
+	g_autoptr(GPtrArray) sections = g_ptr_array_new();
+
+	g_return_val_if_fail(b != NULL, NULL);
+	g_string_append_printf(s, "# scenario built in code: %s\n", b->name);
+	/* sections in the order they were first set */
+	for (guint i = 0; i < b->settings->len; i++) {
+		struct builder_setting *o = b->settings->pdata[i];
+		gboolean seen = FALSE;
+
+		for (guint j = 0; j < sections->len && !seen; j++)
+			seen = strcmp(sections->pdata[j], o->section) == 0;
+		if (!seen)
+			g_ptr_array_add(sections, o->section);
+	}
+	for (guint j = 0; j < sections->len; j++) {
+		g_string_append_printf(s, "\n[%s]\n", (const char *)sections->pdata[j]);
+		for (guint i = 0; i < b->settings->len; i++) {
+			struct builder_setting *o = b->settings->pdata[i];
+
+			if (strcmp(o->section, sections->pdata[j]) == 0)
+				g_string_append_printf(s, "%s = %s\n", o->key, o->value);
+		}
+	}
+	g_string_append(s, b->fio->str);
+	return g_string_free(s, FALSE);
+}
+
+wbsim_scenario *wbsim_scenario_builder_build(const wbsim_scenario_builder *b, GError **error)
+{
+	g_autofree char *text = NULL;
+
+	wbsim_check_arg(b != NULL, NULL, error);
+	text = wbsim_scenario_builder_text(b);
+	return wbsim_scenario_load_string(text, b->name, NULL, NULL, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Run options                                                              */
+
+struct wbsim_run_opts {
+	gboolean check;
+	wbsim_sample_fn sample_fn;
+	void *sample_data;
+	wbsim_trace_fn trace_fn;
+	void *trace_data;
+	char **trace_events;	/* NULL: all */
+	wbsim_point_fn point_fn;
+	void *point_data;
+};
+
+wbsim_run_opts *wbsim_run_opts_new(void)
+{
+	return g_new0(wbsim_run_opts, 1);
+}
+
+void wbsim_run_opts_free(wbsim_run_opts *opts)
+{
+	if (!opts)
+		return;
+	g_strfreev(opts->trace_events);
+	g_free(opts);
+}
+
+void wbsim_run_opts_set_check(wbsim_run_opts *opts, gboolean check)
+{
+	g_return_if_fail(opts != NULL);
+	opts->check = check;
+}
+
+void wbsim_run_opts_set_sample_fn(wbsim_run_opts *opts, wbsim_sample_fn fn, void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->sample_fn = fn;
+	opts->sample_data = user_data;
+}
+
+void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *const *events,
+				 wbsim_trace_fn fn, void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	g_strfreev(opts->trace_events);
+	opts->trace_events = events ? g_strdupv((char **)events) : NULL;
+	opts->trace_fn = fn;
+	opts->trace_data = user_data;
+}
+
+void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn, void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->point_fn = fn;
+	opts->point_data = user_data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                  */
+
+static void api_sample(void *arg, wbsim_time_t now, const char *const *columns,
+		       const double *row, unsigned int n)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->sample_fn(now, columns, row, n, o->sample_data);
+}
+
+static void api_job_end(void *arg, wbsim_time_t now, unsigned int job, const char *name)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->point_fn(WBSIM_POINT_JOB_END, now, (int)job, name, o->point_data);
+}
+
+/* The event name of an ftrace text line "<comm>-<pid> [<cpu>] ..... <secs>:
+ * <event>: <fields>": the text between the first ": " and the next ':'. */
+static void api_trace(void *arg, const char *line)
+{
+	const wbsim_run_opts *o = arg;
+	const char *start = strstr(line, ": ");
+	const char *end;
+	char event[64];
+	size_t len;
+
+	if (!start)
+		return;
+	start += 2;
+	end = strchr(start, ':');
+	len = end ? (size_t)(end - start) : strlen(start);
+	if (len >= sizeof(event))
+		len = sizeof(event) - 1;
+	memcpy(event, start, len);
+	event[len] = '\0';
+	if (o->trace_events && !g_strv_contains((const char *const *)o->trace_events, event))
+		return;
+	o->trace_fn(event, line, o->trace_data);
+}
+
+wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, GError **error)
+{
+	struct wbsim_run_options ro = { 0 };
+	struct wbsim_run_result *rr;
+	wbsim_result *r;
+
+	wbsim_check_arg(scn != NULL, NULL, error);
+	/* a name that is never emitted would silently deliver nothing */
+	for (size_t i = 0; opts && opts->trace_fn && opts->trace_events &&
+			   opts->trace_events[i]; i++) {
+		if (!g_strv_contains(wbsim_trace_event_names, opts->trace_events[i])) {
+			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "wbsim_run_opts_set_trace_fn: unknown tracepoint '%s': expected one of %s",
+				    opts->trace_events[i], known);
+			return NULL;
+		}
+	}
+	if (opts) {
+		ro.check = opts->check;
+		ro.hook_arg = (void *)opts;
+		if (opts->sample_fn)
+			ro.sample_fn = api_sample;
+		if (opts->point_fn)
+			ro.job_end_fn = api_job_end;
+		if (opts->trace_fn) {
+			ro.trace_fn = api_trace;
+			ro.trace_arg = (void *)opts;
+		}
+	}
+	rr = wbsim_run_scenario(scn, &ro, error);
+	if (!rr)
+		return NULL;
+	r = wbsim_result_wrap(rr);
+	if (opts && opts->point_fn)
+		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
+	return r;
+}

@@ -1,0 +1,1535 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.c - build the simulated machine a scenario describes, run its fio jobs
+ * and timed events, sample the time series, check invariants, and gather
+ * the results.
+ */
+#include <string.h>
+#include <wbsim/error.h>
+#include <wbsim/scenario.h>
+#include <wbsim/affinity.h>
+#include "run/run.h"
+#include "fio/job.h"
+#include "fs/bdi.h"
+#include "fs/fs-writeback.h"
+#include "mm/page-writeback.h"
+#include "fs/wb-ctx-change.h"
+#include "scenario/config-private.h"
+#include "mm/dirty-limits.h"
+#include "report/trace.h"
+#include "core/sim-private.h"
+#include "block/blk.h"
+#include "core/workqueue.h"
+#include "fs/alloc/fs-private.h"
+#include "fs/cgroup-writeback.h"
+
+/*
+ * Memory the kernel never counts as dirtyable: the struct page array (64
+ * bytes per 4 KiB page, 1/64 of RAM, not even in MemTotal), and a fixed
+ * 512 MiB for the kernel's text and slab, the watermark reserves
+ * (totalreserve_pages) and the anonymous memory of the running programs on
+ * an otherwise idle server. A machine preset value, the same for every
+ * scenario.
+ */
+#define MEMMAP_SHIFT 6
+#define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
+
+struct wbsim_run {
+	const struct wbsim_scenario *scn;
+	const struct wbsim_config *cfg;
+	struct wbsim_run_options opts;
+	struct wbsim_machine m;
+	struct wbsim_job *jobs;
+	unsigned int nr_jobs;
+	unsigned int jobs_done;
+	unsigned int cur_group;
+	wbsim_timer sampler;
+	wbsim_timer checker;
+	struct wbsim_trace trace;
+	struct wbsim_run_result *result;
+	unsigned int pending_events;
+	/* timed_event and measure_point structs whose event has not ended:
+	 * a run stopped at its time limit frees them at the end */
+	GPtrArray *live_timed, *live_measure;
+	bool workload_done;
+	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
+	bool remount_started;	/* [measure] extents = remount began */
+	struct wbsim_config_event remount_ev;
+	/* filefrag's FIEMAP_FLAG_SYNC at a [measure] moment */
+	struct wbsim_config_event filefrag_ev;
+	GError *failure;
+	uint64_t checks;
+	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
+	 * the memcg paths with time-series columns, in first-use order;
+	 * cgroup-remove events waiting for their jobs to stop */
+	bool cgroups;
+	bool final_check;	/* the --check pass after the run */
+	GPtrArray *cg_paths;
+	/* cg_paths by path (value: index + 1), and each memcg's index by its
+	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
+	 * samples look memcgs and wbs up by id, not by comparing paths */
+	GHashTable *cg_index, *memcg_col;
+	GPtrArray *removals;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static wbsim_fs_inode *machine_dir(struct wbsim_machine *m, const char *dir)
+{
+	wbsim_fs_inode *d;
+	g_autofree char *parent = NULL;
+
+	if (strcmp(dir, "/") == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/mnt") == 0)
+		return wbsim_fs_root(m->fs);	/* the filesystem is mounted on /mnt */
+	if ((d = g_hash_table_lookup(m->dirs, dir)))
+		return d;
+	parent = g_path_get_dirname(dir);
+	d = wbsim_fs_mkdir(m->fs, machine_dir(m, parent));
+	g_hash_table_insert(m->dirs, g_strdup(dir), d);
+	return d;
+}
+
+struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
+				       gboolean *created)
+{
+	struct wbsim_inode *inode = g_hash_table_lookup(m->files, path);
+	g_autofree char *dir = NULL;
+	wbsim_fs_inode *fi;
+
+	*created = FALSE;
+	if (inode)
+		return inode;
+	dir = g_path_get_dirname(path);
+	fi = wbsim_fs_create(m->fs, machine_dir(m, dir));
+	if (!fi)
+		return NULL;
+	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages);
+	g_hash_table_insert(m->files, g_strdup(path), inode);
+	g_ptr_array_add(m->inodes, inode);
+	*created = TRUE;
+	return inode;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building the machine                                                     */
+
+static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
+{
+	struct wbsim_setting *s = g_new0(struct wbsim_setting, params ? params->len + 1 : 1);
+
+	*n = 0;
+	for (guint i = 0; params && i < params->len; i++) {
+		const struct wbsim_config_override *o = params->pdata[i];
+
+		s[i] = (struct wbsim_setting){ o->key, o->value, o->file, o->line };
+		(*n)++;
+	}
+	return s;
+}
+
+static gboolean machine_build(struct wbsim_run *run, GError **error)
+{
+	const struct wbsim_config *cfg = run->cfg;
+	struct wbsim_machine *m = &run->m;
+	g_autofree struct wbsim_setting *dev_set = NULL;
+	g_autofree struct wbsim_setting *fs_set = NULL;
+	size_t n_dev, n_fs;
+	uint64_t ram = cfg->memory, unreclaimable, reserved;
+	struct wbsim_bdi_params bp = { .name = "259:0" };
+	const struct wbsim_affinity_ops *aff;
+	struct wbsim_blk_queue *q;
+
+	m->sim = wbsim_sim_new(cfg->seed);
+	m->cpus = wbsim_cpus_new(m->sim, (unsigned int)cfg->cpus, error);
+	if (!m->cpus)
+		return FALSE;
+	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
+	wbsim_cpu_costs_init(&m->costs);
+	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	m->inodes = g_ptr_array_new();
+	m->warnings = g_ptr_array_new_with_free_func(g_free);
+	/* Large folios: with whole-folio accounting the page cache dirties,
+	 * accounts and writes back whole folios; per block, it tracks every
+	 * 4 KiB block on its own (as iomap's per-block state lets it). */
+	m->folio_pages = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK ? 1 :
+			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
+
+	dev_set = settings_of(cfg->device_params, &n_dev);
+	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,
+					      dev_set, n_dev, error);
+	if (!m->dev)
+		return FALSE;
+	fs_set = settings_of(cfg->fs_params, &n_fs);
+	{
+		g_autoptr(GError) local = NULL;
+
+		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
+				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set,
+				     n_fs, &local);
+		if (!m->fs) {
+			/* the layout on this device: say which lines chose both */
+			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");
+			g_autofree char *dw = wbsim_config_key_where(cfg, "device", "preset");
+
+			g_set_error(error, local->domain, local->code,
+				    "%s on %s (%" G_GUINT64_FORMAT " bytes): %s", fw, dw,
+				    wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
+				    local->message);
+			return FALSE;
+		}
+	}
+
+	/*
+	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
+	 * [machine] memmap, which the kernel never sees, whatever the device;
+	 * without it, a pmem device reserves its own capacity. (Loading the
+	 * scenario checked both against the RAM, with their lines.)
+	 */
+	reserved = cfg->memmap;
+	if (strcmp(wbsim_device_get_ops(m->dev)->name, "pmem") == 0) {
+		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
+
+		if (!reserved)
+			reserved = cap;
+		if (cap > reserved) {
+			g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memmap");
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s: the PMEM device of %" G_GUINT64_FORMAT " bytes does not "
+				    "fit in the %" G_GUINT64_FORMAT " bytes reserved: expected a "
+				    "memmap of at least the device's capacity", w, cap, reserved);
+			return FALSE;
+		}
+	}
+	if (reserved >= ram) {
+		/* the reservation is too large, not the memory */
+		g_autofree char *w = cfg->memmap
+			? wbsim_config_key_where(cfg, "machine", "memmap")
+			: wbsim_config_key_where(cfg, "device", "preset");
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: reserves %" G_GUINT64_FORMAT " bytes of RAM for PMEM, "
+			    "nothing of [machine] memory = %" G_GUINT64_FORMAT
+			    " bytes is left: expected a reservation below the memory",
+			    w, reserved, ram);
+		return FALSE;
+	}
+	ram -= reserved;
+	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
+	if (unreclaimable >= ram) {
+		g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memory");
+		/* the least RAM with something left: ram - ram/64 > BASE */
+		uint64_t least = reserved + BASE_UNRECLAIMABLE / 63 * 64 + (UINT64_C(1) << 20);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: leaves no memory for the page cache (the kernel keeps about "
+			    "%" G_GUINT64_FORMAT " MiB%s): expected at least %" G_GUINT64_FORMAT "m",
+			    w, unreclaimable >> 20, reserved ? ", after the PMEM reservation" : "",
+			    least >> 20);
+		return FALSE;
+	}
+	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
+		      unreclaimable);
+	m->vm.dirty.dirty_background_ratio = (unsigned int)cfg->dirty_background_ratio;
+	m->vm.dirty.dirty_background_bytes = cfg->dirty_background_bytes;
+	m->vm.dirty.vm_dirty_ratio = (unsigned int)cfg->dirty_ratio;
+	m->vm.dirty.vm_dirty_bytes = cfg->dirty_bytes;
+	m->vm.dirty_expire_ns = cfg->dirty_expire_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
+	m->vm.dirty_writeback_ns = cfg->dirty_writeback_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
+	/* writeback_set_ratelimit() at boot */
+	wbsim_writeback_set_ratelimit(&m->vm.dirty, &m->vm.dom, wbsim_vm_dirtyable_memory(&m->vm));
+
+	q = wbsim_device_queue(m->dev);
+	aff = wbsim_affinity_lookup(cfg->wb_affinity);
+	if (!aff) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "[writeback] affinity = %s: no such policy is registered",
+			    cfg->wb_affinity);
+		return FALSE;
+	}
+	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
+	bp.affinity = aff;
+	bp.strictlimit = cfg->strictlimit;
+	bp.max_bytes = cfg->bdi_max_bytes;
+	bp.memcgs = &m->vm.memcgs;
+	bp.dying_wb_reachable = cfg->dying_wb == WBSIM_DYING_WB_REACHABLE;
+	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
+			       (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
+	wbsim_bdi_init(&m->bdi, &m->vm, m->cpus, &m->costs, q, (struct wbsim_fs *)m->fs, &bp);
+	return TRUE;
+}
+
+static void machine_free(struct wbsim_machine *m)
+{
+	if (m->bdi.wb_ctx)
+		wbsim_bdi_clear(&m->bdi);
+	if (m->inodes) {
+		for (guint i = 0; i < m->inodes->len; i++)
+			wbsim_inode_free(m->inodes->pdata[i]);
+		g_ptr_array_free(m->inodes, TRUE);
+	}
+	if (m->files)
+		g_hash_table_destroy(m->files);
+	if (m->dirs)
+		g_hash_table_destroy(m->dirs);
+	if (m->fs)
+		wbsim_fs_free(m->fs);
+	if (m->dev)
+		wbsim_device_free(m->dev);
+	if (m->vm.cpu_dirty)
+		wbsim_vm_clear(&m->vm);
+	wbsim_cpus_free(m->cpus);
+	wbsim_sim_free(m->sim);
+	if (m->warnings)
+		g_ptr_array_free(m->warnings, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs and groups                                                          */
+
+static void start_group(struct wbsim_run *run);
+static void schedule_after_jobs(struct wbsim_run *run);
+static void run_maybe_finish(struct wbsim_run *run);
+static void cgroup_removals_progress(struct wbsim_run *run);
+
+static void job_done(struct wbsim_job *job, void *arg)
+{
+	struct wbsim_run *run = arg;
+	bool group_over = true;
+
+	if (run->opts.job_end_fn)	/* public API measurement point */
+		run->opts.job_end_fn(run->opts.hook_arg, wbsim_sim_now(run->m.sim),
+				     (unsigned int)(job - run->jobs), job->fio->name);
+	run->jobs_done++;
+	cgroup_removals_progress(run);
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
+			group_over = false;
+	if (!group_over)
+		return;
+	if (run->jobs_done == run->nr_jobs) {
+		run->workload_done = true;
+		schedule_after_jobs(run);
+		run_maybe_finish(run);
+		return;
+	}
+	run->cur_group++;
+	start_group(run);
+}
+
+/* Start every job of the current reporting group (a stonewall waits for
+ * all earlier jobs: groups run one after the other). */
+static void start_group(struct wbsim_run *run)
+{
+	bool any = false;
+
+	while (!any) {
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			if (run->jobs[i].fio->group_id == run->cur_group) {
+				wbsim_job_start(&run->jobs[i], job_done, run);
+				any = true;
+			}
+		}
+		if (!any)
+			run->cur_group++;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timed events: sync, syncfs, umount                                       */
+
+struct timed_event {
+	struct wbsim_run *run;
+	const struct wbsim_config_event *ev;
+	unsigned int outstanding;
+	wbsim_time_t start;
+	struct wbsim_wb_work *works;
+	guint wait_next;
+	/* called when the writeback is over (remount, filefrag), else NULL */
+	void (*then)(struct timed_event *te);
+	/* filefrag: the [measure] moment counted after the sync */
+	const char *moment;
+	/* cgroup-remove: the cgroup and the jobs being stopped in it */
+	struct wbsim_memcg *memcg;
+	GPtrArray *stopping;
+};
+
+static void timed_event_free(void *p)
+{
+	struct timed_event *te = p;
+
+	g_free(te->works);
+	if (te->stopping)
+		g_ptr_array_unref(te->stopping);
+	g_free(te);
+}
+
+static void timed_event_done(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_add(run->m.warnings,
+			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
+					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
+	if (te->then)
+		te->then(te);
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+/* wait_sb_inodes(): after the works, wait for every inode that still has
+ * pages under writeback, one after the other. */
+static void timed_event_wait_inodes(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	GPtrArray *inodes = te->run->m.inodes;
+
+	while (te->wait_next < inodes->len) {
+		struct wbsim_inode *inode = inodes->pdata[te->wait_next];
+
+		if (inode->nr_writeback) {
+			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, timed_event_wait_inodes, te);
+			return;
+		}
+		te->wait_next++;
+	}
+	timed_event_done(sim, te);
+}
+
+/* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
+ * for; sync(2) first wakes every flusher for a start-all pass. */
+static void timed_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_bdi *bdi = &te->run->m.bdi;
+	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0 ||
+		   strcmp(te->ev->action, "remount") == 0;
+
+	/* with cgroups, every wb of the bdi (bdi_split_work_to_wbs() walks
+	 * bdi->wb_list, where killed wbs stay until released) */
+	bool cg = te->run->cgroups && bdi->wb_list;
+	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
+
+	te->start = wbsim_sim_now(sim);
+	te->works = g_new0(struct wbsim_wb_work, nr);
+	te->outstanding = 1;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		if (all)
+			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
+		if (!wb->has_dirty_io)
+			continue;
+		te->works[i] = (struct wbsim_wb_work){
+			.nr_pages = WBSIM_LONG_MAX,
+			.sync_mode = WB_SYNC_ALL,
+			.for_sync = true,
+			.range_cyclic = false,
+			.reason = WB_REASON_SYNC,
+			.done_fn = timed_event_wait_inodes,
+			.done_arg = te,
+			.done_count = &te->outstanding,
+		};
+		te->outstanding++;
+		wbsim_wb_queue_work(wb, &te->works[i]);
+	}
+	/* the issuer's own reference */
+	if (--te->outstanding == 0)
+		timed_event_wait_inodes(sim, te);
+}
+
+/* [events] at = TIME contexts N [quiesce|freeze]: change nr_wb_ctx. */
+static void contexts_event_done(void *arg, const struct wbsim_ctx_change_result *res)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_add(run->m.warnings,
+			g_strdup_printf("event 'contexts %s' at %.3f s: %u -> %u contexts, writeback "
+					"drained after %.3f ms, done after %.3f ms, %" G_GUINT64_FORMAT
+					" inodes moved, %" G_GUINT64_FORMAT " writers blocked for %.3f ms "
+					"in total", te->ev->args, res->start / 1e9, res->from, res->to,
+					(res->quiesced - res->start) / 1e6,
+					(res->done - res->start) / 1e6, res->inodes_moved,
+					res->writers_blocked, res->writers_blocked_ns / 1e6));
+	run->result->ctx_changes++;
+	run->result->ctx_change_ns += res->done - res->start;
+	run->result->writers_blocked_ns += res->writers_blocked_ns;
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+static void contexts_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	unsigned int nr;
+	gboolean freeze;
+
+	te->start = wbsim_sim_now(sim);
+	/* the arguments were checked when the scenario was loaded */
+	wbsim_config_parse_contexts_event(te->ev->args, &nr, &freeze);
+	wbsim_bdi_change_nr_wb_ctx(&te->run->m.bdi, nr,
+				   freeze ? WBSIM_CTX_CHANGE_FREEZE : WBSIM_CTX_CHANGE_QUIESCE,
+				   contexts_event_done, te);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timed events: cgroups                                                    */
+
+/* A cgroup event failed while the run went on: the run ends with an error
+ * naming the event's line. */
+static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...)
+{
+	struct wbsim_run *run = te->run;
+	g_autofree char *msg = NULL, *at = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	at = wbsim_format_time(te->ev->at);
+	if (!run->failure)
+		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					   "%s:%u: [events] at = %s %s %s: %s",
+					   te->ev->file, te->ev->line, at,
+					   te->ev->action, te->ev->args ? te->ev->args : "", msg);
+	wbsim_sim_stop(run->m.sim);
+}
+
+static void cgroup_event_done(struct timed_event *te)
+{
+	struct wbsim_run *run = te->run;
+
+	g_ptr_array_remove(run->removals, te);
+	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
+	run->pending_events--;
+	run_maybe_finish(run);
+}
+
+/* cgroup-remove: every job stopped has exited: rmdir. */
+static void cgroup_remove_finish(struct timed_event *te)
+{
+	struct wbsim_run *run = te->run;
+	GError *e = NULL;
+
+	if (!wbsim_cgroup_rmdir(&run->m.bdi, te->memcg, &e)) {
+		cgroup_event_fail(te, "%s", e->message);
+		g_error_free(e);
+		return;
+	}
+	if (te->stopping->len)
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("event 'cgroup-remove %s' at %.3f s: %u job%s stopped, "
+						"removed after %.3f ms", te->memcg->path, te->start / 1e9,
+						te->stopping->len, te->stopping->len == 1 ? "" : "s",
+						(wbsim_sim_now(run->m.sim) - te->start) / 1e6));
+	cgroup_event_done(te);
+}
+
+/* A job ended: the cgroup-remove events whose jobs have all exited go on. */
+static void cgroup_removals_progress(struct wbsim_run *run)
+{
+	for (guint i = 0; run->removals && i < run->removals->len;) {
+		struct timed_event *te = run->removals->pdata[i];
+		bool all = true;
+
+		for (guint j = 0; j < te->stopping->len && all; j++)
+			all = ((struct wbsim_job *)te->stopping->pdata[j])->state == JOB_DONE;
+		if (!all) {
+			i++;
+			continue;
+		}
+		cgroup_remove_finish(te);	/* takes it off run->removals */
+		if (run->failure)
+			return;
+	}
+}
+
+static void cgroup_event_fire(wbsim_sim *sim, void *arg)
+{
+	struct timed_event *te = arg;
+	struct wbsim_run *run = te->run;
+	struct wbsim_machine *m = &run->m;
+	const char *action = te->ev->action;
+	struct wbsim_cgroup_event cg;
+	struct wbsim_memcg *memcg;
+	GError *e = NULL;
+
+	te->start = wbsim_sim_now(sim);
+	/* the arguments were checked when the scenario was loaded */
+	if (!wbsim_config_parse_cgroup_event(action, te->ev->args, &cg, &e)) {
+		cgroup_event_fail(te, "%s", e->message);
+		g_error_free(e);
+		return;
+	}
+	memcg = wbsim_memcg_lookup(&m->vm.memcgs, cg.path);
+	if (strcmp(action, "cgroup-create") == 0) {
+		if (memcg) {
+			cgroup_event_fail(te, "cgroup %s exists already", cg.path);
+			goto out;
+		}
+		if (!wbsim_cgroup_mkdir(&m->bdi, cg.path, cg.max_bytes, cg.high_bytes, &e)) {
+			cgroup_event_fail(te, "%s", e->message);
+			g_error_free(e);
+			goto out;
+		}
+		cgroup_event_done(te);
+		goto out;
+	}
+	if (!memcg) {
+		cgroup_event_fail(te, "no cgroup %s exists at that time", cg.path);
+		goto out;
+	}
+	if (strcmp(action, "cgroup-set") == 0) {
+		/* memory.max/high count whole pages (page_counter_memparse) */
+		if (cg.set_max)
+			memcg->max_pages = cg.max_bytes == UINT64_MAX ? UINT64_MAX
+								      : cg.max_bytes / WBSIM_PAGE_SIZE;
+		if (cg.set_high)
+			memcg->high_pages = cg.high_bytes == UINT64_MAX ? UINT64_MAX
+									: cg.high_bytes / WBSIM_PAGE_SIZE;
+		cgroup_event_done(te);
+	} else if (strcmp(action, "cgroup-move") == 0) {
+		/* every clone of the job; a job that has exited has no task */
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			struct wbsim_job *job = &run->jobs[i];
+
+			if (strcmp(job->fio->name, cg.job) == 0 && job->state != JOB_DONE &&
+			    !job->stopped)
+				wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+		}
+		cgroup_event_done(te);
+	} else if (strcmp(action, "cgroup-remove") == 0) {
+		/* a container torn down: its jobs stop, then rmdir */
+		te->memcg = memcg;
+		te->stopping = g_ptr_array_new();
+		for (unsigned int i = 0; i < run->nr_jobs; i++) {
+			struct wbsim_job *job = &run->jobs[i];
+
+			if (job->dirtier.memcg != memcg || job->state == JOB_DONE)
+				continue;
+			/* one not started yet leaves at once; a running one
+			 * exits after the write in progress */
+			if (job->state == JOB_RUNNING)
+				g_ptr_array_add(te->stopping, job);
+			wbsim_job_stop(job);
+		}
+		g_ptr_array_add(run->removals, te);
+		cgroup_removals_progress(run);
+	} else {
+		wbsim_cgroup_set_io(&m->bdi, memcg, strcmp(action, "cgroup-io-enable") == 0);
+		cgroup_event_done(te);
+	}
+out:
+	wbsim_cgroup_event_clear(&cg);
+}
+
+/* The memcg paths a scenario uses, in first-use order (time-series
+ * columns): its cgroup events' paths and their parents, then fio's
+ * cgroup= names. */
+static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_file *fio)
+{
+	const GPtrArray *evs = run->cfg->events;
+	GPtrArray *paths = run->cg_paths;
+
+	for (guint i = 0; i <= (evs ? evs->len : 0) + fio->jobs->len; i++) {
+		g_autofree char *path = NULL;
+		struct wbsim_cgroup_event cg;
+
+		if (evs && i < evs->len) {
+			const struct wbsim_config_event *ev = evs->pdata[i];
+
+			if (!g_str_has_prefix(ev->action, "cgroup-") ||
+			    !wbsim_config_parse_cgroup_event(ev->action, ev->args, &cg, NULL))
+				continue;
+			path = g_strdup(cg.path);
+			wbsim_cgroup_event_clear(&cg);
+		} else if (i - (evs ? evs->len : 0) < fio->jobs->len) {
+			const struct wbsim_fio_job *job = fio->jobs->pdata[i - (evs ? evs->len : 0)];
+			const char *c = job->cgroup;
+
+			if (!c)
+				continue;
+			while (*c == '/')
+				c++;
+			path = g_strconcat("/", c, NULL);
+		} else {
+			break;
+		}
+		run->cgroups = true;
+		/* the parents first, as mkdir -p creates them */
+		for (char *p = path + 1; ; p++) {
+			if (*p == '/' || !*p) {
+				char save = *p;
+				bool known = false;
+
+				*p = '\0';
+				known = g_hash_table_contains(run->cg_index, path);
+				if (!known && strcmp(path, "/") != 0) {
+					g_ptr_array_add(paths, g_strdup(path));
+					g_hash_table_insert(run->cg_index, paths->pdata[paths->len - 1],
+							    GUINT_TO_POINTER(paths->len));
+				}
+				*p = save;
+				if (!save)
+					break;
+			}
+		}
+	}
+}
+
+static gboolean schedule_events(struct wbsim_run *run, GError **error)
+{
+	/*
+	 * Events are queued before the jobs start, so an event at 0 s runs
+	 * before the jobs' first write at 0 s (the queue keeps the order of
+	 * events of the same time).
+	 */
+	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
+		const struct wbsim_config_event *ev = run->cfg->events->pdata[i];
+		struct timed_event *te;
+
+		if (g_str_has_prefix(ev->action, "cgroup-")) {
+			te = g_new0(struct timed_event, 1);
+			g_ptr_array_add(run->live_timed, te);
+			te->run = run;
+			te->ev = ev;
+			run->pending_events++;
+			wbsim_sim_schedule_at(run->m.sim, ev->at, cgroup_event_fire, te);
+			continue;
+		}
+		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
+		    strcmp(ev->action, "umount") && strcmp(ev->action, "contexts")) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+				    "%s:%u: [events] at = ... %s: this action is not modelled yet",
+				    ev->file, ev->line, ev->action);
+			return FALSE;
+		}
+		te = g_new0(struct timed_event, 1);
+		g_ptr_array_add(run->live_timed, te);
+		te->run = run;
+		te->ev = ev;
+		run->pending_events++;
+		wbsim_sim_schedule_at(run->m.sim, ev->at,
+				      strcmp(ev->action, "contexts") ? timed_event_fire
+								     : contexts_event_fire, te);
+	}
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Extent counts at the [measure] moments                                   */
+
+/* What filefrag prints for every file, now, recorded under @moment. */
+static void count_extents(struct wbsim_run *run, const char *moment)
+{
+	struct wbsim_machine *m = &run->m;
+
+	for (guint i = 0; i < m->inodes->len; i++) {
+		struct wbsim_inode *inode = m->inodes->pdata[i];
+		struct wbsim_extent_result *er = g_new0(struct wbsim_extent_result, 1);
+
+		er->moment = g_strdup(moment);
+		er->path = g_strdup(inode->name);
+		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
+		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
+		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		er->written_by = inode->written_by;
+		g_ptr_array_add(run->result->extents, er);
+	}
+}
+
+/* Is @kind among the [measure] extents moments? */
+static bool measures(const struct wbsim_run *run, unsigned int kind)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++)
+		if (((const struct wbsim_config_moment *)list->pdata[i])->kind == kind)
+			return true;
+	return false;
+}
+
+struct measure_point {
+	struct wbsim_run *run;
+	const struct wbsim_config_moment *mo;
+};
+
+static void filefrag_count(struct timed_event *te)
+{
+	count_extents(te->run, te->moment);
+}
+
+static void timed_event_fire(wbsim_sim *sim, void *arg);
+
+/*
+ * filefrag asks FIEMAP with FIEMAP_FLAG_SYNC, so the kernel writes the
+ * file back and waits (filemap_write_and_wait()) before it maps it:
+ * delayed allocation is resolved by the count itself. Every file is
+ * counted, so the sync is a WB_SYNC_ALL pass over every wb, then the count.
+ */
+static void measure_fire(wbsim_sim *sim, void *arg)
+{
+	struct measure_point *mp = arg;
+	struct wbsim_run *run = mp->run;
+	struct timed_event *te = g_new0(struct timed_event, 1);
+
+	run->filefrag_ev.action = (char *)"filefrag";
+	g_ptr_array_add(run->live_timed, te);
+	te->run = run;
+	te->ev = &run->filefrag_ev;
+	te->moment = mp->mo->name;
+	te->then = filefrag_count;
+	run->pending_events++;
+	g_ptr_array_remove_fast(run->live_measure, mp);	/* frees it */
+	run->pending_events--;
+	timed_event_fire(sim, te);
+}
+
+/* The last fio job exited: schedule the after-jobs[+TIME] counts. */
+static void schedule_after_jobs(struct wbsim_run *run)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++) {
+		const struct wbsim_config_moment *mo = list->pdata[i];
+		struct measure_point *mp;
+
+		if (mo->kind != WBSIM_MOMENT_AFTER_JOBS)
+			continue;
+		mp = g_new0(struct measure_point, 1);
+		g_ptr_array_add(run->live_measure, mp);
+		mp->run = run;
+		mp->mo = mo;
+		run->pending_events++;
+		wbsim_sim_schedule_at(run->m.sim, wbsim_sim_now(run->m.sim) + mo->delay,
+				      measure_fire, mp);
+	}
+}
+
+/* After the remount writeback: unmount and mount, then count. */
+static void remount_then_count(struct timed_event *te)
+{
+	struct wbsim_run *run = te->run;
+	GError *err = NULL;
+
+	if (!wbsim_fs_remount(run->m.fs, &err)) {
+		if (!run->failure)
+			run->failure = err;
+		else
+			g_error_free(err);
+		wbsim_sim_stop(run->m.sim);
+		return;
+	}
+	count_extents(run, "remount");
+}
+
+/*
+ * Stop when the workload and every timed event and measurement are over; a
+ * remount measurement comes last: write everything back as umount does
+ * (sync_inodes_sb with WB_SYNC_ALL, then wait for the writeback), remount,
+ * count.
+ */
+static void run_maybe_finish(struct wbsim_run *run)
+{
+	struct timed_event *te;
+
+	if (!run->workload_done || run->pending_events)
+		return;
+	if (run->remount_started || !measures(run, WBSIM_MOMENT_REMOUNT)) {
+		wbsim_sim_stop(run->m.sim);
+		return;
+	}
+	run->remount_started = true;
+	run->remount_ev.action = (char *)"remount";
+	te = g_new0(struct timed_event, 1);
+	g_ptr_array_add(run->live_timed, te);
+	te->run = run;
+	te->ev = &run->remount_ev;
+	te->then = remount_then_count;
+	run->pending_events++;
+	timed_event_fire(run->m.sim, te);
+}
+
+/* Moments a run stopped by [run] time_limit never reached. */
+static void note_unreached_moments(struct wbsim_run *run)
+{
+	const GPtrArray *list = run->cfg->measure_extents;
+
+	for (guint i = 0; list && i < list->len; i++) {
+		const struct wbsim_config_moment *mo = list->pdata[i];
+		bool found = false;
+
+		if (mo->kind == WBSIM_MOMENT_END)
+			continue;
+		for (guint j = 0; j < run->result->extents->len && !found; j++) {
+			const struct wbsim_extent_result *er = run->result->extents->pdata[j];
+
+			found = strcmp(er->moment, mo->name) == 0;
+		}
+		/* a run without files has nothing to count at any moment */
+		if (!found && run->m.inodes->len)
+			g_ptr_array_add(run->m.warnings,
+					g_strdup_printf("[measure] extents = %s: the run stopped "
+							"(time_limit) before that moment", mo->name));
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Time series                                                              */
+
+static void series_columns(struct wbsim_run *run)
+{
+	GPtrArray *c = run->result->series.columns;
+	struct wbsim_bdi *bdi = &run->m.bdi;
+
+	g_ptr_array_add(c, g_strdup("time_s"));
+	g_ptr_array_add(c, g_strdup("dirty"));
+	g_ptr_array_add(c, g_strdup("writeback"));
+	g_ptr_array_add(c, g_strdup("bg_thresh"));
+	g_ptr_array_add(c, g_strdup("thresh"));
+	g_ptr_array_add(c, g_strdup("setpoint"));
+	g_ptr_array_add(c, g_strdup("limit"));
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_written", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kbps", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kbps", i));
+	}
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
+		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
+		/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
+			g_ptr_array_add(c, g_strdup_printf("job%u_lag_ms", i));
+	}
+	/* cgroup writeback: the bdi's total write bandwidth, and per memcg
+	 * path (fixed at the start: every path the scenario names) its dirty
+	 * pages, those of its live wbs and those of its dying wbs */
+	if (run->cgroups) {
+		g_ptr_array_add(c, g_strdup("bdi_write_bw_kbps"));
+		for (guint k = 0; k < run->cg_paths->len; k++) {
+			const char *p = run->cg_paths->pdata[k];
+
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty", p));
+		}
+	}
+	g_ptr_array_add(c, g_strdup("device_in_flight"));
+	g_ptr_array_add(c, g_strdup("device_bytes"));
+	g_ptr_array_add(c, g_strdup("device_requests"));
+	g_ptr_array_add(c, g_strdup("device_merges"));
+	g_ptr_array_add(c, g_strdup("device_seeks"));
+	g_ptr_array_add(c, g_strdup("device_seek_ms"));
+}
+
+/* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
+static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
+{
+	gpointer key = GUINT_TO_POINTER(mc->id + 1);
+	guint col = GPOINTER_TO_UINT(g_hash_table_lookup(run->memcg_col, key));
+
+	if (!col) {
+		col = GPOINTER_TO_UINT(g_hash_table_lookup(run->cg_index, mc->path));
+		col = col ? col : G_MAXUINT;
+		g_hash_table_insert(run->memcg_col, key, GUINT_TO_POINTER(col));
+	}
+	return col == G_MAXUINT ? G_MAXUINT : col - 1;
+}
+
+static void sample(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_run *run = arg;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+	GArray *v = run->result->series.values;
+	uint64_t bg, thresh, freerun, limit;
+	double x;
+
+	wbsim_global_dirty_limits(&m->vm, &bg, &thresh);
+	freerun = wbsim_dirty_freerun_ceiling(thresh, bg);
+	limit = wbsim_hard_dirty_limit(&m->vm.dom, thresh);
+#define PUSH(val) do { x = (double)(val); g_array_append_val(v, x); } while (0)
+	PUSH(wbsim_sim_now(sim) / 1e9);
+	PUSH(m->vm.nr_file_dirty);
+	PUSH(m->vm.nr_writeback);
+	PUSH(bg);
+	PUSH(thresh);
+	PUSH((freerun + limit) / 2);
+	PUSH(limit);
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		struct wbsim_wb *wb = bdi->wb_ctx[i];
+
+		PUSH(wb->stat_reclaimable + wb->stat_writeback);
+		PUSH(wb->stat_written);
+		PUSH(wbsim_kbps(wb->bw.avg_write_bandwidth));
+		PUSH(wbsim_kbps(wb->bw.dirty_ratelimit));
+	}
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		PUSH(run->jobs[i].bytes_done);
+		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
+		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
+			PUSH(wbsim_job_lag(&run->jobs[i], wbsim_sim_now(sim)) / 1e6);
+	}
+	if (run->cgroups) {
+		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
+		guint n = run->cg_paths->len;
+		g_autofree uint64_t *sum = g_new0(uint64_t, 3 * (gsize)n);
+
+		/* every memcg that had a path (a removed one and its successor
+		 * are different memcgs), in one pass; then the wbs */
+		for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+			const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+			guint k = memcg_column(run, mc);
+
+			if (k != G_MAXUINT)
+				sum[3 * k] += mc->nr_file_dirty;
+		}
+		for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+			const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+			guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
+
+			if (k == G_MAXUINT)
+				continue;
+			sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
+		}
+		for (guint k = 0; k < n; k++) {
+			PUSH(sum[3 * k]);
+			PUSH(sum[3 * k + 1]);
+			PUSH(sum[3 * k + 2]);
+		}
+	}
+	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
+	{
+		struct wbsim_blk_stats st;
+
+		wbsim_blk_queue_get_stats(bdi->queue, &st);
+		PUSH(st.bytes);
+		PUSH(st.requests);
+		PUSH(st.merges);
+		PUSH(st.seeks);
+		PUSH(st.seek_ns / 1e6);
+	}
+#undef PUSH
+	if (run->opts.sample_fn) {	/* public API: the row just added */
+		GPtrArray *c = run->result->series.columns;
+
+		run->opts.sample_fn(run->opts.hook_arg, wbsim_sim_now(sim),
+				    (const char *const *)c->pdata,
+				    &g_array_index(v, double, v->len - c->len), c->len);
+	}
+	if (run->opts.series_streamed)
+		g_array_set_size(v, 0);
+	/*
+	 * A run without a time limit that does not end (1 MiB on a device of
+	 * 1 B/s) would sample, and grow, for ever: it stops, said as asked.
+	 */
+	if (++run->nr_samples >= WBSIM_RUN_MAX_SAMPLES && !run->failure) {
+		g_autofree char *iv = wbsim_format_time(run->cfg->series_interval);
+
+		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+					   "the run reached %.0f simulated seconds (%u samples of [run] series_interval = %s) "
+					   "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)",
+					   wbsim_sim_now(sim) / 1e9, (unsigned int)WBSIM_RUN_MAX_SAMPLES, iv);
+		wbsim_sim_stop(sim);
+		return;
+	}
+	if (!run->workload_done || run->pending_events)
+		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Invariants (--check)                                                     */
+
+static void check_fail(struct wbsim_run *run, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void check_fail(struct wbsim_run *run, const char *fmt, ...)
+{
+	va_list ap;
+	g_autofree char *msg = NULL;
+
+	if (run->failure)
+		return;
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+				   "invariant violated at %.9f s (event %" G_GUINT64_FORMAT "): %s",
+				   wbsim_sim_now(run->m.sim) / 1e9,
+				   wbsim_sim_events_processed(run->m.sim), msg);
+	wbsim_sim_stop(run->m.sim);
+}
+
+/* Conservation: every page is clean, dirty or under writeback, and the
+ * counters agree with the pages; no counter wrapped below zero; every
+ * dirty inode is on a list of its wb; time never ran backwards. */
+static void check_invariants(struct wbsim_run *run)
+{
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+	uint64_t dirty = 0, wbk = 0, reclaimable = 0, writeback = 0;
+	const uint64_t wrapped = UINT64_C(1) << 62;
+
+	run->checks++;
+	for (guint i = 0; i < m->inodes->len; i++) {
+		struct wbsim_inode *inode = m->inodes->pdata[i];
+		uint64_t d = wbsim_inode_nr_dirty(inode);
+		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
+
+		/* the counters count accounted pages (whole folios, or blocks) */
+		dirty += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
+		wbk += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
+		if (w != inode->nr_writeback)
+			check_fail(run, "%s: %" G_GUINT64_FORMAT " pages under writeback, "
+				   "inode counts %" G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);
+		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
+			check_fail(run, "%s has %" G_GUINT64_FORMAT " dirty pages but is on no "
+				   "writeback list", inode->name, d);
+		/* a fixed affinity keeps every attached inode on its context */
+		if (inode->wb && !bdi->ctx_changing &&
+		    (bdi->affinity->flags & WBSIM_AFFINITY_FIXED) &&
+		    inode->wb->ctx != wbsim_affinity_select(bdi, inode, NULL))
+			check_fail(run, "%s is on context %u, the affinity policy gives %u",
+				   inode->name, inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
+		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
+		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io &&
+		    inode->on_list != &inode->wb->b_attached)
+			check_fail(run, "%s is on a list of another wb", inode->name);
+	}
+	/* with cgroups, every wb of the bdi (cgroup wbs, dying ones too) */
+	for (unsigned int i = 0; i < (run->cgroups ? bdi->wb_list->len : bdi->nr_wb_ctx); i++) {
+		const struct wbsim_wb *wb = run->cgroups ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		reclaimable += wb->stat_reclaimable;
+		writeback += wb->stat_writeback;
+		if (wb->stat_reclaimable >= wrapped || wb->stat_writeback >= wrapped)
+			check_fail(run, "wb %u counter below zero", i);
+	}
+	if (m->vm.nr_file_dirty >= wrapped || m->vm.nr_writeback >= wrapped)
+		check_fail(run, "global counter below zero");
+	if (dirty != m->vm.nr_file_dirty)
+		check_fail(run, "NR_FILE_DIRTY = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+			   " pages are dirty", m->vm.nr_file_dirty, dirty);
+	if (wbk != m->vm.nr_writeback)
+		check_fail(run, "NR_WRITEBACK = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+			   " pages are under writeback", m->vm.nr_writeback, wbk);
+	if (reclaimable != m->vm.nr_file_dirty)
+		check_fail(run, "sum of WB_RECLAIMABLE = %" G_GUINT64_FORMAT " != NR_FILE_DIRTY = %"
+			   G_GUINT64_FORMAT, reclaimable, m->vm.nr_file_dirty);
+	if (writeback != m->vm.nr_writeback)
+		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
+			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
+	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback +
+				    m->vm.nr_cancelled)
+		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
+			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
+	if (wbsim_sim_past_schedules(m->sim))
+		check_fail(run, "an event was scheduled in the past");
+	{
+		g_autofree char *why = NULL;
+
+		if (!wbsim_blk_queue_check(bdi->queue, &why))
+			check_fail(run, "request queue: %s", why);
+	}
+	/* cgroup writeback: per-memcg and per-wb counters against the pages.
+	 * That walks every page of every file, so a model with many files or
+	 * many charged pages checks it every 4096th event only (and at the
+	 * end) */
+	if (run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
+			     run->final_check ||
+			     (wbsim_sim_events_processed(m->sim) & 4095) == 0)) {
+		g_autoptr(GString) why = g_string_new(NULL);
+
+		if (!wbsim_cgwb_check(bdi, m->inodes, why))
+			check_fail(run, "cgroup writeback: %s", why->str);
+	}
+}
+
+static void after_event_check(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_run *run = arg;
+
+	/* Every event while the model is small; every 256th when not. */
+	if (run->m.inodes->len <= 64 || (wbsim_sim_events_processed(sim) & 255) == 0)
+		check_invariants(run);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+/* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
+static void collect_cgroups(struct wbsim_run *run)
+{
+	struct wbsim_run_result *r = run->result;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	r->cgroups = true;
+	r->dying_wb_reachable = bdi->dying_wb_reachable;
+	r->isw_done = bdi->isw_done;
+	r->isw_skipped = bdi->isw_skipped;
+	r->tot_write_bandwidth = bdi->dirty.tot_write_bandwidth;
+	for (guint i = 0; bdi->wb_list && i < bdi->wb_list->len; i++) {
+		const struct wbsim_wb *wb = bdi->wb_list->pdata[i];
+		struct wbsim_cgwb_result *cr = g_new0(struct wbsim_cgwb_result, 1);
+
+		cr->ctx = wb->ctx;
+		cr->memcg = g_strdup(wb->memcg ? wb->memcg->path : "/");
+		cr->cgroup_ino = wbsim_memcg_ino(wb->memcg);
+		cr->dying = wb->dying;
+		cr->dirty = wb->stat_reclaimable;
+		cr->writeback = wb->stat_writeback;
+		cr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;
+		cr->pages_written = wb->pages_written;
+		cr->switched_in = wb->switched_in;
+		cr->switched_out = wb->switched_out;
+		cr->foreign_works = wb->foreign_works;
+		g_ptr_array_add(r->cgwbs, cr);
+	}
+	for (guint i = 0; i < m->vm.memcgs.all->len; i++) {
+		const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[i];
+		struct wbsim_memcg_result *mr = g_new0(struct wbsim_memcg_result, 1);
+
+		mr->path = g_strdup(mc->path);
+		mr->ino = wbsim_memcg_ino(mc);
+		mr->online = mc->online;
+		mr->nr_file_dirty = mc->nr_file_dirty;
+		mr->nr_writeback = mc->nr_writeback;
+		mr->nr_file = mc->nr_file;
+		mr->frn_flushes = mc->frn_flushes;
+		mr->frn_flush_failures = mc->frn_flush_failures;
+		g_ptr_array_add(r->memcgs, mr);
+	}
+}
+
+static void collect(struct wbsim_run *run, double wall_s)
+{
+	struct wbsim_run_result *r = run->result;
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	r->scenario = g_strdup(run->opts.name ? run->opts.name : "-");
+	r->description = g_strdup(run->cfg->description);
+	r->seed = run->cfg->seed;
+	r->cpus = (unsigned int)run->cfg->cpus;
+	r->memory = run->cfg->memory;
+	r->device = g_strdup(wbsim_device_name(m->dev));
+	r->fs_type = g_strdup(wbsim_fs_type(m->fs));
+	r->nr_contexts = bdi->nr_wb_ctx;
+	r->affinity = g_strdup(bdi->affinity->name);
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		struct wbsim_job *job = &run->jobs[i];
+		struct wbsim_job_result *jr = g_new0(struct wbsim_job_result, 1);
+
+		jr->name = g_strdup(job->fio->name);
+		jr->pid = job->pid;
+		jr->fio = job->fio;
+		jr->io_bytes = job->bytes_done;
+		jr->total_ios = job->ios_done;
+		jr->start_ns = job->io_start_ns;
+		jr->runtime_ns = (job->state == JOB_DONE ? job->end_ns : wbsim_sim_now(m->sim)) -
+				 job->io_start_ns;
+		jr->clat = job->clat;
+		job->clat = (struct wbsim_lat_hist){ 0 };
+		jr->sync_lat = job->sync_lat;
+		job->sync_lat = (struct wbsim_lat_hist){ 0 };
+		jr->pauses = job->dirtier.pauses;
+		jr->paused_ns = job->dirtier.paused_ns;
+		jr->max_pause_ns = job->dirtier.max_pause_ns;
+		jr->max_sleep_ns = job->dirtier.max_sleep_ns;
+		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
+		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
+		jr->invalidates = job->invalidates;
+		/* a job stalled when the run stopped: its next write is late by
+		 * at least its lag now */
+		jr->max_lag_ns = MAX(job->max_lag_ns, wbsim_job_lag(job, wbsim_sim_now(m->sim)));
+		jr->bw_samples = job->bw_samples;
+		job->bw_samples = NULL;
+		g_ptr_array_add(r->jobs, jr);
+	}
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
+		struct wbsim_wb *wb = bdi->wb_ctx[i];
+		struct wbsim_wb_result *wr = g_new0(struct wbsim_wb_result, 1);
+
+		wr->ctx = i;
+		wr->flusher = g_strdup_printf("%s-flush-%s", wb->flusher.name, bdi->name);
+		wr->flusher_pid = wb->flusher.pid;
+		wr->pages_written = wb->pages_written;
+		wr->pages_completed = wb->stat_written;
+		wr->avg_write_bandwidth = wb->bw.avg_write_bandwidth;
+		wr->dirty_ratelimit = wb->bw.dirty_ratelimit;
+		wr->works = wb->works_done;
+		wr->inode_slices = wb->inodes_written;
+		wr->cpu_ns = wb->flusher.cpu_ns;
+		wr->cpu_wait_ns = wb->flusher.cpu_wait_ns;
+		wr->lock_wait_ns = wb->flusher.lock_wait_ns;
+		g_ptr_array_add(r->wbs, wr);
+	}
+	for (size_t i = 0; i < wbsim_fs_nr_locks(m->fs); i++) {
+		wbsim_lock *l = wbsim_fs_get_lock(m->fs, i);
+		struct wbsim_lock_result *lr = g_new0(struct wbsim_lock_result, 1);
+
+		lr->name = g_strdup(l->name);
+		lr->acquisitions = l->acquisitions;
+		lr->contended = l->contended;
+		lr->hold_ns = l->hold_ns;
+		lr->wait_ns = l->wait_ns;
+		lr->max_wait_ns = l->max_wait_ns;
+		g_ptr_array_add(r->locks, lr);
+	}
+	if (run->cgroups)
+		collect_cgroups(run);
+	note_unreached_moments(run);
+	/* the moments reached were counted as they came; "end" is now */
+	if (!run->cfg->measure_extents->len || measures(run, WBSIM_MOMENT_END))
+		count_extents(run, "end");
+	wbsim_blk_queue_get_stats(bdi->queue, &r->device_stats);
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		r->cpu_by_kind[WBSIM_TASK_DIRTIER] += wbsim_job_cpu_ns(&run->jobs[i], NULL);
+	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
+		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
+	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +
+					 wbsim_workqueue_cpu_ns(bdi->endio_wq);
+	r->cpu_by_kind[WBSIM_TASK_OTHER] += r->device_stats.cpu_ns;
+	r->events = wbsim_sim_events_processed(m->sim);
+	r->sim_ns = wbsim_sim_now(m->sim);
+	r->wall_s = wall_s;
+	r->nr_dirtied = m->vm.nr_dirtied;
+	r->nr_written = m->vm.nr_written;
+	wbsim_global_dirty_limits(&m->vm, &r->bg_thresh, &r->thresh);
+	for (guint i = 0; i < m->warnings->len; i++)
+		g_ptr_array_add(r->warnings, g_strdup(m->warnings->pdata[i]));
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void emit_trace_line(void *arg, const char *line)
+{
+	struct wbsim_run *run = arg;
+
+	run->opts.trace_fn(run->opts.trace_arg, line);
+}
+
+/*
+ * The distinct files of the jobs that write a known amount (not time_based,
+ * not appending), each with the bytes it ends up holding, against the free
+ * space of the new filesystem.
+ */
+static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file *fio,
+			    struct wbsim_job *jobs, GError **error)
+{
+	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	uint64_t need = 0, free_blocks = wbsim_fs_free_blocks(m->fs);
+	uint64_t bsize = wbsim_fs_block_size(m->fs);
+	const struct wbsim_fio_job *first = NULL;
+	GHashTableIter it;
+	gpointer key, val;
+
+	if (!m->fs->free_fn)
+		return TRUE;	/* a model that does not say its free space */
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+		const struct wbsim_job *job = &jobs[i];
+
+		if (f->time_based || f->file_append)
+			continue;
+		for (unsigned int k = 0; k < job->nr_files; k++) {
+			const struct wbsim_job_file *jf = &job->files[k];
+			char *path = wbsim_job_file_path(f, k);
+			uint64_t *end = g_hash_table_lookup(ends, path);
+
+			if (!end) {
+				end = g_new0(uint64_t, 1);
+				g_hash_table_insert(ends, path, end);
+			} else {
+				g_free(path);
+			}
+			*end = MAX(*end, jf->offset + jf->size);
+			if (!first)
+				first = f;
+		}
+	}
+	g_hash_table_iter_init(&it, ends);
+	while (g_hash_table_iter_next(&it, &key, &val))
+		need += wbsim_fs_ideal_file_blocks(m->fs, *(uint64_t *)val);
+	if (need <= free_blocks)
+		return TRUE;
+	{
+		/* the first job's size= line, if it has one */
+		const struct wbsim_fio_option *o = NULL;
+		g_autofree char *where = NULL;
+
+		for (guint i = 0; first->options && i < first->options->len; i++) {
+			const struct wbsim_fio_option *c = first->options->pdata[i];
+
+			if (strcmp(c->name, "size") == 0)
+				o = c;
+		}
+		where = o ? g_strdup_printf("%s:%u: job '%s': size=%s", o->file, o->line,
+					    first->name, o->value ? o->value : "")
+			  : g_strdup_printf("%s:%u: job '%s'", first->file, first->line,
+					    first->name);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: the jobs' %u files need %" G_GUINT64_FORMAT
+			    " bytes of the filesystem (%s), which has %" G_GUINT64_FORMAT
+			    " bytes free: expected files that fit (a smaller size= or nrfiles=, a larger device)",
+			    where, g_hash_table_size(ends), need * bsize, wbsim_fs_type(m->fs),
+			    free_blocks * bsize);
+	}
+	return FALSE;
+}
+
+/* Every job's files together: a bound on what a run holds. */
+#define RUN_MAX_FILES (1u << 21)
+
+gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+	struct wbsim_run run = { 0 };
+	struct wbsim_job *jobs = NULL;
+	uint64_t nr_files = 0;
+	unsigned int done = 0;
+	gboolean ok;
+
+	for (guint i = 0; i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
+
+		nr_files += MAX(f->nrfiles, 1);
+		if (nr_files > RUN_MAX_FILES) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
+				    "%s:%u: job '%s': nrfiles=%u: the jobs up to this one have %"
+				    G_GUINT64_FORMAT " files: expected at most %u in all (each is a simulated inode)",
+				    f->file, f->line, f->name, f->nrfiles, nr_files, RUN_MAX_FILES);
+			return FALSE;
+		}
+	}
+	run.scn = scn;
+	run.cfg = wbsim_scenario_config(scn);
+	run.m.setup_only = true;
+	ok = machine_build(&run, error);
+	if (ok) {
+		jobs = g_new0(struct wbsim_job, fio->jobs->len);
+		for (; ok && done < fio->jobs->len; done++)
+			ok = wbsim_job_setup(&jobs[done], &run.m, fio->jobs->pdata[done], done, error);
+	}
+	ok = ok && check_space(&run.m, fio, jobs, error);
+	/* as wbsim_run_scenario(): a job that failed its set-up is cleared too */
+	for (unsigned int i = 0; i < done; i++)
+		if (jobs[i].fio)
+			wbsim_job_clear(&jobs[i]);
+	g_free(jobs);
+	machine_free(&run.m);
+	return ok;
+}
+
+struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
+					    const struct wbsim_run_options *opts,
+					    GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+	struct wbsim_run *run = g_new0(struct wbsim_run, 1);
+	struct wbsim_run_result *result = NULL;
+	gint64 t0 = g_get_monotonic_time();
+
+	run->scn = scn;
+	run->cfg = wbsim_scenario_config(scn);
+	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
+	run->live_measure = g_ptr_array_new_with_free_func(g_free);
+	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
+	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
+	run->memcg_col = g_hash_table_new(NULL, NULL);
+	run->removals = g_ptr_array_new();
+	if (opts)
+		run->opts = *opts;
+	run->result = wbsim_run_result_new();
+	if (!machine_build(run, error))
+		goto out;
+	run->nr_jobs = fio->jobs->len;
+	run->jobs = g_new0(struct wbsim_job, run->nr_jobs);
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		if (!wbsim_job_setup(&run->jobs[i], &run->m, fio->jobs->pdata[i], i, error))
+			goto out;
+	}
+	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
+		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
+	collect_cgroup_paths(run, fio);
+	/* fio lays every job's files out before any job starts */
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		if (!wbsim_job_layout(&run->jobs[i], error))
+			goto out;
+	if (!schedule_events(run, error))
+		goto out;
+	if (run->opts.trace_fn) {
+		run->trace.emit = emit_trace_line;
+		run->trace.arg = run;
+		run->m.bdi.trace = &run->trace;
+	}
+	if (run->opts.check)
+		wbsim_sim_set_after_event_hook(run->m.sim, after_event_check, run);
+	series_columns(run);
+	wbsim_timer_init(&run->sampler, sample, run);
+	wbsim_timer_arm(run->m.sim, &run->sampler, 0);
+	if (run->nr_jobs) {
+		run->cur_group = 0;
+		start_group(run);
+	} else {
+		run->workload_done = true;
+		schedule_after_jobs(run);
+	}
+	wbsim_sim_run_until(run->m.sim, run->cfg->time_limit ? run->cfg->time_limit
+							     : WBSIM_TIME_NEVER);
+	if (run->m.bdi.failure && !run->failure)
+		run->failure = g_error_copy(run->m.bdi.failure);
+	if (run->opts.check && !run->failure) {
+		run->final_check = true;
+		check_invariants(run);
+	}
+	if (run->failure) {
+		g_propagate_error(error, run->failure);
+		run->failure = NULL;
+		goto out;
+	}
+	/* the final state; when the sampler took a row at this very time (a
+	 * run stopped on a sample tick), that row gives way to it: one row per
+	 * time (the API's sample callback sees both) */
+	{
+		GArray *v = run->result->series.values;
+		guint ncols = run->result->series.columns->len;
+
+		if (ncols && v->len >= ncols &&
+		    g_array_index(v, double, v->len - ncols) == wbsim_sim_now(run->m.sim) / 1e9)
+			g_array_set_size(v, v->len - ncols);
+		sample(run->m.sim, run);
+	}
+	collect(run, (g_get_monotonic_time() - t0) / 1e6);
+	result = run->result;
+	run->result = NULL;
+out:
+	for (unsigned int i = 0; run->jobs && i < run->nr_jobs; i++)
+		if (run->jobs[i].fio)
+			wbsim_job_clear(&run->jobs[i]);
+	g_free(run->jobs);
+	machine_free(&run->m);
+	/* the line buffer of --trace (it leaked) */
+	if (run->trace.buf)
+		g_string_free(run->trace.buf, TRUE);
+	if (run->result)
+		wbsim_run_result_free(run->result);
+	g_clear_error(&run->failure);
+	g_ptr_array_unref(run->removals);
+	g_ptr_array_unref(run->live_timed);
+	g_ptr_array_unref(run->live_measure);
+	g_hash_table_destroy(run->memcg_col);
+	g_hash_table_destroy(run->cg_index);
+	g_ptr_array_unref(run->cg_paths);
+	g_free(run);
+	return result;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/sweep-results.h - the results file of a resumable sweep
+ * (--results FILE.jsonl): JSON Lines, the first line saying which sweep the
+ * file belongs to (an identity object made by the caller), then one line
+ * per finished point, appended and flushed as the point completes:
+ *
+ *   {"point": N (from 1), "sweep": {KEY: VALUE, ...}, "text": OUTPUT}
+ *
+ * where OUTPUT is the point's output (CSV row, JSON line or text) exactly
+ * as the final output carries it. Opening an existing file reads the
+ * points already done; a last line without its newline (the program was
+ * killed while writing it) is dropped and the file cut back to the end of
+ * the last whole line, so the point is computed again.
+ */
+#ifndef WBSIM_WORKLOAD_SWEEP_RESULTS_H
+#define WBSIM_WORKLOAD_SWEEP_RESULTS_H
+
+#include <glib.h>
+#include "run/sweep.h"
+
+struct wbsim_sweep_results;
+
+/**
+ * wbsim_sweep_results_open() - open (or create) a results file
+ * @path: the file
+ * @identity: a one-line JSON object naming the sweep (scenario, keys and
+ *	values, seed, ...); an existing file must start with the same line
+ * @sw: the sweep (its points' values are checked against each line)
+ * @error: WBSIM_ERROR_IO when the file cannot be read or written;
+ *	WBSIM_ERROR_INVALID_VALUE "--results FILE: ..." when it belongs to
+ *	another sweep (naming the first member of @identity that differs) or
+ *	a whole line is not a result of this sweep ("--results FILE:LINE: ...")
+ *
+ * Return: the open file, or NULL with @error set.
+ */
+struct wbsim_sweep_results *wbsim_sweep_results_open(const char *path,
+						     const char *identity,
+						     const struct wbsim_sweep *sw,
+						     GError **error);
+
+/* wbsim_sweep_results_text() - point @point's stored output, or NULL. */
+const char *wbsim_sweep_results_text(const struct wbsim_sweep_results *res,
+				     size_t point);
+
+/* wbsim_sweep_results_n_done() - points the file held when opened. */
+size_t wbsim_sweep_results_n_done(const struct wbsim_sweep_results *res);
+
+/**
+ * wbsim_sweep_results_add() - append a finished point (thread-safe)
+ * @res: the results file
+ * @point: the point
+ * @text: its output
+ * @error: WBSIM_ERROR_IO
+ *
+ * The line is written with one call and flushed before this returns.
+ *
+ * Return: TRUE on success.
+ */
+gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
+				 const char *text, GError **error);
+
+/* wbsim_sweep_results_close() - close and free @res (NULL is fine). */
+void wbsim_sweep_results_close(struct wbsim_sweep_results *res);
+
+#endif /* WBSIM_WORKLOAD_SWEEP_RESULTS_H */

@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep.c - parameter sweeps (workload/sweep.h): the [sweep] lines of a
+ * scenario and --sweep options expanded into points, each point loaded as
+ * the scenario plus the point's values (applied like --set, after it, with
+ * the same parsers and checks), the points simulated on worker threads and
+ * their outputs handed back in point order; and the per-point CSV row and
+ * JSON line.
+ *
+ * Threads are safe here because a run owns everything it changes: its
+ * simulation, machine, random generator and results. What is shared is
+ * read-only during a run (key tables, cost defaults, fio option tables) or
+ * behind a lock (the device model, filesystem type and parameter-set
+ * registries, which are also initialised under their lock).
+ */
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <wbsim/error.h>
+#include "scenario/config-private.h"
+#include "run/sweep.h"
+#include "report/report.h"
+
+#define RANGE_SYNTAX "expected FIRST..LAST or FIRST..LAST:STEP with non-negative integers"
+
+void wbsim_config_sweep_line_free(gpointer data)
+{
+	struct wbsim_config_sweep_line *sl = data;
+
+	g_free(sl->key);
+	g_free(sl->value);
+	g_free(sl->file);
+	g_free(sl->base_dir);
+	g_free(sl);
+}
+
+static void axis_free(gpointer data)
+{
+	struct wbsim_sweep_axis *a = data;
+
+	g_free(a->name);
+	g_free(a->section);
+	g_free(a->key);
+	g_free(a->text);
+	g_ptr_array_unref(a->values);
+	g_free(a->file);
+	g_free(a->base_dir);
+	g_free(a);
+}
+
+/* @s is a non-empty run of decimal digits fitting in 64 bits. */
+static gboolean range_number(const char *s, guint64 *out)
+{
+	if (!*s)
+		return FALSE;
+	for (const char *p = s; *p; p++)
+		if (!g_ascii_isdigit(*p))
+			return FALSE;
+	return g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, out, NULL);
+}
+
+/* FIRST..LAST[:STEP], inclusive, appended to @out. */
+static gboolean parse_range(const char *item, const char *dots, GPtrArray *out,
+			    GError **error)
+{
+	g_autofree char *first = g_strndup(item, dots - item);
+	g_autofree char *last = g_strdup(dots + 2);
+	char *colon = strchr(last, ':');
+	const char *step_text = NULL;
+	guint64 a, b, step = 1, n;
+
+	if (colon) {
+		*colon = '\0';
+		step_text = colon + 1;
+	}
+	if (!*first || !*last || (step_text && !*step_text)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "range %s has no %s: " RANGE_SYNTAX, item,
+			    !*first ? "FIRST" : !*last ? "LAST" : "STEP");
+		return FALSE;
+	}
+	if (!range_number(first, &a) || !range_number(last, &b) ||
+	    (step_text && !range_number(step_text, &step))) {
+		const char *bad = !range_number(first, &a) ? first :
+				  !range_number(last, &b) ? last : step_text;
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "range %s: '%s' is not an integer: " RANGE_SYNTAX,
+			    item, bad);
+		return FALSE;
+	}
+	if (a > b) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "range %s is empty: expected FIRST <= LAST", item);
+		return FALSE;
+	}
+	if (step == 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "range %s: step 0: expected a STEP of at least 1", item);
+		return FALSE;
+	}
+	n = (b - a) / step + 1;
+	if (n > WBSIM_SWEEP_MAX_POINTS || out->len + n > WBSIM_SWEEP_MAX_POINTS) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "range %s has %" G_GUINT64_FORMAT " values: expected at most %d points in a sweep",
+			    item, n, WBSIM_SWEEP_MAX_POINTS);
+		return FALSE;
+	}
+	for (guint64 i = 0; i < n; i++)
+		g_ptr_array_add(out, g_strdup_printf("%" G_GUINT64_FORMAT, a + i * step));
+	return TRUE;
+}
+
+gboolean wbsim_sweep_parse_values(const char *text, gboolean ranges,
+				  GPtrArray *out, GError **error)
+{
+	g_auto(GStrv) items = NULL;
+	const char *p = text;
+
+	while (p && g_ascii_isspace(*p))
+		p++;
+	if (!p || !*p) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "no values: expected a range FIRST..LAST[:STEP] or a list V1,V2,...");
+		return FALSE;
+	}
+	items = g_strsplit(text, ",", -1);
+	for (size_t i = 0; items[i]; i++) {
+		char *item = g_strstrip(items[i]);
+		const char *dots = ranges ? strstr(item, "..") : NULL;
+
+		if (!*item) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "empty value in the list: expected V1,V2,... with no empty item");
+			return FALSE;
+		}
+		if (dots) {
+			if (!parse_range(item, dots, out, error))
+				return FALSE;
+			continue;
+		}
+		if (out->len >= WBSIM_SWEEP_MAX_POINTS) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "more than %d values: expected at most %d points in a sweep",
+				    WBSIM_SWEEP_MAX_POINTS, WBSIM_SWEEP_MAX_POINTS);
+			return FALSE;
+		}
+		g_ptr_array_add(out, g_strdup(item));
+	}
+	return TRUE;
+}
+
+/* The scenario's sections that hold keys, for suggestions. */
+static GPtrArray *sweepable_sections(void)
+{
+	GPtrArray *names = g_ptr_array_new();
+	size_t n;
+	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		gboolean seen = FALSE;
+
+		for (guint j = 0; j < names->len; j++)
+			seen |= strcmp(names->pdata[j], keys[i].section) == 0;
+		if (!seen)
+			g_ptr_array_add(names, (char *)keys[i].section);
+	}
+	g_ptr_array_add(names, NULL);
+	return names;
+}
+
+/*
+ * Split "section.key" and check it names a key holding one value. @ranges
+ * says whether the key's values may be integer ranges. The error message
+ * is the reason.
+ */
+static gboolean sweep_key(const char *name, char **section, char **key,
+			  gboolean *ranges, GError **error)
+{
+	const char *dot = strchr(name, '.');
+	g_autofree char *sec = NULL;
+	const struct wbsim_config_key *k;
+
+	if (!dot || dot == name || !dot[1]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "expected a key SECTION.KEY (e.g. writeback.contexts)");
+		return FALSE;
+	}
+	sec = g_strndup(name, dot - name);
+	if (!wbsim_config_is_section(sec) || strcmp(sec, "sweep") == 0) {
+		g_autoptr(GPtrArray) secs = sweepable_sections();
+		const char *near = wbsim_closest_name(sec, (const char *const *)secs->pdata);
+
+		if (near)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "unknown section [%s] (did you mean [%s]?)", sec, near);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "unknown section [%s]: expected a scenario key SECTION.KEY", sec);
+		return FALSE;
+	}
+	k = wbsim_config_find_key(sec, dot + 1, NULL);
+	if (!k && strcmp(sec, "device") != 0 && strcmp(sec, "filesystem") != 0) {
+		size_t n;
+		const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+		g_autoptr(GPtrArray) names = g_ptr_array_new();
+		const char *near;
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(keys[i].section, sec) == 0)
+				g_ptr_array_add(names, (char *)keys[i].key);
+		g_ptr_array_add(names, NULL);
+		near = wbsim_closest_name(dot + 1, (const char *const *)names->pdata);
+		if (near)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "unknown key (did you mean %s.%s?)", sec, near);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "unknown key: [%s] has no key %s", sec, dot + 1);
+		return FALSE;
+	}
+	if (k && (k->flags & (WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE))) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "[%s] %s cannot be swept: expected a key that holds one value",
+			    sec, k->key);
+		return FALSE;
+	}
+	/* device and filesystem parameters are checked by their layer */
+	*ranges = !k || (k->type != WBSIM_CFG_STRING && k->type != WBSIM_CFG_PATH &&
+			 k->type != WBSIM_CFG_NAME);
+	*section = g_steal_pointer(&sec);
+	*key = g_strdup(dot + 1);
+	return TRUE;
+}
+
+/* An axis for "section.key = VALUES"; the error message is the reason. */
+static struct wbsim_sweep_axis *axis_new(const char *name, const char *text,
+					 const char *file, unsigned int line,
+					 const char *base_dir, GError **error)
+{
+	struct wbsim_sweep_axis *a = g_new0(struct wbsim_sweep_axis, 1);
+	gboolean ranges = FALSE;
+
+	a->values = g_ptr_array_new_with_free_func(g_free);
+	if (!sweep_key(name, &a->section, &a->key, &ranges, error) ||
+	    !wbsim_sweep_parse_values(text, ranges, a->values, error)) {
+		axis_free(a);
+		return NULL;
+	}
+	a->name = g_strdup(name);
+	a->text = g_strdup(text);
+	a->file = g_strdup(file);
+	a->line = line;
+	a->base_dir = g_strdup(base_dir);
+	return a;
+}
+
+gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
+			      const char *value, const char *file,
+			      unsigned int line, unsigned int instance,
+			      const char *base_dir, GError **error)
+{
+	GPtrArray *lines = cfg->priv->sweep_lines;
+	g_autofree char *where = wbsim_config_where(file, line);
+	g_autoptr(GError) local = NULL;
+	struct wbsim_config_sweep_line *sl = NULL;
+	struct wbsim_sweep_axis *a;
+
+	if (!value) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "%s[sweep] %s: no value: expected 'SECTION.KEY = VALUES' (a range FIRST..LAST[:STEP] or a list V1,V2,...)",
+			    where, name);
+		return FALSE;
+	}
+	a = axis_new(name, value, file, line, base_dir, &local);
+	if (!a) {
+		g_set_error(error, WBSIM_ERROR, local->code, "%s[sweep] %s = %s: %s",
+			    where, name, value, local->message);
+		return FALSE;
+	}
+	axis_free(a);
+	for (guint i = 0; i < lines->len; i++) {
+		struct wbsim_config_sweep_line *o = lines->pdata[i];
+
+		if (strcmp(o->key, name) != 0)
+			continue;
+		if (instance && o->instance == instance) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s[sweep] %s = %s: duplicate key (first set at line %u)",
+				    where, name, value, o->line);
+			return FALSE;
+		}
+		sl = o;		/* a later file replaces it where it stood */
+		g_free(sl->value);
+		g_free(sl->file);
+		g_free(sl->base_dir);
+		break;
+	}
+	if (!sl) {
+		sl = g_new0(struct wbsim_config_sweep_line, 1);
+		sl->key = g_strdup(name);
+		g_ptr_array_add(lines, sl);
+	}
+	sl->value = g_strdup(value);
+	sl->file = g_strdup(file);
+	sl->line = line;
+	sl->instance = instance;
+	sl->base_dir = g_strdup(base_dir);
+	return TRUE;
+}
+
+guint wbsim_sweep_n_axes(const struct wbsim_sweep *sw)
+{
+	return sw->axes->len;
+}
+
+size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw)
+{
+	size_t n = 1;
+
+	for (guint i = 0; i < sw->axes->len; i++)
+		n *= ((struct wbsim_sweep_axis *)sw->axes->pdata[i])->values->len;
+	return n;
+}
+
+/* The product stays within WBSIM_SWEEP_MAX_POINTS (each axis has >= 1 value). */
+static gboolean check_size(const struct wbsim_sweep *sw, const char *where,
+			   GError **error)
+{
+	size_t n = 1;
+
+	for (guint i = 0; i < sw->axes->len; i++) {
+		n *= ((struct wbsim_sweep_axis *)sw->axes->pdata[i])->values->len;
+		if (n > WBSIM_SWEEP_MAX_POINTS) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%sthe sweep has more than %d points: expected at most %d",
+				    where, WBSIM_SWEEP_MAX_POINTS,
+				    WBSIM_SWEEP_MAX_POINTS);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
+				    GError **error)
+{
+	struct wbsim_sweep *sw = g_new0(struct wbsim_sweep, 1);
+	const GPtrArray *lines = cfg->priv->sweep_lines;
+
+	sw->axes = g_ptr_array_new_with_free_func(axis_free);
+	for (guint i = 0; i < lines->len; i++) {
+		const struct wbsim_config_sweep_line *sl = lines->pdata[i];
+		g_autofree char *where = wbsim_config_where(sl->file, sl->line);
+		g_autoptr(GError) local = NULL;
+		struct wbsim_sweep_axis *a;
+
+		/* checked when the line was read: this does not fail */
+		a = axis_new(sl->key, sl->value, sl->file, sl->line, sl->base_dir, &local);
+		if (!a) {
+			g_set_error(error, WBSIM_ERROR, local->code,
+				    "%s[sweep] %s = %s: %s", where, sl->key,
+				    sl->value, local->message);
+			wbsim_sweep_free(sw);
+			return NULL;
+		}
+		g_ptr_array_add(sw->axes, a);
+		if (!check_size(sw, where, error)) {
+			wbsim_sweep_free(sw);
+			return NULL;
+		}
+	}
+	return sw;
+}
+
+void wbsim_sweep_free(struct wbsim_sweep *sw)
+{
+	if (!sw)
+		return;
+	g_ptr_array_unref(sw->axes);
+	g_free(sw);
+}
+
+gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
+				GError **error)
+{
+	g_autofree char *copy = g_strdup(assignment);
+	char *eq = strchr(copy, '=');
+	g_autoptr(GError) local = NULL;
+	struct wbsim_sweep_axis *a;
+	char *name, *text;
+
+	if (!eq) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+			    "--sweep: '%s': expected SECTION.KEY=VALUES", assignment);
+		return FALSE;
+	}
+	*eq = '\0';
+	name = g_strstrip(copy);
+	text = g_strstrip(eq + 1);
+	a = axis_new(name, text, "--sweep", 0, NULL, &local);
+	if (!a) {
+		g_set_error(error, WBSIM_ERROR, local->code, "--sweep: %s = %s: %s",
+			    name, text, local->message);
+		return FALSE;
+	}
+	for (guint i = 0; i < sw->axes->len; i++) {
+		struct wbsim_sweep_axis *o = sw->axes->pdata[i];
+
+		if (strcmp(o->section, a->section) == 0 && strcmp(o->key, a->key) == 0) {
+			/* replace it where it stood (the free function frees @o) */
+			sw->axes->pdata[i] = a;
+			axis_free(o);
+			return check_size(sw, "--sweep: ", error);
+		}
+	}
+	g_ptr_array_add(sw->axes, a);
+	return check_size(sw, "--sweep: ", error);
+}
+
+const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
+			      guint axis)
+{
+	/* mixed radix, the last axis varying fastest */
+	for (guint i = sw->axes->len; i-- > axis + 1;)
+		point /= ((struct wbsim_sweep_axis *)sw->axes->pdata[i])->values->len;
+	{
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[axis];
+
+		return a->values->pdata[point % a->values->len];
+	}
+}
+
+char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; i < sw->axes->len; i++) {
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
+
+		g_string_append_printf(s, "%s%s=%s", i ? " " : "", a->name,
+				       wbsim_sweep_value(sw, point, i));
+	}
+	return g_string_free(s, FALSE);
+}
+
+struct point_hook {
+	const struct wbsim_sweep *sw;
+	size_t point;
+};
+
+/* The point's values, as lines at their [sweep] line (or "--sweep"). */
+static gboolean apply_point(struct wbsim_config *cfg, void *arg, GError **error)
+{
+	const struct point_hook *ph = arg;
+
+	for (guint i = 0; i < ph->sw->axes->len; i++) {
+		const struct wbsim_sweep_axis *a = ph->sw->axes->pdata[i];
+
+		if (!wbsim_config_set_value(cfg, a->section, a->key,
+					    wbsim_sweep_value(ph->sw, ph->point, i),
+					    a->file, a->line, 0, a->base_dir, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+struct wbsim_scenario *wbsim_sweep_load_point(const struct wbsim_sweep *sw,
+					      size_t point, const char *path,
+					      const char *const *overrides,
+					      GError **error)
+{
+	struct point_hook ph = { sw, point };
+	struct wbsim_scenario *scn;
+
+	scn = wbsim_scenario_load_hooked(path, overrides, apply_point, &ph, error);
+	if (!scn && error && *error && sw->axes->len) {
+		g_autofree char *label = wbsim_sweep_label(sw, point);
+
+		g_prefix_error(error, "sweep point %zu/%zu (%s): ", point + 1,
+			       wbsim_sweep_n_points(sw), label);
+	}
+	return scn;
+}
+
+static gint cmp_guint(gconstpointer a, gconstpointer b)
+{
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+gboolean wbsim_sweep_check(const struct wbsim_sweep *sw, const char *path,
+			   const char *const *overrides, GArray **groups,
+			   GError **error)
+{
+	g_autoptr(GArray) g = g_array_new(FALSE, FALSE, sizeof(guint));
+	size_t n = wbsim_sweep_n_points(sw);
+
+	for (size_t p = 0; p < n; p++) {
+		struct wbsim_scenario *scn = wbsim_sweep_load_point(sw, p, path,
+								    overrides, error);
+		const struct wbsim_fio_file *fio;
+
+		if (!scn)
+			return FALSE;
+		fio = wbsim_scenario_fio(scn);
+		for (guint j = 0; j < fio->jobs->len; j++) {
+			guint id = ((const struct wbsim_fio_job *)fio->jobs->pdata[j])->group_id;
+			gboolean seen = FALSE;
+
+			for (guint k = 0; k < g->len; k++)
+				seen |= g_array_index(g, guint, k) == id;
+			if (!seen)
+				g_array_append_val(g, id);
+		}
+		wbsim_scenario_free(scn);
+	}
+	g_array_sort(g, cmp_guint);
+	if (groups)
+		*groups = g_steal_pointer(&g);
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running the points                                                       */
+
+struct task_runner {
+	wbsim_sweep_task_fn task;
+	void *task_arg;
+	size_t n;
+	GMutex lock;
+	GCond cond;
+	size_t next;		/* the next point a worker takes */
+	gboolean stop;		/* take no more points */
+	char **texts;		/* per point, once done */
+	GError **errors;	/* per point, once done */
+	gboolean *done;
+};
+
+/* Compute one point's text; record the outcome. */
+static void run_task(struct task_runner *tr, size_t p)
+{
+	GError *e = NULL;
+	char *text = tr->task(p, tr->task_arg, &e);
+
+	g_mutex_lock(&tr->lock);
+	tr->texts[p] = text;
+	tr->errors[p] = text ? NULL : e;
+	if (text && e)
+		g_error_free(e);
+	tr->done[p] = TRUE;
+	g_cond_broadcast(&tr->cond);
+	g_mutex_unlock(&tr->lock);
+}
+
+static gpointer task_worker(gpointer data)
+{
+	struct task_runner *tr = data;
+
+	for (;;) {
+		size_t p;
+
+		g_mutex_lock(&tr->lock);
+		if (tr->stop || tr->next >= tr->n) {
+			g_mutex_unlock(&tr->lock);
+			return NULL;
+		}
+		p = tr->next++;
+		g_mutex_unlock(&tr->lock);
+		run_task(tr, p);
+	}
+}
+
+gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
+			       wbsim_sweep_task_fn task, void *task_arg,
+			       wbsim_sweep_emit_fn emit, void *emit_arg,
+			       GError **error)
+{
+	struct task_runner tr = { .task = task, .task_arg = task_arg, .n = n };
+	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	gboolean ok = TRUE;
+
+	g_mutex_init(&tr.lock);
+	g_cond_init(&tr.cond);
+	tr.texts = g_new0(char *, n);
+	tr.errors = g_new0(GError *, n);
+	tr.done = g_new0(gboolean, n);
+	if (jobs > n)
+		jobs = (unsigned int)n;
+	for (unsigned int i = 0; jobs > 1 && i < jobs; i++)
+		g_ptr_array_add(threads, g_thread_new("wbsim-sweep", task_worker, &tr));
+
+	for (size_t p = 0; p < n; p++) {
+		if (!threads->len) {
+			run_task(&tr, p);
+		} else {
+			g_mutex_lock(&tr.lock);
+			while (!tr.done[p])
+				g_cond_wait(&tr.cond, &tr.lock);
+			g_mutex_unlock(&tr.lock);
+		}
+		if (tr.errors[p]) {
+			g_propagate_error(error, g_steal_pointer(&tr.errors[p]));
+			ok = FALSE;
+		} else {
+			ok = emit(p, tr.texts[p], emit_arg, error);
+		}
+		g_clear_pointer(&tr.texts[p], g_free);
+		if (!ok)
+			break;
+	}
+
+	g_mutex_lock(&tr.lock);
+	tr.stop = TRUE;
+	g_mutex_unlock(&tr.lock);
+	for (guint i = 0; i < threads->len; i++)
+		g_thread_join(threads->pdata[i]);
+	for (size_t p = 0; p < n; p++) {
+		g_free(tr.texts[p]);
+		g_clear_error(&tr.errors[p]);
+	}
+	g_free(tr.texts);
+	g_free(tr.errors);
+	g_free(tr.done);
+	g_mutex_clear(&tr.lock);
+	g_cond_clear(&tr.cond);
+	return ok;
+}
+
+/* What wbsim_sweep_run() runs: load, simulate and format one point. */
+struct sweep_runner {
+	const struct wbsim_sweep *sw;
+	const char *path;
+	const char *const *overrides;
+	const struct wbsim_run_options *opts;
+	wbsim_sweep_format_fn format;
+	void *format_arg;
+};
+
+struct wbsim_run_result *wbsim_sweep_simulate_point(const struct wbsim_sweep *sw,
+						    size_t point, const char *path,
+						    const char *const *overrides,
+						    const struct wbsim_run_options *opts,
+						    struct wbsim_scenario **scn,
+						    GError **error)
+{
+	struct wbsim_run_result *r;
+
+	*scn = wbsim_sweep_load_point(sw, point, path, overrides, error);
+	if (!*scn)
+		return NULL;
+	r = wbsim_run_scenario(*scn, opts, error);
+	if (!r && sw->axes->len) {
+		g_autofree char *label = wbsim_sweep_label(sw, point);
+
+		g_prefix_error(error, "sweep point %zu/%zu (%s): ", point + 1,
+			       wbsim_sweep_n_points(sw), label);
+	}
+	return r;
+}
+
+static char *sweep_task(size_t p, void *arg, GError **error)
+{
+	const struct sweep_runner *sr = arg;
+	struct wbsim_scenario *scn = NULL;
+	struct wbsim_run_result *r;
+	char *text = NULL;
+
+	r = wbsim_sweep_simulate_point(sr->sw, p, sr->path, sr->overrides,
+				       sr->opts, &scn, error);
+	if (r) {
+		text = sr->format(sr->sw, p, r, sr->format_arg);
+		wbsim_run_result_free(r);
+	}
+	wbsim_scenario_free(scn);
+	return text;
+}
+
+gboolean wbsim_sweep_run(const struct wbsim_sweep *sw, const char *path,
+			 const char *const *overrides,
+			 const struct wbsim_run_options *opts, unsigned int jobs,
+			 wbsim_sweep_format_fn format, void *format_arg,
+			 wbsim_sweep_emit_fn emit, void *emit_arg,
+			 GError **error)
+{
+	struct sweep_runner sr = {
+		.sw = sw, .path = path, .overrides = overrides, .opts = opts,
+		.format = format, .format_arg = format_arg,
+	};
+
+	g_return_val_if_fail(!opts || !opts->trace_fn, FALSE);
+	return wbsim_sweep_run_tasks(wbsim_sweep_n_points(sw), jobs, sweep_task,
+				     &sr, emit, emit_arg, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Per-point output                                                         */
+
+void wbsim_sweep_csv_field(GString *s, const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		g_string_append(s, v);
+		return;
+	}
+	g_string_append_c(s, '"');
+	for (const char *p = v; *p; p++) {
+		if (*p == '"')
+			g_string_append_c(s, '"');
+		g_string_append_c(s, *p);
+	}
+	g_string_append_c(s, '"');
+}
+
+void wbsim_sweep_append_double(GString *s, const char *fmt, double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append(s, g_ascii_formatd(buf, sizeof(buf), fmt, v));
+}
+
+static void csv_double(GString *s, const char *fmt, double v)
+{
+	g_string_append_c(s, ',');
+	wbsim_sweep_append_double(s, fmt, v);
+}
+
+char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; sw && i < sw->axes->len; i++) {
+		wbsim_sweep_csv_field(s, ((const struct wbsim_sweep_axis *)sw->axes->pdata[i])->name);
+		g_string_append_c(s, ',');
+	}
+	g_string_append(s, "write_bw_mib_s");
+	for (guint i = 0; groups && groups->len > 1 && i < groups->len; i++)
+		g_string_append_printf(s, ",group%u_write_bw_mib_s",
+				       g_array_index(groups, guint, i));
+	g_string_append(s, ",pauses,max_pause_ms,pages_by_flushers,pages_by_tasks,"
+			   "device_util_pct,filefrag_extents,sim_time_s\n");
+	return g_string_free(s, FALSE);
+}
+
+/* MiB/s of @bytes over @ns (0 when nothing ran). */
+static double mib_per_s(uint64_t bytes, wbsim_time_t ns)
+{
+	return ns ? (double)bytes / ((double)ns / 1e9) / (1024.0 * 1024.0) : 0.0;
+}
+
+void wbsim_sweep_figures(const struct wbsim_run_result *r,
+			 struct wbsim_sweep_figures *f)
+{
+	uint64_t bytes = 0, flushers = 0;
+	wbsim_time_t runtime = 0, max_pause = 0, max_lag = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (guint i = 0; i < r->jobs->len; i++) {
+		const struct wbsim_job_result *j = r->jobs->pdata[i];
+
+		bytes += j->io_bytes;
+		runtime = MAX(runtime, j->runtime_ns);
+		f->pauses += j->pauses;
+		max_pause = MAX(max_pause, j->max_pause_ns);
+		max_lag = MAX(max_lag, j->max_lag_ns);
+	}
+	f->write_bw_mib_s = mib_per_s(bytes, runtime);
+	f->max_pause_ms = (double)max_pause / 1e6;
+	f->max_lag_ms = (double)max_lag / 1e6;
+	for (guint i = 0; i < r->wbs->len; i++)
+		flushers += ((const struct wbsim_wb_result *)r->wbs->pdata[i])->pages_written;
+	f->pages_by_flushers = flushers;
+	/* pages whose writeback completed and that no flusher submitted */
+	f->pages_by_tasks = r->nr_written > flushers ? r->nr_written - flushers : 0;
+	for (guint i = 0; i < r->extents->len; i++) {
+		const struct wbsim_extent_result *e = r->extents->pdata[i];
+
+		if (strcmp(e->moment, "end") == 0)
+			f->filefrag_extents += e->filefrag;
+	}
+	f->device_util_pct = MIN(r->device_stats.utilisation * 100.0, 100.0);
+	f->sim_time_s = (double)r->sim_ns / 1e9;
+}
+
+char *wbsim_sweep_csv_row(const struct wbsim_sweep *sw, size_t point,
+			  const struct wbsim_run_result *r, const GArray *groups)
+{
+	GString *s = g_string_new(NULL);
+	struct wbsim_sweep_figures f;
+
+	for (guint i = 0; sw && i < sw->axes->len; i++) {
+		wbsim_sweep_csv_field(s, wbsim_sweep_value(sw, point, i));
+		g_string_append_c(s, ',');
+	}
+	wbsim_sweep_figures(r, &f);
+	wbsim_sweep_append_double(s, "%.3f", f.write_bw_mib_s);
+	for (guint g = 0; groups && groups->len > 1 && g < groups->len; g++) {
+		guint id = g_array_index(groups, guint, g);
+		uint64_t gbytes = 0;
+		wbsim_time_t gruntime = 0;
+		gboolean any = FALSE;
+
+		for (guint i = 0; i < r->jobs->len; i++) {
+			const struct wbsim_job_result *j = r->jobs->pdata[i];
+
+			if (j->fio->group_id != id)
+				continue;
+			any = TRUE;
+			gbytes += j->io_bytes;
+			gruntime = MAX(gruntime, j->runtime_ns);
+		}
+		if (any)
+			csv_double(s, "%.3f", mib_per_s(gbytes, gruntime));
+		else
+			g_string_append_c(s, ',');	/* this point has no such group */
+	}
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, f.pauses);
+	csv_double(s, "%.3f", f.max_pause_ms);
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
+			       f.pages_by_flushers, f.pages_by_tasks);
+	csv_double(s, "%.2f", f.device_util_pct);
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, f.filefrag_extents);
+	csv_double(s, "%.6f", f.sim_time_s);
+	g_string_append_c(s, '\n');
+	return g_string_free(s, FALSE);
+}
+
+void wbsim_sweep_add_values_json(const struct wbsim_sweep *sw, size_t point,
+				 JsonBuilder *b)
+{
+	json_builder_begin_object(b);
+	for (guint i = 0; i < sw->axes->len; i++) {
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
+		const char *v = wbsim_sweep_value(sw, point, i);
+		guint64 n;
+
+		json_builder_set_member_name(b, a->name);
+		if (range_number(v, &n) && n <= G_MAXINT64)
+			json_builder_add_int_value(b, (gint64)n);
+		else
+			json_builder_add_string_value(b, v);
+	}
+	json_builder_end_object(b);
+}
+
+char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
+			    const struct wbsim_run_result *r,
+			    gboolean include_wall)
+{
+	g_autofree char *report = wbsim_report_json(r, include_wall);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+	g_autofree char *text = NULL;
+	JsonNode *rep;
+
+	/* the report is the library's own JSON: parsing it cannot fail */
+	rep = json_from_string(report, NULL);
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "sweep_point");
+	json_builder_add_int_value(b, (gint64)point + 1);
+	json_builder_set_member_name(b, "sweep");
+	wbsim_sweep_add_values_json(sw, point, b);
+	json_builder_set_member_name(b, "report");
+	if (rep)
+		json_builder_add_value(b, rep);
+	else
+		json_builder_add_null_value(b);
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+	text = json_to_string(root, FALSE);
+	return g_strconcat(text, "\n", NULL);
+}

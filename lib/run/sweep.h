@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/sweep.h - parameter sweeps: a scenario's [sweep] section
+ * (KEY = VALUES lines, KEY being "section.key") and sim-writeback's
+ * --sweep KEY=VALUES options, expanded into the product of their values
+ * (the first axis varies slowest). Each point is the scenario with the
+ * point's values applied on top, as --set would apply them; the points run
+ * as independent simulations, in parallel threads, and their reports come
+ * out in point order.
+ *
+ * VALUES is a list "V1,V2,..." whose items are values or, for keys that
+ * are not text or file names, integer ranges "FIRST..LAST" or
+ * "FIRST..LAST:STEP" (inclusive).
+ */
+#ifndef WBSIM_WORKLOAD_SWEEP_H
+#define WBSIM_WORKLOAD_SWEEP_H
+
+#include <stdio.h>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <wbsim/config.h>
+#include <wbsim/scenario.h>
+#include "run/run.h"
+
+/* The output formats of sim-writeback (--output-format). */
+enum wbsim_sweep_format {
+	WBSIM_SWEEP_TEXT,
+	WBSIM_SWEEP_JSON,
+	WBSIM_SWEEP_CSV,
+};
+
+/* No sweep may have more points than this (a typo like 1..100000000). */
+#define WBSIM_SWEEP_MAX_POINTS 10000
+
+/**
+ * struct wbsim_sweep_axis - one swept key
+ * @name: "section.key" as written
+ * @section: the section
+ * @key: the key
+ * @text: the VALUES as written
+ * @values: the values (char *), in order
+ * @file: where the sweep was given: a file, or "--sweep"
+ * @line: the line in @file (0 for --sweep)
+ * @base_dir: directory a file-name value is relative to (NULL: as given)
+ */
+struct wbsim_sweep_axis {
+	char *name;
+	char *section;
+	char *key;
+	char *text;
+	GPtrArray *values;
+	char *file;
+	unsigned int line;
+	char *base_dir;
+};
+
+/**
+ * struct wbsim_sweep - the swept keys of a run
+ * @axes: struct wbsim_sweep_axis *, first varies slowest
+ */
+struct wbsim_sweep {
+	GPtrArray *axes;
+};
+
+/**
+ * wbsim_sweep_parse_values() - expand a VALUES text
+ * @text: "1..12", "1..12:2", "1,2,4,8", "xfs,ext4", "1..4,8,cpus"
+ * @ranges: whether FIRST..LAST items are ranges (FALSE for text and
+ *	file-name keys, whose values may contain "..")
+ * @out: the values are appended (char *, g_free)
+ * @error: WBSIM_ERROR_INVALID_VALUE whose message is the reason only
+ *	("range 5..1 is empty: expected FIRST <= LAST")
+ *
+ * Return: TRUE on success.
+ */
+gboolean wbsim_sweep_parse_values(const char *text, gboolean ranges,
+				  GPtrArray *out, GError **error);
+
+/**
+ * wbsim_sweep_add_line() - a [sweep] line of a scenario file (the loader's
+ * part: called by wbsim_config_set_value() for section "sweep")
+ * @cfg: the configuration being loaded
+ * @name: the line's key, "section.key"
+ * @value: the line's value (VALUES), or NULL when the line has none
+ * @file: the file
+ * @line: the line
+ * @instance: the loaded file (a key may be swept once per file; a later
+ *	file replaces an earlier file's sweep of the key, where it stood)
+ * @base_dir: the file's directory
+ * @error: "FILE:LINE: [sweep] KEY = VALUES: reason"
+ *
+ * Checks that KEY names a scenario key holding one value, and that VALUES
+ * parses; the values themselves are checked point by point.
+ *
+ * Return: TRUE on success.
+ */
+gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
+			      const char *value, const char *file,
+			      unsigned int line, unsigned int instance,
+			      const char *base_dir, GError **error);
+
+/**
+ * wbsim_sweep_new() - the sweep a loaded scenario declares
+ * @cfg: the scenario's configuration (its [sweep] lines, in order)
+ * @error: WBSIM_ERROR_INVALID_VALUE if the product has too many points
+ *
+ * Return: the sweep (no axes if the scenario has no [sweep] section), or
+ * NULL with @error set.
+ */
+struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
+				    GError **error);
+
+/** wbsim_sweep_free() - free @sw (NULL is fine). */
+void wbsim_sweep_free(struct wbsim_sweep *sw);
+
+/**
+ * wbsim_sweep_add_option() - one --sweep KEY=VALUES option
+ * @sw: the sweep
+ * @assignment: "section.key=VALUES"
+ * @error: "--sweep: ..." naming the key and values
+ *
+ * A key already swept (by the file or an earlier --sweep) gets the new
+ * values where it stood; a new key becomes the last axis.
+ *
+ * Return: TRUE on success.
+ */
+gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
+				GError **error);
+
+/* wbsim_sweep_n_axes() - number of swept keys (0: a single run). */
+guint wbsim_sweep_n_axes(const struct wbsim_sweep *sw);
+
+/* wbsim_sweep_n_points() - number of points: the product (1 for no axes). */
+size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw);
+
+/**
+ * wbsim_sweep_value() - the value of one axis at one point
+ * @sw: the sweep
+ * @point: 0 .. wbsim_sweep_n_points() - 1
+ * @axis: 0 .. wbsim_sweep_n_axes() - 1
+ *
+ * Return: the value text, owned by @sw.
+ */
+const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
+			      guint axis);
+
+/* wbsim_sweep_label() - "KEY=VALUE KEY=VALUE" of a point (a new string). */
+char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
+
+/**
+ * wbsim_sweep_load_point() - the scenario of one point
+ * @sw: the sweep
+ * @point: the point
+ * @path: the scenario file
+ * @overrides: the --set overrides (NULL-terminated, or NULL)
+ * @error: "sweep point N/M (KEY=VALUE ...): " then the loader's message;
+ *	a bad value is named with the file and line of its [sweep] line (or
+ *	"--sweep")
+ *
+ * Loads @path as wbsim_scenario_load() does, with the point's values
+ * applied after @overrides with the same parsers and checks.
+ *
+ * Return: the scenario, or NULL with @error set.
+ */
+struct wbsim_scenario *wbsim_sweep_load_point(const struct wbsim_sweep *sw,
+					      size_t point, const char *path,
+					      const char *const *overrides,
+					      GError **error);
+
+/**
+ * wbsim_sweep_check() - load every point once, before anything runs
+ * @sw: the sweep
+ * @path: as wbsim_sweep_load_point()
+ * @overrides: as wbsim_sweep_load_point()
+ * @groups: if not NULL, set to the fio reporting groups of all points
+ *	(guint, increasing; g_array_unref() it)
+ * @error: the first bad point's error
+ *
+ * Return: TRUE when every point loads.
+ */
+gboolean wbsim_sweep_check(const struct wbsim_sweep *sw, const char *path,
+			   const char *const *overrides, GArray **groups,
+			   GError **error);
+
+/*
+ * wbsim_sweep_format_fn - turn a point's results into its output text
+ * (called in a worker thread; must only read its arguments).
+ */
+typedef char *(*wbsim_sweep_format_fn)(const struct wbsim_sweep *sw,
+				       size_t point,
+				       const struct wbsim_run_result *r,
+				       void *arg);
+/* wbsim_sweep_emit_fn - write a point's text (called in point order). */
+typedef gboolean (*wbsim_sweep_emit_fn)(size_t point, const char *text,
+					void *arg, GError **error);
+
+/*
+ * wbsim_sweep_task_fn - make point @point's text (called in a worker
+ * thread): a new string, or NULL with @error set.
+ */
+typedef char *(*wbsim_sweep_task_fn)(size_t point, void *arg, GError **error);
+
+/**
+ * wbsim_sweep_run_tasks() - compute @n texts, @jobs at a time, and emit
+ * them in order
+ * @n: number of points
+ * @jobs: threads; 1 computes them one by one in the calling thread
+ * @task: computes a point's text (in a worker thread)
+ * @task_arg: its argument
+ * @emit: called with each text in point order, in the calling thread, as
+ *	soon as the point and all before it are done
+ * @emit_arg: its argument
+ * @error: the first failing point's error (no later point is emitted), or
+ *	@emit's
+ *
+ * The runner under wbsim_sweep_run() and sim-writeback's resumable and
+ * repeated sweeps (workload/sweep-cli.h).
+ *
+ * Return: TRUE when every text was computed and emitted.
+ */
+gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
+			       wbsim_sweep_task_fn task, void *task_arg,
+			       wbsim_sweep_emit_fn emit, void *emit_arg,
+			       GError **error);
+
+/**
+ * wbsim_sweep_simulate_point() - load and simulate one point
+ * @sw: the sweep
+ * @point: the point
+ * @path: the scenario file
+ * @overrides: the --set overrides
+ * @opts: run options
+ * @scn: set to the point's scenario (or NULL); free it after the result,
+ *	which refers to it
+ * @error: as wbsim_sweep_run()
+ *
+ * Return: the results, or NULL with @error set.
+ */
+struct wbsim_run_result *wbsim_sweep_simulate_point(const struct wbsim_sweep *sw,
+						    size_t point, const char *path,
+						    const char *const *overrides,
+						    const struct wbsim_run_options *opts,
+						    struct wbsim_scenario **scn,
+						    GError **error);
+
+/**
+ * wbsim_sweep_run() - simulate every point, @jobs at a time
+ * @sw: the sweep
+ * @path: the scenario file
+ * @overrides: the --set overrides
+ * @opts: run options for every point (no trace)
+ * @jobs: points simulated at once (threads); 1 runs them one by one in
+ *	the calling thread
+ * @format: makes a point's text from its results (in a worker thread)
+ * @format_arg: its argument
+ * @emit: called with each point's text, in point order, in the calling
+ *	thread, as soon as the point and all before it are done
+ * @emit_arg: its argument
+ * @error: the first failing point's error (prefixed "sweep point N/M
+ *	(KEY=VALUE ...): "), or @emit's; no later point is emitted
+ *
+ * Every point is an independent simulation with its own machine and
+ * random generator, so the results do not depend on @jobs.
+ *
+ * Return: TRUE when every point ran and was emitted.
+ */
+gboolean wbsim_sweep_run(const struct wbsim_sweep *sw, const char *path,
+			 const char *const *overrides,
+			 const struct wbsim_run_options *opts, unsigned int jobs,
+			 wbsim_sweep_format_fn format, void *format_arg,
+			 wbsim_sweep_emit_fn emit, void *emit_arg,
+			 GError **error);
+
+/**
+ * wbsim_sweep_csv_header() - the CSV header row
+ * @sw: the sweep (its keys are the first columns; NULL or no axes: none)
+ * @groups: the reporting groups (wbsim_sweep_check()); a column per group
+ *	when there are several
+ *
+ * Columns after the swept keys: write_bw_mib_s (all jobs' bytes / the
+ * longest job runtime), groupN_write_bw_mib_s (the same per group),
+ * pauses (balance_dirty_pages sleeps), max_pause_ms, pages_by_flushers,
+ * pages_by_tasks, device_util_pct, filefrag_extents (sum over files at
+ * the end), sim_time_s.
+ *
+ * Return: the row with its newline (a new string).
+ */
+char *wbsim_sweep_csv_header(const struct wbsim_sweep *sw, const GArray *groups);
+
+/**
+ * struct wbsim_sweep_figures - the figures of a CSV row
+ * @write_bw_mib_s: all jobs' bytes over the longest job runtime, MiB/s
+ * @pauses: balance_dirty_pages() sleeps of all jobs
+ * @max_pause_ms: the longest balance_dirty_pages() call of any job
+ * @max_lag_ms: the worst lag of any job behind fio's rate= schedule (0
+ *	without rate=); not a CSV column of a plain sweep, a figure of
+ *	--repeat
+ * @pages_by_flushers: pages the flushers submitted
+ * @pages_by_tasks: pages written back that no flusher submitted
+ * @device_util_pct: device utilisation (at most 100)
+ * @filefrag_extents: extents of all files at the end
+ * @sim_time_s: simulated time
+ */
+struct wbsim_sweep_figures {
+	double write_bw_mib_s;
+	uint64_t pauses;
+	double max_pause_ms;
+	double max_lag_ms;
+	uint64_t pages_by_flushers;
+	uint64_t pages_by_tasks;
+	double device_util_pct;
+	uint64_t filefrag_extents;
+	double sim_time_s;
+};
+
+/* wbsim_sweep_figures() - fill @f from @r. */
+void wbsim_sweep_figures(const struct wbsim_run_result *r,
+			 struct wbsim_sweep_figures *f);
+
+/* wbsim_sweep_csv_field() - append @v to @s, quoted if it needs to be. */
+void wbsim_sweep_csv_field(GString *s, const char *v);
+
+/* wbsim_sweep_append_double() - printf @fmt ("%.3f") of @v with a '.'. */
+void wbsim_sweep_append_double(GString *s, const char *fmt, double v);
+
+/*
+ * wbsim_sweep_add_values_json() - the point's {KEY: VALUE, ...} object
+ * into @b (plain integers as numbers, other values as strings).
+ */
+void wbsim_sweep_add_values_json(const struct wbsim_sweep *sw, size_t point,
+				 JsonBuilder *b);
+
+/**
+ * wbsim_sweep_csv_row() - one CSV row: the point's values, then its figures
+ * @sw: the sweep (NULL: no swept columns)
+ * @point: the point
+ * @r: its results
+ * @groups: as wbsim_sweep_csv_header()
+ *
+ * Return: the row with its newline (a new string).
+ */
+char *wbsim_sweep_csv_row(const struct wbsim_sweep *sw, size_t point,
+			  const struct wbsim_run_result *r, const GArray *groups);
+
+/**
+ * wbsim_sweep_json_line() - one JSON Lines object for a point
+ * @sw: the sweep
+ * @point: the point
+ * @r: its results
+ * @include_wall: as wbsim_report_json()
+ *
+ * {"sweep_point": N (from 1), "sweep": {KEY: VALUE, ...}, "report":
+ * wbsim_report_json()} on one line; a value that is a plain integer is a
+ * JSON number, any other a string.
+ *
+ * Return: the line with its newline (a new string).
+ */
+char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
+			    const struct wbsim_run_result *r,
+			    gboolean include_wall);
+
+#endif /* WBSIM_WORKLOAD_SWEEP_H */

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload/config-private.h - internals of the configuration: the typed
+ * value parsers every section uses (scenario keys, device and filesystem
+ * parameters), value formatting for --dump-config, "Did you mean" lookup,
+ * and the private state of struct wbsim_config.
+ */
+#ifndef WBSIM_WORKLOAD_CONFIG_PRIVATE_H
+#define WBSIM_WORKLOAD_CONFIG_PRIVATE_H
+
+#include <wbsim/config.h>
+#include "core/ini-lexer.h"
+
+/* Where a value came from: a file and line, "--set", or the default. */
+struct wbsim_config_origin {
+	char *file;		/* NULL = default */
+	unsigned int line;	/* 0 for options */
+	unsigned int instance;	/* which loaded file (duplicate detection) */
+	char *raw;		/* the value as written */
+};
+
+/**
+ * struct wbsim_config_private - what struct wbsim_config keeps hidden
+ * @origins: one per row of the key table
+ * @fio_sections: inline fio sections (struct wbsim_ini_section *, names
+ *	without the "fio:" prefix), in file order
+ * @fio_sections_file: file of the first inline fio section
+ * @fio_sections_line: its line
+ * @fio_sections_instance: the loaded file that holds them
+ * @fio_sections_dir: that file's directory (fio include lines are relative to it)
+ * @next_instance: counter for wbsim_config_origin.instance
+ * @sweep_lines: the [sweep] lines (struct wbsim_config_sweep_line *), in
+ *	order (workload/sweep.h)
+ */
+struct wbsim_config_private {
+	struct wbsim_config_origin *origins;
+	GPtrArray *fio_sections;
+	char *fio_sections_file;
+	unsigned int fio_sections_line;
+	unsigned int fio_sections_instance;
+	char *fio_sections_dir;
+	unsigned int next_instance;
+	GPtrArray *sweep_lines;
+};
+
+/* One [sweep] line, KEY = VALUES, as read (checked by workload/sweep.c). */
+struct wbsim_config_sweep_line {
+	char *key;		/* "section.key" */
+	char *value;
+	char *file;
+	unsigned int line;
+	unsigned int instance;
+	char *base_dir;		/* the file's directory (for file-name values) */
+};
+void wbsim_config_sweep_line_free(gpointer data);
+
+/* -- value parsers (config-parse.c) -------------------------------------- */
+/*
+ * Each parser takes the value text and, on failure, sets an error whose
+ * message is the reason only ("expected ..."); the caller prefixes the
+ * location, section, key and value.
+ */
+gboolean wbsim_parse_bool(const char *s, bool *out, GError **error);
+gboolean wbsim_parse_uint(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_size(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_percent(const char *s, uint64_t *out, GError **error);
+gboolean wbsim_parse_time(const char *s, wbsim_time_t *out, GError **error);
+
+/* Text of a size with the largest exact binary suffix ("16g", "1280k"). */
+char *wbsim_format_size(uint64_t bytes);
+/* Text of a time with the largest exact unit ("100ms", "30s", "0"). */
+char *wbsim_format_time(wbsim_time_t ns);
+
+/*
+ * wbsim_config_parse_value() - parse @value for key @k into @field
+ * @base_dir: directory a relative PATH is resolved against (NULL = as is)
+ * The error message is "expected ..." with the type, unit and range.
+ */
+gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
+				  const char *value, const char *base_dir,
+				  void *field, GError **error);
+/* wbsim_config_format_value() - the value of @field as a scenario line has it. */
+char *wbsim_config_format_value(const struct wbsim_config_key *k,
+				const void *field);
+/* wbsim_config_describe_type() - "a size in bytes ... from 64m to 16t". */
+char *wbsim_config_describe_type(const struct wbsim_config_key *k);
+/* wbsim_config_free_field() - free what a field of @k owns and zero it. */
+void wbsim_config_free_field(const struct wbsim_config_key *k, void *field);
+/* Set every field of @keys to its default (a default that fails is a bug). */
+void wbsim_config_set_defaults(const struct wbsim_config_key *keys,
+			       size_t n_keys, void *base);
+
+/*
+ * wbsim_closest_name() - the name in @names (NULL-terminated) nearest to
+ * @word by edit distance, if near enough to suggest, else NULL.
+ */
+const char *wbsim_closest_name(const char *word, const char *const *names);
+
+/* -- the scenario key table (config.c) ----------------------------------- */
+/* Row of the table for [@section] @key, or NULL. */
+const struct wbsim_config_key *wbsim_config_find_key(const char *section,
+						     const char *key,
+						     size_t *index);
+/* TRUE if @section is a section of the scenario file (not fio:*). */
+gboolean wbsim_config_is_section(const char *section);
+
+/*
+ * wbsim_config_set_value() - set [@section] @key = @value, as a line at
+ * @file:@line (@line 0: @file is an option name such as "--set") read in
+ * loaded-file @instance. Relative paths are resolved against @base_dir.
+ * Errors are fully formatted: "FILE:LINE: [section] key = value: ...".
+ */
+gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
+				const char *key, const char *value,
+				const char *file, unsigned int line,
+				unsigned int instance, const char *base_dir,
+				GError **error);
+
+/* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
+char *wbsim_config_where(const char *file, unsigned int line);
+
+/*
+ * The most samples of the time series a run takes ([run] series_interval
+ * apart): what bounds a run's simulated length against its memory and time.
+ * 10^6 is 27.8 hours at the default 100 ms.
+ */
+#define WBSIM_RUN_MAX_SAMPLES 1000000u
+/*
+ * "FILE:LINE: [SECTION] KEY = RAW" of the line that set a scenario key
+ * ("--set: ..." for an override), "[SECTION] KEY (the default)" if none did.
+ */
+char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
+			     const char *key);
+
+/* -- scenario loader (scenario.c) ---------------------------------------- */
+/*
+ * wbsim_scenario_load_hooked() - wbsim_scenario_load() with @hook called
+ * after the overrides and before the checks (a sweep point's values).
+ */
+typedef gboolean (*wbsim_scenario_hook)(struct wbsim_config *cfg, void *arg,
+					GError **error);
+struct wbsim_scenario;
+struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
+						  const char *const *overrides,
+						  wbsim_scenario_hook hook,
+						  void *arg, GError **error);
+
+/* -- parameter sets (config-params.c) ------------------------------------ */
+/* Names of the device presets or filesystem types, NULL-terminated. */
+char **wbsim_config_param_set_names(const char *section);
+
+/* -- events (config-events.c) -------------------------------------------- */
+/*
+ * wbsim_config_parse_event() - parse "TIME ACTION [ARGS]" into @ev (its
+ * file and line are left to the caller). The error message is the reason.
+ */
+gboolean wbsim_config_parse_event(const char *value,
+				  struct wbsim_config_event *ev,
+				  GError **error);
+void wbsim_config_event_free(gpointer data);
+
+/* -- [measure] moments (config-measure.c) -------------------------------- */
+/*
+ * wbsim_config_parse_moment() - parse a MOMENT of [measure] extents into
+ * @mo (its file and line are left to the caller); a moment already in
+ * @earlier (struct wbsim_config_moment *) is an error. The error message
+ * is the reason.
+ */
+gboolean wbsim_config_parse_moment(const char *value, const GPtrArray *earlier,
+				   struct wbsim_config_moment *mo,
+				   GError **error);
+void wbsim_config_moment_free(gpointer data);
+void wbsim_config_override_free(gpointer data);
+
+/* The section ops installed for @section, or NULL (parameter sets). */
+const struct wbsim_config_section_ops *wbsim_config_get_section_ops(const char *section);
+
+/* The device layer's section ops, installed by default (config-device.c). */
+extern const struct wbsim_config_section_ops wbsim_device_section_ops;
+/* The filesystem layer's section ops, installed by default (config-fs.c). */
+extern const struct wbsim_config_section_ops wbsim_fs_section_ops;
+
+/*
+ * A scratch machine on which the device (and filesystem) of a scenario is
+ * built once to check its parameters (config-device.c).
+ */
+struct wbsim_device;
+struct wbsim_config_scratch {
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	struct wbsim_device *dev;
+};
+/* Build the scenario's device on a new scratch machine. */
+gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
+				     struct wbsim_config_scratch *sc,
+				     GError **error);
+/* Free the scratch machine and zero @sc. */
+void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
+/* struct wbsim_setting copies (pointing into @overrides) of overrides. */
+GArray *wbsim_config_settings(const GPtrArray *overrides);
+
+/**
+ * struct wbsim_cgroup_event - the arguments of a cgroup-* event
+ * @path: the cgroup ("/e7/a"; "/" only for cgroup-move)
+ * @job: cgroup-move: the fio job name, else NULL
+ * @max_bytes: memory.max (UINT64_MAX: max) when @set_max
+ * @high_bytes: memory.high (UINT64_MAX: max) when @set_high
+ * @set_max: memory.max=... was given
+ * @set_high: memory.high=... was given
+ */
+struct wbsim_cgroup_event {
+	char *path;
+	char *job;
+	uint64_t max_bytes;
+	uint64_t high_bytes;
+	bool set_max;
+	bool set_high;
+};
+
+/*
+ * wbsim_config_parse_cgroup_event() - the arguments @args of the cgroup
+ * event @action ("cgroup-create", ...) into @cg (free with
+ * wbsim_cgroup_event_clear()). The error message is the reason.
+ */
+gboolean wbsim_config_parse_cgroup_event(const char *action, const char *args,
+					 struct wbsim_cgroup_event *cg, GError **error);
+void wbsim_cgroup_event_clear(struct wbsim_cgroup_event *cg);
+
+/*
+ * wbsim_config_check_events() - the checks of [events] that need the
+ * workload: a cgroup-move names a job of @fio. Errors name file and line.
+ */
+struct wbsim_fio_file;
+gboolean wbsim_config_check_events(const struct wbsim_config *cfg,
+				   const struct wbsim_fio_file *fio, GError **error);
+
+/* [events] at = TIME contexts N [quiesce|freeze]: the arguments. */
+gboolean wbsim_config_parse_contexts_event(const char *args, unsigned int *nr, gboolean *freeze);
+
+#endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */

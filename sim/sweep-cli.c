@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-cli.c - what sim-writeback and sim-writeback-mpi share
+ * (workload/sweep-cli.h): their common options, loading a scenario with its
+ * sweep, one point's output (plain, or summarised over --repeat seeds), the
+ * --results file that makes a sweep resumable, the ordered output, and the
+ * progress line shown on a terminal.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <wbsim/error.h>
+#include "sweep-cli.h"
+#include "run/sweep-stats.h"
+#include "report/report.h"
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cli)
+{
+	const GOptionEntry entries[] = {
+		{ "seed", 0, 0, G_OPTION_ARG_STRING, &cli->opt_seed,
+		  "Seed of the random generator (overrides [run] seed)", "N" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli->opt_sets,
+		  "Override a scenario key (repeatable)", "SECTION.KEY=VALUE" },
+		{ "sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli->opt_sweeps,
+		  "Run the scenario once per value of KEY (repeatable: the product); VALUES is FIRST..LAST[:STEP] or V1,V2,...", "SECTION.KEY=VALUES" },
+		{ "repeat", 0, 0, G_OPTION_ARG_STRING, &cli->opt_repeat,
+		  "Run each point with K seeds (the first the point's own, then splitmix64(seed + k)) and report the mean, standard deviation and 95% confidence interval of the headline figures", "K" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &cli->opt_results,
+		  "Append each finished point to FILE (JSON Lines) and, when FILE holds points of the same sweep, skip them: an interrupted sweep resumes", "FILE" },
+		{ "output-format", 0, 0, G_OPTION_ARG_STRING, &cli->opt_output_format,
+		  "Report format: text (default for one run), json, json+ (json with fio's latency bins; one run), or csv (default for a sweep)", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &cli->opt_output,
+		  "Write the reports to FILE instead of standard output", "FILE" },
+		{ "check", 0, 0, G_OPTION_ARG_NONE, &cli->opt_check,
+		  "Verify the model's invariants as the run goes", NULL },
+		{ "no-wall-time", 0, 0, G_OPTION_ARG_NONE, &cli->opt_no_wall_time,
+		  "Leave wall-clock figures out of the report (byte-identical output for a seed)", NULL },
+		{ "progress", 0, 0, G_OPTION_ARG_NONE, &cli->opt_progress,
+		  "Show a sweep's progress on standard error even when it is not a terminal", NULL },
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli->opt_args,
+		  NULL, "SCENARIO.ini" },
+		G_OPTION_ENTRY_NULL
+	};
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
+{
+	const char *f = cli->opt_output_format;
+
+	cli->format_given = f != NULL;
+	if (!f || strcmp(f, "text") == 0) {
+		cli->format = WBSIM_SWEEP_TEXT;
+	} else if (strcmp(f, "json") == 0 || strcmp(f, "json+") == 0) {
+		cli->format = WBSIM_SWEEP_JSON;
+		cli->json_plus = f[4] == '+';
+	} else if (strcmp(f, "csv") == 0) {
+		cli->format = WBSIM_SWEEP_CSV;
+	} else {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--output-format %s: expected text, json, json+ or csv", f);
+		return FALSE;
+	}
+	cli->repeat = 1;
+	if (cli->opt_repeat) {
+		guint64 k;
+
+		if (!g_ascii_string_to_unsigned(cli->opt_repeat, 10, 2,
+						WBSIM_SWEEP_MAX_REPEAT, &k, NULL)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "--repeat %s: expected an integer from 2 to %d",
+				    cli->opt_repeat, WBSIM_SWEEP_MAX_REPEAT);
+			return FALSE;
+		}
+		cli->repeat = (unsigned int)k;
+	}
+	cli->wall_time = !cli->opt_no_wall_time;
+	cli->opts.check = cli->opt_check;
+	/* the reports of the command-line programs read no series rows */
+	cli->opts.series_streamed = TRUE;
+	return TRUE;
+}
+
+gboolean wbsim_sweep_cli_is_sweep(const struct wbsim_sweep_cli *cli)
+{
+	return wbsim_sweep_n_axes(cli->sw) || cli->repeat > 1 || cli->opt_results;
+}
+
+/* The axis sweeping [run] seed, if any. */
+static gboolean seed_swept(const struct wbsim_sweep *sw)
+{
+	for (guint i = 0; i < wbsim_sweep_n_axes(sw); i++) {
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
+
+		if (strcmp(a->section, "run") == 0 && strcmp(a->key, "seed") == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points,
+			      GError **error)
+{
+	char **args = cli->opt_args;
+
+	if (!args || !args[0]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "no scenario file given: expected one SCENARIO.ini (try --help)");
+		return FALSE;
+	}
+	if (args[1]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s: expected one scenario file, found a second argument",
+			    args[1]);
+		return FALSE;
+	}
+	cli->overrides = g_ptr_array_new_with_free_func(g_free);
+	for (size_t i = 0; cli->opt_sets && cli->opt_sets[i]; i++)
+		g_ptr_array_add(cli->overrides, g_strdup(cli->opt_sets[i]));
+	if (cli->opt_seed) {
+		guint64 seed;
+
+		/* --seed wins over [run] seed and over --set run.seed */
+		if (!g_ascii_string_to_unsigned(cli->opt_seed, 10, 0, G_MAXUINT64,
+						&seed, NULL)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "--seed %s: expected an integer from 0 to %" G_GUINT64_FORMAT,
+				    cli->opt_seed, G_MAXUINT64);
+			return FALSE;
+		}
+		g_ptr_array_add(cli->overrides,
+				g_strdup_printf("run.seed=%" G_GUINT64_FORMAT, seed));
+	}
+	g_ptr_array_add(cli->overrides, NULL);
+
+	cli->path = args[0];
+	cli->opts.name = args[0];
+	cli->scn = wbsim_scenario_load(cli->path,
+				       (const char *const *)cli->overrides->pdata, error);
+	if (!cli->scn)
+		return FALSE;
+	cli->sw = wbsim_sweep_new(wbsim_scenario_config(cli->scn), error);
+	for (size_t i = 0; cli->sw && cli->opt_sweeps && cli->opt_sweeps[i]; i++) {
+		if (!wbsim_sweep_add_option(cli->sw, cli->opt_sweeps[i], error))
+			g_clear_pointer(&cli->sw, wbsim_sweep_free);
+	}
+	if (!cli->sw)
+		return FALSE;
+	if (!wbsim_sweep_cli_is_sweep(cli))
+		return TRUE;
+	if (!cli->format_given)
+		cli->format = WBSIM_SWEEP_CSV;
+	if (cli->json_plus) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--output-format json+: for one run (a sweep writes its points as json)");
+		return FALSE;
+	}
+	if (cli->repeat > 1 && seed_swept(cli->sw)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--repeat %u: run.seed is swept: expected --repeat or a sweep of run.seed, not both",
+			    cli->repeat);
+		return FALSE;
+	}
+	/* every point's values are checked before anything runs */
+	return !check_points ||
+	       wbsim_sweep_check(cli->sw, cli->path,
+				 (const char *const *)cli->overrides->pdata,
+				 &cli->groups, error);
+}
+
+gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error)
+{
+	if (!cli->opt_output) {
+		cli->out = stdout;
+		cli->out_name = "standard output";
+		return TRUE;
+	}
+	cli->out = fopen(cli->opt_output, "w");
+	cli->out_name = cli->opt_output;
+	if (!cli->out) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--output %s: %s",
+			    cli->opt_output, g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean wbsim_sweep_cli_close_output(struct wbsim_sweep_cli *cli, GError **error)
+{
+	FILE *out = cli->out;
+
+	cli->out = NULL;
+	if (out && out != stdout && fclose(out) != 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--output %s: %s",
+			    cli->opt_output, g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Progress on a terminal                                                   */
+
+/* A point being computed in this process. */
+struct progress_slot {
+	struct wbsim_sweep_progress *pg;
+	gboolean busy;
+	size_t point;
+	wbsim_time_t sim_ns;	/* simulated time reached */
+};
+
+struct wbsim_sweep_progress {
+	GMutex lock;
+	FILE *stream;
+	size_t total;
+	size_t done;		/* written or read from --results */
+	size_t computed;	/* computed by this run */
+	unsigned int n_slots;
+	struct progress_slot *slots;
+	gint64 start_us;
+	gint64 last_us;
+	gboolean shown;
+};
+
+#define PROGRESS_INTERVAL_US 250000
+
+static void append_duration(GString *s, double secs)
+{
+	if (secs >= 3600.0)
+		g_string_append_printf(s, "%dh%02dm", (int)(secs / 3600.0),
+				       (int)(secs / 60.0) % 60);
+	else if (secs >= 60.0)
+		g_string_append_printf(s, "%dm%02ds", (int)(secs / 60.0), (int)secs % 60);
+	else
+		g_string_append_printf(s, "%ds", (int)secs);
+}
+
+/* Redraw the line (lock held); at most every 250 ms unless @force. */
+static void progress_draw(struct wbsim_sweep_progress *pg, gboolean force)
+{
+	gint64 now = g_get_monotonic_time();
+	g_autoptr(GString) s = NULL;
+	unsigned int shown = 0;
+
+	if (!force && now - pg->last_us < PROGRESS_INTERVAL_US)
+		return;
+	pg->last_us = now;
+	s = g_string_new("\r\033[K");
+	g_string_append_printf(s, "sweep: %zu/%zu points done", pg->done, pg->total);
+	for (unsigned int i = 0; i < pg->n_slots && shown < 4; i++) {
+		const struct progress_slot *sl = &pg->slots[i];
+
+		if (!sl->busy)
+			continue;
+		g_string_append_printf(s, "%s point %zu at %.1f s simulated",
+				       shown++ ? "," : ";", sl->point + 1,
+				       (double)sl->sim_ns / 1e9);
+	}
+	if (pg->computed && pg->done < pg->total) {
+		double elapsed = (double)(now - pg->start_us) / 1e6;
+
+		g_string_append(s, "; about ");
+		append_duration(s, elapsed * (double)(pg->total - pg->done) /
+				   (double)pg->computed);
+		g_string_append(s, " left");
+	}
+	fputs(s->str, pg->stream);
+	fflush(pg->stream);
+	pg->shown = TRUE;
+}
+
+static struct wbsim_sweep_progress *progress_new(FILE *stream, size_t total,
+						 size_t done, unsigned int n_slots)
+{
+	struct wbsim_sweep_progress *pg = g_new0(struct wbsim_sweep_progress, 1);
+
+	g_mutex_init(&pg->lock);
+	pg->stream = stream;
+	pg->total = total;
+	pg->done = done;
+	pg->n_slots = MAX(n_slots, 1u);
+	pg->slots = g_new0(struct progress_slot, pg->n_slots);
+	for (unsigned int i = 0; i < pg->n_slots; i++)
+		pg->slots[i].pg = pg;
+	pg->start_us = g_get_monotonic_time();
+	g_mutex_lock(&pg->lock);
+	progress_draw(pg, TRUE);
+	g_mutex_unlock(&pg->lock);
+	return pg;
+}
+
+static void progress_free(struct wbsim_sweep_progress *pg)
+{
+	if (!pg)
+		return;
+	g_mutex_clear(&pg->lock);
+	g_free(pg->slots);
+	g_free(pg);
+}
+
+/* A point starts in this process: a free slot (NULL if none is free). */
+static struct progress_slot *progress_begin(struct wbsim_sweep_progress *pg,
+					    size_t point)
+{
+	struct progress_slot *sl = NULL;
+
+	g_mutex_lock(&pg->lock);
+	for (unsigned int i = 0; i < pg->n_slots && !sl; i++) {
+		if (!pg->slots[i].busy) {
+			sl = &pg->slots[i];
+			sl->busy = TRUE;
+			sl->point = point;
+			sl->sim_ns = 0;
+		}
+	}
+	g_mutex_unlock(&pg->lock);
+	return sl;
+}
+
+static void progress_end(struct progress_slot *sl)
+{
+	g_mutex_lock(&sl->pg->lock);
+	sl->busy = FALSE;
+	g_mutex_unlock(&sl->pg->lock);
+}
+
+/* struct wbsim_run_options::sample_fn: the simulated time reached. */
+static void progress_sample(void *arg, wbsim_time_t now, const char *const *columns,
+			    const double *row, unsigned int n)
+{
+	struct progress_slot *sl = arg;
+
+	(void)columns;
+	(void)row;
+	(void)n;
+	g_mutex_lock(&sl->pg->lock);
+	sl->sim_ns = now;
+	progress_draw(sl->pg, FALSE);
+	g_mutex_unlock(&sl->pg->lock);
+}
+
+void wbsim_sweep_cli_progress_clear(struct wbsim_sweep_cli *cli)
+{
+	struct wbsim_sweep_progress *pg = cli->progress;
+
+	if (!pg)
+		return;
+	g_mutex_lock(&pg->lock);
+	if (pg->shown)
+		fputs("\r\033[K", pg->stream);
+	fflush(pg->stream);
+	pg->shown = FALSE;
+	pg->last_us = g_get_monotonic_time();
+	g_mutex_unlock(&pg->lock);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Points                                                                   */
+
+static const char *format_name(enum wbsim_sweep_format f)
+{
+	return f == WBSIM_SWEEP_CSV ? "csv" : f == WBSIM_SWEEP_JSON ? "json" : "text";
+}
+
+/*
+ * The first line of a --results file: what makes two runs the same sweep.
+ * The configuration is the resolved scenario (after --set and --seed) as
+ * --dump-config prints it, by its SHA-256; it comes last so that a
+ * mismatch names the sweep, the seed or the format first when they differ.
+ */
+static char *results_identity(const struct wbsim_sweep_cli *cli)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+	g_autofree char *dump = wbsim_scenario_dump(cli->scn);
+	g_autofree char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, dump, -1);
+	const struct wbsim_sweep *sw = cli->sw;
+
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "wbsim_sweep_results");
+	json_builder_add_int_value(b, 1);
+	json_builder_set_member_name(b, "sweep");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < wbsim_sweep_n_axes(sw); i++) {
+		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "key");
+		json_builder_add_string_value(b, a->name);
+		json_builder_set_member_name(b, "values");
+		json_builder_begin_array(b);
+		for (guint j = 0; j < a->values->len; j++)
+			json_builder_add_string_value(b, a->values->pdata[j]);
+		json_builder_end_array(b);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "seed");
+	/* a string: JSON readers lose 64-bit integers */
+	{
+		g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT,
+							wbsim_scenario_config(cli->scn)->seed);
+
+		json_builder_add_string_value(b, seed);
+	}
+	json_builder_set_member_name(b, "repeat");
+	json_builder_add_int_value(b, cli->repeat);
+	json_builder_set_member_name(b, "format");
+	json_builder_add_string_value(b, format_name(cli->format));
+	json_builder_set_member_name(b, "wall_time");
+	json_builder_add_boolean_value(b, cli->wall_time);
+	json_builder_set_member_name(b, "scenario");
+	json_builder_add_string_value(b, cli->path);
+	json_builder_set_member_name(b, "configuration_sha256");
+	json_builder_add_string_value(b, sum);
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+	return json_to_string(root, FALSE);
+}
+
+gboolean wbsim_sweep_cli_start(struct wbsim_sweep_cli *cli, unsigned int n_slots,
+			       GError **error)
+{
+	size_t done = 0;
+
+	if (cli->opt_results) {
+		g_autofree char *identity = results_identity(cli);
+
+		cli->results = wbsim_sweep_results_open(cli->opt_results, identity,
+							cli->sw, error);
+		if (!cli->results)
+			return FALSE;
+		done = wbsim_sweep_results_n_done(cli->results);
+	}
+	if (cli->format == WBSIM_SWEEP_CSV) {
+		g_autofree char *header = cli->repeat > 1
+			? wbsim_sweep_repeat_csv_header(cli->sw)
+			: wbsim_sweep_csv_header(cli->sw, cli->groups);
+
+		if (!wbsim_sweep_cli_emit(0, header, cli, error))
+			return FALSE;
+	}
+	if (cli->progress_stream)
+		cli->progress = progress_new(cli->progress_stream,
+					     wbsim_sweep_n_points(cli->sw), done, n_slots);
+	return TRUE;
+}
+
+const char *wbsim_sweep_cli_done_text(const struct wbsim_sweep_cli *cli,
+				      size_t point)
+{
+	return cli->results ? wbsim_sweep_results_text(cli->results, point) : NULL;
+}
+
+/* A point's text from its one run (what sim-writeback prints per point). */
+static char *format_plain(const struct wbsim_sweep_cli *cli, size_t point,
+			  const struct wbsim_run_result *r)
+{
+	const struct wbsim_sweep *sw = cli->sw;
+	g_autofree char *label = NULL;
+	g_autoptr(GString) report = NULL;
+	GString *text;
+
+	switch (cli->format) {
+	case WBSIM_SWEEP_CSV:
+		return wbsim_sweep_csv_row(sw, point, r, cli->groups);
+	case WBSIM_SWEEP_JSON:
+		return wbsim_sweep_json_line(sw, point, r, cli->wall_time);
+	case WBSIM_SWEEP_TEXT:
+		break;
+	}
+	label = wbsim_sweep_label(sw, point);
+	report = wbsim_report_text(r, cli->wall_time);
+	/* "# sweep point N/M: KEY=VALUE ..." then the report; a blank line between */
+	text = g_string_new(point ? "\n" : "");
+	g_string_append_printf(text, "# sweep point %zu/%zu: %s\n", point + 1,
+			       wbsim_sweep_n_points(sw), label);
+	g_string_append(text, report->str);
+	return g_string_free(text, FALSE);
+}
+
+/* Run the point with --repeat's seeds and summarise them. */
+static char *repeat_point(const struct wbsim_sweep_cli *cli, size_t point,
+			  const struct wbsim_run_options *opts, GError **error)
+{
+	const unsigned int k_max = cli->repeat;
+	g_autofree uint64_t *seeds = g_new0(uint64_t, k_max);
+	g_autofree double *values = g_new0(double, (size_t)k_max * WBSIM_STAT_COUNT);
+	guint n_over = cli->overrides->len - 1;		/* without the NULL */
+
+	for (unsigned int k = 0; k < k_max; k++) {
+		g_autoptr(GPtrArray) over = g_ptr_array_new_with_free_func(g_free);
+		struct wbsim_scenario *scn = NULL;
+		struct wbsim_run_result *r;
+
+		for (guint i = 0; i < n_over; i++)
+			g_ptr_array_add(over, g_strdup(cli->overrides->pdata[i]));
+		if (k)
+			g_ptr_array_add(over, g_strdup_printf("run.seed=%" G_GUINT64_FORMAT,
+							      seeds[k]));
+		g_ptr_array_add(over, NULL);
+		r = wbsim_sweep_simulate_point(cli->sw, point, cli->path,
+					       (const char *const *)over->pdata,
+					       opts, &scn, error);
+		if (r && !k) {
+			/* the point's own seed, then the derived ones */
+			for (unsigned int j = 0; j < k_max; j++)
+				seeds[j] = wbsim_sweep_repeat_seed(wbsim_scenario_config(scn)->seed, j);
+		}
+		if (r)
+			wbsim_sweep_stat_values(r, values + (size_t)k * WBSIM_STAT_COUNT);
+		else if (k)
+			g_prefix_error(error, "--repeat %u: seed %" G_GUINT64_FORMAT ": ",
+				       k_max, seeds[k]);
+		wbsim_run_result_free(r);
+		wbsim_scenario_free(scn);
+		if (!r)
+			return NULL;
+	}
+	return wbsim_sweep_repeat_format(cli->sw, point, cli->format, k_max, seeds, values);
+}
+
+char *wbsim_sweep_cli_point(const struct wbsim_sweep_cli *cli, size_t point,
+			    GError **error)
+{
+	struct wbsim_run_options opts = cli->opts;
+	struct progress_slot *sl = NULL;
+	char *text = NULL;
+
+	if (cli->progress)
+		sl = progress_begin(cli->progress, point);
+	if (sl) {
+		opts.sample_fn = progress_sample;
+		opts.hook_arg = sl;
+	}
+	if (cli->repeat > 1) {
+		text = repeat_point(cli, point, &opts, error);
+	} else {
+		struct wbsim_scenario *scn = NULL;
+		struct wbsim_run_result *r;
+
+		r = wbsim_sweep_simulate_point(cli->sw, point, cli->path,
+					       (const char *const *)cli->overrides->pdata,
+					       &opts, &scn, error);
+		if (r)
+			text = format_plain(cli, point, r);
+		wbsim_run_result_free(r);
+		wbsim_scenario_free(scn);
+	}
+	if (sl)
+		progress_end(sl);
+	return text;
+}
+
+gboolean wbsim_sweep_cli_finished(struct wbsim_sweep_cli *cli, size_t point,
+				  const char *text, GError **error)
+{
+	struct wbsim_sweep_progress *pg = cli->progress;
+
+	if (cli->results && !wbsim_sweep_results_add(cli->results, point, text, error))
+		return FALSE;
+	if (pg) {
+		g_mutex_lock(&pg->lock);
+		pg->done++;
+		pg->computed++;
+		progress_draw(pg, TRUE);
+		g_mutex_unlock(&pg->lock);
+	}
+	return TRUE;
+}
+
+gboolean wbsim_sweep_cli_emit(size_t point, const char *text, void *arg,
+			      GError **error)
+{
+	const struct wbsim_sweep_cli *cli = arg;
+
+	(void)point;
+	if (fputs(text, cli->out) == EOF || fflush(cli->out) != 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+			    "cannot write to %s: %s", cli->out_name,
+			    g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* A local worker's point: from the results file, or computed and recorded. */
+static char *local_task(size_t point, void *arg, GError **error)
+{
+	struct wbsim_sweep_cli *cli = arg;
+	const char *done = wbsim_sweep_cli_done_text(cli, point);
+	char *text;
+
+	if (done)
+		return g_strdup(done);
+	text = wbsim_sweep_cli_point(cli, point, error);
+	if (text && !wbsim_sweep_cli_finished(cli, point, text, error))
+		g_clear_pointer(&text, g_free);
+	return text;
+}
+
+gboolean wbsim_sweep_cli_run_local(struct wbsim_sweep_cli *cli, unsigned int jobs,
+				   GError **error)
+{
+	gboolean ok = wbsim_sweep_run_tasks(wbsim_sweep_n_points(cli->sw), jobs,
+					    local_task, cli, wbsim_sweep_cli_emit,
+					    cli, error);
+
+	wbsim_sweep_cli_progress_clear(cli);
+	return ok;
+}
+
+void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli)
+{
+	g_free(cli->opt_seed);
+	g_free(cli->opt_output_format);
+	g_strfreev(cli->opt_sets);
+	g_strfreev(cli->opt_sweeps);
+	g_free(cli->opt_output);
+	g_free(cli->opt_results);
+	g_free(cli->opt_repeat);
+	g_strfreev(cli->opt_args);
+	if (cli->overrides)
+		g_ptr_array_unref(cli->overrides);
+	wbsim_sweep_free(cli->sw);
+	wbsim_scenario_free(cli->scn);
+	if (cli->groups)
+		g_array_unref(cli->groups);
+	wbsim_sweep_results_close(cli->results);
+	progress_free(cli->progress);
+	memset(cli, 0, sizeof(*cli));
+}
