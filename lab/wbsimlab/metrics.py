@@ -176,14 +176,16 @@ def extents_by_moment(items):
 
 def lab_series_rows(d):
     """A lab run's series with t = 0 where the jobs begin writing, as in
-    the simulator, and the shift: the last sample before the machine's
-    dirtied count moved by 256 pages (fio's start-up and file layout come
-    first; io_uring writes do not move a task's wchar, so the jobs' byte
-    counts cannot tell)."""
+    the simulator, and the shift: the last sample before the lab bdi's
+    dirty and writeback pages passed 256 (fio's start-up and file layout,
+    a lab program's set-up come first; io_uring writes do not move a
+    task's wchar, so the jobs' byte counts cannot tell). The bdi's own
+    counts, not the machine's dirtied count, which other work on the
+    machine moves too."""
     rows = series_rows(os.path.join(d, "series.csv"))
     t0 = 0.0
     for r in rows:
-        if (col(r, "nr_dirtied") or 0) > 256:
+        if (col(r, "wb0_dirty") or 0) + (col(r, "wb0_writeback") or 0) > 256:
             break
         t0 = time_of(r)
     for r in rows:
