@@ -688,28 +688,29 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
 	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly, acct = 0, allocated;
+	uint64_t newly, acct, allocated, calls;
+	/* folios that get their first dirty block (before they are marked) */
+	uint64_t folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 	wbsim_time_t cost;
 
-	/* whole-folio accounting: a folio's worth for each folio that gets
-	 * its first dirty block */
-	if (inode->acct_folio > 1)
-		acct = inode->acct_folio *
-		       wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (job->dirtier.memcg || inode->page_memcg)
 		wbsim_cgwb_pages_dirtied(inode, &job->dirtier, first, pages);
 	/* folios the write must allocate (fio's last fadvise dropped them) */
 	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
-	if (inode->acct_folio == 1)
-		acct = newly;
+	acct = wbsim_inode_dirty_charge(inode, folios, newly);
+	/* one folio_account_dirtied() per folio the write dirties anew: the
+	 * folios going clean -> dirty, or per block, the folios given new
+	 * dirty blocks (at most the folios the write spans) */
+	calls = inode->acct_folio > 1 ? folios :
+		MIN(newly, (first + pages - 1) / inode->folio_pages - first / inode->folio_pages + 1);
 	if (off + job->bs > inode->size)
 		inode->size = off + job->bs;
 	/* the copy costs in proportion to the bytes, the bookkeeping per page */
 	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
 	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
-	       (inode->acct_folio > 1 ? acct / inode->acct_folio : newly) * c->account_dirty_ns;
+	       calls * c->account_dirty_ns;
 	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
 	if (job->uring) {
 		bool punted = job_uring_punted(job);

@@ -113,7 +113,7 @@ static const struct wbsim_config_key config_keys[] = {
 	  "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
 	{ "writeback", "dirty_accounting", WBSIM_CFG_ENUM, F(dirty_accounting), "whole-folio", "",
 	  0, 0, accounting_names, NULL, 0,
-	  "How a dirtied large folio is accounted: whole-folio = the whole folio is dirty and written back (today's kernels); per-block = only the blocks dirtied, as the granular dirty accounting series proposes. The same with 4k folios." },
+	  "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
 	{ "writeback", "dying_wb", WBSIM_CFG_ENUM, F(dying_wb), "unreachable", "",
 	  0, 0, dying_wb_names, NULL, 0,
 	  "Cgroup writeback: what becomes of the wb of a removed cgroup, or of a cgroup whose io association changed. unreachable = today's kernel: a killed wb leaves the index at once, so foreign flushes aimed at it fail (-ENOENT) while its inodes stay attached to it; reachable = the kernel change that keeps a killed wb findable until it is released and switches a replaced wb's inodes to its successor." },

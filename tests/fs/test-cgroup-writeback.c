@@ -19,15 +19,10 @@
 #include "fs/fs-writeback.h"
 #include "mm/page-writeback.h"
 #include "mm/page-memcg.h"
+#include "ideal-bdi.h"
 
 struct fx {
-	wbsim_sim *sim;
-	wbsim_cpus *cpus;
-	struct wbsim_device *dev;
-	wbsim_fs *fs;
-	struct wbsim_cpu_costs costs;
-	struct wbsim_vm vm;
-	struct wbsim_bdi bdi;
+	struct ideal_bdi ib;
 	struct wbsim_inode *inode;
 	wbsim_task ta, tb;
 	struct wbsim_dirtier da, db;
@@ -37,36 +32,16 @@ struct fx {
 static struct fx *fx_new(bool reachable)
 {
 	struct fx *fx = g_new0(struct fx, 1);
-	struct wbsim_bdi_params bp = {
-		.name = "259:0",
-		.nr_wb_ctx = 1,
-		.affinity = wbsim_affinity_lookup("inode"),
-		.max_request_pages = 256,
-		.memcgs = &fx->vm.memcgs,
-		.dying_wb_reachable = reachable,
-	};
 
-	fx->sim = wbsim_sim_new(1);
-	fx->cpus = wbsim_cpus_new(fx->sim, 4, NULL);
-	wbsim_cpu_costs_init(&fx->costs);
-	wbsim_vm_init(&fx->vm, fx->sim, 1000, 4, UINT64_C(16) << 30, UINT64_C(1) << 30);
-	fx->vm.dirty_expire_ns = 30 * WBSIM_NSEC_PER_SEC;
-	fx->vm.dirty_writeback_ns = 5 * WBSIM_NSEC_PER_SEC;
-	/* the ideal device and filesystem: writeback that does happen works */
-	fx->dev = wbsim_device_new(fx->sim, fx->cpus, &fx->costs, "ideal", NULL, 0, NULL);
-	fx->fs = wbsim_fs_new("ideal", fx->sim, fx->cpus, UINT64_C(1) << 40, NULL, 0, NULL);
-	assert_non_null(fx->dev);
-	assert_non_null(fx->fs);
-	wbsim_bdi_init(&fx->bdi, &fx->vm, fx->cpus, &fx->costs, wbsim_device_queue(fx->dev),
-		       (struct wbsim_fs *)fx->fs, &bp);
-	fx->inode = wbsim_inode_new(&fx->bdi, wbsim_fs_create(fx->fs, wbsim_fs_root(fx->fs)),
-				    "/mnt/f", 1);
+	ideal_bdi_open(&fx->ib, 4, reachable);
+	fx->inode = wbsim_inode_new(&fx->ib.bdi, wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
+				    "/mnt/f", 1, false);
 	wbsim_task_init(&fx->ta, "a", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&fx->tb, "b", WBSIM_TASK_DIRTIER);
 	wbsim_dirtier_init(&fx->da, &fx->ta);
 	wbsim_dirtier_init(&fx->db, &fx->tb);
-	fx->a = wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL);
-	fx->b = wbsim_cgroup_mkdir(&fx->bdi, "/c/b", UINT64_MAX, UINT64_MAX, NULL);
+	fx->a = wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL);
+	fx->b = wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/b", UINT64_MAX, UINT64_MAX, NULL);
 	wbsim_dirtier_set_memcg(&fx->da, fx->a);
 	wbsim_dirtier_set_memcg(&fx->db, fx->b);
 	return fx;
@@ -74,15 +49,11 @@ static struct fx *fx_new(bool reachable)
 
 static void fx_free(struct fx *fx)
 {
-	wbsim_bdi_clear(&fx->bdi);
+	ideal_bdi_clear(&fx->ib);
 	wbsim_inode_free(fx->inode);
-	wbsim_fs_free(fx->fs);
-	wbsim_device_free(fx->dev);
 	wbsim_task_clear(&fx->ta);
 	wbsim_task_clear(&fx->tb);
-	wbsim_vm_clear(&fx->vm);
-	wbsim_cpus_free(fx->cpus);
-	wbsim_sim_free(fx->sim);
+	ideal_bdi_close(&fx->ib);
 	g_free(fx);
 }
 
@@ -109,7 +80,7 @@ static void dirty(struct fx *fx, struct wbsim_dirtier *d, uint64_t first, uint64
 static void assert_consistent(struct fx *fx)
 {
 	GString *why = g_string_new(NULL);
-	gboolean ok = wbsim_cgwb_check(&fx->bdi, fx->bdi.inodes, why);
+	gboolean ok = wbsim_cgwb_check(&fx->ib.bdi, fx->ib.bdi.inodes, why);
 
 	if (!ok)
 		fprintf(stderr, "check: %s\n", why->str);
@@ -120,7 +91,7 @@ static void assert_consistent(struct fx *fx)
 static void test_memcg_tree(void **state)
 {
 	struct fx *fx = fx_new(false);
-	struct wbsim_memcg_tree *t = &fx->vm.memcgs;
+	struct wbsim_memcg_tree *t = &fx->ib.vm.memcgs;
 	GError *error = NULL;
 
 	(void)state;
@@ -131,29 +102,29 @@ static void test_memcg_tree(void **state)
 	assert_ptr_equal(wbsim_memcg_lookup(t, "/"), t->root);
 	assert_null(wbsim_memcg_lookup(t, "/c/x"));
 	assert_null(wbsim_memcg_lookup(t, "c/a"));
-	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, &error));
+	assert_null(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, &error));
 	assert_string_equal(error->message, "cgroup path '/c/a': the cgroup exists already");
 	g_clear_error(&error);
-	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c//a", UINT64_MAX, UINT64_MAX, &error));
+	assert_null(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c//a", UINT64_MAX, UINT64_MAX, &error));
 	assert_string_equal(error->message, "cgroup path '/c//a': expected an absolute path below "
 					    "the root such as /e7/a");
 	g_clear_error(&error);
 	/* rmdir is refused while tasks or online children remain */
-	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_false(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, &error));
 	assert_string_equal(error->message, "cgroup /c/a: busy: 1 tasks are still in it");
 	g_clear_error(&error);
-	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a->parent, &error));
+	assert_false(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a->parent, &error));
 	assert_string_equal(error->message, "cgroup /c: busy: it has the child cgroup /c/a");
 	g_clear_error(&error);
 	wbsim_dirtier_set_memcg(&fx->da, NULL);
-	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, &error));
 	assert_false(fx->a->online);
 	assert_null(wbsim_memcg_lookup(t, "/c/a"));
 	/* a new /c/a is another memcg with a new id */
-	assert_int_equal(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL)->id, 5);
+	assert_int_equal(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL)->id, 5);
 	/* blkcg association: own while the parent delegates io */
 	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b);
-	wbsim_cgroup_set_io(&fx->bdi, fx->b->parent, false);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->b->parent, false);
 	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b->parent);
 	fx_free(fx);
 }
@@ -192,7 +163,7 @@ static void test_wb_stats_limits(void **state)
 	wbsim_memcg_mod_file(fx->a, -1200);
 	wbsim_memcg_mod_file(fx->b, -300);
 	wbsim_memcg_mod_dirty(fx->a, -100);
-	assert_int_equal(fx->vm.memcgs.root->nr_file, 0);
+	assert_int_equal(fx->ib.vm.memcgs.root->nr_file, 0);
 	fx_free(fx);
 }
 
@@ -230,7 +201,7 @@ static void test_ownership_and_foreign_record(void **state)
 	wa = fx->inode->wb;
 	assert_non_null(wa);
 	assert_ptr_equal(wa->memcg, fx->a);
-	assert_ptr_not_equal(wa, fx->bdi.wb_ctx[0]);
+	assert_ptr_not_equal(wa, fx->ib.bdi.wb_ctx[0]);
 	assert_int_equal(wa->stat_reclaimable, 10);
 	assert_int_equal(fx->a->nr_file_dirty, 10);
 	assert_int_equal(fx->a->nr_file, 10);
@@ -246,8 +217,8 @@ static void test_ownership_and_foreign_record(void **state)
 	assert_int_equal(fx->b->frn[0].memcg_id, fx->a->id);
 	assert_int_equal(fx->a->frn[0].bdi_id, 0);	/* a's own pages: no record */
 	/* the dirtier throttles against its own memcg's wb */
-	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b)->memcg, fx->b);
-	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->a), wa);
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b)->memcg, fx->b);
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->a), wa);
 	assert_consistent(fx);
 	fx_free(fx);
 }
@@ -282,10 +253,10 @@ static void test_owner_vote_switches_with_counts(void **state)
 	assert_false(fx->inode->wb_switching);
 	vote_round(fx);
 	assert_true(fx->inode->wb_switching);
-	assert_int_equal(fx->bdi.isw_in_flight, 1);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 1);
 	/* the switch happens after an RCU grace period, on the isw workqueue */
 	assert_ptr_equal(fx->inode->wb, wa);
-	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	wbsim_sim_run_until(fx->ib.sim, 50 * WBSIM_NSEC_PER_MSEC);
 	wb = fx->inode->wb;
 	assert_ptr_equal(wb->memcg, fx->b);
 	assert_int_equal(wb_pages(wb), total);
@@ -294,8 +265,8 @@ static void test_owner_vote_switches_with_counts(void **state)
 	assert_int_equal(wb->nr_inodes, 1);
 	assert_null(wa->b_dirty.head);
 	assert_int_equal(wa->b_dirty.length + wa->b_io.length + wa->b_more_io.length, 0);
-	assert_int_equal(fx->bdi.isw_done, 1);
-	assert_int_equal(fx->bdi.isw_in_flight, 0);
+	assert_int_equal(fx->ib.bdi.isw_done, 1);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 0);
 	/* the memcg charges stay with the pages (the new wb's flusher may
 	 * have written some: assert_consistent() checks the counters) */
 	assert_int_equal(fx->a->nr_file, 10);
@@ -316,12 +287,12 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 	wa = fx->inode->wb;
 	if (remove) {
 		wbsim_dirtier_set_memcg(&fx->da, NULL);
-		assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, NULL));
+		assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
 		assert_true(wa->dying);
 		/* the inode stays on the killed wb */
 		assert_ptr_equal(fx->inode->wb, wa);
 	}
-	wbb = wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b);
+	wbb = wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b);
 	wbsim_mem_cgroup_flush_foreign(wbb);
 	assert_int_equal(fx->b->frn_flushes, 1);
 	assert_int_equal(fx->b->frn_flush_failures, want_failures);
@@ -357,13 +328,13 @@ static void replace_case(bool reachable)
 
 	dirty(fx, &fx->da, 0, 10);
 	old = fx->inode->wb;
-	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
 	assert_true(old->dying);
-	succ = wbsim_wb_get_create(&fx->bdi, 0, fx->a);
+	succ = wbsim_wb_get_create(&fx->ib.bdi, 0, fx->a);
 	assert_ptr_not_equal(succ, old);
 	assert_ptr_equal(succ->blkcg, fx->a->parent);
-	assert_ptr_equal(wbsim_wb_get_lookup(&fx->bdi, 0, fx->a), succ);
-	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	assert_ptr_equal(wbsim_wb_get_lookup(&fx->ib.bdi, 0, fx->a), succ);
+	wbsim_sim_run_until(fx->ib.sim, 50 * WBSIM_NSEC_PER_MSEC);
 	assert_ptr_equal(fx->inode->wb, reachable ? succ : old);
 	assert_int_equal(wb_pages(succ), reachable ? 10 : 0);
 	assert_int_equal(wb_pages(old), reachable ? 0 : 10);
@@ -373,7 +344,7 @@ static void replace_case(bool reachable)
 
 		wbsim_wbc_attach_inode(&wbc, fx->inode);
 		wbsim_wbc_detach_inode(&wbc, fx->inode);
-		wbsim_sim_run_until(fx->sim, 100 * WBSIM_NSEC_PER_MSEC);
+		wbsim_sim_run_until(fx->ib.sim, 100 * WBSIM_NSEC_PER_MSEC);
 		assert_ptr_equal(fx->inode->wb, succ);
 		assert_int_equal(wb_pages(succ), 10);
 		assert_int_equal(wb_pages(old), 0);
@@ -397,9 +368,9 @@ static void test_pending_switch_at_end(void **state)
 
 	(void)state;
 	dirty(fx, &fx->da, 0, 10);
-	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
-	assert_int_equal(fx->bdi.isw_in_flight, 1);
-	assert_int_equal(fx->bdi.isw_pending->len, 1);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 1);
+	assert_int_equal(fx->ib.bdi.isw_pending->len, 1);
 	fx_free(fx);
 }
 
