@@ -74,7 +74,7 @@
 #include "fs/bdi.h"
 #include "fs/wb-ctx-change.h"
 #include "fs/cgroup-writeback.h"
-#include "mm/throttle.h"
+#include "mm/filemap.h"
 
 #define JOB_BATCH_MAX 64
 
@@ -675,43 +675,19 @@ static void job_fio_thread_kick(struct wbsim_job *job)
 	wbsim_cpus_run(job->m->cpus, &job->fio_thread, job->fio_burst, job_fio_thread_done, job);
 }
 
-/* One buffered write of bs bytes at block @blk of file @f: dirty the pages
- * (accounting point a), reserve delayed allocation. Returns its CPU cost. */
-static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk)
+/* One buffered write of bs bytes at block @blk of file @f
+ * (wbsim_generic_perform_write()), with the io_uring costs of the fio
+ * job. Sets *@throttle when balance_dirty_pages() is due after it.
+ * Returns its CPU cost. */
+static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk,
+				       bool *throttle)
 {
-	struct wbsim_machine *m = job->m;
-	const struct wbsim_cpu_costs *c = &m->costs;
+	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_inode *inode = f->inode;
 	/* file_append: O_APPEND, at the end of the file as it is now */
 	uint64_t off = job->fio->file_append ? inode->size : f->offset + blk * job->bs;
-	uint64_t first = off / WBSIM_PAGE_SIZE;
-	/* a write of part of a page dirties the whole page (the page is in
-	 * the cache: reading it in first is not modelled) */
-	uint64_t pages = (off + job->bs - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly, acct, allocated, calls;
-	/* folios that get their first dirty block (before they are marked) */
-	uint64_t folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
-	wbsim_time_t cost;
+	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle);
 
-	/* cgroup writeback: the inode gets its wb, the pages their memcg */
-	if (job->dirtier.memcg || inode->page_memcg)
-		wbsim_cgwb_pages_dirtied(inode, &job->dirtier, first, pages);
-	/* folios the write must allocate (fio's last fadvise dropped them) */
-	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
-	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
-	acct = wbsim_inode_dirty_charge(inode, folios, newly);
-	/* one folio_account_dirtied() per folio the write dirties anew: the
-	 * folios going clean -> dirty, or per block, the folios given new
-	 * dirty blocks (at most the folios the write spans) */
-	calls = inode->acct_folio > 1 ? folios :
-		MIN(newly, (first + pages - 1) / inode->folio_pages - first / inode->folio_pages + 1);
-	if (off + job->bs > inode->size)
-		inode->size = off + job->bs;
-	/* the copy costs in proportion to the bytes, the bookkeeping per page */
-	cost = c->write_syscall_ns + c->copy_page_ns * job->bs / WBSIM_PAGE_SIZE +
-	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
-	       calls * c->account_dirty_ns;
-	cost += wbsim_fs_write(m->fs, inode->fs_inode, off, job->bs);
 	if (job->uring) {
 		bool punted = job_uring_punted(job);
 
@@ -722,8 +698,6 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 		else
 			cost += c->uring_io_ns;
 	}
-	if (acct)
-		wbsim_account_page_dirtied(inode, &job->dirtier, acct);
 	return cost;
 }
 
@@ -733,7 +707,6 @@ static void job_next(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
-	struct wbsim_vm *vm = &job->m->vm;
 	wbsim_time_t total = 0;
 
 	if (wbsim_job_should_stop(job)) {
@@ -768,6 +741,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		unsigned int fi = job->cur_file;
 		struct wbsim_job_file *f = &job->files[fi];
 		uint64_t blk;
+		bool throttle;
 
 		if (!f->opened) {
 			if (job->batch_ios)
@@ -780,7 +754,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 			job->batch_pass_end = true;
 			break;
 		}
-		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk);
+		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;
 		job->issued_bytes += job->bs;
@@ -788,11 +762,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		f->since_fsync++;
 		/* round robin over the files, after every write */
 		job->cur_file = (job->cur_file + 1) % job->nr_files;
-		if (f->inode->wb &&
-		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &job->dirtier.td,
-							  &vm->cpu_dirty[job->task.last_cpu % vm->dirty.nr_cpus],
-							  wbsim_dirtier_wb(&job->m->bdi, f->inode,
-									   job->dirtier.memcg)->bw.dirty_exceeded)) {
+		if (throttle) {
 			job->batch_throttle = true;
 			break;
 		}

@@ -9,8 +9,6 @@
 #include "mm/page-writeback.h"
 #include "report/lat-hist.h"
 
-struct direct_io;
-
 struct wbsim_job_file {
 	struct wbsim_inode *inode;
 	char *path;
@@ -99,8 +97,6 @@ struct wbsim_job {
 	/* direct I/O (job-direct.c) */
 	unsigned int dio_inflight;
 	bool dio_issuing;
-	unsigned int dio_next_bio;
-	struct direct_io *dio_cur;
 };
 
 /* Create the jobs' tasks and files; no event is scheduled yet. */

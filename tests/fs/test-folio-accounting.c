@@ -17,6 +17,7 @@
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
+#include "mm/filemap.h"
 #include "ideal-bdi.h"
 
 #define FOLIO_PAGES 512		/* a 2 MiB folio */
@@ -54,20 +55,15 @@ static void fx_free(struct fx *fx)
 	g_free(fx);
 }
 
-/* A buffered write of @len bytes at byte @off, as the write path does it:
- * the folios that go clean -> dirty are counted before the blocks are
- * marked, then (a) charges what the accounting mode says. Returns the
- * pages charged. */
+/* A buffered write of @len bytes at byte @off through the model's write
+ * path (generic_perform_write()). Returns the pages charged at (a). */
 static uint64_t write_bytes(struct fx *fx, uint64_t off, uint64_t len)
 {
-	uint64_t first = off / 4096, nr = (off + len - 1) / 4096 - first + 1;
-	uint64_t folios = wbsim_inode_folios_without(fx->inode, WBSIM_PC_DIRTY, first, nr);
-	uint64_t newly = wbsim_page_cache_mark_dirty(&fx->inode->pages, first, nr);
-	uint64_t charge = wbsim_inode_dirty_charge(fx->inode, folios, newly);
+	uint64_t before = fx->ib.vm.nr_dirtied;
+	bool throttle;
 
-	if (charge)
-		wbsim_account_page_dirtied(fx->inode, &fx->d, charge);
-	return charge;
+	assert_true(wbsim_generic_perform_write(fx->inode, &fx->d, off, len, &throttle) > 0);
+	return fx->ib.vm.nr_dirtied - before;
 }
 
 /* Every page ever dirtied is dirty, under writeback or written. */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filemap.c - the buffered write path (kernel: mm/filemap.c
+ * generic_perform_write(), with the ratelimited throttle of
+ * balance_dirty_pages_ratelimited() at its end).
+ *
+ * The pages of one write change state at once; the kernel's per-folio
+ * loop of write_begin/copy/write_end is one step. Left out: reading in a
+ * partly written page that is not cached, short copies, fault-in.
+ */
+#include <wbsim/fs.h>
+#include "mm/filemap.h"
+#include "fs/cgroup-writeback.h"
+
+/* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
+ * decision; leaves out the page cache read-in of partial pages. */
+wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
+					 uint64_t pos, uint64_t len, bool *throttle)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_vm *vm = bdi->vm;
+	const struct wbsim_cpu_costs *c = bdi->costs;
+	uint64_t first = pos / WBSIM_PAGE_SIZE;
+	/* a write of part of a page dirties the whole page (the page is in
+	 * the cache: reading it in first is not modelled) */
+	uint64_t pages = (pos + len - 1) / WBSIM_PAGE_SIZE - first + 1;
+	uint64_t newly, acct, allocated, calls;
+	/* folios that get their first dirty block (before they are marked) */
+	uint64_t folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
+	wbsim_time_t cost;
+
+	/* cgroup writeback: the inode gets its wb, the pages their memcg */
+	if (d->memcg || inode->page_memcg)
+		wbsim_cgwb_pages_dirtied(inode, d, first, pages);
+	/* folios the write must allocate (fio's last fadvise dropped them) */
+	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
+	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
+	acct = wbsim_inode_dirty_charge(inode, folios, newly);
+	/* one folio_account_dirtied() per folio the write dirties anew: the
+	 * folios going clean -> dirty, or per block, the folios given new
+	 * dirty blocks (at most the folios the write spans) */
+	calls = inode->acct_folio > 1 ? folios :
+		MIN(newly, (first + pages - 1) / inode->folio_pages - first / inode->folio_pages + 1);
+	if (pos + len > inode->size)
+		inode->size = pos + len;
+	/* the copy costs in proportion to the bytes, the bookkeeping per page */
+	cost = c->write_syscall_ns + c->copy_page_ns * len / WBSIM_PAGE_SIZE +
+	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
+	       calls * c->account_dirty_ns;
+	cost += wbsim_fs_write(bdi->fs, inode->fs_inode, pos, len);
+	if (acct)
+		wbsim_account_page_dirtied(inode, d, acct);
+	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb */
+	*throttle = inode->wb &&
+		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &d->td,
+							  &vm->cpu_dirty[d->task->last_cpu % vm->dirty.nr_cpus],
+							  wbsim_dirtier_wb(bdi, inode, d->memcg)->bw.dirty_exceeded);
+	return cost;
+}

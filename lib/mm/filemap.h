@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/filemap.h - the buffered write path of a writing task (kernel:
+ * mm/filemap.c generic_perform_write()).
+ */
+#ifndef WBSIM_MM_FILEMAP_H
+#define WBSIM_MM_FILEMAP_H
+
+#include <stdbool.h>
+#include "mm/page-writeback.h"
+
+/**
+ * wbsim_generic_perform_write() - one buffered write(2) of @len bytes at
+ * byte @pos of @inode by the dirtier @d
+ * @throttle: set to whether balance_dirty_pages() is due after this write
+ *	(the ratelimited throttle's decision); the caller runs it, through
+ *	wbsim_dirtier_balance_dirty_pages_ratelimited(), when the write's CPU
+ *	time is over
+ *
+ * Marks the pages dirty in the page cache (a write of part of a page
+ * dirties the whole page), accounts each folio that gets its first dirty
+ * block (accounting point a), moves i_size, reserves the filesystem's
+ * delayed allocation (wbsim_fs_write()).
+ *
+ * Return: the CPU time of the write (syscall, copy, per-page bookkeeping,
+ * page allocation, dirty accounting, the filesystem's reservation).
+ */
+wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
+					 uint64_t pos, uint64_t len, bool *throttle);
+
+#endif
