@@ -12,7 +12,9 @@ set style histogram clustered gap 1.5
 set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid ytics
-set key top right
+# the legend under the plot, outside it, so it covers no bar
+set key below center horizontal
+set bmargin 6
 set xtics nomirror
 
 do for [fmt in "png svg"] {

@@ -34,6 +34,10 @@ if [ $# -lt 4 ]; then
 fi
 SIM=$1
 GNUPLOT=$2
+if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
+	echo "$0: gnuplot is not installed: apt-get install gnuplot-nox (no reconfigure needed)" >&2
+	exit 1
+fi
 SRC=$3
 OUT=$4
 shift 4
@@ -134,8 +138,8 @@ plot_series() {
 		     next }
 		{ p = 0; for (k = 1; k <= np; k++) p += $pj[k]
 		  dt = $1 - t0; pct = (NR > 2 && dt > 0 && np) ? (p - p0) / (dt * 1000 * np) * 100 : 0
-		  printf "%s %.2f %.2f %.2f %.2f %.2f %.2f %.2f\n", $1, $col["dirty"] / 256, $col["writeback"] / 256,
-			 $col["bg_thresh"] / 256, $col["thresh"] / 256, $col["setpoint"] / 256, $col["limit"] / 256, pct
+		  printf "%s %.2f %.2f %.2f %.2f %.2f %.2f %.2f\n", $1, $col["dirty_pages"] / 256, $col["writeback_pages"] / 256,
+			 $col["bg_thresh_pages"] / 256, $col["thresh_pages"] / 256, $col["setpoint_pages"] / 256, $col["limit_pages"] / 256, pct
 		  t0 = $1; p0 = p }' "$csv" > "$dat"
 	title=$(basename "$SERIES_SCENARIO" .ini)
 	draw dirty-series.gp "$dat" "$OUT/dirty-series" "scenario='$title'; limit='$SERIES_LIMIT'"
@@ -161,7 +165,7 @@ plot_e6() {
 }
 
 # The columns @names of a --series CSV (by name), space-separated, one row
-# per sample; pages (memcg:*) become MiB, the lag seconds.
+# per sample; pages (*_pages) become MiB, the lag seconds.
 series_cols() {	# CSV NAME...
 	csv=$1
 	shift
@@ -173,7 +177,7 @@ series_cols() {	# CSV NAME...
 		{ line = ""
 		  for (k = 1; k <= n; k++) {
 			v = $col[w[k]]
-			if (w[k] ~ /^memcg:/) v = v / 256
+			if (w[k] ~ /_pages$/) v = v / 256
 			else if (w[k] ~ /_lag_ms$/) v = v / 1000
 			line = line (k > 1 ? " " : "") v
 		  }
@@ -191,8 +195,8 @@ plot_e7() {
 		echo "# scenarios/e7-dying-cgroup-{unreachable,reachable}.ini, --series every 100 ms"
 		echo "# time_s lag_unreachable_s dying_wb_unreachable_MiB lag_reachable_s dying_wb_reachable_MiB"
 		# job1 is "new" (the second job of e7-dying-cgroup.fio)
-		series_cols "$OUT/e7-unreachable.csv" time_s job1_lag_ms memcg:/e7/a:dying_wb_dirty > "$OUT/e7-u.cols"
-		series_cols "$OUT/e7-reachable.csv" job1_lag_ms memcg:/e7/a:dying_wb_dirty > "$OUT/e7-r.cols"
+		series_cols "$OUT/e7-unreachable.csv" time_s job1_lag_ms memcg:/e7/a:dying_wb_dirty_pages > "$OUT/e7-u.cols"
+		series_cols "$OUT/e7-reachable.csv" job1_lag_ms memcg:/e7/a:dying_wb_dirty_pages > "$OUT/e7-r.cols"
 		paste -d ' ' "$OUT/e7-u.cols" "$OUT/e7-r.cols"
 	} > "$dat"
 	draw e7-lag.gp "$dat" "$OUT/e7-lag" ""

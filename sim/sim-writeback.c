@@ -29,7 +29,9 @@
 #include "run/sweep.h"
 #include "sweep-cli.h"
 #include "prog-fail.h"
+#include "scenario-find.h"
 #include "report/report.h"
+#include "report/trace.h"
 
 #define PROG "sim-writeback"
 
@@ -49,6 +51,7 @@ enum exit_status {
  * @trace_file: --trace: tracepoint-style event log destination, or NULL
  * @series: @series_file, opened before the run (open_out())
  * @trace: @trace_file, opened before the run
+ * @trace_events: --trace-events, resolved (NULL: every tracepoint)
  */
 struct run_options {
 	const struct wbsim_sweep_cli *cli;
@@ -56,14 +59,17 @@ struct run_options {
 	const char *trace_file;
 	FILE *series;
 	FILE *trace;
+	char **trace_events;
 };
 
 static gboolean opt_version;
 static gboolean opt_dump_config;
 static gboolean opt_parse_only;
 static gboolean opt_dump_keys_markdown;
+static gboolean opt_list_scenarios;
 static char *opt_series;
 static char *opt_trace;
+static char *opt_trace_events;
 static char *opt_jobs;
 
 /* The options of this program only; the rest are in sweep-cli.c. */
@@ -80,6 +86,11 @@ static const GOptionEntry entries[] = {
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
 	  "Write writeback tracepoint events to FILE", "FILE" },
+	{ "trace-events", 0, 0, G_OPTION_ARG_STRING, &opt_trace_events,
+	  "The tracepoints --trace writes, as trace-cmd record -e takes them: writeback (the default: all), "
+	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
+	{ "list-scenarios", 0, 0, G_OPTION_ARG_NONE, &opt_list_scenarios,
+	  "List the bundled scenarios, which run by name (sim-writeback NAME), and exit", NULL },
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
 	  &opt_dump_keys_markdown,
 	  "Print the scenario key reference as Markdown (for scenarios/README.md)", NULL },
@@ -90,6 +101,7 @@ static void free_options(void)
 {
 	g_free(opt_series);
 	g_free(opt_trace);
+	g_free(opt_trace_events);
 	g_free(opt_jobs);
 }
 
@@ -260,6 +272,65 @@ static gboolean series_finish(struct series_out *so, gboolean ok, GError **error
 	return ok;
 }
 
+/**
+ * struct io_logs_out - the jobs' fio logs (write_bw_log, write_lat_log,
+ * write_iops_log), written where fio writes them: the current directory,
+ * or the path the option names
+ * @files: log name -> FILE *
+ * @err: the first failure ("NAME: why"), or NULL
+ */
+struct io_logs_out {
+	GHashTable *files;
+	char *err;
+};
+
+static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
+{
+	if (!lo->err)
+		lo->err = g_strdup_printf("fio log %s: %s", name, g_strerror(e ? e : EIO));
+}
+
+/* struct wbsim_run_options::io_log_fn */
+static void io_log_write(void *arg, const char *name, const char *text, gboolean append)
+{
+	struct io_logs_out *lo = arg;
+	FILE *f = g_hash_table_lookup(lo->files, name);
+
+	if (!text) {
+		/* several jobs may share a file (per_job_logs=0): opened once */
+		if (!f && !g_hash_table_contains(lo->files, name)) {
+			f = fopen(name, append ? "a" : "w");
+			if (!f)
+				io_log_fail(lo, name, errno);
+			g_hash_table_insert(lo->files, g_strdup(name), f);
+		}
+		return;
+	}
+	if (f && fputs(text, f) == EOF)
+		io_log_fail(lo, name, errno);
+}
+
+/* Close every log; FALSE (and @error) if one could not be written. */
+static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **error)
+{
+	GHashTableIter it;
+	gpointer name, f;
+
+	if (!lo->files)
+		return ok;
+	g_hash_table_iter_init(&it, lo->files);
+	while (g_hash_table_iter_next(&it, &name, &f))
+		if (f && fclose(f) != 0)
+			io_log_fail(lo, name, errno);
+	g_hash_table_destroy(lo->files);
+	if (ok && lo->err) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s", lo->err);
+		ok = FALSE;
+	}
+	g_free(lo->err);
+	return ok;
+}
+
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
 static GArray *scenario_groups(const struct wbsim_scenario *scn)
 {
@@ -278,31 +349,7 @@ static GArray *scenario_groups(const struct wbsim_scenario *scn)
 	return groups;
 }
 
-/**
- * struct run_progress - a single run's progress line on a terminal
- * @stream: where it goes
- * @limit_ns: [run] time_limit (0: none)
- * @last_us: when it was last drawn (monotonic)
- */
-struct run_progress {
-	FILE *stream;
-	wbsim_time_t limit_ns;
-	gint64 last_us;
-};
-
-/* The simulated time, every 250 ms. */
-static void run_progress_sample(struct run_progress *rp, wbsim_time_t now)
-{
-	gint64 t = g_get_monotonic_time();
-
-	if (t - rp->last_us < 250000)
-		return;
-	rp->last_us = t;
-	fprintf(rp->stream, "\r\033[K" PROG ": %.1f s simulated", (double)now / 1e9);
-	if (rp->limit_ns)
-		fprintf(rp->stream, " of %.1f s", (double)rp->limit_ns / 1e9);
-	fflush(rp->stream);
-}
+struct run_progress;
 
 /* What a single run does at each sample: the progress line, a --series row. */
 struct run_hooks {
@@ -310,14 +357,80 @@ struct run_hooks {
 	struct series_out *so;
 };
 
-/* struct wbsim_run_options::sample_fn of a single run */
+/* "45.0%", fio's one decimal, never 100.0% before the end */
+static void add_percent(GString *s, double f)
+{
+	g_string_append_printf(s, "%.1f%%", MIN(f * 100, f < 1 ? 99.9 : 100.0));
+}
+
+/**
+ * struct run_progress - a single run's progress line on a terminal, in
+ * the spirit of fio's: "Jobs: 3: [45.0%][sim=12.3s][w=512MiB/s][eta 00m:11s]"
+ * @stream: where it goes (standard error)
+ * @start_us: when the run began (monotonic wall clock)
+ * @last_us: when the line was last drawn
+ * @last_now: the simulated time then
+ * @last_bytes: the jobs' bytes then
+ */
+struct run_progress {
+	FILE *stream;
+	gint64 start_us;
+	gint64 last_us;
+	wbsim_time_t last_now;
+	uint64_t last_bytes;
+};
+
+/* fio's eta_to_str(): "05m:07s", "01h:02m:03s", "2d:01h:02m:03s" */
+static void append_eta(GString *s, double secs)
+{
+	guint64 t = (guint64)(secs + 0.5);
+	unsigned int d = (unsigned int)(t / 86400), h = (unsigned int)(t / 3600 % 24);
+	unsigned int m = (unsigned int)(t / 60 % 60), sec = (unsigned int)(t % 60);
+
+	if (d)
+		g_string_append_printf(s, "%ud:", d);
+	if (d || h)
+		g_string_append_printf(s, "%02uh:", h);
+	g_string_append_printf(s, "%02um:%02us", m, sec);
+}
+
+/* struct wbsim_run_options::progress_fn: the line, at most every 250 ms
+ * of wall time; the bandwidth is simulated bytes over simulated time
+ * since the last line, the ETA wall-clock time at the pace so far */
+static void run_progress_line(void *arg, const struct wbsim_run_progress *p)
+{
+	struct run_progress *rp = ((struct run_hooks *)arg)->rp;
+	gint64 t = g_get_monotonic_time();
+	g_autoptr(GString) line = g_string_new("\r\033[K");
+	g_autofree char *bw = NULL;
+	double bps = 0;
+
+	if (!rp || (rp->last_us && t - rp->last_us < 250000))
+		return;
+	if (p->now > rp->last_now)
+		bps = (double)(p->bytes - rp->last_bytes) * 1e9 / (double)(p->now - rp->last_now);
+	rp->last_us = t;
+	rp->last_now = p->now;
+	rp->last_bytes = p->bytes;
+	bw = wbsim_num2str((uint64_t)bps, 4, TRUE, WBSIM_N2S_BYTEPERSEC);
+	g_string_append_printf(line, "Jobs: %u: [", p->jobs_running);
+	add_percent(line, p->fraction);
+	g_string_append_printf(line, "][sim=%.1fs][w=%s][eta ", (double)p->now / 1e9, bw);
+	if (p->fraction > 0)
+		append_eta(line, (double)(t - rp->start_us) / 1e6 * (1 - p->fraction) / p->fraction);
+	else
+		g_string_append(line, "--");
+	g_string_append_c(line, ']');
+	fputs(line->str, rp->stream);
+	fflush(rp->stream);
+}
+
+/* struct wbsim_run_options::sample_fn of a single run: a --series row */
 static void run_sample(void *arg, wbsim_time_t now, const char *const *columns,
 		       const double *row, unsigned int n)
 {
 	struct run_hooks *h = arg;
 
-	if (h->rp)
-		run_progress_sample(h->rp, now);
 	if (h->so)
 		series_row(h->so, columns, row, n);
 }
@@ -342,20 +455,20 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	struct wbsim_run_options opts = cli->opts;
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
+	struct io_logs_out lo = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL };
 	struct run_hooks hooks = { NULL, NULL };
 	struct wbsim_run_result *r;
 	FILE *trace = ro->trace;
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
-		rp.limit_ns = wbsim_scenario_config(scn)->time_limit;
-		rp.last_us = g_get_monotonic_time();
+		rp.start_us = g_get_monotonic_time();
 		hooks.rp = &rp;
+		opts.progress_fn = run_progress_line;
 	}
-	if (hooks.rp || ro->series_file) {
+	if (ro->series_file)
 		opts.sample_fn = run_sample;
-		opts.hook_arg = &hooks;
-	}
+	opts.hook_arg = &hooks;
 	/* nothing here reads the rows from the result: keep none */
 	opts.series_streamed = TRUE;
 
@@ -371,7 +484,10 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		      "#              | |         |   |||||     |         |\n", trace);
 		opts.trace_fn = write_trace_line;
 		opts.trace_arg = trace;
+		opts.trace_events = (const char *const *)ro->trace_events;
 	}
+	opts.io_log_fn = io_log_write;
+	opts.io_log_arg = &lo;
 	r = wbsim_run_scenario(scn, &opts, error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
@@ -383,6 +499,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		ok = FALSE;
 	}
 	ok = series_finish(&so, ok && r, r ? error : NULL);
+	ok = io_logs_finish(&lo, ok && r, r ? error : NULL);
 	if (!r)
 		return FALSE;
 	if (ok) {
@@ -437,10 +554,12 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	ctx = g_option_context_new(NULL);
 	g_option_context_set_summary(ctx,
 		"Simulate Linux page-cache writeback for the machine, device, filesystem\n"
-		"and fio workload described in SCENARIO.ini.");
+		"and fio workload described in SCENARIO.ini. A name without '/' that is\n"
+		"not a file runs the bundled scenario NAME.ini (--list-scenarios).");
 	g_option_context_set_description(ctx,
 		"Exit status: 0 on success, 2 for bad input or usage, 1 when a\n"
-		"simulation fails. Scenario keys are documented in scenarios/README.md.\n");
+		"simulation fails. Scenario keys are documented in the scenarios' README.md\n"
+		"(scenarios/ in the source tree, share/wbsim/scenarios/ when installed).\n");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	wbsim_sweep_cli_add_entries(ctx, cli);
 	if (!g_option_context_parse(ctx, &argc, &argv, &error))
@@ -449,6 +568,12 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	if (opt_version) {
 		printf(PROG " %s\nlibwbsim %s\n", WBSIM_VERSION_STRING,
 		       wbsim_version_string());
+		return EXIT_OK;
+	}
+	if (opt_list_scenarios) {
+		g_autofree char *list = wbsim_scenario_list();
+
+		fputs(list, stdout);
 		return EXIT_OK;
 	}
 	if (opt_dump_keys_markdown) {
@@ -471,6 +596,11 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	}
 	ro.series_file = opt_series;
 	ro.trace_file = opt_trace;
+	if (opt_trace_events && !opt_trace)
+		return fail(EXIT_BAD_INPUT, "--trace-events %s: selects what --trace FILE writes: expected --trace too",
+			    opt_trace_events);
+	if (opt_trace_events && !(ro.trace_events = wbsim_trace_select_events(opt_trace_events, &error)))
+		return fail(EXIT_BAD_INPUT, "%s", error->message);
 	/* the progress line, on a terminal only: tests and CI see nothing */
 	if (cli->opt_progress || isatty(STDERR_FILENO))
 		cli->progress_stream = stderr;
@@ -511,6 +641,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	g_clear_error(&error);
 	if (!wbsim_sweep_cli_close_output(cli, &error) && status == EXIT_OK)
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	g_strfreev(ro.trace_events);
 	return status;
 }
 

@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
 #include "sweep-cli.h"
+#include "scenario-find.h"
 #include "run/sweep-stats.h"
 #include "report/report.h"
 
@@ -103,6 +104,28 @@ static gboolean seed_swept(const struct wbsim_sweep *sw)
 	return FALSE;
 }
 
+/* fio's logs are one set of files per run: a sweep's points would write
+ * the same files (as --series and --trace, refused) */
+static gboolean no_job_logs(const struct wbsim_scenario *scn, GError **error)
+{
+	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
+
+	for (guint i = 0; fio && i < fio->jobs->len; i++) {
+		const struct wbsim_fio_job *j = fio->jobs->pdata[i];
+		const char *opt = j->write_bw_log ? "write_bw_log" :
+				  j->write_lat_log ? "write_lat_log" :
+				  j->write_iops_log ? "write_iops_log" : NULL;
+
+		if (opt) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s:%u: job '%s': %s: fio's logs are files of one run: not with a sweep (run a point alone with --set)",
+				    j->file, j->line, j->name, opt);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points,
 			      GError **error)
 {
@@ -138,7 +161,7 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	}
 	g_ptr_array_add(cli->overrides, NULL);
 
-	cli->path = args[0];
+	cli->path = wbsim_scenario_find(args[0]);
 	cli->opts.name = args[0];
 	cli->scn = wbsim_scenario_load(cli->path,
 				       (const char *const *)cli->overrides->pdata, error);
@@ -160,6 +183,8 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 			    "--output-format json+: for one run (a sweep writes its points as json)");
 		return FALSE;
 	}
+	if (!no_job_logs(cli->scn, error))
+		return FALSE;
 	if (cli->repeat > 1 && seed_swept(cli->sw)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "--repeat %u: run.seed is swept: expected --repeat or a sweep of run.seed, not both",
@@ -625,6 +650,7 @@ void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli)
 	g_free(cli->opt_results);
 	g_free(cli->opt_repeat);
 	g_strfreev(cli->opt_args);
+	g_free(cli->path);
 	if (cli->overrides)
 		g_ptr_array_unref(cli->overrides);
 	wbsim_sweep_free(cli->sw);

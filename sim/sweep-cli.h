@@ -40,7 +40,8 @@ struct wbsim_sweep_progress;
  * @json_plus: --output-format=json+ (format is WBSIM_SWEEP_JSON; one run only)
  * @wall_time: report wall-clock figures
  * @repeat: seeds per point (1: plain runs)
- * @path: the scenario file
+ * @path: the scenario file (the argument, or the bundled scenario it
+ *	names: scenario-find.h)
  * @overrides: --set and --seed as KEY=VALUE (NULL-terminated)
  * @scn: the loaded scenario
  * @sw: its sweep ([sweep] and --sweep)
@@ -71,7 +72,7 @@ struct wbsim_sweep_cli {
 	gboolean json_plus;
 	gboolean wall_time;
 	unsigned int repeat;
-	const char *path;
+	char *path;
 	GPtrArray *overrides;
 	struct wbsim_scenario *scn;
 	struct wbsim_sweep *sw;

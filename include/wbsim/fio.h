@@ -183,6 +183,20 @@ struct wbsim_fio_option {
  * @file_append: file_append=1: write after the existing end of the files
  * @cgroup: cgroup= (the job's tasks run in cgroup /NAME), NULL if unset
  * @cgroup_nodelete: cgroup_nodelete=1: the cgroup stays after the job
+ * @write_bw_log: write_bw_log= (the log name's prefix; "" for the bare key,
+ *		  fio then takes the job name), NULL if unset
+ * @write_lat_log: write_lat_log=, as @write_bw_log (lat, slat and clat logs)
+ * @write_iops_log: write_iops_log=, as @write_bw_log
+ * @log_avg_msec: log_avg_msec= (0: one log row per I/O)
+ * @per_job_logs: per_job_logs= (default 1: ".N" in the log names)
+ * @log_offset: log_offset=1: an offset column in the logs
+ * @log_prio: log_prio=1: the priority column as fio's 0x%04x
+ * @log_max: log_max_value=1 (log_window_value=max): a window's maximum,
+ *	     not its average
+ * @bwavgtime: bwavgtime= in ms, 0 = unset (fio's 500)
+ * @thread: thread: fio runs the job as a thread, not a process (the
+ *	    "Starting N threads" of the report)
+ * @iopsavgtime: iopsavgtime= in ms, 0 = unset (fio's 500)
  * @options: struct wbsim_fio_option *, the options set in this job's own
  *	     section (including included files) in file order: fio's JSON
  *	     "job options"
@@ -258,6 +272,12 @@ struct wbsim_fio_job {
 	gboolean file_append;
 	char *cgroup;
 	gboolean cgroup_nodelete;
+	char *write_bw_log, *write_lat_log, *write_iops_log;
+	unsigned int log_avg_msec;
+	gboolean per_job_logs;
+	gboolean log_offset, log_prio, log_max;
+	unsigned int bwavgtime, iopsavgtime;
+	gboolean thread;
 };
 
 /**

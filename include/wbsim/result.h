@@ -362,7 +362,7 @@ WBSIM_API unsigned int wbsim_result_series_nr_columns(const wbsim_result *r);
  * @r: the results
  * @col: the column; 0 is "time_s"
  *
- * Return: the name ("dirty", "wb0_written", ... as sim-writeback --series
+ * Return: the name ("dirty_pages", "wb0_written_pages", ... as sim-writeback --series
  * heads its columns), owned by @r.
  */
 WBSIM_API const char *wbsim_result_series_column(const wbsim_result *r, unsigned int col);

@@ -107,18 +107,18 @@ class SeriesSampler(threading.Thread):
                 self.threads[tid] = (pid, comm, ns)
         row = {
             "time_s": round(now - self.t0, 3),
-            "dirty": vm.get("nr_dirty", 0),
-            "writeback": vm.get("nr_writeback", 0),
-            "bg_thresh": vm.get("nr_dirty_background_threshold", 0),
-            "thresh": vm.get("nr_dirty_threshold", 0),
+            "dirty_pages": vm.get("nr_dirty", 0),
+            "writeback_pages": vm.get("nr_writeback", 0),
+            "bg_thresh_pages": vm.get("nr_dirty_background_threshold", 0),
+            "thresh_pages": vm.get("nr_dirty_threshold", 0),
             # debugfs prints kB; the series counts pages
-            "wb0_dirty": bdi.get("BdiReclaimable", 0) // 4,
-            "wb0_writeback": bdi.get("BdiWriteback", 0) // 4,
-            "wb0_thresh": bdi.get("BdiDirtyThresh", 0) // 4,
-            "wb0_written": bdi.get("BdiWritten", 0) // 4,
-            "wb0_avg_write_bw_kbps": bdi.get("BdiWriteBandwidth", 0),
-            "nr_dirtied": vm.get("nr_dirtied", 0),
-            "nr_written": vm.get("nr_written", 0),
+            "wb0_dirty_pages": bdi.get("BdiReclaimable", 0) // 4,
+            "wb0_writeback_pages": bdi.get("BdiWriteback", 0) // 4,
+            "wb0_thresh_pages": bdi.get("BdiDirtyThresh", 0) // 4,
+            "wb0_written_pages": bdi.get("BdiWritten", 0) // 4,
+            "wb0_avg_write_bw_kib_s": bdi.get("BdiWriteBandwidth", 0),
+            "nr_dirtied_pages": vm.get("nr_dirtied", 0),
+            "nr_written_pages": vm.get("nr_written", 0),
         }
         for i in range(len(self.job_pids)):
             row[f"job{i}_bytes"] = self.job_bytes.get(i, 0)
@@ -139,7 +139,7 @@ class SeriesSampler(threading.Thread):
         # counters relative to the start, as the simulator's begin at 0
         base = dict(self.rows[0]) if self.rows else {}
         for r in self.rows:
-            for k in ("wb0_written", "nr_dirtied", "nr_written"):
+            for k in ("wb0_written_pages", "nr_dirtied_pages", "nr_written_pages"):
                 r[k] -= base.get(k, 0)
         cols = []
         for r in self.rows:

@@ -41,6 +41,8 @@
 #define W_REPLAY "only matters with read_iolog, which is refused"
 #define W_TRIM "trims are not modelled"
 #define W_LAT "latency-driven job control is not modelled"
+#define W_HIST "completion latency histogram logs (write_hist_log) are not written"
+#define W_EPOCH "simulated time has no wall-clock epoch: log times count from the job's start"
 #define R_ZONE "zoned or strided offsets (zonesize/zonerange/zoneskip/zonemode) are not modelled"
 
 static const struct wbsim_fio_optdesc fio_opts[] = {
@@ -259,34 +261,35 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "exitall_on_error", NULL, T(STR_SET), REP },
 	{ "stonewall", "wait_for_previous", T(STR_SET), MOD, K(STONEWALL) },
 	{ "new_group", NULL, T(STR_SET), MOD, K(NEW_GROUP) },
-	{ "thread", NULL, T(STR_SET), REP },
+	{ "thread", NULL, T(STR_SET), MOD, K(THREAD) },
 	/* registered by fio's "act" profile; fio accepts it in every job file */
 	{ "threads", NULL, T(INT), WRN("the act profile's thread count only applies with profile=act") },
 	/* --- logs and statistics --- */
-	{ "per_job_logs", NULL, T(BOOL), REP, .def = "1" },
-	{ "write_bw_log", NULL, T(STR), REP },
-	{ "write_lat_log", NULL, T(STR), REP },
-	{ "write_iops_log", NULL, T(STR), REP },
+	{ "per_job_logs", NULL, T(BOOL), MOD, K(PER_JOB_LOGS), .def = "1" },
+	{ "write_bw_log", NULL, T(STR), MOD, K(WRITE_BW_LOG) },
+	{ "write_lat_log", NULL, T(STR), MOD, K(WRITE_LAT_LOG) },
+	{ "write_iops_log", NULL, T(STR), MOD, K(WRITE_IOPS_LOG) },
 	{ "log_entries", NULL, T(INT), REP },
-	{ "log_avg_msec", NULL, T(INT), REP, .def = "0" },
-	{ "log_hist_msec", NULL, T(INT), REP, .def = "0" },
+	{ "log_avg_msec", NULL, T(INT), MOD, K(LOG_AVG_MSEC), .def = "0" },
+	{ "log_hist_msec", NULL, T(INT), WRN(W_HIST), F(ZOK), .def = "0" },
 	{ "log_hist_coarseness", NULL, T(INT), REP, .def = "0", .maxval = 6 },
-	{ "write_hist_log", NULL, T(STR), REP },
-	{ "log_window_value", "log_max_value", T(STR), REP, .def = "avg",
+	{ "write_hist_log", NULL, T(STR), WRN(W_HIST) },
+	{ "log_window_value", "log_max_value", T(STR), MOD, K(LOG_WINDOW_VALUE), .def = "avg",
 	  .posval = "avg|0|max|1|both|2" },
-	{ "log_offset", NULL, T(BOOL), REP, .def = "0" },
-	{ "log_prio", NULL, T(BOOL), REP, .def = "0" },
-	{ "log_issue_time", NULL, T(BOOL), REP, .def = "0" },
-	{ "log_compression", NULL, T(INT), REP },
+	{ "log_offset", NULL, T(BOOL), MOD, K(LOG_OFFSET), .def = "0" },
+	{ "log_prio", NULL, T(BOOL), MOD, K(LOG_PRIO), .def = "0" },
+	{ "log_issue_time", NULL, T(BOOL), WRN("the issue-time column is newer than fio 3.33's log format, which wbsim writes"),
+	  F(ZOK), .def = "0" },
+	{ "log_compression", NULL, T(INT), WRN("logs are written whole, as text"), F(ZOK) },
 	{ "log_compression_cpus", NULL, T(STR), REP },
-	{ "log_store_compressed", NULL, T(BOOL), REP },
-	{ "log_unix_epoch", NULL, T(BOOL), REP },
-	{ "log_alternate_epoch", NULL, T(BOOL), REP },
+	{ "log_store_compressed", NULL, T(BOOL), WRN("logs are written as text (NAME.log), not compressed (NAME.log.fz)"), F(ZOK) },
+	{ "log_unix_epoch", NULL, T(BOOL), WRN(W_EPOCH), F(ZOK) },
+	{ "log_alternate_epoch", NULL, T(BOOL), WRN(W_EPOCH), F(ZOK) },
 	{ "log_alternate_epoch_clock_id", NULL, T(INT), REP },
 	{ "job_start_clock_id", NULL, T(INT), REP },
 	{ "block_error_percentiles", NULL, T(BOOL), REP, .def = "0" },
-	{ "bwavgtime", NULL, T(INT), REP, .def = "500" },
-	{ "iopsavgtime", NULL, T(INT), REP, .def = "500" },
+	{ "bwavgtime", NULL, T(INT), MOD, K(BWAVGTIME), .def = "500" },
+	{ "iopsavgtime", NULL, T(INT), MOD, K(IOPSAVGTIME), .def = "500" },
 	{ "group_reporting", NULL, T(STR_SET), MOD, K(GROUP_REPORTING) },
 	{ "stats", NULL, T(BOOL), REP, .def = "1" },
 	{ "zero_buffers", NULL, T(STR_SET), REP },

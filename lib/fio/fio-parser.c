@@ -97,6 +97,9 @@ static void fio_job_free(gpointer data)
 	g_free(job->file_service_type);
 	g_free(job->wait_for);
 	g_free(job->cgroup);
+	g_free(job->write_bw_log);
+	g_free(job->write_lat_log);
+	g_free(job->write_iops_log);
 	if (job->options)
 		g_ptr_array_unref(job->options);
 	g_free(job);
@@ -128,6 +131,7 @@ static struct wbsim_fio_job *fio_job_new_default(void)
 	job->invalidate = TRUE;
 	job->thinktime_blocks = 1;
 	job->kb_base = 1024;
+	job->per_job_logs = TRUE;
 	job->options = g_ptr_array_new_with_free_func(fio_option_free);
 	return job;
 }
@@ -147,6 +151,9 @@ static struct wbsim_fio_job *fio_job_copy(const struct wbsim_fio_job *src)
 	job->file_service_type = g_strdup(src->file_service_type);
 	job->wait_for = g_strdup(src->wait_for);
 	job->cgroup = g_strdup(src->cgroup);
+	job->write_bw_log = g_strdup(src->write_bw_log);
+	job->write_lat_log = g_strdup(src->write_lat_log);
+	job->write_iops_log = g_strdup(src->write_iops_log);
 	job->options = g_ptr_array_new_with_free_func(fio_option_free);
 	return job;
 }
@@ -206,41 +213,6 @@ static const char *fio_intern_file(struct wbsim_fio_file *file,
 			return file->files->pdata[i];
 	g_ptr_array_add(file->files, g_strdup(name));
 	return file->files->pdata[file->files->len - 1];
-}
-
-static const char *const rw_names[] = {
-	[WBSIM_FIO_READ] = "read",
-	[WBSIM_FIO_WRITE] = "write",
-	[WBSIM_FIO_RANDREAD] = "randread",
-	[WBSIM_FIO_RANDWRITE] = "randwrite",
-	[WBSIM_FIO_RW] = "rw",
-	[WBSIM_FIO_RANDRW] = "randrw",
-	[WBSIM_FIO_TRIM] = "trim",
-	[WBSIM_FIO_RANDTRIM] = "randtrim",
-	[WBSIM_FIO_TRIMWRITE] = "trimwrite",
-	[WBSIM_FIO_RANDTRIMWRITE] = "randtrimwrite",
-};
-
-const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw)
-{
-	if ((unsigned int)rw < G_N_ELEMENTS(rw_names))
-		return rw_names[rw];
-	return "?";
-}
-
-gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw)
-{
-	switch (rw) {
-	case WBSIM_FIO_WRITE:
-	case WBSIM_FIO_RANDWRITE:
-	case WBSIM_FIO_RW:
-	case WBSIM_FIO_RANDRW:
-	case WBSIM_FIO_TRIMWRITE:
-	case WBSIM_FIO_RANDTRIMWRITE:
-		return TRUE;
-	default:
-		return FALSE;
-	}
 }
 
 static gboolean rw_is_random(enum wbsim_fio_rw rw)
@@ -968,6 +940,45 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		break;
 	case WBSIM_FIO_K_CGROUP_NODELETE:
 		job->cgroup_nodelete = v != 0;
+		break;
+	/* the bare key names the log after the job (fio make_log_name()) */
+	case WBSIM_FIO_K_WRITE_BW_LOG:
+		set_str(&job->write_bw_log, val->str ? val->str : "");
+		break;
+	case WBSIM_FIO_K_WRITE_LAT_LOG:
+		set_str(&job->write_lat_log, val->str ? val->str : "");
+		break;
+	case WBSIM_FIO_K_WRITE_IOPS_LOG:
+		set_str(&job->write_iops_log, val->str ? val->str : "");
+		break;
+	case WBSIM_FIO_K_LOG_AVG_MSEC:
+		job->log_avg_msec = (unsigned int)MIN(v, G_MAXUINT);
+		break;
+	case WBSIM_FIO_K_PER_JOB_LOGS:
+		job->per_job_logs = v != 0;
+		break;
+	case WBSIM_FIO_K_LOG_OFFSET:
+		job->log_offset = v != 0;
+		break;
+	case WBSIM_FIO_K_LOG_PRIO:
+		job->log_prio = v != 0;
+		break;
+	case WBSIM_FIO_K_LOG_WINDOW_VALUE:
+		/* fio 3.33 has log_max_value=bool; "both" (two value columns)
+		 * came later: the average is written, as fio 3.33 would */
+		job->log_max = val->posval[0] == 'm' || val->posval[0] == '1';
+		if (val->posval[0] == 'b' || val->posval[0] == '2')
+			fio_warn(file, e, "option %s=%s is not modelled: fio 3.33's logs have one value column; the window's average is written",
+				 e->key, e->value);
+		break;
+	case WBSIM_FIO_K_BWAVGTIME:
+		job->bwavgtime = (unsigned int)MIN(v, G_MAXUINT);
+		break;
+	case WBSIM_FIO_K_THREAD:
+		job->thread = v != 0;
+		break;
+	case WBSIM_FIO_K_IOPSAVGTIME:
+		job->iopsavgtime = (unsigned int)MIN(v, G_MAXUINT);
 		break;
 	}
 	return TRUE;

@@ -29,11 +29,15 @@ unsigned int wbsim_job_direct_depth(const struct wbsim_job *job)
 static void direct_issue(wbsim_sim *sim, void *arg);
 
 /* A write of the job completed. */
-static void direct_io_done(void *arg, wbsim_time_t issued)
+static void direct_io_done(void *arg, wbsim_time_t issued, uint64_t pos)
 {
 	struct wbsim_job *job = arg;
 
-	wbsim_lat_hist_add(&job->clat, wbsim_sim_now(job->m->sim) - issued);
+	wbsim_time_t now = wbsim_sim_now(job->m->sim);
+
+	wbsim_lat_hist_add(&job->clat, now - issued);
+	wbsim_job_logs_io(&job->logs, now, now - issued, job->bs, pos, job->bytes_done,
+			  job->ios_done);
 	job->bytes_done += job->bs;
 	job->ios_done++;
 	job->dio_inflight--;

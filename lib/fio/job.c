@@ -342,6 +342,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 		}
 	}
 	wbsim_timer_init(&job->rate_timer, job_next, job);
+	job->bw_window_ns = wbsim_job_logs_bw_window_ns(fio);
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
 	return TRUE;
@@ -367,6 +368,8 @@ static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f,
 		return TRUE;
 	if (f->inode->size >= need)
 		return TRUE;	/* big enough: left alone */
+	job->laid_out_files++;
+	job->laid_out_bytes += need;
 	/* Too small or new: recreated, then fallocated by the chosen mode. */
 	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
 	f->inode->size = 0;
@@ -407,6 +410,7 @@ void wbsim_job_clear(struct wbsim_job *job)
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
 	wbsim_writepages_clear(&job->wp);
+	wbsim_job_logs_clear(&job->logs);
 	if (job->bw_samples)
 		g_array_free(job->bw_samples, TRUE);
 	wbsim_task_clear(&job->task);
@@ -625,6 +629,24 @@ static void job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
 /* ------------------------------------------------------------------------ */
 /* The write loop                                                           */
 
+double wbsim_job_progress(const struct wbsim_job *job, wbsim_time_t now)
+{
+	double by_bytes = 0, by_time = 0;
+	uint64_t planned = job->io_limit * MAX(job->fio->loops, 1);
+
+	if (job->state == JOB_DONE)
+		return 1;
+	if (job->state != JOB_RUNNING)
+		return 0;
+	if (job->fio->runtime_ns)
+		by_time = (double)(now - job->io_start_ns) / (double)job->fio->runtime_ns;
+	if (!job->fio->time_based && planned)
+		by_bytes = (double)job->bytes_done / (double)planned;
+	if (job->fio->number_ios)
+		by_bytes = MAX(by_bytes, (double)job->ios_done / (double)job->fio->number_ios);
+	return MIN(MAX(by_bytes, by_time), 1.0);
+}
+
 bool wbsim_job_should_stop(const struct wbsim_job *job)
 {
 	if (job->stopped)
@@ -675,6 +697,13 @@ static void job_fio_thread_kick(struct wbsim_job *job)
 	wbsim_cpus_run(job->m->cpus, &job->fio_thread, job->fio_burst, job_fio_thread_done, job);
 }
 
+/* file_append: O_APPEND, at the end of the file as it is now */
+static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim_job_file *f,
+				 uint64_t blk)
+{
+	return job->fio->file_append ? f->inode->size : f->offset + blk * job->bs;
+}
+
 /* One buffered write of bs bytes at block @blk of file @f
  * (wbsim_generic_perform_write()), with the io_uring costs of the fio
  * job. Sets *@throttle when balance_dirty_pages() is due after it.
@@ -684,8 +713,7 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_inode *inode = f->inode;
-	/* file_append: O_APPEND, at the end of the file as it is now */
-	uint64_t off = job->fio->file_append ? inode->size : f->offset + blk * job->bs;
+	uint64_t off = job_write_offset(job, f, blk);
 	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle);
 
 	if (job->uring) {
@@ -754,6 +782,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 			job->batch_pass_end = true;
 			break;
 		}
+		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;
@@ -803,6 +832,8 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 
 		t += job->batch_cost[i];
 		wbsim_lat_hist_add(&job->clat, t - issue);
+		wbsim_job_logs_io(&job->logs, t, t - issue, job->bs, job->batch_off[i],
+				  job->bytes_done + i * job->bs, job->ios_done + i);
 	}
 	if (job->batch_ios > 1)
 		job->batch_issue = t;	/* issue time of the last write */
@@ -813,8 +844,8 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
 						       job->dirtier.memcg);
 
-		bool returned = wbsim_dirtier_balance_dirty_pages_ratelimited(&job->dirtier, wb,
-									      job_after_throttle, job);
+		bool returned = wbsim_dirtier_balance_dirty_pages(&job->dirtier, wb,
+								  job_after_throttle, job);
 
 		/* XFS under io_uring: a pause (BDP_ASYNC's -EAGAIN) puts the
 		 * writes on the io-wq worker, a throttle call that does not
@@ -826,17 +857,16 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 	job_after_throttle(sim, job);
 }
 
-/* fio's bandwidth log: one sample per 500 ms window (bwavgtime). */
-#define BW_WINDOW_NS (500 * WBSIM_NSEC_PER_MSEC)
-
+/* fio's bandwidth samples of the report: one per bw_avg_time window. */
 static void job_bw_sample(struct wbsim_job *job)
 {
 	while (now_of(job) >= job->bw_next) {
-		uint64_t kib_s = (job->bytes_done - job->bw_bytes) * (WBSIM_NSEC_PER_SEC / BW_WINDOW_NS) / 1024;
+		uint64_t kib_s = (job->bytes_done - job->bw_bytes) * WBSIM_NSEC_PER_SEC /
+				 job->bw_window_ns / 1024;
 
 		g_array_append_val(job->bw_samples, kib_s);
 		job->bw_bytes = job->bytes_done;
-		job->bw_next += BW_WINDOW_NS;
+		job->bw_next += job->bw_window_ns;
 	}
 }
 
@@ -846,8 +876,12 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
 
-	if (job->batch_ios)
+	if (job->batch_ios) {
 		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
+		wbsim_job_logs_io(&job->logs, now_of(job), now_of(job) - job->batch_issue, job->bs,
+				  job->batch_off[job->batch_ios - 1], job->bytes_done - job->bs,
+				  job->ios_done - 1);
+	}
 	job_bw_sample(job);
 	job->batch_ios = 0;
 	if (job->batch_pass_end) {
@@ -1009,7 +1043,8 @@ static void job_begin(wbsim_sim *sim, void *arg)
 	job->state = JOB_RUNNING;
 	job->io_start_ns = now_of(job);
 	job->deadline_ns = job->io_start_ns + job->fio->runtime_ns;
-	job->bw_next = job->io_start_ns + BW_WINDOW_NS;
+	job->bw_next = job->io_start_ns + job->bw_window_ns;
+	wbsim_job_logs_start(&job->logs, job->io_start_ns);
 	job->bw_samples = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	if (job->fio->direct)
 		wbsim_job_direct_continue(job);
@@ -1039,6 +1074,7 @@ static void job_really_done(struct wbsim_job *job)
 	job_leave_cgroup(job);
 	job->state = JOB_DONE;
 	job->end_ns = now_of(job);
+	wbsim_job_logs_finish(&job->logs, job->end_ns, job->bytes_done, job->ios_done);
 	if (job->on_done)
 		job->on_done(job, job->on_done_arg);
 }

@@ -8,6 +8,7 @@
 #include "run/machine.h"
 #include "mm/page-writeback.h"
 #include "report/lat-hist.h"
+#include "fio/job-log.h"
 
 struct wbsim_job_file {
 	struct wbsim_inode *inode;
@@ -61,7 +62,11 @@ struct wbsim_job {
 	struct wbsim_lat_hist sync_lat;
 	uint64_t passes;
 	uint64_t invalidates;
-	GArray *bw_samples;	/* KiB/s per 500 ms window */
+	unsigned int laid_out_files;	/* fio's "Laying out IO file" line: files */
+	uint64_t laid_out_bytes;	/* and their offset + size, summed */
+	GArray *bw_samples;	/* KiB/s per bw_window_ns window */
+	wbsim_time_t bw_window_ns;	/* fio's bw_avg_time */
+	struct wbsim_job_logs logs;	/* write_bw_log, write_lat_log, write_iops_log */
 	wbsim_time_t bw_next;	/* end of the current window */
 	uint64_t bw_bytes;	/* bytes_done at its start */
 
@@ -70,6 +75,7 @@ struct wbsim_job {
 	wbsim_time_t frozen_since;	/* waiting for a thaw since (0: not) */
 	unsigned int batch_ios;
 	wbsim_time_t batch_cost[64];
+	uint64_t batch_off[64];		/* each write's offset in its file */
 	wbsim_time_t batch_total;
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
 	bool batch_throttle;		/* balance_dirty_pages() is due */
@@ -115,6 +121,9 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 /* job.c helpers shared with job-direct.c */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
 bool wbsim_job_should_stop(const struct wbsim_job *job);
+/* How far @job is at @now, 0..1, as fio's ETA counts it: its bytes of the
+ * bytes it will write, or its time of a runtime=, whichever is further. */
+double wbsim_job_progress(const struct wbsim_job *job, wbsim_time_t now);
 void wbsim_job_pass_over(struct wbsim_job *job);
 void wbsim_job_finish(struct wbsim_job *job);
 void wbsim_job_open_file(struct wbsim_job *job, unsigned int file);

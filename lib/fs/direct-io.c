@@ -18,6 +18,7 @@ struct direct_io {
 	wbsim_task *task;
 	uint64_t first_block;	/* filesystem block of the file */
 	uint64_t nr_blocks;
+	uint64_t pos;		/* the write's byte offset in the file */
 	wbsim_time_t issued;
 	GPtrArray *bios;	/* struct direct_bio * */
 	unsigned int next_bio;	/* the next to submit */
@@ -39,10 +40,11 @@ static void direct_io_done(wbsim_sim *sim, void *arg)
 	wbsim_dio_done_fn done = io->done;
 	void *done_arg = io->arg;
 	wbsim_time_t issued = io->issued;
+	uint64_t pos = io->pos;
 
 	g_ptr_array_free(io->bios, TRUE);
 	g_free(io);
-	done(done_arg, issued);
+	done(done_arg, issued, pos);
 }
 
 /* Models iomap_dio_bio_end_io() and iomap_dio_complete(): the last bio's
@@ -130,6 +132,7 @@ void wbsim_iomap_dio_write(struct wbsim_inode *inode, wbsim_task *task, uint64_t
 		inode->size = pos + len;
 	io->inode = inode;
 	io->task = task;
+	io->pos = pos;
 	io->first_block = pos / WBSIM_PAGE_SIZE;
 	io->nr_blocks = len / WBSIM_PAGE_SIZE;
 	io->issued = wbsim_sim_now(bdi->sim);

@@ -8,9 +8,9 @@
 
 #include "fs/writeback.h"
 
-/* The write started at @issued has completed (its data is on the device,
- * its unwritten extents converted). */
-typedef void (*wbsim_dio_done_fn)(void *arg, wbsim_time_t issued);
+/* The write at byte @pos started at @issued has completed (its data is on
+ * the device, its unwritten extents converted). */
+typedef void (*wbsim_dio_done_fn)(void *arg, wbsim_time_t issued, uint64_t pos);
 
 /**
  * wbsim_iomap_dio_write() - an O_DIRECT write of @len bytes at byte @pos

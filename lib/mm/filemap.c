@@ -18,7 +18,6 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 					 uint64_t pos, uint64_t len, bool *throttle)
 {
 	struct wbsim_bdi *bdi = inode->bdi;
-	struct wbsim_vm *vm = bdi->vm;
 	const struct wbsim_cpu_costs *c = bdi->costs;
 	uint64_t first = pos / WBSIM_PAGE_SIZE;
 	/* a write of part of a page dirties the whole page (the page is in
@@ -51,9 +50,6 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	if (acct)
 		wbsim_account_page_dirtied(inode, d, acct);
 	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb */
-	*throttle = inode->wb &&
-		    wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &d->td,
-							  &vm->cpu_dirty[d->task->last_cpu % vm->dirty.nr_cpus],
-							  wbsim_dirtier_wb(bdi, inode, d->memcg)->bw.dirty_exceeded);
+	*throttle = inode->wb && wbsim_dirtier_ratelimited(d, wbsim_dirtier_wb(bdi, inode, d->memcg));
 	return cost;
 }

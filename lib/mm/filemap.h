@@ -13,9 +13,9 @@
  * wbsim_generic_perform_write() - one buffered write(2) of @len bytes at
  * byte @pos of @inode by the dirtier @d
  * @throttle: set to whether balance_dirty_pages() is due after this write
- *	(the ratelimited throttle's decision); the caller runs it, through
- *	wbsim_dirtier_balance_dirty_pages_ratelimited(), when the write's CPU
- *	time is over
+ *	(the ratelimited throttle's decision, taken once); the caller runs
+ *	it, through wbsim_dirtier_balance_dirty_pages(), when the write's
+ *	CPU time is over
  *
  * Marks the pages dirty in the page cache (a write of part of a page
  * dirties the whole page), accounts each folio that gets its first dirty

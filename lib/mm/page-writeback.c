@@ -26,9 +26,12 @@ void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
 	wbsim_task_dirty_init(&d->td);
 }
 
+/* this_cpu_ptr(): the per-CPU counters of the CPU @d's task runs on. A
+ * dirtier dirties and throttles between its CPU bursts, so that is the CPU
+ * of its last burst (0 before its first). */
 static struct wbsim_cpu_dirty *dirtier_cpu(struct wbsim_vm *vm, struct wbsim_dirtier *d)
 {
-	return &vm->cpu_dirty[d->cpu % vm->dirty.nr_cpus];
+	return &vm->cpu_dirty[d->task->last_cpu % vm->dirty.nr_cpus];
 }
 
 /* (a) folio_account_dirtied() + __mark_inode_dirty(I_DIRTY_PAGES) */
@@ -333,15 +336,20 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	return false;
 }
 
-gboolean wbsim_dirtier_balance_dirty_pages_ratelimited(struct wbsim_dirtier *d,
-							struct wbsim_wb *wb,
-							wbsim_event_fn cont, void *arg)
+/* Models the ratelimit part of balance_dirty_pages_ratelimited_flags(). */
+bool wbsim_dirtier_ratelimited(struct wbsim_dirtier *d, struct wbsim_wb *wb)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
 
-	if (!wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &d->td, dirtier_cpu(vm, d),
-						   wb->bw.dirty_exceeded))
-		return TRUE;
+	return wbsim_balance_dirty_pages_ratelimited(&vm->dirty, &d->td, dirtier_cpu(vm, d),
+						     wb->bw.dirty_exceeded);
+}
+
+gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim_wb *wb,
+					   wbsim_event_fn cont, void *arg)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+
 	d->wb = wb;
 	d->pages_dirtied = d->td.nr_dirtied;
 	d->start_jiffies = wbsim_jiffies(vm);

@@ -25,7 +25,6 @@
 struct wbsim_dirtier {
 	wbsim_task *task;
 	struct wbsim_task_dirty td;
-	unsigned int cpu;
 	uint64_t pauses;
 	wbsim_time_t paused_ns;
 	wbsim_time_t max_pause_ns;
@@ -66,13 +65,19 @@ uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark ma
 void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr);
 
 /*
- * balance_dirty_pages_ratelimited() for @d after dirtying pages of an inode
- * whose throttling wb is @wb. Returns TRUE when it returned at once (no
- * sleep); otherwise FALSE, and @cont(@arg) runs when the task may go on.
+ * The ratelimit decision of balance_dirty_pages_ratelimited() for @d after
+ * it dirtied pages of an inode whose throttling wb is @wb, on the CPU @d
+ * runs on: TRUE when balance_dirty_pages() is due. Decided once per write;
+ * the caller then runs wbsim_dirtier_balance_dirty_pages().
  */
-gboolean wbsim_dirtier_balance_dirty_pages_ratelimited(struct wbsim_dirtier *d,
-							struct wbsim_wb *wb,
-							wbsim_event_fn cont, void *arg);
+bool wbsim_dirtier_ratelimited(struct wbsim_dirtier *d, struct wbsim_wb *wb);
+/*
+ * balance_dirty_pages() for @d (a look wbsim_dirtier_ratelimited() found
+ * due) against @wb. Returns TRUE when it returned at once (no sleep);
+ * otherwise FALSE, and @cont(@arg) runs when the task may go on.
+ */
+gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim_wb *wb,
+					   wbsim_event_fn cont, void *arg);
 
 /* The memcg domain of a cgroup wb's pass (mem_cgroup_wb_stats() +
  * mdtc_calc_avail()), with writeback pages in its dirty count when

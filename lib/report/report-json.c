@@ -29,7 +29,6 @@
 #include "report/report.h"
 
 /* "fio version": fio's prefix and the version of the formats written */
-#define WBSIM_FIO_VERSION_STRING "fio-3.33 (wbsim " WBSIM_VERSION_STRING ")"
 
 #define PAGE_KIB 4	/* wbsim's page size, WBSIM_PAGE_SIZE, in KiB */
 

@@ -6,9 +6,10 @@
  * The fio part follows fio's layout line by line (stat.c, HOWTO
  * "Interpreting the output"): one block per entry (a job, or a group of
  * jobs with group_reporting), then "Run status group" lines, then "Disk
- * stats". The header's date is the fixed string "simulated". Left out:
- * fio's leading blank line (kept in fio only so as not to overwrite its
- * terminal ETA line), slat (not measured by psync), per-priority lines and
+ * stats". The preamble is fio's (init.c add_job(), backend.c run_threads(),
+ * filesetup.c setup_files()), with the simulator named after "fio-3.33".
+ * The header's date is the fixed string "simulated". Left out: slat (not
+ * measured by psync), per-priority lines and
  * steady-state lines. "lat" repeats clat: wbsim measures a write() call
  * from entry to return, which is both. CPU time is all counted as sys: a
  * buffered write spends its time in the kernel; ctx, majf and minf are not
@@ -497,6 +498,68 @@ static void wbsim_section(GString *s, const struct wbsim_run_result *r, gboolean
 		g_string_append_printf(s, "  %s\n", (const char *)r->warnings->pdata[i]);
 }
 
+/* fio num2str() of a block size: "4096B", "16.0KiB" */
+static void add_bs(GString *s, uint64_t bs, const struct wbsim_fio_job *fio)
+{
+	g_autofree char *t = wbsim_num2str(bs, 4, fio->kb_base != 1000, WBSIM_N2S_BYTE);
+
+	g_string_append(s, t);
+}
+
+/* fio's lines before the jobs run: each job (clones as "..."), the
+ * version, the number of processes and threads, the files laid out */
+static void show_preamble(GString *s, const struct wbsim_run_result *r)
+{
+	static const char *const dir[] = { "R", "W", "T" };
+	unsigned int threads = 0, procs = 0;
+
+	for (guint i = 0; i < r->jobs->len; i++) {
+		const struct wbsim_job_result *j = r->jobs->pdata[i];
+		const struct wbsim_fio_job *fio = j->fio;
+
+		if (!fio)
+			continue;
+		if (fio->thread)
+			threads++;
+		else
+			procs++;
+		if (fio->clone == 1)
+			g_string_append(s, "...\n");
+		if (fio->clone)
+			continue;
+		g_string_append_printf(s, "%s: (g=%u): rw=%s, bs=", fio->name, fio->group_id,
+				       wbsim_fio_rw_name(fio->rw));
+		for (int d = 0; d < WBSIM_FIO_DDIR_NR; d++) {
+			g_string_append_printf(s, "%s(%s) ", d ? ", " : "", dir[d]);
+			add_bs(s, fio->bsrange_min[d] ? fio->bsrange_min[d] : fio->bs[d], fio);
+			g_string_append_c(s, '-');
+			add_bs(s, fio->bsrange_max[d] ? fio->bsrange_max[d] : fio->bs[d], fio);
+		}
+		g_string_append_printf(s, ", ioengine=%s, iodepth=%u\n", fio->ioengine, fio->iodepth);
+	}
+	if (!threads && !procs)
+		return;
+	g_string_append(s, WBSIM_FIO_VERSION_STRING "\nStarting ");
+	if (threads)
+		g_string_append_printf(s, "%u thread%s", threads, threads > 1 ? "s" : "");
+	if (threads && procs)
+		g_string_append(s, " and ");
+	if (procs)
+		g_string_append_printf(s, "%u process%s", procs, procs > 1 ? "es" : "");
+	g_string_append_c(s, '\n');
+	for (guint i = 0; i < r->jobs->len; i++) {
+		const struct wbsim_job_result *j = r->jobs->pdata[i];
+		unsigned int n = j->laid_out_files;
+
+		if (n)
+			g_string_append_printf(s, "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)\n",
+					       j->name, n > 1 ? "s" : "", n, n > 1 ? "s" : "",
+					       n > 1 ? "total " : "", j->laid_out_bytes >> 20);
+	}
+	/* fio's blank line before the jobs' reports */
+	g_string_append_c(s, '\n');
+}
+
 /**
  * wbsim_report_text() - fio's normal output, then the wbsim section
  * @r: the run
@@ -510,6 +573,7 @@ GString *wbsim_report_text(const struct wbsim_run_result *r, gboolean include_wa
 	GString *s = g_string_new(NULL);
 	unsigned int max_group = 0;
 
+	show_preamble(s, r);
 	for (guint i = 0; i < st->ts->len; i++) {
 		const struct wbsim_report_ts *ts = st->ts->pdata[i];
 

@@ -16,14 +16,24 @@
 
 #include <stdint.h>
 #include <glib.h>
+#include <wbsim/version.h>
 #include "report/results.h"
+
+/*
+ * fio's version as the reports give it: "fio-" and the fio release whose
+ * formats are written (Debian 12's 3.33), the simulator in brackets, so a
+ * parser that checks the "fio-" prefix keeps working.
+ */
+#define WBSIM_FIO_VERSION_STRING "fio-3.33 (wbsim " WBSIM_VERSION_STRING ")"
 
 /**
  * wbsim_report_text() - fio's normal output, then the wbsim section
  * @r: the run
  * @include_wall: print the wall-clock time (FALSE for byte-identical output)
  *
- * One block per job (per group of jobs with group_reporting, merged as fio
+ * fio's preamble (each job's "NAME: (g=N): rw=..., bs=..., ioengine=...,
+ * iodepth=N" line, the version, "Starting N processes", the files laid
+ * out), then one block per job (per group of jobs with group_reporting, merged as fio
  * merges them), the "Run status group" lines, "Disk stats", then a section
  * starting with a line "wbsim: ..." that fio tools ignore.
  *

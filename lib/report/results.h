@@ -61,6 +61,8 @@ struct wbsim_job_result {
 	uint64_t invalidates;
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
+	unsigned int laid_out_files;	/* files fio lays out before the job */
+	uint64_t laid_out_bytes;	/* their offset + size, summed */
 };
 
 /**

@@ -5,6 +5,8 @@
  * kernel's TP_printk does with KBps() and jiffies_to_msecs().
  */
 #include <inttypes.h>
+#include <string.h>
+#include <wbsim/error.h>
 #include "mm/memcontrol.h"
 #include "report/trace.h"
 
@@ -16,6 +18,71 @@ const char *const wbsim_trace_event_names[] = {
 	"writeback_queue_io", "writeback_wake_background", "bdi_dirty_ratelimit",
 	"balance_dirty_pages", "global_dirty_state", NULL
 };
+
+/* The kernel's trace system of every event here (include/trace/events/writeback.h). */
+#define TRACE_SYSTEM "writeback"
+
+gboolean wbsim_trace_line_event(const char *line, char *event, size_t size)
+{
+	const char *start = strstr(line, ": ");
+	size_t len;
+
+	if (!start || !size)
+		return FALSE;
+	start += 2;
+	len = strcspn(start, ":");
+	if (len >= size)
+		len = size - 1;
+	memcpy(event, start, len);
+	event[len] = '\0';
+	return TRUE;
+}
+
+char **wbsim_trace_select_events(const char *list, GError **error)
+{
+	g_auto(GStrv) items = g_strsplit(list, ",", -1);
+	gboolean chosen[G_N_ELEMENTS(wbsim_trace_event_names)] = { FALSE };
+	GPtrArray *out = g_ptr_array_new();
+
+	for (char **it = items; *it; it++) {
+		const char *item = g_strstrip(*it), *ev = item, *colon = strchr(item, ':');
+		g_autofree char *sys = colon ? g_strndup(item, (gsize)(colon - item)) : NULL;
+		gboolean any = FALSE;
+
+		if (colon)
+			ev = colon + 1;
+		for (size_t i = 0; wbsim_trace_event_names[i]; i++) {
+			const char *name = wbsim_trace_event_names[i];
+			gboolean hit;
+
+			if (colon)	/* SYSTEM:EVENT */
+				hit = g_pattern_match_simple(sys, TRACE_SYSTEM) &&
+				      g_pattern_match_simple(ev, name);
+			else		/* a system, or an event of any system */
+				hit = g_pattern_match_simple(item, TRACE_SYSTEM) ||
+				      g_pattern_match_simple(item, name);
+			if (hit) {
+				chosen[i] = TRUE;
+				any = TRUE;
+			}
+		}
+		if (!any) {
+			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "--trace-events %s: '%s' matches no tracepoint: expected "
+				    TRACE_SYSTEM ", " TRACE_SYSTEM ":EVENT or EVENT (globs allowed), EVENT one of %s",
+				    list, item, known);
+			g_ptr_array_free(out, TRUE);
+			return NULL;
+		}
+	}
+	for (size_t i = 0; wbsim_trace_event_names[i]; i++)
+		if (chosen[i])
+			g_ptr_array_add(out, g_strdup(wbsim_trace_event_names[i]));
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
 
 static void trace_line(struct wbsim_bdi *bdi, const wbsim_task *task, const char *event,
 		       const char *fmt, ...) G_GNUC_PRINTF(4, 5);

@@ -42,4 +42,23 @@ void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *tas
 /* The names of the events emitted, NULL-terminated. */
 extern const char *const wbsim_trace_event_names[];
 
+/*
+ * wbsim_trace_line_event() - the event name of a trace line ("<comm>-<pid>
+ * [<cpu>] ..... <secs>: <event>: <fields>"), the text between the first
+ * ": " and the next ':', into @event (@size bytes, cut if longer).
+ * Return: FALSE if @line has no event.
+ */
+gboolean wbsim_trace_line_event(const char *line, char *event, size_t size);
+
+/*
+ * wbsim_trace_select_events() - the events a trace-cmd record -e list
+ * names: comma-separated items, each a system ("writeback": every event
+ * here is one of its tracepoints), "SYSTEM:EVENT" or "EVENT", with '*'
+ * and '?' globs as trace-cmd takes them.
+ * Return: the event names (NULL-terminated, in wbsim_trace_event_names
+ * order), or NULL with WBSIM_ERROR_INVALID_VALUE naming an item that
+ * matches no event.
+ */
+char **wbsim_trace_select_events(const char *list, GError **error);
+
 #endif

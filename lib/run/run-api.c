@@ -267,20 +267,10 @@ static void api_job_end(void *arg, wbsim_time_t now, unsigned int job, const cha
 static void api_trace(void *arg, const char *line)
 {
 	const wbsim_run_opts *o = arg;
-	const char *start = strstr(line, ": ");
-	const char *end;
 	char event[64];
-	size_t len;
 
-	if (!start)
+	if (!wbsim_trace_line_event(line, event, sizeof(event)))
 		return;
-	start += 2;
-	end = strchr(start, ':');
-	len = end ? (size_t)(end - start) : strlen(start);
-	if (len >= sizeof(event))
-		len = sizeof(event) - 1;
-	memcpy(event, start, len);
-	event[len] = '\0';
 	if (o->trace_events && !g_strv_contains((const char *const *)o->trace_events, event))
 		return;
 	o->trace_fn(event, line, o->trace_data);

@@ -892,17 +892,17 @@ static void series_columns(struct wbsim_run *run)
 	struct wbsim_bdi *bdi = &run->m.bdi;
 
 	g_ptr_array_add(c, g_strdup("time_s"));
-	g_ptr_array_add(c, g_strdup("dirty"));
-	g_ptr_array_add(c, g_strdup("writeback"));
-	g_ptr_array_add(c, g_strdup("bg_thresh"));
-	g_ptr_array_add(c, g_strdup("thresh"));
-	g_ptr_array_add(c, g_strdup("setpoint"));
-	g_ptr_array_add(c, g_strdup("limit"));
+	g_ptr_array_add(c, g_strdup("dirty_pages"));
+	g_ptr_array_add(c, g_strdup("writeback_pages"));
+	g_ptr_array_add(c, g_strdup("bg_thresh_pages"));
+	g_ptr_array_add(c, g_strdup("thresh_pages"));
+	g_ptr_array_add(c, g_strdup("setpoint_pages"));
+	g_ptr_array_add(c, g_strdup("limit_pages"));
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_written", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kbps", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kbps", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_pages", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_written_pages", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kib_s", i));
+		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kib_s", i));
 	}
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
 		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
@@ -915,16 +915,16 @@ static void series_columns(struct wbsim_run *run)
 	 * path (fixed at the start: every path the scenario names) its dirty
 	 * pages, those of its live wbs and those of its dying wbs */
 	if (run->cgroups) {
-		g_ptr_array_add(c, g_strdup("bdi_write_bw_kbps"));
+		g_ptr_array_add(c, g_strdup("bdi_write_bw_kib_s"));
 		for (guint k = 0; k < run->cg_paths->len; k++) {
 			const char *p = run->cg_paths->pdata[k];
 
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty_pages", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty_pages", p));
+			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty_pages", p));
 		}
 	}
-	g_ptr_array_add(c, g_strdup("device_in_flight"));
+	g_ptr_array_add(c, g_strdup("device_in_flight_requests"));
 	g_ptr_array_add(c, g_strdup("device_bytes"));
 	g_ptr_array_add(c, g_strdup("device_requests"));
 	g_ptr_array_add(c, g_strdup("device_merges"));
@@ -944,6 +944,25 @@ static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
 		g_hash_table_insert(run->memcg_col, key, GUINT_TO_POINTER(col));
 	}
 	return col == G_MAXUINT ? G_MAXUINT : col - 1;
+}
+
+/* wbsim_run_options.progress_fn at a sample */
+static void report_progress(struct wbsim_run *run)
+{
+	struct wbsim_run_progress p = { .now = wbsim_sim_now(run->m.sim) };
+	double sum = 0;
+
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		const struct wbsim_job *job = &run->jobs[i];
+
+		sum += wbsim_job_progress(job, p.now);
+		p.jobs_running += job->state == JOB_RUNNING;
+		p.bytes += job->bytes_done;
+	}
+	p.fraction = run->nr_jobs ? sum / run->nr_jobs : 0;
+	if (run->cfg->time_limit)
+		p.fraction = MAX(p.fraction, MIN(1.0, (double)p.now / (double)run->cfg->time_limit));
+	run->opts.progress_fn(run->opts.hook_arg, &p);
 }
 
 static void sample(wbsim_sim *sim, void *arg)
@@ -1027,6 +1046,8 @@ static void sample(wbsim_sim *sim, void *arg)
 				    (const char *const *)c->pdata,
 				    &g_array_index(v, double, v->len - c->len), c->len);
 	}
+	if (run->opts.progress_fn)
+		report_progress(run);
 	if (run->opts.series_streamed)
 		g_array_set_size(v, 0);
 	/*
@@ -1211,6 +1232,38 @@ static void collect_cgroups(struct wbsim_run *run)
 	}
 }
 
+/*
+ * fio's write_bw_log, write_lat_log, write_iops_log of @job: written
+ * through the run's io_log_fn; without one (a sweep point, a library
+ * caller that gave none) the report says they were not written.
+ */
+static void setup_job_logs(struct wbsim_run *run, struct wbsim_job *job)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+
+	if (!fio->write_bw_log && !fio->write_lat_log && !fio->write_iops_log)
+		return;
+	if (!run->opts.io_log_fn) {
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("%s:%u: job '%s': its fio logs (write_bw_log, write_lat_log, "
+						"write_iops_log) are not written: a single sim-writeback "
+						"run writes them, a sweep point does not",
+						fio->file, fio->line, fio->name));
+		return;
+	}
+	/* fio's thread_number: 1-based, clones counted */
+	wbsim_job_logs_init(&job->logs, fio, job->index + 1, run->opts.io_log_fn,
+			    run->opts.io_log_arg);
+	/* fio: a bandwidth log of a row per I/O makes bw_avg_time 0, and the
+	 * report's bandwidth statistics per-I/O too */
+	if (fio->write_bw_log && !fio->log_avg_msec && !fio->bwavgtime)
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("%s:%u: job '%s': write_bw_log without log_avg_msec: fio "
+						"would take the report's bandwidth samples per I/O; wbsim "
+						"takes them per 500 ms",
+						fio->file, fio->line, fio->name));
+}
+
 static void collect(struct wbsim_run *run, double wall_s)
 {
 	struct wbsim_run_result *r = run->result;
@@ -1249,6 +1302,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
 		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->invalidates = job->invalidates;
+		jr->laid_out_files = job->laid_out_files;
+		jr->laid_out_bytes = job->laid_out_bytes;
 		/* a job stalled when the run stopped: its next write is late by
 		 * at least its lag now */
 		jr->max_lag_ns = MAX(job->max_lag_ns, wbsim_job_lag(job, wbsim_sim_now(m->sim)));
@@ -1315,7 +1370,12 @@ static void collect(struct wbsim_run *run, double wall_s)
 static void emit_trace_line(void *arg, const char *line)
 {
 	struct wbsim_run *run = arg;
+	char event[64];
 
+	if (run->opts.trace_events &&
+	    (!wbsim_trace_line_event(line, event, sizeof(event)) ||
+	     !g_strv_contains(run->opts.trace_events, event)))
+		return;
 	run->opts.trace_fn(run->opts.trace_arg, line);
 }
 
@@ -1461,6 +1521,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	}
 	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
 		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		setup_job_logs(run, &run->jobs[i]);
 	collect_cgroup_paths(run, fio);
 	/* fio lays every job's files out before any job starts */
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
@@ -1510,6 +1572,10 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 			g_array_set_size(v, v->len - ncols);
 		sample(run->m.sim, run);
 	}
+	/* a job the time limit cut short: its logs as they are */
+	for (unsigned int i = 0; i < run->nr_jobs; i++)
+		wbsim_job_logs_finish(&run->jobs[i].logs, wbsim_sim_now(run->m.sim),
+				      run->jobs[i].bytes_done, run->jobs[i].ios_done);
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
 	run->result = NULL;

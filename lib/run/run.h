@@ -5,18 +5,40 @@
 
 #include <wbsim/scenario.h>
 #include "report/results.h"
+#include "fio/job-log.h"
+
+/**
+ * struct wbsim_run_progress - how far a run is (a terminal's progress line)
+ * @now: simulated time
+ * @fraction: 0..1: the jobs' mean progress (wbsim_job_progress()), or the
+ *	share of [run] time_limit simulated, whichever is further
+ * @jobs_running: jobs started and not finished
+ * @bytes: bytes all jobs have written so far
+ */
+struct wbsim_run_progress {
+	wbsim_time_t now;
+	double fraction;
+	unsigned int jobs_running;
+	uint64_t bytes;
+};
 
 /**
  * struct wbsim_run_options - how to run
  * @check: verify the model's invariants while running (stop at the first
  *	violation with WBSIM_ERROR_SIMULATION naming the time and the state)
  * @trace_fn: called with each tracepoint line, or NULL for no trace
+ * @trace_events: the events @trace_fn gets (wbsim_trace_select_events()),
+ *	NULL for all
  * @trace_arg: its argument
  * @name: the scenario's name for reports (its file name), or NULL
  * @sample_fn: called after each sample of the series with the columns and
  *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
  * @job_end_fn: called when a job finishes, or NULL
  * @hook_arg: argument of @sample_fn and @job_end_fn
+ * @progress_fn: called at each sample with how far the run is, or NULL
+ * @io_log_fn: where the jobs' fio logs (write_bw_log, write_lat_log,
+ *	write_iops_log) go, or NULL: not written, a warning in the result
+ * @io_log_arg: its argument
  * @series_streamed: each row of the series goes to @sample_fn only and
  *	the result keeps the column names but no rows: memory stays flat in
  *	simulated time (sim-writeback streams --series; sweep points have no
@@ -26,12 +48,16 @@ struct wbsim_run_options {
 	const char *name;
 	gboolean check;
 	void (*trace_fn)(void *arg, const char *line);
+	const char *const *trace_events;
 	void *trace_arg;
 	void (*sample_fn)(void *arg, wbsim_time_t now, const char *const *columns,
 			  const double *row, unsigned int n);
 	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);
 	void *hook_arg;
 	gboolean series_streamed;
+	wbsim_io_log_fn io_log_fn;
+	void *io_log_arg;
+	void (*progress_fn)(void *arg, const struct wbsim_run_progress *p);
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

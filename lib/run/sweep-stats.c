@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-stats.c - repeated runs of a sweep point (workload/sweep-stats.h):
- * derived seeds, Student's t quantiles, the mean / standard deviation / 95%
+ * derived seeds, Student's t quantiles (GSL's), the mean / standard deviation / 95%
  * confidence interval of the headline figures, and their output.
  */
 #include <math.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 
 #include "run/sweep-stats.h"
 
@@ -24,83 +25,13 @@ uint64_t wbsim_sweep_repeat_seed(uint64_t base, unsigned int k)
 	return k ? wbsim_splitmix64(base + k) : base;
 }
 
-/* The continued fraction of the incomplete beta function (modified Lentz). */
-static double beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
-	h = d;
-	for (int m = 1; m <= 1000; m++) {
-		double m2 = 2.0 * m;
-		double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		double del;
-
-		/* the even step */
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		h *= d * c;
-		/* the odd step */
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1.0) < 1e-15)
-			break;
-	}
-	return h;
-}
-
-/* The regularised incomplete beta function I_x(a, b), 0 <= x <= 1. */
-static double beta_inc(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		    b * log1p(-x));
-	/* the fraction converges fast on this side; use the symmetry otherwise */
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return front * beta_cf(a, b, x) / a;
-	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
-}
-
-/* P(T > t) for t >= 0. */
-static double t_upper_tail(double t, double df)
-{
-	return 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t));
-}
-
 double wbsim_student_t_quantile(double p, double df)
 {
-	double want = 1.0 - p, lo = 0.0, hi = 1.0;
-
 	if (p <= 0.5 || df <= 0.0)
 		return 0.0;
-	while (t_upper_tail(hi, df) > want && hi < 1e12)
-		hi *= 2.0;
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-		double mid = (lo + hi) / 2.0;
-
-		if (t_upper_tail(mid, df) > want)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2.0;
+	if (p >= 1.0)
+		return INFINITY;
+	return gsl_cdf_tdist_Pinv(p, df);
 }
 
 void wbsim_stats_compute(const double *x, size_t n, struct wbsim_stats *s)

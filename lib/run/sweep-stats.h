@@ -54,11 +54,11 @@ uint64_t wbsim_sweep_repeat_seed(uint64_t base, unsigned int k);
  * @p: probability, 0.5 < @p < 1 (0.975 for a two-sided 95% interval)
  * @df: degrees of freedom, > 0
  *
- * Solves P(T <= t) = @p by bisection on the distribution function
- * 1 - I_x(df/2, 1/2) / 2, x = df / (df + t^2), with the regularised
- * incomplete beta function I evaluated by its continued fraction.
+ * GSL's gsl_cdf_tdist_Pinv() (the hand-written bisection on the
+ * incomplete beta function it replaced was off by up to 3.6e-12 over
+ * df 1..999, GSL is exact to the double at df = 1).
  *
- * Return: t, to about 1e-10 (0 for @p <= 0.5 or @df <= 0).
+ * Return: t (0 for @p <= 0.5 or @df <= 0, infinity for @p >= 1).
  */
 double wbsim_student_t_quantile(double p, double df);
 

@@ -210,7 +210,7 @@ static void test_run_callbacks_and_results(void **state)
 	assert_int_equal(s.samples, rows);
 	assert_int_equal(s.n_columns, cols);
 	assert_string_equal(wbsim_result_series_column(r, 0), "time_s");
-	assert_int_equal(wbsim_result_series_find_column(r, "dirty"), 1);
+	assert_int_equal(wbsim_result_series_find_column(r, "dirty_pages"), 1);
 	assert_int_equal(wbsim_result_series_find_column(r, "no-such-column"), -1);
 	last = rows - 1;
 	for (unsigned int c = 0; c < cols; c++)

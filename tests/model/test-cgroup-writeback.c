@@ -87,7 +87,7 @@ static void removed_cgroup_case(const char *variant, uint64_t *failures, uint64_
 		variant);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
 	const struct wbsim_memcg_result *a = memcg_of(r, "/p/a"), *b = memcg_of(r, "/p/b");
-	int col = series_col(r, "bdi_write_bw_kbps");
+	int col = series_col(r, "bdi_write_bw_kib_s");
 	double peak = 0;
 
 	assert_true(r->nr_dirtied > 10000);

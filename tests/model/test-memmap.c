@@ -30,7 +30,7 @@ static void thresholds(const char *memory, const char *memmap, const char *devic
 		"[fio:w]\nrw=write\nbs=64k\nsize=64m\n",
 		memory, memmap, device);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
-	int c_bg = series_col(r, "bg_thresh"), c_th = series_col(r, "thresh");
+	int c_bg = series_col(r, "bg_thresh_pages"), c_th = series_col(r, "thresh_pages");
 
 	assert_true(c_bg >= 0 && c_th >= 0);
 	assert_true(series_rows(r) > 0);

@@ -177,7 +177,7 @@ static void test_outputs_through_path(void **state)
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_true(g_file_get_contents(target, &text, NULL, NULL));
-	assert_true(g_str_has_prefix(text, "time_s,dirty,"));
+	assert_true(g_str_has_prefix(text, "time_s,dirty_pages,"));
 	run_result_clear(&r);
 
 	/* a device is written, not replaced by a regular file */
@@ -302,7 +302,12 @@ static void test_run_reports(void **state)
 
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
-	assert_true(g_str_has_prefix(r.out, "writer: (groupid=0, jobs=1): err= 0: pid="));
+	/* fio's preamble, as fio 3.33 prints it for this job */
+	assert_true(g_str_has_prefix(r.out,
+		"writer: (g=0): rw=write, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, "
+		"ioengine=psync, iodepth=1\nfio-3.33 (wbsim " WBSIM_VERSION_STRING ")\n"
+		"Starting 1 process\nwriter: Laying out IO file (1 file / 64MiB)\n\n"
+		"writer: (groupid=0, jobs=1): err= 0: pid="));
 	assert_non_null(strstr(r.out, "\n  write: IOPS="));
 	assert_non_null(strstr(r.out, "\nRun status group 0 (all jobs):\n  WRITE: bw="));
 	/* 64 MiB written, as size=64m asks */
@@ -336,7 +341,7 @@ static void test_trace_identities(void **state)
 	unsigned int ratelimit_lines = 0;
 
 	assert_int_equal(r.status, 0);
-	assert_true(g_str_has_prefix(r.out, "old: (groupid=0, jobs=1): err= 0: pid=114: simulated\n"));
+	assert_non_null(strstr(r.out, "\n\nold: (groupid=0, jobs=1): err= 0: pid=114: simulated\n"));
 	assert_non_null(strstr(r.out, "\nnew: (groupid=0, jobs=1): err= 0: pid=115: simulated\n"));
 	assert_non_null(strstr(r.out, "  wb 0 (kworker/u24:0-flush-259:0): "));
 	assert_non_null(strstr(r.out, "    flusher: pid=113, cpu="));
@@ -397,9 +402,9 @@ static void test_series_csv(void **state)
 
 	assert_int_equal(r.status, 0);
 	assert_true(g_file_get_contents(path, &csv, NULL, NULL));
-	assert_true(g_str_has_prefix(csv, "time_s,dirty,writeback,bg_thresh,thresh,setpoint,limit,"
-					  "wb0_dirty,wb0_written,wb0_avg_write_bw_kbps,"
-					  "wb0_dirty_ratelimit_kbps,job0_bytes,job0_paused_ms,"));
+	assert_true(g_str_has_prefix(csv, "time_s,dirty_pages,writeback_pages,bg_thresh_pages,thresh_pages,setpoint_pages,limit_pages,"
+					  "wb0_dirty_pages,wb0_written_pages,wb0_avg_write_bw_kib_s,"
+					  "wb0_dirty_ratelimit_kib_s,job0_bytes,job0_paused_ms,"));
 	lines = g_strsplit(csv, "\n", -1);
 	/* header, 11 samples, and the empty string after the last newline */
 	assert_int_equal(g_strv_length(lines), 13);
@@ -463,6 +468,296 @@ static void test_json_plus(void **state)
 		g_unlink(csv0);
 	}
 	g_unlink(json);
+	g_rmdir(dir);
+}
+
+/* The rows of a log file, split at ", " (fio's separator). */
+static GPtrArray *read_log(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		fail_msg("%s was not written", name);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i] && *lines[i]; i++)
+		g_ptr_array_add(rows, g_strsplit(lines[i], ", ", -1));
+	/* the last line ends with a newline */
+	assert_true(!*text || g_str_has_suffix(text, "\n"));
+	return rows;
+}
+
+static guint64 col(GPtrArray *rows, guint i, guint c)
+{
+	char **r = rows->pdata[i];
+
+	assert_true(c < g_strv_length(r));
+	return g_ascii_strtoull(r[c], NULL, 10);
+}
+
+/* Run a program of fio's (Debian: fio) in @dir; FALSE if it is absent. */
+static gboolean run_fio_tool(const char *dir, const char *const *argv)
+{
+	g_autofree char *tool = g_find_program_in_path(argv[0]);
+	g_autoptr(GPtrArray) a = g_ptr_array_new();
+	g_autoptr(GError) e = NULL;
+	int st = 0;
+
+	if (!tool) {
+		print_message("%s not found (Debian package fio): its reading of the logs not tested\n",
+			      argv[0]);
+		return FALSE;
+	}
+	g_ptr_array_add(a, tool);
+	for (guint i = 1; argv[i]; i++)
+		g_ptr_array_add(a, (char *)argv[i]);
+	g_ptr_array_add(a, NULL);
+	assert_true(g_spawn_sync(dir, (char **)a->pdata, NULL,
+				 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+				 NULL, NULL, NULL, NULL, &st, &e));
+	assert_true(g_spawn_check_wait_status(st, NULL));
+	return TRUE;
+}
+
+/*
+ * fio's write_bw_log, write_lat_log and write_iops_log: fio 3.33's file
+ * names and rows (a row per write, or per log_avg_msec window), written in
+ * the current directory, read by fio's fio_generate_plots and fio2gnuplot.
+ * (fiologparser.py, in /usr/share/doc/fio, reads four-column rows: it
+ * fails on fio 3.33's own five-column logs, so it is not run here.)
+ */
+static void test_fio_logs(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-logs-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "logs.ini", NULL);
+	g_autoptr(GPtrArray) bw = NULL, clat = NULL, lat = NULL, slat = NULL, iops = NULL;
+	g_autoptr(GPtrArray) wbw = NULL, shared = NULL;
+	struct run_result r;
+	guint drops = 0;
+
+	assert_true(g_file_set_contents(ini,
+		"[scenario]\ndescription = fio logs\n\n"
+		"[fio:global]\nioengine=psync\nbs=4k\nrw=write\n\n"
+		"[fio:a]\nsize=8m\nwrite_bw_log=a\nwrite_lat_log=a\nwrite_iops_log=a\n\n"
+		"[fio:b]\nsize=8m\nrate=4m\nwrite_bw_log\nlog_avg_msec=100\nlog_offset=1\n\n"
+		"[fio:c]\nsize=1m\nwrite_iops_log=s\nper_job_logs=0\nnumjobs=2\n", -1, NULL));
+	r = run_in(dir, "--no-wall-time", "logs.ini", NULL);
+	assert_int_equal(r.status, 0);
+	/* a job logged per I/O: its report's bandwidth samples differ from fio's */
+	assert_non_null(strstr(r.out, "logs.ini:9: job 'a': write_bw_log without log_avg_msec"));
+	assert_null(strstr(r.out, "are not written"));
+	run_result_clear(&r);
+	/* a sweep's points would write the same files */
+	r = run_in(dir, "--sweep", "writeback.contexts=1,2", "logs.ini", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: logs.ini:9: job 'a': write_bw_log: fio's logs are files "
+				   "of one run: not with a sweep (run a point alone with --set)\n");
+	run_result_clear(&r);
+
+	/* a row per write: time, value, direction 1, block size, priority */
+	bw = read_log(dir, "a_bw.1.log");
+	clat = read_log(dir, "a_clat.1.log");
+	lat = read_log(dir, "a_lat.1.log");
+	iops = read_log(dir, "a_iops.1.log");
+	slat = read_log(dir, "a_slat.1.log");	/* not measured: empty, as fio's psync */
+	assert_int_equal(slat->len, 0);
+	assert_int_equal(bw->len, 2048);
+	assert_int_equal(clat->len, 2048);
+	assert_int_equal(lat->len, 2048);
+	assert_int_equal(iops->len, 2048);
+	for (guint i = 0; i < bw->len; i++) {
+		assert_int_equal(g_strv_length(bw->pdata[i]), 5);
+		assert_int_equal(col(bw, i, 2), 1);
+		assert_int_equal(col(bw, i, 3), 4096);
+		assert_int_equal(col(bw, i, 4), 0);
+		assert_true(col(clat, i, 1) > 0);
+		/* fio add_bw_sample(): bytes * 10^6 / clat in ns */
+		assert_int_equal(col(bw, i, 1), 4096 * 1000000ull / col(clat, i, 1));
+		assert_int_equal(col(lat, i, 1), col(clat, i, 1));
+		assert_int_equal(col(iops, i, 1), 1);
+		assert_int_equal(col(iops, i, 0), col(clat, i, 0));
+		if (i)
+			assert_true(col(clat, i, 0) >= col(clat, i - 1, 0));
+	}
+	/* windowed: 100 ms periods of a 4 MiB/s job over 2 s, KiB/s, block
+	 * size and offset (log_offset=1: a sixth column) 0 */
+	wbw = read_log(dir, "b_bw.2.log");
+	assert_int_equal(wbw->len, 20);
+	for (guint i = 0; i < wbw->len; i++) {
+		assert_int_equal(g_strv_length(wbw->pdata[i]), 6);
+		assert_int_equal(col(wbw, i, 0), 100 * (i + 1));
+		assert_in_range(col(wbw, i, 1), 4000, 4200);
+		assert_int_equal(col(wbw, i, 3), 0);
+		assert_int_equal(col(wbw, i, 4), 0);
+	}
+	/* per_job_logs=0: both clones' rows in one file, one after the other */
+	shared = read_log(dir, "s_iops.log");
+	assert_int_equal(shared->len, 2 * 256);
+	for (guint i = 1; i < shared->len; i++)
+		drops += col(shared, i, 0) < col(shared, i - 1, 0);
+	assert_true(drops <= 1);
+
+	/* fio's tools read them */
+	{
+		const char *gen[] = { "fio_generate_plots", "t", NULL };
+		const char *f2g[] = { "fio2gnuplot", "-p", "a_bw.*.log", "-k", "-d", "out", NULL };
+
+		if (g_find_program_in_path("gnuplot") && run_fio_tool(dir, gen)) {
+			g_autofree char *svg = g_build_filename(dir, "t-bw.svg", NULL);
+			g_autofree char *text = NULL;
+
+			assert_true(g_file_get_contents(svg, &text, NULL, NULL));
+			assert_non_null(strstr(text, "<svg"));
+			assert_non_null(strstr(text, "Queue depth a.1"));	/* the job's line */
+		}
+		if (run_fio_tool(dir, f2g)) {
+			g_autofree char *glob = g_build_filename(dir, "out", "a_bw..global", NULL);
+			g_autofree char *text = NULL;
+
+			guint64 lo = G_MAXUINT64, hi = 0;
+			g_autofree char *want = NULL;
+
+			for (guint i = 0; i < bw->len; i++) {
+				lo = MIN(lo, col(bw, i, 1));
+				hi = MAX(hi, col(bw, i, 1));
+			}
+			want = g_strdup_printf("min=%" G_GUINT64_FORMAT ".00\nmax=%" G_GUINT64_FORMAT ".00\n",
+					       lo, hi);
+			assert_true(g_file_get_contents(glob, &text, NULL, NULL));
+			assert_non_null(strstr(text, want));
+		}
+	}
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/*
+ * A single run's progress line (percentage, simulated time, bandwidth,
+ * wall-clock ETA): on standard error, on a terminal or with --progress,
+ * never in the report; off a terminal without --progress, nothing.
+ */
+static void test_progress(void **state)
+{
+	struct run_result quiet = run("--no-wall-time", "--set", "run.time_limit=3s",
+				      "scenarios/e1-pmem-xfs-base.ini");
+	struct run_result shown = run("--no-wall-time", "--progress", "--set", "run.time_limit=3s",
+				      "scenarios/e1-pmem-xfs-base.ini");
+	g_autofree char *script = g_find_program_in_path("script");
+
+	assert_int_equal(quiet.status, 0);
+	assert_int_equal(shown.status, 0);
+	assert_string_equal(quiet.err, "");
+	assert_string_equal(shown.out, quiet.out);
+	/* the first line at once: nothing run yet, no ETA */
+	assert_true(g_str_has_prefix(shown.err, "\r\033[KJobs: 0: [0.0%][sim=0.0s][w=0B/s][eta --]"));
+	/* and the line is cleared at the end */
+	assert_true(g_str_has_suffix(shown.err, "\r\033[K"));
+	run_result_clear(&quiet);
+	run_result_clear(&shown);
+	if (!script) {
+		print_message("script (util-linux) not found: the terminal case not tested\n");
+		return;
+	}
+	{
+		/* on a pseudo-terminal (script's), without --progress */
+		g_autofree char *dir = g_dir_make_tmp("wbsim-progress-XXXXXX", NULL);
+		g_autofree char *log = g_build_filename(dir, "typescript", NULL);
+		g_autofree char *out = g_build_filename(dir, "out.txt", NULL);
+		g_autofree char *prog = g_build_filename(g_getenv("WBSIM_BUILD_ROOT"), "sim", "sim-writeback", NULL);
+		g_autofree char *cmd = g_strdup_printf("%s --no-wall-time --set run.time_limit=3s "
+						       "scenarios/e1-pmem-xfs-base.ini > %s", prog, out);
+		const char *argv[] = { script, "-qec", cmd, log, NULL };
+		g_autofree char *text = NULL, *report = NULL;
+		g_autoptr(GError) e = NULL;
+		int st = 0;
+
+		assert_true(g_spawn_sync(src_root(), (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL |
+					 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &st, &e));
+		assert_true(g_spawn_check_wait_status(st, NULL));
+		assert_true(g_file_get_contents(log, &text, NULL, NULL));
+		/* the first line is drawn at once; later ones every 250 ms of
+		 * wall time, which a fast machine may not reach */
+		assert_non_null(strstr(text, "\r\033[KJobs: 0: [0.0%][sim=0.0s][w=0B/s][eta --]"));
+		assert_true(g_file_get_contents(out, &report, NULL, NULL));
+		assert_null(strstr(report, "Jobs: "));
+		g_unlink(log);
+		g_unlink(out);
+		g_rmdir(dir);
+	}
+}
+
+/* The events of an ftrace text file, counted by name. */
+static GHashTable *trace_event_counts(const char *path)
+{
+	GHashTable *n = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		const char *s = strstr(*l, ": ");
+
+		if (**l == '#' || !s)
+			continue;
+		s += 2;
+		g_autofree char *ev = g_strndup(s, strcspn(s, ":"));
+		gpointer old = g_hash_table_lookup(n, ev);
+
+		g_hash_table_replace(n, g_steal_pointer(&ev), GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
+	}
+	return n;
+}
+
+/* --trace-events selects tracepoints as trace-cmd record -e does. */
+static void test_trace_events(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-events-XXXXXX", NULL);
+	g_autofree char *all = g_build_filename(dir, "all.txt", NULL);
+	g_autofree char *some = g_build_filename(dir, "some.txt", NULL);
+	g_autoptr(GHashTable) na = NULL, ns = NULL;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=2s", "--trace", all,
+				  "scenarios/e1-pmem-xfs-base.ini");
+
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--set", "run.time_limit=2s", "--trace", some, "--trace-events",
+		"writeback:writeback_st*,balance_dirty_pages", "scenarios/e1-pmem-xfs-base.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	na = trace_event_counts(all);
+	ns = trace_event_counts(some);
+	/* the selected events, every one of them, and no other */
+	assert_true(GPOINTER_TO_UINT(g_hash_table_lookup(na, "balance_dirty_pages")) > 0);
+	assert_true(g_hash_table_size(na) > 2);
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "balance_dirty_pages")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "balance_dirty_pages")));
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_start")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_start")));
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_written")),
+			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_written")));
+	g_hash_table_remove(ns, "balance_dirty_pages");
+	g_hash_table_remove(ns, "writeback_start");
+	g_hash_table_remove(ns, "writeback_written");
+	assert_int_equal(g_hash_table_size(ns), 0);
+
+	r = run("--trace", some, "--trace-events", "sched", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_true(g_str_has_prefix(r.err, "sim-writeback: --trace-events sched: 'sched' matches no "
+					    "tracepoint: expected writeback, writeback:EVENT or EVENT"));
+	run_result_clear(&r);
+	r = run("--trace-events", "writeback", "scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: --trace-events writeback: selects what --trace FILE "
+				   "writes: expected --trace too\n");
+	run_result_clear(&r);
+	g_unlink(all);
+	g_unlink(some);
 	g_rmdir(dir);
 }
 
@@ -575,6 +870,9 @@ int main(void)
 		cmocka_unit_test(test_trace_identities),
 		cmocka_unit_test(test_series_csv),
 		cmocka_unit_test(test_json_plus),
+		cmocka_unit_test(test_fio_logs),
+		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),

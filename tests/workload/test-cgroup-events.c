@@ -216,9 +216,9 @@ static void test_events_at_zero_first(void **state)
 	assert_int_equal(memcg_of(r, "/")->nr_file, 256);	/* hierarchical */
 	assert_true(memcg_of(r, "/g")->online);
 	/* the series has the columns of /g, fixed at the start */
-	assert_true(series_col(r, "memcg:/g:dirty") > 0);
-	assert_true(series_col(r, "memcg:/g:dying_wb_dirty") > 0);
-	assert_true(series_col(r, "bdi_write_bw_kbps") > 0);
+	assert_true(series_col(r, "memcg:/g:dirty_pages") > 0);
+	assert_true(series_col(r, "memcg:/g:dying_wb_dirty_pages") > 0);
+	assert_true(series_col(r, "bdi_write_bw_kib_s") > 0);
 	wbsim_run_result_free(r);
 }
 
@@ -361,7 +361,7 @@ static void test_lag(void **state)
 	assert_int_equal(j->max_lag_ns, 0);
 	col = series_col(r, "job0_lag_ms");
 	assert_true(col > 0);
-	assert_int_equal(series_col(r, "memcg:/:dirty"), -1);	/* no cgroups */
+	assert_int_equal(series_col(r, "memcg:/:dirty_pages"), -1);	/* no cgroups */
 	wbsim_run_result_free(r);
 
 	r = run_ok("[fio:w]\nrw=write\nbs=4k\nsize=400k\ninvalidate=0\nrate=4096000000\n");

@@ -361,6 +361,40 @@ static void test_warnings(void **state)
 	wbsim_fio_file_free(f);
 }
 
+/* fio's log options: the bare key names the log after the job; what
+ * wbsim does not write is a warning naming the line */
+static void test_log_options(void **state)
+{
+	struct wbsim_fio_file *f = fio_load(
+		"[w]\nrw=write\nwrite_bw_log\nwrite_lat_log=l\nlog_avg_msec=100\n"
+		"log_offset=1\nlog_max_value=1\nper_job_logs=0\nbwavgtime=200\n"
+		"write_hist_log=h\nlog_unix_epoch=1\nlog_hist_msec=0\n"
+		"[v]\nrw=write\nlog_window_value=both\n");
+	struct wbsim_fio_job *j = fio_job(f, 0), *v = fio_job(f, 1);
+
+	assert_string_equal(j->write_bw_log, "");
+	assert_string_equal(j->write_lat_log, "l");
+	assert_null(j->write_iops_log);
+	assert_int_equal(j->log_avg_msec, 100);
+	assert_true(j->log_offset);
+	assert_true(j->log_max);
+	assert_false(j->log_prio);
+	assert_false(j->per_job_logs);
+	assert_int_equal(j->bwavgtime, 200);
+	assert_int_equal(j->iopsavgtime, 0);
+	assert_true(v->per_job_logs);
+	assert_false(v->log_max);
+	assert_null(v->write_bw_log);
+	assert_int_equal(f->warnings->len, 3);
+	assert_string_equal(g_ptr_array_index(f->warnings, 0),
+			    "t.fio:10: option write_hist_log is not modelled: completion latency histogram logs (write_hist_log) are not written");
+	assert_string_equal(g_ptr_array_index(f->warnings, 1),
+			    "t.fio:11: option log_unix_epoch is not modelled: simulated time has no wall-clock epoch: log times count from the job's start");
+	assert_string_equal(g_ptr_array_index(f->warnings, 2),
+			    "t.fio:15: option log_window_value=both is not modelled: fio 3.33's logs have one value column; the window's average is written");
+	wbsim_fio_file_free(f);
+}
+
 static char *write_file(const char *dir, const char *name, const char *text)
 {
 	char *path = g_build_filename(dir, name, NULL);
@@ -515,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_clones_and_groups),
 		cmocka_unit_test(test_substitutions),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_log_options),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_sections_api),
 	};

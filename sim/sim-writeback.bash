@@ -1,0 +1,51 @@
+# bash completion for sim-writeback: options, scenario keys after --set and
+# --sweep (SECTION.KEY=), scenario files and the bundled scenarios by name.
+_sim_writeback()
+{
+	local cur prev words cword
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -n = || return
+	else
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD-1]}
+	fi
+	local prog=${COMP_WORDS[0]}
+
+	case $prev in
+	--set|--sweep)
+		# "| `[vm]` | `dirty_ratio` |" rows of the key reference
+		local keys
+		keys=$("$prog" --dump-keys-markdown 2>/dev/null |
+			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
+		compopt -o nospace 2>/dev/null
+		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
+		return ;;
+	--series|--trace|--output|-o|--results)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--output-format)
+		COMPREPLY=($(compgen -W "text json json+ csv" -- "$cur"))
+		return ;;
+	--seed|--repeat|--jobs|-j)
+		return ;;
+	esac
+	case $cur in
+	--set=*|--sweep=*)
+		local keys
+		keys=$("$prog" --dump-keys-markdown 2>/dev/null |
+			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
+		compopt -o nospace 2>/dev/null
+		COMPREPLY=($(compgen -W "$keys" -- "${cur#*=}"))
+		return ;;
+	-*)
+		local opts
+		opts=$("$prog" --help 2>/dev/null | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z-]*\).*/\2/p')
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return ;;
+	esac
+	# a scenario: a file, or a bundled scenario's name
+	local names
+	names=$("$prog" --list-scenarios 2>/dev/null | cut -d' ' -f1)
+	COMPREPLY=($(compgen -W "$names" -- "$cur") $(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
+}
+complete -F _sim_writeback sim-writeback sim-writeback-mpi

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# test-install.sh BUILD_DIR - meson install into a temporary DESTDIR, then
+# the installed sim-writeback, from another directory: runs a bundled
+# scenario by name, lists the scenarios, has its man page and a bash
+# completion that completes options, scenario keys and scenario names.
+set -eu
+build=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbsim-install-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "test-install: $*" >&2; exit 1; }
+
+meson install -C "$build" --destdir "$tmp/stage" --no-rebuild --quiet >/dev/null ||
+	fail "meson install failed"
+prog=$(find "$tmp/stage" -path '*/bin/sim-writeback' -type f)
+[ -x "$prog" ] || fail "no bin/sim-writeback installed"
+root=${prog%/bin/sim-writeback}
+# statically linked to libwbsim: no rpath, no libwbsim.so needed
+if ldd "$prog" | grep -q libwbsim; then fail "the program needs libwbsim.so"; fi
+[ -f "$root/share/wbsim/scenarios/e1-pmem-xfs-parallel.ini" ] || fail "scenarios not installed"
+[ -f "$root/share/wbsim/scenarios/presets/e1-server.inc" ] || fail "scenario presets not installed"
+[ -f "$root/share/wbsim/presets/pmem-dram-6g.ini" ] || fail "device presets not installed"
+man=$root/share/man/man1/sim-writeback.1
+[ -f "$man" ] || fail "no man page"
+grep -q '^\.SH SYNOPSIS' "$man" || fail "man page without SYNOPSIS"
+grep -q 'list\\-scenarios' "$man" || fail "man page without the options"
+comp=$root/share/bash-completion/completions/sim-writeback
+[ -f "$comp" ] || fail "no bash completion"
+
+# by name, from a directory with no scenario in it
+mkdir "$tmp/elsewhere"
+cd "$tmp/elsewhere"
+out=$("$prog" --no-wall-time validate-minimal) || fail "validate-minimal by name failed"
+printf '%s\n' "$out" | grep -q '^writer: (groupid=0, jobs=1)' || fail "no report: $out"
+"$prog" --list-scenarios | grep -q '^e1-pmem-xfs-parallel  *E1 pmem xfs parallel' ||
+	fail "--list-scenarios does not list e1-pmem-xfs-parallel"
+"$prog" --parse-only e1-pmem-xfs-parallel || fail "e1-pmem-xfs-parallel by name does not load"
+# found beside the program, not in the source tree: a renamed copy of the
+# staged share/ is what a relocated install reads
+mv "$root/share/wbsim/scenarios/validate-minimal.ini" "$root/share/wbsim/scenarios/only-installed.ini"
+"$prog" --parse-only only-installed || fail "the installed folder is not the one read"
+err=$("$prog" no-such-scenario 2>&1) && fail "an unknown name ran"
+case $err in *no-such-scenario*) ;; *) fail "unknown name: $err" ;; esac
+
+# bash completion: options, keys after --set, scenario names
+if command -v bash >/dev/null; then
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --list-sc); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$prog")
+	[ "$got" = "--list-scenarios" ] || fail "completion of --list-sc: '$got'"
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --set vm.dirty_rat); COMP_CWORD=2; _sim_writeback; echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$prog")
+	[ "$got" = "vm.dirty_ratio=" ] || fail "completion of --set vm.dirty_rat: '$got'"
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" e1-pmem-xfs-p); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$prog")
+	[ "$got" = "e1-pmem-xfs-parallel" ] || fail "completion of e1-pmem-xfs-p: '$got'"
+fi
+# examples/standalone, copied elsewhere, builds against the staged install
+# (its wbsim.pc moved to the staging prefix) and runs
+src=${WBSIM_SOURCE_ROOT:?}
+pc=$(find "$root" -name wbsim.pc | head -n 1)
+[ -f "$pc" ] || fail "no wbsim.pc installed"
+mkdir "$tmp/pc"
+sed "s|^prefix=.*|prefix=$root|" "$pc" > "$tmp/pc/wbsim.pc"
+cp -r "$src/examples/standalone" "$tmp/example"
+cd "$tmp/example"
+PKG_CONFIG_PATH=$tmp/pc meson setup b --wrap-mode=nofallback >"$tmp/example.log" 2>&1 ||
+	fail "examples/standalone: meson setup failed: $(tail -n 5 "$tmp/example.log")"
+meson compile -C b >>"$tmp/example.log" 2>&1 ||
+	fail "examples/standalone: build failed: $(tail -n 5 "$tmp/example.log")"
+libdir=$(dirname "$(find "$root" -name 'libwbsim.so*' | head -n 1)")
+LD_LIBRARY_PATH=$libdir ./b/affinity-by-ag 1 4m | grep -q '^contexts  *inode  *none  *by-ag' ||
+	fail "examples/standalone: the program did not print its table"
+echo "test-install: ok ($root)"
