@@ -49,11 +49,15 @@ struct wbsim_device;
  *	copies the data (PMEM in block mode); the model provides copy_time
  * @WBSIM_DEVICE_STACKED: built on member devices (md RAID): the members'
  *	queues pay the completion costs, the device's own queue none
+ * @WBSIM_DEVICE_RAM_BACKED: its medium is the machine's own RAM (PMEM
+ *	emulated on DRAM, memmap=S!O): its capacity is taken out of
+ *	[machine] memory, reserved at boot
  */
 enum wbsim_device_flags {
 	WBSIM_DEVICE_ROTATIONAL = 1u << 0,
 	WBSIM_DEVICE_SYNC_COPY = 1u << 1,
 	WBSIM_DEVICE_STACKED = 1u << 2,
+	WBSIM_DEVICE_RAM_BACKED = 1u << 3,
 };
 
 /**

@@ -62,7 +62,7 @@ static wbsim_time_t pmem_copy_time(struct wbsim_device *dev, uint64_t bytes)
 const struct wbsim_device_ops wbsim_pmem_ops = {
 	.name = "pmem",
 	.version = WBSIM_DEVICE_OPS_VERSION,
-	.flags = WBSIM_DEVICE_SYNC_COPY,
+	.flags = WBSIM_DEVICE_SYNC_COPY | WBSIM_DEVICE_RAM_BACKED,
 	.help = "persistent memory in block mode: the submitter's CPU copies",
 	.params = pmem_params,
 	.priv_size = sizeof(struct pmem),

@@ -71,7 +71,10 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	blk = wbsim_job_next_block(job, f);
 	if (blk == UINT64_MAX) {
 		job->dio_issuing = false;
-		wbsim_job_pass_over(job);
+		/* fio reaps the pass's writes still in flight before the pass
+		 * ends (the last completion comes back here) */
+		if (job->dio_inflight == 0)
+			wbsim_job_pass_over(job);
 		return;
 	}
 	job->cur_file = (job->cur_file + 1) % job->nr_files;

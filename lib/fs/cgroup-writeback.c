@@ -12,13 +12,14 @@
  * css id). A wb is killed when its memcg goes offline or its memcg's blkcg
  * changes; a killed wb leaves the index but keeps its inodes (they are
  * switched away by the owner vote, by the offline cleanup once the wb has
- * no dirty IO, or by nothing), and is released when none is left.
+ * no dirty IO, or by nothing), and is released when none is left. Only
+ * a memcg removal queues the offline cleanup (wb_memcg_offline()).
  *
  * Two kernel variants ([writeback] dying_wb):
  * - unreachable (today's kernel): a foreign flush looks a wb up by css id
- *   in the index only; a removed memcg's id and a killed wb are not found
- *   (-ENOENT), and a wb replaced after a blkcg change keeps its inodes
- *   until they are written back.
+ *   in the index only; a removed memcg is still found by its id, but its
+ *   killed wb is not (-ENOENT), and a wb replaced after a blkcg change
+ *   keeps its inodes until they are written back.
  * - reachable: a killed wb stays findable by its memcg id until released
  *   (the foreign flush reaches it), and a wb replaced after a blkcg change
  *   hands its inodes to its successor at once.
@@ -197,8 +198,8 @@ struct wbsim_memcg *wbsim_cgroup_mkdir(struct wbsim_bdi *bdi, const char *path,
 
 	if (!memcg)
 		return NULL;
-	memcg->max_pages = max_bytes == UINT64_MAX ? UINT64_MAX : max_bytes / WBSIM_PAGE_SIZE;
-	memcg->high_pages = high_bytes == UINT64_MAX ? UINT64_MAX : high_bytes / WBSIM_PAGE_SIZE;
+	wbsim_memcg_set_max(memcg, max_bytes);
+	wbsim_memcg_set_high(memcg, high_bytes);
 	return memcg;
 }
 
@@ -263,7 +264,9 @@ void wbsim_cgroup_set_io(struct wbsim_bdi *bdi, struct wbsim_memcg *memcg, bool 
 		if (bdi->dying_wb_reachable && wb->memcg->online)
 			switch_all_to(wb, cgwb_get_create(bdi, wb->ctx, wb->memcg));
 	}
-	queue_cleanup(bdi);
+	/* wb_blkcg_offline() queues no cleanup_offline_cgwbs_work (only
+	 * wb_memcg_offline() does): the killed wbs wait on offline_cgwbs
+	 * for the next memcg removal */
 }
 
 /* ------------------------------------------------------------------------ */
@@ -443,13 +446,27 @@ static void try_release(struct wbsim_wb *wb)
 	}
 }
 
+/* The wb cleanup_offline_cgwb() moves @wb's clean inodes to: that of the
+ * first ancestor of its memcg, starting from the parent (not the memcg
+ * itself, even when only its blkcg changed), that can have a wb (is
+ * online); the context's root wb if none. */
+static struct wbsim_wb *cleanup_target(struct wbsim_wb *wb)
+{
+	for (struct wbsim_memcg *m = wb->memcg->parent; m; m = m->parent) {
+		struct wbsim_wb *to = cgwb_get_create(wb->bdi, wb->ctx, m);
+
+		if (to)
+			return to;
+	}
+	return wb->bdi->wb_ctx[wb->ctx];
+}
+
 /* cleanup_offline_cgwb(): switch the clean inodes of b_attached to the
- * nearest online ancestor's wb, in batches. */
+ * nearest living ancestor's wb, in batches. */
 static void cleanup_offline_cgwb(struct wbsim_wb *wb)
 {
 	struct wbsim_bdi *bdi = wb->bdi;
-	struct wbsim_memcg *target = wbsim_memcg_online_ancestor(wb->memcg);
-	struct wbsim_wb *to = wbsim_wb_get_create(bdi, wb->ctx, target);
+	struct wbsim_wb *to = cleanup_target(wb);
 	GPtrArray *batch = NULL;
 
 	for (GList *l = wb->b_attached.tail; l; l = l->prev) {
@@ -769,15 +786,19 @@ static struct wbsim_wb *frn_lookup(struct wbsim_bdi *bdi, unsigned int ctx,
 }
 
 /* cgroup_writeback_by_id(): a SYNC_NONE cyclic work of the target
- * memcg's dirty pages plus 25% on each context's wb of it; FALSE
- * (-ENOENT) when the memcg or its wb cannot be found. */
+ * memcg's own NR_FILE_DIRTY plus 25% on each context's wb of it; FALSE
+ * (-ENOENT) when the memcg or its wb cannot be found.
+ *
+ * A removed memcg is still found: css_from_id() finds a css until it is
+ * released, and its charged pages and its killed wb hold references, so
+ * css_tryget() succeeds. What fails in today's kernel is the wb lookup
+ * (wb_get_lookup() searches bdi->cgwb_tree, which cgwb_kill() left). */
 static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 				       struct wbsim_memcg_frn *frn)
 {
 	struct wbsim_memcg *memcg = wbsim_memcg_from_id(bdi->memcgs, id);
 
-	/* a removed memcg's css cannot be got, unless kept reachable */
-	if (!memcg || (!memcg->online && !bdi->dying_wb_reachable))
+	if (!memcg)
 		return FALSE;
 	/* the caller found no flush of this record in flight; a queued work
 	 * only runs from a later event, so counting them as queued is safe */

@@ -176,12 +176,13 @@ static void requeue_io(struct wbsim_wb *wb, struct wbsim_inode *inode)
 /* Waking the flusher                                                       */
 
 /* wb_wakeup_delayed(): run wb_workfn after dirty_writeback_interval unless
- * it is already due earlier (queue, do not modify). */
+ * it is already due earlier (queue, do not modify); with the interval at
+ * 0 (periodic writeback off) that is at once. */
 void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
 
-	if (!vm->dirty_writeback_ns || wbsim_timer_pending(&wb->dwork))
+	if (wbsim_timer_pending(&wb->dwork))
 		return;
 	wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb) + vm->dirty_writeback_ns);
 }
@@ -512,7 +513,8 @@ static void flusher_next(struct wbsim_wb *wb)
 		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), flusher_restart, wb);
 		return;
 	}
-	if (wb->has_dirty_io)
+	/* wb_workfn(): the periodic wakeup, unless periodic writeback is off */
+	if (wb->has_dirty_io && wb->bdi->vm->dirty_writeback_ns)
 		wbsim_wb_wakeup_delayed(wb);
 }
 

@@ -156,13 +156,6 @@ const struct wbsim_memcg *wbsim_memcg_blkcg(const struct wbsim_memcg *memcg)
 	return memcg;
 }
 
-struct wbsim_memcg *wbsim_memcg_online_ancestor(struct wbsim_memcg *memcg)
-{
-	while (memcg->parent && !memcg->online)
-		memcg = memcg->parent;
-	return memcg;
-}
-
 static void mod_counter(struct wbsim_memcg *memcg, size_t offset, int64_t delta)
 {
 	for (; memcg; memcg = memcg->parent) {
@@ -186,6 +179,21 @@ void wbsim_memcg_mod_writeback(struct wbsim_memcg *memcg, int64_t delta)
 void wbsim_memcg_mod_file(struct wbsim_memcg *memcg, int64_t delta)
 {
 	mod_counter(memcg, G_STRUCT_OFFSET(struct wbsim_memcg, nr_file), delta);
+}
+
+static uint64_t bytes_to_pages(uint64_t bytes)
+{
+	return bytes == UINT64_MAX ? UINT64_MAX : bytes / WBSIM_PAGE_SIZE;
+}
+
+void wbsim_memcg_set_max(struct wbsim_memcg *memcg, uint64_t bytes)
+{
+	memcg->max_pages = bytes_to_pages(bytes);
+}
+
+void wbsim_memcg_set_high(struct wbsim_memcg *memcg, uint64_t bytes)
+{
+	memcg->high_pages = bytes_to_pages(bytes);
 }
 
 static uint64_t memcg_limit(const struct wbsim_memcg *memcg)

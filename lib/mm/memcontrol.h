@@ -136,14 +136,16 @@ struct wbsim_memcg *wbsim_memcg_from_id(const struct wbsim_memcg_tree *t, unsign
  * root). */
 const struct wbsim_memcg *wbsim_memcg_blkcg(const struct wbsim_memcg *memcg);
 
-/* The nearest online ancestor-or-self of @memcg. */
-struct wbsim_memcg *wbsim_memcg_online_ancestor(struct wbsim_memcg *memcg);
-
 /*
  * Page counter updates of @memcg (propagated to its ancestors, as the
  * hierarchical memcg stats are): @delta pages of NR_FILE_DIRTY,
  * NR_WRITEBACK or charged file pages.
  */
+/* memory.max and memory.high written in bytes: whole pages, as
+ * page_counter_memparse() rounds; UINT64_MAX is "max". */
+void wbsim_memcg_set_max(struct wbsim_memcg *memcg, uint64_t bytes);
+void wbsim_memcg_set_high(struct wbsim_memcg *memcg, uint64_t bytes);
+
 void wbsim_memcg_mod_dirty(struct wbsim_memcg *memcg, int64_t delta);
 void wbsim_memcg_mod_writeback(struct wbsim_memcg *memcg, int64_t delta);
 void wbsim_memcg_mod_file(struct wbsim_memcg *memcg, int64_t delta);

@@ -134,16 +134,6 @@ void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb,
 	}
 }
 
-/* folio_account_cleaned(): truncate or invalidate of dirty pages */
-void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr)
-{
-	struct wbsim_vm *vm = inode->bdi->vm;
-
-	vm->nr_file_dirty -= nr;
-	vm->nr_cancelled += nr;
-	inode->wb->stat_reclaimable -= nr;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Bandwidth hooks                                                          */
 

@@ -61,8 +61,6 @@ uint64_t wbsim_inode_dirty_charge(const struct wbsim_inode *inode, uint64_t foli
 				  uint64_t blocks);
 /* Accounted pages of @inode's @mark blocks (folios in whole-folio mode). */
 uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark mark);
-/* folio_account_cleaned(): @nr dirty pages of @inode dropped unwritten. */
-void wbsim_account_page_cleaned(struct wbsim_inode *inode, uint64_t nr);
 
 /*
  * The ratelimit decision of balance_dirty_pages_ratelimited() for @d after

@@ -30,8 +30,11 @@ struct wbsim_wb;
  * @nr_file_dirty: NR_FILE_DIRTY
  * @nr_writeback: NR_WRITEBACK
  * @nr_dirtied: NR_DIRTIED (ever)
- * @nr_written: NR_WRITTEN (ever)
- * @nr_cancelled: dirty pages dropped unwritten (truncate), ever
+ * @nr_written: NR_WRITTEN (ever); a dirtied page is dirty, under
+ *	writeback or written: no path of the model drops a dirty page
+ *	unwritten (the kernel's folio_account_cleaned() on truncate: fio lays
+ *	its files out before any write, and fadvise(DONTNEED) keeps dirty
+ *	pages)
  * @cpu_dirty: per-CPU bdp_ratelimits and dirty_throttle_leaks
  * @period_timer: the fprop period timer (writeout_period())
  * @memcgs: the memory cgroups (only the root unless a scenario makes some)
@@ -49,7 +52,6 @@ struct wbsim_vm {
 	uint64_t nr_writeback;
 	uint64_t nr_dirtied;
 	uint64_t nr_written;
-	uint64_t nr_cancelled;
 	struct wbsim_cpu_dirty *cpu_dirty;
 	wbsim_timer period_timer;
 	struct wbsim_memcg_tree memcgs;

@@ -189,7 +189,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	 * scenario checked both against the RAM, with their lines.)
 	 */
 	reserved = cfg->memmap;
-	if (strcmp(wbsim_device_get_ops(m->dev)->name, "pmem") == 0) {
+	if (wbsim_device_get_ops(m->dev)->flags & WBSIM_DEVICE_RAM_BACKED) {
 		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
 
 		if (!reserved)
@@ -589,13 +589,10 @@ static void cgroup_event_fire(wbsim_sim *sim, void *arg)
 		goto out;
 	}
 	if (strcmp(action, "cgroup-set") == 0) {
-		/* memory.max/high count whole pages (page_counter_memparse) */
 		if (cg.set_max)
-			memcg->max_pages = cg.max_bytes == UINT64_MAX ? UINT64_MAX
-								      : cg.max_bytes / WBSIM_PAGE_SIZE;
+			wbsim_memcg_set_max(memcg, cg.max_bytes);
 		if (cg.set_high)
-			memcg->high_pages = cg.high_bytes == UINT64_MAX ? UINT64_MAX
-									: cg.high_bytes / WBSIM_PAGE_SIZE;
+			wbsim_memcg_set_high(memcg, cg.high_bytes);
 		cgroup_event_done(te);
 	} else if (strcmp(action, "cgroup-move") == 0) {
 		/* every clone of the job; a job that has exited has no task */
@@ -1149,8 +1146,7 @@ static void check_invariants(struct wbsim_run *run)
 	if (writeback != m->vm.nr_writeback)
 		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
 			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
-	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback +
-				    m->vm.nr_cancelled)
+	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback)
 		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
 			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
 	if (wbsim_sim_past_schedules(m->sim))

@@ -67,13 +67,6 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 	return TRUE;
 }
 
-gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
-				     struct wbsim_config_scratch *sc,
-				     GError **error)
-{
-	return scratch_device(cfg, "", sc, error);
-}
-
 static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 			     const char *name_where, GError **error)
 {
@@ -83,7 +76,7 @@ static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 	if (!scratch_device(cfg, name_where, &sc, error))
 		return FALSE;
 	/* PMEM emulated on DRAM lives in the RAM reserved for it at boot */
-	if (cfg->memmap && strcmp(wbsim_device_get_ops(sc.dev)->name, "pmem") == 0) {
+	if (cfg->memmap && (wbsim_device_get_ops(sc.dev)->flags & WBSIM_DEVICE_RAM_BACKED)) {
 		uint64_t cap = wbsim_device_capacity(sc.dev) << WBSIM_SECTOR_SHIFT;
 
 		if (cap > cfg->memmap) {

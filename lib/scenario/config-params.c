@@ -5,24 +5,17 @@
  * parameter struct; the scenario's [device]/[filesystem] overrides are
  * checked and applied through it (config.c).
  *
- * Built-in sets are listed in builtin_sets[]; a research program adds its
- * own with wbsim_config_register_param_set(). Lookups walk the built-ins,
- * then the registered sets in registration order, so name lists are
- * deterministic.
+ * There are no built-in sets: [device] and [filesystem] belong to the
+ * device and filesystem layers through their section ops (config-device.c,
+ * config-fs.c). A program that sets the section ops to NULL registers its
+ * own sets with wbsim_config_register_param_set(). Lookups walk the sets
+ * in registration order, so name lists are deterministic.
  */
 #include <string.h>
 
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "scenario/config-private.h"
-
-/*
- * Built-in parameter sets: none. [device] and [filesystem] belong to the
- * device and filesystem layers through their section ops (config-device.c,
- * config-fs.c); a program that sets the section ops to NULL uses the sets
- * it registers instead.
- */
-static const struct wbsim_config_param_set *const builtin_sets[] = { NULL };
 
 G_LOCK_DEFINE_STATIC(registry);
 
@@ -65,10 +58,6 @@ wbsim_config_find_param_set(const char *section, const char *name)
 
 	if (!section || !name)
 		return NULL;
-	for (size_t i = 0; builtin_sets[i]; i++)
-		if (strcmp(builtin_sets[i]->section, section) == 0 &&
-		    strcmp(builtin_sets[i]->name, name) == 0)
-			return builtin_sets[i];
 	G_LOCK(registry);
 	for (guint i = 0; registered_sets && i < registered_sets->len; i++) {
 		const struct wbsim_config_param_set *set = registered_sets->pdata[i];
@@ -87,9 +76,6 @@ char **wbsim_config_param_set_names(const char *section)
 {
 	GPtrArray *names = g_ptr_array_new();
 
-	for (size_t i = 0; builtin_sets[i]; i++)
-		if (strcmp(builtin_sets[i]->section, section) == 0)
-			g_ptr_array_add(names, g_strdup(builtin_sets[i]->name));
 	G_LOCK(registry);
 	for (guint i = 0; registered_sets && i < registered_sets->len; i++) {
 		const struct wbsim_config_param_set *set = registered_sets->pdata[i];

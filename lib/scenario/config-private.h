@@ -190,10 +190,6 @@ struct wbsim_config_scratch {
 	wbsim_cpus *cpus;
 	struct wbsim_device *dev;
 };
-/* Build the scenario's device on a new scratch machine. */
-gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
-				     struct wbsim_config_scratch *sc,
-				     GError **error);
 /* Free the scratch machine and zero @sc. */
 void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
 /* struct wbsim_setting copies (pointing into @overrides) of overrides. */

@@ -20,6 +20,7 @@
 #include "mm/page-writeback.h"
 #include "mm/page-memcg.h"
 #include "ideal-bdi.h"
+#include "mm/vm.h"
 
 struct fx {
 	struct ideal_bdi ib;
@@ -292,6 +293,13 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 		/* the inode stays on the killed wb */
 		assert_ptr_equal(fx->inode->wb, wa);
 	}
+	if (remove) {
+		/* the removed memcg is still found by its id (its pages and
+		 * its killed wb pin the css); its killed wb is not in the
+		 * index, where today's kernel looks */
+		assert_ptr_equal(wbsim_memcg_from_id(&fx->ib.vm.memcgs, fx->a->id), fx->a);
+		assert_null(wbsim_wb_get_lookup(&fx->ib.bdi, 0, fx->a));
+	}
 	wbb = wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b);
 	wbsim_mem_cgroup_flush_foreign(wbb);
 	assert_int_equal(fx->b->frn_flushes, 1);
@@ -299,6 +307,14 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 	assert_int_equal(wa->foreign_works, 1 - want_failures);
 	assert_int_equal(wa->work_list.length, 1 - want_failures);
 	assert_int_equal(fx->b->frn[0].in_flight, !want_failures);
+	if (!want_failures) {
+		const struct wbsim_wb_work *w = (const struct wbsim_wb_work *)
+			((const char *)wa->work_list.head - G_STRUCT_OFFSET(struct wbsim_wb_work, link));
+
+		/* the target memcg's own dirty pages (a's 10) plus 25%, not
+		 * the wb's 15 (b's 5 are charged to b) */
+		assert_int_equal(w->nr_pages, 12);
+	}
 	/* the record is consumed: no second flush until b dirties again */
 	wbsim_mem_cgroup_flush_foreign(wbb);
 	assert_int_equal(fx->b->frn_flushes, 1);
@@ -319,6 +335,157 @@ static void test_foreign_flush_killed(void **state)
 	flush_case(true, true, 0);
 }
 
+/* Write every dirty page of @wb (a start-all work) and let it finish. */
+static void write_all(struct fx *fx, struct wbsim_wb *wb)
+{
+	wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + WBSIM_NSEC_PER_SEC);
+	assert_int_equal(wb->stat_reclaimable + wb->stat_writeback, 0);
+}
+
+/* A page is charged to the memcg of the task that brought it into the
+ * cache, whoever owns the inode, and its dirty state is counted there;
+ * removing that memcg moves nothing: its pages, their memcg and its
+ * counters stay (no LRU reparenting; only kmem objcgs are reparented). */
+static void test_charges_stay_with_the_allocator(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_memcg *c;
+
+	(void)state;
+	dirty(fx, &fx->da, 0, 10);
+	dirty(fx, &fx->db, 10, 5);
+	c = fx->a->parent;
+	assert_int_equal(fx->a->nr_file_dirty, 10);
+	assert_int_equal(fx->b->nr_file_dirty, 5);
+	assert_int_equal(fx->inode->wb->stat_reclaimable, 15);	/* a's wb owns all */
+	wbsim_dirtier_set_memcg(&fx->da, NULL);
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
+	assert_int_equal(wbsim_page_memcg_get(fx->inode->page_memcg, 0), fx->a->id);
+	assert_int_equal(wbsim_page_memcg_get(fx->inode->page_memcg, 10), fx->b->id);
+	assert_int_equal(fx->a->nr_file_dirty, 10);
+	assert_int_equal(fx->a->nr_file, 10);
+	assert_int_equal(c->nr_file_dirty, 15);
+	/* b's further pages on the inode the killed wb owns: charged to b */
+	dirty(fx, &fx->db, 15, 5);
+	assert_int_equal(fx->b->nr_file_dirty, 10);
+	assert_int_equal(fx->a->nr_file_dirty, 10);
+	assert_int_equal(fx->inode->wb->stat_reclaimable, 20);
+	assert_true(fx->inode->wb->dying);
+	assert_consistent(fx);
+	fx_free(fx);
+}
+
+/* wb_over_bg_thresh() of a killed wb whose memcg is offline and has no
+ * dirty page left: its memcg domain reads the dead memcg's own counters
+ * (NR_FILE_DIRTY 0, its remaining file pages), and the wb is over the
+ * background threshold only through its WB_RECLAIMABLE (the sibling's
+ * pages on its inodes) against its share of that domain's bg_thresh. */
+static bool dying_wb_over_bg(uint64_t a_pages, uint64_t b_pages, uint64_t *m_dirty)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_vm *vm = &fx->ib.vm;
+	struct wbsim_wb *wa;
+	struct wbsim_dtc gdtc = { .avail = wbsim_vm_dirtyable_memory(vm) }, mdtc;
+	bool over;
+
+	dirty(fx, &fx->da, 0, a_pages);
+	wa = fx->inode->wb;
+	write_all(fx, wa);
+	assert_int_equal(fx->a->nr_file_dirty, 0);
+	wbsim_dirtier_set_memcg(&fx->da, NULL);
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
+	dirty(fx, &fx->db, a_pages, b_pages);
+	assert_ptr_equal(fx->inode->wb, wa);
+	assert_int_equal(wa->stat_reclaimable, b_pages);
+	/* the parent is at its limit: no headroom, the domain is the dead
+	 * memcg's file pages */
+	fx->a->parent->max_pages = a_pages + b_pages;
+	gdtc.dirty = vm->nr_file_dirty;
+	assert_true(wbsim_wb_mdtc(wa, &gdtc, &mdtc, false));
+	assert_ptr_equal(mdtc.dom, &fx->a->dom);
+	*m_dirty = mdtc.dirty;
+	assert_int_equal(mdtc.avail, a_pages);
+	over = wbsim_wb_check_over_bg_thresh(wa);
+	fx_free(fx);
+	return over;
+}
+
+static void test_dying_wb_bg_thresh(void **state)
+{
+	uint64_t m_dirty;
+
+	(void)state;
+	/* few pages of the dead memcg left: 10 % of 16 is 1 page, the
+	 * sibling's 200 are over it */
+	assert_true(dying_wb_over_bg(16, 200, &m_dirty));
+	assert_int_equal(m_dirty, 0);
+	/* many left: 10 % of 4000 covers the sibling's 200 */
+	assert_false(dying_wb_over_bg(4000, 200, &m_dirty));
+	assert_int_equal(m_dirty, 0);
+}
+
+/* The offline cleanup moves a killed wb's clean inodes to the wb of its
+ * memcg's parent (first living ancestor from the parent up), also for a
+ * wb killed by a blkcg change whose memcg lives; only a memcg removal
+ * queues it. */
+static void test_cleanup_moves_to_parent(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_wb *old;
+
+	(void)state;
+	dirty(fx, &fx->da, 0, 10);
+	old = fx->inode->wb;
+	write_all(fx, old);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
+	assert_true(old->dying);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + 100 * WBSIM_NSEC_PER_MSEC);
+	assert_ptr_equal(fx->inode->wb, old);	/* nothing queued the cleanup */
+	wbsim_dirtier_set_memcg(&fx->db, NULL);
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->b, NULL));
+	assert_true(fx->ib.bdi.cleanup_queued);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + 100 * WBSIM_NSEC_PER_MSEC);
+	assert_ptr_equal(fx->inode->wb->memcg, fx->a->parent);
+	assert_false(fx->inode->wb->dying);
+	assert_int_equal(old->nr_inodes, 0);
+	assert_consistent(fx);
+	fx_free(fx);
+}
+
+/* dirty_writeback_centisecs = 0: wb_wakeup_delayed() queues the flusher
+ * at once when an inode goes dirty on a wb without dirty IO, and
+ * wb_workfn() arms no periodic wakeup afterwards, so a wb left with
+ * dirty IO is not woken again (kupdate is off as well). */
+static void test_periodic_writeback_off(void **state)
+{
+	struct fx *fx = fx_new(false);
+	struct wbsim_wb *wa;
+	wbsim_time_t t;
+
+	(void)state;
+	fx->ib.vm.dirty_writeback_ns = 0;
+	t = wbsim_sim_now(fx->ib.sim);
+	dirty(fx, &fx->da, 0, 10);
+	wa = fx->inode->wb;
+	assert_true(wbsim_timer_pending(&wa->dwork));
+	assert_int_equal(wa->dwork.expires, t);
+	/* a new wb has written nothing: over its zero share, it writes all */
+	wbsim_sim_run_until(fx->ib.sim, t + WBSIM_NSEC_PER_SEC);
+	assert_int_equal(wa->stat_reclaimable + wa->stat_writeback, 0);
+	t = wbsim_sim_now(fx->ib.sim);
+	dirty(fx, &fx->da, 10, 10);
+	assert_true(wbsim_timer_pending(&wa->dwork));
+	assert_int_equal(wa->dwork.expires, t);
+	/* now within its share: the flusher runs, writes nothing, and
+	 * leaves no wakeup behind */
+	wbsim_sim_run_until(fx->ib.sim, t + WBSIM_NSEC_PER_SEC);
+	assert_int_equal(wa->stat_reclaimable, 10);
+	assert_true(wa->has_dirty_io);
+	assert_false(wbsim_timer_pending(&wa->dwork));
+	fx_free(fx);
+}
+
 /* io disabled on the parent: the wb is replaced; reachable hands the
  * inodes to the successor, unreachable leaves them on the killed wb. */
 static void replace_case(bool reachable)
@@ -330,6 +497,8 @@ static void replace_case(bool reachable)
 	old = fx->inode->wb;
 	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
 	assert_true(old->dying);
+	/* wb_blkcg_offline() queues no offline cleanup */
+	assert_false(fx->ib.bdi.cleanup_queued);
 	succ = wbsim_wb_get_create(&fx->ib.bdi, 0, fx->a);
 	assert_ptr_not_equal(succ, old);
 	assert_ptr_equal(succ->blkcg, fx->a->parent);
@@ -381,6 +550,10 @@ int main(void)
 		cmocka_unit_test(test_wb_stats_limits),
 		cmocka_unit_test(test_page_memcg_map),
 		cmocka_unit_test(test_ownership_and_foreign_record),
+		cmocka_unit_test(test_charges_stay_with_the_allocator),
+		cmocka_unit_test(test_dying_wb_bg_thresh),
+		cmocka_unit_test(test_cleanup_moves_to_parent),
+		cmocka_unit_test(test_periodic_writeback_off),
 		cmocka_unit_test(test_owner_vote_switches_with_counts),
 		cmocka_unit_test(test_foreign_flush_live),
 		cmocka_unit_test(test_foreign_flush_killed),

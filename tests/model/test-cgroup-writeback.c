@@ -4,7 +4,10 @@
  * behaves like the root-only model, a cgroup removed with dirty inodes
  * loses nothing (--check, then every page written), foreign flushes fail
  * against a removed cgroup's wb only when it is unreachable, and the
- * bdi's total write bandwidth returns to zero once nothing writes.
+ * bdi's total write bandwidth returns to zero once nothing writes; the
+ * two dying_wb variants of E7 test 1: the sibling's stall under today's
+ * kernel ends with the killed wb's periodic writeback, under the other
+ * its lag stays within a throttle pause or two.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,11 +131,110 @@ static void test_removed_cgroup_loses_nothing(void **state)
 	assert_int_equal(fail_r, 0);
 }
 
+/*
+ * E7 test 1 in small: /q/a (job old) and /q/b (job new) append at
+ * 200 MB/s each to the same 20 files under a 512 MiB parent limit; /q/a
+ * is removed at 1 s with its wb owning every inode. The sibling's pages
+ * on those inodes are charged to /q/b, so /q/b's memcg domain throttles
+ * new, while only the killed wb can write them.
+ */
+#define MAX_PAUSE_NS (200 * WBSIM_NSEC_PER_MSEC)	/* balance_dirty_pages' longest sleep */
+#define REMOVE_S 1.0
+
+static struct wbsim_run_result *dying_case(const char *variant, unsigned int writeback_cs,
+					   unsigned int expire_cs, wbsim_time_t *new_lag)
+{
+	g_autofree char *text = g_strdup_printf(
+		"[machine]\ncpus = 4\nmemory = 2G\n"
+		"[device]\npreset = ideal\nbandwidth = 2000MB/s\n"
+		"[filesystem]\ntype = xfs\n"
+		"[vm]\ndirty_writeback_centisecs = %u\ndirty_expire_centisecs = %u\n"
+		"[writeback]\ndying_wb = %s\n"
+		"[events]\nat = 0s cgroup-create /q memory.max=512M\n"
+		"at = 0s cgroup-create /q/a\nat = 0s cgroup-create /q/b\n"
+		"at = 0s cgroup-move old /q/a\nat = 0s cgroup-move new /q/b\n"
+		"at = 1s cgroup-remove /q/a\n"
+		"[fio:global]\nrw=write\nbs=64k\nfile_append=1\ninvalidate=0\nnrfiles=20\n"
+		"filename_format=f.$filenum\nsize=8g\nrate=200m\ntime_based\nruntime=16s\n"
+		"[fio:old]\n[fio:new]\n",
+		writeback_cs, expire_cs, variant);
+	struct wbsim_run_result *r = run_text(text, NULL, FALSE);
+
+	*new_lag = ((struct wbsim_job_result *)r->jobs->pdata[1])->max_lag_ns;
+	return r;
+}
+
+/* Today's kernel: the sibling's foreign flushes to the killed wb fail,
+ * and its pages wait for the killed wb's own flusher, which wakes every
+ * dirty_writeback_interval and then finds its WB_RECLAIMABLE over its
+ * share of the dead memcg's background threshold. The stall lasts until
+ * that writeback: the lag stops growing only when the killed wb's dirty
+ * pages fall, within one interval of the removal; a shorter interval
+ * shortens it; the expiry age (kupdate's cut) does not matter. */
+static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
+{
+	wbsim_time_t lag5, lag2, lag5_expire5;
+	struct wbsim_run_result *r = dying_case("unreachable", 500, 3000, &lag5);
+	int c_lag = series_col(r, "job1_lag_ms");
+	int c_dying = series_col(r, "memcg:/q/a:dying_wb_dirty_pages");
+	double t_stop = -1, t_write = -1;
+
+	(void)state;
+	assert_true(c_lag >= 0 && c_dying >= 0);
+	assert_true(memcg_of(r, "/q/b")->frn_flush_failures > 0);
+	assert_true(lag5 > 2 * MAX_PAUSE_NS);
+	for (guint i = series_row_at(r, REMOVE_S); i + 1 < series_rows(r); i++) {
+		double t = series_at(r, i + 1, 0);
+
+		if (t_write < 0 && series_at(r, i + 1, c_dying) < series_at(r, i, c_dying) / 2)
+			t_write = t;
+		if (t_stop < 0 && series_at(r, i, c_lag) > 2 * MAX_PAUSE_NS / 1e6 &&
+		    series_at(r, i + 1, c_lag) < series_at(r, i, c_lag))
+			t_stop = t;
+	}
+	/* the first stall ends at the killed wb's first writeback after the
+	 * removal (within three 100 ms samples), which comes within one
+	 * dirty_writeback_interval (plus its own run) of the removal */
+	assert_true(t_write > REMOVE_S && t_write <= REMOVE_S + 5.0 + 0.5);
+	assert_true(t_stop >= t_write - 0.05 && t_stop <= t_write + 0.3);
+	wbsim_run_result_free(r);
+
+	wbsim_run_result_free(dying_case("unreachable", 200, 3000, &lag2));
+	assert_true(lag2 < lag5);
+	wbsim_run_result_free(dying_case("unreachable", 500, 500, &lag5_expire5));
+	assert_true(lag5_expire5 > lag5 * 0.9 && lag5_expire5 < lag5 * 1.1);
+}
+
+/* The kernel that keeps killed wbs findable: the sibling's foreign flush
+ * reaches the killed wb at its first throttled pass (the flush wakes the
+ * flusher, which then runs background writeback for its share), so the
+ * sibling falls behind by at most a throttle pause or two. */
+static void test_reachable_lag_bounded_by_pauses(void **state)
+{
+	wbsim_time_t lag;
+	struct wbsim_run_result *r = dying_case("reachable", 500, 3000, &lag);
+
+	(void)state;
+	/* the killed wb of /q/a ran the sibling's foreign flushes */
+	for (guint i = 0; i < r->cgwbs->len; i++) {
+		const struct wbsim_cgwb_result *wb = r->cgwbs->pdata[i];
+
+		if (strcmp(wb->memcg, "/q/a") == 0) {
+			assert_true(wb->dying);
+			assert_true(wb->foreign_works > 0);
+		}
+	}
+	assert_true(lag <= 2 * MAX_PAUSE_NS);
+	wbsim_run_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lone_cgroup_like_root),
 		cmocka_unit_test(test_removed_cgroup_loses_nothing),
+		cmocka_unit_test(test_unreachable_stall_ends_with_periodic_writeback),
+		cmocka_unit_test(test_reachable_lag_bounded_by_pauses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

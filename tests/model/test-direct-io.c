@@ -61,11 +61,32 @@ static void test_queue_depth(void **state)
 	wbsim_run_result_free(c);
 }
 
+/* A sized job ends when its last write completed: fio reaps the writes in
+ * flight at the end of a pass, so every block of the file is written and
+ * counted, whatever the queue depth. */
+static void test_sized_job_drains(void **state)
+{
+	static const char sized[] =
+		"[machine]\ncpus = 4\nmemory = 2G\n"
+		"[device]\npreset = samsung-pm1733-3.84t\n"
+		"[filesystem]\ntype = xfs\n"
+		"[fio:d]\nrw=randwrite\nbs=64k\nsize=4m\ndirect=1\n"
+		"ioengine=io_uring\niodepth=4\n";
+	struct wbsim_run_result *r = run_text(sized, NULL, TRUE);
+	const struct wbsim_job_result *j = r->jobs->pdata[0];
+
+	assert_int_equal(j->total_ios, 64);
+	assert_int_equal(j->io_bytes, 4 << 20);
+	assert_int_equal(r->device_stats.bytes, 4 << 20);
+	wbsim_run_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_direct_bypasses_page_cache),
 		cmocka_unit_test(test_queue_depth),
+		cmocka_unit_test(test_sized_job_drains),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
