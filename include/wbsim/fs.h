@@ -22,6 +22,10 @@
  *   map_blocks() delayed -> allocated extents (unwritten until the I/O
  *                completes on XFS and ext4), under a group lock, with CPU
  *                charged while the lock is held
+ *   end_bio()    the write completed: where the completion runs (in the bio's
+ *                end_io context, on a workqueue of the filesystem, one inode
+ *                at a time or one filesystem at a time) and when the pages
+ *                leave writeback
  *   end_io()     unwritten -> written (extent split/merge bookkeeping)
  *   close(), remount()  drop in-memory state (XFS post-EOF preallocation,
  *                ext4 preallocations and extent status cache)
@@ -45,7 +49,7 @@ typedef struct wbsim_fs wbsim_fs;
 typedef struct wbsim_fs_inode wbsim_fs_inode;
 
 /** WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library expects. */
-#define WBSIM_FS_OPS_VERSION 2
+#define WBSIM_FS_OPS_VERSION 3
 
 /**
  * enum wbsim_fs_opt_type - how an option's text value is parsed; every
@@ -115,6 +119,11 @@ struct wbsim_fs_map {
 #define WBSIM_FIEMAP_EXTENT_UNWRITTEN	0x00000800
 #define WBSIM_FIEMAP_EXTENT_MERGED	0x00001000
 
+/** Flags of a completed write (wbsim_fs_end_bio()). */
+#define WBSIM_FS_IO_UNWRITTEN	(1u << 0)	/* written into unwritten extents */
+#define WBSIM_FS_IO_DIRECT	(1u << 1)	/* direct I/O (iomap_dio), not writeback */
+#define WBSIM_FS_IO_APPEND	(1u << 2)	/* ends beyond the on-disk size */
+
 /**
  * struct wbsim_fs_extent - one FIEMAP record (struct fiemap_extent, in bytes)
  * @logical: byte offset in the file
@@ -167,8 +176,18 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  *        delayed; asynchronous, see wbsim_fs_map_blocks(); mandatory
  * @end_io: the write of [@first, @first + @nr) completed. Return: CPU ns of
  *        the completion work
+ * @end_bio: the device completed the write of [@first, @first + @nr) of
+ *        @inode (one ioend, WBSIM_FS_IO_* @flags), in the bio's end_io
+ *        context; run the completion where the filesystem runs it and call
+ *        @done(sim, @arg) once the pages may leave writeback (from inside
+ *        the call for a completion in end_io context). NULL: see
+ *        wbsim_fs_end_bio_default()
  * @writepages_lock: a lock the flusher must hold around writepages of
  *        @inode, or NULL
+ * @write_lock: take the lock a buffered write holds for the filesystem's
+ *        part of the write (@write's CPU), as @task, then call
+ *        @done(sim, @arg); NULL: no such lock
+ * @write_unlock: release it
  * @fiemap: append the FIEMAP records of @inode to @out (an array of struct
  *        wbsim_fs_extent) as the filesystem reports them now; mandatory
  * @nr_extents: raw extent count (XFS fsx_nextents: on-disk records)
@@ -208,6 +227,11 @@ struct wbsim_fs_ops {
 	gboolean (*remount)(wbsim_fs *fs, GError **error);
 	void (*sync_fs)(wbsim_fs *fs);
 	gboolean nowait_buffered_write;
+	void (*end_bio)(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uint64_t nr,
+			unsigned int flags, wbsim_event_fn done, void *arg);
+	void (*write_lock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			   wbsim_event_fn done, void *arg);
+	void (*write_unlock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 };
 
 /**
@@ -393,6 +417,50 @@ WBSIM_API void wbsim_fs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode,
  */
 WBSIM_API wbsim_time_t wbsim_fs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode,
 				       uint64_t first, uint64_t nr);
+/**
+ * wbsim_fs_end_bio() - the device completed a write of [@first, @first+@nr)
+ * of @inode: the model's end_bio hook runs the completion where the
+ * filesystem does and calls @done(sim, @arg) when the pages may leave
+ * writeback (possibly from inside this call)
+ * @flags: WBSIM_FS_IO_*
+ */
+WBSIM_API void wbsim_fs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				uint64_t nr, unsigned int flags, wbsim_event_fn done, void *arg);
+/**
+ * wbsim_fs_end_bio_default() - the completion of a model without an
+ * end_bio hook (also used by models for what they do not special-case):
+ * a write into unwritten extents, and a direct write, run end_io() on the
+ * filesystem's "dio" workqueue (a bound workqueue: one worker per CPU, no
+ * order between inodes; the kernel's sb->s_dio_done_wq), its CPU charged
+ * there; any other write completes at once, in end_io context.
+ */
+WBSIM_API void wbsim_fs_end_bio_default(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+					uint64_t nr, unsigned int flags, wbsim_event_fn done,
+					void *arg);
+/**
+ * wbsim_fs_end_bio_common() - what every built-in end_bio hook does first:
+ * a direct write goes to wbsim_fs_end_bio_default(), a write that needs no
+ * conversion ends at once (in the bio's end_io context)
+ * Return: TRUE if it handled the completion; FALSE for a buffered write
+ * into unwritten extents, which the model defers.
+ */
+WBSIM_API gboolean wbsim_fs_end_bio_common(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+					   uint64_t nr, unsigned int flags, wbsim_event_fn done,
+					   void *arg);
+/** wbsim_fs_completion_cpu_ns() - CPU time of the filesystem's completion workqueues. */
+WBSIM_API wbsim_time_t wbsim_fs_completion_cpu_ns(const wbsim_fs *fs);
+/**
+ * wbsim_fs_write_lock() - the model's write_lock hook: take, as @task, the
+ * lock a buffered write of @inode holds for the filesystem's part (XFS:
+ * the ILOCK, exclusively), then call @done(sim, @arg) from an event
+ * Return: FALSE, calling nothing, when the model has no such lock.
+ */
+WBSIM_API gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+				       wbsim_event_fn done, void *arg);
+/** wbsim_fs_write_unlock() - release what wbsim_fs_write_lock() took. */
+WBSIM_API void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
+/** wbsim_fs_has_write_lock() - the model has a write_lock hook. */
+WBSIM_API gboolean wbsim_fs_has_write_lock(const wbsim_fs *fs);
 /**
  * wbsim_fs_writepages_lock() - a lock to hold around the writepages of
  * @inode (F2FS serialises regular-file writeback on sbi->writepages unless

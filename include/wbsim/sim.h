@@ -216,6 +216,7 @@ typedef struct wbsim_task {
 	struct wbsim_task *next_waiter;
 	struct wbsim_cpus *on_pool;
 	int cpu;
+	gboolean wait_shared;	/* waiting for a lock in shared mode */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */
@@ -284,6 +285,7 @@ typedef struct wbsim_lock {
 	wbsim_task *owner;
 	wbsim_time_t held_since;
 	wbsim_task *wait_head, *wait_tail;
+	unsigned int readers;	/* holders in shared mode (rwsem read side) */
 } wbsim_lock;
 
 /** wbsim_lock_init() - initialise an unlocked lock (copies @name). */
@@ -301,6 +303,18 @@ WBSIM_API void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task,
 				  wbsim_event_fn done, void *arg);
 /** wbsim_lock_release() - release @lock held by @task; hands it to the next waiter. */
 WBSIM_API void wbsim_lock_release(wbsim_lock *lock, wbsim_task *task);
+/**
+ * wbsim_lock_acquire_shared() - take @lock in shared mode (down_read() of
+ * an rw_semaphore), then call @done(sim, @arg)
+ *
+ * Shared holders run together; a taker in shared mode waits while the
+ * lock is held exclusively or anyone waits before it (FIFO: a waiting
+ * writer is not starved). Waits are accounted as for wbsim_lock_acquire().
+ */
+WBSIM_API void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task,
+					 wbsim_event_fn done, void *arg);
+/** wbsim_lock_release_shared() - up_read(): drop one shared hold of @lock. */
+WBSIM_API void wbsim_lock_release_shared(wbsim_lock *lock, wbsim_task *task);
 /** wbsim_lock_owner() - the task holding @lock, or NULL. */
 static inline wbsim_task *wbsim_lock_owner(const wbsim_lock *lock)
 {

@@ -2,7 +2,9 @@
 /*
  * workqueue.c - work items run in FIFO order by at most max_active kworker
  * tasks, each item costing CPU time on the machine's CPU pool before its
- * function runs. Left out: per-CPU pools and CPU affinity of work items,
+ * function runs; or work_structs (struct wbsim_work) whose function runs on
+ * the worker, queued once at a time and never run concurrently with
+ * themselves. Left out: per-CPU pools and CPU affinity of work items,
  * concurrency management of bound workqueues, rescuers.
  */
 #include "core/pid.h"
@@ -12,6 +14,7 @@ struct work_item {
 	wbsim_time_t cost;
 	wbsim_event_fn fn;
 	void *arg;
+	struct wbsim_work *work;	/* a work_struct instead of cost + fn */
 };
 
 struct worker {
@@ -66,17 +69,32 @@ void wbsim_workqueue_free(struct wbsim_workqueue *wq)
 
 static void worker_done(wbsim_sim *sim, void *arg);
 
+static void worker_run_work(wbsim_sim *sim, void *arg)
+{
+	struct worker *w = arg;
+	struct wbsim_work *work = w->item.work;
+
+	(void)sim;
+	work->fn(work, &w->task);
+}
+
 static void worker_start(struct worker *w, struct work_item item)
 {
 	w->busy = TRUE;
 	w->item = item;
+	if (item.work) {
+		item.work->pending = FALSE;
+		item.work->running = TRUE;
+		item.work->worker = w;
+		/* as an event: the caller may be inside the previous run */
+		wbsim_sim_schedule_at(w->wq->sim, wbsim_sim_now(w->wq->sim), worker_run_work, w);
+		return;
+	}
 	wbsim_cpus_run(w->wq->cpus, &w->task, item.cost, worker_done, w);
 }
 
-static void worker_done(wbsim_sim *sim, void *arg)
+static void worker_next(struct worker *w)
 {
-	struct worker *w = arg;
-	struct work_item item = w->item;
 	struct work_item *next = g_queue_pop_head(&w->wq->pending);
 
 	w->busy = FALSE;
@@ -84,13 +102,19 @@ static void worker_done(wbsim_sim *sim, void *arg)
 		worker_start(w, *next);
 		g_free(next);
 	}
+}
+
+static void worker_done(wbsim_sim *sim, void *arg)
+{
+	struct worker *w = arg;
+	struct work_item item = w->item;
+
+	worker_next(w);
 	item.fn(sim, item.arg);
 }
 
-void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg)
+static void queue_item(struct wbsim_workqueue *wq, struct work_item item)
 {
-	struct work_item item = { cost, fn, arg };
-
 	for (unsigned int i = 0; i < wq->nr_workers; i++) {
 		if (!wq->workers[i].busy) {
 			worker_start(&wq->workers[i], item);
@@ -98,6 +122,48 @@ void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event
 		}
 	}
 	g_queue_push_tail(&wq->pending, g_memdup2(&item, sizeof(item)));
+}
+
+void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg)
+{
+	struct work_item item = { cost, fn, arg, NULL };
+
+	queue_item(wq, item);
+}
+
+void wbsim_work_init(struct wbsim_work *work,
+		     void (*fn)(struct wbsim_work *work, wbsim_task *worker), void *arg)
+{
+	*work = (struct wbsim_work){ .fn = fn, .arg = arg };
+}
+
+gboolean wbsim_queue_work_item(struct wbsim_workqueue *wq, struct wbsim_work *work)
+{
+	struct work_item item = { 0, NULL, NULL, work };
+
+	if (work->pending)
+		return FALSE;
+	work->pending = TRUE;
+	work->wq = wq;
+	/* running: it goes on the queue when this run ends */
+	if (!work->running)
+		queue_item(wq, item);
+	return TRUE;
+}
+
+void wbsim_work_done(struct wbsim_work *work)
+{
+	struct worker *w = work->worker;
+
+	g_return_if_fail(work->running && w);
+	work->running = FALSE;
+	work->worker = NULL;
+	worker_next(w);
+	if (work->pending) {
+		struct work_item item = { 0, NULL, NULL, work };
+
+		queue_item(work->wq, item);
+	}
 }
 
 wbsim_time_t wbsim_workqueue_cpu_ns(const struct wbsim_workqueue *wq)

@@ -24,6 +24,28 @@ struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
 void wbsim_workqueue_free(struct wbsim_workqueue *wq);
 /* queue_work(): run @fn(@arg) after @cost ns of CPU on a worker. */
 void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg);
+/*
+ * A work_struct: queued at most once at a time (queue_work() of a pending
+ * item does nothing) and never run by two workers at once (an item queued
+ * again while it runs waits until that run is over: the kernel's
+ * non-reentrancy). Its @fn runs on the worker task, may take locks and run
+ * CPU bursts on it, and calls wbsim_work_done() when it returns.
+ */
+struct wbsim_work {
+	void (*fn)(struct wbsim_work *work, wbsim_task *worker);
+	void *arg;
+	/* private */
+	gboolean pending, running;
+	struct wbsim_workqueue *wq;
+	void *worker;
+};
+
+void wbsim_work_init(struct wbsim_work *work,
+		     void (*fn)(struct wbsim_work *work, wbsim_task *worker), void *arg);
+/* queue_work(): FALSE if @work was already pending. */
+gboolean wbsim_queue_work_item(struct wbsim_workqueue *wq, struct wbsim_work *work);
+/* The item's function has returned: its worker takes the next item. */
+void wbsim_work_done(struct wbsim_work *work);
 /* CPU time its workers consumed. */
 wbsim_time_t wbsim_workqueue_cpu_ns(const struct wbsim_workqueue *wq);
 

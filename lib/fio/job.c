@@ -659,6 +659,7 @@ bool wbsim_job_should_stop(const struct wbsim_job *job)
 }
 
 static void job_batch_done(wbsim_sim *sim, void *arg);
+static void job_batch_locked(wbsim_sim *sim, void *arg);
 static void job_after_throttle(wbsim_sim *sim, void *arg);
 
 /* io_uring: does the next write go to the io-wq worker? */
@@ -714,7 +715,11 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_inode *inode = f->inode;
 	uint64_t off = job_write_offset(job, f, blk);
-	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle);
+	wbsim_time_t fs_cost;
+	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle,
+							&fs_cost);
+
+	job->batch_fs_total += fs_cost;
 
 	if (job->uring) {
 		bool punted = job_uring_punted(job);
@@ -752,6 +757,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		return;
 	}
 	job->batch_ios = 0;
+	job->batch_fs_total = 0;
 	job->batch_throttle = false;
 	job->batch_pass_end = false;
 	/* the first write of the batch was issued when the wait began */
@@ -777,6 +783,10 @@ static void job_next(wbsim_sim *sim, void *arg)
 			wbsim_job_open_file(job, fi);
 			return;
 		}
+		/* a batch runs under one inode's write lock (XFS ILOCK) */
+		if (job->batch_ios && f->inode != job->batch_inode &&
+		    wbsim_fs_has_write_lock(job->m->fs))
+			break;
 		blk = wbsim_job_next_block(job, f);
 		if (blk == UINT64_MAX) {
 			job->batch_pass_end = true;
@@ -811,7 +821,30 @@ static void job_next(wbsim_sim *sim, void *arg)
 	job->batch_total = total;
 	if (job->uring)
 		job_fio_thread_kick(job);
+	/* the filesystem's part of the writes under its write lock, then the rest */
+	if (job->batch_fs_total &&
+	    wbsim_fs_write_lock(job->m->fs, job->batch_inode->fs_inode, &job->task,
+				job_batch_locked, job))
+		return;
 	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
+}
+
+static void job_batch_unlock(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
+	wbsim_fs_write_unlock(job->m->fs, job->batch_inode->fs_inode, &job->task);
+	wbsim_cpus_run(job->m->cpus, &job->task, job->batch_total - job->batch_fs_total,
+		       job_batch_done, job);
+}
+
+static void job_batch_locked(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
+	wbsim_cpus_run(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock, job);
 }
 
 static void job_resume(struct wbsim_job *job);

@@ -77,6 +77,7 @@ struct wbsim_job {
 	wbsim_time_t batch_cost[64];
 	uint64_t batch_off[64];		/* each write's offset in its file */
 	wbsim_time_t batch_total;
+	wbsim_time_t batch_fs_total;	/* the filesystem's part (under its write lock) */
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
 	bool batch_throttle;		/* balance_dirty_pages() is due */
 	bool batch_pass_end;

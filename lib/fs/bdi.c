@@ -13,7 +13,6 @@
 #include "fs/cgroup-writeback.h"
 #include "mm/page-memcg.h"
 #include "mm/bandwidth.h"
-#include "core/workqueue.h"
 
 /*
  * Models bdi_set_max_bytes(): the byte cap becomes a max_ratio against the
@@ -55,9 +54,6 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	bdi->dirty.strictlimit = p->strictlimit;
 	if (p->max_bytes)
 		bdi_set_max_bytes(bdi, vm, p->max_bytes);
-	/* The end-io workqueue is per CPU in the kernel (xfs-conv, ext4 rsv
-	 * conversion): up to one worker per CPU. */
-	bdi->endio_wq = wbsim_workqueue_new(vm->sim, cpus, "endio", wbsim_cpus_count(cpus), 0);
 	bdi->inodes = g_ptr_array_new();
 	bdi->freeze_waiters = g_array_new(FALSE, FALSE, sizeof(struct wbsim_freeze_waiter));
 	bdi->retired_wbs = g_ptr_array_new();
@@ -91,7 +87,6 @@ void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 	g_clear_pointer(&bdi->freeze_waiters, g_array_unref);
 	g_clear_pointer(&bdi->inodes, g_ptr_array_unref);
 	wbsim_writepages_free_live_bios(bdi);
-	g_clear_pointer(&bdi->endio_wq, wbsim_workqueue_free);
 	g_clear_error(&bdi->failure);
 }
 

@@ -11,7 +11,6 @@
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 #include "fs/direct-io.h"
-#include "core/workqueue.h"
 
 struct direct_io {
 	struct wbsim_inode *inode;
@@ -48,8 +47,9 @@ static void direct_io_done(wbsim_sim *sim, void *arg)
 }
 
 /* Models iomap_dio_bio_end_io() and iomap_dio_complete(): the last bio's
- * end completes the write, through the filesystem's unwritten conversion
- * (->end_io, on the end-io workqueue) if it wrote unwritten extents. */
+ * end completes the write, through the filesystem's completion
+ * (wbsim_fs_end_bio(): an unwritten conversion runs on the sb's dio
+ * workqueue). */
 static void direct_bio_end_io(wbsim_sim *sim, void *arg)
 {
 	struct direct_bio *b = arg;
@@ -57,15 +57,11 @@ static void direct_bio_end_io(wbsim_sim *sim, void *arg)
 
 	if (--io->outstanding)
 		return;
-	if (io->unwritten) {
-		struct wbsim_bdi *bdi = io->inode->bdi;
-		wbsim_time_t cost = wbsim_fs_end_io(bdi->fs, io->inode->fs_inode,
-						    io->first_block, io->nr_blocks);
-
-		wbsim_queue_work(bdi->endio_wq, cost, direct_io_done, io);
-		return;
-	}
-	direct_io_done(sim, io);
+	(void)sim;
+	wbsim_fs_end_bio(io->inode->bdi->fs, io->inode->fs_inode, io->first_block,
+			 io->nr_blocks,
+			 WBSIM_FS_IO_DIRECT | (io->unwritten ? WBSIM_FS_IO_UNWRITTEN : 0),
+			 direct_io_done, io);
 }
 
 /* Submit the write's bios one after the other, then let the task go. */

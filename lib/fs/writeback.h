@@ -272,7 +272,6 @@ struct wbsim_bdi {
 	struct wbsim_wb **wb_ctx;
 	const struct wbsim_affinity_ops *affinity;
 	uint64_t max_request_pages;	/* max_sectors_kb in pages */
-	struct wbsim_workqueue *endio_wq;	/* unwritten-extent conversion work */
 	GQueue live_bios;		/* writepages.c bios not yet ended: freed at clear */
 	uint64_t last_bdp_sleep;	/* jiffies */
 	/* tracing hook: NULL when not tracing */

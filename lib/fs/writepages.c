@@ -19,7 +19,6 @@
 #include "fs/cgroup-writeback.h"
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
-#include "core/workqueue.h"
 #include "fs/wb-ctx-change.h"
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
@@ -87,17 +86,17 @@ static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 }
 
 /*
- * bio completion (iomap_writepage_end_bio): a write into an unwritten
- * extent first needs the filesystem's conversion (XFS xfs_end_ioend on the
- * xfs-conv workqueue, ext4's end_io work), which costs CPU on a kworker and
- * delays the end of the pages' writeback; other bios end it at once (the
- * block layer has already charged their completion CPU).
+ * bio completion (iomap_writepage_end_bio, ext4_end_bio): the filesystem
+ * decides where the completion runs (wbsim_fs_end_bio: in this end_io
+ * context, or deferred to a workqueue of its own when the write went into
+ * unwritten extents); the pages stay under writeback until it is done.
  */
 static void wb_bio_end_io(wbsim_sim *sim, void *arg)
 {
 	struct wb_bio *b = arg;
 	struct wbsim_inode *inode = b->inode;
 
+	(void)sim;
 	if (b->parent) {
 		struct wb_bio *p = b->parent;
 
@@ -109,15 +108,8 @@ static void wb_bio_end_io(wbsim_sim *sim, void *arg)
 	} else if (--b->pending) {
 		return;
 	}
-
-	if (b->unwritten) {
-		wbsim_time_t cost = wbsim_fs_end_io(inode->bdi->fs, inode->fs_inode,
-						    b->first_page, b->nr_pages);
-
-		wbsim_queue_work(inode->bdi->endio_wq, cost, wb_bio_end_writeback, b);
-		return;
-	}
-	wb_bio_end_writeback(sim, b);
+	wbsim_fs_end_bio(inode->bdi->fs, inode->fs_inode, b->first_page, b->nr_pages,
+			 b->unwritten ? WBSIM_FS_IO_UNWRITTEN : 0, wb_bio_end_writeback, b);
 }
 
 static struct wp_batch *wp_batch_of(const struct wbsim_writepages *wp)

@@ -15,7 +15,8 @@
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
  * decision; leaves out the page cache read-in of partial pages. */
 wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
-					 uint64_t pos, uint64_t len, bool *throttle)
+					 uint64_t pos, uint64_t len, bool *throttle,
+					 wbsim_time_t *fs_cost)
 {
 	struct wbsim_bdi *bdi = inode->bdi;
 	const struct wbsim_cpu_costs *c = bdi->costs;
@@ -46,7 +47,8 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	cost = c->write_syscall_ns + c->copy_page_ns * len / WBSIM_PAGE_SIZE +
 	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
 	       calls * c->account_dirty_ns;
-	cost += wbsim_fs_write(bdi->fs, inode->fs_inode, pos, len);
+	*fs_cost = wbsim_fs_write(bdi->fs, inode->fs_inode, pos, len);
+	cost += *fs_cost;
 	if (acct)
 		wbsim_account_page_dirtied(inode, d, acct);
 	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb */

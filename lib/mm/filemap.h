@@ -16,6 +16,9 @@
  *	(the ratelimited throttle's decision, taken once); the caller runs
  *	it, through wbsim_dirtier_balance_dirty_pages(), when the write's
  *	CPU time is over
+ * @fs_cost: set to the filesystem's part of the CPU time (iomap_begin /
+ *	write_begin), which runs under the filesystem's write lock
+ *	(wbsim_fs_write_lock(): XFS's ILOCK)
  *
  * Marks the pages dirty in the page cache (a write of part of a page
  * dirties the whole page), accounts each folio that gets its first dirty
@@ -26,6 +29,7 @@
  * page allocation, dirty accounting, the filesystem's reservation).
  */
 wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
-					 uint64_t pos, uint64_t len, bool *throttle);
+					 uint64_t pos, uint64_t len, bool *throttle,
+					 wbsim_time_t *fs_cost);
 
 #endif

@@ -19,7 +19,6 @@
 #include "report/trace.h"
 #include "core/sim-private.h"
 #include "block/blk.h"
-#include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
 #include "fs/cgroup-writeback.h"
 
@@ -1349,7 +1348,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++)
 		r->cpu_by_kind[WBSIM_TASK_FLUSHER] += bdi->wb_ctx[i]->flusher.cpu_ns;
 	r->cpu_by_kind[WBSIM_TASK_IRQ] = wbsim_blk_queue_irq_task(bdi->queue)->cpu_ns +
-					 wbsim_workqueue_cpu_ns(bdi->endio_wq);
+					 wbsim_fs_completion_cpu_ns(m->fs);
 	r->cpu_by_kind[WBSIM_TASK_OTHER] += r->device_stats.cpu_ns;
 	r->events = wbsim_sim_events_processed(m->sim);
 	r->sim_ns = wbsim_sim_now(m->sim);

@@ -181,6 +181,81 @@ static void test_lock_fifo_and_accounting(void **state)
 	wbsim_sim_free(sim);
 }
 
+/* rw_semaphore: readers R1 (at 0) and R2 (at 10) share it; writer W asks
+ * at 20 and waits for both (granted at 110, when R2 releases); reader R3
+ * asks at 30, behind the waiting writer (FIFO: no writer starvation), and
+ * gets it when W releases at 210. */
+struct rw_locker {
+	wbsim_task task;
+	wbsim_lock *lock;
+	gboolean shared;
+	wbsim_time_t granted, released;
+};
+
+static void rw_release(wbsim_sim *sim, void *arg)
+{
+	struct rw_locker *l = arg;
+
+	l->released = wbsim_sim_now(sim);
+	if (l->shared)
+		wbsim_lock_release_shared(l->lock, &l->task);
+	else
+		wbsim_lock_release(l->lock, &l->task);
+}
+
+static void rw_got(wbsim_sim *sim, void *arg)
+{
+	struct rw_locker *l = arg;
+
+	l->granted = wbsim_sim_now(sim);
+	wbsim_sim_schedule_after(sim, 100, rw_release, l);
+}
+
+static void rw_ask(wbsim_sim *sim, void *arg)
+{
+	struct rw_locker *l = arg;
+
+	(void)sim;
+	if (l->shared)
+		wbsim_lock_acquire_shared(l->lock, &l->task, rw_got, l);
+	else
+		wbsim_lock_acquire(l->lock, &l->task, rw_got, l);
+}
+
+static void test_rwsem_readers_share_writer_waits(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_lock lock;
+	struct rw_locker t[4];
+	static const gboolean shared[4] = { TRUE, TRUE, FALSE, TRUE };
+
+	(void)state;
+	wbsim_lock_init(&lock, sim, "ilock");
+	for (int i = 0; i < 4; i++) {
+		t[i] = (struct rw_locker){ .lock = &lock, .shared = shared[i] };
+		wbsim_task_init(&t[i].task, "rw", WBSIM_TASK_FLUSHER);
+		wbsim_sim_schedule_at(sim, 10 * (wbsim_time_t)i, rw_ask, &t[i]);
+	}
+	wbsim_sim_run(sim);
+	assert_int_equal(t[0].granted, 0);
+	assert_int_equal(t[1].granted, 10);	/* shared with R1 */
+	assert_int_equal(t[2].granted, 110);	/* after the last reader */
+	assert_int_equal(t[3].granted, 210);	/* behind the waiting writer */
+	assert_int_equal(t[2].task.lock_wait_ns, 90);
+	assert_int_equal(t[3].task.lock_wait_ns, 180);
+	assert_int_equal(lock.acquisitions, 4);
+	assert_int_equal(lock.contended, 2);
+	assert_int_equal(lock.wait_ns, 270);
+	/* held from 0 to 310 without a gap */
+	assert_int_equal(lock.hold_ns, 310);
+	assert_null(wbsim_lock_owner(&lock));
+	assert_int_equal(lock.readers, 0);
+	for (int i = 0; i < 4; i++)
+		wbsim_task_clear(&t[i].task);
+	wbsim_lock_clear(&lock);
+	wbsim_sim_free(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_pool_serialises),
 		cmocka_unit_test(test_zero_cpus_is_an_error),
 		cmocka_unit_test(test_lock_fifo_and_accounting),
+		cmocka_unit_test(test_rwsem_readers_share_writer_waits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

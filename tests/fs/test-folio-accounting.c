@@ -60,9 +60,11 @@ static void fx_free(struct fx *fx)
 static uint64_t write_bytes(struct fx *fx, uint64_t off, uint64_t len)
 {
 	uint64_t before = fx->ib.vm.nr_dirtied;
+	wbsim_time_t fs_cost;
 	bool throttle;
 
-	assert_true(wbsim_generic_perform_write(fx->inode, &fx->d, off, len, &throttle) > 0);
+	assert_true(wbsim_generic_perform_write(fx->inode, &fx->d, off, len, &throttle,
+						&fs_cost) > 0);
 	return fx->ib.vm.nr_dirtied - before;
 }
 

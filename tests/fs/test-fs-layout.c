@@ -352,7 +352,7 @@ static void test_params(void **state)
 	assert_int_equal(v, 16);
 	assert_true(wbsim_fs_param_value(fs, "alloc_cpu_ns", &v));
 	assert_int_equal(v, 2000);
-	assert_int_equal(wbsim_fs_nr_locks(fs), 16);
+	assert_int_equal(wbsim_fs_nr_locks(fs), 17);	/* 16 AGF locks and the ILOCKs summed */
 	wbsim_fs_free(fs);
 	assert_null(wbsim_fs_new("xfs", sim, cpus, 16 * GiB, unknown, 1, &error));
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);

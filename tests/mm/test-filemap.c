@@ -92,10 +92,11 @@ static void test_write_counts_on_task_cpu(void **state)
 {
 	struct fx *fx = *state;
 	bool throttle = true;
+	wbsim_time_t fs_cost;
 
 	fx->ta.last_cpu = 2;
 	/* 10000 bytes at 100: pages 0..2 */
-	wbsim_generic_perform_write(fx->inode, &fx->da, 100, 10000, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 100, 10000, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 10100);
 	assert_int_equal(fx->vm.nr_file_dirty, 3);
 	assert_int_equal(fx->da.td.nr_dirtied, 3);
@@ -106,14 +107,14 @@ static void test_write_counts_on_task_cpu(void **state)
 			assert_int_equal(bdp_ratelimits(fx, c), 0);
 	/* the task moved to CPU 1: pages 2..4, of which 3 and 4 are new */
 	fx->ta.last_cpu = 1;
-	wbsim_generic_perform_write(fx->inode, &fx->da, 3 * 4096 - 1, 2 * 4096, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 3 * 4096 - 1, 2 * 4096, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 5 * 4096 - 1);
 	assert_int_equal(fx->vm.nr_file_dirty, 5);
 	assert_int_equal(bdp_ratelimits(fx, 1), 2);
 	assert_int_equal(bdp_ratelimits(fx, 2), 3);
 	assert_int_equal(bdp_ratelimits(fx, 0), 0);
 	/* a rewrite of dirty pages: no new dirty page, i_size stays */
-	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 4096, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 4096, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 5 * 4096 - 1);
 	assert_int_equal(fx->vm.nr_file_dirty, 5);
 	assert_int_equal(bdp_ratelimits(fx, 1), 2);
@@ -129,20 +130,21 @@ static void test_forced_look_per_cpu(void **state)
 {
 	struct fx *fx = *state;
 	bool throttle;
+	wbsim_time_t fs_cost;
 
 	fx->vm.dirty.ratelimit_pages = 8;
 	fx->da.td.nr_dirtied_pause = 1 << 20;
 	fx->db.td.nr_dirtied_pause = 1 << 20;
 	fx->ta.last_cpu = 1;
 	fx->tb.last_cpu = 3;
-	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 4 * 4096, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 4 * 4096, &throttle, &fs_cost);
 	assert_false(throttle);
-	wbsim_generic_perform_write(fx->inode, &fx->db, 4 * 4096, 4 * 4096, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->db, 4 * 4096, 4 * 4096, &throttle, &fs_cost);
 	assert_false(throttle);
 	assert_int_equal(bdp_ratelimits(fx, 1), 4);
 	assert_int_equal(bdp_ratelimits(fx, 3), 4);
 	/* CPU 1 reaches 8: a looks now, and CPU 1's count starts again */
-	wbsim_generic_perform_write(fx->inode, &fx->da, 8 * 4096, 4 * 4096, &throttle);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 8 * 4096, 4 * 4096, &throttle, &fs_cost);
 	assert_true(throttle);
 	assert_int_equal(bdp_ratelimits(fx, 1), 0);
 	assert_int_equal(bdp_ratelimits(fx, 3), 4);

@@ -341,10 +341,10 @@ static void test_trace_identities(void **state)
 	unsigned int ratelimit_lines = 0;
 
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "\n\nold: (groupid=0, jobs=1): err= 0: pid=114: simulated\n"));
-	assert_non_null(strstr(r.out, "\nnew: (groupid=0, jobs=1): err= 0: pid=115: simulated\n"));
+	assert_non_null(strstr(r.out, "\n\nold: (groupid=0, jobs=1): err= 0: pid=102: simulated\n"));
+	assert_non_null(strstr(r.out, "\nnew: (groupid=0, jobs=1): err= 0: pid=103: simulated\n"));
 	assert_non_null(strstr(r.out, "  wb 0 (kworker/u24:0-flush-259:0): "));
-	assert_non_null(strstr(r.out, "    flusher: pid=113, cpu="));
+	assert_non_null(strstr(r.out, "    flusher: pid=101, cpu="));
 	assert_non_null(strstr(r.out, "  wb ctx 0 memcg /e7/a (ino 3) (dying): "));
 	assert_non_null(strstr(r.out, "  memcg /e7/b (ino 4): "));
 	assert_true(g_file_get_contents(path, &trace, NULL, NULL));
@@ -374,9 +374,9 @@ static void test_trace_identities(void **state)
 		assert_null(strstr(*l, "<idle>"));
 	}
 	assert_true(ratelimit_lines > 0);
-	assert_string_equal(g_hash_table_lookup(comm_of, "114"), "fio");
-	assert_string_equal(g_hash_table_lookup(comm_of, "115"), "fio");
-	assert_string_equal(g_hash_table_lookup(comm_of, "128"), "kworker/u24:1");
+	assert_string_equal(g_hash_table_lookup(comm_of, "102"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "103"), "fio");
+	assert_string_equal(g_hash_table_lookup(comm_of, "116"), "kworker/u24:1");
 	assert_non_null(strstr(trace, " cgroup_ino=3\n"));
 	assert_non_null(strstr(trace, " cgroup_ino=4\n"));
 	assert_null(strstr(trace, "cgroup_ino=1\n"));

@@ -26,7 +26,19 @@ struct wbsim_fs {
 	wbsim_fs_inode *root;
 	GArray *live_calls;	/* struct wbsim_fs_live_call: map calls in flight */
 	GArray *maps_spare;	/* struct wbsim_fs_map: map_call_finish()'s array, reused */
+	GPtrArray *wqs;		/* struct wbsim_workqueue *: completion work (owned) */
+	struct wbsim_workqueue *dio_wq;	/* wbsim_fs_end_bio_default()'s, made on first use */
 };
+
+struct wbsim_workqueue;
+/*
+ * A workqueue of the filesystem (alloc_workqueue() at mount) of @max_active
+ * workers, its CPU counted in wbsim_fs_completion_cpu_ns(); made on first
+ * use by the models, so that a run that never completes anything there
+ * allocates no worker pids.
+ */
+struct wbsim_workqueue *wbsim_fs_alloc_workqueue(wbsim_fs *fs, const char *name,
+						 unsigned int max_active);
 
 /* A model's asynchronous call state, tracked while in flight so that a
  * simulation stopped in the middle (a time limit) frees it with the fs. */

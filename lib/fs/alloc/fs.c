@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <string.h>
 #include "core/arg-check.h"
+#include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
 
 /* ------------------------------------------------------------------------ */
@@ -44,6 +45,12 @@ static gboolean register_locked(const struct wbsim_fs_ops *ops, GError **error)
 			    "filesystem model %s: no %s hook", ops->name,
 			    !ops->init ? "init" : !ops->inode_init ? "inode_init" :
 			    !ops->map_blocks ? "map_blocks" : "fiemap");
+		return FALSE;
+	}
+	if (!ops->write_lock != !ops->write_unlock) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "filesystem model %s: write_lock and write_unlock go together",
+			    ops->name);
 		return FALSE;
 	}
 	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++) {
@@ -441,6 +448,8 @@ void wbsim_fs_free(wbsim_fs *fs)
 	}
 	if (fs->live_calls)
 		g_array_free(fs->live_calls, TRUE);
+	if (fs->wqs)
+		g_ptr_array_free(fs->wqs, TRUE);
 	if (fs->maps_spare)
 		g_array_free(fs->maps_spare, TRUE);
 	for (guint i = 0; i < fs->inodes->len; i++) {
@@ -600,6 +609,86 @@ wbsim_time_t wbsim_fs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first
 			     uint64_t nr)
 {
 	return fs->ops->end_io ? fs->ops->end_io(fs, inode, first, nr) : 0;
+}
+
+struct wbsim_workqueue *wbsim_fs_alloc_workqueue(wbsim_fs *fs, const char *name,
+						 unsigned int max_active)
+{
+	struct wbsim_workqueue *wq;
+
+	if (!fs->wqs)
+		fs->wqs = g_ptr_array_new_with_free_func((GDestroyNotify)wbsim_workqueue_free);
+	/* worker ids 0 and 1 are the bdi's; each workqueue its own after */
+	wq = wbsim_workqueue_new(fs->sim, fs->cpus, name, max_active, 2 + fs->wqs->len);
+	g_ptr_array_add(fs->wqs, wq);
+	return wq;
+}
+
+void wbsim_fs_end_bio_default(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			      uint64_t nr, unsigned int flags, wbsim_event_fn done, void *arg)
+{
+	wbsim_time_t cost;
+
+	if (!(flags & (WBSIM_FS_IO_UNWRITTEN | WBSIM_FS_IO_DIRECT))) {
+		done(fs->sim, arg);
+		return;
+	}
+	cost = wbsim_fs_end_io(fs, inode, first, nr);
+	if (!fs->dio_wq)
+		fs->dio_wq = wbsim_fs_alloc_workqueue(fs, "dio", wbsim_cpus_count(fs->cpus));
+	wbsim_queue_work(fs->dio_wq, cost, done, arg);
+}
+
+gboolean wbsim_fs_end_bio_common(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				 uint64_t nr, unsigned int flags, wbsim_event_fn done, void *arg)
+{
+	if (flags & WBSIM_FS_IO_DIRECT) {
+		wbsim_fs_end_bio_default(fs, inode, first, nr, flags, done, arg);
+		return TRUE;
+	}
+	if (!(flags & WBSIM_FS_IO_UNWRITTEN)) {
+		done(fs->sim, arg);
+		return TRUE;
+	}
+	return FALSE;
+}
+
+void wbsim_fs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uint64_t nr,
+		      unsigned int flags, wbsim_event_fn done, void *arg)
+{
+	if (fs->ops->end_bio)
+		fs->ops->end_bio(fs, inode, first, nr, flags, done, arg);
+	else
+		wbsim_fs_end_bio_default(fs, inode, first, nr, flags, done, arg);
+}
+
+wbsim_time_t wbsim_fs_completion_cpu_ns(const wbsim_fs *fs)
+{
+	wbsim_time_t t = 0;
+
+	for (guint i = 0; fs->wqs && i < fs->wqs->len; i++)
+		t += wbsim_workqueue_cpu_ns(g_ptr_array_index(fs->wqs, i));
+	return t;
+}
+
+gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			     wbsim_event_fn done, void *arg)
+{
+	if (!fs->ops->write_lock)
+		return FALSE;
+	fs->ops->write_lock(fs, inode, task, done, arg);
+	return TRUE;
+}
+
+void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
+{
+	if (fs->ops->write_unlock)
+		fs->ops->write_unlock(fs, inode, task);
+}
+
+gboolean wbsim_fs_has_write_lock(const wbsim_fs *fs)
+{
+	return fs->ops->write_lock != NULL;
 }
 
 wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,

@@ -62,8 +62,10 @@
  * (fsx_nextents = data fork extent count).
  */
 #include <stddef.h>
+#include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
 #include "fs/alloc/freespace.h"
+#include "fs/alloc/ioend.h"
 
 #define XFS_MAX_BMBT_EXTLEN ((1ull << 21) - 1)
 /*
@@ -122,10 +124,14 @@ static const struct wbsim_fs_option xfs_options[] = {
 	 * (e1-lab-ram-xfs-1cpu), 324 (invalidate1-lab-ram-xfs) */
 	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
-	/* lab: e2-lab-ram-xfs ends single-page ioends on xfs-conv at 4.3 us
-	 * a page, 0.4 of it the page's own completion */
-	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "3us", "ns", 0, 0,
-	  "CPU per completion that converts unwritten extents (a transaction)" },
+	/* lab: `lab/count-conversions lab/workloads/e2-lab-ram-xfs.ini`:
+	 * 2542 ns of xfs-conv CPU per xfs_unwritten_convert (median of 3,
+	 * 2291..3212) for 1.8 pages, less the pages' own completion
+	 * (blk_complete_page_ns, 0.7 us); e1-lab-ram-xfs-2cpu converts ioends of
+	 * ~580 pages at 0.39 us a page, the pages' completion alone: no
+	 * per-page conversion cost */
+	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "1800ns", "ns", 0, 0,
+	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
 	{ .name = NULL },
 };
 
@@ -145,12 +151,19 @@ struct xfs_fs {
 	unsigned int inopblog;
 	uint64_t agirotor;
 	uint64_t max_extent;
+	struct wbsim_workqueue *conv_wq;	/* xfs-conv, made on first use */
+	wbsim_lock ilock_sum;	/* every inode's ILOCK, summed for reports */
 };
 
 struct xfs_inode {
 	struct wbsim_emap map;	/* in-core data fork: real + delalloc */
 	uint64_t home;		/* device block holding the inode */
 	gboolean dirty_release;	/* XFS_IDIRTY_RELEASE */
+	wbsim_fs *fs;
+	wbsim_fs_inode *inode;
+	wbsim_lock ilock;	/* i_lock: the ILOCK, an rw_semaphore */
+	wbsim_lock ilock_seen;	/* its counters when last summed into ilock_sum */
+	struct wbsim_ioend_queue ioends;	/* i_ioend_list and i_ioend_work */
 };
 
 static inline uint64_t xfs_agno(const struct xfs_fs *x, uint64_t bno)
@@ -232,6 +245,8 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 		wbsim_lock_init(&ag->lock, fs->sim, name);
 		wbsim_fs_add_lock(fs, &ag->lock);
 	}
+	wbsim_lock_init(&x->ilock_sum, fs->sim, "xfs-ilock");
+	wbsim_fs_add_lock(fs, &x->ilock_sum);
 	/* the internal log, in the middle AG as mkfs.xfs places it */
 	log_blocks = p->log_size ? p->log_size / p->block_size :
 		     CLAMP(nr_blocks / 2048, (64ull << 20) / p->block_size,
@@ -256,6 +271,7 @@ static void xfs_exit(wbsim_fs *fs)
 		wbsim_freespace_clear(&x->ags[i].free);
 		wbsim_lock_clear(&x->ags[i].lock);
 	}
+	wbsim_lock_clear(&x->ilock_sum);
 	g_free(x->ags);
 	g_free(x);
 }
@@ -270,6 +286,9 @@ static uint64_t xfs_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
 	uint64_t agno, slot, agbno;
 
 	wbsim_emap_init(&xi->map, x->max_extent, x->max_extent, x->max_extent);
+	wbsim_lock_init(&xi->ilock, fs->sim, "xfs-ilock");
+	xi->fs = fs;
+	xi->inode = inode;
 	inode->priv = xi;
 	if (!inode->parent)
 		agno = 0;
@@ -312,7 +331,60 @@ static void xfs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	struct xfs_inode *xi = inode->priv;
 
 	wbsim_emap_clear(&xi->map);
+	wbsim_lock_clear(&xi->ilock);
+	/* ioends still waiting when the simulation stopped */
+	wbsim_ioend_queue_clear(&xi->ioends);
 	g_free(xi);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The ILOCK (xfs_ilock / xfs_iunlock: XFS_ILOCK_SHARED or XFS_ILOCK_EXCL)   */
+
+/* Add what @xi's ILOCK counted since last time to the filesystem's sum. */
+static void xfs_ilock_account(struct xfs_inode *xi)
+{
+	struct xfs_fs *x = xi->fs->priv;
+	wbsim_lock *l = &xi->ilock, *seen = &xi->ilock_seen, *sum = &x->ilock_sum;
+
+	sum->acquisitions += l->acquisitions - seen->acquisitions;
+	sum->contended += l->contended - seen->contended;
+	sum->hold_ns += l->hold_ns - seen->hold_ns;
+	sum->wait_ns += l->wait_ns - seen->wait_ns;
+	sum->max_wait_ns = MAX(sum->max_wait_ns, l->max_wait_ns);
+	seen->acquisitions = l->acquisitions;
+	seen->contended = l->contended;
+	seen->hold_ns = l->hold_ns;
+	seen->wait_ns = l->wait_ns;
+}
+
+static void xfs_iunlock(struct xfs_inode *xi, wbsim_task *task, gboolean excl)
+{
+	if (excl)
+		wbsim_lock_release(&xi->ilock, task);
+	else
+		wbsim_lock_release_shared(&xi->ilock, task);
+	xfs_ilock_account(xi);
+}
+
+/*
+ * write_lock hook: xfs_buffered_write_iomap_begin() starts with
+ * "lockmode = XFS_ILOCK_EXCL" and xfs_ilock_for_iomap() keeps it: every
+ * buffered write takes the ILOCK exclusively, an overwrite of a written or
+ * unwritten extent as much as a delalloc reservation.
+ */
+static void xfs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
+			   wbsim_event_fn done, void *arg)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	(void)fs;
+	wbsim_lock_acquire(&xi->ilock, task, done, arg);
+}
+
+static void xfs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
+{
+	(void)fs;
+	xfs_iunlock(inode->priv, task, TRUE);
 }
 
 /* Return the blocks of [lblk, lblk+len) that are real to their AGs and unmap all. */
@@ -433,11 +505,17 @@ struct xfs_call {
 	struct xfs_ag *ag;	/* AG whose lock is held */
 	uint64_t goal;
 	uint64_t dlblk, dlen;	/* the delalloc extent being converted */
+	gboolean ilocked;	/* holds the ILOCK exclusively (the allocation transaction) */
 };
 
 static void xfs_call_finish(struct xfs_call *c, GError *error)
 {
 	struct xfs_inode *xi = c->mc.inode->priv;
+
+	if (c->ilocked) {
+		c->ilocked = FALSE;
+		xfs_iunlock(xi, c->mc.task, TRUE);
+	}
 
 	wbsim_fs_map_call_finish(&c->mc, "xfs", &xi->map, error);
 }
@@ -489,6 +567,9 @@ static void xfs_alloc_done(wbsim_sim *sim, void *arg)
 
 	wbsim_lock_release(&c->ag->lock, c->mc.task);
 	c->ag = NULL;
+	/* the transaction commits: xfs_bmapi_convert_delalloc() drops the ILOCK */
+	c->ilocked = FALSE;
+	xfs_iunlock(c->mc.inode->priv, c->mc.task, TRUE);
 	xfs_convert_next(c);
 }
 
@@ -560,6 +641,8 @@ static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
  * whole delalloc extent holding the next unmapped block is converted; leaves
  * out the CoW fork and the sequence-number revalidation.
  */
+static void xfs_convert_locked(wbsim_sim *sim, void *arg);
+
 static void xfs_convert_next(struct xfs_call *c)
 {
 	struct xfs_inode *xi = c->mc.inode->priv;
@@ -579,6 +662,13 @@ static void xfs_convert_next(struct xfs_call *c)
 			c->mc.pos = wbsim_ext_end(e);
 			continue;
 		}
+		if (!c->ilocked) {
+			/* xfs_trans_alloc_inode(): the transaction takes ILOCK_EXCL;
+			 * look again once it is held */
+			c->ilocked = TRUE;
+			wbsim_lock_acquire(&xi->ilock, c->mc.task, xfs_convert_locked, c);
+			return;
+		}
 		c->dlblk = e->lblk;
 		c->dlen = e->len;
 		c->goal = xfs_bmap_adjacent(x, xi, c->dlblk, MIN(c->dlen, x->max_extent));
@@ -588,27 +678,44 @@ static void xfs_convert_next(struct xfs_call *c)
 	xfs_call_finish(c, NULL);
 }
 
-static void xfs_map_looked_up(wbsim_sim *sim, void *arg)
+static void xfs_convert_locked(wbsim_sim *sim, void *arg)
 {
+	(void)sim;
 	xfs_convert_next(arg);
 }
 
+static void xfs_map_looked_up(wbsim_sim *sim, void *arg)
+{
+	struct xfs_call *c = arg;
+
+	(void)sim;
+	xfs_iunlock(c->mc.inode->priv, c->mc.task, FALSE);
+	xfs_convert_next(c);
+}
+
+static void xfs_map_ilocked(wbsim_sim *sim, void *arg)
+{
+	struct xfs_call *c = arg;
+	struct xfs_params *p = c->mc.fs->params;
+
+	(void)sim;
+	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->map_cpu_ns, xfs_map_looked_up, c);
+}
+
+/* xfs_map_blocks(): the extent lookup under XFS_ILOCK_SHARED. */
 static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			   uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
-	struct xfs_params *p = fs->params;
 	struct xfs_call *c = wbsim_fs_map_call_new(fs, sizeof(*c), inode, task, first, nr,
 						   done, arg);
+	struct xfs_inode *xi = inode->priv;
 
-	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, xfs_map_looked_up, c);
+	wbsim_lock_acquire_shared(&xi->ilock, task, xfs_map_ilocked, c);
 }
 
-/* xfs_end_ioend -> xfs_iomap_write_unwritten: unwritten -> written. */
-static wbsim_time_t xfs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
-			       uint64_t nr)
+/* xfs_iomap_write_unwritten(): unwritten -> written; TRUE if anything was. */
+static gboolean xfs_iomap_write_unwritten(struct xfs_inode *xi, uint64_t first, uint64_t nr)
 {
-	struct xfs_params *p = fs->params;
-	struct xfs_inode *xi = inode->priv;
 	uint64_t pos = first, end = first + nr;
 	gboolean converted = FALSE;
 
@@ -629,7 +736,91 @@ static wbsim_time_t xfs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 		}
 		pos = t;
 	}
-	return converted ? p->end_io_cpu_ns : 0;
+	return converted;
+}
+
+/* The conversion as a cost, for direct I/O completions (xfs_dio_write_end_io). */
+static wbsim_time_t xfs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+			       uint64_t nr)
+{
+	struct xfs_params *p = fs->params;
+
+	return xfs_iomap_write_unwritten(inode->priv, first, nr) ? p->end_io_cpu_ns : 0;
+}
+
+static void xfs_end_ioend_next(struct xfs_inode *xi);
+
+/* The conversion transaction committed: drop the ILOCK, end the pages. */
+static void xfs_end_ioend_converted(wbsim_sim *sim, void *arg)
+{
+	struct xfs_inode *xi = arg;
+	struct wbsim_ioend *io = wbsim_ioend_queue_pop(&xi->ioends);
+
+	xfs_iomap_write_unwritten(xi, io->first, io->nr);
+	xfs_iunlock(xi, xi->ioends.worker, TRUE);
+	wbsim_ioend_finish(sim, io);
+	xfs_end_ioend_next(xi);
+}
+
+/* xfs_trans_alloc_inode(.., tr_write, ..) holds ILOCK_EXCL: convert. */
+static void xfs_end_ioend_ilocked(wbsim_sim *sim, void *arg)
+{
+	struct xfs_inode *xi = arg;
+	struct xfs_params *p = xi->fs->params;
+
+	(void)sim;
+	wbsim_cpus_run(xi->fs->cpus, xi->ioends.worker, p->end_io_cpu_ns,
+		       xfs_end_ioend_converted, xi);
+}
+
+/* xfs_end_ioend() for each merged ioend of the run, in file order. */
+static void xfs_end_ioend_next(struct xfs_inode *xi)
+{
+	struct wbsim_ioend *io;
+
+	while ((io = wbsim_ioend_queue_peek(&xi->ioends))) {
+		if (io->flags & WBSIM_FS_IO_UNWRITTEN) {
+			wbsim_lock_acquire(&xi->ilock, xi->ioends.worker, xfs_end_ioend_ilocked, xi);
+			return;
+		}
+		wbsim_ioend_finish(xi->fs->sim, wbsim_ioend_queue_pop(&xi->ioends));
+	}
+}
+
+/* xfs_end_io(): the inode's completed ioends, sorted and merged. */
+static void xfs_end_io_work(struct wbsim_work *work, wbsim_task *worker)
+{
+	struct xfs_inode *xi = work->arg;
+
+	if (!wbsim_ioend_queue_begin(&xi->ioends, worker))
+		return;
+	wbsim_ioend_sort_merge(xi->ioends.running);
+	xfs_end_ioend_next(xi);
+}
+
+/*
+ * Models xfs_end_bio() for ioends that xfs_ioend_needs_wq_completion()
+ * sends there (here: writes into unwritten extents; the on-disk size
+ * update of appends is not tracked apart): the ioend joins the inode's
+ * i_ioend_list and, if the list was empty, i_ioend_work is queued on
+ * xfs-conv, a bound per-CPU workqueue of default max_active (one worker per
+ * CPU here, the CPU not tracked). The work item is per inode, so one
+ * inode's completions are serialised while other inodes' run in parallel.
+ * Any other ioend (a pure overwrite) completes in the bio's end_io context.
+ * Direct I/O goes the generic way.
+ */
+static void xfs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uint64_t nr,
+			unsigned int flags, wbsim_event_fn done, void *arg)
+{
+	struct xfs_fs *x = fs->priv;
+	struct xfs_inode *xi = inode->priv;
+
+	if (wbsim_fs_end_bio_common(fs, inode, first, nr, flags, done, arg))
+		return;
+	if (!x->conv_wq)
+		x->conv_wq = wbsim_fs_alloc_workqueue(fs, "xfs-conv", wbsim_cpus_count(fs->cpus));
+	wbsim_ioend_queue_add(&xi->ioends, x->conv_wq, xfs_end_io_work, xi, first, nr, flags,
+			      done, arg);
 }
 
 /* xfs_alloc_file_space(): unwritten extents for the holes of the range. */
@@ -785,6 +976,9 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.close = xfs_close,
 	.map_blocks = xfs_map_blocks,
 	.end_io = xfs_end_io,
+	.end_bio = xfs_end_bio,
+	.write_lock = xfs_write_lock,
+	.write_unlock = xfs_write_unlock,
 	.fiemap = xfs_fiemap,
 	.nr_extents = xfs_nr_extents,
 	.remount = xfs_remount,
