@@ -213,6 +213,8 @@ struct wbsim_config_private;
 /**
  * struct wbsim_config - a fully typed scenario configuration
  * @description: [scenario] description, free text
+ * @lab_program: [scenario] lab_program, the program of lab/ that the kernel
+ *	lab runs instead of the fio jobs ("": the fio jobs); not simulated
  * @cpus: [machine] cpus, number of simulated CPUs
  * @memory: [machine] memory, bytes of RAM
  * @memmap: [machine] memmap, bytes of RAM reserved at boot for a PMEM region
@@ -253,6 +255,7 @@ struct wbsim_config_private;
  */
 struct wbsim_config {
 	char *description;
+	char *lab_program;
 
 	uint64_t cpus;
 	uint64_t memory;

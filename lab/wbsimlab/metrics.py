@@ -80,6 +80,35 @@ def fio_bandwidths(fio_json):
     return out
 
 
+def last_group_seconds(jobs):
+    """The wall time of the last group of jobs (the last stonewall phase:
+    E8's small writes) from fio-format JSON jobs, when there are at least
+    two groups: the longest job runtime of that group; else None."""
+    groups = {j.get("groupid", 0) for j in jobs}
+    if len(groups) < 2:
+        return None
+    last = max(groups)
+    return max(j["job_runtime"] for j in jobs if j.get("groupid", 0) == last) / 1e3
+
+
+def program_figures(prog):
+    """The figures of a lab program's JSON (lab/e8-small-writes) named as
+    the simulator's jobs are: bw_job0 the large write, bw_job1.. the
+    threads, and the small writes' phase as the last group."""
+    out = {}
+    large = prog["large"]
+    out["bw_job0_mib_s"] = large["bytes"] / large["seconds"] / 2**20
+    total = out["bw_job0_mib_s"]
+    small = prog["small"]
+    for i, (sec, nbytes) in enumerate(zip(small["thread_seconds"],
+                                          small["thread_bytes"]), 1):
+        out[f"bw_job{i}_mib_s"] = nbytes / sec / 2**20
+        total += out[f"bw_job{i}_mib_s"]
+    out["bw_total_mib_s"] = total
+    out["last_group_s"] = small["seconds"]
+    return out
+
+
 def parse_trace(path):
     """(event, pid, comm, fields) of every line of a text trace."""
     opener = {".gz": gzip.open, ".xz": lzma.open}.get(os.path.splitext(path)[1], open)
@@ -147,14 +176,16 @@ def extents_by_moment(items):
 
 def lab_series_rows(d):
     """A lab run's series with t = 0 where the jobs begin writing, as in
-    the simulator, and the shift: the last sample before the machine's
-    dirtied count moved by 256 pages (fio's start-up and file layout come
-    first; io_uring writes do not move a task's wchar, so the jobs' byte
-    counts cannot tell)."""
+    the simulator, and the shift: the last sample before the lab bdi's
+    dirty and writeback pages passed 256 (fio's start-up and file layout,
+    a lab program's set-up come first; io_uring writes do not move a
+    task's wchar, so the jobs' byte counts cannot tell). The bdi's own
+    counts, not the machine's dirtied count, which other work on the
+    machine moves too."""
     rows = series_rows(os.path.join(d, "series.csv"))
     t0 = 0.0
     for r in rows:
-        if (col(r, "nr_dirtied") or 0) > 256:
+        if (col(r, "wb0_dirty") or 0) + (col(r, "wb0_writeback") or 0) > 256:
             break
         t0 = time_of(r)
     for r in rows:
@@ -163,13 +194,20 @@ def lab_series_rows(d):
 
 
 def lab_run(d):
-    with open(os.path.join(d, "fio.json")) as f:
-        fio = json.load(f)
     with open(os.path.join(d, "meta.json")) as f:
         meta = json.load(f)
     with open(os.path.join(d, "cpu.json")) as f:
         cpu = json.load(f)
-    m = fio_bandwidths(fio)
+    if os.path.exists(os.path.join(d, "program.json")):
+        with open(os.path.join(d, "program.json")) as f:
+            m = program_figures(json.load(f))
+    else:
+        with open(os.path.join(d, "fio.json")) as f:
+            fio = json.load(f)
+        m = fio_bandwidths(fio)
+        g = last_group_seconds(fio["jobs"])
+        if g is not None:
+            m["last_group_s"] = g
     rows, t0 = lab_series_rows(d)
     m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
     tr = os.path.join(d, "trace.txt.xz")       # lab/slim-results' form
@@ -206,6 +244,9 @@ def lab_run(d):
 def sim_run(result_json, series_csv):
     w = result_json["wbsim"]
     m = fio_bandwidths(result_json)
+    g = last_group_seconds(result_json["jobs"])
+    if g is not None:
+        m["last_group_s"] = g
     end = 0
     for j in w["jobs"]:
         end = max(end, j["start_ns"] + j["runtime_ns"])

@@ -229,6 +229,9 @@ KWORKER_KINDS = [
     ("fs_completion", ("xfs_end_io", "ext4_end_io_rsv_work", "xfs_end_bio",
                        "ext4_end_io_end")),
 ]
+# The programs of lab/ a scenario may run instead of fio ([scenario]
+# lab_program), by their task name (at most 15 characters).
+LAB_PROGRAM_COMMS = ("e8-small-writes",)
 # Interrupt work, on whichever task's stack it ran.
 IRQ_FRAMES = ("handle_softirqs", "__do_softirq", "common_interrupt",
               "blk_mq_complete_request", "blk_complete_reqs")
@@ -241,7 +244,8 @@ def classify(comm, frames):
     # interrupt work on any task's stack counts as irq, as in the simulator
     if any(fr in IRQ_FRAMES for fr in frames):
         return "irq"
-    if comm == "fio":
+    # the writer: fio, or a program of lab/ run in its place (kind "fio")
+    if comm == "fio" or comm in LAB_PROGRAM_COMMS:
         return "fio"
     if comm.startswith("iou-wrk") or comm.startswith("iou-sqp"):
         return "io_uring_worker"

@@ -98,7 +98,8 @@ void wbsim_bdi_fail(struct wbsim_bdi *bdi, const GError *error)
 }
 
 struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode *fs_inode,
-				    const char *name, unsigned int folio_pages)
+				    const char *name, unsigned int folio_pages,
+				    bool per_block_accounting)
 {
 	struct wbsim_inode *inode = g_new0(struct wbsim_inode, 1);
 
@@ -107,7 +108,8 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->bdi = bdi;
 	inode->fs_inode = fs_inode;
 	wbsim_page_cache_init(&inode->pages, 1);
-	inode->acct_folio = MAX(folio_pages, 1);
+	inode->folio_pages = MAX(folio_pages, 1);
+	inode->acct_folio = per_block_accounting ? 1 : inode->folio_pages;
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }

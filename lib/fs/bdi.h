@@ -27,7 +27,8 @@ void wbsim_bdi_clear(struct wbsim_bdi *bdi);
 
 /* Inodes of the bdi's filesystem. */
 struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode *fs_inode,
-				    const char *name, unsigned int folio_pages);
+				    const char *name, unsigned int folio_pages,
+				    bool per_block_accounting);
 void wbsim_inode_free(struct wbsim_inode *inode);
 
 #endif

@@ -76,7 +76,9 @@ enum wbsim_sync_mode {
  * @sync_waiters: tasks waiting for I_SYNC to clear or writeback to end
  * @openers: open file descriptions (the filesystem hears the last close)
  * @affinity_data: the affinity policy's per-inode pointer
- * @acct_folio: pages accounted per folio: the folio size with whole-folio
+ * @folio_pages: pages per page-cache folio (the filesystem's folio size;
+ *	the same under both dirty accountings)
+ * @acct_folio: pages accounted per folio: @folio_pages with whole-folio
  *	dirty accounting, 1 per block otherwise (the page cache itself always
  *	keeps one state per 4 KiB block, as iomap's per-block state does)
  */
@@ -97,6 +99,7 @@ struct wbsim_inode {
 	GPtrArray *sync_waiters;
 	unsigned int openers;
 	void *affinity_data;
+	uint64_t folio_pages;
 	uint64_t acct_folio;
 	/* cgroup writeback (fs/cgroup-writeback.c) */
 	struct wbsim_page_memcg *page_memcg;	/* folio_memcg() of each page, or NULL */

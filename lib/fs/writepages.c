@@ -25,8 +25,8 @@
 
 #define WP_BATCH_PAGES 256
 #define WP_BATCH_RUNS 32
-/* room for the runs of whole folios (whole-folio accounting takes every
- * dirty block of a folio at once, however scattered) */
+/* room for the runs of whole folios (a large folio's walk takes every
+ * dirty block of it at once, however scattered) */
 #define WP_RUNS_MAX 1024
 
 struct wp_run {
@@ -54,7 +54,7 @@ struct wp_batch {
 	struct wp_run runs[WP_RUNS_MAX];
 	unsigned int nr_runs;
 	uint64_t pages;
-	uint64_t folios;	/* folios taken (whole-folio accounting) */
+	uint64_t folios;	/* large folios taken */
 	GPtrArray *bios;	/* struct wb_bio *, in submission order */
 	guint next_bio;
 	struct wbsim_plug plug;
@@ -213,19 +213,29 @@ static void wp_finish(struct wbsim_writepages *wp)
 
 static void wp_charge_done(wbsim_sim *sim, void *arg);
 
+/* Pages a batch counts against nr_to_write: writeback_iter() subtracts
+ * folio_nr_pages() per folio with whole-folio accounting; per-block
+ * accounting counts the blocks written. */
+static uint64_t wp_batch_acct(const struct wbsim_inode *inode, const struct wp_batch *b)
+{
+	return inode->acct_folio > 1 ? b->folios * inode->acct_folio : b->pages;
+}
+
 /*
- * Whole-folio accounting: the walk goes folio by folio, as writeback_iter()
- * does with large folios: a folio with a dirty (or tagged) block is taken
- * whole — every such block of it, in as many runs as it has gaps — unless
- * a block of it is still under writeback (SYNC_NONE skips the folio,
- * SYNC_ALL waits). Returns true when the walk must wait.
+ * Large folios: the walk goes folio by folio, as writeback_iter() does: a
+ * folio with a dirty (or tagged) block is taken whole — every such block
+ * of it, in as many runs as it has gaps, as iomap_writepage_map() finds
+ * them in its per-block dirty state — unless it is still under writeback
+ * (SYNC_NONE skips the folio, SYNC_ALL waits). The same under both dirty
+ * accountings (they differ in what is charged, not in what is written).
+ * Returns true when the walk must wait.
  */
 static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark mark)
 {
 	struct wbsim_inode *inode = wp->inode;
 	struct wbsim_page_cache *pc = &inode->pages;
 	struct wp_batch *b = wp_batch_of(wp);
-	uint64_t f = inode->acct_folio;
+	uint64_t f = inode->folio_pages;
 	uint64_t max_run = inode->bdi->max_request_pages;
 
 	while (b->pages < WP_BATCH_PAGES && b->nr_runs + f / 2 + 1 <= WP_RUNS_MAX) {
@@ -261,7 +271,7 @@ static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark ma
 		b->folios++;
 		wp->index = end;
 		if (wp->wbc->sync_mode == WB_SYNC_NONE &&
-		    (int64_t)(b->folios * f) >= wp->wbc->nr_to_write)
+		    (int64_t)wp_batch_acct(inode, b) >= wp->wbc->nr_to_write)
 			break;
 	}
 	return false;
@@ -283,7 +293,7 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 	b->nr_runs = 0;
 	b->pages = 0;
 	b->folios = 0;
-	if (inode->acct_folio > 1) {
+	if (inode->folio_pages > 1) {
 		must_wait = wp_collect_folios(wp, mark);
 		goto collected;
 	}
@@ -347,9 +357,7 @@ collected:
 	}
 	if (inode->acct_folio > 1)
 		wbsim_account_start_writeback(inode, inode->wb, b->folios * inode->acct_folio, 0);
-	/* writeback_iter() counts folio_nr_pages() against nr_to_write */
-	wbc->nr_to_write -= (int64_t)(inode->acct_folio > 1 ? b->folios * inode->acct_folio
-							    : b->pages);
+	wbc->nr_to_write -= (int64_t)wp_batch_acct(inode, b);
 	if (wp->wb)
 		wp->wb->pages_written += wp->context >= 0 ? b->pages : 0;
 	if (wp->context >= 0 && wp->context < 64)

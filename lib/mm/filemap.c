@@ -24,28 +24,29 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
 	uint64_t pages = (pos + len - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly, acct = 0, allocated;
+	uint64_t newly, acct, allocated, calls;
+	/* folios that get their first dirty block (before they are marked) */
+	uint64_t folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 	wbsim_time_t cost;
 
-	/* whole-folio accounting: a folio's worth for each folio that gets
-	 * its first dirty block */
-	if (inode->acct_folio > 1)
-		acct = inode->acct_folio *
-		       wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (d->memcg || inode->page_memcg)
 		wbsim_cgwb_pages_dirtied(inode, d, first, pages);
 	/* folios the write must allocate (fio's last fadvise dropped them) */
 	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);
-	if (inode->acct_folio == 1)
-		acct = newly;
+	acct = wbsim_inode_dirty_charge(inode, folios, newly);
+	/* one folio_account_dirtied() per folio the write dirties anew: the
+	 * folios going clean -> dirty, or per block, the folios given new
+	 * dirty blocks (at most the folios the write spans) */
+	calls = inode->acct_folio > 1 ? folios :
+		MIN(newly, (first + pages - 1) / inode->folio_pages - first / inode->folio_pages + 1);
 	if (pos + len > inode->size)
 		inode->size = pos + len;
 	/* the copy costs in proportion to the bytes, the bookkeeping per page */
 	cost = c->write_syscall_ns + c->copy_page_ns * len / WBSIM_PAGE_SIZE +
 	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
-	       (inode->acct_folio > 1 ? acct / inode->acct_folio : newly) * c->account_dirty_ns;
+	       calls * c->account_dirty_ns;
 	*fs_cost = wbsim_fs_write(bdi->fs, inode->fs_inode, pos, len);
 	cost += *fs_cost;
 	if (acct)

@@ -67,11 +67,11 @@ void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *w
 }
 
 /* Folios of @inode among the blocks [first, first + nr) none of whose
- * blocks has @mark. */
+ * blocks has @mark (the folio size, whatever the accounting). */
 uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_pc_mark mark,
 				    uint64_t first, uint64_t nr)
 {
-	uint64_t f = inode->acct_folio, count = 0;
+	uint64_t f = inode->folio_pages, count = 0;
 
 	for (uint64_t fo = first / f; fo * f < first + nr; fo++) {
 		uint64_t next = wbsim_page_cache_next(&inode->pages, mark, fo * f);
@@ -80,6 +80,16 @@ uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_
 			count++;
 	}
 	return count;
+}
+
+/* (a) what __folio_mark_dirty() -> folio_account_dirtied() charges for a
+ * write into @inode: with whole-folio accounting folio_nr_pages() for each
+ * of the @folios that went clean -> dirty (a 50-byte write into a clean
+ * 2 MiB folio: 512 pages); per block, the @blocks newly dirty. */
+uint64_t wbsim_inode_dirty_charge(const struct wbsim_inode *inode, uint64_t folios,
+				  uint64_t blocks)
+{
+	return inode->acct_folio > 1 ? folios * inode->acct_folio : blocks;
 }
 
 /* The accounted pages of @inode's blocks with @mark: the blocks, or one

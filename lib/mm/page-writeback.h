@@ -55,6 +55,10 @@ void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb,
 /* Folios of @inode among blocks [first, first + nr) with no @mark block. */
 uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_pc_mark mark,
 				    uint64_t first, uint64_t nr);
+/* (a)'s charge for a write that took @folios of @inode clean -> dirty and
+ * dirtied @blocks blocks not dirty before: whole folios or blocks. */
+uint64_t wbsim_inode_dirty_charge(const struct wbsim_inode *inode, uint64_t folios,
+				  uint64_t blocks);
 /* Accounted pages of @inode's @mark blocks (folios in whole-folio mode). */
 uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark mark);
 

@@ -32,6 +32,7 @@ struct wbsim_machine {
 	/* built only to check a scenario at load: jobs name no files */
 	bool setup_only;
 	unsigned int folio_pages;
+	bool per_block_accounting;	/* [writeback] dirty_accounting = per-block */
 	GPtrArray *warnings;	/* char *: what the run could not model */
 };
 

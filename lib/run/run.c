@@ -103,7 +103,7 @@ struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path
 	fi = wbsim_fs_create(m->fs, machine_dir(m, dir));
 	if (!fi)
 		return NULL;
-	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages);
+	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages, m->per_block_accounting);
 	g_hash_table_insert(m->files, g_strdup(path), inode);
 	g_ptr_array_add(m->inodes, inode);
 	*created = TRUE;
@@ -149,11 +149,12 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->inodes = g_ptr_array_new();
 	m->warnings = g_ptr_array_new_with_free_func(g_free);
-	/* Large folios: with whole-folio accounting the page cache dirties,
-	 * accounts and writes back whole folios; per block, it tracks every
-	 * 4 KiB block on its own (as iomap's per-block state lets it). */
-	m->folio_pages = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK ? 1 :
-			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
+	/* Large folios: the folio size is the filesystem's in both modes
+	 * (allocation, the writeback walk); whole-folio accounting charges a
+	 * folio's worth at each accounting point, per-block accounting only
+	 * the blocks (iomap's per-block dirty state says which). */
+	m->folio_pages = (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
+	m->per_block_accounting = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK;
 
 	dev_set = settings_of(cfg->device_params, &n_dev);
 	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,

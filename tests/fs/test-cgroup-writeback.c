@@ -19,16 +19,11 @@
 #include "fs/fs-writeback.h"
 #include "mm/page-writeback.h"
 #include "mm/page-memcg.h"
+#include "ideal-bdi.h"
 #include "mm/vm.h"
 
 struct fx {
-	wbsim_sim *sim;
-	wbsim_cpus *cpus;
-	struct wbsim_device *dev;
-	wbsim_fs *fs;
-	struct wbsim_cpu_costs costs;
-	struct wbsim_vm vm;
-	struct wbsim_bdi bdi;
+	struct ideal_bdi ib;
 	struct wbsim_inode *inode;
 	wbsim_task ta, tb;
 	struct wbsim_dirtier da, db;
@@ -38,36 +33,16 @@ struct fx {
 static struct fx *fx_new(bool reachable)
 {
 	struct fx *fx = g_new0(struct fx, 1);
-	struct wbsim_bdi_params bp = {
-		.name = "259:0",
-		.nr_wb_ctx = 1,
-		.affinity = wbsim_affinity_lookup("inode"),
-		.max_request_pages = 256,
-		.memcgs = &fx->vm.memcgs,
-		.dying_wb_reachable = reachable,
-	};
 
-	fx->sim = wbsim_sim_new(1);
-	fx->cpus = wbsim_cpus_new(fx->sim, 4, NULL);
-	wbsim_cpu_costs_init(&fx->costs);
-	wbsim_vm_init(&fx->vm, fx->sim, 1000, 4, UINT64_C(16) << 30, UINT64_C(1) << 30);
-	fx->vm.dirty_expire_ns = 30 * WBSIM_NSEC_PER_SEC;
-	fx->vm.dirty_writeback_ns = 5 * WBSIM_NSEC_PER_SEC;
-	/* the ideal device and filesystem: writeback that does happen works */
-	fx->dev = wbsim_device_new(fx->sim, fx->cpus, &fx->costs, "ideal", NULL, 0, NULL);
-	fx->fs = wbsim_fs_new("ideal", fx->sim, fx->cpus, UINT64_C(1) << 40, NULL, 0, NULL);
-	assert_non_null(fx->dev);
-	assert_non_null(fx->fs);
-	wbsim_bdi_init(&fx->bdi, &fx->vm, fx->cpus, &fx->costs, wbsim_device_queue(fx->dev),
-		       (struct wbsim_fs *)fx->fs, &bp);
-	fx->inode = wbsim_inode_new(&fx->bdi, wbsim_fs_create(fx->fs, wbsim_fs_root(fx->fs)),
-				    "/mnt/f", 1);
+	ideal_bdi_open(&fx->ib, 4, reachable);
+	fx->inode = wbsim_inode_new(&fx->ib.bdi, wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
+				    "/mnt/f", 1, false);
 	wbsim_task_init(&fx->ta, "a", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&fx->tb, "b", WBSIM_TASK_DIRTIER);
 	wbsim_dirtier_init(&fx->da, &fx->ta);
 	wbsim_dirtier_init(&fx->db, &fx->tb);
-	fx->a = wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL);
-	fx->b = wbsim_cgroup_mkdir(&fx->bdi, "/c/b", UINT64_MAX, UINT64_MAX, NULL);
+	fx->a = wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL);
+	fx->b = wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/b", UINT64_MAX, UINT64_MAX, NULL);
 	wbsim_dirtier_set_memcg(&fx->da, fx->a);
 	wbsim_dirtier_set_memcg(&fx->db, fx->b);
 	return fx;
@@ -75,15 +50,11 @@ static struct fx *fx_new(bool reachable)
 
 static void fx_free(struct fx *fx)
 {
-	wbsim_bdi_clear(&fx->bdi);
+	ideal_bdi_clear(&fx->ib);
 	wbsim_inode_free(fx->inode);
-	wbsim_fs_free(fx->fs);
-	wbsim_device_free(fx->dev);
 	wbsim_task_clear(&fx->ta);
 	wbsim_task_clear(&fx->tb);
-	wbsim_vm_clear(&fx->vm);
-	wbsim_cpus_free(fx->cpus);
-	wbsim_sim_free(fx->sim);
+	ideal_bdi_close(&fx->ib);
 	g_free(fx);
 }
 
@@ -110,7 +81,7 @@ static void dirty(struct fx *fx, struct wbsim_dirtier *d, uint64_t first, uint64
 static void assert_consistent(struct fx *fx)
 {
 	GString *why = g_string_new(NULL);
-	gboolean ok = wbsim_cgwb_check(&fx->bdi, fx->bdi.inodes, why);
+	gboolean ok = wbsim_cgwb_check(&fx->ib.bdi, fx->ib.bdi.inodes, why);
 
 	if (!ok)
 		fprintf(stderr, "check: %s\n", why->str);
@@ -121,7 +92,7 @@ static void assert_consistent(struct fx *fx)
 static void test_memcg_tree(void **state)
 {
 	struct fx *fx = fx_new(false);
-	struct wbsim_memcg_tree *t = &fx->vm.memcgs;
+	struct wbsim_memcg_tree *t = &fx->ib.vm.memcgs;
 	GError *error = NULL;
 
 	(void)state;
@@ -132,29 +103,29 @@ static void test_memcg_tree(void **state)
 	assert_ptr_equal(wbsim_memcg_lookup(t, "/"), t->root);
 	assert_null(wbsim_memcg_lookup(t, "/c/x"));
 	assert_null(wbsim_memcg_lookup(t, "c/a"));
-	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, &error));
+	assert_null(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, &error));
 	assert_string_equal(error->message, "cgroup path '/c/a': the cgroup exists already");
 	g_clear_error(&error);
-	assert_null(wbsim_cgroup_mkdir(&fx->bdi, "/c//a", UINT64_MAX, UINT64_MAX, &error));
+	assert_null(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c//a", UINT64_MAX, UINT64_MAX, &error));
 	assert_string_equal(error->message, "cgroup path '/c//a': expected an absolute path below "
 					    "the root such as /e7/a");
 	g_clear_error(&error);
 	/* rmdir is refused while tasks or online children remain */
-	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_false(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, &error));
 	assert_string_equal(error->message, "cgroup /c/a: busy: 1 tasks are still in it");
 	g_clear_error(&error);
-	assert_false(wbsim_cgroup_rmdir(&fx->bdi, fx->a->parent, &error));
+	assert_false(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a->parent, &error));
 	assert_string_equal(error->message, "cgroup /c: busy: it has the child cgroup /c/a");
 	g_clear_error(&error);
 	wbsim_dirtier_set_memcg(&fx->da, NULL);
-	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, &error));
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, &error));
 	assert_false(fx->a->online);
 	assert_null(wbsim_memcg_lookup(t, "/c/a"));
 	/* a new /c/a is another memcg with a new id */
-	assert_int_equal(wbsim_cgroup_mkdir(&fx->bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL)->id, 5);
+	assert_int_equal(wbsim_cgroup_mkdir(&fx->ib.bdi, "/c/a", UINT64_MAX, UINT64_MAX, NULL)->id, 5);
 	/* blkcg association: own while the parent delegates io */
 	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b);
-	wbsim_cgroup_set_io(&fx->bdi, fx->b->parent, false);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->b->parent, false);
 	assert_ptr_equal(wbsim_memcg_blkcg(fx->b), fx->b->parent);
 	fx_free(fx);
 }
@@ -193,7 +164,7 @@ static void test_wb_stats_limits(void **state)
 	wbsim_memcg_mod_file(fx->a, -1200);
 	wbsim_memcg_mod_file(fx->b, -300);
 	wbsim_memcg_mod_dirty(fx->a, -100);
-	assert_int_equal(fx->vm.memcgs.root->nr_file, 0);
+	assert_int_equal(fx->ib.vm.memcgs.root->nr_file, 0);
 	fx_free(fx);
 }
 
@@ -231,7 +202,7 @@ static void test_ownership_and_foreign_record(void **state)
 	wa = fx->inode->wb;
 	assert_non_null(wa);
 	assert_ptr_equal(wa->memcg, fx->a);
-	assert_ptr_not_equal(wa, fx->bdi.wb_ctx[0]);
+	assert_ptr_not_equal(wa, fx->ib.bdi.wb_ctx[0]);
 	assert_int_equal(wa->stat_reclaimable, 10);
 	assert_int_equal(fx->a->nr_file_dirty, 10);
 	assert_int_equal(fx->a->nr_file, 10);
@@ -247,8 +218,8 @@ static void test_ownership_and_foreign_record(void **state)
 	assert_int_equal(fx->b->frn[0].memcg_id, fx->a->id);
 	assert_int_equal(fx->a->frn[0].bdi_id, 0);	/* a's own pages: no record */
 	/* the dirtier throttles against its own memcg's wb */
-	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b)->memcg, fx->b);
-	assert_ptr_equal(wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->a), wa);
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b)->memcg, fx->b);
+	assert_ptr_equal(wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->a), wa);
 	assert_consistent(fx);
 	fx_free(fx);
 }
@@ -283,10 +254,10 @@ static void test_owner_vote_switches_with_counts(void **state)
 	assert_false(fx->inode->wb_switching);
 	vote_round(fx);
 	assert_true(fx->inode->wb_switching);
-	assert_int_equal(fx->bdi.isw_in_flight, 1);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 1);
 	/* the switch happens after an RCU grace period, on the isw workqueue */
 	assert_ptr_equal(fx->inode->wb, wa);
-	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	wbsim_sim_run_until(fx->ib.sim, 50 * WBSIM_NSEC_PER_MSEC);
 	wb = fx->inode->wb;
 	assert_ptr_equal(wb->memcg, fx->b);
 	assert_int_equal(wb_pages(wb), total);
@@ -295,8 +266,8 @@ static void test_owner_vote_switches_with_counts(void **state)
 	assert_int_equal(wb->nr_inodes, 1);
 	assert_null(wa->b_dirty.head);
 	assert_int_equal(wa->b_dirty.length + wa->b_io.length + wa->b_more_io.length, 0);
-	assert_int_equal(fx->bdi.isw_done, 1);
-	assert_int_equal(fx->bdi.isw_in_flight, 0);
+	assert_int_equal(fx->ib.bdi.isw_done, 1);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 0);
 	/* the memcg charges stay with the pages (the new wb's flusher may
 	 * have written some: assert_consistent() checks the counters) */
 	assert_int_equal(fx->a->nr_file, 10);
@@ -317,7 +288,7 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 	wa = fx->inode->wb;
 	if (remove) {
 		wbsim_dirtier_set_memcg(&fx->da, NULL);
-		assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, NULL));
+		assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
 		assert_true(wa->dying);
 		/* the inode stays on the killed wb */
 		assert_ptr_equal(fx->inode->wb, wa);
@@ -326,10 +297,10 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 		/* the removed memcg is still found by its id (its pages and
 		 * its killed wb pin the css); its killed wb is not in the
 		 * index, where today's kernel looks */
-		assert_ptr_equal(wbsim_memcg_from_id(&fx->vm.memcgs, fx->a->id), fx->a);
-		assert_null(wbsim_wb_get_lookup(&fx->bdi, 0, fx->a));
+		assert_ptr_equal(wbsim_memcg_from_id(&fx->ib.vm.memcgs, fx->a->id), fx->a);
+		assert_null(wbsim_wb_get_lookup(&fx->ib.bdi, 0, fx->a));
 	}
-	wbb = wbsim_dirtier_wb(&fx->bdi, fx->inode, fx->b);
+	wbb = wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b);
 	wbsim_mem_cgroup_flush_foreign(wbb);
 	assert_int_equal(fx->b->frn_flushes, 1);
 	assert_int_equal(fx->b->frn_flush_failures, want_failures);
@@ -368,7 +339,7 @@ static void test_foreign_flush_killed(void **state)
 static void write_all(struct fx *fx, struct wbsim_wb *wb)
 {
 	wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
-	wbsim_sim_run_until(fx->sim, wbsim_sim_now(fx->sim) + WBSIM_NSEC_PER_SEC);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + WBSIM_NSEC_PER_SEC);
 	assert_int_equal(wb->stat_reclaimable + wb->stat_writeback, 0);
 }
 
@@ -389,7 +360,7 @@ static void test_charges_stay_with_the_allocator(void **state)
 	assert_int_equal(fx->b->nr_file_dirty, 5);
 	assert_int_equal(fx->inode->wb->stat_reclaimable, 15);	/* a's wb owns all */
 	wbsim_dirtier_set_memcg(&fx->da, NULL);
-	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, NULL));
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
 	assert_int_equal(wbsim_page_memcg_get(fx->inode->page_memcg, 0), fx->a->id);
 	assert_int_equal(wbsim_page_memcg_get(fx->inode->page_memcg, 10), fx->b->id);
 	assert_int_equal(fx->a->nr_file_dirty, 10);
@@ -413,7 +384,7 @@ static void test_charges_stay_with_the_allocator(void **state)
 static bool dying_wb_over_bg(uint64_t a_pages, uint64_t b_pages, uint64_t *m_dirty)
 {
 	struct fx *fx = fx_new(false);
-	struct wbsim_vm *vm = &fx->vm;
+	struct wbsim_vm *vm = &fx->ib.vm;
 	struct wbsim_wb *wa;
 	struct wbsim_dtc gdtc = { .avail = wbsim_vm_dirtyable_memory(vm) }, mdtc;
 	bool over;
@@ -423,7 +394,7 @@ static bool dying_wb_over_bg(uint64_t a_pages, uint64_t b_pages, uint64_t *m_dir
 	write_all(fx, wa);
 	assert_int_equal(fx->a->nr_file_dirty, 0);
 	wbsim_dirtier_set_memcg(&fx->da, NULL);
-	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->a, NULL));
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->a, NULL));
 	dirty(fx, &fx->db, a_pages, b_pages);
 	assert_ptr_equal(fx->inode->wb, wa);
 	assert_int_equal(wa->stat_reclaimable, b_pages);
@@ -467,14 +438,14 @@ static void test_cleanup_moves_to_parent(void **state)
 	dirty(fx, &fx->da, 0, 10);
 	old = fx->inode->wb;
 	write_all(fx, old);
-	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
 	assert_true(old->dying);
-	wbsim_sim_run_until(fx->sim, wbsim_sim_now(fx->sim) + 100 * WBSIM_NSEC_PER_MSEC);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + 100 * WBSIM_NSEC_PER_MSEC);
 	assert_ptr_equal(fx->inode->wb, old);	/* nothing queued the cleanup */
 	wbsim_dirtier_set_memcg(&fx->db, NULL);
-	assert_true(wbsim_cgroup_rmdir(&fx->bdi, fx->b, NULL));
-	assert_true(fx->bdi.cleanup_queued);
-	wbsim_sim_run_until(fx->sim, wbsim_sim_now(fx->sim) + 100 * WBSIM_NSEC_PER_MSEC);
+	assert_true(wbsim_cgroup_rmdir(&fx->ib.bdi, fx->b, NULL));
+	assert_true(fx->ib.bdi.cleanup_queued);
+	wbsim_sim_run_until(fx->ib.sim, wbsim_sim_now(fx->ib.sim) + 100 * WBSIM_NSEC_PER_MSEC);
 	assert_ptr_equal(fx->inode->wb->memcg, fx->a->parent);
 	assert_false(fx->inode->wb->dying);
 	assert_int_equal(old->nr_inodes, 0);
@@ -493,22 +464,22 @@ static void test_periodic_writeback_off(void **state)
 	wbsim_time_t t;
 
 	(void)state;
-	fx->vm.dirty_writeback_ns = 0;
-	t = wbsim_sim_now(fx->sim);
+	fx->ib.vm.dirty_writeback_ns = 0;
+	t = wbsim_sim_now(fx->ib.sim);
 	dirty(fx, &fx->da, 0, 10);
 	wa = fx->inode->wb;
 	assert_true(wbsim_timer_pending(&wa->dwork));
 	assert_int_equal(wa->dwork.expires, t);
 	/* a new wb has written nothing: over its zero share, it writes all */
-	wbsim_sim_run_until(fx->sim, t + WBSIM_NSEC_PER_SEC);
+	wbsim_sim_run_until(fx->ib.sim, t + WBSIM_NSEC_PER_SEC);
 	assert_int_equal(wa->stat_reclaimable + wa->stat_writeback, 0);
-	t = wbsim_sim_now(fx->sim);
+	t = wbsim_sim_now(fx->ib.sim);
 	dirty(fx, &fx->da, 10, 10);
 	assert_true(wbsim_timer_pending(&wa->dwork));
 	assert_int_equal(wa->dwork.expires, t);
 	/* now within its share: the flusher runs, writes nothing, and
 	 * leaves no wakeup behind */
-	wbsim_sim_run_until(fx->sim, t + WBSIM_NSEC_PER_SEC);
+	wbsim_sim_run_until(fx->ib.sim, t + WBSIM_NSEC_PER_SEC);
 	assert_int_equal(wa->stat_reclaimable, 10);
 	assert_true(wa->has_dirty_io);
 	assert_false(wbsim_timer_pending(&wa->dwork));
@@ -524,15 +495,15 @@ static void replace_case(bool reachable)
 
 	dirty(fx, &fx->da, 0, 10);
 	old = fx->inode->wb;
-	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
 	assert_true(old->dying);
 	/* wb_blkcg_offline() queues no offline cleanup */
-	assert_false(fx->bdi.cleanup_queued);
-	succ = wbsim_wb_get_create(&fx->bdi, 0, fx->a);
+	assert_false(fx->ib.bdi.cleanup_queued);
+	succ = wbsim_wb_get_create(&fx->ib.bdi, 0, fx->a);
 	assert_ptr_not_equal(succ, old);
 	assert_ptr_equal(succ->blkcg, fx->a->parent);
-	assert_ptr_equal(wbsim_wb_get_lookup(&fx->bdi, 0, fx->a), succ);
-	wbsim_sim_run_until(fx->sim, 50 * WBSIM_NSEC_PER_MSEC);
+	assert_ptr_equal(wbsim_wb_get_lookup(&fx->ib.bdi, 0, fx->a), succ);
+	wbsim_sim_run_until(fx->ib.sim, 50 * WBSIM_NSEC_PER_MSEC);
 	assert_ptr_equal(fx->inode->wb, reachable ? succ : old);
 	assert_int_equal(wb_pages(succ), reachable ? 10 : 0);
 	assert_int_equal(wb_pages(old), reachable ? 0 : 10);
@@ -542,7 +513,7 @@ static void replace_case(bool reachable)
 
 		wbsim_wbc_attach_inode(&wbc, fx->inode);
 		wbsim_wbc_detach_inode(&wbc, fx->inode);
-		wbsim_sim_run_until(fx->sim, 100 * WBSIM_NSEC_PER_MSEC);
+		wbsim_sim_run_until(fx->ib.sim, 100 * WBSIM_NSEC_PER_MSEC);
 		assert_ptr_equal(fx->inode->wb, succ);
 		assert_int_equal(wb_pages(succ), 10);
 		assert_int_equal(wb_pages(old), 0);
@@ -566,9 +537,9 @@ static void test_pending_switch_at_end(void **state)
 
 	(void)state;
 	dirty(fx, &fx->da, 0, 10);
-	wbsim_cgroup_set_io(&fx->bdi, fx->a->parent, false);
-	assert_int_equal(fx->bdi.isw_in_flight, 1);
-	assert_int_equal(fx->bdi.isw_pending->len, 1);
+	wbsim_cgroup_set_io(&fx->ib.bdi, fx->a->parent, false);
+	assert_int_equal(fx->ib.bdi.isw_in_flight, 1);
+	assert_int_equal(fx->ib.bdi.isw_pending->len, 1);
 	fx_free(fx);
 }
 

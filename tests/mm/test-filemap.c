@@ -53,7 +53,7 @@ static int fx_setup(void **state)
 	wbsim_bdi_init(&fx->bdi, &fx->vm, fx->cpus, &fx->costs, wbsim_device_queue(fx->dev),
 		       (struct wbsim_fs *)fx->fs, &bp);
 	fx->inode = wbsim_inode_new(&fx->bdi, wbsim_fs_create(fx->fs, wbsim_fs_root(fx->fs)),
-				    "/mnt/f", 1);
+				    "/mnt/f", 1, false);
 	wbsim_task_init(&fx->ta, "a", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&fx->tb, "b", WBSIM_TASK_DIRTIER);
 	wbsim_dirtier_init(&fx->da, &fx->ta);

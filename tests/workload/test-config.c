@@ -546,6 +546,7 @@ static void test_dump_defaults(void **state)
 	assert_string_equal(dump,
 		"[scenario]\n"
 		"description = \n"
+		"lab_program = \n"
 		"\n"
 		"[machine]\n"
 		"cpus = 4\n"

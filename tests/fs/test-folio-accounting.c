@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-folio-accounting.c - the four accounting points for a large folio
+ * (mm/page-writeback.c folio_account_dirtied(), folio_clear_dirty_for_io(),
+ * __folio_start_writeback(), __folio_end_writeback()) under whole-folio
+ * and per-block dirty accounting, on a bdi over the ideal device: what a
+ * 50-byte write into a clean 2 MiB folio charges, what writeback start and
+ * end move, what reaches the device, and that the counters balance.
+ */
+#include <stdio.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <wbsim/affinity.h>
+#include <wbsim/block.h>
+#include "fs/fs-writeback.h"
+#include "fs/fs-glue.h"
+#include "mm/page-writeback.h"
+#include "mm/filemap.h"
+#include "ideal-bdi.h"
+
+#define FOLIO_PAGES 512		/* a 2 MiB folio */
+
+struct fx {
+	struct ideal_bdi ib;
+	struct wbsim_inode *inode;
+	wbsim_task task;
+	struct wbsim_dirtier d;
+	struct wbsim_writepages wp;
+	struct wbsim_wbc wbc;
+	bool written;
+};
+
+static struct fx *fx_new(bool per_block)
+{
+	struct fx *fx = g_new0(struct fx, 1);
+
+	ideal_bdi_open(&fx->ib, 2, false);
+	fx->inode = wbsim_inode_new(&fx->ib.bdi,
+				    wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
+				    "/mnt/f", FOLIO_PAGES, per_block);
+	wbsim_task_init(&fx->task, "w", WBSIM_TASK_DIRTIER);
+	wbsim_dirtier_init(&fx->d, &fx->task);
+	return fx;
+}
+
+static void fx_free(struct fx *fx)
+{
+	wbsim_writepages_clear(&fx->wp);
+	ideal_bdi_clear(&fx->ib);
+	wbsim_inode_free(fx->inode);
+	wbsim_task_clear(&fx->task);
+	ideal_bdi_close(&fx->ib);
+	g_free(fx);
+}
+
+/* A buffered write of @len bytes at byte @off through the model's write
+ * path (generic_perform_write()). Returns the pages charged at (a). */
+static uint64_t write_bytes(struct fx *fx, uint64_t off, uint64_t len)
+{
+	uint64_t before = fx->ib.vm.nr_dirtied;
+	wbsim_time_t fs_cost;
+	bool throttle;
+
+	assert_true(wbsim_generic_perform_write(fx->inode, &fx->d, off, len, &throttle,
+						&fs_cost) > 0);
+	return fx->ib.vm.nr_dirtied - before;
+}
+
+/* Every page ever dirtied is dirty, under writeback or written. */
+static void assert_conserved(const struct fx *fx)
+{
+	assert_int_equal(fx->ib.vm.nr_dirtied,
+			 fx->ib.vm.nr_file_dirty + fx->ib.vm.nr_writeback + fx->ib.vm.nr_written);
+	assert_int_equal(fx->inode->wb->stat_dirtied,
+			 fx->inode->wb->stat_reclaimable + fx->inode->wb->stat_writeback +
+			 fx->inode->wb->stat_written);
+}
+
+static uint64_t device_bytes(struct fx *fx)
+{
+	struct wbsim_blk_stats st;
+
+	wbsim_blk_queue_get_stats(wbsim_device_queue(fx->ib.dev), &st);
+	return st.bytes;
+}
+
+static void written(wbsim_sim *sim, void *arg)
+{
+	((struct fx *)arg)->written = true;
+}
+
+static gboolean under_writeback(wbsim_sim *sim, void *arg)
+{
+	return ((struct fx *)arg)->ib.vm.nr_writeback > 0;
+}
+
+/* Write the inode back (SYNC_ALL): stop once its pages are under
+ * writeback, so (b)+(c) can be checked before (d). */
+static void start_writeback(struct fx *fx)
+{
+	fx->wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
+	fx->written = false;
+	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, written, fx);
+	wbsim_sim_run_while_not(fx->ib.sim, under_writeback, fx);
+}
+
+/* (a): a 50-byte write into a clean 2 MiB folio charges the whole folio
+ * (folio_account_dirtied() adds folio_nr_pages() to NR_FILE_DIRTY,
+ * NR_DIRTIED, WB_RECLAIMABLE, WB_DIRTIED and current->nr_dirtied); more
+ * writes into the dirty folio charge nothing more, a write into the next
+ * folio another 512. */
+static void test_dirty_whole_folio(void **state)
+{
+	struct fx *fx = fx_new(false);
+
+	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), FOLIO_PAGES);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, FOLIO_PAGES);
+	assert_int_equal(fx->ib.vm.nr_dirtied, FOLIO_PAGES);
+	assert_int_equal(fx->inode->wb->stat_reclaimable, FOLIO_PAGES);
+	assert_int_equal(fx->d.td.nr_dirtied, FOLIO_PAGES);
+	assert_int_equal(wbsim_inode_acct(fx->inode, WBSIM_PC_DIRTY), FOLIO_PAGES);
+	/* one block is dirty in the page cache (iomap's per-block state) */
+	assert_int_equal(wbsim_page_cache_nr(&fx->inode->pages, WBSIM_PC_DIRTY), 1);
+	assert_int_equal(write_bytes(fx, 4096 * 7, 50), 0);
+	assert_int_equal(write_bytes(fx, (2 << 20) + 4000, 50), FOLIO_PAGES);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 2 * FOLIO_PAGES);
+	assert_conserved(fx);
+	fx_free(fx);
+}
+
+/* (a) per block: the same write charges its one block; a write that
+ * crosses a block boundary two; a block dirty already nothing. */
+static void test_dirty_per_block(void **state)
+{
+	struct fx *fx = fx_new(true);
+
+	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), 1);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 1);
+	assert_int_equal(fx->d.td.nr_dirtied, 1);
+	assert_int_equal(write_bytes(fx, (1 << 20) + 200, 50), 0);
+	assert_int_equal(write_bytes(fx, 4096 * 7 + 4090, 50), 2);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 3);
+	assert_int_equal(wbsim_inode_acct(fx->inode, WBSIM_PC_DIRTY), 3);
+	assert_conserved(fx);
+	fx_free(fx);
+}
+
+/* (b)+(c) then (d) for one dirty block in a 2 MiB folio: the folio's
+ * worth leaves dirty for writeback and then writeback for written
+ * (folio_clear_dirty_for_io(), __folio_start_writeback(),
+ * __folio_end_writeback() all move folio_nr_pages()) with whole-folio
+ * accounting, the one block per block; either way only the dirty block
+ * reaches the device (iomap_writepage_map() walks the per-block dirty
+ * state). */
+static void check_writeback(bool per_block, uint64_t moved)
+{
+	struct fx *fx = fx_new(per_block);
+
+	write_bytes(fx, (1 << 20) + 100, 50);
+	start_writeback(fx);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 0);
+	assert_int_equal(fx->ib.vm.nr_writeback, moved);
+	assert_int_equal(fx->inode->wb->stat_writeback, moved);
+	assert_int_equal(wbsim_inode_acct(fx->inode, WBSIM_PC_WRITEBACK), moved);
+	assert_conserved(fx);
+	wbsim_sim_run(fx->ib.sim);
+	assert_true(fx->written);
+	assert_int_equal(fx->ib.vm.nr_writeback, 0);
+	assert_int_equal(fx->ib.vm.nr_written, moved);
+	assert_int_equal(fx->inode->wb->stat_written, moved);
+	assert_int_equal(device_bytes(fx), 4096);
+	assert_conserved(fx);
+	fx_free(fx);
+}
+
+static void test_writeback_whole_folio(void **state)
+{
+	check_writeback(false, FOLIO_PAGES);
+}
+
+static void test_writeback_per_block(void **state)
+{
+	check_writeback(true, 1);
+}
+
+/* A write into a folio under writeback: the folio is clean (its dirty
+ * flag went at folio_clear_dirty_for_io()), so it is charged again: the
+ * folio then counts both as dirty and as under writeback, as in the
+ * kernel; the counters still balance after the second writeback. */
+static void test_redirty_under_writeback(void **state)
+{
+	struct fx *fx = fx_new(false);
+
+	write_bytes(fx, 100, 50);
+	start_writeback(fx);
+	assert_int_equal(write_bytes(fx, 8192, 50), FOLIO_PAGES);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, FOLIO_PAGES);
+	assert_int_equal(fx->ib.vm.nr_writeback, FOLIO_PAGES);
+	assert_conserved(fx);
+	wbsim_sim_run(fx->ib.sim);
+	start_writeback(fx);
+	wbsim_sim_run(fx->ib.sim);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 0);
+	assert_int_equal(fx->ib.vm.nr_writeback, 0);
+	assert_int_equal(fx->ib.vm.nr_written, 2 * FOLIO_PAGES);
+	assert_int_equal(device_bytes(fx), 2 * 4096);
+	assert_conserved(fx);
+	fx_free(fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dirty_whole_folio),
+		cmocka_unit_test(test_dirty_per_block),
+		cmocka_unit_test(test_writeback_whole_folio),
+		cmocka_unit_test(test_writeback_per_block),
+		cmocka_unit_test(test_redirty_under_writeback),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
