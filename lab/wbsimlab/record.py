@@ -211,6 +211,13 @@ class TraceRecorder:
         os.unlink(self.path)
 
     def _remove(self):
+        # on an error stop() never ran: the reader still holds trace_pipe
+        # open, and an instance with an open file cannot be removed (EBUSY)
+        if self.pipe and not self.pipe.closed:
+            self.stopping = True
+            self.thread.join(timeout=10)
+            self.pipe.close()
+            self.out.close()
         for ev in TRACE_EVENTS:
             try:
                 with open(f"{self.inst}/events/writeback/{ev}/enable", "w") as f:
