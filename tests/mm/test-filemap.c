@@ -5,27 +5,14 @@
  * counters and i_size, and that the per-CPU throttle counters
  * (bdp_ratelimits) are those of the CPU the writing task runs on.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
-#include <wbsim/affinity.h>
-#include <wbsim/device.h>
-#include <wbsim/fs.h>
-#include "fs/bdi.h"
+#include "../fs/ideal-bdi.h"
 #include "fs/fs-writeback.h"
 #include "mm/filemap.h"
 
 #define NR_CPUS 4
 
 struct fx {
-	wbsim_sim *sim;
-	wbsim_cpus *cpus;
-	struct wbsim_device *dev;
-	wbsim_fs *fs;
-	struct wbsim_cpu_costs costs;
-	struct wbsim_vm vm;
-	struct wbsim_bdi bdi;
+	struct ideal_bdi ib;
 	struct wbsim_inode *inode;
 	wbsim_task ta, tb;
 	struct wbsim_dirtier da, db;
@@ -34,25 +21,10 @@ struct fx {
 static int fx_setup(void **state)
 {
 	struct fx *fx = g_new0(struct fx, 1);
-	struct wbsim_bdi_params bp = {
-		.name = "259:0",
-		.nr_wb_ctx = 1,
-		.affinity = wbsim_affinity_lookup("inode"),
-		.max_request_pages = 256,
-		.memcgs = &fx->vm.memcgs,
-	};
 
-	fx->sim = wbsim_sim_new(1);
-	fx->cpus = wbsim_cpus_new(fx->sim, NR_CPUS, NULL);
-	wbsim_cpu_costs_init(&fx->costs);
-	wbsim_vm_init(&fx->vm, fx->sim, 1000, NR_CPUS, UINT64_C(16) << 30, UINT64_C(1) << 30);
-	fx->dev = wbsim_device_new(fx->sim, fx->cpus, &fx->costs, "ideal", NULL, 0, NULL);
-	fx->fs = wbsim_fs_new("ideal", fx->sim, fx->cpus, UINT64_C(1) << 40, NULL, 0, NULL);
-	assert_non_null(fx->dev);
-	assert_non_null(fx->fs);
-	wbsim_bdi_init(&fx->bdi, &fx->vm, fx->cpus, &fx->costs, wbsim_device_queue(fx->dev),
-		       (struct wbsim_fs *)fx->fs, &bp);
-	fx->inode = wbsim_inode_new(&fx->bdi, wbsim_fs_create(fx->fs, wbsim_fs_root(fx->fs)),
+	ideal_bdi_open(&fx->ib, NR_CPUS, false);
+	fx->inode = wbsim_inode_new(&fx->ib.bdi,
+				    wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
 				    "/mnt/f", 1, false);
 	wbsim_task_init(&fx->ta, "a", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&fx->tb, "b", WBSIM_TASK_DIRTIER);
@@ -66,22 +38,18 @@ static int fx_teardown(void **state)
 {
 	struct fx *fx = *state;
 
-	wbsim_bdi_clear(&fx->bdi);
+	ideal_bdi_clear(&fx->ib);
 	wbsim_inode_free(fx->inode);
-	wbsim_fs_free(fx->fs);
-	wbsim_device_free(fx->dev);
 	wbsim_task_clear(&fx->ta);
 	wbsim_task_clear(&fx->tb);
-	wbsim_vm_clear(&fx->vm);
-	wbsim_cpus_free(fx->cpus);
-	wbsim_sim_free(fx->sim);
+	ideal_bdi_close(&fx->ib);
 	g_free(fx);
 	return 0;
 }
 
 static uint64_t bdp_ratelimits(const struct fx *fx, unsigned int cpu)
 {
-	return fx->vm.cpu_dirty[cpu].bdp_ratelimits;
+	return fx->ib.vm.cpu_dirty[cpu].bdp_ratelimits;
 }
 
 /* A write dirties whole pages, moves i_size, and counts each newly dirty
@@ -98,7 +66,7 @@ static void test_write_counts_on_task_cpu(void **state)
 	/* 10000 bytes at 100: pages 0..2 */
 	wbsim_generic_perform_write(fx->inode, &fx->da, 100, 10000, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 10100);
-	assert_int_equal(fx->vm.nr_file_dirty, 3);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 3);
 	assert_int_equal(fx->da.td.nr_dirtied, 3);
 	assert_false(throttle);
 	assert_int_equal(bdp_ratelimits(fx, 2), 3);
@@ -109,14 +77,14 @@ static void test_write_counts_on_task_cpu(void **state)
 	fx->ta.last_cpu = 1;
 	wbsim_generic_perform_write(fx->inode, &fx->da, 3 * 4096 - 1, 2 * 4096, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 5 * 4096 - 1);
-	assert_int_equal(fx->vm.nr_file_dirty, 5);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 5);
 	assert_int_equal(bdp_ratelimits(fx, 1), 2);
 	assert_int_equal(bdp_ratelimits(fx, 2), 3);
 	assert_int_equal(bdp_ratelimits(fx, 0), 0);
 	/* a rewrite of dirty pages: no new dirty page, i_size stays */
 	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 4096, &throttle, &fs_cost);
 	assert_int_equal(fx->inode->size, 5 * 4096 - 1);
-	assert_int_equal(fx->vm.nr_file_dirty, 5);
+	assert_int_equal(fx->ib.vm.nr_file_dirty, 5);
 	assert_int_equal(bdp_ratelimits(fx, 1), 2);
 }
 
@@ -132,7 +100,7 @@ static void test_forced_look_per_cpu(void **state)
 	bool throttle;
 	wbsim_time_t fs_cost;
 
-	fx->vm.dirty.ratelimit_pages = 8;
+	fx->ib.vm.dirty.ratelimit_pages = 8;
 	fx->da.td.nr_dirtied_pause = 1 << 20;
 	fx->db.td.nr_dirtied_pause = 1 << 20;
 	fx->ta.last_cpu = 1;
