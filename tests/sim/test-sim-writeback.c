@@ -603,8 +603,9 @@ static void test_fio_logs(void **state)
 	{
 		const char *gen[] = { "fio_generate_plots", "t", NULL };
 		const char *f2g[] = { "fio2gnuplot", "-p", "a_bw.*.log", "-k", "-d", "out", NULL };
+		g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 
-		if (g_find_program_in_path("gnuplot") && run_fio_tool(dir, gen)) {
+		if (gnuplot && run_fio_tool(dir, gen)) {
 			g_autofree char *svg = g_build_filename(dir, "t-bw.svg", NULL);
 			g_autofree char *text = NULL;
 
