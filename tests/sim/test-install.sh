@@ -64,7 +64,13 @@ mkdir "$tmp/pc"
 sed "s|^prefix=.*|prefix=$root|" "$pc" > "$tmp/pc/wbsim.pc"
 cp -r "$src/examples/standalone" "$tmp/example"
 cd "$tmp/example"
-PKG_CONFIG_PATH=$tmp/pc meson setup b --wrap-mode=nofallback >"$tmp/example.log" 2>&1 ||
+# a sanitized library needs a program built with the same sanitizers
+# (the ASan runtime must come first in the program's library list)
+san=$(meson introspect --buildoptions "$build" |
+	python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "b_sanitize"))')
+set --
+[ "$san" = none ] || set -- "-Db_sanitize=$san" -Db_lundef=false
+PKG_CONFIG_PATH=$tmp/pc meson setup b --wrap-mode=nofallback "$@" >"$tmp/example.log" 2>&1 ||
 	fail "examples/standalone: meson setup failed: $(tail -n 5 "$tmp/example.log")"
 meson compile -C b >>"$tmp/example.log" 2>&1 ||
 	fail "examples/standalone: build failed: $(tail -n 5 "$tmp/example.log")"
