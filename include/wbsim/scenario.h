@@ -92,6 +92,17 @@ WBSIM_API const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_sce
  */
 WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
 
+/**
+ * wbsim_scenario_keys_markdown() - the scenario keys as Markdown tables
+ *
+ * One row per key (section, key, type, default, range, meaning), then one
+ * table per device preset and filesystem type: the reference of
+ * scenarios/README.md.
+ *
+ * Return: a new string (g_free() it).
+ */
+WBSIM_API char *wbsim_scenario_keys_markdown(void);
+
 WBSIM_END_DECLS
 
 #endif /* WBSIM_SCENARIO_H */

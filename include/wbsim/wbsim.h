@@ -17,5 +17,7 @@
 #include <wbsim/affinity.h>
 #include <wbsim/result.h>
 #include <wbsim/run.h>
+#include <wbsim/report.h>
+#include <wbsim/sweep.h>
 
 #endif

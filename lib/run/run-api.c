@@ -199,6 +199,12 @@ struct wbsim_run_opts {
 	char **trace_events;	/* NULL: all */
 	wbsim_point_fn point_fn;
 	void *point_data;
+	char *name;
+	gboolean drop_series;	/* wbsim_run_opts_set_keep_series(FALSE) */
+	wbsim_progress_fn progress_fn;
+	void *progress_data;
+	wbsim_fio_log_fn fio_log_fn;
+	void *fio_log_data;
 };
 
 wbsim_run_opts *wbsim_run_opts_new(void)
@@ -211,6 +217,7 @@ void wbsim_run_opts_free(wbsim_run_opts *opts)
 	if (!opts)
 		return;
 	g_strfreev(opts->trace_events);
+	g_free(opts->name);
 	g_free(opts);
 }
 
@@ -244,6 +251,40 @@ void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn, void *
 	opts->point_data = user_data;
 }
 
+void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name)
+{
+	g_return_if_fail(opts != NULL);
+	g_free(opts->name);
+	opts->name = g_strdup(name);
+}
+
+void wbsim_run_opts_set_keep_series(wbsim_run_opts *opts, gboolean keep)
+{
+	g_return_if_fail(opts != NULL);
+	opts->drop_series = !keep;
+}
+
+void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progress_fn fn,
+				    void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->progress_fn = fn;
+	opts->progress_data = user_data;
+}
+
+void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log_fn fn, void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->fio_log_fn = fn;
+	opts->fio_log_data = user_data;
+}
+
+char **wbsim_trace_events_select(const char *list, GError **error)
+{
+	wbsim_check_arg(list != NULL, NULL, error);
+	return wbsim_trace_select_events(list, error);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Running                                                                  */
 
@@ -262,6 +303,20 @@ static void api_job_end(void *arg, wbsim_time_t now, unsigned int job, const cha
 	o->point_fn(WBSIM_POINT_JOB_END, now, (int)job, name, o->point_data);
 }
 
+static void api_progress(void *arg, const struct wbsim_run_progress *p)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->progress_fn(p->now, p->fraction, p->jobs_running, p->bytes, o->progress_data);
+}
+
+static void api_fio_log(void *arg, const char *name, const char *text, gboolean append)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->fio_log_fn(name, text, append, o->fio_log_data);
+}
+
 /* The event name of an ftrace text line "<comm>-<pid> [<cpu>] ..... <secs>:
  * <event>: <fields>": the text between the first ": " and the next ':'. */
 static void api_trace(void *arg, const char *line)
@@ -274,6 +329,33 @@ static void api_trace(void *arg, const char *line)
 	if (o->trace_events && !g_strv_contains((const char *const *)o->trace_events, event))
 		return;
 	o->trace_fn(event, line, o->trace_data);
+}
+
+void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_options *ro)
+{
+	memset(ro, 0, sizeof(*ro));
+	if (!opts)
+		return;
+	ro->name = opts->name;
+	ro->check = opts->check;
+	ro->series_streamed = opts->drop_series;
+	ro->hook_arg = (void *)opts;
+	if (opts->sample_fn)
+		ro->sample_fn = api_sample;
+	if (opts->point_fn)
+		ro->job_end_fn = api_job_end;
+	if (opts->progress_fn)
+		ro->progress_fn = api_progress;
+	if (opts->fio_log_fn) {
+		ro->io_log_fn = api_fio_log;
+		ro->io_log_arg = (void *)opts;
+	}
+	if (opts->trace_fn) {
+		ro->trace_fn = api_trace;
+		ro->trace_arg = (void *)opts;
+		/* lines of other events are not even formatted */
+		ro->trace_events = (const char *const *)opts->trace_events;
+	}
 }
 
 wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, GError **error)
@@ -295,22 +377,12 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 			return NULL;
 		}
 	}
-	if (opts) {
-		ro.check = opts->check;
-		ro.hook_arg = (void *)opts;
-		if (opts->sample_fn)
-			ro.sample_fn = api_sample;
-		if (opts->point_fn)
-			ro.job_end_fn = api_job_end;
-		if (opts->trace_fn) {
-			ro.trace_fn = api_trace;
-			ro.trace_arg = (void *)opts;
-		}
-	}
+	wbsim_run_opts_to_internal(opts, &ro);
 	rr = wbsim_run_scenario(scn, &ro, error);
 	if (!rr)
 		return NULL;
 	r = wbsim_result_wrap(rr);
+	r->scn = scn;
 	if (opts && opts->point_fn)
 		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
 	return r;

@@ -167,10 +167,10 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 	return TRUE;
 }
 
-struct wbsim_sweep_results *wbsim_sweep_results_open(const char *path,
-						     const char *identity,
-						     const struct wbsim_sweep *sw,
-						     GError **error)
+struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
+							const char *identity,
+							const struct wbsim_sweep *sw,
+							GError **error)
 {
 	struct wbsim_sweep_results *res = g_new0(struct wbsim_sweep_results, 1);
 	g_autofree char *contents = NULL;

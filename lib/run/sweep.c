@@ -378,6 +378,12 @@ void wbsim_sweep_free(struct wbsim_sweep *sw)
 	if (!sw)
 		return;
 	g_ptr_array_unref(sw->axes);
+	wbsim_scenario_free(sw->scn);
+	g_free(sw->path);
+	if (sw->overrides)
+		g_ptr_array_unref(sw->overrides);
+	if (sw->groups)
+		g_array_unref(sw->groups);
 	g_free(sw);
 }
 

@@ -635,3 +635,8 @@ char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 	}
 	return g_string_free(out, FALSE);
 }
+
+char *wbsim_scenario_keys_markdown(void)
+{
+	return wbsim_config_keys_markdown();
+}
