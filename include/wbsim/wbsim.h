@@ -10,8 +10,6 @@
 #include <wbsim/cpu-costs.h>
 #include <wbsim/block.h>
 #include <wbsim/device.h>
-#include <wbsim/fio.h>
-#include <wbsim/config.h>
 #include <wbsim/scenario.h>
 #include <wbsim/fs.h>
 #include <wbsim/affinity.h>

@@ -8,7 +8,7 @@
 #define WBSIM_WORKLOAD_FIO_PARSER_H
 
 #include <glib.h>
-#include <wbsim/fio.h>
+#include "fio/fio.h"
 #include "core/ini-lexer.h"
 
 /**

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
-#include <wbsim/fio.h>
+#include "fio/fio.h"
 #include "report/lat-hist.h"
 
 #define WBSIM_PAUSE_BUCKETS 11	/* <1, <2, <4, ... <512 ms, >= 512 ms */

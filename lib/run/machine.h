@@ -11,7 +11,7 @@
 #include <wbsim/cpu-costs.h>
 #include <wbsim/fs.h>
 #include <wbsim/device.h>
-#include <wbsim/fio.h>
+#include "fio/fio.h"
 #include "mm/vm.h"
 #include "fs/writeback.h"
 

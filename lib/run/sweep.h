@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
-#include <wbsim/config.h>
+#include "scenario/config.h"
 #include <wbsim/scenario.h>
 #include <wbsim/sweep.h>
 #include "run/run.h"

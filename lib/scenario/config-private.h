@@ -8,7 +8,7 @@
 #ifndef WBSIM_WORKLOAD_CONFIG_PRIVATE_H
 #define WBSIM_WORKLOAD_CONFIG_PRIVATE_H
 
-#include <wbsim/config.h>
+#include "scenario/config.h"
 #include "core/ini-lexer.h"
 
 /* Where a value came from: a file and line, "--set", or the default. */

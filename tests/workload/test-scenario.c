@@ -13,6 +13,8 @@
 
 #include <glib/gstdio.h>
 #include <wbsim/wbsim.h>
+#include "scenario/config.h"
+#include "fio/fio.h"
 
 #define GIB ((uint64_t)1 << 30)
 
