@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/sweep.h - parameter sweeps: a scenario's [sweep] section
+ * run/sweep.h - parameter sweeps: a scenario's [sweep] section
  * (KEY = VALUES lines, KEY being "section.key") and sim-writeback's
  * --sweep KEY=VALUES options, expanded into the product of their values
  * (the first axis varies slowest). Each point is the scenario with the
@@ -12,8 +12,8 @@
  * are not text or file names, integer ranges "FIRST..LAST" or
  * "FIRST..LAST:STEP" (inclusive).
  */
-#ifndef WBSIM_WORKLOAD_SWEEP_H
-#define WBSIM_WORKLOAD_SWEEP_H
+#ifndef WBSIM_RUN_SWEEP_H
+#define WBSIM_RUN_SWEEP_H
 
 #include <stdio.h>
 #include <glib.h>
@@ -313,4 +313,4 @@ char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
 			    const struct wbsim_run_result *r,
 			    gboolean include_wall);
 
-#endif /* WBSIM_WORKLOAD_SWEEP_H */
+#endif /* WBSIM_RUN_SWEEP_H */
