@@ -10,7 +10,7 @@
 #include <string.h>
 #include <glib.h>
 #include <wbsim/wbsim.h>
-#include "fio/fio.h"
+#include "defs/fio.h"
 
 #include "fuzz-common.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
-#include "fio/fio.h"
+#include "defs/fio.h"
 #include "core/arg-check.h"
 #include "fio/fio-options.h"
 #include "fio/fio-parser.h"

@@ -27,6 +27,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/version.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 /* "fio version": fio's prefix and the version of the formats written */
 

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <glib.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 #define PAGE_KIB 4	/* wbsim's page size, WBSIM_PAGE_SIZE, in KiB */
 

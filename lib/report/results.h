@@ -11,8 +11,9 @@
 #include <stdbool.h>
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
-#include "fio/fio.h"
-#include "report/lat-hist.h"
+#include "core/lat-hist.h"
+
+struct wbsim_fio_job;
 
 #define WBSIM_PAUSE_BUCKETS 11	/* <1, <2, <4, ... <512 ms, >= 512 ms */
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include "run/api-private.h"
-#include "report/lat-hist.h"
+#include "core/lat-hist.h"
 
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr)
 {

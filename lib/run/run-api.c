@@ -10,7 +10,7 @@
 #include <wbsim/run.h>
 #include "run/api-private.h"
 #include "core/arg-check.h"
-#include "report/trace.h"
+#include "fs/writeback-trace.h"
 #include "run/run.h"
 #include "scenario/config-private.h"
 

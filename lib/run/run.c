@@ -16,7 +16,7 @@
 #include "fs/wb-ctx-change.h"
 #include "scenario/config-private.h"
 #include "mm/dirty-limits.h"
-#include "report/trace.h"
+#include "fs/writeback-trace.h"
 #include "core/sim-private.h"
 #include "block/blk.h"
 #include "fs/alloc/fs-private.h"

@@ -22,6 +22,7 @@
 #include <wbsim/scenario.h>
 #include <wbsim/sweep.h>
 #include "run/run.h"
+#include "defs/load-checks.h"
 
 /* The output formats of sim-writeback (--output-format). */
 enum wbsim_sweep_format {
@@ -89,28 +90,7 @@ struct wbsim_sweep {
 gboolean wbsim_sweep_parse_values(const char *text, gboolean ranges,
 				  GPtrArray *out, GError **error);
 
-/**
- * wbsim_sweep_add_line() - a [sweep] line of a scenario file (the loader's
- * part: called by wbsim_config_set_value() for section "sweep")
- * @cfg: the configuration being loaded
- * @name: the line's key, "section.key"
- * @value: the line's value (VALUES), or NULL when the line has none
- * @file: the file
- * @line: the line
- * @instance: the loaded file (a key may be swept once per file; a later
- *	file replaces an earlier file's sweep of the key, where it stood)
- * @base_dir: the file's directory
- * @error: "FILE:LINE: [sweep] KEY = VALUES: reason"
- *
- * Checks that KEY names a scenario key holding one value, and that VALUES
- * parses; the values themselves are checked point by point.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
-			      const char *value, const char *file,
-			      unsigned int line, unsigned int instance,
-			      const char *base_dir, GError **error);
+/* wbsim_sweep_add_line(): defs/load-checks.h (the loader calls it) */
 
 /**
  * wbsim_sweep_new() - the sweep a loaded scenario declares

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
-#include "fio/fio.h"
+#include "defs/fio.h"
 #include "scenario/config-private.h"
 
 /* the page size: memory.max and memory.high count whole pages */

@@ -13,7 +13,7 @@
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "scenario/config-private.h"
-#include "run/sweep.h"
+#include "defs/load-checks.h"
 
 #define F(field) offsetof(struct wbsim_config, field)
 #define KIB ((uint64_t)1 << 10)

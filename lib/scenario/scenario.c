@@ -18,7 +18,7 @@
 #include "core/read-file.h"
 #include "scenario/config-private.h"
 #include "fio/fio-parser.h"
-#include "run/run.h"
+#include "defs/load-checks.h"
 
 /* Deeper than any sane preset chain; stops runaway self-similar includes. */
 #define SCENARIO_MAX_INCLUDE_DEPTH 16

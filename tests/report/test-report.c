@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/version.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 #define MIB (UINT64_C(1) << 20)
 #define MS UINT64_C(1000000)

@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 #include <wbsim/wbsim.h>
 #include "scenario/config.h"
-#include "fio/fio.h"
+#include "defs/fio.h"
 
 #define GIB ((uint64_t)1 << 30)
 

@@ -27,7 +27,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/wbsim.h>
 #include "scenario/config.h"
-#include "fio/fio.h"
+#include "defs/fio.h"
 
 #define TIME_LIMIT "600ms"
 #define TIME_LIMIT_NS G_GUINT64_CONSTANT(600000000)

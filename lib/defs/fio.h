@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fio/fio.h - reading fio job files the way fio reads them.
+ * defs/fio.h - reading fio job files the way fio reads them: the job
+ * structures every layer reads (lib/defs holds neutral definition headers,
+ * which include no lib/ folder: here the jobs that lib/fio parses and
+ * runs, lib/scenario loads, lib/run builds and lib/report prints), and the
+ * parser's entry points (lib/fio/fio-parser.c).
  *
  * A job file is parsed into one struct wbsim_fio_job per job after numjobs
  * expansion (clones are separate jobs), with fio's defaults filled in and

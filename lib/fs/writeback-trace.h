@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/trace.h - writeback tracepoints, laid out as the kernel's
+ * fs/writeback-trace.h - writeback tracepoints, laid out as the kernel's
  * include/trace/events/writeback.h prints them (format of Linux 6.x: wb_*
  * field names, cgroup_ino=), in ftrace's text format:
  *
  *   <comm>-<pid> [<cpu>] ..... <secs>.<usecs>: <event>: <fields>
  *
  * with simulated comm/pid/cpu columns that are stable across runs.
+ *
+ * In lib/fs, as the kernel instantiates these tracepoints in
+ * fs/fs-writeback.c: they read the bdi's and the throttle's structures,
+ * and fs/ and mm/ emit them (in lib/report they made report a third
+ * member of the fs <-> mm include circle).
  */
 #ifndef WBSIM_REPORT_TRACE_H
 #define WBSIM_REPORT_TRACE_H

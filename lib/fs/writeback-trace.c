@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace.c - writeback tracepoints in the kernel's text format (see
+ * writeback-trace.c - writeback tracepoints in the kernel's text format (see
  * report/trace.h). Rates are printed in KB/s and times in ms, as the
  * kernel's TP_printk does with KBps() and jiffies_to_msecs().
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <wbsim/error.h>
 #include "mm/memcontrol.h"
-#include "report/trace.h"
+#include "fs/writeback-trace.h"
 
 /* The task whose context an event is emitted in: a flusher for work
  * events, the dirtier for balance_dirty_pages. pid: a stable number. */
