@@ -762,6 +762,116 @@ static void test_trace_events(void **state)
 	g_rmdir(dir);
 }
 
+/*
+ * Trace lines per CPU, in order, as "comm pid secs.usecs event: fields":
+ * the text trace's columns, or trace-cmd report -t's (@ns: nanosecond time
+ * stamps, cut to microseconds as ftrace's text prints them).
+ */
+static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns)
+{
+	g_autoptr(GRegex) rx = g_regex_new("^\\s*(.+)-(\\d+)\\s+\\[(\\d+)\\]\\s+(?:\\.{5}\\s+)?"
+					   "(\\d+)\\.(\\d+):\\s+(\\w+):\\s+(.*)$", 0, 0, NULL);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	GHashTable *per_cpu = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						    (GDestroyNotify)g_ptr_array_unref);
+
+	for (char **l = lines; *l; l++) {
+		g_autoptr(GMatchInfo) m = NULL;
+		g_auto(GStrv) f = NULL;
+		GPtrArray *a;
+		guint64 frac;
+
+		if (!g_regex_match(rx, *l, 0, &m))
+			continue;
+		f = g_match_info_fetch_all(m);
+		frac = g_ascii_strtoull(f[5], NULL, 10);
+		if (ns) {
+			assert_int_equal(strlen(f[5]), 9);
+			frac /= 1000;
+		}
+		a = g_hash_table_lookup(per_cpu, f[3]);
+		if (!a) {
+			a = g_ptr_array_new_with_free_func(g_free);
+			g_hash_table_insert(per_cpu, g_strdup(f[3]), a);
+		}
+		g_ptr_array_add(a, g_strdup_printf("%s %s %s.%06" G_GUINT64_FORMAT " %s: %s",
+						   g_strstrip(f[1]), f[2], f[4], frac, f[6],
+						   g_strstrip(f[7])));
+	}
+	return per_cpu;
+}
+
+/*
+ * --trace FILE.dat: trace-cmd's trace.dat, which trace-cmd report reads
+ * into the same events, tasks, CPUs, time stamps and fields as the text
+ * trace of the same run. E7 over 12 s has records of both sizes
+ * (balance_dirty_pages: more than 112 bytes, its length in array[0]),
+ * gaps longer than a 27-bit time delta, and several cgroups and tasks.
+ */
+static void test_trace_dat(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-XXXXXX", NULL);
+	g_autofree char *txt = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *dat = g_build_filename(dir, "trace.dat", NULL);
+	g_autofree char *tool = g_find_program_in_path("trace-cmd");
+	g_autofree char *text = NULL, *bin = NULL, *report = NULL, *errs = NULL;
+	g_autoptr(GHashTable) want = NULL, got = NULL;
+	g_autoptr(GError) e = NULL;
+	const char magic[] = "\x17\x08\x44tracing6";
+	gsize len = 0;
+	GHashTableIter it;
+	gpointer cpu, lines;
+	guint n = 0, bdp = 0;
+	int st = 0;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", txt,
+				  "scenarios/e7-dying-cgroup-reachable.ini");
+
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", dat,
+		"scenarios/e7-dying-cgroup-reachable.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(dat, &bin, &len, NULL));
+	assert_true(len > sizeof(magic) && memcmp(bin, magic, sizeof(magic)) == 0);	/* "6\0" */
+	assert_int_equal(len % 4096, 0);
+	if (!tool) {
+		print_message("trace-cmd not found (Debian package trace-cmd): trace.dat not read back\n");
+		goto out;
+	}
+	{
+		const char *argv[] = { tool, "report", "-t", dat, NULL };
+
+		assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &report, &errs,
+					 &st, &e));
+	}
+	assert_true(g_spawn_check_wait_status(st, NULL));
+	assert_string_equal(errs, "");
+	assert_true(g_str_has_prefix(report, "cpus=12\n"));	/* the machine's, [machine] cpus */
+	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
+	want = trace_lines_per_cpu(text, FALSE);
+	got = trace_lines_per_cpu(report, TRUE);
+	assert_int_equal(g_hash_table_size(got), g_hash_table_size(want));
+	g_hash_table_iter_init(&it, want);
+	while (g_hash_table_iter_next(&it, &cpu, &lines)) {
+		GPtrArray *w = lines, *g = g_hash_table_lookup(got, cpu);
+
+		assert_non_null(g);
+		assert_int_equal(g->len, w->len);
+		for (guint i = 0; i < w->len; i++) {
+			assert_string_equal(g->pdata[i], w->pdata[i]);
+			bdp += strstr(w->pdata[i], " balance_dirty_pages: bdi ") != NULL;
+		}
+		n += w->len;
+	}
+	assert_true(n > 7000);
+	assert_true(bdp > 0);
+out:
+	g_unlink(txt);
+	g_unlink(dat);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -874,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
+		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
