@@ -1036,6 +1036,23 @@ static void test_json_output(void **state)
 	assert_true(json_object_has_member(job, "read"));
 	assert_true(json_object_has_member(job, "trim"));
 	assert_true(json_object_has_member(o, "wbsim"));
+	/* wbsim's own rates: KiB/s, named so (as the series' _kib_s columns);
+	 * fio's keys stay fio's ("bw": KiB/s, "bw_bytes": B/s) */
+	assert_null(strstr(r.out, "_kbps\""));
+	assert_int_equal(json_object_get_int_member(write, "bw"),
+			 json_object_get_int_member(write, "bw_bytes") / 1024);
+	{
+		JsonObject *ctx = json_array_get_object_element(
+			json_object_get_array_member(json_object_get_object_member(o, "wbsim"),
+						     "contexts"), 0);
+		gint64 bw = json_object_get_int_member(ctx, "avg_write_bandwidth_kib_s");
+
+		assert_true(bw > 0 && bw % 4 == 0);	/* pages/s * 4 KiB */
+		assert_true(json_object_get_int_member(ctx, "dirty_ratelimit_kib_s") > 0);
+		/* validate-minimal: [machine] memory = 16G, the default */
+		assert_int_equal(json_object_get_int_member(json_object_get_object_member(o, "wbsim"),
+							    "memory_bytes"), 16ll << 30);
+	}
 	run_result_clear(&r);
 }
 
