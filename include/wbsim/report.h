@@ -12,6 +12,7 @@
 #define WBSIM_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/result.h>
@@ -46,6 +47,21 @@ enum wbsim_format {
  */
 WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
 				    gboolean include_wall);
+
+/**
+ * wbsim_result_write_trace_dat() - the recorded tracepoints as trace-cmd's trace.dat
+ * @r: results of a run with wbsim_run_opts_set_trace_dat()
+ * @f: the file, open for writing
+ * @path: its name, for messages
+ * @error: WBSIM_ERROR_IO naming @path; WBSIM_ERROR_INVALID_ARGUMENT when
+ *	the run recorded nothing (no wbsim_run_opts_set_trace_dat())
+ *
+ * One buffer per simulated CPU, as trace-cmd record writes them
+ * (trace-cmd report and KernelShark read the file).
+ * Return: TRUE, or FALSE with @error set.
+ */
+WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,
+						const char *path, GError **error);
 
 /**
  * wbsim_series_csv_head() - append the time series' CSV header row

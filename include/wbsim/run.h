@@ -227,6 +227,19 @@ WBSIM_API void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *con
 					   wbsim_trace_fn fn, void *user_data);
 
 /**
+ * wbsim_run_opts_set_trace_dat() - record tracepoints for trace-cmd's trace.dat
+ * @opts: the options
+ * @events: NULL-terminated event names to record, or NULL for every
+ *	event; copied
+ * @record: TRUE to record them in the result (write them with
+ *	wbsim_result_write_trace_dat()), FALSE not to
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
+					    gboolean record);
+
+/**
  * wbsim_run_opts_set_point_fn() - call @fn at each measurement point
  * @opts: the options
  * @fn: the callback, or NULL to remove it

@@ -16,7 +16,7 @@
 #include "mm/bandwidth.h"
 #include "mm/dirty-limits.h"
 #include "fs/fs-writeback.h"
-#include "fs/writeback-trace.h"
+#include "report/trace.h"
 #include "fs/cgroup-writeback.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)

@@ -13,10 +13,12 @@
  * struct wbsim_result - the public handle over the internal results
  * @r: the results
  * @scn: the scenario run (the results refer to its fio jobs)
+ * @dat: the tracepoints recorded for trace.dat, or NULL
  */
 struct wbsim_result {
 	struct wbsim_run_result *r;
 	const struct wbsim_scenario *scn;
+	struct wbsim_trace_dat *dat;
 };
 
 /* Take ownership of @rr in a new public handle. */

@@ -8,6 +8,8 @@
 #include "run/api-private.h"
 #include "run/sweep.h"
 #include "report/report.h"
+#include "report/trace-dat.h"
+#include "core/arg-check.h"
 
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
 static GArray *scenario_groups(const struct wbsim_scenario *scn)
@@ -72,4 +74,18 @@ void wbsim_series_csv_row(GString *s, const double *values, unsigned int n_colum
 char *wbsim_format_bandwidth(uint64_t bytes_per_s)
 {
 	return wbsim_num2str(bytes_per_s, 4, TRUE, WBSIM_N2S_BYTEPERSEC);
+}
+
+gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f, const char *path,
+				      GError **error)
+{
+	wbsim_check_arg(r != NULL && f != NULL && path != NULL, FALSE, error);
+	if (!r->dat) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "%s: the run recorded no tracepoints: expected wbsim_run_opts_set_trace_dat()",
+			    path);
+		return FALSE;
+	}
+	/* the machine's CPUs, each with its buffer, as trace-cmd record */
+	return wbsim_trace_dat_write(r->dat, f, path, r->r->cpus, error);
 }

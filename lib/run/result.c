@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "run/api-private.h"
+#include "report/trace-dat.h"
 #include "core/lat-hist.h"
 
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr)
@@ -22,6 +23,7 @@ void wbsim_result_free(wbsim_result *r)
 	if (!r)
 		return;
 	wbsim_run_result_free(r->r);
+	wbsim_trace_dat_free(r->dat);
 	g_free(r);
 }
 

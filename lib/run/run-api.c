@@ -10,7 +10,8 @@
 #include <wbsim/run.h>
 #include "run/api-private.h"
 #include "core/arg-check.h"
-#include "fs/writeback-trace.h"
+#include "report/trace.h"
+#include "report/trace-dat.h"
 #include "run/run.h"
 #include "scenario/config-private.h"
 
@@ -205,6 +206,8 @@ struct wbsim_run_opts {
 	void *progress_data;
 	wbsim_fio_log_fn fio_log_fn;
 	void *fio_log_data;
+	gboolean trace_dat;	/* wbsim_run_opts_set_trace_dat() */
+	char **dat_events;	/* NULL: all */
 };
 
 wbsim_run_opts *wbsim_run_opts_new(void)
@@ -217,6 +220,7 @@ void wbsim_run_opts_free(wbsim_run_opts *opts)
 	if (!opts)
 		return;
 	g_strfreev(opts->trace_events);
+	g_strfreev(opts->dat_events);
 	g_free(opts->name);
 	g_free(opts);
 }
@@ -249,6 +253,15 @@ void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn, void *
 	g_return_if_fail(opts != NULL);
 	opts->point_fn = fn;
 	opts->point_data = user_data;
+}
+
+void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
+				  gboolean record)
+{
+	g_return_if_fail(opts != NULL);
+	g_strfreev(opts->dat_events);
+	opts->dat_events = events ? g_strdupv((char **)events) : NULL;
+	opts->trace_dat = record;
 }
 
 void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name)
@@ -356,33 +369,52 @@ void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_opt
 		/* lines of other events are not even formatted */
 		ro->trace_events = (const char *const *)opts->trace_events;
 	}
+	/* with both, api_trace() still filters the lines by their own list */
+	if (opts->trace_dat)
+		ro->trace_events = (const char *const *)opts->dat_events;
+}
+
+/* Every name of @events (NULL: none) is a tracepoint the model emits. */
+static gboolean known_events(char **events, const char *what, GError **error)
+{
+	for (size_t i = 0; events && events[i]; i++) {
+		if (!g_strv_contains(wbsim_trace_event_names, events[i])) {
+			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "%s: unknown tracepoint '%s': expected one of %s",
+				    what, events[i], known);
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, GError **error)
 {
 	struct wbsim_run_options ro = { 0 };
 	struct wbsim_run_result *rr;
+	struct wbsim_trace_dat *dat = NULL;
 	wbsim_result *r;
 
 	wbsim_check_arg(scn != NULL, NULL, error);
 	/* a name that is never emitted would silently deliver nothing */
-	for (size_t i = 0; opts && opts->trace_fn && opts->trace_events &&
-			   opts->trace_events[i]; i++) {
-		if (!g_strv_contains(wbsim_trace_event_names, opts->trace_events[i])) {
-			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
-
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    "wbsim_run_opts_set_trace_fn: unknown tracepoint '%s': expected one of %s",
-				    opts->trace_events[i], known);
-			return NULL;
-		}
-	}
-	wbsim_run_opts_to_internal(opts, &ro);
-	rr = wbsim_run_scenario(scn, &ro, error);
-	if (!rr)
+	if (opts && ((opts->trace_fn &&
+		      !known_events(opts->trace_events, "wbsim_run_opts_set_trace_fn", error)) ||
+		     (opts->trace_dat &&
+		      !known_events(opts->dat_events, "wbsim_run_opts_set_trace_dat", error))))
 		return NULL;
+	wbsim_run_opts_to_internal(opts, &ro);
+	if (opts && opts->trace_dat)
+		ro.trace_dat = dat = wbsim_trace_dat_new();
+	rr = wbsim_run_scenario(scn, &ro, error);
+	if (!rr) {
+		wbsim_trace_dat_free(dat);
+		return NULL;
+	}
 	r = wbsim_result_wrap(rr);
 	r->scn = scn;
+	r->dat = dat;
 	if (opts && opts->point_fn)
 		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
 	return r;
