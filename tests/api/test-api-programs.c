@@ -3,8 +3,8 @@
  * test-api-programs.c - the public API sim-writeback is built on, as a
  * program outside the tree uses it (shared library, public headers only):
  * result iterators, the run options for names, series, progress and fio
- * logs, the reports, the series as CSV rows, the tracepoint selection, and
- * sweeps with their results file and ordered runner.
+ * logs, the reports, the series as CSV rows, the tracepoint selection and
+ * trace.dat, and sweeps with their results file and ordered runner.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,6 +260,48 @@ static void test_trace_select(void **state)
 	assert_non_null(strstr(error->message, "no_such_event"));
 }
 
+static void test_trace_dat(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL, plain = NULL;
+	const char *events[] = { "balance_dirty_pages", NULL };
+	const char *bad[] = { "no_such_event", NULL };
+	g_autofree char *dir = g_dir_make_tmp("wbsim-dat-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "t.dat", NULL);
+	g_autofree char *contents = NULL;
+	gsize len = 0;
+	FILE *f;
+
+	(void)state;
+	/* a name the model never emits is refused, not silently empty */
+	wbsim_run_opts_set_trace_dat(opts, bad, TRUE);
+	assert_null(wbsim_run(scn, opts, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+	wbsim_run_opts_set_trace_dat(opts, events, TRUE);
+	r = wbsim_run(scn, opts, &error);
+	assert_non_null(r);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_true(wbsim_result_write_trace_dat(r, f, path, &error));
+	assert_int_equal(fclose(f), 0);
+	assert_true(g_file_get_contents(path, &contents, &len, NULL));
+	/* trace-cmd's magic, then "tracing" and the file version */
+	assert_true(len > 10);
+	assert_memory_equal(contents, "\x17\x08\x44tracing", 10);
+	/* a run that recorded nothing has nothing to write */
+	plain = wbsim_run(scn, NULL, &error);
+	assert_non_null(plain);
+	f = fopen(path, "wb");
+	assert_false(wbsim_result_write_trace_dat(plain, f, path, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	fclose(f);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 /* wbsim_sweep_run_tasks(): texts out of order, emitted in order */
 static char *task_text(size_t point, void *arg, GError **error)
 {
@@ -355,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_trace_select),
+		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_sweep),
 	};
 

@@ -241,6 +241,13 @@ static void test_null_args(void **state)
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	step("wbsim_sweep_results_close");
 	wbsim_sweep_results_close(NULL);
+	step("wbsim_run_opts_set_trace_dat");
+	wbsim_run_opts_set_trace_dat(NULL, NULL, FALSE);
+	step("wbsim_result_write_trace_dat");
+	g_clear_error(&e);
+	(void)wbsim_result_write_trace_dat(NULL, NULL, NULL, &e);
+	assert_non_null(e);
+	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	step("wbsim_affinity_register");
 	g_clear_error(&e);
 	(void)wbsim_affinity_register(NULL, &e);
