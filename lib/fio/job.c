@@ -857,6 +857,9 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		if (!fio->time_based &&
 		    job->bytes_done + (uint64_t)job->batch_ios * job->bs >= job->io_limit * MAX(fio->loops, 1))
 			break;
+		/* number_ios: fio stops at that many writes */
+		if (fio->number_ios && job->ios_done + job->batch_ios >= fio->number_ios)
+			break;
 		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
 			break;	/* pacing is decided write by write */
 	}
