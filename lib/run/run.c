@@ -8,7 +8,8 @@
 #include <wbsim/error.h>
 #include <wbsim/scenario.h>
 #include <wbsim/affinity.h>
-#include "run/run.h"
+#include "run/run-private.h"
+#include "run/events.h"
 #include "fio/job.h"
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
@@ -32,44 +33,6 @@
  */
 #define MEMMAP_SHIFT 6
 #define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
-
-struct wbsim_run {
-	const struct wbsim_scenario *scn;
-	const struct wbsim_config *cfg;
-	struct wbsim_run_options opts;
-	struct wbsim_machine m;
-	struct wbsim_job *jobs;
-	unsigned int nr_jobs;
-	unsigned int jobs_done;
-	unsigned int cur_group;
-	wbsim_timer sampler;
-	wbsim_timer checker;
-	struct wbsim_trace trace;
-	struct wbsim_run_result *result;
-	unsigned int pending_events;
-	/* timed_event and measure_point structs whose event has not ended:
-	 * a run stopped at its time limit frees them at the end */
-	GPtrArray *live_timed, *live_measure;
-	bool workload_done;
-	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
-	bool remount_started;	/* [measure] extents = remount began */
-	struct wbsim_config_event remount_ev;
-	/* filefrag's FIEMAP_FLAG_SYNC at a [measure] moment */
-	struct wbsim_config_event filefrag_ev;
-	GError *failure;
-	uint64_t checks;
-	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
-	 * the memcg paths with time-series columns, in first-use order;
-	 * cgroup-remove events waiting for their jobs to stop */
-	bool cgroups;
-	bool final_check;	/* the --check pass after the run */
-	GPtrArray *cg_paths;
-	/* cg_paths by path (value: index + 1), and each memcg's index by its
-	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
-	 * samples look memcgs and wbs up by id, not by comparing paths */
-	GHashTable *cg_index, *memcg_col;
-	GPtrArray *removals;
-};
 
 /* ------------------------------------------------------------------------ */
 /* Files                                                                    */
@@ -291,8 +254,6 @@ static void machine_free(struct wbsim_machine *m)
 
 static void start_group(struct wbsim_run *run);
 static void schedule_after_jobs(struct wbsim_run *run);
-static void run_maybe_finish(struct wbsim_run *run);
-static void cgroup_removals_progress(struct wbsim_run *run);
 
 static void job_done(struct wbsim_job *job, void *arg)
 {
@@ -303,7 +264,7 @@ static void job_done(struct wbsim_job *job, void *arg)
 		run->opts.job_end_fn(run->opts.hook_arg, wbsim_sim_now(run->m.sim),
 				     (unsigned int)(job - run->jobs), job->fio->name);
 	run->jobs_done++;
-	cgroup_removals_progress(run);
+	wbsim_run_events_job_done(run);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
 			group_over = false;
@@ -312,7 +273,7 @@ static void job_done(struct wbsim_job *job, void *arg)
 	if (run->jobs_done == run->nr_jobs) {
 		run->workload_done = true;
 		schedule_after_jobs(run);
-		run_maybe_finish(run);
+		wbsim_run_maybe_finish(run);
 		return;
 	}
 	run->cur_group++;
@@ -337,297 +298,6 @@ static void start_group(struct wbsim_run *run)
 	}
 }
 
-/* ------------------------------------------------------------------------ */
-/* Timed events: sync, syncfs, umount                                       */
-
-struct timed_event {
-	struct wbsim_run *run;
-	const struct wbsim_config_event *ev;
-	unsigned int outstanding;
-	wbsim_time_t start;
-	struct wbsim_wb_work *works;
-	guint wait_next;
-	/* called when the writeback is over (remount, filefrag), else NULL */
-	void (*then)(struct timed_event *te);
-	/* filefrag: the [measure] moment counted after the sync */
-	const char *moment;
-	/* cgroup-remove: the cgroup and the jobs being stopped in it */
-	struct wbsim_memcg *memcg;
-	GPtrArray *stopping;
-};
-
-static void timed_event_free(void *p)
-{
-	struct timed_event *te = p;
-
-	g_free(te->works);
-	if (te->stopping)
-		g_ptr_array_unref(te->stopping);
-	g_free(te);
-}
-
-static void timed_event_done(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_add(run->m.warnings,
-			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
-					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
-	if (te->then)
-		te->then(te);
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-/* wait_sb_inodes(): after the works, wait for every inode that still has
- * pages under writeback, one after the other. */
-static void timed_event_wait_inodes(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	GPtrArray *inodes = te->run->m.inodes;
-
-	while (te->wait_next < inodes->len) {
-		struct wbsim_inode *inode = inodes->pdata[te->wait_next];
-
-		if (inode->nr_writeback) {
-			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, timed_event_wait_inodes, te);
-			return;
-		}
-		te->wait_next++;
-	}
-	timed_event_done(sim, te);
-}
-
-/* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
- * for; sync(2) first wakes every flusher for a start-all pass. */
-static void timed_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_bdi *bdi = &te->run->m.bdi;
-	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0 ||
-		   strcmp(te->ev->action, "remount") == 0;
-
-	/* with cgroups, every wb of the bdi (bdi_split_work_to_wbs() walks
-	 * bdi->wb_list, where killed wbs stay until released) */
-	bool cg = te->run->cgroups && bdi->wb_list;
-	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
-
-	te->start = wbsim_sim_now(sim);
-	te->works = g_new0(struct wbsim_wb_work, nr);
-	te->outstanding = 1;
-	for (unsigned int i = 0; i < nr; i++) {
-		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
-
-		if (all)
-			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
-		if (!wb->has_dirty_io)
-			continue;
-		te->works[i] = (struct wbsim_wb_work){
-			.nr_pages = WBSIM_LONG_MAX,
-			.sync_mode = WB_SYNC_ALL,
-			.for_sync = true,
-			.range_cyclic = false,
-			.reason = WB_REASON_SYNC,
-			.done_fn = timed_event_wait_inodes,
-			.done_arg = te,
-			.done_count = &te->outstanding,
-		};
-		te->outstanding++;
-		wbsim_wb_queue_work(wb, &te->works[i]);
-	}
-	/* the issuer's own reference */
-	if (--te->outstanding == 0)
-		timed_event_wait_inodes(sim, te);
-}
-
-/* [events] at = TIME contexts N [quiesce|freeze]: change nr_wb_ctx. */
-static void contexts_event_done(void *arg, const struct wbsim_ctx_change_result *res)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_add(run->m.warnings,
-			g_strdup_printf("event 'contexts %s' at %.3f s: %u -> %u contexts, writeback "
-					"drained after %.3f ms, done after %.3f ms, %" G_GUINT64_FORMAT
-					" inodes moved, %" G_GUINT64_FORMAT " writers blocked for %.3f ms "
-					"in total", te->ev->args, res->start / 1e9, res->from, res->to,
-					(res->quiesced - res->start) / 1e6,
-					(res->done - res->start) / 1e6, res->inodes_moved,
-					res->writers_blocked, res->writers_blocked_ns / 1e6));
-	run->result->ctx_changes++;
-	run->result->ctx_change_ns += res->done - res->start;
-	run->result->writers_blocked_ns += res->writers_blocked_ns;
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-static void contexts_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	unsigned int nr;
-	gboolean freeze;
-
-	te->start = wbsim_sim_now(sim);
-	/* the arguments were checked when the scenario was loaded */
-	wbsim_config_parse_contexts_event(te->ev->args, &nr, &freeze);
-	wbsim_bdi_change_nr_wb_ctx(&te->run->m.bdi, nr,
-				   freeze ? WBSIM_CTX_CHANGE_FREEZE : WBSIM_CTX_CHANGE_QUIESCE,
-				   contexts_event_done, te);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Timed events: cgroups                                                    */
-
-/* A cgroup event failed while the run went on: the run ends with an error
- * naming the event's line. */
-static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...)
-{
-	struct wbsim_run *run = te->run;
-	g_autofree char *msg = NULL, *at = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	at = wbsim_format_time(te->ev->at);
-	if (!run->failure)
-		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-					   "%s:%u: [events] at = %s %s %s: %s",
-					   te->ev->file, te->ev->line, at,
-					   te->ev->action, te->ev->args ? te->ev->args : "", msg);
-	wbsim_sim_stop(run->m.sim);
-}
-
-static void cgroup_event_done(struct timed_event *te)
-{
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_remove(run->removals, te);
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-/* cgroup-remove: every job stopped has exited: rmdir. */
-static void cgroup_remove_finish(struct timed_event *te)
-{
-	struct wbsim_run *run = te->run;
-	GError *e = NULL;
-
-	if (!wbsim_cgroup_rmdir(&run->m.bdi, te->memcg, &e)) {
-		cgroup_event_fail(te, "%s", e->message);
-		g_error_free(e);
-		return;
-	}
-	if (te->stopping->len)
-		g_ptr_array_add(run->m.warnings,
-				g_strdup_printf("event 'cgroup-remove %s' at %.3f s: %u job%s stopped, "
-						"removed after %.3f ms", te->memcg->path, te->start / 1e9,
-						te->stopping->len, te->stopping->len == 1 ? "" : "s",
-						(wbsim_sim_now(run->m.sim) - te->start) / 1e6));
-	cgroup_event_done(te);
-}
-
-/* A job ended: the cgroup-remove events whose jobs have all exited go on. */
-static void cgroup_removals_progress(struct wbsim_run *run)
-{
-	for (guint i = 0; run->removals && i < run->removals->len;) {
-		struct timed_event *te = run->removals->pdata[i];
-		bool all = true;
-
-		for (guint j = 0; j < te->stopping->len && all; j++)
-			all = ((struct wbsim_job *)te->stopping->pdata[j])->state == JOB_DONE;
-		if (!all) {
-			i++;
-			continue;
-		}
-		cgroup_remove_finish(te);	/* takes it off run->removals */
-		if (run->failure)
-			return;
-	}
-}
-
-static void cgroup_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-	struct wbsim_machine *m = &run->m;
-	const char *action = te->ev->action;
-	struct wbsim_cgroup_event cg;
-	struct wbsim_memcg *memcg;
-	GError *e = NULL;
-
-	te->start = wbsim_sim_now(sim);
-	/* the arguments were checked when the scenario was loaded */
-	if (!wbsim_config_parse_cgroup_event(action, te->ev->args, &cg, &e)) {
-		cgroup_event_fail(te, "%s", e->message);
-		g_error_free(e);
-		return;
-	}
-	memcg = wbsim_memcg_lookup(&m->vm.memcgs, cg.path);
-	if (strcmp(action, "cgroup-create") == 0) {
-		if (memcg) {
-			cgroup_event_fail(te, "cgroup %s exists already", cg.path);
-			goto out;
-		}
-		if (!wbsim_cgroup_mkdir(&m->bdi, cg.path, cg.max_bytes, cg.high_bytes, &e)) {
-			cgroup_event_fail(te, "%s", e->message);
-			g_error_free(e);
-			goto out;
-		}
-		cgroup_event_done(te);
-		goto out;
-	}
-	if (!memcg) {
-		cgroup_event_fail(te, "no cgroup %s exists at that time", cg.path);
-		goto out;
-	}
-	if (strcmp(action, "cgroup-set") == 0) {
-		if (cg.set_max)
-			wbsim_memcg_set_max(memcg, cg.max_bytes);
-		if (cg.set_high)
-			wbsim_memcg_set_high(memcg, cg.high_bytes);
-		cgroup_event_done(te);
-	} else if (strcmp(action, "cgroup-move") == 0) {
-		/* every clone of the job; a job that has exited has no task */
-		for (unsigned int i = 0; i < run->nr_jobs; i++) {
-			struct wbsim_job *job = &run->jobs[i];
-
-			if (strcmp(job->fio->name, cg.job) == 0 && job->state != JOB_DONE &&
-			    !job->stopped)
-				wbsim_dirtier_set_memcg(&job->dirtier, memcg);
-		}
-		cgroup_event_done(te);
-	} else if (strcmp(action, "cgroup-remove") == 0) {
-		/* a container torn down: its jobs stop, then rmdir */
-		te->memcg = memcg;
-		te->stopping = g_ptr_array_new();
-		for (unsigned int i = 0; i < run->nr_jobs; i++) {
-			struct wbsim_job *job = &run->jobs[i];
-
-			if (job->dirtier.memcg != memcg || job->state == JOB_DONE)
-				continue;
-			/* one not started yet leaves at once; a running one
-			 * exits after the write in progress */
-			if (job->state == JOB_RUNNING)
-				g_ptr_array_add(te->stopping, job);
-			wbsim_job_stop(job);
-		}
-		g_ptr_array_add(run->removals, te);
-		cgroup_removals_progress(run);
-	} else {
-		wbsim_cgroup_set_io(&m->bdi, memcg, strcmp(action, "cgroup-io-enable") == 0);
-		cgroup_event_done(te);
-	}
-out:
-	wbsim_cgroup_event_clear(&cg);
-}
-
 /* The memcg paths a scenario uses, in first-use order (time-series
  * columns): its cgroup events' paths and their parents, then fio's
  * cgroup= names. */
@@ -638,16 +308,16 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 
 	for (guint i = 0; i <= (evs ? evs->len : 0) + fio->jobs->len; i++) {
 		g_autofree char *path = NULL;
-		struct wbsim_cgroup_event cg;
 
 		if (evs && i < evs->len) {
 			const struct wbsim_config_event *ev = evs->pdata[i];
 
-			if (!g_str_has_prefix(ev->action, "cgroup-") ||
-			    !wbsim_config_parse_cgroup_event(ev->action, ev->args, &cg, NULL))
+			const struct wbsim_config_event_line *line = wbsim_config_event_line(ev);
+			const struct wbsim_cgroup_event *cg = line->args;
+
+			if (!(line->action->flags & WBSIM_EVENT_CGROUP))
 				continue;
-			path = g_strdup(cg.path);
-			wbsim_cgroup_event_clear(&cg);
+			path = g_strdup(cg->path);
 		} else if (i - (evs ? evs->len : 0) < fio->jobs->len) {
 			const struct wbsim_fio_job *job = fio->jobs->pdata[i - (evs ? evs->len : 0)];
 			const char *c = job->cgroup;
@@ -680,45 +350,6 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 			}
 		}
 	}
-}
-
-static gboolean schedule_events(struct wbsim_run *run, GError **error)
-{
-	/*
-	 * Events are queued before the jobs start, so an event at 0 s runs
-	 * before the jobs' first write at 0 s (the queue keeps the order of
-	 * events of the same time).
-	 */
-	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
-		const struct wbsim_config_event *ev = run->cfg->events->pdata[i];
-		struct timed_event *te;
-
-		if (g_str_has_prefix(ev->action, "cgroup-")) {
-			te = g_new0(struct timed_event, 1);
-			g_ptr_array_add(run->live_timed, te);
-			te->run = run;
-			te->ev = ev;
-			run->pending_events++;
-			wbsim_sim_schedule_at(run->m.sim, ev->at, cgroup_event_fire, te);
-			continue;
-		}
-		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
-		    strcmp(ev->action, "umount") && strcmp(ev->action, "contexts")) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
-				    "%s:%u: [events] at = ... %s: this action is not modelled yet",
-				    ev->file, ev->line, ev->action);
-			return FALSE;
-		}
-		te = g_new0(struct timed_event, 1);
-		g_ptr_array_add(run->live_timed, te);
-		te->run = run;
-		te->ev = ev;
-		run->pending_events++;
-		wbsim_sim_schedule_at(run->m.sim, ev->at,
-				      strcmp(ev->action, "contexts") ? timed_event_fire
-								     : contexts_event_fire, te);
-	}
-	return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -759,12 +390,10 @@ struct measure_point {
 	const struct wbsim_config_moment *mo;
 };
 
-static void filefrag_count(struct timed_event *te)
+static void filefrag_count(struct wbsim_run *run, const char *moment)
 {
-	count_extents(te->run, te->moment);
+	count_extents(run, moment);
 }
-
-static void timed_event_fire(wbsim_sim *sim, void *arg);
 
 /*
  * filefrag asks FIEMAP with FIEMAP_FLAG_SYNC, so the kernel writes the
@@ -776,18 +405,12 @@ static void measure_fire(wbsim_sim *sim, void *arg)
 {
 	struct measure_point *mp = arg;
 	struct wbsim_run *run = mp->run;
-	struct timed_event *te = g_new0(struct timed_event, 1);
+	const char *moment = mp->mo->name;
 
-	run->filefrag_ev.action = (char *)"filefrag";
-	g_ptr_array_add(run->live_timed, te);
-	te->run = run;
-	te->ev = &run->filefrag_ev;
-	te->moment = mp->mo->name;
-	te->then = filefrag_count;
-	run->pending_events++;
+	(void)sim;
 	g_ptr_array_remove_fast(run->live_measure, mp);	/* frees it */
 	run->pending_events--;
-	timed_event_fire(sim, te);
+	wbsim_run_sync_then(run, "filefrag", false, filefrag_count, moment);
 }
 
 /* The last fio job exited: schedule the after-jobs[+TIME] counts. */
@@ -812,20 +435,17 @@ static void schedule_after_jobs(struct wbsim_run *run)
 }
 
 /* After the remount writeback: unmount and mount, then count. */
-static void remount_then_count(struct timed_event *te)
+static void remount_then_count(struct wbsim_run *run, const char *moment)
 {
-	struct wbsim_run *run = te->run;
-	GError *err = NULL;
+	g_autoptr(GError) err = NULL;
 
 	if (!wbsim_fs_remount(run->m.fs, &err)) {
 		if (!run->failure)
-			run->failure = err;
-		else
-			g_error_free(err);
+			run->failure = g_steal_pointer(&err);
 		wbsim_sim_stop(run->m.sim);
 		return;
 	}
-	count_extents(run, "remount");
+	count_extents(run, moment);
 }
 
 /*
@@ -834,10 +454,8 @@ static void remount_then_count(struct timed_event *te)
  * (sync_inodes_sb with WB_SYNC_ALL, then wait for the writeback), remount,
  * count.
  */
-static void run_maybe_finish(struct wbsim_run *run)
+void wbsim_run_maybe_finish(struct wbsim_run *run)
 {
-	struct timed_event *te;
-
 	if (!run->workload_done || run->pending_events)
 		return;
 	if (run->remount_started || !measures(run, WBSIM_MOMENT_REMOUNT)) {
@@ -845,14 +463,7 @@ static void run_maybe_finish(struct wbsim_run *run)
 		return;
 	}
 	run->remount_started = true;
-	run->remount_ev.action = (char *)"remount";
-	te = g_new0(struct timed_event, 1);
-	g_ptr_array_add(run->live_timed, te);
-	te->run = run;
-	te->ev = &run->remount_ev;
-	te->then = remount_then_count;
-	run->pending_events++;
-	timed_event_fire(run->m.sim, te);
+	wbsim_run_sync_then(run, "remount", true, remount_then_count, "remount");
 }
 
 /* Moments a run stopped by [run] time_limit never reached. */
@@ -1497,7 +1108,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 
 	run->scn = scn;
 	run->cfg = wbsim_scenario_config(scn);
-	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
+	run->live_timed = g_ptr_array_new_with_free_func(wbsim_timed_event_free);
 	run->live_measure = g_ptr_array_new_with_free_func(g_free);
 	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
 	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1523,8 +1134,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (!wbsim_job_layout(&run->jobs[i], error))
 			goto out;
-	if (!schedule_events(run, error))
-		goto out;
+	wbsim_run_schedule_events(run);
 	if (run->opts.trace_fn) {
 		run->trace.emit = emit_trace_line;
 		run->trace.arg = run;
