@@ -44,6 +44,7 @@ struct wbsim_run {
 	 * samples look memcgs and wbs up by id, not by comparing paths */
 	GHashTable *cg_index, *memcg_col;
 	GPtrArray *removals;
+	GArray *series;		/* struct series_col, one per column (run.c) */
 };
 
 /*

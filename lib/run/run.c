@@ -493,50 +493,278 @@ static void note_unreached_moments(struct wbsim_run *run)
 /* ------------------------------------------------------------------------ */
 /* Time series                                                              */
 
+/*
+ * The series is a table of columns {name, getter}: series_columns() binds
+ * the columns of this run (one per wb context, per job, per memcg path) at
+ * the start, sample() calls each getter once per row. What several
+ * columns read is computed once per row, in struct sample_state.
+ */
+struct sample_state {
+	struct wbsim_run *run;
+	wbsim_time_t now;
+	uint64_t bg, thresh, freerun, limit;
+	struct wbsim_blk_stats dev;
+	/* per cg_paths entry: the dirty pages of its memcgs, of their live
+	 * wbs and of their dying wbs */
+	uint64_t *memcg_pages;
+};
+
+struct series_def {
+	const char *name;	/* per-wb, per-job and per-memcg: the name's end */
+	double (*get)(const struct sample_state *s, unsigned int i);
+};
+
+/* a column of this run: its definition and its wb, job or memcg path index */
+struct series_col {
+	const struct series_def *def;
+	unsigned int i;
+};
+
+static double col_time(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->now / 1e9;
+}
+
+static double col_dirty(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->run->m.vm.nr_file_dirty;
+}
+
+static double col_writeback(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->run->m.vm.nr_writeback;
+}
+
+static double col_bg_thresh(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->bg;
+}
+
+static double col_thresh(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->thresh;
+}
+
+static double col_setpoint(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)((s->freerun + s->limit) / 2);
+}
+
+static double col_limit(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->limit;
+}
+
+/* wb context @i, or NULL when the bdi has fewer contexts now ([events]
+ * contexts changes their number) */
+static const struct wbsim_wb *sample_wb(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_bdi *bdi = &s->run->m.bdi;
+
+	return i < bdi->nr_wb_ctx ? bdi->wb_ctx[i] : NULL;
+}
+
+static double col_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)(wb->stat_reclaimable + wb->stat_writeback) : 0;
+}
+
+static double col_wb_written(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wb->stat_written : 0;
+}
+
+static double col_wb_bw(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wbsim_kbps(wb->bw.avg_write_bandwidth) : 0;
+}
+
+static double col_wb_ratelimit(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wbsim_kbps(wb->bw.dirty_ratelimit) : 0;
+}
+
+static double col_job_bytes(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->run->jobs[i].bytes_done;
+}
+
+static double col_job_paused(const struct sample_state *s, unsigned int i)
+{
+	return s->run->jobs[i].dirtier.paused_ns / 1e6;
+}
+
+/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+static double col_job_lag(const struct sample_state *s, unsigned int i)
+{
+	return wbsim_job_lag(&s->run->jobs[i], s->now) / 1e6;
+}
+
+static double col_bdi_bw(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)wbsim_kbps(s->run->m.bdi.dirty.tot_write_bandwidth);
+}
+
+static double col_memcg_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i];
+}
+
+static double col_memcg_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i + 1];
+}
+
+static double col_memcg_dying_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i + 2];
+}
+
+static double col_dev_in_flight(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)wbsim_blk_queue_in_flight(s->run->m.bdi.queue);
+}
+
+static double col_dev_bytes(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.bytes;
+}
+
+static double col_dev_requests(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.requests;
+}
+
+static double col_dev_merges(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.merges;
+}
+
+static double col_dev_seeks(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.seeks;
+}
+
+static double col_dev_seek_ms(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return s->dev.seek_ns / 1e6;
+}
+
+static const struct series_def global_cols[] = {
+	{ "time_s", col_time },
+	{ "dirty_pages", col_dirty },
+	{ "writeback_pages", col_writeback },
+	{ "bg_thresh_pages", col_bg_thresh },
+	{ "thresh_pages", col_thresh },
+	{ "setpoint_pages", col_setpoint },
+	{ "limit_pages", col_limit },
+};
+/* per wb context, "wb%u_" + name */
+static const struct series_def wb_cols[] = {
+	{ "dirty_pages", col_wb_dirty },
+	{ "written_pages", col_wb_written },
+	{ "avg_write_bw_kib_s", col_wb_bw },
+	{ "dirty_ratelimit_kib_s", col_wb_ratelimit },
+};
+/* per job, "job%u_" + name; the lag only for a paced job */
+static const struct series_def job_cols[] = {
+	{ "bytes", col_job_bytes },
+	{ "paused_ms", col_job_paused },
+};
+static const struct series_def job_lag_col = { "lag_ms", col_job_lag };
+/* cgroup writeback: the bdi's total write bandwidth, and per memcg path
+ * (fixed at the start: every path the scenario names) "memcg:PATH:" + name */
+static const struct series_def bdi_bw_col = { "bdi_write_bw_kib_s", col_bdi_bw };
+static const struct series_def memcg_cols[] = {
+	{ "dirty_pages", col_memcg_dirty },
+	{ "wb_dirty_pages", col_memcg_wb_dirty },
+	{ "dying_wb_dirty_pages", col_memcg_dying_wb_dirty },
+};
+static const struct series_def device_cols[] = {
+	{ "device_in_flight_requests", col_dev_in_flight },
+	{ "device_bytes", col_dev_bytes },
+	{ "device_requests", col_dev_requests },
+	{ "device_merges", col_dev_merges },
+	{ "device_seeks", col_dev_seeks },
+	{ "device_seek_ms", col_dev_seek_ms },
+};
+
+/* Add the column @def (index @i) named @name (taken). */
+static void series_add(struct wbsim_run *run, const struct series_def *def, unsigned int i,
+		       char *name)
+{
+	struct series_col col = { def, i };
+
+	g_array_append_val(run->series, col);
+	g_ptr_array_add(run->result->series.columns, name);
+}
+
+/*
+ * The most wb contexts the bdi has during the run: its contexts at the
+ * start and those every [events] contexts sets (the columns are fixed at
+ * the start; a context that does not exist at a sample reads 0).
+ */
+static unsigned int series_nr_contexts(const struct wbsim_run *run)
+{
+	unsigned int nr = run->m.bdi.nr_wb_ctx;
+
+	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
+		const struct wbsim_config_event_line *line =
+			wbsim_config_event_line(run->cfg->events->pdata[i]);
+
+		if (line->action->flags & WBSIM_EVENT_CONTEXTS)
+			nr = MAX(nr, wbsim_contexts_event_nr(line->args));
+	}
+	return nr;
+}
+
 static void series_columns(struct wbsim_run *run)
 {
-	GPtrArray *c = run->result->series.columns;
-	struct wbsim_bdi *bdi = &run->m.bdi;
+	unsigned int nr_ctx = series_nr_contexts(run);
 
-	g_ptr_array_add(c, g_strdup("time_s"));
-	g_ptr_array_add(c, g_strdup("dirty_pages"));
-	g_ptr_array_add(c, g_strdup("writeback_pages"));
-	g_ptr_array_add(c, g_strdup("bg_thresh_pages"));
-	g_ptr_array_add(c, g_strdup("thresh_pages"));
-	g_ptr_array_add(c, g_strdup("setpoint_pages"));
-	g_ptr_array_add(c, g_strdup("limit_pages"));
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_pages", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_written_pages", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kib_s", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kib_s", i));
-	}
+	for (size_t c = 0; c < G_N_ELEMENTS(global_cols); c++)
+		series_add(run, &global_cols[c], 0, g_strdup(global_cols[c].name));
+	for (unsigned int i = 0; i < nr_ctx; i++)
+		for (size_t c = 0; c < G_N_ELEMENTS(wb_cols); c++)
+			series_add(run, &wb_cols[c], i, g_strdup_printf("wb%u_%s", i, wb_cols[c].name));
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
-		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
-		/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+		for (size_t c = 0; c < G_N_ELEMENTS(job_cols); c++)
+			series_add(run, &job_cols[c], i, g_strdup_printf("job%u_%s", i, job_cols[c].name));
 		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
-			g_ptr_array_add(c, g_strdup_printf("job%u_lag_ms", i));
+			series_add(run, &job_lag_col, i, g_strdup_printf("job%u_%s", i, job_lag_col.name));
 	}
-	/* cgroup writeback: the bdi's total write bandwidth, and per memcg
-	 * path (fixed at the start: every path the scenario names) its dirty
-	 * pages, those of its live wbs and those of its dying wbs */
 	if (run->cgroups) {
-		g_ptr_array_add(c, g_strdup("bdi_write_bw_kib_s"));
-		for (guint k = 0; k < run->cg_paths->len; k++) {
-			const char *p = run->cg_paths->pdata[k];
-
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty_pages", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty_pages", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty_pages", p));
-		}
+		series_add(run, &bdi_bw_col, 0, g_strdup(bdi_bw_col.name));
+		for (guint k = 0; k < run->cg_paths->len; k++)
+			for (size_t c = 0; c < G_N_ELEMENTS(memcg_cols); c++)
+				series_add(run, &memcg_cols[c], k,
+					   g_strdup_printf("memcg:%s:%s", (const char *)run->cg_paths->pdata[k],
+							   memcg_cols[c].name));
 	}
-	g_ptr_array_add(c, g_strdup("device_in_flight_requests"));
-	g_ptr_array_add(c, g_strdup("device_bytes"));
-	g_ptr_array_add(c, g_strdup("device_requests"));
-	g_ptr_array_add(c, g_strdup("device_merges"));
-	g_ptr_array_add(c, g_strdup("device_seeks"));
-	g_ptr_array_add(c, g_strdup("device_seek_ms"));
+	for (size_t c = 0; c < G_N_ELEMENTS(device_cols); c++)
+		series_add(run, &device_cols[c], 0, g_strdup(device_cols[c].name));
 }
 
 /* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
@@ -572,80 +800,54 @@ static void report_progress(struct wbsim_run *run)
 	run->opts.progress_fn(run->opts.hook_arg, &p);
 }
 
+/* The dirty pages of every memcg path's memcgs, live wbs and dying wbs. */
+static void sample_memcg_pages(struct wbsim_run *run, uint64_t *sum)
+{
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	/* every memcg that had a path (a removed one and its successor
+	 * are different memcgs), in one pass; then the wbs */
+	for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+		const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+		guint k = memcg_column(run, mc);
+
+		if (k != G_MAXUINT)
+			sum[3 * k] += mc->nr_file_dirty;
+	}
+	for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+		const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+		guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
+
+		if (k == G_MAXUINT)
+			continue;
+		sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
+	}
+}
+
 static void sample(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_run *run = arg;
 	struct wbsim_machine *m = &run->m;
-	struct wbsim_bdi *bdi = &m->bdi;
 	GArray *v = run->result->series.values;
-	uint64_t bg, thresh, freerun, limit;
-	double x;
+	struct sample_state st = { .run = run, .now = wbsim_sim_now(sim) };
+	g_autofree uint64_t *memcg_pages = NULL;
 
-	wbsim_global_dirty_limits(&m->vm, &bg, &thresh);
-	freerun = wbsim_dirty_freerun_ceiling(thresh, bg);
-	limit = wbsim_hard_dirty_limit(&m->vm.dom, thresh);
-#define PUSH(val) do { x = (double)(val); g_array_append_val(v, x); } while (0)
-	PUSH(wbsim_sim_now(sim) / 1e9);
-	PUSH(m->vm.nr_file_dirty);
-	PUSH(m->vm.nr_writeback);
-	PUSH(bg);
-	PUSH(thresh);
-	PUSH((freerun + limit) / 2);
-	PUSH(limit);
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		struct wbsim_wb *wb = bdi->wb_ctx[i];
-
-		PUSH(wb->stat_reclaimable + wb->stat_writeback);
-		PUSH(wb->stat_written);
-		PUSH(wbsim_kbps(wb->bw.avg_write_bandwidth));
-		PUSH(wbsim_kbps(wb->bw.dirty_ratelimit));
-	}
-	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		PUSH(run->jobs[i].bytes_done);
-		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
-		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
-			PUSH(wbsim_job_lag(&run->jobs[i], wbsim_sim_now(sim)) / 1e6);
-	}
+	wbsim_global_dirty_limits(&m->vm, &st.bg, &st.thresh);
+	st.freerun = wbsim_dirty_freerun_ceiling(st.thresh, st.bg);
+	st.limit = wbsim_hard_dirty_limit(&m->vm.dom, st.thresh);
+	wbsim_blk_queue_get_stats(m->bdi.queue, &st.dev);
 	if (run->cgroups) {
-		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
-		guint n = run->cg_paths->len;
-		g_autofree uint64_t *sum = g_new0(uint64_t, 3 * (gsize)n);
-
-		/* every memcg that had a path (a removed one and its successor
-		 * are different memcgs), in one pass; then the wbs */
-		for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
-			const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
-			guint k = memcg_column(run, mc);
-
-			if (k != G_MAXUINT)
-				sum[3 * k] += mc->nr_file_dirty;
-		}
-		for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
-			const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
-			guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
-
-			if (k == G_MAXUINT)
-				continue;
-			sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
-		}
-		for (guint k = 0; k < n; k++) {
-			PUSH(sum[3 * k]);
-			PUSH(sum[3 * k + 1]);
-			PUSH(sum[3 * k + 2]);
-		}
+		memcg_pages = g_new0(uint64_t, 3 * (gsize)run->cg_paths->len);
+		sample_memcg_pages(run, memcg_pages);
+		st.memcg_pages = memcg_pages;
 	}
-	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
-	{
-		struct wbsim_blk_stats st;
+	for (guint c = 0; c < run->series->len; c++) {
+		const struct series_col *col = &g_array_index(run->series, struct series_col, c);
+		double x = col->def->get(&st, col->i);
 
-		wbsim_blk_queue_get_stats(bdi->queue, &st);
-		PUSH(st.bytes);
-		PUSH(st.requests);
-		PUSH(st.merges);
-		PUSH(st.seeks);
-		PUSH(st.seek_ns / 1e6);
+		g_array_append_val(v, x);
 	}
-#undef PUSH
 	if (run->opts.sample_fn) {	/* public API: the row just added */
 		GPtrArray *c = run->result->series.columns;
 
@@ -1114,6 +1316,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
 	run->memcg_col = g_hash_table_new(NULL, NULL);
 	run->removals = g_ptr_array_new();
+	run->series = g_array_new(FALSE, FALSE, sizeof(struct series_col));
 	if (opts)
 		run->opts = *opts;
 	run->result = wbsim_run_result_new();
@@ -1197,6 +1400,7 @@ out:
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
 	g_ptr_array_unref(run->removals);
+	g_array_unref(run->series);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
 	g_hash_table_destroy(run->memcg_col);
