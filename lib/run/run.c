@@ -899,88 +899,28 @@ static void check_fail(struct wbsim_run *run, const char *fmt, ...)
 	wbsim_sim_stop(run->m.sim);
 }
 
-/* Conservation: every page is clean, dirty or under writeback, and the
- * counters agree with the pages; no counter wrapped below zero; every
- * dirty inode is on a list of its wb; time never ran backwards. */
+/*
+ * The model's invariants (wbsim_bdi_check(), wbsim_vm_check()), time that
+ * never ran backwards, and the request queue's. The cgroup writeback check
+ * walks every page of every file, so a model with many files or many
+ * charged pages takes it every 4096th event only (and at the end).
+ */
 static void check_invariants(struct wbsim_run *run)
 {
 	struct wbsim_machine *m = &run->m;
-	struct wbsim_bdi *bdi = &m->bdi;
-	uint64_t dirty = 0, wbk = 0, reclaimable = 0, writeback = 0;
-	const uint64_t wrapped = UINT64_C(1) << 62;
+	bool deep = run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
+				     run->final_check ||
+				     (wbsim_sim_events_processed(m->sim) & 4095) == 0);
+	g_autoptr(GError) e = NULL;
+	g_autofree char *why = NULL;
 
 	run->checks++;
-	for (guint i = 0; i < m->inodes->len; i++) {
-		struct wbsim_inode *inode = m->inodes->pdata[i];
-		uint64_t d = wbsim_inode_nr_dirty(inode);
-		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
-
-		/* the counters count accounted pages (whole folios, or blocks) */
-		dirty += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
-		wbk += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
-		if (w != inode->nr_writeback)
-			check_fail(run, "%s: %" G_GUINT64_FORMAT " pages under writeback, "
-				   "inode counts %" G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);
-		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
-			check_fail(run, "%s has %" G_GUINT64_FORMAT " dirty pages but is on no "
-				   "writeback list", inode->name, d);
-		/* a fixed affinity keeps every attached inode on its context */
-		if (inode->wb && !bdi->ctx_changing &&
-		    (bdi->affinity->flags & WBSIM_AFFINITY_FIXED) &&
-		    inode->wb->ctx != wbsim_affinity_select(bdi, inode, NULL))
-			check_fail(run, "%s is on context %u, the affinity policy gives %u",
-				   inode->name, inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
-		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
-		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io &&
-		    inode->on_list != &inode->wb->b_attached)
-			check_fail(run, "%s is on a list of another wb", inode->name);
-	}
-	/* with cgroups, every wb of the bdi (cgroup wbs, dying ones too) */
-	for (unsigned int i = 0; i < (run->cgroups ? bdi->wb_list->len : bdi->nr_wb_ctx); i++) {
-		const struct wbsim_wb *wb = run->cgroups ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
-
-		reclaimable += wb->stat_reclaimable;
-		writeback += wb->stat_writeback;
-		if (wb->stat_reclaimable >= wrapped || wb->stat_writeback >= wrapped)
-			check_fail(run, "wb %u counter below zero", i);
-	}
-	if (m->vm.nr_file_dirty >= wrapped || m->vm.nr_writeback >= wrapped)
-		check_fail(run, "global counter below zero");
-	if (dirty != m->vm.nr_file_dirty)
-		check_fail(run, "NR_FILE_DIRTY = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
-			   " pages are dirty", m->vm.nr_file_dirty, dirty);
-	if (wbk != m->vm.nr_writeback)
-		check_fail(run, "NR_WRITEBACK = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
-			   " pages are under writeback", m->vm.nr_writeback, wbk);
-	if (reclaimable != m->vm.nr_file_dirty)
-		check_fail(run, "sum of WB_RECLAIMABLE = %" G_GUINT64_FORMAT " != NR_FILE_DIRTY = %"
-			   G_GUINT64_FORMAT, reclaimable, m->vm.nr_file_dirty);
-	if (writeback != m->vm.nr_writeback)
-		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
-			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
-	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback)
-		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
-			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
-	if (wbsim_sim_past_schedules(m->sim))
+	if (!wbsim_bdi_check(&m->bdi, run->cgroups, deep, &e) || !wbsim_vm_check(&m->vm, &e))
+		check_fail(run, "%s", e->message);
+	else if (wbsim_sim_past_schedules(m->sim))
 		check_fail(run, "an event was scheduled in the past");
-	{
-		g_autofree char *why = NULL;
-
-		if (!wbsim_blk_queue_check(bdi->queue, &why))
-			check_fail(run, "request queue: %s", why);
-	}
-	/* cgroup writeback: per-memcg and per-wb counters against the pages.
-	 * That walks every page of every file, so a model with many files or
-	 * many charged pages checks it every 4096th event only (and at the
-	 * end) */
-	if (run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
-			     run->final_check ||
-			     (wbsim_sim_events_processed(m->sim) & 4095) == 0)) {
-		g_autoptr(GString) why = g_string_new(NULL);
-
-		if (!wbsim_cgwb_check(bdi, m->inodes, why))
-			check_fail(run, "cgroup writeback: %s", why->str);
-	}
+	else if (!wbsim_blk_queue_check(m->bdi.queue, &why))
+		check_fail(run, "request queue: %s", why);
 }
 
 static void after_event_check(wbsim_sim *sim, void *arg)
