@@ -940,6 +940,11 @@ unsigned int wbsim_blk_queue_in_flight(const struct wbsim_blk_queue *q)
 	return q->tags_used;
 }
 
+unsigned int wbsim_blk_queue_nr_requests(const struct wbsim_blk_queue *q)
+{
+	return q->nr_requests;
+}
+
 uint32_t wbsim_blk_queue_max_sectors(const struct wbsim_blk_queue *q)
 {
 	return q->max_sectors;

@@ -68,6 +68,7 @@
 #include <string.h>
 #include <wbsim/error.h>
 #include "core/pid.h"
+#include "fio/fio-options.h"
 #include "fio/job.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
@@ -241,6 +242,7 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			 const struct wbsim_fio_job *fio, unsigned int index, GError **error)
 {
+	const struct wbsim_fio_engine *engine;
 	uint64_t per_file;
 	char name[64];
 
@@ -274,7 +276,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	 * (its pid is the job's pid in the report); an io_uring job's writes
 	 * run on its io-wq worker, "iou-wrk-<fio's pid>" with a pid of its
 	 * own (inline writes included: one serial writer, see above). */
-	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
+	engine = wbsim_fio_engine_find(fio->ioengine);
+	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	if (job->uring) {
 		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);

@@ -381,7 +381,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 	}
 
 	if (strcmp(section, "events") == 0) {
-		struct wbsim_config_event *ev = g_new0(struct wbsim_config_event, 1);
+		struct wbsim_config_event *ev = wbsim_config_event_new();
 
 		if (!wbsim_config_parse_event(value, ev, &local)) {
 			wbsim_config_event_free(ev);
