@@ -61,14 +61,17 @@ enum wbsim_device_flags {
 };
 
 /**
- * enum wbsim_param_type - the type and unit of a parameter
+ * enum wbsim_param_type - the type and unit of a parameter, in the one
+ * grammar of every scenario section (scenarios/README.md, "Units")
  * @WBSIM_PARAM_UINT: an unsigned integer (uint64_t), no unit
  * @WBSIM_PARAM_BOOL: 0/1, true/false, yes/no, on/off (gboolean)
- * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k/K/KiB=1024, KB=1000,
- *	m/M/MiB, MB, g/G/GiB, GB, t/T/TiB, TB; no suffix: bytes
- * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); suffixes ns, us, ms, s; no
- *	suffix is an error
- * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size followed by "/s"
+ * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k, m, g, t, p, optionally
+ *	with b, any case: powers of 1024 (fio's with kb_base=1024); no
+ *	suffix: bytes; KiB-style IEC suffixes are refused
+ * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); units ns, us, ms, s, m, h, d;
+ *	no unit is an error (but for 0)
+ * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size, optionally
+ *	followed by "/s"
  * @WBSIM_PARAM_DOUBLE: a number (double)
  * @WBSIM_PARAM_STRING: text (char *, owned by the device)
  */

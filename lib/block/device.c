@@ -164,7 +164,7 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 						   s ? s->line : 0);
 	void *field = (char *)base + p->offset;
 	const char *text = s ? s->value : p->def;
-	const char *expected;
+	const char *why;
 	union {
 		uint64_t u;
 		gboolean b;
@@ -180,10 +180,12 @@ static gboolean apply_one(const struct wbsim_device_param *p, void *base,
 		*(char **)field = g_strdup(text);
 		return TRUE;
 	}
-	if (!wbsim_param_parse_value(p->type, text, &tmp, &expected)) {
+	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
+		g_autofree char *explained = wbsim_param_explain(p->type, why);
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%sdevice model %s: %s: invalid value '%s': expected %s",
-			    where, model, p->name, text, expected);
+			    "%sdevice model %s: %s: invalid value '%s': %s",
+			    where, model, p->name, text, explained);
 		return FALSE;
 	}
 	v = wbsim_param_as_double(p->type, &tmp);

@@ -158,30 +158,24 @@ gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 	wbsim_check_arg(costs && key && value, FALSE, error);
 	where = wbsim_param_where(file, line);
 	for (size_t i = 0; i < G_N_ELEMENTS(cost_keys); i++) {
-		const char *expected;
+		const char *why;
 		uint64_t v;
 		gboolean ok;
 
 		if (strcmp(cost_keys[i].key, key) != 0)
 			continue;
-		if (g_ascii_isdigit(value[0]) &&
-		    strspn(value, "0123456789") == strlen(value)) {
-			/* a bare number: ns, or bytes per second */
-			v = g_ascii_strtoull(value, NULL, 10);
-			ok = TRUE;
-			expected = NULL;
-		} else {
-			ok = wbsim_param_parse_value(cost_keys[i].type, value, &v,
-						     &expected);
-		}
+		ok = wbsim_param_parse_value(cost_keys[i].type, value, &v, &why);
 		if (ok && cost_keys[i].type == WBSIM_PARAM_RATE && v == 0) {
 			ok = FALSE;
-			expected = "a rate above 0 bytes per second";
+			why = "a rate of 0 bytes per second";
 		}
 		if (!ok) {
+			g_autofree char *explained =
+				wbsim_param_explain(cost_keys[i].type, why);
+
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s[cpu] %s: invalid value '%s': expected %s",
-				    where, key, value, expected);
+				    "%s[cpu] %s: invalid value '%s': %s",
+				    where, key, value, explained);
 			return FALSE;
 		}
 		*(uint64_t *)((char *)costs + cost_keys[i].offset) = v;
