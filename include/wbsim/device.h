@@ -86,10 +86,13 @@ enum wbsim_param_type {
 };
 
 /**
- * struct wbsim_device_param - one entry of a model's option table
+ * struct wbsim_param - one entry of a parameter table: a device model's
+ * option table, the CPU cost table (lib/core/cpu-costs.c); set through
+ * one parser and range check (lib/core/param.c)
  * @name: the key
  * @type: type and unit
- * @offset: offsetof() the field in the model's private struct
+ * @offset: offsetof() the field in the struct the table fills (a model's
+ *	private struct)
  * @def: default value as text (parsed like a setting); NULL: required
  * @help: one line: what it is
  * @min: smallest accepted value in base units (ignored if @min >= @max)
@@ -97,7 +100,7 @@ enum wbsim_param_type {
  *
  * The table ends with an entry whose @name is NULL.
  */
-struct wbsim_device_param {
+struct wbsim_param {
 	const char *name;
 	enum wbsim_param_type type;
 	size_t offset;
@@ -133,7 +136,7 @@ struct wbsim_device_ops {
 	unsigned int version;
 	unsigned int flags;
 	const char *help;
-	const struct wbsim_device_param *params;
+	const struct wbsim_param *params;
 	size_t priv_size;
 	const char *default_scheduler;
 	gboolean (*init)(struct wbsim_device *dev, GError **error);

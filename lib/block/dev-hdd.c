@@ -102,7 +102,7 @@ struct wbsim_hdd {
 };
 
 #define P(f) offsetof(struct wbsim_hdd, f)
-static const struct wbsim_device_param hdd_params[] = {
+static const struct wbsim_param hdd_params[] = {
 	{ "capacity", WBSIM_PARAM_SIZE, P(capacity), NULL, "user capacity", 1e6, 1e18 },
 	{ "rpm", WBSIM_PARAM_UINT, P(rpm), "7200", "spindle speed", 1000, 30000 },
 	{ "heads", WBSIM_PARAM_UINT, P(heads), NULL, "recording surfaces", 1, 64 },

@@ -21,7 +21,7 @@ struct ideal {
 	wbsim_time_t pipe_free;
 };
 
-static const struct wbsim_device_param ideal_params[] = {
+static const struct wbsim_param ideal_params[] = {
 	{ "bandwidth", WBSIM_PARAM_RATE, offsetof(struct ideal, bandwidth), "1000000000/s",
 	  "transfer rate of the pipe", 1, 1e15 },
 	{ "latency", WBSIM_PARAM_TIME, offsetof(struct ideal, latency), "100us",

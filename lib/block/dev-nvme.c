@@ -65,7 +65,7 @@ struct nvme {
 };
 
 #define P(f) offsetof(struct nvme, f)
-static const struct wbsim_device_param nvme_params[] = {
+static const struct wbsim_param nvme_params[] = {
 	{ "capacity", WBSIM_PARAM_SIZE, P(capacity), NULL, "user capacity", 4096, 1e18 },
 	{ "hw_queues", WBSIM_PARAM_UINT, P(hw_queues), "1",
 	  "I/O queue pairs (one per CPU up to this many)", 1, 65536 },

@@ -25,7 +25,7 @@ struct pmem {
 	wbsim_time_t channel_free;
 };
 
-static const struct wbsim_device_param pmem_params[] = {
+static const struct wbsim_param pmem_params[] = {
 	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct pmem, capacity), "6g",
 	  "size of the pmem region", 4096, 1e18 },
 	{ "memory_bandwidth", WBSIM_PARAM_RATE, offsetof(struct pmem, memory_bandwidth),

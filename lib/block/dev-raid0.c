@@ -35,7 +35,7 @@ struct raid0 {
 	GQueue live;			/* raid0_io in flight */
 };
 
-static const struct wbsim_device_param raid0_params[] = {
+static const struct wbsim_param raid0_params[] = {
 	{ "member", WBSIM_PARAM_STRING, offsetof(struct raid0, member), NULL,
 	  "preset of the member devices", 0, 0 },
 	{ "members", WBSIM_PARAM_UINT, offsetof(struct raid0, members), "2",

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <wbsim/error.h>
 #include "core/param.h"
 
 /*
@@ -270,6 +271,68 @@ gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 	}
 	*why = "";
 	return FALSE;
+}
+
+gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
+			   const char *text, const char *owner,
+			   const char *file, unsigned int line, GError **error)
+{
+	g_autofree char *where = wbsim_param_where(file, line);
+	void *field = (char *)base + p->offset;
+	const char *why;
+	union {
+		uint64_t u;
+		gboolean b;
+		double d;
+		char *str;
+	} tmp = { 0 };
+	double v;
+
+	if (!text)
+		text = "";
+	if (p->type == WBSIM_PARAM_STRING) {
+		g_free(*(char **)field);
+		*(char **)field = g_strdup(text);
+		return TRUE;
+	}
+	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
+		g_autofree char *explained = wbsim_param_explain(p->type, why);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s%s %s: invalid value '%s': %s",
+			    where, owner, p->name, text, explained);
+		return FALSE;
+	}
+	v = wbsim_param_as_double(p->type, &tmp);
+	if (p->min < p->max && (v < p->min || v > p->max)) {
+		g_autofree char *lo = NULL, *hi = NULL;
+		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
+		double dlo = p->min, dhi = p->max;
+
+		if (p->type == WBSIM_PARAM_DOUBLE) {
+			lo = wbsim_param_format_value(p->type, &dlo);
+			hi = wbsim_param_format_value(p->type, &dhi);
+		} else {
+			lo = wbsim_param_format_value(p->type, &ulo);
+			hi = wbsim_param_format_value(p->type, &uhi);
+		}
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s%s %s: value '%s' out of range: expected %s to %s",
+			    where, owner, p->name, text, lo, hi);
+		return FALSE;
+	}
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		*(gboolean *)field = tmp.b;
+		break;
+	case WBSIM_PARAM_DOUBLE:
+		*(double *)field = tmp.d;
+		break;
+	default:
+		*(uint64_t *)field = tmp.u;
+		break;
+	}
+	return TRUE;
 }
 
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field)

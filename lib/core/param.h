@@ -35,6 +35,15 @@ char *wbsim_param_explain(enum wbsim_param_type type, const char *why);
  */
 gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 				 void *out, const char **why);
+/*
+ * wbsim_param_apply() - parse @text (NULL: the default @p->def) for table
+ * row @p and store it in @base at @p->offset after the range check.
+ * Messages read "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner
+ * such as "device model nvme:" or "[cpu]"; @file NULL: no location).
+ */
+gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
+			   const char *text, const char *owner,
+			   const char *file, unsigned int line, GError **error);
 /* wbsim_param_as_double() - the value at @field as a double (ranges). */
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field);
 /* wbsim_param_format_value() - the value at @field as text, with its unit. */
