@@ -35,12 +35,12 @@ struct raid0 {
 	GQueue live;			/* raid0_io in flight */
 };
 
-static const struct wbsim_device_param raid0_params[] = {
+static const struct wbsim_param raid0_params[] = {
 	{ "member", WBSIM_PARAM_STRING, offsetof(struct raid0, member), NULL,
 	  "preset of the member devices", 0, 0 },
 	{ "members", WBSIM_PARAM_UINT, offsetof(struct raid0, members), "2",
 	  "number of member devices", 2, 256 },
-	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size), "512KiB",
+	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size), "512k",
 	  "stripe chunk (mdadm's default 512 KiB)", 4096, 1e9 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };

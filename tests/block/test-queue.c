@@ -43,7 +43,7 @@ static void env_close(struct env *e)
 }
 
 static const struct wbsim_setting ideal_1g[] = {
-	{ "bandwidth", "1GB/s", "t", 1 },
+	{ "bandwidth", "1000000000/s", "t", 1 },
 	{ "latency", "100us", "t", 2 },
 	{ "queue_depth", "32", "t", 3 },
 };
@@ -202,7 +202,7 @@ static void test_ideal_exact(void **state)
 static void test_tag_wait(void **state)
 {
 	const struct wbsim_setting set[] = {
-		{ "bandwidth", "1GB/s", "t", 1 },
+		{ "bandwidth", "1000000000/s", "t", 1 },
 		{ "latency", "100us", "t", 2 },
 		{ "queue_depth", "2", "t", 3 },
 		{ "nr_requests", "4", "t", 4 },
@@ -286,7 +286,7 @@ static void test_completion_cpu(void **state)
 static void test_wbt_depth(void **state)
 {
 	const struct wbsim_setting set[] = {
-		{ "bandwidth", "1GB/s", "t", 1 },
+		{ "bandwidth", "1000000000/s", "t", 1 },
 		{ "latency", "10ms", "t", 2 },
 		{ "queue_depth", "64", "t", 3 },
 		{ "nr_requests", "64", "t", 4 },
@@ -374,7 +374,7 @@ static void test_bad_preset(void **state)
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
 	expect = g_strdup_printf("%s:4: device model ideal: bandwidth: invalid "
 				 "value 'fast': expected a rate in bytes per second "
-				 "(a size followed by /s, e.g. 3800MB/s)", path);
+				 "(a size, optionally followed by /s: 500m/s)", path);
 	assert_string_equal(error->message, expect);
 	g_clear_error(&error);
 
@@ -384,7 +384,7 @@ static void test_bad_preset(void **state)
 	assert_null(dev);
 	assert_string_equal(error->message,
 		"scenario.ini:12: device model ideal: latency: invalid value "
-		"'5 parsecs': expected a time with a unit (ns, us, ms, s)");
+		"'5 parsecs': expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", ov2, 1, &error);
 	assert_null(dev);
@@ -538,11 +538,22 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(c.copy_page_ns, 700);
 	assert_true(wbsim_cpu_costs_set(&c, "copy_page_ns", "2us", "s.ini", 3, &error));
 	assert_int_equal(c.copy_page_ns, 2000);
-	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", NULL, 0, &error));
+	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750ns", NULL, 0, &error));
 	assert_int_equal(c.bio_build_ns, 750);
-	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "10GB/s", NULL, 0,
+	/* a bare number is no time (it was ns here alone) */
+	assert_false(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", "s.ini", 2, &error));
+	assert_string_equal(error->message, "s.ini:2: [cpu] bio_build_ns: invalid "
+			    "value '750': a number without a unit: expected a time "
+			    "with a unit (ns, us, ms, s, m, h)");
+	g_clear_error(&error);
+	assert_int_equal(c.bio_build_ns, 750);
+	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "10000000000/s", NULL, 0,
 					&error));
 	assert_int_equal(c.memcpy_bandwidth, 10000000000ull);
+	/* KB is 1024 here as in every other place (it was 1000 here) */
+	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "8GB/s", NULL, 0,
+					&error));
+	assert_int_equal(c.memcpy_bandwidth, 8ull << 30);
 	assert_false(wbsim_cpu_costs_set(&c, "copy_pages_ns", "1us", "s.ini", 4,
 					 &error));
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
@@ -556,7 +567,7 @@ static void test_cpu_costs(void **state)
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_page_ns", "fast", "s.ini", 5,
 					 &error));
 	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_page_ns: invalid "
-			    "value 'fast': expected a time with a unit (ns, us, ms, s)");
+			    "value 'fast': expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.dirty_page_ns, wbsim_cpu_costs_default()->dirty_page_ns);
 }
