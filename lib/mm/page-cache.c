@@ -209,6 +209,26 @@ static size_t hbm_mem_bytes(const struct wbsim_hbitmap *bm)
 /* ---------------------------------------------------------------------- */
 /* Page cache                                                              */
 
+/*
+ * The marks of a mapping without pages: read, never written (the const
+ * puts them in read-only memory, so a store into them faults). Only
+ * wbsim_page_cache_mark_dirty() sets bits where none are; it gives the
+ * mapping bitmaps of its own first.
+ */
+static const struct wbsim_hbitmap no_marks[WBSIM_PC_NR_MARKS];
+
+static void pc_marks_reset(struct wbsim_page_cache *pc)
+{
+	pc->marks = (struct wbsim_hbitmap *)no_marks;
+}
+
+/* Give @pc bitmaps of its own before it gets its first page. */
+static void pc_marks_own(struct wbsim_page_cache *pc)
+{
+	if (pc->marks == no_marks)
+		pc->marks = g_new0(struct wbsim_hbitmap, WBSIM_PC_NR_MARKS);
+}
+
 /**
  * wbsim_page_cache_init() - an empty mapping
  * @pc: the state
@@ -220,6 +240,7 @@ static size_t hbm_mem_bytes(const struct wbsim_hbitmap *bm)
 bool wbsim_page_cache_init(struct wbsim_page_cache *pc, uint64_t folio_pages)
 {
 	memset(pc, 0, sizeof(*pc));
+	pc_marks_reset(pc);
 	if (folio_pages == 0)
 		return true;
 	if ((folio_pages & (folio_pages - 1)) || folio_pages > (1U << 20))
@@ -234,8 +255,12 @@ bool wbsim_page_cache_init(struct wbsim_page_cache *pc, uint64_t folio_pages)
  */
 void wbsim_page_cache_destroy(struct wbsim_page_cache *pc)
 {
+	if (pc->marks == no_marks || !pc->marks)
+		return;
 	for (int m = 0; m < WBSIM_PC_NR_MARKS; m++)
 		hbm_free(&pc->marks[m]);
+	g_free(pc->marks);
+	pc_marks_reset(pc);
 }
 
 /**
@@ -289,6 +314,9 @@ size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc)
 {
 	size_t s = sizeof(*pc);
 
+	if (pc->marks == no_marks)
+		return s;
+	s += WBSIM_PC_NR_MARKS * sizeof(*pc->marks);
 	for (int m = 0; m < WBSIM_PC_NR_MARKS; m++)
 		s += hbm_mem_bytes(&pc->marks[m]);
 	return s;
@@ -350,6 +378,7 @@ uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 
 	if (!pc_range(pc, index, nr, &start, &end))
 		return 0;
+	pc_marks_own(pc);
 	for (uint64_t w = start / WORD_BITS; w <= (end - 1) / WORD_BITS; w++) {
 		uint64_t m = word_mask(w, start, end);
 		uint64_t d = hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
