@@ -124,6 +124,9 @@ static void hbm_store(struct wbsim_hbitmap *bm, uint64_t w, uint64_t val)
 	leaf[w % LEAF_WORDS] = val;
 	bm->weight += wbsim_hweight64(val);
 	bm->weight -= wbsim_hweight64(old);
+	/* a word that stays non-zero changes no summary (the common case) */
+	if (!old == !val)
+		return;
 	/* propagate zero <-> non-zero changes upward */
 	for (unsigned int l = 1; l < bm->nlevels && !old != !val; l++) {
 		uint64_t idx = w / WORD_BITS, bit = UINT64_C(1) << (w % WORD_BITS);
