@@ -398,6 +398,33 @@ uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 }
 
 /**
+ * wbsim_page_cache_count() - pages with @mark in a range
+ * @pc: the state
+ * @mark: the mark
+ * @index: first page
+ * @nr: number of pages (not widened to folios)
+ *
+ * Return: how many of the pages [index, index + nr) have @mark; a word
+ * at a time, so a write's few pages cost a word read or two.
+ */
+uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
+				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr)
+{
+	const struct wbsim_hbitmap *bm = &pc->marks[mark];
+	uint64_t end, count = 0;
+
+	if (index >= WBSIM_PC_MAX_PAGES || nr == 0 || !bm->weight)
+		return 0;
+	end = nr > WBSIM_PC_MAX_PAGES - index ? WBSIM_PC_MAX_PAGES : index + nr;
+	/* the words of the range that hold a set bit, found through the
+	 * summaries (a sparse mark over a long range costs its set words) */
+	for (uint64_t w = hbm_next_word(bm, index / WORD_BITS); w <= (end - 1) / WORD_BITS;
+	     w = hbm_next_word(bm, w + 1))
+		count += popcount(hbm_word(bm, w) & word_mask(w, index, end));
+	return count;
+}
+
+/**
  * wbsim_page_cache_next() - first page at or after @index with @mark
  * @pc: the state
  * @mark: the mark

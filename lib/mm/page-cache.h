@@ -122,6 +122,8 @@ size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc);
 
 uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 				     uint64_t index, uint64_t nr);
+uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
+				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr);
 uint64_t wbsim_page_cache_next(const struct wbsim_page_cache *pc,
 			       enum wbsim_pc_mark mark, uint64_t index);
 uint64_t wbsim_page_cache_next_dirty(const struct wbsim_page_cache *pc,

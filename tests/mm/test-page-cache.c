@@ -2,8 +2,9 @@
 /*
  * test-page-cache.c - per-mapping page state (lib/mm/page-cache.c): exact
  * counts of every operation, searches across word and summary boundaries,
- * memory of a fully dirty 1 GiB file and of a sparse 4 TiB one, and 10^5 random operations compared
- * against a naive byte-per-page model.
+ * memory of a fully dirty 1 GiB file and of a sparse 4 TiB one, and 10^5
+ * random operations (counts and searches among them) compared against a
+ * naive byte-per-page model.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,11 +412,15 @@ static void random_ops(uint64_t folio, unsigned int nops)
 			}
 			assert_int_equal(wbsim_page_cache_invalidate(&pc, start,
 								     len), c);
-		} else if (r < 90) {			/* next */
+		} else if (r < 90) {			/* next, count */
 			int m = (int)rnd(WBSIM_PC_NR_MARKS);
 
 			assert_int_equal(wbsim_page_cache_next(&pc, m, start),
 					 nv_next(nv, m, start));
+			/* count: the exact range, not widened to folios */
+			for (i = start; i < start + len; i++)
+				c += nv_test(nv, m, i);
+			assert_int_equal(wbsim_page_cache_count(&pc, m, start, len), c);
 		} else {				/* run */
 			int m = (int)rnd(WBSIM_PC_NR_MARKS);
 			bool excl = rnd(2);
