@@ -236,7 +236,11 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 	}
 	if (g_path_is_absolute(base))
 		return g_steal_pointer(&base);
-	return g_build_filename(dir, base, NULL);
+	/* g_build_filename() hands over its GString's buffer (128 bytes or
+	 * more); the copy holds the name only (a job may have 500,000 files) */
+	g_autofree char *path = g_build_filename(dir, base, NULL);
+
+	return g_strdup(path);
 }
 
 gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,

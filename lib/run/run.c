@@ -369,7 +369,7 @@ static void count_extents(struct wbsim_run *run, const char *moment)
 		er->path = g_strdup(inode->name);
 		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
 		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
-		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		er->line = wbsim_fs_filefrag_format(inode->name, er->filefrag);
 		er->written_by = inode->written_by;
 		g_ptr_array_add(run->result->extents, er);
 	}

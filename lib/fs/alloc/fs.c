@@ -661,8 +661,11 @@ uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode)
 
 char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode, const char *path)
 {
-	uint64_t n = wbsim_fs_filefrag_count(fs, inode);
+	return wbsim_fs_filefrag_format(path, wbsim_fs_filefrag_count(fs, inode));
+}
 
+char *wbsim_fs_filefrag_format(const char *path, uint64_t n)
+{
 	if (n == 1)
 		return g_strdup_printf("%s: 1 extent found", path);
 	return g_strdup_printf("%s: %" G_GUINT64_FORMAT " extents found", path, n);
