@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-cli.c - what sim-writeback and sim-writeback-mpi share
- * (workload/sweep-cli.h): their common options, loading a scenario with its
+ * (sim/sweep-cli.h): their common options, loading a scenario with its
  * sweep, one point's output (plain, or summarised over --repeat seeds), the
  * --results file that makes a sweep resumable, the ordered output, and the
  * progress line shown on a terminal.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/sweep-cli.h - the command-line layer sim-writeback and
+ * sim/sweep-cli.h - the command-line layer sim-writeback and
  * sim-writeback-mpi share: the options both take (--seed, --set, --sweep,
  * --output-format, --output, --no-wall-time, --check, --results, --repeat,
  * --progress and the scenario file), loading the scenario and its sweep
@@ -11,8 +11,8 @@
  * The programs differ only in who computes the points: threads
  * (wbsim_sweep_cli_run_local()) or MPI ranks (sim/sim-writeback-mpi.c).
  */
-#ifndef WBSIM_WORKLOAD_SWEEP_CLI_H
-#define WBSIM_WORKLOAD_SWEEP_CLI_H
+#ifndef WBSIM_SIM_SWEEP_CLI_H
+#define WBSIM_SIM_SWEEP_CLI_H
 
 #include <stdio.h>
 #include <glib.h>
@@ -223,4 +223,4 @@ gboolean wbsim_sweep_cli_close_output(struct wbsim_sweep_cli *cli, GError **erro
 /* wbsim_sweep_cli_clear() - free everything @cli holds. */
 void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli);
 
-#endif /* WBSIM_WORKLOAD_SWEEP_CLI_H */
+#endif /* WBSIM_SIM_SWEEP_CLI_H */

@@ -9,6 +9,7 @@
 
 #include <wbsim/error.h>
 #include "core/arg-check.h"
+#include "core/registry.h"
 #include "block/blk.h"
 #include "core/ini-lexer.h"
 #include "block/preset-dirs.h"
@@ -23,19 +24,12 @@
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
 
-static GMutex registry_lock;
-static GPtrArray *registry;	/* const struct wbsim_device_ops *, in order */
-
-static const struct wbsim_device_ops *find_locked(const char *name)
-{
-	for (guint i = 0; registry && i < registry->len; i++) {
-		const struct wbsim_device_ops *ops = registry->pdata[i];
-
-		if (strcmp(ops->name, name) == 0)
-			return ops;
-	}
-	return NULL;
-}
+static const void *const builtins[] = {
+	&wbsim_ideal_ops, &wbsim_pmem_ops, &wbsim_nvme_ops,
+	&wbsim_hdd_ops, &wbsim_raid0_ops, &wbsim_loop_ops,
+};
+static struct wbsim_registry registry =
+	WBSIM_REGISTRY_INIT("device model", struct wbsim_device_ops, builtins);
 
 static gboolean check_ops(const struct wbsim_device_ops *ops, GError **error)
 {
@@ -79,64 +73,22 @@ bad_name:
 	return FALSE;
 }
 
-static void register_builtins_locked(void)
-{
-	static const struct wbsim_device_ops *const builtins[] = {
-		&wbsim_ideal_ops, &wbsim_pmem_ops, &wbsim_nvme_ops,
-		&wbsim_hdd_ops, &wbsim_raid0_ops, &wbsim_loop_ops,
-	};
-
-	if (registry)
-		return;
-	registry = g_ptr_array_new();
-	for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
-		g_ptr_array_add(registry, (gpointer)builtins[i]);
-}
-
 gboolean wbsim_device_register(const struct wbsim_device_ops *ops, GError **error)
 {
-	gboolean ok = FALSE;
-
 	wbsim_check_arg(ops != NULL, FALSE, error);
-	if (!check_ops(ops, error))
-		return FALSE;
-	g_mutex_lock(&registry_lock);
-	register_builtins_locked();
-	if (find_locked(ops->name)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "device model '%s' is already registered", ops->name);
-	} else {
-		g_ptr_array_add(registry, (gpointer)ops);
-		ok = TRUE;
-	}
-	g_mutex_unlock(&registry_lock);
-	return ok;
+	return check_ops(ops, error) && wbsim_registry_add(&registry, ops, error);
 }
 
 const struct wbsim_device_ops *wbsim_device_find_ops(const char *name)
 {
-	const struct wbsim_device_ops *ops;
-
-	g_mutex_lock(&registry_lock);
-	register_builtins_locked();
-	ops = find_locked(name);
-	g_mutex_unlock(&registry_lock);
-	return ops;
+	return wbsim_registry_lookup(&registry, name);
 }
 
 static char *registry_names(void)
 {
-	GString *s = g_string_new(NULL);
+	g_auto(GStrv) names = wbsim_registry_names(&registry);
 
-	g_mutex_lock(&registry_lock);
-	register_builtins_locked();
-	for (guint i = 0; i < registry->len; i++) {
-		const struct wbsim_device_ops *ops = registry->pdata[i];
-
-		g_string_append_printf(s, "%s%s", i ? ", " : "", ops->name);
-	}
-	g_mutex_unlock(&registry_lock);
-	return g_string_free(s, FALSE);
+	return g_strjoinv(", ", names);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/ini-lexer.h - a small line lexer for INI-like files (fio job files
+ * core/ini-lexer.h - a small line lexer for INI-like files (fio job files
  * and wbsim's scenario.ini).
  *
  * It turns a buffer into an ordered list of sections, each with an ordered
@@ -10,8 +10,8 @@
  * cut at its first ';' and then at its first '#', so a value never contains
  * either character (fio parse.c strip_blank_end()).
  */
-#ifndef WBSIM_WORKLOAD_INI_LEXER_H
-#define WBSIM_WORKLOAD_INI_LEXER_H
+#ifndef WBSIM_CORE_INI_LEXER_H
+#define WBSIM_CORE_INI_LEXER_H
 
 #include <glib.h>
 
@@ -120,4 +120,4 @@ void wbsim_ini_doc_free(struct wbsim_ini_doc *doc);
  */
 char *wbsim_ini_strip_line(char *line);
 
-#endif /* WBSIM_WORKLOAD_INI_LEXER_H */
+#endif /* WBSIM_CORE_INI_LEXER_H */

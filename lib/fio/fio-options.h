@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/fio-options.h - the one table of fio's job options.
+ * fio/fio-options.h - the one table of fio's job options.
  *
  * Each entry gives fio's name, alias, value type, default and flags, plus
  * what wbsim does with it (enum wbsim_fio_disposition) and, for the options
  * the simulator uses, which job field it sets (enum wbsim_fio_key). The
  * same table drives parsing, defaults, "Did you mean" and --parse-only.
  */
-#ifndef WBSIM_WORKLOAD_FIO_OPTIONS_H
-#define WBSIM_WORKLOAD_FIO_OPTIONS_H
+#ifndef WBSIM_FIO_FIO_OPTIONS_H
+#define WBSIM_FIO_FIO_OPTIONS_H
 
 #include <stdint.h>
 #include <glib.h>
@@ -243,4 +243,4 @@ enum wbsim_fio_engine_kind {
 enum wbsim_fio_engine_kind wbsim_fio_engine_lookup(const char *engine,
 						   const char **why);
 
-#endif /* WBSIM_WORKLOAD_FIO_OPTIONS_H */
+#endif /* WBSIM_FIO_FIO_OPTIONS_H */

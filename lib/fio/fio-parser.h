@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/fio-parser.h - internal entry points of the fio job-file parser,
+ * fio/fio-parser.h - internal entry points of the fio job-file parser,
  * for callers that already hold lexed sections (the scenario loader feeds
  * inline fio job sections of scenario.ini through the same code).
  */
-#ifndef WBSIM_WORKLOAD_FIO_PARSER_H
-#define WBSIM_WORKLOAD_FIO_PARSER_H
+#ifndef WBSIM_FIO_FIO_PARSER_H
+#define WBSIM_FIO_FIO_PARSER_H
 
 #include <glib.h>
 #include <wbsim/fio.h>
@@ -41,4 +41,4 @@ gboolean wbsim_fio_parse_sections(struct wbsim_fio_file *file,
 				  const struct wbsim_fio_env *env,
 				  gboolean implicit_stonewall, GError **error);
 
-#endif /* WBSIM_WORKLOAD_FIO_PARSER_H */
+#endif /* WBSIM_FIO_FIO_PARSER_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/fio-value.h - fio's typed values: sizes with kb_base, times,
+ * fio/fio-value.h - fio's typed values: sizes with kb_base, times,
  * substitutions (${VAR}, $ncpus, ...) and the arithmetic evaluator.
  *
  * Every parser returns FALSE and sets *why to a newly allocated sentence
  * saying what was expected; the caller adds file, line and option.
  */
-#ifndef WBSIM_WORKLOAD_FIO_VALUE_H
-#define WBSIM_WORKLOAD_FIO_VALUE_H
+#ifndef WBSIM_FIO_FIO_VALUE_H
+#define WBSIM_FIO_FIO_VALUE_H
 
 #include <stdint.h>
 #include <glib.h>
@@ -118,4 +118,4 @@ char *wbsim_fio_subst_keywords(const char *value,
  */
 unsigned int wbsim_fio_edit_distance(const char *a, const char *b);
 
-#endif /* WBSIM_WORKLOAD_FIO_VALUE_H */
+#endif /* WBSIM_FIO_FIO_VALUE_H */

@@ -4,8 +4,8 @@
  * and write_iops_log, in fio 3.33's names and format (fio stat.c
  * add_log_sample(), iolog.c flush_samples()).
  */
-#ifndef WBSIM_WORKLOAD_JOB_LOG_H
-#define WBSIM_WORKLOAD_JOB_LOG_H
+#ifndef WBSIM_FIO_JOB_LOG_H
+#define WBSIM_FIO_JOB_LOG_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/job.h - an fio job as a task on the simulated machine.
+ * fio/job.h - an fio job as a task on the simulated machine.
  */
-#ifndef WBSIM_WORKLOAD_JOB_H
-#define WBSIM_WORKLOAD_JOB_H
+#ifndef WBSIM_FIO_JOB_H
+#define WBSIM_FIO_JOB_H
 
 #include "run/machine.h"
 #include "mm/page-writeback.h"

@@ -15,13 +15,14 @@
  *	the draw stands for "whichever flusher gets to it first". A rotation
  *	would alias with workloads that dirty files in a fixed order.)
  *
- * The registry is written only by wbsim_affinity_register(), under a lock;
- * a running simulation holds the ops pointer it looked up when it started.
+ * The registry is core/registry.h's: a running simulation holds the ops
+ * pointer it looked up when it started.
  */
 #include <string.h>
 #include <wbsim/affinity.h>
 #include <wbsim/error.h>
 #include <wbsim/fs.h>
+#include "core/registry.h"
 #include "fs/writeback.h"
 
 /* What a policy's hook sees: the inode and the task dirtying it. */
@@ -57,19 +58,9 @@ static const struct wbsim_affinity_ops affinity_none = {
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
 
-static GMutex registry_lock;
-static GPtrArray *registry;	/* const struct wbsim_affinity_ops *, in order */
-
-static const struct wbsim_affinity_ops *find_locked(const char *name)
-{
-	for (guint i = 0; i < registry->len; i++) {
-		const struct wbsim_affinity_ops *ops = registry->pdata[i];
-
-		if (strcmp(ops->name, name) == 0)
-			return ops;
-	}
-	return NULL;
-}
+static const void *const builtins[] = { &affinity_inode, &affinity_none };
+static struct wbsim_registry registry =
+	WBSIM_REGISTRY_INIT("affinity policy", struct wbsim_affinity_ops, builtins);
 
 /* check_engine_ops() in fio's ioengines.c, for affinity policies. */
 static gboolean check_ops(const struct wbsim_affinity_ops *ops, GError **error)
@@ -98,59 +89,19 @@ static gboolean check_ops(const struct wbsim_affinity_ops *ops, GError **error)
 	return TRUE;
 }
 
-/* Called with the lock held: the built-ins come first. */
-static void registry_init_locked(void)
-{
-	if (registry)
-		return;
-	registry = g_ptr_array_new();
-	g_ptr_array_add(registry, (gpointer)&affinity_inode);
-	g_ptr_array_add(registry, (gpointer)&affinity_none);
-}
-
 gboolean wbsim_affinity_register(const struct wbsim_affinity_ops *ops, GError **error)
 {
-	gboolean ok = FALSE;
-
-	if (!check_ops(ops, error))
-		return FALSE;
-	g_mutex_lock(&registry_lock);
-	registry_init_locked();
-	if (find_locked(ops->name)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "affinity policy '%s' is already registered", ops->name);
-	} else {
-		g_ptr_array_add(registry, (gpointer)ops);
-		ok = TRUE;
-	}
-	g_mutex_unlock(&registry_lock);
-	return ok;
+	return check_ops(ops, error) && wbsim_registry_add(&registry, ops, error);
 }
 
 const struct wbsim_affinity_ops *wbsim_affinity_lookup(const char *name)
 {
-	const struct wbsim_affinity_ops *ops;
-
-	if (!name)
-		return NULL;
-	g_mutex_lock(&registry_lock);
-	registry_init_locked();
-	ops = find_locked(name);
-	g_mutex_unlock(&registry_lock);
-	return ops;
+	return wbsim_registry_lookup(&registry, name);
 }
 
 char **wbsim_affinity_names(void)
 {
-	char **names;
-
-	g_mutex_lock(&registry_lock);
-	registry_init_locked();
-	names = g_new0(char *, registry->len + 1);
-	for (guint i = 0; i < registry->len; i++)
-		names[i] = g_strdup(((const struct wbsim_affinity_ops *)registry->pdata[i])->name);
-	g_mutex_unlock(&registry_lock);
-	return names;
+	return wbsim_registry_names(&registry);
 }
 
 /* ------------------------------------------------------------------------ */

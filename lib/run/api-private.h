@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* api/api-private.h - what run-api.c and result.c share. */
+/* run/api-private.h - what run-api.c and result.c share. */
 #ifndef WBSIM_API_PRIVATE_H
 #define WBSIM_API_PRIVATE_H
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/machine.h - the simulated machine a scenario runs on: CPUs, the
+ * run/machine.h - the simulated machine a scenario runs on: CPUs, the
  * cost table, memory, one device with its filesystem and bdi, the files,
  * and the jobs.
  */
-#ifndef WBSIM_WORKLOAD_MACHINE_H
-#define WBSIM_WORKLOAD_MACHINE_H
+#ifndef WBSIM_RUN_MACHINE_H
+#define WBSIM_RUN_MACHINE_H
 
 #include <wbsim/sim.h>
 #include <wbsim/cpu-costs.h>

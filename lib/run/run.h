@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* workload/run.h - run a loaded scenario and gather its results. */
-#ifndef WBSIM_WORKLOAD_RUN_H
-#define WBSIM_WORKLOAD_RUN_H
+/* run/run.h - run a loaded scenario and gather its results. */
+#ifndef WBSIM_RUN_RUN_H
+#define WBSIM_RUN_RUN_H
 
 #include <wbsim/scenario.h>
 #include "report/results.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-results.c - the results file of a resumable sweep
- * (workload/sweep-results.h): reading what an earlier run finished,
+ * (run/sweep-results.h): reading what an earlier run finished,
  * checking it belongs to this sweep, and appending each finished point.
  */
 #include <errno.h>

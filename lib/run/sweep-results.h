@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/sweep-results.h - the results file of a resumable sweep
+ * run/sweep-results.h - the results file of a resumable sweep
  * (--results FILE.jsonl): JSON Lines, the first line saying which sweep the
  * file belongs to (an identity object made by the caller), then one line
  * per finished point, appended and flushed as the point completes:
@@ -13,8 +13,8 @@
  * killed while writing it) is dropped and the file cut back to the end of
  * the last whole line, so the point is computed again.
  */
-#ifndef WBSIM_WORKLOAD_SWEEP_RESULTS_H
-#define WBSIM_WORKLOAD_SWEEP_RESULTS_H
+#ifndef WBSIM_RUN_SWEEP_RESULTS_H
+#define WBSIM_RUN_SWEEP_RESULTS_H
 
 #include <glib.h>
 #include "run/sweep.h"
@@ -63,4 +63,4 @@ gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
 /* wbsim_sweep_results_close() - close and free @res (NULL is fine). */
 void wbsim_sweep_results_close(struct wbsim_sweep_results *res);
 
-#endif /* WBSIM_WORKLOAD_SWEEP_RESULTS_H */
+#endif /* WBSIM_RUN_SWEEP_RESULTS_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sweep-stats.c - repeated runs of a sweep point (workload/sweep-stats.h):
+ * sweep-stats.c - repeated runs of a sweep point (run/sweep-stats.h):
  * derived seeds, Student's t quantiles (GSL's), the mean / standard deviation / 95%
  * confidence interval of the headline figures, and their output.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/sweep-stats.h - repeated runs of a sweep point (--repeat K):
+ * run/sweep-stats.h - repeated runs of a sweep point (--repeat K):
  * the K seeds, the headline figures of each run, their mean, sample
  * standard deviation and 95% confidence interval (Student's t), and the
  * point's CSV row, JSON line or text made of them.
@@ -11,8 +11,8 @@
  * (splitmix64: Steele, Lea and Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014; the output function of SplittableRandom).
  */
-#ifndef WBSIM_WORKLOAD_SWEEP_STATS_H
-#define WBSIM_WORKLOAD_SWEEP_STATS_H
+#ifndef WBSIM_RUN_SWEEP_STATS_H
+#define WBSIM_RUN_SWEEP_STATS_H
 
 #include <stdint.h>
 #include <glib.h>
@@ -107,4 +107,4 @@ char *wbsim_sweep_repeat_format(const struct wbsim_sweep *sw, size_t point,
 				enum wbsim_sweep_format format, unsigned int repeat,
 				const uint64_t *seeds, const double *values);
 
-#endif /* WBSIM_WORKLOAD_SWEEP_STATS_H */
+#endif /* WBSIM_RUN_SWEEP_STATS_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sweep.c - parameter sweeps (workload/sweep.h): the [sweep] lines of a
+ * sweep.c - parameter sweeps (run/sweep.h): the [sweep] lines of a
  * scenario and --sweep options expanded into points, each point loaded as
  * the scenario plus the point's values (applied like --set, after it, with
  * the same parsers and checks), the points simulated on worker threads and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/sweep.h - parameter sweeps: a scenario's [sweep] section
+ * run/sweep.h - parameter sweeps: a scenario's [sweep] section
  * (KEY = VALUES lines, KEY being "section.key") and sim-writeback's
  * --sweep KEY=VALUES options, expanded into the product of their values
  * (the first axis varies slowest). Each point is the scenario with the
@@ -12,8 +12,8 @@
  * are not text or file names, integer ranges "FIRST..LAST" or
  * "FIRST..LAST:STEP" (inclusive).
  */
-#ifndef WBSIM_WORKLOAD_SWEEP_H
-#define WBSIM_WORKLOAD_SWEEP_H
+#ifndef WBSIM_RUN_SWEEP_H
+#define WBSIM_RUN_SWEEP_H
 
 #include <stdio.h>
 #include <glib.h>
@@ -214,7 +214,7 @@ typedef char *(*wbsim_sweep_task_fn)(size_t point, void *arg, GError **error);
  *	@emit's
  *
  * The runner under wbsim_sweep_run() and sim-writeback's resumable and
- * repeated sweeps (workload/sweep-cli.h).
+ * repeated sweeps (sim/sweep-cli.h).
  *
  * Return: TRUE when every text was computed and emitted.
  */
@@ -359,4 +359,4 @@ char *wbsim_sweep_json_line(const struct wbsim_sweep *sw, size_t point,
 			    const struct wbsim_run_result *r,
 			    gboolean include_wall);
 
-#endif /* WBSIM_WORKLOAD_SWEEP_H */
+#endif /* WBSIM_RUN_SWEEP_H */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload/config-private.h - internals of the configuration: the typed
+ * scenario/config-private.h - internals of the configuration: the typed
  * value parsers every section uses (scenario keys, device and filesystem
  * parameters), value formatting for --dump-config, "Did you mean" lookup,
  * and the private state of struct wbsim_config.
  */
-#ifndef WBSIM_WORKLOAD_CONFIG_PRIVATE_H
-#define WBSIM_WORKLOAD_CONFIG_PRIVATE_H
+#ifndef WBSIM_SCENARIO_CONFIG_PRIVATE_H
+#define WBSIM_SCENARIO_CONFIG_PRIVATE_H
 
 #include <wbsim/config.h>
 #include "core/ini-lexer.h"
@@ -30,7 +30,7 @@ struct wbsim_config_origin {
  * @fio_sections_dir: that file's directory (fio include lines are relative to it)
  * @next_instance: counter for wbsim_config_origin.instance
  * @sweep_lines: the [sweep] lines (struct wbsim_config_sweep_line *), in
- *	order (workload/sweep.h)
+ *	order (run/sweep.h)
  */
 struct wbsim_config_private {
 	struct wbsim_config_origin *origins;
@@ -43,7 +43,7 @@ struct wbsim_config_private {
 	GPtrArray *sweep_lines;
 };
 
-/* One [sweep] line, KEY = VALUES, as read (checked by workload/sweep.c). */
+/* One [sweep] line, KEY = VALUES, as read (checked by run/sweep.c). */
 struct wbsim_config_sweep_line {
 	char *key;		/* "section.key" */
 	char *value;
@@ -233,4 +233,4 @@ gboolean wbsim_config_check_events(const struct wbsim_config *cfg,
 /* [events] at = TIME contexts N [quiesce|freeze]: the arguments. */
 gboolean wbsim_config_parse_contexts_event(const char *args, unsigned int *nr, gboolean *freeze);
 
-#endif /* WBSIM_WORKLOAD_CONFIG_PRIVATE_H */
+#endif /* WBSIM_SCENARIO_CONFIG_PRIVATE_H */

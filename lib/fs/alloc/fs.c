@@ -18,16 +18,20 @@
 #include <errno.h>
 #include <string.h>
 #include "core/arg-check.h"
+#include "core/registry.h"
 #include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
 
-static GPtrArray *registry;	/* const struct wbsim_fs_ops * */
-G_LOCK_DEFINE_STATIC(registry);
+static const void *const builtins[] = {
+	&wbsim_fs_ideal_ops, &wbsim_fs_xfs_ops, &wbsim_fs_ext4_ops, &wbsim_fs_f2fs_ops,
+};
+static struct wbsim_registry registry =
+	WBSIM_REGISTRY_INIT("filesystem model", struct wbsim_fs_ops, builtins);
 
-static gboolean register_locked(const struct wbsim_fs_ops *ops, GError **error)
+static gboolean check_ops(const struct wbsim_fs_ops *ops, GError **error)
 {
 	if (!ops || !ops->name || !*ops->name) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
@@ -61,69 +65,22 @@ static gboolean register_locked(const struct wbsim_fs_ops *ops, GError **error)
 			return FALSE;
 		}
 	}
-	for (guint i = 0; i < registry->len; i++) {
-		const struct wbsim_fs_ops *r = g_ptr_array_index(registry, i);
-
-		if (!strcmp(r->name, ops->name)) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    "filesystem model %s is already registered", ops->name);
-			return FALSE;
-		}
-	}
-	g_ptr_array_add(registry, (gpointer)ops);
 	return TRUE;
-}
-
-/* Called with the registry lock held. */
-static void registry_init(void)
-{
-	if (registry)
-		return;
-	registry = g_ptr_array_new();
-	register_locked(&wbsim_fs_ideal_ops, NULL);
-	register_locked(&wbsim_fs_xfs_ops, NULL);
-	register_locked(&wbsim_fs_ext4_ops, NULL);
-	register_locked(&wbsim_fs_f2fs_ops, NULL);
 }
 
 gboolean wbsim_fs_register(const struct wbsim_fs_ops *ops, GError **error)
 {
-	gboolean ok;
-
-	G_LOCK(registry);
-	registry_init();
-	ok = register_locked(ops, error);
-	G_UNLOCK(registry);
-	return ok;
+	return check_ops(ops, error) && wbsim_registry_add(&registry, ops, error);
 }
 
 const struct wbsim_fs_ops *wbsim_fs_lookup(const char *name)
 {
-	const struct wbsim_fs_ops *found = NULL;
-
-	G_LOCK(registry);
-	registry_init();
-	for (guint i = 0; name && i < registry->len; i++) {
-		const struct wbsim_fs_ops *r = g_ptr_array_index(registry, i);
-
-		if (!strcmp(r->name, name))
-			found = r;
-	}
-	G_UNLOCK(registry);
-	return found;
+	return wbsim_registry_lookup(&registry, name);
 }
 
 char **wbsim_fs_names(void)
 {
-	char **names;
-
-	G_LOCK(registry);
-	registry_init();
-	names = g_new0(char *, registry->len + 1);
-	for (guint i = 0; i < registry->len; i++)
-		names[i] = g_strdup(((const struct wbsim_fs_ops *)g_ptr_array_index(registry, i))->name);
-	G_UNLOCK(registry);
-	return names;
+	return wbsim_registry_names(&registry);
 }
 
 /* ------------------------------------------------------------------------ */

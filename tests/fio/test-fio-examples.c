@@ -4,7 +4,7 @@
  * (/usr/share/doc/fio/examples, Debian's fio-examples; .fio or .fio.gz)
  * either loads or is refused with a message naming the file, a line and an
  * option; the tally is printed and pinned. The five workloads of the
- * experiments (tests/workload/data, copies of shared/workloads) load with
+ * experiments (tests/fio/data, copies of shared/workloads) load with
  * the exact values the experiments need.
  *
  * Exits 77 (skip) only when the examples directory is missing.
@@ -204,7 +204,7 @@ static struct wbsim_fio_file *load_workload(const char *name)
 	GError *err = NULL;
 
 	assert_non_null(root);
-	path = g_build_filename(root, "tests", "workload", "data", name, NULL);
+	path = g_build_filename(root, "tests", "fio", "data", name, NULL);
 	if (!wbsim_fio_parse_file(path, &test_env_e1, &f, &err))
 		fail_msg("%s", err->message);
 	assert_int_equal(f->warnings->len, 0);
