@@ -32,6 +32,7 @@
 #include "scenario-find.h"
 #include "report/report.h"
 #include "report/trace.h"
+#include "report/trace-dat.h"
 
 #define PROG "sim-writeback"
 
@@ -85,7 +86,8 @@ static const GOptionEntry entries[] = {
 	{ "series", 0, 0, G_OPTION_ARG_FILENAME, &opt_series,
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
-	  "Write writeback tracepoint events to FILE", "FILE" },
+	  "Write writeback tracepoint events to FILE: ftrace's text, or trace-cmd's trace.dat "
+	  "if FILE ends in .dat (trace-cmd report, KernelShark)", "FILE" },
 	{ "trace-events", 0, 0, G_OPTION_ARG_STRING, &opt_trace_events,
 	  "The tracepoints --trace writes, as trace-cmd record -e takes them: writeback (the default: all), "
 	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
@@ -107,6 +109,12 @@ static void free_options(void)
 
 /* "PROG: message" on standard error; returns @status. */
 #define fail(status, ...) prog_fail(PROG, (status), __VA_ARGS__)
+
+/* --trace FILE.dat: trace-cmd's binary trace.dat; any other name: text. */
+static gboolean trace_is_dat(const char *path)
+{
+	return g_str_has_suffix(path, ".dat");
+}
 
 /* --trace FILE: one tracepoint line per call. */
 static void write_trace_line(void *arg, const char *line)
@@ -459,6 +467,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	struct run_hooks hooks = { NULL, NULL };
 	struct wbsim_run_result *r;
 	FILE *trace = ro->trace;
+	gboolean dat = trace && trace_is_dat(ro->trace_file);
+	struct wbsim_trace_dat *trace_dat = dat ? wbsim_trace_dat_new() : NULL;
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
@@ -478,7 +488,10 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		so.buf = g_string_sized_new(SERIES_BUF_BYTES + 4096);
 		hooks.so = &so;
 	}
-	if (trace) {
+	if (dat) {
+		opts.trace_dat = trace_dat;
+		opts.trace_events = (const char *const *)ro->trace_events;
+	} else if (trace) {
 		/* The kernel's tracefs header, then the events. */
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		      "#              | |         |   |||||     |         |\n", trace);
@@ -493,7 +506,10 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);
 	}
-	if (trace && fflush(trace) != 0 && r) {
+	if (dat && r)	/* the machine's CPUs, each with its buffer, as trace-cmd record */
+		ok = wbsim_trace_dat_write(trace_dat, trace, ro->trace_file, r->cpus, error);
+	wbsim_trace_dat_free(trace_dat);
+	if (ok && trace && fflush(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
 			    ro->trace_file, g_strerror(errno));
 		ok = FALSE;

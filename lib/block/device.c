@@ -20,6 +20,12 @@
 #ifndef WBSIM_INSTALL_PRESET_DIR
 #define WBSIM_INSTALL_PRESET_DIR ""
 #endif
+#ifndef WBSIM_BUILD_ROOT
+#define WBSIM_BUILD_ROOT ""
+#endif
+#ifndef WBSIM_PRESET_SUBDIR
+#define WBSIM_PRESET_SUBDIR "share/wbsim/presets"
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
@@ -398,10 +404,28 @@ struct wbsim_device *wbsim_device_new(wbsim_sim *sim, wbsim_cpus *cpus,
 /* ------------------------------------------------------------------------ */
 /* Presets                                                                  */
 
+/* TRUE if @path is inside the build tree this library was built in. */
+static gboolean in_build_tree(const char *path)
+{
+	size_t n = strlen(WBSIM_BUILD_ROOT);
+
+	return n && strncmp(path, WBSIM_BUILD_ROOT, n) == 0 && path[n] == '/';
+}
+
+/*
+ * Where presets are looked for, in order: $WBSIM_PRESET_PATH; for a
+ * program in the build tree the source's lib/block/presets, for any other
+ * the folder installed beside it (BINDIR/../share/wbsim/presets: an
+ * install in any prefix, relocated or DESTDIR-staged, reads its own); the
+ * configured PREFIX/share/wbsim/presets; the source's folder last (a
+ * program linked to an uninstalled build).
+ */
 static GPtrArray *preset_dirs(void)
 {
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	const char *env = g_getenv("WBSIM_PRESET_PATH");
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	gboolean in_tree = exe && in_build_tree(exe);
 
 	if (env && env[0]) {
 		g_auto(GStrv) parts = g_strsplit(env, ":", -1);
@@ -410,10 +434,17 @@ static GPtrArray *preset_dirs(void)
 			if (**p)
 				g_ptr_array_add(dirs, g_strdup(*p));
 	}
-	if (WBSIM_SOURCE_PRESET_DIR[0])
+	if (in_tree && WBSIM_SOURCE_PRESET_DIR[0]) {
 		g_ptr_array_add(dirs, g_strdup(WBSIM_SOURCE_PRESET_DIR));
+	} else if (exe) {
+		g_autofree char *bindir = g_path_get_dirname(exe);
+
+		g_ptr_array_add(dirs, g_build_filename(bindir, "..", WBSIM_PRESET_SUBDIR, NULL));
+	}
 	if (WBSIM_INSTALL_PRESET_DIR[0])
 		g_ptr_array_add(dirs, g_strdup(WBSIM_INSTALL_PRESET_DIR));
+	if (!in_tree && WBSIM_SOURCE_PRESET_DIR[0])
+		g_ptr_array_add(dirs, g_strdup(WBSIM_SOURCE_PRESET_DIR));
 	return dirs;
 }
 

@@ -196,7 +196,7 @@ void wbsim_wb_wakeup(struct wbsim_wb *wb)
 /* wb_queue_work(): append to the work list and wake the flusher. */
 void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 {
-	wbsim_trace_writeback_work(wb, work, "writeback_queue");
+	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_QUEUE);
 	g_queue_push_tail_link(&wb->work_list, &work->link);
 	wbsim_wb_wakeup(wb);
 }
@@ -528,8 +528,8 @@ static void wb_writeback_start(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 	wb->work_start = now_ns(wb);
 	wb->work_queued = false;
 	wb->idle_loops = 0;
-	wbsim_trace_writeback_work(wb, work, "writeback_exec");
-	wbsim_trace_writeback_work(wb, work, "writeback_start");
+	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_EXEC);
+	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_START);
 	wb_writeback_loop(wb->bdi->sim, wb);
 }
 
@@ -537,7 +537,7 @@ static void wb_writeback_done(struct wbsim_wb *wb)
 {
 	struct wbsim_wb_work *work = wb->work;
 
-	wbsim_trace_writeback_work(wb, work, "writeback_written");
+	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_WRITTEN);
 	wb->work = NULL;
 	wb->works_done++;
 	if (work != &wb->own_work) {

@@ -309,8 +309,8 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "flusher_pid", w->flusher_pid);
 		set_int(b, "pages_written", w->pages_written);
 		set_int(b, "pages_completed", w->pages_completed);
-		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
-		set_int(b, "dirty_ratelimit_kbps", w->dirty_ratelimit * PAGE_KIB);
+		set_int(b, "avg_write_bandwidth_kib_s", w->avg_write_bandwidth * PAGE_KIB);
+		set_int(b, "dirty_ratelimit_kib_s", w->dirty_ratelimit * PAGE_KIB);
 		set_int(b, "works", w->works);
 		set_int(b, "inode_slices", w->inode_slices);
 		set_int(b, "cpu_ns", w->cpu_ns);
@@ -331,7 +331,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 	set_str(b, "dying_wb", r->dying_wb_reachable ? "reachable" : "unreachable");
 	set_int(b, "inode_switches", r->isw_done);
 	set_int(b, "inode_switches_skipped", r->isw_skipped);
-	set_int(b, "tot_write_bandwidth_kbps", r->tot_write_bandwidth * PAGE_KIB);
+	set_int(b, "tot_write_bandwidth_kib_s", r->tot_write_bandwidth * PAGE_KIB);
 	json_builder_set_member_name(b, "wbs");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < r->cgwbs->len; i++) {
@@ -345,7 +345,7 @@ static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_add_boolean_value(b, w->dying);
 		set_int(b, "dirty", w->dirty);
 		set_int(b, "writeback", w->writeback);
-		set_int(b, "avg_write_bandwidth_kbps", w->avg_write_bandwidth * PAGE_KIB);
+		set_int(b, "avg_write_bandwidth_kib_s", w->avg_write_bandwidth * PAGE_KIB);
 		set_int(b, "pages_written", w->pages_written);
 		set_int(b, "switched_in", w->switched_in);
 		set_int(b, "switched_out", w->switched_out);
@@ -409,7 +409,7 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 	set_str(b, "description", r->description);
 	set_int(b, "seed", r->seed);
 	set_int(b, "cpus", r->cpus);
-	set_int(b, "memory", r->memory);
+	set_int(b, "memory_bytes", r->memory);
 	set_str(b, "device_preset", r->device);
 	set_str(b, "fs_type", r->fs_type);
 	set_int(b, "nr_contexts", r->nr_contexts);

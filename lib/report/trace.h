@@ -14,20 +14,27 @@
 #include "fs/writeback.h"
 #include "mm/bandwidth.h"
 #include "mm/throttle.h"
+#include "report/trace-format.h"
 
 /**
- * struct wbsim_trace - where trace lines go
- * @emit: called with each complete line (no newline)
- * @arg: its argument
+ * struct wbsim_trace - where trace events go
+ * @emit: called with each complete text line (no newline), or NULL
+ * @record: called with each event's binary record (report/trace-format.h:
+ *	what the kernel's ring buffer holds) and the emitting task's CPU, pid
+ *	and comm, or NULL
+ * @arg: their argument
  */
 struct wbsim_trace {
 	void (*emit)(void *arg, const char *line);
+	void (*record)(void *arg, enum wbsim_trace_event ev, wbsim_time_t now, unsigned int cpu,
+		       unsigned int pid, const char *comm, const void *rec, size_t size);
 	void *arg;
 	GString *buf;
 };
 
+/* @ev: writeback_queue, _exec, _start or _written (writeback_work_class) */
 void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
-				const char *event);
+				enum wbsim_trace_event ev);
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
 				    int64_t cutoff, uint64_t moved);
 /* the next two are emitted from balance_dirty_pages(): in @task's context */
@@ -40,7 +47,7 @@ void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *tas
 				    uint64_t bg_thresh, uint64_t thresh);
 
 /* The names of the events emitted, NULL-terminated. */
-extern const char *const wbsim_trace_event_names[];
+extern const char *const wbsim_trace_event_names[WBSIM_TRACE_NR_EVENTS + 1];
 
 /*
  * wbsim_trace_line_event() - the event name of a trace line ("<comm>-<pid>

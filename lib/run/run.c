@@ -17,6 +17,7 @@
 #include "scenario/config-private.h"
 #include "mm/dirty-limits.h"
 #include "report/trace.h"
+#include "report/trace-dat.h"
 #include "core/sim-private.h"
 #include "block/blk.h"
 #include "fs/alloc/fs-private.h"
@@ -1375,6 +1376,18 @@ static void emit_trace_line(void *arg, const char *line)
 	run->opts.trace_fn(run->opts.trace_arg, line);
 }
 
+static void emit_trace_record(void *arg, enum wbsim_trace_event ev, wbsim_time_t now,
+			      unsigned int cpu, unsigned int pid, const char *comm,
+			      const void *rec, size_t size)
+{
+	struct wbsim_run *run = arg;
+
+	if (run->opts.trace_events &&
+	    !g_strv_contains(run->opts.trace_events, wbsim_trace_event_names[ev]))
+		return;
+	wbsim_trace_dat_add(run->opts.trace_dat, now, cpu, pid, comm, rec, size);
+}
+
 /*
  * The distinct files of the jobs that write a known amount (not time_based,
  * not appending), each with the bytes it ends up holding, against the free
@@ -1526,8 +1539,9 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 			goto out;
 	if (!schedule_events(run, error))
 		goto out;
-	if (run->opts.trace_fn) {
-		run->trace.emit = emit_trace_line;
+	if (run->opts.trace_fn || run->opts.trace_dat) {
+		run->trace.emit = run->opts.trace_fn ? emit_trace_line : NULL;
+		run->trace.record = run->opts.trace_dat ? emit_trace_record : NULL;
 		run->trace.arg = run;
 		run->m.bdi.trace = &run->trace;
 	}

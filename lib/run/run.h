@@ -7,6 +7,8 @@
 #include "report/results.h"
 #include "fio/job-log.h"
 
+struct wbsim_trace_dat;
+
 /**
  * struct wbsim_run_progress - how far a run is (a terminal's progress line)
  * @now: simulated time
@@ -30,6 +32,8 @@ struct wbsim_run_progress {
  * @trace_events: the events @trace_fn gets (wbsim_trace_select_events()),
  *	NULL for all
  * @trace_arg: its argument
+ * @trace_dat: where each selected tracepoint's binary record goes (the
+ *	--trace FILE.dat of sim-writeback), or NULL
  * @name: the scenario's name for reports (its file name), or NULL
  * @sample_fn: called after each sample of the series with the columns and
  *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
@@ -50,6 +54,7 @@ struct wbsim_run_options {
 	void (*trace_fn)(void *arg, const char *line);
 	const char *const *trace_events;
 	void *trace_arg;
+	struct wbsim_trace_dat *trace_dat;
 	void (*sample_fn)(void *arg, wbsim_time_t now, const char *const *columns,
 			  const double *row, unsigned int n);
 	void (*job_end_fn)(void *arg, wbsim_time_t now, unsigned int job, const char *name);

@@ -50,7 +50,7 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 	path = wbsim_device_find_preset(name, NULL);
 	if (!path) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[device] preset = %s: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets, or a path to a preset file",
+			    "%s[device] preset = %s: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file",
 			    name_where, name);
 		return FALSE;
 	}

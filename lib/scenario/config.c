@@ -90,7 +90,7 @@ static const struct wbsim_config_key config_keys[] = {
 
 	{ "device", "preset", WBSIM_CFG_STRING, F(device_preset), "ideal", "",
 	  0, 0, NULL, NULL, 0,
-	  "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
+	  "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
 
 	{ "filesystem", "type", WBSIM_CFG_STRING, F(fs_type), "ideal", "",
 	  0, 0, NULL, NULL, 0,

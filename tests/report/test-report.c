@@ -680,7 +680,7 @@ static void test_cgroups(void **state)
 	assert_string_equal(json_object_get_string_member(cg, "dying_wb"), "reachable");
 	assert_int_equal(json_object_get_int_member(cg, "inode_switches"), 1000);
 	assert_int_equal(json_object_get_int_member(cg, "inode_switches_skipped"), 3);
-	assert_int_equal(json_object_get_int_member(cg, "tot_write_bandwidth_kbps"), 256000);
+	assert_int_equal(json_object_get_int_member(cg, "tot_write_bandwidth_kib_s"), 256000);
 	o = json_array_get_object_element(json_object_get_array_member(cg, "wbs"), 0);
 	assert_string_equal(json_object_get_string_member(o, "memcg"), "/e7/a");
 	assert_int_equal(json_object_get_int_member(o, "cgroup_ino"), 3);

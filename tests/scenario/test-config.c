@@ -434,7 +434,7 @@ static void test_device_params(void **state)
 	assert_true(wbsim_config_set_override(cfg, "device.preset=nvme-fast", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
 	assert_string_equal(e->message,
-		"--set: [device] preset = nvme-fast: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH or lib/block/presets, or a path to a preset file");
+		"--set: [device] preset = nvme-fast: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file");
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 

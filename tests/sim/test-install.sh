@@ -3,7 +3,8 @@
 #
 # test-install.sh BUILD_DIR - meson install into a temporary DESTDIR, then
 # the installed sim-writeback, from another directory: runs a bundled
-# scenario by name, lists the scenarios, has its man page and a bash
+# scenario by name, and one naming a device preset installed beside it,
+# lists the scenarios, has its man page and a bash
 # completion that completes options, scenario keys and scenario names.
 set -eu
 build=$1
@@ -40,6 +41,16 @@ printf '%s\n' "$out" | grep -q '^writer: (groupid=0, jobs=1)' || fail "no report
 # staged share/ is what a relocated install reads
 mv "$root/share/wbsim/scenarios/validate-minimal.ini" "$root/share/wbsim/scenarios/only-installed.ini"
 "$prog" --parse-only only-installed || fail "the installed folder is not the one read"
+# a device preset found beside the program too: a preset and a scenario
+# naming it that exist only in the staged share/ (the configured prefix
+# and the source tree have neither)
+cp "$root/share/wbsim/presets/pmem-dram-6g.ini" "$root/share/wbsim/presets/only-installed-pmem.ini"
+printf '[scenario]\ndescription = a preset installed beside the program\n\n[device]\npreset = only-installed-pmem\n\n[fio:writer]\nrw=write\nbs=4k\nsize=1m\n' \
+	> "$root/share/wbsim/scenarios/staged-preset.ini"
+out=$("$prog" --no-wall-time staged-preset) || fail "a scenario naming an installed preset failed"
+printf '%s\n' "$out" | grep -q '^writer: (groupid=0, jobs=1)' || fail "no report: $out"
+"$prog" --dump-config staged-preset | grep -q '^preset = only-installed-pmem' ||
+	fail "the staged preset is not the one used"
 err=$("$prog" no-such-scenario 2>&1) && fail "an unknown name ran"
 case $err in *no-such-scenario*) ;; *) fail "unknown name: $err" ;; esac
 

@@ -525,8 +525,7 @@ static gboolean run_fio_tool(const char *dir, const char *const *argv)
  * fio's write_bw_log, write_lat_log and write_iops_log: fio 3.33's file
  * names and rows (a row per write, or per log_avg_msec window), written in
  * the current directory, read by fio's fio_generate_plots and fio2gnuplot.
- * (fiologparser.py, in /usr/share/doc/fio, reads four-column rows: it
- * fails on fio 3.33's own five-column logs, so it is not run here.)
+ * (fiologparser.py: test_fio_logs_like_fio.)
  */
 static void test_fio_logs(void **state)
 {
@@ -630,6 +629,150 @@ static void test_fio_logs(void **state)
 			assert_non_null(strstr(text, want));
 		}
 	}
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/* Spawn @argv in @dir: exit status, standard output and error. */
+static int spawn_in(const char *dir, const char *const *argv, char **out, char **err)
+{
+	g_autoptr(GError) e = NULL;
+	int st = 0;
+
+	if (!g_spawn_sync(dir, (char **)argv, NULL, 0, NULL, NULL, out, err, &st, &e))
+		fail_msg("spawn %s: %s", argv[0], e->message);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* @rows, first four columns only, to @dir/@name. */
+static void write_four_columns(const char *dir, const char *name, GPtrArray *rows)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	for (guint i = 0; i < rows->len; i++) {
+		char **r = rows->pdata[i];
+
+		g_string_append_printf(s, "%s, %s, %s, %s\n", r[0], r[1], r[2], r[3]);
+	}
+	assert_true(g_file_set_contents(path, s->str, (gssize)s->len, NULL));
+}
+
+/* The last non-empty line of @text. */
+static char *last_line(const char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	guint n = g_strv_length(lines);
+
+	while (n && !*lines[n - 1])
+		n--;
+	return g_strdup(n ? lines[n - 1] : "");
+}
+
+/*
+ * The same fio job run by real fio and simulated: the logs have the same
+ * files, rows and columns (time, value, direction, block size, priority),
+ * and fio's fiologparser.py treats them alike. Debian's fiologparser.py
+ * (fio 3.33, /usr/share/doc/fio) unpacks each row into exactly four
+ * columns, "(time, value, foo, bar) = line.rsplit(', ')", written before
+ * fio's logs gained the priority column: it stops with "ValueError: too
+ * many values to unpack (expected 4)" on every fio 3.33 log, real or
+ * simulated (and its -A mode indexes a list with a float under Python 3).
+ * What it was written for, the first four columns, it reads: its sums
+ * (-s) and time-weighted average, from both logs.
+ */
+static void test_fio_logs_like_fio(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-fio-real-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "sim.ini", NULL);
+	g_autofree char *file = g_build_filename(dir, "f", NULL);
+	g_autofree char *fio = g_find_program_in_path("fio");
+	g_autofree char *python = g_find_program_in_path("python3");
+	const char *gz = "/usr/share/doc/fio/fiologparser.py.gz";
+	const char *kinds[] = { "bw", "clat", "lat", "slat" };
+	struct run_result r;
+
+	assert_true(g_file_set_contents(ini,
+		"[scenario]\ndescription = one fio job, logged\n\n"
+		"[fio:a]\nioengine=psync\nbs=4k\nrw=write\nsize=1m\n"
+		"write_bw_log=sim\nwrite_lat_log=sim\n", -1, NULL));
+	r = run_in(dir, "--no-wall-time", "sim.ini", NULL);
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	if (!fio) {
+		print_message("fio not found (Debian package fio): logs not compared with real fio's\n");
+		goto out;
+	}
+	{
+		g_autofree char *fname = g_strdup_printf("--filename=%s", file);
+		const char *argv[] = { fio, "--name=a", fname, "--size=1m", "--bs=4k", "--rw=write",
+				       "--ioengine=psync", "--write_bw_log=real", "--write_lat_log=real",
+				       NULL };
+		g_autofree char *out = NULL, *err = NULL;
+
+		assert_int_equal(spawn_in(dir, argv, &out, &err), 0);
+	}
+	for (guint k = 0; k < G_N_ELEMENTS(kinds); k++) {
+		g_autofree char *rn = g_strdup_printf("real_%s.1.log", kinds[k]);
+		g_autofree char *sn = g_strdup_printf("sim_%s.1.log", kinds[k]);
+		g_autoptr(GPtrArray) real = read_log(dir, rn), sim = read_log(dir, sn);
+
+		assert_int_equal(sim->len, real->len);
+		for (guint i = 0; i < real->len; i++) {
+			assert_int_equal(g_strv_length(sim->pdata[i]), g_strv_length(real->pdata[i]));
+			for (guint c = 2; c < g_strv_length(real->pdata[i]); c++)
+				assert_string_equal(((char **)sim->pdata[i])[c], ((char **)real->pdata[i])[c]);
+		}
+		if (k == 0) {
+			write_four_columns(dir, "real4.log", real);
+			write_four_columns(dir, "sim4.log", sim);
+		}
+	}
+	if (!python || !g_file_test(gz, G_FILE_TEST_EXISTS)) {
+		print_message("%s or python3 not found: fiologparser.py not run\n", gz);
+		goto out;
+	}
+	{
+		const char *gunzip[] = { "/bin/sh", "-c", "gzip -dc \"$0\" > fiologparser.py", gz, NULL };
+		g_autofree char *o = NULL, *e = NULL;
+
+		assert_int_equal(spawn_in(dir, gunzip, &o, &e), 0);
+	}
+	{	/* the whole logs: alike, whether it reads them or not */
+		const char *a_real[] = { python, "fiologparser.py", "real_bw.1.log", NULL };
+		const char *a_sim[] = { python, "fiologparser.py", "sim_bw.1.log", NULL };
+		g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+		g_autofree char *l1 = NULL, *l2 = NULL;
+		int s1 = spawn_in(dir, a_real, &o1, &e1), s2 = spawn_in(dir, a_sim, &o2, &e2);
+
+		assert_int_equal(s2, s1);
+		l1 = last_line(e1);
+		l2 = last_line(e2);
+		assert_string_equal(l2, l1);
+		if (s1)
+			print_message("fiologparser.py on fio's own log: %s\n", l1);
+	}
+	for (int m = 0; m < 2; m++) {	/* four columns: -s, the default */
+		const char *logs[] = { "real4.log", "sim4.log" };
+
+		for (guint i = 0; i < G_N_ELEMENTS(logs); i++) {
+			const char *argv[] = { python, "fiologparser.py", m ? logs[i] : "-s",
+					       m ? NULL : logs[i], NULL };
+			g_autofree char *o = NULL, *e = NULL, *l = NULL;
+			const char *v;
+
+			assert_int_equal(spawn_in(dir, argv, &o, &e), 0);
+			l = last_line(o);
+			v = m ? l : strstr(l, ", ");	/* -s: "END_MS, SUM" */
+			assert_non_null(v);
+			assert_true(g_ascii_strtod(m ? v : v + 2, NULL) > 0);
+		}
+	}
+out:
 	{
 		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
 
@@ -762,6 +905,116 @@ static void test_trace_events(void **state)
 	g_rmdir(dir);
 }
 
+/*
+ * Trace lines per CPU, in order, as "comm pid secs.usecs event: fields":
+ * the text trace's columns, or trace-cmd report -t's (@ns: nanosecond time
+ * stamps, cut to microseconds as ftrace's text prints them).
+ */
+static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns)
+{
+	g_autoptr(GRegex) rx = g_regex_new("^\\s*(.+)-(\\d+)\\s+\\[(\\d+)\\]\\s+(?:\\.{5}\\s+)?"
+					   "(\\d+)\\.(\\d+):\\s+(\\w+):\\s+(.*)$", 0, 0, NULL);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	GHashTable *per_cpu = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						    (GDestroyNotify)g_ptr_array_unref);
+
+	for (char **l = lines; *l; l++) {
+		g_autoptr(GMatchInfo) m = NULL;
+		g_auto(GStrv) f = NULL;
+		GPtrArray *a;
+		guint64 frac;
+
+		if (!g_regex_match(rx, *l, 0, &m))
+			continue;
+		f = g_match_info_fetch_all(m);
+		frac = g_ascii_strtoull(f[5], NULL, 10);
+		if (ns) {
+			assert_int_equal(strlen(f[5]), 9);
+			frac /= 1000;
+		}
+		a = g_hash_table_lookup(per_cpu, f[3]);
+		if (!a) {
+			a = g_ptr_array_new_with_free_func(g_free);
+			g_hash_table_insert(per_cpu, g_strdup(f[3]), a);
+		}
+		g_ptr_array_add(a, g_strdup_printf("%s %s %s.%06" G_GUINT64_FORMAT " %s: %s",
+						   g_strstrip(f[1]), f[2], f[4], frac, f[6],
+						   g_strstrip(f[7])));
+	}
+	return per_cpu;
+}
+
+/*
+ * --trace FILE.dat: trace-cmd's trace.dat, which trace-cmd report reads
+ * into the same events, tasks, CPUs, time stamps and fields as the text
+ * trace of the same run. E7 over 12 s has records of both sizes
+ * (balance_dirty_pages: more than 112 bytes, its length in array[0]),
+ * gaps longer than a 27-bit time delta, and several cgroups and tasks.
+ */
+static void test_trace_dat(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-XXXXXX", NULL);
+	g_autofree char *txt = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *dat = g_build_filename(dir, "trace.dat", NULL);
+	g_autofree char *tool = g_find_program_in_path("trace-cmd");
+	g_autofree char *text = NULL, *bin = NULL, *report = NULL, *errs = NULL;
+	g_autoptr(GHashTable) want = NULL, got = NULL;
+	g_autoptr(GError) e = NULL;
+	const char magic[] = "\x17\x08\x44tracing6";
+	gsize len = 0;
+	GHashTableIter it;
+	gpointer cpu, lines;
+	guint n = 0, bdp = 0;
+	int st = 0;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", txt,
+				  "scenarios/e7-dying-cgroup-reachable.ini");
+
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", dat,
+		"scenarios/e7-dying-cgroup-reachable.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(dat, &bin, &len, NULL));
+	assert_true(len > sizeof(magic) && memcmp(bin, magic, sizeof(magic)) == 0);	/* "6\0" */
+	assert_int_equal(len % 4096, 0);
+	if (!tool) {
+		print_message("trace-cmd not found (Debian package trace-cmd): trace.dat not read back\n");
+		goto out;
+	}
+	{
+		const char *argv[] = { tool, "report", "-t", dat, NULL };
+
+		assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &report, &errs,
+					 &st, &e));
+	}
+	assert_true(g_spawn_check_wait_status(st, NULL));
+	assert_string_equal(errs, "");
+	assert_true(g_str_has_prefix(report, "cpus=12\n"));	/* the machine's, [machine] cpus */
+	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
+	want = trace_lines_per_cpu(text, FALSE);
+	got = trace_lines_per_cpu(report, TRUE);
+	assert_int_equal(g_hash_table_size(got), g_hash_table_size(want));
+	g_hash_table_iter_init(&it, want);
+	while (g_hash_table_iter_next(&it, &cpu, &lines)) {
+		GPtrArray *w = lines, *g = g_hash_table_lookup(got, cpu);
+
+		assert_non_null(g);
+		assert_int_equal(g->len, w->len);
+		for (guint i = 0; i < w->len; i++) {
+			assert_string_equal(g->pdata[i], w->pdata[i]);
+			bdp += strstr(w->pdata[i], " balance_dirty_pages: bdi ") != NULL;
+		}
+		n += w->len;
+	}
+	assert_true(n > 7000);
+	assert_true(bdp > 0);
+out:
+	g_unlink(txt);
+	g_unlink(dat);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -783,6 +1036,23 @@ static void test_json_output(void **state)
 	assert_true(json_object_has_member(job, "read"));
 	assert_true(json_object_has_member(job, "trim"));
 	assert_true(json_object_has_member(o, "wbsim"));
+	/* wbsim's own rates: KiB/s, named so (as the series' _kib_s columns);
+	 * fio's keys stay fio's ("bw": KiB/s, "bw_bytes": B/s) */
+	assert_null(strstr(r.out, "_kbps\""));
+	assert_int_equal(json_object_get_int_member(write, "bw"),
+			 json_object_get_int_member(write, "bw_bytes") / 1024);
+	{
+		JsonObject *ctx = json_array_get_object_element(
+			json_object_get_array_member(json_object_get_object_member(o, "wbsim"),
+						     "contexts"), 0);
+		gint64 bw = json_object_get_int_member(ctx, "avg_write_bandwidth_kib_s");
+
+		assert_true(bw > 0 && bw % 4 == 0);	/* pages/s * 4 KiB */
+		assert_true(json_object_get_int_member(ctx, "dirty_ratelimit_kib_s") > 0);
+		/* validate-minimal: [machine] memory = 16G, the default */
+		assert_int_equal(json_object_get_int_member(json_object_get_object_member(o, "wbsim"),
+							    "memory_bytes"), 16ll << 30);
+	}
 	run_result_clear(&r);
 }
 
@@ -872,8 +1142,10 @@ int main(void)
 		cmocka_unit_test(test_series_csv),
 		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_fio_logs),
+		cmocka_unit_test(test_fio_logs_like_fio),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
+		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
