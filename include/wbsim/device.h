@@ -284,6 +284,17 @@ WBSIM_API void wbsim_device_set_write_cache(struct wbsim_device *dev,
 					    gboolean volatile_cache);
 
 /**
+ * wbsim_device_set_hw_queues() - called by a model's init when the device has
+ * @nr_queues hardware queues, each with its own interrupt vector (NVMe's
+ * queue pairs with MSI-X): blk-mq spreads the CPUs over them, and a
+ * request's completion interrupt runs on the first CPU of its submitter's
+ * queue (with a queue per CPU, the submitting CPU), preempting whatever
+ * runs there. A model that does not call it completes on one task that
+ * takes any free CPU.
+ */
+WBSIM_API void wbsim_device_set_hw_queues(struct wbsim_device *dev, unsigned int nr_queues);
+
+/**
  * wbsim_device_end_request() - the device has finished @rq; the block layer
  * runs the completion (IRQ CPU cost, end_io of its bios, tag release)
  */

@@ -41,6 +41,7 @@ struct wbsim_device {
 	char *common_src[4];
 	gboolean write_cache;		/* set by the model: volatile cache */
 	unsigned int hctx_depth;	/* per hardware queue, if several (nvme) */
+	unsigned int nr_hw_queues;	/* queues with a vector each; 0: one completion task */
 	/* limits set by the model */
 	uint64_t capacity;
 	unsigned int hw_queue_depth;

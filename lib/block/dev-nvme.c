@@ -121,6 +121,8 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	wbsim_device_set_write_cache(dev, d->volatile_cache);
 	/* Linux's tags and nr_requests are per queue pair */
 	dev->hctx_depth = (unsigned int)d->queue_depth;
+	/* each queue pair has its MSI-X vector, affine to the queue's CPUs */
+	wbsim_device_set_hw_queues(dev, queues);
 	wbsim_device_set_limits(dev, d->capacity >> WBSIM_SECTOR_SHIFT,
 				(unsigned int)MIN(d->queue_depth * queues, 1u << 20),
 				FALSE);

@@ -597,6 +597,12 @@ void wbsim_device_set_write_cache(struct wbsim_device *dev, gboolean volatile_ca
 	dev->write_cache = volatile_cache;
 }
 
+void wbsim_device_set_hw_queues(struct wbsim_device *dev, unsigned int nr_queues)
+{
+	g_return_if_fail(dev != NULL && nr_queues > 0);
+	dev->nr_hw_queues = nr_queues;
+}
+
 void wbsim_device_end_request(struct wbsim_device *dev, struct wbsim_request *rq)
 {
 	wbsim_blk_queue_end_request(dev->queue, rq);

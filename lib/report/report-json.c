@@ -317,6 +317,8 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "cpu_ns", w->cpu_ns);
 		set_int(b, "cpu_wait_ns", w->cpu_wait_ns);
 		set_int(b, "lock_wait_ns", w->lock_wait_ns);
+		if (w->irq_ns)
+			set_int(b, "irq_ns", w->irq_ns);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

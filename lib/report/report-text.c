@@ -352,6 +352,11 @@ static void wbsim_section_contexts(GString *s, const struct wbsim_run_result *r)
 		add_ms(s, w->cpu_wait_ns);
 		g_string_append(s, ", lock wait=");
 		add_ms(s, w->lock_wait_ns);
+		if (w->irq_ns) {
+			/* interrupts on its CPU (per-CPU completion vectors) */
+			g_string_append(s, ", preempted by irq=");
+			add_ms(s, w->irq_ns);
+		}
 		g_string_append_c(s, '\n');
 	}
 }

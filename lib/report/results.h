@@ -84,6 +84,7 @@ struct wbsim_job_result {
  * @cpu_ns: flusher CPU time
  * @cpu_wait_ns: flusher time waiting for a CPU
  * @lock_wait_ns: flusher time waiting for locks
+ * @irq_ns: time hard interrupts on its CPU stretched the flusher's bursts
  */
 struct wbsim_wb_result {
 	unsigned int ctx;
@@ -98,6 +99,7 @@ struct wbsim_wb_result {
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
+	wbsim_time_t irq_ns;
 };
 
 /**

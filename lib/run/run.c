@@ -1077,6 +1077,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		wr->cpu_ns = wb->flusher.cpu_ns;
 		wr->cpu_wait_ns = wb->flusher.cpu_wait_ns;
 		wr->lock_wait_ns = wb->flusher.lock_wait_ns;
+		wr->irq_ns = wb->flusher.irq_ns;
 		g_ptr_array_add(r->wbs, wr);
 	}
 	for (size_t i = 0; i < wbsim_fs_nr_locks(m->fs); i++) {
