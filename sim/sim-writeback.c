@@ -507,7 +507,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		fflush(rp.stream);
 	}
 	if (dat && r)	/* the machine's CPUs, each with its buffer, as trace-cmd record */
-		ok = wbsim_trace_dat_write(trace_dat, trace, ro->trace_file, r->cpus, error);
+		ok = wbsim_trace_dat_write(trace_dat, trace, ro->trace_file, r->cpus,
+					   (const char *const *)ro->trace_events, error);
 	wbsim_trace_dat_free(trace_dat);
 	if (ok && trace && fflush(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",

@@ -1176,6 +1176,100 @@ out:
 	g_rmdir(dir);
 }
 
+/* The event names of the format files in trace.dat @bin ("name: EVENT\nID: "). */
+static GPtrArray *dat_format_names(const char *bin, gsize len)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	const char *p = bin, *end = bin + len;
+
+	while ((p = memmem(p, (size_t)(end - p), "name: ", 6)) != NULL) {
+		const char *nl = memchr(p + 6, '\n', (size_t)(end - p - 6));
+
+		if (nl && end - nl > 4 && memcmp(nl, "\nID: ", 5) == 0)
+			g_ptr_array_add(names, g_strndup(p + 6, (gsize)(nl - p - 6)));
+		p += 6;
+	}
+	return names;
+}
+
+/*
+ * --trace-events with --trace FILE.dat: the file stores the format files
+ * of the selected events only, as trace-cmd record -e does (all nine
+ * without the option), and trace-cmd report -E lists just those
+ * ("writeback:EVENT" lines).
+ */
+static void test_trace_dat_selected_events(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-ev-XXXXXX", NULL);
+	g_autofree char *all = g_build_filename(dir, "all.dat", NULL);
+	g_autofree char *sel = g_build_filename(dir, "sel.dat", NULL);
+	g_autofree char *tool = g_find_program_in_path("trace-cmd");
+	g_autofree char *bin = NULL;
+	g_autoptr(GPtrArray) names = NULL;
+	gsize len = 0;
+	struct run_result r = run("--no-wall-time", "--trace", all,
+				  "scenarios/validate-minimal.ini");
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--trace", sel, "--trace-events",
+		"balance_dirty_pages,writeback:bdi_dirty_ratelimit",
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+
+	assert_true(g_file_get_contents(all, &bin, &len, NULL));
+	names = dat_format_names(bin, len);
+	assert_int_equal(names->len, 9);
+	g_clear_pointer(&names, g_ptr_array_unref);
+	g_clear_pointer(&bin, g_free);
+
+	assert_true(g_file_get_contents(sel, &bin, &len, NULL));
+	names = dat_format_names(bin, len);
+	assert_int_equal(names->len, 2);	/* in wbsim's event order, not the list's */
+	assert_string_equal(names->pdata[0], "bdi_dirty_ratelimit");
+	assert_string_equal(names->pdata[1], "balance_dirty_pages");
+	{	/* the system's event count before them */
+		const char sys[] = "writeback";
+		const char *p = memmem(bin, len, sys, sizeof(sys));
+		uint32_t n;
+
+		assert_non_null(p);
+		memcpy(&n, p + sizeof(sys), sizeof(n));
+		assert_int_equal(n, 2);
+	}
+	if (!tool) {
+		print_message("trace-cmd not found (Debian package trace-cmd): trace-cmd report -E not run\n");
+		goto out;
+	}
+	{
+		const char *argv[] = { tool, "report", "-E", sel, NULL };
+		g_autofree char *out = NULL, *err = NULL;
+		g_autoptr(GError) e = NULL;
+		g_auto(GStrv) lines = NULL;
+		guint n = 0;
+		int st = 0;
+
+		assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &out, &err,
+					 &st, &e));
+		assert_true(g_spawn_check_wait_status(st, NULL));
+		lines = g_strsplit(out, "\n", -1);
+		for (guint i = 0; lines[i]; i++) {
+			if (!*lines[i])
+				continue;
+			assert_true(strcmp(lines[i], "writeback:balance_dirty_pages") == 0 ||
+				    strcmp(lines[i], "writeback:bdi_dirty_ratelimit") == 0);
+			n++;
+		}
+		assert_int_equal(n, 2);
+	}
+out:
+	g_unlink(all);
+	g_unlink(sel);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -1308,6 +1402,7 @@ int main(void)
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_trace_dat),
+		cmocka_unit_test(test_trace_dat_selected_events),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
