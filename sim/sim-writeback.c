@@ -521,9 +521,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		return FALSE;
 	if (ok) {
 		if (cli->format == WBSIM_SWEEP_JSON) {
-			const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
-			g_autofree char *json = wbsim_report_json_full(r,
-				fio ? fio->global_options : NULL, cli->json_plus, cli->wall_time);
+			g_autofree char *json = wbsim_report_json_full(r, NULL, cli->json_plus,
+								       cli->wall_time);
 
 			fputs(json, cli->out);
 			fputc('\n', cli->out);
