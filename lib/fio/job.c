@@ -289,6 +289,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 		job->pid = job->task.pid;
 	}
 	wbsim_dirtier_init(&job->dirtier, &job->task);
+	job->pending_blk = UINT64_MAX;
 	/* Each job draws from its own stream, as fio seeds one per thread. */
 	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
 				  (fio->randseed_set ? fio->randseed : 0));
@@ -738,14 +739,17 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	return cost;
 }
 
+static void job_batch_start(wbsim_sim *sim, void *arg);
+
 /* Issue the next batch of writes, ending where the kernel would call
  * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
 static void job_next(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
-	wbsim_time_t total = 0;
+	struct wbsim_job_file *f;
 
+	(void)sim;
 	if (wbsim_job_should_stop(job)) {
 		wbsim_job_finish(job);
 		return;
@@ -775,26 +779,69 @@ static void job_next(wbsim_sim *sim, void *arg)
 		if (job->batch_issue > due && job->batch_issue - due > job->max_lag_ns)
 			job->max_lag_ns = job->batch_issue - due;
 	}
+	f = &job->files[job->cur_file];
+	if (!f->opened) {
+		wbsim_job_open_file(job, job->cur_file);	/* open outside a batch */
+		return;
+	}
+	/* ->write_iter: the batch's writes go to this file, under its i_rwsem */
+	job->locked_inode = f->inode;
+	wbsim_file_write_lock(f->inode, &job->task, job_batch_start, job);
+}
+
+/* The batch ends: inode_unlock() after the last write's throttle. */
+static void job_write_unlock(struct wbsim_job *job)
+{
+	if (!job->locked_inode)
+		return;
+	wbsim_file_write_unlock(job->locked_inode, &job->task);
+	job->locked_inode = NULL;
+}
+
+/* The folio lock writeback held is released: the write goes on. */
+static void job_folio_unlocked(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->task.lock_wait_ns += now_of(job) - job->folio_wait_since;
+	job_batch_start(sim, job);
+}
+
+/* i_rwsem is held: issue the writes of the batch into its file. */
+static void job_batch_start(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	const struct wbsim_fio_job *fio = job->fio;
+	wbsim_time_t total = 0;
+
+	(void)sim;
 	while (job->batch_ios < JOB_BATCH_MAX) {
 		unsigned int fi = job->cur_file;
 		struct wbsim_job_file *f = &job->files[fi];
 		uint64_t blk;
 		bool throttle;
 
-		if (!f->opened) {
-			if (job->batch_ios)
-				break;	/* open outside a batch */
-			wbsim_job_open_file(job, fi);
-			return;
-		}
-		/* a batch runs under one inode's write lock (XFS ILOCK) */
-		if (job->batch_ios && f->inode != job->batch_inode &&
-		    wbsim_fs_has_write_lock(job->m->fs))
+		/* each write(2) takes its own file's i_rwsem */
+		if (!f->opened || f->inode != job->locked_inode)
 			break;
-		blk = wbsim_job_next_block(job, f);
+		blk = job->pending_blk != UINT64_MAX ? job->pending_blk : wbsim_job_next_block(job, f);
+		job->pending_blk = UINT64_MAX;
 		if (blk == UINT64_MAX) {
 			job->batch_pass_end = true;
 			break;
+		}
+		/* write_begin waits for a folio writeback holds locked: the
+		 * first write of a batch here, a later one starts the next */
+		if (job->batch_ios && wbsim_filemap_folio_locked(f->inode, job_write_offset(job, f, blk),
+								   job->bs)) {
+			job->pending_blk = blk;
+			break;
+		}
+		if (wbsim_filemap_wait_folio_lock(f->inode, job_write_offset(job, f, blk), job->bs,
+						  job_folio_unlocked, job)) {
+			job->pending_blk = blk;
+			job->folio_wait_since = now_of(job);
+			return;
 		}
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
@@ -814,11 +861,15 @@ static void job_next(wbsim_sim *sim, void *arg)
 		if (!fio->time_based &&
 		    job->bytes_done + (uint64_t)job->batch_ios * job->bs >= job->io_limit * MAX(fio->loops, 1))
 			break;
+		/* number_ios: fio stops at that many writes */
+		if (fio->number_ios && job->ios_done + job->batch_ios >= fio->number_ios)
+			break;
 		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
 			break;	/* pacing is decided write by write */
 	}
 	if (job->batch_ios == 0) {
 		/* The pass ended before any write of this batch. */
+		job_write_unlock(job);
 		wbsim_job_pass_over(job);
 		return;
 	}
@@ -913,6 +964,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
 
+	job_write_unlock(job);
 	if (job->batch_ios) {
 		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
 		wbsim_job_logs_io(&job->logs, now_of(job), now_of(job) - job->batch_issue, job->bs,

@@ -79,6 +79,9 @@ struct wbsim_job {
 	wbsim_time_t batch_total;
 	wbsim_time_t batch_fs_total;	/* the filesystem's part (under its write lock) */
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
+	struct wbsim_inode *locked_inode;	/* whose i_rwsem the batch holds */
+	uint64_t pending_blk;		/* drawn block whose write waits (UINT64_MAX: none) */
+	wbsim_time_t folio_wait_since;	/* waiting for writeback's folio lock since */
 	bool batch_throttle;		/* balance_dirty_pages() is due */
 	bool batch_pass_end;
 	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */

@@ -110,6 +110,8 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	wbsim_page_cache_init(&inode->pages, 1);
 	inode->folio_pages = MAX(folio_pages, 1);
 	inode->acct_folio = per_block_accounting ? 1 : inode->folio_pages;
+	wbsim_lock_init(&inode->i_rwsem, bdi->sim, "i_rwsem");
+	inode->wb_locked_folio = WBSIM_PGOFF_NONE;
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }
@@ -123,6 +125,7 @@ void wbsim_inode_free(struct wbsim_inode *inode)
 	wbsim_page_cache_destroy(&inode->pages);
 	if (inode->sync_waiters)
 		g_ptr_array_free(inode->sync_waiters, TRUE);
+	wbsim_lock_clear(&inode->i_rwsem);
 	g_free(inode->name);
 	g_free(inode);
 }

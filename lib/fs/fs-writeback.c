@@ -262,6 +262,7 @@ void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, vo
 	w->what = what;
 	w->fn = fn;
 	w->arg = arg;
+	w->folio = inode->wb_locked_folio;
 	/* the array owns its waiters: an inode freed while some still wait
 	 * (a run cut by time_limit during an fsync) frees them too */
 	if (!inode->sync_waiters)
@@ -279,8 +280,9 @@ void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
 		return;
 	for (guint i = 0; i < w->len; i++) {
 		struct wbsim_inode_waiter *x = w->pdata[i];
-		bool ready = x->what == WAIT_I_SYNC_CLEAR ? !(inode->i_state & I_SYNC)
-							  : inode->nr_writeback == 0;
+		bool ready = x->what == WAIT_I_SYNC_CLEAR ? !(inode->i_state & I_SYNC) :
+			     x->what == WAIT_FOLIO_UNLOCK ? inode->wb_locked_folio != x->folio :
+							    inode->nr_writeback == 0;
 
 		if (ready) {
 			wbsim_sim_schedule_at(sim, wbsim_sim_now(sim), x->fn, x->arg);

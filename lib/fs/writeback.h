@@ -81,6 +81,10 @@ enum wbsim_sync_mode {
  * @acct_folio: pages accounted per folio: @folio_pages with whole-folio
  *	dirty accounting, 1 per block otherwise (the page cache itself always
  *	keeps one state per 4 KiB block, as iomap's per-block state does)
+ * @i_rwsem: the VFS inode lock; a buffered write holds it exclusive from
+ *	before its copy to after its balance_dirty_pages_ratelimited()
+ * @wb_locked_folio: first page of the folio that writeback holds locked
+ *	while it submits the ioend before it (WBSIM_PGOFF_NONE: none)
  */
 struct wbsim_inode {
 	uint64_t ino;
@@ -101,6 +105,8 @@ struct wbsim_inode {
 	void *affinity_data;
 	uint64_t folio_pages;
 	uint64_t acct_folio;
+	wbsim_lock i_rwsem;
+	uint64_t wb_locked_folio;
 	/* cgroup writeback (fs/cgroup-writeback.c) */
 	struct wbsim_page_memcg *page_memcg;	/* folio_memcg() of each page, or NULL */
 	unsigned int i_wb_frn_winner;		/* last round's majority memcg id */
@@ -111,9 +117,10 @@ struct wbsim_inode {
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */
 struct wbsim_inode_waiter {
-	enum { WAIT_I_SYNC_CLEAR, WAIT_WRITEBACK_DONE } what;
+	enum { WAIT_I_SYNC_CLEAR, WAIT_WRITEBACK_DONE, WAIT_FOLIO_UNLOCK } what;
 	wbsim_event_fn fn;
 	void *arg;
+	uint64_t folio;		/* WAIT_FOLIO_UNLOCK: the folio's first page */
 };
 
 /**

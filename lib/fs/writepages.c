@@ -433,6 +433,29 @@ static void wp_mapped(wbsim_sim *sim, void *arg)
 	wp_submit_next(sim, wp);
 }
 
+/*
+ * The folio writeback holds locked (kernel: writeback_iter() locks each
+ * folio, iomap_writeback_folio() adds its blocks to the current ioend and
+ * folio_unlock() follows; iomap_add_to_ioend() submits the previous ioend
+ * when a block does not merge into it, so that submission, with any wait
+ * of the bio in wbt or for a request, runs under the next folio's lock).
+ * Here: while a bio is submitted, the folio of the bio after it is locked.
+ * Left out: the brief lock of each folio while its blocks are added.
+ */
+static void wp_lock_folio(struct wbsim_writepages *wp, uint64_t page)
+{
+	struct wbsim_inode *inode = wp->inode;
+	uint64_t folio = page == WBSIM_PGOFF_NONE ? page : page / inode->folio_pages * inode->folio_pages;
+	bool was_locked = inode->wb_locked_folio != WBSIM_PGOFF_NONE;
+
+	if (inode->wb_locked_folio == folio)
+		return;
+	inode->wb_locked_folio = folio;
+	/* folio_unlock(): a writer waiting in __filemap_get_folio() goes on */
+	if (was_locked)
+		wbsim_inode_wake(inode, inode->bdi->sim);
+}
+
 static void wp_submit_next(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_writepages *wp = arg;
@@ -440,11 +463,14 @@ static void wp_submit_next(wbsim_sim *sim, void *arg)
 
 	if (b->next_bio < b->bios->len) {
 		struct wb_bio *bio = b->bios->pdata[b->next_bio++];
+		const struct wb_bio *next = b->next_bio < b->bios->len ? b->bios->pdata[b->next_bio] : NULL;
 
+		wp_lock_folio(wp, next ? next->first_page : WBSIM_PGOFF_NONE);
 		wbsim_submit_bio(wp->inode->bdi->queue, wp->task, &b->plug, &bio->bio,
 				 wp_submit_next, wp);
 		return;
 	}
+	wp_lock_folio(wp, WBSIM_PGOFF_NONE);
 	wbsim_blk_finish_plug(wp->inode->bdi->queue, wp->task, &b->plug, wp_plug_done, wp);
 }
 

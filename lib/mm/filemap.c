@@ -5,12 +5,17 @@
  * balance_dirty_pages_ratelimited() at its end).
  *
  * The pages of one write change state at once; the kernel's per-folio
- * loop of write_begin/copy/write_end is one step. Left out: reading in a
- * partly written page that is not cached, short copies, fault-in.
+ * loop of write_begin/copy/write_end is one step. The write runs under the
+ * inode's i_rwsem (wbsim_file_write_lock()), and write_begin waits for a
+ * folio that writeback holds locked. Left out: reading in a partly written
+ * page that is not cached, short copies, fault-in, folio_wait_stable()
+ * (only for devices that need stable pages: not the loop, RAM or NVMe
+ * devices modelled).
  */
 #include <wbsim/fs.h>
 #include "mm/filemap.h"
 #include "fs/cgroup-writeback.h"
+#include "fs/fs-writeback.h"
 
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
  * decision; leaves out the page cache read-in of partial pages. */
@@ -54,4 +59,39 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb */
 	*throttle = inode->wb && wbsim_dirtier_ratelimited(d, wbsim_dirtier_wb(bdi, inode, d->memcg));
 	return cost;
+}
+
+/* Models the inode_lock() of ->write_iter (xfs_file_buffered_write's
+ * xfs_ilock(XFS_IOLOCK_EXCL), ext4_buffered_write_iter, generic_file_write_iter);
+ * leaves out IOCB_NOWAIT's trylock. */
+void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_event_fn done,
+			   void *arg)
+{
+	wbsim_lock_acquire(&inode->i_rwsem, task, done, arg);
+}
+
+/* Models inode_unlock() at the end of ->write_iter. */
+void wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task)
+{
+	wbsim_lock_release(&inode->i_rwsem, task);
+}
+
+/* Does a write of @len bytes at @pos span the folio writeback holds locked? */
+bool wbsim_filemap_folio_locked(const struct wbsim_inode *inode, uint64_t pos, uint64_t len)
+{
+	uint64_t folio = inode->wb_locked_folio;
+	uint64_t first = pos / WBSIM_PAGE_SIZE, last = (pos + len - 1) / WBSIM_PAGE_SIZE;
+
+	return folio != WBSIM_PGOFF_NONE && last >= folio && first < folio + inode->folio_pages;
+}
+
+/* Models __filemap_get_folio(FGP_LOCK)'s folio_lock() in write_begin
+ * against writeback's folio lock; leaves out every other lock holder. */
+bool wbsim_filemap_wait_folio_lock(struct wbsim_inode *inode, uint64_t pos, uint64_t len,
+				   wbsim_event_fn done, void *arg)
+{
+	if (!wbsim_filemap_folio_locked(inode, pos, len))
+		return false;
+	wbsim_inode_wait(inode, WAIT_FOLIO_UNLOCK, done, arg);
+	return true;
 }

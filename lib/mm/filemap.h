@@ -32,4 +32,29 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 					 uint64_t pos, uint64_t len, bool *throttle,
 					 wbsim_time_t *fs_cost);
 
+/**
+ * wbsim_file_write_lock() - inode_lock() of a buffered ->write_iter: take
+ * @inode's i_rwsem exclusive for @task, then call @done(sim, @arg). Every
+ * modelled filesystem takes it so (XFS's IOLOCK_EXCL in
+ * xfs_file_buffered_write, ext4_buffered_write_iter, f2fs_file_write_iter,
+ * generic_file_write_iter), and holds it across the write's
+ * balance_dirty_pages_ratelimited(): a throttled writer sleeps with it.
+ */
+void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_event_fn done,
+			   void *arg);
+/** wbsim_file_write_unlock() - inode_unlock() at the end of ->write_iter. */
+void wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task);
+
+/** wbsim_filemap_folio_locked() - does the write span the folio writeback holds locked? */
+bool wbsim_filemap_folio_locked(const struct wbsim_inode *inode, uint64_t pos, uint64_t len);
+
+/**
+ * wbsim_filemap_wait_folio_lock() - write_begin's __filemap_get_folio()
+ * with FGP_LOCK: when a folio that the write of @len bytes at @pos spans
+ * is locked by writeback (struct wbsim_inode @wb_locked_folio), queue
+ * @done(sim, @arg) for its folio_unlock() and return true; else false.
+ */
+bool wbsim_filemap_wait_folio_lock(struct wbsim_inode *inode, uint64_t pos, uint64_t len,
+				   wbsim_event_fn done, void *arg);
+
 #endif

@@ -34,6 +34,8 @@
  * @pause_hist: sleeps by length (WBSIM_PAUSE_BUCKETS)
  * @cpu_ns: CPU time of the job's task
  * @cpu_wait_ns: time it waited for a CPU
+ * @lock_wait_ns: time its task waited for locks (i_rwsem, the
+ *	filesystem's write lock, a folio writeback held locked)
  * @invalidates: fadvise(DONTNEED) calls (open and pass ends)
  * @max_lag_ns: with rate=, the worst lag of a write behind fio's schedule,
  *	max(0, issue - (io_start + bytes before it / rate)), including the
@@ -58,6 +60,7 @@ struct wbsim_job_result {
 	uint64_t pause_hist[WBSIM_PAUSE_BUCKETS];
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
+	wbsim_time_t lock_wait_ns;
 	uint64_t invalidates;
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;

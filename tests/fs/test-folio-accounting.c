@@ -210,6 +210,72 @@ static void test_redirty_under_writeback(void **state)
 	fx_free(fx);
 }
 
+/* The folio writeback holds locked, and when a write waiting for it woke. */
+static uint64_t locked_folio;
+static wbsim_time_t woke_at;
+
+static gboolean folio_locked(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	return ((struct fx *)arg)->inode->wb_locked_folio != WBSIM_PGOFF_NONE;
+}
+
+static gboolean folio_released(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	return ((struct fx *)arg)->inode->wb_locked_folio != locked_folio;
+}
+
+static gboolean wrote(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	return ((struct fx *)arg)->written;
+}
+
+static void write_resumes(wbsim_sim *sim, void *arg)
+{
+	(void)arg;
+	woke_at = wbsim_sim_now(sim);
+}
+
+/* Writeback of three folios with one scattered dirty block each: three
+ * ioends. While the first is submitted, the second folio is locked (the
+ * block that did not merge submits the ioend before it, under its folio's
+ * lock); a write into it waits until that submission is over, a write
+ * into the first folio does not wait at all. */
+static void test_write_waits_for_folio_lock(void **state)
+{
+	struct fx *fx = fx_new(false);
+	const uint64_t folio_bytes = FOLIO_PAGES * 4096;
+	wbsim_time_t locked_at, released_at;
+
+	(void)state;
+	for (uint64_t i = 0; i < 3; i++)
+		write_bytes(fx, i * folio_bytes + (i + 1) * 8192, 50);
+	fx->wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
+	fx->written = false;
+	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, written, fx);
+	wbsim_sim_run_while_not(fx->ib.sim, folio_locked, fx);
+	locked_folio = fx->inode->wb_locked_folio;
+	locked_at = wbsim_sim_now(fx->ib.sim);
+	assert_int_equal(locked_folio, FOLIO_PAGES);
+	assert_true(wbsim_filemap_folio_locked(fx->inode, folio_bytes + 100000, 50));
+	assert_false(wbsim_filemap_folio_locked(fx->inode, 100000, 50));
+	assert_false(wbsim_filemap_wait_folio_lock(fx->inode, 100000, 50, write_resumes, fx));
+	woke_at = 0;
+	assert_true(wbsim_filemap_wait_folio_lock(fx->inode, folio_bytes + 100000, 50,
+						  write_resumes, fx));
+	wbsim_sim_run_while_not(fx->ib.sim, folio_released, fx);
+	released_at = wbsim_sim_now(fx->ib.sim);
+	/* the submission of the first ioend's bio: at least its CPU */
+	assert_true(released_at - locked_at >= fx->ib.costs.blk_submit_rq_ns);
+	assert_int_equal(woke_at, 0);
+	wbsim_sim_run_while_not(fx->ib.sim, wrote, fx);
+	assert_int_equal(woke_at, released_at);
+	assert_int_equal(fx->inode->wb_locked_folio, WBSIM_PGOFF_NONE);
+	fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_whole_folio),
 		cmocka_unit_test(test_writeback_per_block),
 		cmocka_unit_test(test_redirty_under_writeback),
+		cmocka_unit_test(test_write_waits_for_folio_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
