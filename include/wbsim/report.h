@@ -57,7 +57,8 @@ WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format for
  *	the run recorded nothing (no wbsim_run_opts_set_trace_dat())
  *
  * One buffer per simulated CPU, as trace-cmd record writes them
- * (trace-cmd report and KernelShark read the file).
+ * (trace-cmd report and KernelShark read the file), with the format files
+ * of the events selected by wbsim_run_opts_set_trace_dat() only.
  * Return: TRUE, or FALSE with @error set.
  */
 WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,

@@ -533,11 +533,15 @@ static void job_invalidated(wbsim_sim *sim, void *arg)
 	job->after_sync(job);
 }
 
+static void job_end_fsync_next(struct wbsim_job *job);
+
 static void job_fsync_waited(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 
-	wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
+	/* fio's sync latencies are fsync=N's: end_fsync's fsync() is no I/O unit */
+	if (job->after_sync != job_end_fsync_next)
+		wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
 	job->sync_start = 0;
 	job->after_sync(job);
 }

@@ -284,7 +284,7 @@ static void show_group(GString *s, const struct wbsim_report_group *g)
 			       g->min_run, g->max_run);
 }
 
-/* fio's "Disk stats" line, from the simulated device's counters. */
+/* fio 3.33's "Disk stats" line (no sectors=: later fio's), from the simulated device's counters. */
 static void show_disk(GString *s, const struct wbsim_run_result *r)
 {
 	const struct wbsim_blk_stats *d = &r->device_stats;
@@ -294,10 +294,10 @@ static void show_disk(GString *s, const struct wbsim_run_result *r)
 	if (!d->elapsed_ns)
 		return;
 	g_string_append(s, "\nDisk stats (read/write):\n");
-	g_string_append_printf(s, "  %s: ios=0/%" PRIu64 ", sectors=0/%" PRIu64
+	g_string_append_printf(s, "  %s: ios=0/%" PRIu64
 			       ", merge=0/%" PRIu64 ", ticks=0/%" PRIu64
 			       ", in_queue=%" PRIu64 ", util=",
-			       r->device ? r->device : "simdev", d->requests, d->bytes / 512,
+			       r->device ? r->device : "simdev", d->requests,
 			       d->merges, d->total_latency_ns / 1000000, in_queue);
 	add_d(s, "%3.2f", util);
 	g_string_append(s, "%\n");

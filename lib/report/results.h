@@ -27,7 +27,7 @@ struct wbsim_fio_job;
  *	end_fsync included, as fio counts it)
  * @start_ns: when its first write was issued
  * @clat: latency of each write() call, throttle pauses included
- * @sync_lat: latency of each fsync
+ * @sync_lat: latency of each fsync=N fsync (not end_fsync's, as fio)
  * @pauses: balance_dirty_pages() sleeps
  * @paused_ns: their total
  * @max_pause_ns: longest balance_dirty_pages() call (all its sleeps)

@@ -14,11 +14,14 @@
  * @r: the results
  * @scn: the scenario run (the results refer to its fio jobs)
  * @dat: the tracepoints recorded for trace.dat, or NULL
+ * @dat_events: the events selected for trace.dat (NULL: all), whose
+ *	format files the file stores
  */
 struct wbsim_result {
 	struct wbsim_run_result *r;
 	const struct wbsim_scenario *scn;
 	struct wbsim_trace_dat *dat;
+	char **dat_events;
 };
 
 /* Take ownership of @rr in a new public handle. */

@@ -87,5 +87,6 @@ gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f, const char
 		return FALSE;
 	}
 	/* the machine's CPUs, each with its buffer, as trace-cmd record */
-	return wbsim_trace_dat_write(r->dat, f, path, r->r->cpus, error);
+	return wbsim_trace_dat_write(r->dat, f, path, r->r->cpus,
+				     (const char *const *)r->dat_events, error);
 }

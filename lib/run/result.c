@@ -24,6 +24,7 @@ void wbsim_result_free(wbsim_result *r)
 		return;
 	wbsim_run_result_free(r->r);
 	wbsim_trace_dat_free(r->dat);
+	g_strfreev(r->dat_events);
 	g_free(r);
 }
 

@@ -415,6 +415,8 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	r = wbsim_result_wrap(rr);
 	r->scn = scn;
 	r->dat = dat;
+	if (dat && opts->dat_events)
+		r->dat_events = g_strdupv(opts->dat_events);
 	if (opts && opts->point_fn)
 		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
 	return r;
