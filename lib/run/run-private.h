@@ -7,7 +7,7 @@
 #define WBSIM_RUN_RUN_PRIVATE_H
 
 #include "run/run.h"
-#include "run/machine.h"
+#include "machine/machine.h"
 #include "report/trace.h"
 #include "scenario/config-private.h"
 
