@@ -182,6 +182,7 @@ struct wbsim_fio_option {
  * @thinktime_blocks: I/Os between think times (default 1)
  * @exitall: exitall was set
  * @wait_for: wait_for= job name, NULL if unset
+ * @description: description= text (fio's "Description" line, JSON "desc"), NULL if unset
  * @group_reporting: report per group
  * @kb_base: 1024 (default) or 1000
  * @file_append: file_append=1: write after the existing end of the files
@@ -269,6 +270,7 @@ struct wbsim_fio_job {
 	unsigned int thinktime_blocks;
 	gboolean exitall;
 	char *wait_for;
+	char *description;
 
 	gboolean group_reporting;
 	unsigned int kb_base;

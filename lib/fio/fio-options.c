@@ -43,11 +43,14 @@
 #define W_LAT "latency-driven job control is not modelled"
 #define W_HIST "completion latency histogram logs (write_hist_log) are not written"
 #define W_EPOCH "simulated time has no wall-clock epoch: log times count from the job's start"
+#define W_OUT "the report prints fio's default statistics, as if the option were not set"
+#define W_PCT "the report prints fio's default completion-latency percentiles (clat_percentiles=1, percentile_list of fio's 17 entries)"
+#define W_GTOD "the report prints every latency and bandwidth statistic fio measures by default"
 #define R_ZONE "zoned or strided offsets (zonesize/zonerange/zoneskip/zonemode) are not modelled"
 
 static const struct wbsim_fio_optdesc fio_opts[] = {
 	/* --- description, names, files (fio options.c order) --- */
-	{ "description", NULL, T(STR_STORE), REP },
+	{ "description", NULL, T(STR_STORE), MOD, K(DESCRIPTION) },
 	{ "name", NULL, T(STR_STORE), MOD, K(NAME) },
 	{ "wait_for", NULL, T(STR_STORE), REF("waiting for another job to finish is not modelled (stonewall is)"), K(WAIT_FOR) },
 	{ "filename", NULL, T(STR_STORE), MOD, K(FILENAME), .prio = -1 },
@@ -160,7 +163,7 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "trim_backlog", NULL, T(STR_VAL), REF(W_TRIM), F(ZOK) },
 	{ "trim_backlog_batch", NULL, T(INT), WRN(W_TRIM) },
 	/* --- I/O logs and replay --- */
-	{ "write_iolog", NULL, T(STR_STORE), REP },
+	{ "write_iolog", NULL, T(STR_STORE), WRN("the I/O log file (fio's replayable list of the job's I/Os) is not written") },
 	{ "read_iolog", NULL, T(STR_STORE), REF("replaying an I/O trace is not modelled") },
 	{ "read_iolog_chunked", NULL, T(BOOL), WRN(W_REPLAY), F(ZOK), .def = "0" },
 	{ "replay_no_stall", NULL, T(BOOL), WRN(W_REPLAY), F(ZOK), .def = "0" },
@@ -291,7 +294,7 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "bwavgtime", NULL, T(INT), MOD, K(BWAVGTIME), .def = "500" },
 	{ "iopsavgtime", NULL, T(INT), MOD, K(IOPSAVGTIME), .def = "500" },
 	{ "group_reporting", NULL, T(STR_SET), MOD, K(GROUP_REPORTING) },
-	{ "stats", NULL, T(BOOL), REP, .def = "1" },
+	{ "stats", NULL, T(BOOL), WRN("the report prints the job's statistics (stats=0 would leave it out of fio's output)"), .def = "1" },
 	{ "zero_buffers", NULL, T(STR_SET), REP },
 	{ "refill_buffers", NULL, T(STR_SET), REP },
 	{ "scramble_buffers", NULL, T(BOOL), REP, .def = "1" },
@@ -302,20 +305,20 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "dedupe_global", NULL, T(BOOL), WRN(W_BUF), F(ZOK), .def = "0" },
 	{ "dedupe_mode", NULL, T(STR), WRN(W_BUF), .def = "repeat", .posval = "repeat|working_set" },
 	{ "dedupe_working_set_percentage", NULL, T(INT), WRN(W_BUF), .def = "5", .maxval = 100 },
-	{ "clat_percentiles", NULL, T(BOOL), REP, .def = "1" },
-	{ "lat_percentiles", NULL, T(BOOL), REP, .def = "0" },
-	{ "slat_percentiles", NULL, T(BOOL), REP, .def = "0" },
-	{ "percentile_list", NULL, T(FLOAT_LIST), REP,
+	{ "clat_percentiles", NULL, T(BOOL), WRN(W_PCT), .def = "1" },
+	{ "lat_percentiles", NULL, T(BOOL), WRN(W_PCT), F(ZOK), .def = "0" },
+	{ "slat_percentiles", NULL, T(BOOL), WRN(W_PCT), F(ZOK), .def = "0" },
+	{ "percentile_list", NULL, T(FLOAT_LIST), WRN(W_PCT),
 	  .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99" },
-	{ "significant_figures", NULL, T(INT), REP, .def = "4", .minval = 1, .maxval = 10 },
-	{ "disk_util", NULL, T(BOOL), REP, .def = "1" },
-	{ "gtod_reduce", NULL, T(BOOL), REP, .def = "0" },
-	{ "disable_lat", NULL, T(BOOL), REP, .def = "0" },
-	{ "disable_clat", NULL, T(BOOL), REP, .def = "0" },
-	{ "disable_slat", NULL, T(BOOL), REP, .def = "0" },
-	{ "disable_bw_measurement", "disable_bw", T(BOOL), REP, .def = "0" },
+	{ "significant_figures", NULL, T(INT), WRN("the report prints numbers with fio's default 4 significant figures"), .def = "4", .minval = 1, .maxval = 10 },
+	{ "disk_util", NULL, T(BOOL), WRN("the report prints the disk utilization section (disk_util=0 would leave it out)"), .def = "1" },
+	{ "gtod_reduce", NULL, T(BOOL), WRN(W_GTOD), F(ZOK), .def = "0" },
+	{ "disable_lat", NULL, T(BOOL), WRN(W_GTOD), F(ZOK), .def = "0" },
+	{ "disable_clat", NULL, T(BOOL), WRN(W_GTOD), F(ZOK), .def = "0" },
+	{ "disable_slat", NULL, T(BOOL), WRN(W_GTOD), F(ZOK), .def = "0" },
+	{ "disable_bw_measurement", "disable_bw", T(BOOL), WRN(W_GTOD), F(ZOK), .def = "0" },
 	{ "gtod_cpu", NULL, T(INT), REP },
-	{ "unified_rw_reporting", NULL, T(STR), REP, .def = "none", .posval = "none|mixed|both|0|1|2" },
+	{ "unified_rw_reporting", NULL, T(STR), WRN("the report prints reads and writes separately, as fio's default does"), .def = "none", .posval = "none|mixed|both|0|1|2", .ok = "none|0" },
 	{ "continue_on_error", NULL, T(STR), REP, .def = "none",
 	  .posval = "none|read|write|io|verify|all|0|1" },
 	{ "ignore_error", NULL, T(STR), REP },
@@ -330,7 +333,7 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "uid", NULL, T(INT), REP },
 	{ "gid", NULL, T(INT), REP },
 	{ "kb_base", NULL, T(STR), MOD, K(KB_BASE), .prio = 1, .def = "1024", .posval = "1024|1000" },
-	{ "unit_base", NULL, T(STR), REP, .prio = 1, .posval = "0|8|1" },
+	{ "unit_base", NULL, T(STR), WRN("the report prints bandwidth in bytes; unit_base=1 (bits) is not applied"), .prio = 1, .posval = "0|8|1", .ok = "0|8" },
 	{ "hugepage-size", NULL, T(INT), WRN("huge pages for I/O buffers are not modelled") },
 	{ "flow_id", NULL, T(INT), WRN("flow control between jobs is not modelled"), F(ZOK), .def = "0" },
 	{ "flow", NULL, T(INT), REF("flow control between jobs is not modelled"), F(SIGN | ZOK), .def = "0" },
@@ -347,7 +350,7 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	/* --- fio command-line options some users put in job files --- */
 	{ "eta-interval", NULL, T(STR_VAL_TIME), REP, F(CMDL) },
 	{ "eta-newline", NULL, T(STR_VAL_TIME), REP, F(CMDL | SECS) },
-	{ "status-interval", NULL, T(STR_VAL_TIME), REP, F(CMDL | SECS) },
+	{ "status-interval", NULL, T(STR_VAL_TIME), WRN("periodic status reports during the run are not printed"), F(CMDL | SECS | ZOK) },
 };
 
 /*

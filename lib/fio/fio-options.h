@@ -51,10 +51,12 @@ enum wbsim_fio_opt_type {
 /**
  * enum wbsim_fio_disposition - what wbsim does with an option
  * @WBSIM_FIO_MODELLED: the simulator uses the value
- * @WBSIM_FIO_REPORTING_ONLY: accepted, no effect on writeback (output
- *	formatting, logs, statistics, names)
+ * @WBSIM_FIO_REPORTING_ONLY: accepted, changes nothing wbsim simulates or
+ *	prints (buffer contents, clocks, error handling for errors that never
+ *	happen, names)
  * @WBSIM_FIO_WARN: accepted with a warning: fio uses it, its effect on
- *	writeback is nil or small, wbsim ignores it
+ *	writeback is nil or small, or it changes fio's output in a way the
+ *	report does not apply; wbsim ignores it (quietly at fio's default)
  * @WBSIM_FIO_REFUSE: refused with WBSIM_ERROR_UNSUPPORTED: it changes what
  *	is written or when, and wbsim does not model it
  */
@@ -80,6 +82,7 @@ enum {
 enum wbsim_fio_key {
 	WBSIM_FIO_K_NONE,
 	WBSIM_FIO_K_NAME,
+	WBSIM_FIO_K_DESCRIPTION,
 	WBSIM_FIO_K_WAIT_FOR,
 	WBSIM_FIO_K_FILENAME,
 	WBSIM_FIO_K_DIRECTORY,

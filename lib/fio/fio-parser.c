@@ -96,6 +96,7 @@ static void fio_job_free(gpointer data)
 	g_free(job->filename_format);
 	g_free(job->file_service_type);
 	g_free(job->wait_for);
+	g_free(job->description);
 	g_free(job->cgroup);
 	g_free(job->write_bw_log);
 	g_free(job->write_lat_log);
@@ -150,6 +151,7 @@ static struct wbsim_fio_job *fio_job_copy(const struct wbsim_fio_job *src)
 	job->filename_format = g_strdup(src->filename_format);
 	job->file_service_type = g_strdup(src->file_service_type);
 	job->wait_for = g_strdup(src->wait_for);
+	job->description = g_strdup(src->description);
 	job->cgroup = g_strdup(src->cgroup);
 	job->write_bw_log = g_strdup(src->write_bw_log);
 	job->write_lat_log = g_strdup(src->write_lat_log);
@@ -694,6 +696,9 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 	case WBSIM_FIO_K_WAIT_FOR:
 		set_str(&job->wait_for, val->str);
 		break;
+	case WBSIM_FIO_K_DESCRIPTION:
+		set_str(&job->description, val->str);
+		break;
 	case WBSIM_FIO_K_FILENAME:
 		set_str(&job->filename, val->str);
 		break;
@@ -988,8 +993,32 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 }
 
 /* Is the value harmless for a WARN/REFUSE option (so nothing to report)? */
+/*
+ * A warned option set to its default changes nothing: numbers compare by
+ * value (clat_percentiles=1, significant_figures=4), lists by their text.
+ */
+static gboolean value_is_default(const struct wbsim_fio_optdesc *d,
+				 const char *text, const struct fio_val *val)
+{
+	g_autofree char *buf = NULL;
+	g_autofree char *why = NULL;
+	struct fio_val def;
+	guint i;
+
+	if (!type_is_numeric(d->type))
+		return strcmp(text, d->def) == 0;
+	memset(&def, 0, sizeof(def));
+	buf = g_strdup(d->def);
+	if (!parse_value(d, buf, 1024, &def, &why))
+		return FALSE;
+	for (i = 0; i < WBSIM_FIO_DDIR_NR; i++)
+		if (val->set[i] && val->v[i] != def.v[0])
+			return FALSE;
+	return TRUE;
+}
+
 static gboolean value_is_harmless(const struct wbsim_fio_optdesc *d,
-				  const struct fio_val *val)
+				  const char *text, const struct fio_val *val)
 {
 	if (d->ok && val->posval)
 		return in_list(d->ok, val->posval, strcspn(val->posval, "|"));
@@ -1003,6 +1032,8 @@ static gboolean value_is_harmless(const struct wbsim_fio_optdesc *d,
 				return FALSE;
 		return TRUE;
 	}
+	if (d->disp == WBSIM_FIO_WARN && d->def && text)
+		return value_is_default(d, text, val);
 	return FALSE;
 }
 
@@ -1067,7 +1098,7 @@ static gboolean apply_entry(struct wbsim_fio_file *file, struct fio_target *t,
 		val.set[0] = TRUE;
 	}
 
-	switch (value_is_harmless(d, &val) ? WBSIM_FIO_REPORTING_ONLY : d->disp) {
+	switch (value_is_harmless(d, e->value, &val) ? WBSIM_FIO_REPORTING_ONLY : d->disp) {
 	case WBSIM_FIO_REFUSE:
 		/* name the option as written; the canonical name if it differs */
 		if (strcmp(e->key, d->name) != 0) {

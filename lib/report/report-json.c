@@ -248,6 +248,12 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	set_int(b, "latency_target", 0);
 	set_dbl(b, "latency_percentile", 100.0);
 	set_int(b, "latency_window", 0);
+	/* fio stat.c show_thread_status_json(): "desc" only when set */
+	if (ts->first->fio && ts->first->fio->description && *ts->first->fio->description) {
+		g_autofree char *desc = g_strndup(ts->first->fio->description, 255);
+
+		set_str(b, "desc", desc);
+	}
 	json_builder_end_object(b);
 }
 

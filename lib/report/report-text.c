@@ -214,6 +214,9 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 		return;
 	g_string_append_printf(s, "%s: (groupid=%u, jobs=%u): err= 0: pid=%u: simulated\n",
 			       ts->first->name, ts->groupid, ts->members, ts->first->pid);
+	/* fio stat.c show_thread_status_normal(): the first job's description */
+	if (ts->first->fio && ts->first->fio->description && *ts->first->fio->description)
+		g_string_append_printf(s, "  Description  : [%.255s]\n", ts->first->fio->description);
 
 	if (ts->io_bytes && ts->runtime_ms) {
 		uint64_t bw = ts->io_bytes * 1000 / ts->runtime_ms;

@@ -341,6 +341,31 @@ static void test_substitutions(void **state)
 	wbsim_fio_file_free(f);
 }
 
+/*
+ * Options that change fio's output which the report does not apply warn
+ * when set to anything but fio's default; at the default they stay quiet.
+ */
+static void test_report_options_warn(void **state)
+{
+	struct wbsim_fio_file *f = fio_load(
+		"[w]\nrw=write\nclat_percentiles=1\nsignificant_figures=4\nstats=1\n"
+		"disk_util=1\nlat_percentiles=0\ngtod_reduce=0\nunified_rw_reporting=none\n"
+		"unit_base=8\npercentile_list=1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99\n"
+		"[x]\nrw=write\npercentile_list=50:99\nclat_percentiles=0\nlat_percentiles=1\n"
+		"significant_figures=6\nunified_rw_reporting=mixed\nunit_base=1\nwrite_iolog=x.log\n");
+
+	(void)state;
+	assert_int_equal(f->warnings->len, 7);
+	assert_true(fio_warned(f, "t.fio:14: option percentile_list is not modelled: the report prints fio's default completion-latency percentiles (clat_percentiles=1, percentile_list of fio's 17 entries)"));
+	assert_true(fio_warned(f, "t.fio:15: option clat_percentiles is not modelled: the report prints fio's default"));
+	assert_true(fio_warned(f, "t.fio:16: option lat_percentiles is not modelled"));
+	assert_true(fio_warned(f, "t.fio:17: option significant_figures is not modelled: the report prints numbers with fio's default 4 significant figures"));
+	assert_true(fio_warned(f, "t.fio:18: option unified_rw_reporting is not modelled: the report prints reads and writes separately"));
+	assert_true(fio_warned(f, "t.fio:19: option unit_base is not modelled: the report prints bandwidth in bytes"));
+	assert_true(fio_warned(f, "t.fio:20: option write_iolog is not modelled: the I/O log file"));
+	wbsim_fio_file_free(f);
+}
+
 static void test_warnings(void **state)
 {
 	struct wbsim_fio_file *f = fio_load(
@@ -357,6 +382,7 @@ static void test_warnings(void **state)
 	assert_string_equal(g_ptr_array_index(f->warnings, 2),
 			    "t.fio:4: option sqthread_poll is not modelled: the submission polling thread is not modelled");
 	assert_string_equal(j->ioengine, "io_uring");
+	assert_string_equal(j->description, "x");	/* printed by the report */
 	assert_int_equal(j->options->len, 11);
 	wbsim_fio_file_free(f);
 }
@@ -549,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_clones_and_groups),
 		cmocka_unit_test(test_substitutions),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_report_options_warn),
 		cmocka_unit_test(test_log_options),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_sections_api),

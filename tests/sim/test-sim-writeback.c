@@ -883,6 +883,7 @@ static void test_json_keys_like_fio(void **state)
 		  "fsync=32\n" },
 		{ "numjobs, group_reporting",
 		  "[g]\nrw=write\nbs=4k\nsize=2m\nioengine=psync\nnumjobs=2\nend_fsync=1\n" },
+		{ "description", "[d]\nrw=write\nbs=4k\nsize=2m\nioengine=psync\ndescription=a job\n" },
 	};
 	static const char *const formats[] = { "--output-format=json", "--output-format=json+" };
 	g_autofree char *fio = g_find_program_in_path("fio");
@@ -940,6 +941,40 @@ static void test_json_keys_like_fio(void **state)
 
 		assert_int_equal(system(cmd), 0);
 	}
+}
+
+/*
+ * description= as fio 3.33 prints it: a "Description  : [...]" line under
+ * the job's header in the text report and "desc" in its JSON object, taken
+ * from the group's first job (here set in [global]); absent when unset.
+ */
+static void test_description(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-desc-XXXXXX", NULL);
+	g_autofree char *jobfile = g_build_filename(dir, "job.fio", NULL);
+	g_autofree char *ini = g_build_filename(dir, "sim.ini", NULL);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+	struct run_result text, json, plain;
+
+	(void)state;
+	assert_true(g_file_set_contents(ini, "[workload]\nfio = job.fio\n", -1, NULL));
+	assert_true(g_file_set_contents(jobfile,
+		"[global]\ndescription=two writers, one group\n"
+		"[w]\nrw=write\nbs=64k\nsize=1m\nnumjobs=2\ngroup_reporting\n", -1, NULL));
+	text = run_in(dir, "--no-wall-time", "sim.ini", NULL);
+	json = run_in(dir, "--no-wall-time", "--output-format=json", "sim.ini", NULL);
+	assert_int_equal(text.status, 0);
+	assert_int_equal(json.status, 0);
+	assert_non_null(strstr(text.out, ": simulated\n  Description  : [two writers, one group]\n"));
+	assert_non_null(strstr(json.out, "\"latency_window\" : 0,\n      \"desc\" : \"two writers, one group\"\n    }"));
+	assert_true(g_file_set_contents(jobfile, "[w]\nrw=write\nbs=64k\nsize=1m\n", -1, NULL));
+	plain = run_in(dir, "--no-wall-time", "--output-format=json", "sim.ini", NULL);
+	assert_int_equal(plain.status, 0);
+	assert_null(strstr(plain.out, "\"desc\""));
+	run_result_clear(&text);
+	run_result_clear(&json);
+	run_result_clear(&plain);
+	assert_int_equal(system(cmd), 0);
 }
 
 /*
@@ -1400,6 +1435,7 @@ int main(void)
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_fio_logs_like_fio),
 		cmocka_unit_test(test_json_keys_like_fio),
+		cmocka_unit_test(test_description),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_trace_dat),
