@@ -15,10 +15,18 @@
  * second and peak RSS. Wall figures are only as quiet as the machine: the
  * load average at the start is printed with them.
  *
+ * "bench-scenario sizes" runs E1 NVMe XFS base (12 jobs of random 4 KiB
+ * buffered writes) twice, with files of 450 MiB and of 4 GiB, for the same
+ * simulated time (issue 19: the cost per simulated second within 20%
+ * whatever the file size: no walk linear in a file's extents or pages),
+ * and prints the same line for each, then the ratio of their CPU seconds
+ * per simulated second and per write.
+ *
  * Usage: bench-scenario [CONTEXTS]
  *        bench-scenario e1 [SCENARIO_DIR [TIME_LIMIT]]
  *	  (SCENARIO_DIR defaults to the source tree's scenarios/, TIME_LIMIT
  *	  to 60s; a scenario name instead of "e1" runs that one only)
+ *        bench-scenario sizes [SCENARIO_DIR [TIME_LIMIT]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +68,30 @@ static const char *const e1_names[] = {
 	"e1-nvme-ext4-base", "e1-nvme-ext4-parallel",
 };
 
-/* In a child: run @dir/@name.ini for @limit, print its line; exit status. */
-static int bench_one(const char *dir, const char *name, const char *limit)
+/* E1 NVMe XFS base (scenarios/e1-nvme-xfs-base.ini) with files of %s */
+static const char sizes_scenario[] =
+	"[scenario]\n"
+	"description = bench: E1 nvme xfs base with files of %s\n"
+	"include = presets/e1-server.inc\n"
+	"[device]\npreset = samsung-pm1733-3.84t\n"
+	"[filesystem]\ntype = xfs\nagcount = 4\n"
+	"[writeback]\ncontexts = 1\naffinity = inode\n"
+	"[fio:global]\n"
+	"directory=/mnt\nbs=4k\niodepth=1024\nrw=randwrite\nioengine=io_uring\n"
+	"time_based=1\nruntime=3600\nsize=%s\ndirect=0\ngroup_reporting\n"
+	"[fio:test]\nnumjobs=12\n";
+
+/* The file sizes "bench-scenario sizes" compares. */
+static const char *const sizes[] = { "450M", "4G" };
+
+/*
+ * In a child: run @dir/@name.ini (or, @size set, sizes_scenario with
+ * files of @size, its includes from @dir) for @limit, print its line;
+ * exit status. @cpu_per_write: where the child's CPU seconds per write
+ * go (a pipe to the parent), or -1.
+ */
+static int bench_one(const char *dir, const char *name, const char *size, const char *limit,
+		     int cpu_per_write)
 {
 	g_autofree char *path = g_strdup_printf("%s/%s.ini", dir, name);
 	g_autofree char *set = g_strdup_printf("run.time_limit=%s", limit);
@@ -72,7 +102,13 @@ static int bench_one(const char *dir, const char *name, const char *limit)
 	struct rusage ru;
 	double t0, t1, sim_s, cpu0, cpu;
 
-	scn = wbsim_scenario_load(path, overrides, &error);
+	if (size) {
+		g_autofree char *text = g_strdup_printf(sizes_scenario, size, size);
+
+		scn = wbsim_scenario_load_string(text, name, dir, overrides, &error);
+	} else {
+		scn = wbsim_scenario_load(path, overrides, &error);
+	}
 	if (!scn) {
 		fprintf(stderr, "bench-scenario: %s\n", error->message);
 		return 2;
@@ -95,8 +131,78 @@ static int bench_one(const char *dir, const char *name, const char *limit)
 	       t1 - t0, cpu, sim_s / (t1 - t0), sim_s / cpu, r->events / 1e6,
 	       r->events / sim_s / 1e6, ru.ru_maxrss / 1024.0);
 	fflush(stdout);
+	if (cpu_per_write >= 0) {
+		double per[2] = { cpu / sim_s, 0 };
+		uint64_t writes = 0;
+
+		for (unsigned int i = 0; i < r->jobs->len; i++)
+			writes += ((const struct wbsim_job_result *)r->jobs->pdata[i])->total_ios;
+		per[1] = writes ? cpu / writes : 0;
+		if (write(cpu_per_write, per, sizeof(per)) != sizeof(per))
+			perror("bench-scenario: write");
+	}
 	wbsim_run_result_free(r);
 	wbsim_scenario_free(scn);
+	return 0;
+}
+
+/* Fork a child for bench_one(); FALSE when it failed. */
+static gboolean bench_child(const char *dir, const char *name, const char *size,
+			    const char *limit, int cpu_per_write)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0) {
+		perror("bench-scenario: fork");
+		return FALSE;
+	}
+	if (pid == 0)
+		_exit(bench_one(dir, name, size, limit, cpu_per_write));
+	return waitpid(pid, &st, 0) >= 0 && WIFEXITED(st) && !WEXITSTATUS(st);
+}
+
+static void print_header(void)
+{
+	double load[3];
+
+	if (getloadavg(load, 3) == 3)
+		printf("# load average at start: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+	printf("%-24s %6s %7s %7s %8s %8s %9s %10s %8s\n", "# scenario", "sim_s", "wall_s",
+	       "cpu_s", "sim/wall", "sim/cpu", "events_M", "M_ev/sim_s", "rss_MiB");
+	fflush(stdout);
+}
+
+/* "sizes": the same workload on files of 450 MiB and 4 GiB. */
+static int bench_sizes(int argc, char **argv)
+{
+	const char *dir = argc > 2 ? argv[2] : BENCH_SCENARIO_DIR;
+	const char *limit = argc > 3 ? argv[3] : "60s";
+	double per[G_N_ELEMENTS(sizes)][2];
+	int fd[2];
+
+	if (pipe(fd) < 0) {
+		perror("bench-scenario: pipe");
+		return 1;
+	}
+	print_header();
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		g_autofree char *name = g_strdup_printf("e1-nvme-xfs-base-%s", sizes[i]);
+
+		if (!bench_child(dir, name, sizes[i], limit, fd[1]) ||
+		    read(fd[0], per[i], sizeof(per[i])) != sizeof(per[i])) {
+			close(fd[0]);
+			close(fd[1]);
+			return 1;
+		}
+	}
+	close(fd[0]);
+	close(fd[1]);
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+		printf("# files of %-4s: %.3f CPU s per simulated s, %.0f CPU ns per write\n",
+		       sizes[i], per[i][0], per[i][1] * 1e9);
+	printf("# %s / %s: %.2f per simulated s, %.2f per write (goal: within 1.20)\n",
+	       sizes[1], sizes[0], per[1][0] / per[0][0], per[1][1] / per[0][1]);
 	return 0;
 }
 
@@ -107,7 +213,6 @@ static int bench_e1(int argc, char **argv)
 	const char *const *names = e1_names;
 	size_t n = G_N_ELEMENTS(e1_names);
 	const char *one[1];
-	double load[3];
 	int status = 0;
 
 	if (strcmp(argv[1], "e1") != 0) {
@@ -115,24 +220,10 @@ static int bench_e1(int argc, char **argv)
 		names = one;
 		n = 1;
 	}
-	if (getloadavg(load, 3) == 3)
-		printf("# load average at start: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
-	printf("%-24s %6s %7s %7s %8s %8s %9s %10s %8s\n", "# scenario", "sim_s", "wall_s",
-	       "cpu_s", "sim/wall", "sim/cpu", "events_M", "M_ev/sim_s", "rss_MiB");
-	fflush(stdout);
-	for (size_t i = 0; i < n; i++) {
-		pid_t pid = fork();
-		int st;
-
-		if (pid < 0) {
-			perror("bench-scenario: fork");
-			return 1;
-		}
-		if (pid == 0)
-			_exit(bench_one(dir, names[i], limit));
-		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+	print_header();
+	for (size_t i = 0; i < n; i++)
+		if (!bench_child(dir, names[i], NULL, limit, -1))
 			status = 1;
-	}
 	return status;
 }
 
@@ -146,6 +237,8 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	double t0, t1;
 
+	if (argc > 1 && strcmp(argv[1], "sizes") == 0)
+		return bench_sizes(argc, argv);
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9'))
 		return bench_e1(argc, argv);
 	if (argc > 1) {

@@ -24,10 +24,13 @@ check=--check
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# the simulated seconds of the last progress line in file $1 (0 if none)
+# the simulated seconds of the last progress line in file $1 (0 if none):
+# fio's status line "Jobs: N: [P%][sim=S.Ss][w=...][eta ...]" (the older
+# ": S s simulated" form too)
 sim_seconds() {
 	tail -c 256 "$1" 2>/dev/null | tr '\r' '\n' |
-		sed -n 's/.*: \([0-9.]*\) s simulated.*/\1/p' | tail -n 1 | grep . || echo 0
+		sed -n -e 's/.*\[sim=\([0-9.]*\)s\].*/\1/p' \
+		       -e 's/.*: \([0-9.]*\) s simulated.*/\1/p' | tail -n 1 | grep . || echo 0
 }
 
 # run N: the JSON report in $out/N.json, RSS samples (kB) in $out/N.rss,

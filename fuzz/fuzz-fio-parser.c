@@ -10,6 +10,7 @@
 #include <string.h>
 #include <glib.h>
 #include <wbsim/wbsim.h>
+#include "defs/fio.h"
 
 #include "fuzz-common.h"
 

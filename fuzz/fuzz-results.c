@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!g_file_set_contents(path, text->str, (gssize)text->len, NULL))
 		abort();
 	g_string_free(text, TRUE);
-	res = wbsim_sweep_results_open(path, IDENTITY, sw, &error);
+	res = wbsim_sweep_results_open_as(path, IDENTITY, sw, &error);
 	if (!res) {
 		if (!error || error->domain != WBSIM_ERROR || !error->message[0])
 			abort();

@@ -32,7 +32,6 @@
 
 #include <mpi.h>
 #include <wbsim/wbsim.h>
-#include "run/sweep.h"
 #include "sweep-cli.h"
 #include "prog-fail.h"
 

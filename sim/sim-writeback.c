@@ -25,14 +25,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <wbsim/wbsim.h>
-#include "run/run.h"
-#include "run/sweep.h"
 #include "sweep-cli.h"
 #include "prog-fail.h"
 #include "scenario-find.h"
-#include "report/report.h"
-#include "report/trace.h"
-#include "report/trace-dat.h"
 
 #define PROG "sim-writeback"
 
@@ -117,10 +112,11 @@ static gboolean trace_is_dat(const char *path)
 }
 
 /* --trace FILE: one tracepoint line per call. */
-static void write_trace_line(void *arg, const char *line)
+static void write_trace_line(const char *event, const char *line, void *arg)
 {
 	FILE *f = arg;
 
+	(void)event;
 	fputs(line, f);
 	fputc('\n', f);
 }
@@ -205,7 +201,7 @@ static gboolean close_out(FILE *f, const char *opt, const char *path, GError **e
  * @head_done: the column names are in @buf or out
  * @err: errno of the first failed write, or 0
  *
- * The rows are not kept in memory (wbsim_run_options.series_streamed):
+ * The rows are not kept in memory (wbsim_run_opts_set_keep_series()):
  * an hour of simulated time costs no more memory than ten seconds.
  */
 struct series_out {
@@ -233,20 +229,20 @@ static void series_flush(struct series_out *so)
 /*
  * A row is held back until the next one: the run's final sample, taken at
  * the time of a sample tick, replaces that tick's row (the series has one
- * row per time, as wbsim_report_csv() writes it).
+ * row per time).
  */
 static void series_row(struct series_out *so, const char *const *columns, const double *row,
 		       unsigned int n)
 {
 	if (!so->head_done) {
-		wbsim_report_csv_head(so->buf, columns, n);
+		wbsim_series_csv_head(so->buf, columns, n);
 		so->held = g_string_new(NULL);
 		so->head_done = TRUE;
 	}
 	if (so->held->len && n && row[0] != so->held_time)
 		g_string_append_len(so->buf, so->held->str, (gssize)so->held->len);
 	g_string_truncate(so->held, 0);
-	wbsim_report_csv_row(so->held, row, n);
+	wbsim_series_csv_row(so->held, row, n);
 	so->held_time = n ? row[0] : 0;
 	if (so->buf->len >= SERIES_BUF_BYTES)
 		series_flush(so);
@@ -298,8 +294,8 @@ static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
 		lo->err = g_strdup_printf("fio log %s: %s", name, g_strerror(e ? e : EIO));
 }
 
-/* struct wbsim_run_options::io_log_fn */
-static void io_log_write(void *arg, const char *name, const char *text, gboolean append)
+/* wbsim_fio_log_fn */
+static void io_log_write(const char *name, const char *text, gboolean append, void *arg)
 {
 	struct io_logs_out *lo = arg;
 	FILE *f = g_hash_table_lookup(lo->files, name);
@@ -337,24 +333,6 @@ static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **err
 	}
 	g_free(lo->err);
 	return ok;
-}
-
-/* The fio reporting groups of @scn, increasing (the CSV's group columns). */
-static GArray *scenario_groups(const struct wbsim_scenario *scn)
-{
-	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
-	GArray *groups = g_array_new(FALSE, FALSE, sizeof(guint));
-
-	for (guint i = 0; i < fio->jobs->len; i++) {
-		guint id = ((const struct wbsim_fio_job *)fio->jobs->pdata[i])->group_id;
-		guint k = 0;
-
-		while (k < groups->len && g_array_index(groups, guint, k) < id)
-			k++;
-		if (k == groups->len || g_array_index(groups, guint, k) != id)
-			g_array_insert_val(groups, k, id);
-	}
-	return groups;
 }
 
 struct run_progress;
@@ -402,10 +380,11 @@ static void append_eta(GString *s, double secs)
 	g_string_append_printf(s, "%02um:%02us", m, sec);
 }
 
-/* struct wbsim_run_options::progress_fn: the line, at most every 250 ms
- * of wall time; the bandwidth is simulated bytes over simulated time
- * since the last line, the ETA wall-clock time at the pace so far */
-static void run_progress_line(void *arg, const struct wbsim_run_progress *p)
+/* wbsim_progress_fn: the line, at most every 250 ms of wall time; the
+ * bandwidth is simulated bytes over simulated time since the last line,
+ * the ETA wall-clock time at the pace so far */
+static void run_progress_line(wbsim_time_t now, double fraction, unsigned int jobs_running,
+			      uint64_t bytes, void *arg)
 {
 	struct run_progress *rp = ((struct run_hooks *)arg)->rp;
 	gint64 t = g_get_monotonic_time();
@@ -415,17 +394,17 @@ static void run_progress_line(void *arg, const struct wbsim_run_progress *p)
 
 	if (!rp || (rp->last_us && t - rp->last_us < 250000))
 		return;
-	if (p->now > rp->last_now)
-		bps = (double)(p->bytes - rp->last_bytes) * 1e9 / (double)(p->now - rp->last_now);
+	if (now > rp->last_now)
+		bps = (double)(bytes - rp->last_bytes) * 1e9 / (double)(now - rp->last_now);
 	rp->last_us = t;
-	rp->last_now = p->now;
-	rp->last_bytes = p->bytes;
-	bw = wbsim_num2str((uint64_t)bps, 4, TRUE, WBSIM_N2S_BYTEPERSEC);
-	g_string_append_printf(line, "Jobs: %u: [", p->jobs_running);
-	add_percent(line, p->fraction);
-	g_string_append_printf(line, "][sim=%.1fs][w=%s][eta ", (double)p->now / 1e9, bw);
-	if (p->fraction > 0)
-		append_eta(line, (double)(t - rp->start_us) / 1e6 * (1 - p->fraction) / p->fraction);
+	rp->last_now = now;
+	rp->last_bytes = bytes;
+	bw = wbsim_format_bandwidth((uint64_t)bps);
+	g_string_append_printf(line, "Jobs: %u: [", jobs_running);
+	add_percent(line, fraction);
+	g_string_append_printf(line, "][sim=%.1fs][w=%s][eta ", (double)now / 1e9, bw);
+	if (fraction > 0)
+		append_eta(line, (double)(t - rp->start_us) / 1e6 * (1 - fraction) / fraction);
 	else
 		g_string_append(line, "--");
 	g_string_append_c(line, ']');
@@ -433,12 +412,13 @@ static void run_progress_line(void *arg, const struct wbsim_run_progress *p)
 	fflush(rp->stream);
 }
 
-/* struct wbsim_run_options::sample_fn of a single run: a --series row */
-static void run_sample(void *arg, wbsim_time_t now, const char *const *columns,
-		       const double *row, unsigned int n)
+/* wbsim_sample_fn of a single run: a --series row */
+static void run_sample(wbsim_time_t now, const char *const *columns, const double *row,
+		       unsigned int n, void *arg)
 {
 	struct run_hooks *h = arg;
 
+	(void)now;
 	if (h->so)
 		series_row(h->so, columns, row, n);
 }
@@ -450,9 +430,8 @@ static void run_sample(void *arg, wbsim_time_t now, const char *const *columns,
  * @error: WBSIM_ERROR_SIMULATION when the run fails (exit status 1);
  *	   any other error is bad input (exit status 2)
  *
- * This is the one place the integrator plugs the simulation in: build the
- * simulation from wbsim_scenario_config() and wbsim_scenario_fio(), run
- * it, write the report in @ro->cli->format and the --series/--trace files.
+ * This is the one place the simulation is called (wbsim_run()): run it,
+ * write the report in @ro->cli->format and the --series/--trace files.
  *
  * Return: TRUE on success.
  */
@@ -460,27 +439,23 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 			     const struct run_options *ro, GError **error)
 {
 	const struct wbsim_sweep_cli *cli = ro->cli;
-	struct wbsim_run_options opts = cli->opts;
+	g_autoptr(wbsim_run_opts) opts = wbsim_sweep_cli_run_opts(cli);
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
 	struct io_logs_out lo = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL };
 	struct run_hooks hooks = { NULL, NULL };
-	struct wbsim_run_result *r;
+	wbsim_result *r;
 	FILE *trace = ro->trace;
 	gboolean dat = trace && trace_is_dat(ro->trace_file);
-	struct wbsim_trace_dat *trace_dat = dat ? wbsim_trace_dat_new() : NULL;
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
 		rp.start_us = g_get_monotonic_time();
 		hooks.rp = &rp;
-		opts.progress_fn = run_progress_line;
+		wbsim_run_opts_set_progress_fn(opts, run_progress_line, &hooks);
 	}
 	if (ro->series_file)
-		opts.sample_fn = run_sample;
-	opts.hook_arg = &hooks;
-	/* nothing here reads the rows from the result: keep none */
-	opts.series_streamed = TRUE;
+		wbsim_run_opts_set_sample_fn(opts, run_sample, &hooks);
 
 	if (ro->series) {
 		so.path = ro->series_file;
@@ -489,26 +464,22 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		hooks.so = &so;
 	}
 	if (dat) {
-		opts.trace_dat = trace_dat;
-		opts.trace_events = (const char *const *)ro->trace_events;
+		wbsim_run_opts_set_trace_dat(opts, (const char *const *)ro->trace_events, TRUE);
 	} else if (trace) {
 		/* The kernel's tracefs header, then the events. */
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		      "#              | |         |   |||||     |         |\n", trace);
-		opts.trace_fn = write_trace_line;
-		opts.trace_arg = trace;
-		opts.trace_events = (const char *const *)ro->trace_events;
+		wbsim_run_opts_set_trace_fn(opts, (const char *const *)ro->trace_events,
+					    write_trace_line, trace);
 	}
-	opts.io_log_fn = io_log_write;
-	opts.io_log_arg = &lo;
-	r = wbsim_run_scenario(scn, &opts, error);
+	wbsim_run_opts_set_fio_log_fn(opts, io_log_write, &lo);
+	r = wbsim_run(scn, opts, error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);
 	}
-	if (dat && r)	/* the machine's CPUs, each with its buffer, as trace-cmd record */
-		ok = wbsim_trace_dat_write(trace_dat, trace, ro->trace_file, r->cpus, error);
-	wbsim_trace_dat_free(trace_dat);
+	if (dat && r)
+		ok = wbsim_result_write_trace_dat(r, trace, ro->trace_file, error);
 	if (ok && trace && fflush(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
 			    ro->trace_file, g_strerror(errno));
@@ -519,28 +490,11 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	if (!r)
 		return FALSE;
 	if (ok) {
-		if (cli->format == WBSIM_SWEEP_JSON) {
-			g_autofree char *json = wbsim_report_json_full(r, NULL, cli->json_plus,
-								       cli->wall_time);
+		g_autofree char *report = wbsim_result_report(r, cli->format, cli->wall_time);
 
-			fputs(json, cli->out);
-			fputc('\n', cli->out);
-		} else if (cli->format == WBSIM_SWEEP_CSV) {
-			g_autoptr(GArray) groups = NULL;
-			g_autofree char *header = NULL, *row = NULL;
-
-			groups = scenario_groups(scn);
-			header = wbsim_sweep_csv_header(NULL, groups);
-			row = wbsim_sweep_csv_row(NULL, 0, r, groups);
-			fputs(header, cli->out);
-			fputs(row, cli->out);
-		} else {
-			g_autoptr(GString) text = wbsim_report_text(r, cli->wall_time);
-
-			fputs(text->str, cli->out);
-		}
+		fputs(report, cli->out);
 	}
-	wbsim_run_result_free(r);
+	wbsim_result_free(r);
 	return ok;
 }
 
@@ -593,7 +547,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (opt_dump_keys_markdown) {
-		g_autofree char *md = wbsim_config_keys_markdown();
+		g_autofree char *md = wbsim_scenario_keys_markdown();
 
 		fputs(md, stdout);
 		return EXIT_OK;
@@ -615,7 +569,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	if (opt_trace_events && !opt_trace)
 		return fail(EXIT_BAD_INPUT, "--trace-events %s: selects what --trace FILE writes: expected --trace too",
 			    opt_trace_events);
-	if (opt_trace_events && !(ro.trace_events = wbsim_trace_select_events(opt_trace_events, &error)))
+	if (opt_trace_events && !(ro.trace_events = wbsim_trace_events_select(opt_trace_events, &error)))
 		return fail(EXIT_BAD_INPUT, "%s", error->message);
 	/* the progress line, on a terminal only: tests and CI see nothing */
 	if (cli->opt_progress || isatty(STDERR_FILENO))

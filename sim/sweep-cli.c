@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-cli.c - what sim-writeback and sim-writeback-mpi share
- * (sim/sweep-cli.h): their common options, loading a scenario with its
+ * (sim/sweep-cli.h), on the public API (wbsim/sweep.h): their common
+ * options, loading a scenario with its
  * sweep, one point's output (plain, or summarised over --repeat seeds), the
  * --results file that makes a sweep resumable, the ordered output, and the
  * progress line shown on a terminal.
@@ -9,12 +10,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include <json-glib/json-glib.h>
-#include <wbsim/error.h>
+#include <wbsim/wbsim.h>
 #include "sweep-cli.h"
 #include "scenario-find.h"
-#include "run/sweep-stats.h"
-#include "report/report.h"
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
@@ -56,12 +54,13 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
 
 	cli->format_given = f != NULL;
 	if (!f || strcmp(f, "text") == 0) {
-		cli->format = WBSIM_SWEEP_TEXT;
-	} else if (strcmp(f, "json") == 0 || strcmp(f, "json+") == 0) {
-		cli->format = WBSIM_SWEEP_JSON;
-		cli->json_plus = f[4] == '+';
+		cli->format = WBSIM_FORMAT_TEXT;
+	} else if (strcmp(f, "json") == 0) {
+		cli->format = WBSIM_FORMAT_JSON;
+	} else if (strcmp(f, "json+") == 0) {
+		cli->format = WBSIM_FORMAT_JSON_PLUS;
 	} else if (strcmp(f, "csv") == 0) {
-		cli->format = WBSIM_SWEEP_CSV;
+		cli->format = WBSIM_FORMAT_CSV;
 	} else {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "--output-format %s: expected text, json, json+ or csv", f);
@@ -81,49 +80,23 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
 		cli->repeat = (unsigned int)k;
 	}
 	cli->wall_time = !cli->opt_no_wall_time;
-	cli->opts.check = cli->opt_check;
-	/* the reports of the command-line programs read no series rows */
-	cli->opts.series_streamed = TRUE;
 	return TRUE;
+}
+
+wbsim_run_opts *wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli)
+{
+	wbsim_run_opts *opts = wbsim_run_opts_new();
+
+	wbsim_run_opts_set_check(opts, cli->opt_check);
+	wbsim_run_opts_set_name(opts, cli->name);
+	/* the reports of the command-line programs read no series rows */
+	wbsim_run_opts_set_keep_series(opts, FALSE);
+	return opts;
 }
 
 gboolean wbsim_sweep_cli_is_sweep(const struct wbsim_sweep_cli *cli)
 {
 	return wbsim_sweep_n_axes(cli->sw) || cli->repeat > 1 || cli->opt_results;
-}
-
-/* The axis sweeping [run] seed, if any. */
-static gboolean seed_swept(const struct wbsim_sweep *sw)
-{
-	for (guint i = 0; i < wbsim_sweep_n_axes(sw); i++) {
-		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
-
-		if (strcmp(a->section, "run") == 0 && strcmp(a->key, "seed") == 0)
-			return TRUE;
-	}
-	return FALSE;
-}
-
-/* fio's logs are one set of files per run: a sweep's points would write
- * the same files (as --series and --trace, refused) */
-static gboolean no_job_logs(const struct wbsim_scenario *scn, GError **error)
-{
-	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
-
-	for (guint i = 0; fio && i < fio->jobs->len; i++) {
-		const struct wbsim_fio_job *j = fio->jobs->pdata[i];
-		const char *opt = j->write_bw_log ? "write_bw_log" :
-				  j->write_lat_log ? "write_lat_log" :
-				  j->write_iops_log ? "write_iops_log" : NULL;
-
-		if (opt) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s:%u: job '%s': %s: fio's logs are files of one run: not with a sweep (run a point alone with --set)",
-				    j->file, j->line, j->name, opt);
-			return FALSE;
-		}
-	}
-	return TRUE;
 }
 
 gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points,
@@ -162,40 +135,29 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	g_ptr_array_add(cli->overrides, NULL);
 
 	cli->path = wbsim_scenario_find(args[0]);
-	cli->opts.name = args[0];
-	cli->scn = wbsim_scenario_load(cli->path,
-				       (const char *const *)cli->overrides->pdata, error);
-	if (!cli->scn)
-		return FALSE;
-	cli->sw = wbsim_sweep_new(wbsim_scenario_config(cli->scn), error);
+	cli->name = args[0];
+	cli->sw = wbsim_sweep_load(cli->path, (const char *const *)cli->overrides->pdata,
+				   error);
 	for (size_t i = 0; cli->sw && cli->opt_sweeps && cli->opt_sweeps[i]; i++) {
 		if (!wbsim_sweep_add_option(cli->sw, cli->opt_sweeps[i], error))
 			g_clear_pointer(&cli->sw, wbsim_sweep_free);
 	}
 	if (!cli->sw)
 		return FALSE;
+	cli->scn = wbsim_sweep_scenario(cli->sw);
 	if (!wbsim_sweep_cli_is_sweep(cli))
 		return TRUE;
 	if (!cli->format_given)
-		cli->format = WBSIM_SWEEP_CSV;
-	if (cli->json_plus) {
+		cli->format = WBSIM_FORMAT_CSV;
+	if (cli->format == WBSIM_FORMAT_JSON_PLUS) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "--output-format json+: for one run (a sweep writes its points as json)");
 		return FALSE;
 	}
-	if (!no_job_logs(cli->scn, error))
+	if (!wbsim_sweep_set_output(cli->sw, cli->format, cli->repeat, cli->wall_time, error))
 		return FALSE;
-	if (cli->repeat > 1 && seed_swept(cli->sw)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--repeat %u: run.seed is swept: expected --repeat or a sweep of run.seed, not both",
-			    cli->repeat);
-		return FALSE;
-	}
 	/* every point's values are checked before anything runs */
-	return !check_points ||
-	       wbsim_sweep_check(cli->sw, cli->path,
-				 (const char *const *)cli->overrides->pdata,
-				 &cli->groups, error);
+	return !check_points || wbsim_sweep_check_points(cli->sw, error);
 }
 
 gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error)
@@ -354,9 +316,9 @@ static void progress_end(struct progress_slot *sl)
 	g_mutex_unlock(&sl->pg->lock);
 }
 
-/* struct wbsim_run_options::sample_fn: the simulated time reached. */
-static void progress_sample(void *arg, wbsim_time_t now, const char *const *columns,
-			    const double *row, unsigned int n)
+/* wbsim_sample_fn: the simulated time reached. */
+static void progress_sample(wbsim_time_t now, const char *const *columns,
+			    const double *row, unsigned int n, void *arg)
 {
 	struct progress_slot *sl = arg;
 
@@ -387,89 +349,22 @@ void wbsim_sweep_cli_progress_clear(struct wbsim_sweep_cli *cli)
 /* ------------------------------------------------------------------------ */
 /* Points                                                                   */
 
-static const char *format_name(enum wbsim_sweep_format f)
-{
-	return f == WBSIM_SWEEP_CSV ? "csv" : f == WBSIM_SWEEP_JSON ? "json" : "text";
-}
-
-/*
- * The first line of a --results file: what makes two runs the same sweep.
- * The configuration is the resolved scenario (after --set and --seed) as
- * --dump-config prints it, by its SHA-256; it comes last so that a
- * mismatch names the sweep, the seed or the format first when they differ.
- */
-static char *results_identity(const struct wbsim_sweep_cli *cli)
-{
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	g_autoptr(JsonNode) root = NULL;
-	g_autofree char *dump = wbsim_scenario_dump(cli->scn);
-	g_autofree char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, dump, -1);
-	const struct wbsim_sweep *sw = cli->sw;
-
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "wbsim_sweep_results");
-	json_builder_add_int_value(b, 1);
-	json_builder_set_member_name(b, "sweep");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < wbsim_sweep_n_axes(sw); i++) {
-		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
-
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "key");
-		json_builder_add_string_value(b, a->name);
-		json_builder_set_member_name(b, "values");
-		json_builder_begin_array(b);
-		for (guint j = 0; j < a->values->len; j++)
-			json_builder_add_string_value(b, a->values->pdata[j]);
-		json_builder_end_array(b);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "seed");
-	/* a string: JSON readers lose 64-bit integers */
-	{
-		g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT,
-							wbsim_scenario_config(cli->scn)->seed);
-
-		json_builder_add_string_value(b, seed);
-	}
-	json_builder_set_member_name(b, "repeat");
-	json_builder_add_int_value(b, cli->repeat);
-	json_builder_set_member_name(b, "format");
-	json_builder_add_string_value(b, format_name(cli->format));
-	json_builder_set_member_name(b, "wall_time");
-	json_builder_add_boolean_value(b, cli->wall_time);
-	json_builder_set_member_name(b, "scenario");
-	json_builder_add_string_value(b, cli->path);
-	json_builder_set_member_name(b, "configuration_sha256");
-	json_builder_add_string_value(b, sum);
-	json_builder_end_object(b);
-	root = json_builder_get_root(b);
-	return json_to_string(root, FALSE);
-}
-
 gboolean wbsim_sweep_cli_start(struct wbsim_sweep_cli *cli, unsigned int n_slots,
 			       GError **error)
 {
 	size_t done = 0;
 
-	if (cli->opt_results) {
-		g_autofree char *identity = results_identity(cli);
+	g_autofree char *header = NULL;
 
-		cli->results = wbsim_sweep_results_open(cli->opt_results, identity,
-							cli->sw, error);
+	if (cli->opt_results) {
+		cli->results = wbsim_sweep_results_open(cli->sw, cli->opt_results, error);
 		if (!cli->results)
 			return FALSE;
 		done = wbsim_sweep_results_n_done(cli->results);
 	}
-	if (cli->format == WBSIM_SWEEP_CSV) {
-		g_autofree char *header = cli->repeat > 1
-			? wbsim_sweep_repeat_csv_header(cli->sw)
-			: wbsim_sweep_csv_header(cli->sw, cli->groups);
-
-		if (!wbsim_sweep_cli_emit(0, header, cli, error))
-			return FALSE;
-	}
+	header = wbsim_sweep_header(cli->sw);
+	if (header && !wbsim_sweep_cli_emit(0, header, cli, error))
+		return FALSE;
 	if (cli->progress_stream)
 		cli->progress = progress_new(cli->progress_stream,
 					     wbsim_sweep_n_points(cli->sw), done, n_slots);
@@ -482,101 +377,18 @@ const char *wbsim_sweep_cli_done_text(const struct wbsim_sweep_cli *cli,
 	return cli->results ? wbsim_sweep_results_text(cli->results, point) : NULL;
 }
 
-/* A point's text from its one run (what sim-writeback prints per point). */
-static char *format_plain(const struct wbsim_sweep_cli *cli, size_t point,
-			  const struct wbsim_run_result *r)
-{
-	const struct wbsim_sweep *sw = cli->sw;
-	g_autofree char *label = NULL;
-	g_autoptr(GString) report = NULL;
-	GString *text;
-
-	switch (cli->format) {
-	case WBSIM_SWEEP_CSV:
-		return wbsim_sweep_csv_row(sw, point, r, cli->groups);
-	case WBSIM_SWEEP_JSON:
-		return wbsim_sweep_json_line(sw, point, r, cli->wall_time);
-	case WBSIM_SWEEP_TEXT:
-		break;
-	}
-	label = wbsim_sweep_label(sw, point);
-	report = wbsim_report_text(r, cli->wall_time);
-	/* "# sweep point N/M: KEY=VALUE ..." then the report; a blank line between */
-	text = g_string_new(point ? "\n" : "");
-	g_string_append_printf(text, "# sweep point %zu/%zu: %s\n", point + 1,
-			       wbsim_sweep_n_points(sw), label);
-	g_string_append(text, report->str);
-	return g_string_free(text, FALSE);
-}
-
-/* Run the point with --repeat's seeds and summarise them. */
-static char *repeat_point(const struct wbsim_sweep_cli *cli, size_t point,
-			  const struct wbsim_run_options *opts, GError **error)
-{
-	const unsigned int k_max = cli->repeat;
-	g_autofree uint64_t *seeds = g_new0(uint64_t, k_max);
-	g_autofree double *values = g_new0(double, (size_t)k_max * WBSIM_STAT_COUNT);
-	guint n_over = cli->overrides->len - 1;		/* without the NULL */
-
-	for (unsigned int k = 0; k < k_max; k++) {
-		g_autoptr(GPtrArray) over = g_ptr_array_new_with_free_func(g_free);
-		struct wbsim_scenario *scn = NULL;
-		struct wbsim_run_result *r;
-
-		for (guint i = 0; i < n_over; i++)
-			g_ptr_array_add(over, g_strdup(cli->overrides->pdata[i]));
-		if (k)
-			g_ptr_array_add(over, g_strdup_printf("run.seed=%" G_GUINT64_FORMAT,
-							      seeds[k]));
-		g_ptr_array_add(over, NULL);
-		r = wbsim_sweep_simulate_point(cli->sw, point, cli->path,
-					       (const char *const *)over->pdata,
-					       opts, &scn, error);
-		if (r && !k) {
-			/* the point's own seed, then the derived ones */
-			for (unsigned int j = 0; j < k_max; j++)
-				seeds[j] = wbsim_sweep_repeat_seed(wbsim_scenario_config(scn)->seed, j);
-		}
-		if (r)
-			wbsim_sweep_stat_values(r, values + (size_t)k * WBSIM_STAT_COUNT);
-		else if (k)
-			g_prefix_error(error, "--repeat %u: seed %" G_GUINT64_FORMAT ": ",
-				       k_max, seeds[k]);
-		wbsim_run_result_free(r);
-		wbsim_scenario_free(scn);
-		if (!r)
-			return NULL;
-	}
-	return wbsim_sweep_repeat_format(cli->sw, point, cli->format, k_max, seeds, values);
-}
-
 char *wbsim_sweep_cli_point(const struct wbsim_sweep_cli *cli, size_t point,
 			    GError **error)
 {
-	struct wbsim_run_options opts = cli->opts;
+	g_autoptr(wbsim_run_opts) opts = wbsim_sweep_cli_run_opts(cli);
 	struct progress_slot *sl = NULL;
-	char *text = NULL;
+	char *text;
 
 	if (cli->progress)
 		sl = progress_begin(cli->progress, point);
-	if (sl) {
-		opts.sample_fn = progress_sample;
-		opts.hook_arg = sl;
-	}
-	if (cli->repeat > 1) {
-		text = repeat_point(cli, point, &opts, error);
-	} else {
-		struct wbsim_scenario *scn = NULL;
-		struct wbsim_run_result *r;
-
-		r = wbsim_sweep_simulate_point(cli->sw, point, cli->path,
-					       (const char *const *)cli->overrides->pdata,
-					       &opts, &scn, error);
-		if (r)
-			text = format_plain(cli, point, r);
-		wbsim_run_result_free(r);
-		wbsim_scenario_free(scn);
-	}
+	if (sl)
+		wbsim_run_opts_set_sample_fn(opts, progress_sample, sl);
+	text = wbsim_sweep_point_output(cli->sw, point, opts, error);
 	if (sl)
 		progress_end(sl);
 	return text;
@@ -653,11 +465,8 @@ void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli)
 	g_free(cli->path);
 	if (cli->overrides)
 		g_ptr_array_unref(cli->overrides);
-	wbsim_sweep_free(cli->sw);
-	wbsim_scenario_free(cli->scn);
-	if (cli->groups)
-		g_array_unref(cli->groups);
 	wbsim_sweep_results_close(cli->results);
+	wbsim_sweep_free(cli->sw);
 	progress_free(cli->progress);
 	memset(cli, 0, sizeof(*cli));
 }

@@ -16,8 +16,7 @@
 
 #include <stdio.h>
 #include <glib.h>
-#include "run/sweep.h"
-#include "run/sweep-results.h"
+#include <wbsim/sweep.h>
 
 struct wbsim_sweep_progress;
 
@@ -35,18 +34,16 @@ struct wbsim_sweep_progress;
  * @opt_progress: --progress (show progress even when standard error is
  *	not a terminal)
  * @opt_args: the remaining arguments (the scenario file)
- * @format: the output format (CSV by default for a sweep)
+ * @format: the output format (CSV by default for a sweep; json+ one run only)
  * @format_given: --output-format was given
- * @json_plus: --output-format=json+ (format is WBSIM_SWEEP_JSON; one run only)
  * @wall_time: report wall-clock figures
  * @repeat: seeds per point (1: plain runs)
  * @path: the scenario file (the argument, or the bundled scenario it
  *	names: scenario-find.h)
  * @overrides: --set and --seed as KEY=VALUE (NULL-terminated)
- * @scn: the loaded scenario
+ * @scn: the loaded scenario (owned by @sw)
  * @sw: its sweep ([sweep] and --sweep)
- * @groups: fio reporting groups of all points (once checked)
- * @opts: run options of every point
+ * @name: the scenario's name in the reports (the argument as given)
  * @out: the output stream (stdout or --output)
  * @out_name: "standard output" or the --output file
  * @results: the --results file, or NULL
@@ -67,20 +64,18 @@ struct wbsim_sweep_cli {
 	gboolean opt_progress;
 	char **opt_args;
 
-	enum wbsim_sweep_format format;
+	enum wbsim_format format;
 	gboolean format_given;
-	gboolean json_plus;
 	gboolean wall_time;
 	unsigned int repeat;
 	char *path;
 	GPtrArray *overrides;
-	struct wbsim_scenario *scn;
-	struct wbsim_sweep *sw;
-	GArray *groups;
-	struct wbsim_run_options opts;
+	const wbsim_scenario *scn;
+	wbsim_sweep *sw;
+	const char *name;
 	FILE *out;
 	const char *out_name;
-	struct wbsim_sweep_results *results;
+	wbsim_sweep_results *results;
 	FILE *progress_stream;
 	struct wbsim_sweep_progress *progress;
 };
@@ -114,6 +109,12 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error);
  */
 gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points,
 			      GError **error);
+
+/*
+ * wbsim_sweep_cli_run_opts() - the run options every run of @cli has
+ * (--check, the scenario's name, no series kept): new, to free.
+ */
+wbsim_run_opts *wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli);
 
 /*
  * wbsim_sweep_cli_is_sweep() - whether the run goes through the sweep
@@ -198,7 +199,7 @@ gboolean wbsim_sweep_cli_emit(size_t point, const char *text, void *arg,
  * threads (what sim-writeback does for a sweep)
  * @cli: the loaded options, output open
  * @jobs: points at once
- * @error: as wbsim_sweep_run()
+ * @error: as wbsim_sweep_run_tasks()
  *
  * Return: TRUE when every point was written.
  */

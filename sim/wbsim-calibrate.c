@@ -185,7 +185,9 @@ static void parse_bounds(JsonObject *wbsim, struct calib_run *r)
 	ctxs = json_object_get_array_member(wbsim, "contexts");
 	for (guint i = 0; ctxs && i < json_array_get_length(ctxs); i++) {
 		JsonObject *c = json_array_get_object_element(ctxs, i);
-		double busy = (member_double(c, "cpu_ns") + member_double(c, "cpu_wait_ns")) / sim_ns;
+		/* on a CPU (its own work or interrupts preempting it) or waiting for one */
+		double busy = (member_double(c, "cpu_ns") + member_double(c, "cpu_wait_ns") +
+			       member_double(c, "irq_ns")) / sim_ns;
 
 		r->flusher_busy = MAX(r->flusher_busy, busy);
 		flushed += member_double(c, "pages_written");

@@ -118,6 +118,7 @@ struct wbsim_request {
 	void *sort_iter;		/* mq-deadline sort list position */
 	GList fifo_link;		/* mq-deadline FIFO link */
 	wbsim_time_t alloc_time;
+	unsigned int cpu;		/* the submitter's CPU (rq->mq_ctx->cpu) */
 	unsigned int wbt_tracked : 1;
 };
 

@@ -61,14 +61,17 @@ enum wbsim_device_flags {
 };
 
 /**
- * enum wbsim_param_type - the type and unit of a parameter
+ * enum wbsim_param_type - the type and unit of a parameter, in the one
+ * grammar of every scenario section (scenarios/README.md, "Units")
  * @WBSIM_PARAM_UINT: an unsigned integer (uint64_t), no unit
  * @WBSIM_PARAM_BOOL: 0/1, true/false, yes/no, on/off (gboolean)
- * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k/K/KiB=1024, KB=1000,
- *	m/M/MiB, MB, g/G/GiB, GB, t/T/TiB, TB; no suffix: bytes
- * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); suffixes ns, us, ms, s; no
- *	suffix is an error
- * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size followed by "/s"
+ * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k, m, g, t, p, optionally
+ *	with b, any case: powers of 1024 (fio's with kb_base=1024); no
+ *	suffix: bytes; KiB-style IEC suffixes are refused
+ * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); units ns, us, ms, s, m, h, d;
+ *	no unit is an error (but for 0)
+ * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size, optionally
+ *	followed by "/s"
  * @WBSIM_PARAM_DOUBLE: a number (double)
  * @WBSIM_PARAM_STRING: text (char *, owned by the device)
  */
@@ -83,10 +86,13 @@ enum wbsim_param_type {
 };
 
 /**
- * struct wbsim_device_param - one entry of a model's option table
+ * struct wbsim_param - one entry of a parameter table: a device model's
+ * option table, the CPU cost table (lib/core/cpu-costs.c); set through
+ * one parser and range check (lib/core/param.c)
  * @name: the key
  * @type: type and unit
- * @offset: offsetof() the field in the model's private struct
+ * @offset: offsetof() the field in the struct the table fills (a model's
+ *	private struct)
  * @def: default value as text (parsed like a setting); NULL: required
  * @help: one line: what it is
  * @min: smallest accepted value in base units (ignored if @min >= @max)
@@ -94,7 +100,7 @@ enum wbsim_param_type {
  *
  * The table ends with an entry whose @name is NULL.
  */
-struct wbsim_device_param {
+struct wbsim_param {
 	const char *name;
 	enum wbsim_param_type type;
 	size_t offset;
@@ -130,7 +136,7 @@ struct wbsim_device_ops {
 	unsigned int version;
 	unsigned int flags;
 	const char *help;
-	const struct wbsim_device_param *params;
+	const struct wbsim_param *params;
 	size_t priv_size;
 	const char *default_scheduler;
 	gboolean (*init)(struct wbsim_device *dev, GError **error);
@@ -276,6 +282,17 @@ WBSIM_API void wbsim_device_set_limits(struct wbsim_device *dev,
  */
 WBSIM_API void wbsim_device_set_write_cache(struct wbsim_device *dev,
 					    gboolean volatile_cache);
+
+/**
+ * wbsim_device_set_hw_queues() - called by a model's init when the device has
+ * @nr_queues hardware queues, each with its own interrupt vector (NVMe's
+ * queue pairs with MSI-X): blk-mq spreads the CPUs over them, and a
+ * request's completion interrupt runs on the first CPU of its submitter's
+ * queue (with a queue per CPU, the submitting CPU), preempting whatever
+ * runs there. A model that does not call it completes on one task that
+ * takes any free CPU.
+ */
+WBSIM_API void wbsim_device_set_hw_queues(struct wbsim_device *dev, unsigned int nr_queues);
 
 /**
  * wbsim_device_end_request() - the device has finished @rq; the block layer

@@ -54,9 +54,11 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
 /**
  * enum wbsim_fs_opt_type - how an option's text value is parsed; every
  * value is stored as a uint64_t at the option's offset in the parameters.
- * @WBSIM_FS_OPT_U64: a count; binary suffixes k, m, g, t allowed
- * @WBSIM_FS_OPT_SIZE: bytes; suffixes k, m, g, t (powers of 1024)
- * @WBSIM_FS_OPT_TIME: nanoseconds; suffixes ns, us, ms, s (bare = ns)
+ * The units are the one grammar of every scenario section
+ * (scenarios/README.md, "Units").
+ * @WBSIM_FS_OPT_U64: a count, a decimal integer
+ * @WBSIM_FS_OPT_SIZE: bytes; suffixes k, m, g, t, p (powers of 1024)
+ * @WBSIM_FS_OPT_TIME: nanoseconds; a unit ns, us, ms, s, m, h is required
  * @WBSIM_FS_OPT_BOOL: 0/1, true/false, yes/no, on/off
  */
 enum wbsim_fs_opt_type {

@@ -395,6 +395,61 @@ WBSIM_API unsigned int wbsim_result_series_nr_rows(const wbsim_result *r);
 WBSIM_API double wbsim_result_series_value(const wbsim_result *r, unsigned int row,
 					   unsigned int col);
 
+/**
+ * wbsim_result_series_row() - one sample, every column
+ * @r: the results
+ * @row: 0 .. wbsim_result_series_nr_rows() - 1
+ *
+ * Return: wbsim_result_series_nr_columns() values in column order, owned
+ * by @r.
+ */
+WBSIM_API const double *wbsim_result_series_row(const wbsim_result *r, unsigned int row);
+
+/* ------------------------------------------------------------------------ */
+/* Iterators                                                                */
+
+/**
+ * struct wbsim_result_iter - a walk over one list of a result: its jobs,
+ * its writeback contexts, its file records or its series rows
+ *
+ *   wbsim_result_iter it;
+ *   unsigned int j;
+ *
+ *   wbsim_result_iter_jobs(&it, r);
+ *   while (wbsim_result_iter_next(&it, &j))
+ *           printf("%s %" PRIu64 "\n", wbsim_result_job_name(r, j),
+ *                  wbsim_result_job_bytes(r, j));
+ *
+ * Lives on the caller's stack; its members are private.
+ */
+typedef struct wbsim_result_iter {
+	/*< private >*/
+	const wbsim_result *r;
+	unsigned int next;
+	unsigned int n;
+} wbsim_result_iter;
+
+/** wbsim_result_iter_jobs() - start @it over the jobs of @r (wbsim_result_job_*()). */
+WBSIM_API void wbsim_result_iter_jobs(wbsim_result_iter *it, const wbsim_result *r);
+
+/** wbsim_result_iter_wbs() - start @it over the writeback contexts of @r (wbsim_result_wb_*()). */
+WBSIM_API void wbsim_result_iter_wbs(wbsim_result_iter *it, const wbsim_result *r);
+
+/** wbsim_result_iter_files() - start @it over the file records of @r (wbsim_result_file_*()). */
+WBSIM_API void wbsim_result_iter_files(wbsim_result_iter *it, const wbsim_result *r);
+
+/** wbsim_result_iter_series() - start @it over the series rows of @r (wbsim_result_series_row()). */
+WBSIM_API void wbsim_result_iter_series(wbsim_result_iter *it, const wbsim_result *r);
+
+/**
+ * wbsim_result_iter_next() - the next index of the list @it walks
+ * @it: the iterator, started by a wbsim_result_iter_*() call
+ * @index: set to the index (for the list's accessors), or NULL
+ *
+ * Return: TRUE with @index set, or FALSE at the end of the list.
+ */
+WBSIM_API gboolean wbsim_result_iter_next(wbsim_result_iter *it, unsigned int *index);
+
 WBSIM_END_DECLS
 
 #endif /* WBSIM_RESULT_H */

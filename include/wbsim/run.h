@@ -227,6 +227,19 @@ WBSIM_API void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *con
 					   wbsim_trace_fn fn, void *user_data);
 
 /**
+ * wbsim_run_opts_set_trace_dat() - record tracepoints for trace-cmd's trace.dat
+ * @opts: the options
+ * @events: NULL-terminated event names to record, or NULL for every
+ *	event; copied
+ * @record: TRUE to record them in the result (write them with
+ *	wbsim_result_write_trace_dat()), FALSE not to
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
+					    gboolean record);
+
+/**
  * wbsim_run_opts_set_point_fn() - call @fn at each measurement point
  * @opts: the options
  * @fn: the callback, or NULL to remove it
@@ -236,6 +249,89 @@ WBSIM_API void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *con
  */
 WBSIM_API void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn,
 					   void *user_data);
+
+/**
+ * wbsim_run_opts_set_name() - the scenario's name in the reports
+ * @opts: the options
+ * @name: the name (a file name, as the user gave it; copied), or NULL for
+ *	"-"
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name);
+
+/**
+ * wbsim_run_opts_set_keep_series() - whether the result keeps the series
+ * @opts: the options
+ * @keep: TRUE (the default): the rows stay in the result
+ *	(wbsim_result_series_value()); FALSE: each row goes to the sample
+ *	callback only and the result keeps the column names, so memory stays
+ *	flat however long the run
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_keep_series(wbsim_run_opts *opts, gboolean keep);
+
+/**
+ * typedef wbsim_progress_fn - how far a run is, at each sample
+ * @now_ns: simulated time
+ * @fraction: 0..1, the jobs' mean progress or the share of [run]
+ *	time_limit simulated, whichever is further
+ * @jobs_running: jobs started and not finished
+ * @bytes: bytes all jobs have written so far
+ * @user_data: as registered
+ *
+ * Runs inside the simulation, as wbsim_sample_fn.
+ */
+typedef void (*wbsim_progress_fn)(wbsim_time_t now_ns, double fraction,
+				  unsigned int jobs_running, uint64_t bytes, void *user_data);
+
+/**
+ * wbsim_run_opts_set_progress_fn() - call @fn at each sample with the progress
+ * @opts: the options
+ * @fn: the callback, or NULL to remove it
+ * @user_data: passed to @fn
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progress_fn fn,
+					      void *user_data);
+
+/**
+ * typedef wbsim_fio_log_fn - a piece of a job's fio log (write_bw_log,
+ * write_lat_log, write_iops_log)
+ * @name: the log's file name, as fio names it
+ * @text: lines to append, or NULL: the log is opened (several jobs may
+ *	open the same name; @append says whether fio would append)
+ * @append: for @text NULL, open for appending rather than truncate
+ * @user_data: as registered
+ *
+ * Runs inside the simulation, as wbsim_sample_fn.
+ */
+typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean append,
+				 void *user_data);
+
+/**
+ * wbsim_run_opts_set_fio_log_fn() - where the jobs' fio logs go
+ * @opts: the options
+ * @fn: the callback, or NULL: logs are not written and the result warns
+ * @user_data: passed to @fn
+ *
+ * Thread safety: not while a run uses @opts.
+ */
+WBSIM_API void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log_fn fn,
+					     void *user_data);
+
+/**
+ * wbsim_trace_events_select() - the tracepoints a trace-cmd record -e list names
+ * @list: comma-separated items, each "writeback" (every event), "SYSTEM:EVENT"
+ *	or "EVENT", '*' and '?' globs allowed
+ * @error: WBSIM_ERROR_INVALID_VALUE naming an item that matches no event
+ *
+ * Return: the event names, NULL-terminated (g_strfreev() them; they suit
+ * wbsim_run_opts_set_trace_fn()), or NULL with @error set.
+ */
+WBSIM_API char **wbsim_trace_events_select(const char *list, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_run_opts, wbsim_run_opts_free)
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wbsim/scenario.h - a scenario: a scenario.ini file read into a checked
- * struct wbsim_config plus the fio jobs it names (a job file, or inline
+ * configuration plus the fio jobs it names (a job file, or inline
  * [fio:NAME] sections), resolved against the simulated machine.
  *
  * Loading order: the file (and its includes, in place), then the --set
@@ -18,8 +18,6 @@
 
 #include <glib.h>
 #include <wbsim/macros.h>
-#include <wbsim/config.h>
-#include <wbsim/fio.h>
 
 WBSIM_BEGIN_DECLS
 
@@ -63,22 +61,6 @@ WBSIM_API void wbsim_scenario_free(struct wbsim_scenario *scn);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario, wbsim_scenario_free)
 
 /**
- * wbsim_scenario_config() - the scenario's checked configuration
- * @scn: the scenario
- *
- * Return: the configuration, owned by @scn.
- */
-WBSIM_API const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn);
-
-/**
- * wbsim_scenario_fio() - the scenario's fio jobs after numjobs expansion
- * @scn: the scenario
- *
- * Return: the parsed jobs, owned by @scn.
- */
-WBSIM_API const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn);
-
-/**
  * wbsim_scenario_dump() - the resolved scenario in scenario.ini syntax
  * @scn: the scenario
  *
@@ -91,6 +73,17 @@ WBSIM_API const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_sce
  * Return: a new string.
  */
 WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
+
+/**
+ * wbsim_scenario_keys_markdown() - the scenario keys as Markdown tables
+ *
+ * One row per key (section, key, type, default, range, meaning), then one
+ * table per device preset and filesystem type: the reference of
+ * scenarios/README.md.
+ *
+ * Return: a new string (g_free() it).
+ */
+WBSIM_API char *wbsim_scenario_keys_markdown(void);
 
 WBSIM_END_DECLS
 

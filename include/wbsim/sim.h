@@ -196,6 +196,8 @@ enum wbsim_task_kind {
  * @lock_wait_ns: time spent waiting for locks
  * @bursts: number of CPU bursts run
  * @last_cpu: the CPU its last burst ran on
+ * @irq_ns: time its bursts were stretched by hard interrupts that ran on
+ *	its CPU meanwhile (wbsim_cpus_irq(); not in @cpu_ns)
  *
  * The remaining fields are private to the core.
  */
@@ -208,8 +210,10 @@ typedef struct wbsim_task {
 	wbsim_time_t lock_wait_ns;
 	uint64_t bursts;
 	unsigned int last_cpu;
+	wbsim_time_t irq_ns;
 	/* private */
 	wbsim_time_t wait_since;
+	wbsim_time_t preempted_ns;	/* interrupt time not yet added to the burst */
 	wbsim_time_t burst_ns;
 	wbsim_event_fn done_fn;
 	void *done_arg;
@@ -252,6 +256,17 @@ WBSIM_API unsigned int wbsim_cpus_count(const wbsim_cpus *cpus);
  * @cost * 100 / @speed_pct (100, the default, runs the costs as they are)
  */
 WBSIM_API void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
+/**
+ * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
+ * @cpu, starting now: interrupts on one CPU run one after another; one that
+ * lands on a CPU running a task's burst preempts it (the burst ends @cost
+ * later, counted in the task's irq_ns), one that lands on an idle CPU keeps
+ * it from the other tasks until the interrupts are done. The time counts
+ * in @irq's cpu_ns.
+ * Return: the simulated time at which this interrupt's work is done.
+ */
+WBSIM_API wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
+				      wbsim_time_t cost);
 /** wbsim_cpus_busy() - CPUs currently running a burst. */
 WBSIM_API unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus);
 /** wbsim_cpus_waiting() - tasks waiting for a CPU. */

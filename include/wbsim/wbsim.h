@@ -10,12 +10,12 @@
 #include <wbsim/cpu-costs.h>
 #include <wbsim/block.h>
 #include <wbsim/device.h>
-#include <wbsim/fio.h>
-#include <wbsim/config.h>
 #include <wbsim/scenario.h>
 #include <wbsim/fs.h>
 #include <wbsim/affinity.h>
 #include <wbsim/result.h>
 #include <wbsim/run.h>
+#include <wbsim/report.h>
+#include <wbsim/sweep.h>
 
 #endif

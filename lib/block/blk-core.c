@@ -17,6 +17,15 @@
  * by wb_background / 2 (or at zero); with a volatile write cache and no
  * recent dirtier sleep, only at zero.
  *
+ * Completions: a device with several hardware queues, each with its own
+ * interrupt vector (wbsim_device_set_hw_queues(): NVMe), completes each
+ * request in hard-interrupt context on the first CPU of its submitter's
+ * queue (the submitting CPU when there is a queue per CPU), preempting
+ * the task running there (nvme_irq -> nvme_pci_complete_batch ->
+ * blk_mq_end_request_batch -> bio_endio; blk_mq_complete_need_ipi() says
+ * no IPI is needed on the submitting CPU). Other devices complete on one
+ * IRQ task that takes any free CPU.
+ *
  * Left out: multiple hardware contexts (one tag pool per device), request
  * splitting (a bio larger than max_sectors_kb becomes one oversized
  * request), reads (and so wbt's read-latency control), discards, flush
@@ -83,6 +92,7 @@ struct wbsim_blk_queue {
 	struct wbsim_bio *wbt_head, *wbt_tail;
 
 	/* completions waiting for the IRQ task */
+	unsigned int nr_vectors;	/* per-CPU interrupts: the device's queues; 0: none */
 	wbsim_task irq;
 	struct wbsim_request *done_head, *done_tail;
 	struct wbsim_request *irq_cur;
@@ -335,6 +345,7 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
 	}
 	wbsim_task_init(&q->irq, irq_name, WBSIM_TASK_IRQ);
+	q->nr_vectors = q->stacked || q->sync_copy ? 0 : dev->nr_hw_queues;
 	q->irq.pid = wbsim_sim_alloc_pid(q->sim);
 	q->created = q->last_change = wbsim_sim_now(q->sim);
 
@@ -360,7 +371,6 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 {
 	if (!q)
 		return;
-	/* requests still in flight belong to a simulation that was cut short */
 	g_ptr_array_free(q->all_rqs, TRUE);
 	wbsim_timer_cancel(q->sim, &q->wbt_timer);
 	wbsim_timer_cancel(q->sim, &q->wbt_wake_timer);
@@ -397,6 +407,7 @@ static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 	rq->alloc_time = wbsim_sim_now(q->sim);
 	rq->fifo_link.data = rq;
 	rq->wbt_tracked = bio->wbt_acct;
+	rq->cpu = bio->submitter ? bio->submitter->last_cpu : 0;
 	account_time(q);
 	q->tags_used++;
 	return rq;
@@ -828,12 +839,10 @@ void wbsim_blk_submit_bio_nocost(struct wbsim_blk_queue *q, struct wbsim_bio *bi
 /* Completion                                                               */
 
 /* blk_mq_end_request(): end every bio, release the tag. */
-static void irq_finish(struct wbsim_blk_queue *q)
+static void blk_mq_end_request(struct wbsim_blk_queue *q, struct wbsim_request *rq)
 {
-	struct wbsim_request *rq = q->irq_cur;
 	struct wbsim_bio *bio = rq->bio;
 
-	q->irq_cur = NULL;
 	while (bio) {
 		struct wbsim_bio *next = bio->bi_next;
 
@@ -843,6 +852,21 @@ static void irq_finish(struct wbsim_blk_queue *q)
 	}
 	rq_free(q, rq);
 	wake_tag_waiters(q);
+}
+
+static void irq_finish(struct wbsim_blk_queue *q)
+{
+	struct wbsim_request *rq = q->irq_cur;
+
+	q->irq_cur = NULL;
+	blk_mq_end_request(q, rq);
+}
+
+static wbsim_time_t complete_cost(const struct wbsim_blk_queue *q,
+				  const struct wbsim_request *rq)
+{
+	return q->costs->blk_complete_rq_ns +
+	       bio_pages(rq->nr_sectors) * q->costs->blk_complete_page_ns;
 }
 
 static void irq_done(wbsim_sim *sim, void *arg);
@@ -859,8 +883,7 @@ static void irq_next(struct wbsim_blk_queue *q)
 			q->done_tail = NULL;
 		rq->next = NULL;
 		q->irq_cur = rq;
-		cost = q->stacked ? 0 : q->costs->blk_complete_rq_ns +
-		       bio_pages(rq->nr_sectors) * q->costs->blk_complete_page_ns;
+		cost = q->stacked ? 0 : complete_cost(q, rq);
 		if (cost == 0) {
 			irq_finish(q);
 			continue;
@@ -877,6 +900,33 @@ static void irq_done(wbsim_sim *sim, void *arg)
 	irq_next(q);
 }
 
+/*
+ * blk-mq's map of CPUs to queues (blk_mq_map_queues: the CPUs spread evenly,
+ * in order, over the queues) and the vector of each queue interrupting the
+ * first CPU of its mask: the CPU where the completion of a request submitted
+ * on @cpu runs.
+ */
+static unsigned int irq_cpu_of(const struct wbsim_blk_queue *q, unsigned int cpu)
+{
+	unsigned int nr_cpus = wbsim_cpus_count(q->cpus);
+	unsigned int n = MIN(q->nr_vectors, nr_cpus);
+	unsigned int per = nr_cpus / n, big = (nr_cpus % n) * (per + 1);
+
+	cpu %= nr_cpus;
+	/* the first nr_cpus % n queues serve one CPU more */
+	if (cpu < big)
+		return cpu - cpu % (per + 1);
+	return big + (cpu - big) / per * per;
+}
+
+static void hardirq_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_request *rq = arg;
+
+	(void)sim;
+	blk_mq_end_request(rq->q, rq);
+}
+
 void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
 				 struct wbsim_request *rq)
 {
@@ -890,6 +940,15 @@ void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
 	if (lat > q->st.max_latency_ns)
 		q->st.max_latency_ns = lat;
 	rq->next = NULL;
+	if (q->nr_vectors) {
+		/* nvme_irq() on the CPU the request's queue interrupts */
+		wbsim_time_t end = wbsim_cpus_irq(q->cpus, irq_cpu_of(q, rq->cpu), &q->irq,
+						  complete_cost(q, rq));
+
+		wbsim_sim_schedule_at(q->sim, end, hardirq_done, rq);
+		blk_run_queue(q);
+		return;
+	}
 	if (q->done_tail)
 		q->done_tail->next = rq;
 	else
@@ -938,6 +997,11 @@ gboolean wbsim_blk_queue_check(const struct wbsim_blk_queue *q, char **why)
 unsigned int wbsim_blk_queue_in_flight(const struct wbsim_blk_queue *q)
 {
 	return q->tags_used;
+}
+
+unsigned int wbsim_blk_queue_nr_requests(const struct wbsim_blk_queue *q)
+{
+	return q->nr_requests;
 }
 
 uint32_t wbsim_blk_queue_max_sectors(const struct wbsim_blk_queue *q)

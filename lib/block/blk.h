@@ -41,6 +41,7 @@ struct wbsim_device {
 	char *common_src[4];
 	gboolean write_cache;		/* set by the model: volatile cache */
 	unsigned int hctx_depth;	/* per hardware queue, if several (nvme) */
+	unsigned int nr_hw_queues;	/* queues with a vector each; 0: one completion task */
 	/* limits set by the model */
 	uint64_t capacity;
 	unsigned int hw_queue_depth;
@@ -60,6 +61,8 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 					    unsigned int nr_requests,
 					    uint32_t max_sectors);
 void wbsim_blk_queue_free(struct wbsim_blk_queue *q);
+/* The queue's nr_requests: the requests it holds (tags, or the scheduler's). */
+unsigned int wbsim_blk_queue_nr_requests(const struct wbsim_blk_queue *q);
 /* --check: the queue's depths within their bounds; else FALSE and *@why. */
 gboolean wbsim_blk_queue_check(const struct wbsim_blk_queue *q, char **why);
 /*

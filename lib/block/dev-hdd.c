@@ -102,7 +102,7 @@ struct wbsim_hdd {
 };
 
 #define P(f) offsetof(struct wbsim_hdd, f)
-static const struct wbsim_device_param hdd_params[] = {
+static const struct wbsim_param hdd_params[] = {
 	{ "capacity", WBSIM_PARAM_SIZE, P(capacity), NULL, "user capacity", 1e6, 1e18 },
 	{ "rpm", WBSIM_PARAM_UINT, P(rpm), "7200", "spindle speed", 1000, 30000 },
 	{ "heads", WBSIM_PARAM_UINT, P(heads), NULL, "recording surfaces", 1, 64 },
@@ -122,11 +122,11 @@ static const struct wbsim_device_param hdd_params[] = {
 	  "NCQ depth (1: no command queueing)", 1, 32 },
 	{ "command_overhead", WBSIM_PARAM_TIME, P(command_overhead), "100us",
 	  "controller time per command, overlapped with media work", 0, 1e8 },
-	{ "interface_rate", WBSIM_PARAM_RATE, P(interface_rate), "600MB/s",
+	{ "interface_rate", WBSIM_PARAM_RATE, P(interface_rate), "600000000/s",
 	  "host interface payload rate (SATA 6 Gb/s)", 1e6, 1e11 },
 	{ "write_cache", WBSIM_PARAM_BOOL, P(write_cache), "1",
 	  "volatile write cache enabled", 0, 0 },
-	{ "cache_size", WBSIM_PARAM_SIZE, P(cache_size), "32MiB",
+	{ "cache_size", WBSIM_PARAM_SIZE, P(cache_size), "32m",
 	  "write cache size", 4096, 1e11 },
 	{ "reorder_window", WBSIM_PARAM_UINT, P(reorder_window), "64",
 	  "oldest cached writes considered when destaging", 1, 65536 },

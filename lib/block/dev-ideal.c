@@ -21,14 +21,14 @@ struct ideal {
 	wbsim_time_t pipe_free;
 };
 
-static const struct wbsim_device_param ideal_params[] = {
-	{ "bandwidth", WBSIM_PARAM_RATE, offsetof(struct ideal, bandwidth), "1GB/s",
+static const struct wbsim_param ideal_params[] = {
+	{ "bandwidth", WBSIM_PARAM_RATE, offsetof(struct ideal, bandwidth), "1000000000/s",
 	  "transfer rate of the pipe", 1, 1e15 },
 	{ "latency", WBSIM_PARAM_TIME, offsetof(struct ideal, latency), "100us",
 	  "time from the last byte to completion", 0, 1e12 },
 	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct ideal, queue_depth), "32",
 	  "requests the device accepts at once", 1, 65536 },
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct ideal, capacity), "1TiB",
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct ideal, capacity), "1t",
 	  "size", 4096, 1e18 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };

@@ -44,8 +44,8 @@ struct loop {
 	uint64_t backing_pages;
 };
 
-static const struct wbsim_device_param loop_params[] = {
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct loop, capacity), "4GiB",
+static const struct wbsim_param loop_params[] = {
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct loop, capacity), "4g",
 	  "size of the backing file", 4096, 1ull << 50 },
 	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct loop, queue_depth), "128",
 	  "tags of the loop device (module parameter hw_queue_depth)", 1, 65536 },

@@ -65,7 +65,7 @@ struct nvme {
 };
 
 #define P(f) offsetof(struct nvme, f)
-static const struct wbsim_device_param nvme_params[] = {
+static const struct wbsim_param nvme_params[] = {
 	{ "capacity", WBSIM_PARAM_SIZE, P(capacity), NULL, "user capacity", 4096, 1e18 },
 	{ "hw_queues", WBSIM_PARAM_UINT, P(hw_queues), "1",
 	  "I/O queue pairs (one per CPU up to this many)", 1, 65536 },
@@ -86,7 +86,7 @@ static const struct wbsim_device_param nvme_params[] = {
 	  "host link payload bandwidth (PCIe, UniPro)", 1, 1e15 },
 	{ "write_buffer", WBSIM_PARAM_SIZE, P(write_buffer), NULL,
 	  "power-loss-protected write buffer", 4096, 1e12 },
-	{ "program_unit", WBSIM_PARAM_SIZE, P(program_unit), "64KiB",
+	{ "program_unit", WBSIM_PARAM_SIZE, P(program_unit), "64k",
 	  "bytes one die programs at once", 512, 1e9 },
 	{ "volatile_cache", WBSIM_PARAM_BOOL, P(volatile_cache), "0",
 	  "the buffer is volatile (no power-loss protection): NVMe VWC", 0, 0 },
@@ -121,6 +121,8 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	wbsim_device_set_write_cache(dev, d->volatile_cache);
 	/* Linux's tags and nr_requests are per queue pair */
 	dev->hctx_depth = (unsigned int)d->queue_depth;
+	/* each queue pair has its MSI-X vector, affine to the queue's CPUs */
+	wbsim_device_set_hw_queues(dev, queues);
 	wbsim_device_set_limits(dev, d->capacity >> WBSIM_SECTOR_SHIFT,
 				(unsigned int)MIN(d->queue_depth * queues, 1u << 20),
 				FALSE);

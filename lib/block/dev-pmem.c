@@ -25,11 +25,11 @@ struct pmem {
 	wbsim_time_t channel_free;
 };
 
-static const struct wbsim_device_param pmem_params[] = {
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct pmem, capacity), "6GiB",
+static const struct wbsim_param pmem_params[] = {
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct pmem, capacity), "6g",
 	  "size of the pmem region", 4096, 1e18 },
 	{ "memory_bandwidth", WBSIM_PARAM_RATE, offsetof(struct pmem, memory_bandwidth),
-	  "20GB/s", "memory write bandwidth shared by all copies", 1, 1e15 },
+	  "20000000000/s", "memory write bandwidth shared by all copies", 1, 1e15 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
 

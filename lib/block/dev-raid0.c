@@ -35,12 +35,12 @@ struct raid0 {
 	GQueue live;			/* raid0_io in flight */
 };
 
-static const struct wbsim_device_param raid0_params[] = {
+static const struct wbsim_param raid0_params[] = {
 	{ "member", WBSIM_PARAM_STRING, offsetof(struct raid0, member), NULL,
 	  "preset of the member devices", 0, 0 },
 	{ "members", WBSIM_PARAM_UINT, offsetof(struct raid0, members), "2",
 	  "number of member devices", 2, 256 },
-	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size), "512KiB",
+	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size), "512k",
 	  "stripe chunk (mdadm's default 512 KiB)", 4096, 1e9 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
@@ -82,14 +82,8 @@ static gboolean raid0_init(struct wbsim_device *dev, GError **error)
 	}
 	/* as many requests in flight as the members' queues hold together */
 	depth = 0;
-	for (uint64_t i = 0; i < d->members; i++) {
-		struct wbsim_device *m = d->devs[i];
-		unsigned int tags = m->hw_queue_depth;
-
-		if (strcmp(m->scheduler, "none") != 0)
-			tags = 2 * MIN(tags, 128u);
-		depth += m->nr_requests ? (unsigned int)m->nr_requests : tags;
-	}
+	for (uint64_t i = 0; i < d->members; i++)
+		depth += wbsim_blk_queue_nr_requests(wbsim_device_queue(d->devs[i]));
 	member_cap -= member_cap % d->chunk_sectors;
 	wbsim_device_set_limits(dev, member_cap * d->members, depth, rotational);
 	return TRUE;

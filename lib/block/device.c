@@ -64,7 +64,7 @@ static gboolean check_ops(const struct wbsim_device_ops *ops, GError **error)
 			    "device model '%s': missing hook queue_rq", name);
 		return FALSE;
 	}
-	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++) {
+	for (const struct wbsim_param *p = ops->params; p && p->name; p++) {
 		if (p->offset >= ops->priv_size) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 				    "device model '%s': parameter %s lies outside "
@@ -101,7 +101,7 @@ static char *registry_names(void)
 /* Parameters                                                               */
 
 /* The parameters every device has; fields of struct wbsim_device. */
-static const struct wbsim_device_param common_params[] = {
+static const struct wbsim_param common_params[] = {
 	{ "scheduler", WBSIM_PARAM_STRING, offsetof(struct wbsim_device, scheduler),
 	  NULL, "I/O scheduler: none or mq-deadline (default: the model's)", 0, 0 },
 	{ "nr_requests", WBSIM_PARAM_UINT, offsetof(struct wbsim_device, nr_requests),
@@ -114,66 +114,14 @@ static const struct wbsim_device_param common_params[] = {
 	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
 
-static gboolean apply_one(const struct wbsim_device_param *p, void *base,
+static gboolean apply_one(const struct wbsim_param *p, void *base,
 			  const char *model, const struct wbsim_setting *s,
 			  GError **error)
 {
-	g_autofree char *where = wbsim_param_where(s ? s->file : NULL,
-						   s ? s->line : 0);
-	void *field = (char *)base + p->offset;
-	const char *text = s ? s->value : p->def;
-	const char *expected;
-	union {
-		uint64_t u;
-		gboolean b;
-		double d;
-		char *str;
-	} tmp = { 0 };
-	double v;
+	g_autofree char *owner = g_strdup_printf("device model %s:", model);
 
-	if (!text)
-		text = "";
-	if (p->type == WBSIM_PARAM_STRING) {
-		g_free(*(char **)field);
-		*(char **)field = g_strdup(text);
-		return TRUE;
-	}
-	if (!wbsim_param_parse_value(p->type, text, &tmp, &expected)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%sdevice model %s: %s: invalid value '%s': expected %s",
-			    where, model, p->name, text, expected);
-		return FALSE;
-	}
-	v = wbsim_param_as_double(p->type, &tmp);
-	if (p->min < p->max && (v < p->min || v > p->max)) {
-		g_autofree char *lo = NULL, *hi = NULL;
-		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
-		double dlo = p->min, dhi = p->max;
-
-		if (p->type == WBSIM_PARAM_DOUBLE) {
-			lo = wbsim_param_format_value(p->type, &dlo);
-			hi = wbsim_param_format_value(p->type, &dhi);
-		} else {
-			lo = wbsim_param_format_value(p->type, &ulo);
-			hi = wbsim_param_format_value(p->type, &uhi);
-		}
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%sdevice model %s: %s: value '%s' out of range: "
-			    "expected %s to %s", where, model, p->name, text, lo, hi);
-		return FALSE;
-	}
-	switch (p->type) {
-	case WBSIM_PARAM_BOOL:
-		*(gboolean *)field = tmp.b;
-		break;
-	case WBSIM_PARAM_DOUBLE:
-		*(double *)field = tmp.d;
-		break;
-	default:
-		*(uint64_t *)field = tmp.u;
-		break;
-	}
-	return TRUE;
+	return wbsim_param_apply(p, base, s ? s->value : p->def, owner,
+				 s ? s->file : NULL, s ? s->line : 0, error);
 }
 
 /* The I/O schedulers a device may name (queue/scheduler). */
@@ -196,8 +144,8 @@ static gboolean scheduler_lookup(const char *name, enum wbsim_blk_sched *sched)
 	return FALSE;
 }
 
-static const struct wbsim_device_param *
-find_param(const struct wbsim_device_param *table, const char *key, size_t *idx)
+static const struct wbsim_param *
+find_param(const struct wbsim_param *table, const char *key, size_t *idx)
 {
 	for (size_t i = 0; table && table[i].name; i++) {
 		if (strcmp(table[i].name, key) == 0) {
@@ -212,9 +160,9 @@ static char *param_names(const struct wbsim_device_ops *ops)
 {
 	GString *s = g_string_new(NULL);
 
-	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+	for (const struct wbsim_param *p = ops->params; p && p->name; p++)
 		g_string_append_printf(s, "%s, ", p->name);
-	for (const struct wbsim_device_param *p = common_params; p->name; p++)
+	for (const struct wbsim_param *p = common_params; p->name; p++)
 		g_string_append_printf(s, "%s%s", p->name, p[1].name ? ", " : "");
 	return g_string_free(s, FALSE);
 }
@@ -234,7 +182,7 @@ static void device_free_params(struct wbsim_device *dev)
 	const struct wbsim_device_ops *ops = dev->ops;
 	size_t n = 0;
 
-	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++, n++) {
+	for (const struct wbsim_param *p = ops->params; p && p->name; p++, n++) {
 		if (p->type == WBSIM_PARAM_STRING)
 			g_free(*(char **)((char *)dev->priv + p->offset));
 		if (dev->model_src)
@@ -279,7 +227,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			    model, names);
 		return NULL;
 	}
-	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+	for (const struct wbsim_param *p = ops->params; p && p->name; p++)
 		nparams++;
 
 	dev = g_new0(struct wbsim_device, 1);
@@ -292,19 +240,19 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 	dev->model_src = g_new0(char *, nparams + 1);
 
 	/* defaults first, then the settings in order: a later one wins */
-	for (const struct wbsim_device_param *p = common_params; p->name; p++)
+	for (const struct wbsim_param *p = common_params; p->name; p++)
 		if (!apply_one(p, dev, model, NULL, error))
 			goto fail;
 	g_free(dev->scheduler);
 	dev->scheduler = g_strdup(ops->default_scheduler ? ops->default_scheduler
 				  : (ops->flags & WBSIM_DEVICE_ROTATIONAL) ?
 				  "mq-deadline" : "none");
-	for (const struct wbsim_device_param *p = ops->params; p && p->name; p++)
+	for (const struct wbsim_param *p = ops->params; p && p->name; p++)
 		if (p->def && !apply_one(p, dev->priv, model, NULL, error))
 			goto fail;
 	for (size_t i = 0; i < nr; i++) {
 		const struct wbsim_setting *s = settings[i];
-		const struct wbsim_device_param *p;
+		const struct wbsim_param *p;
 		size_t idx;
 
 		if ((p = find_param(ops->params, s->key, &idx))) {
@@ -340,7 +288,7 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 	{
 		size_t idx = 0;
 
-		for (const struct wbsim_device_param *p = ops->params; p && p->name;
+		for (const struct wbsim_param *p = ops->params; p && p->name;
 		     p++, idx++) {
 			if (!p->def && !dev->model_src[idx]) {
 				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
@@ -649,6 +597,12 @@ void wbsim_device_set_write_cache(struct wbsim_device *dev, gboolean volatile_ca
 	dev->write_cache = volatile_cache;
 }
 
+void wbsim_device_set_hw_queues(struct wbsim_device *dev, unsigned int nr_queues)
+{
+	g_return_if_fail(dev != NULL && nr_queues > 0);
+	dev->nr_hw_queues = nr_queues;
+}
+
 void wbsim_device_end_request(struct wbsim_device *dev, struct wbsim_request *rq)
 {
 	wbsim_blk_queue_end_request(dev->queue, rq);
@@ -660,7 +614,7 @@ char *wbsim_device_describe(const struct wbsim_device *dev)
 	size_t idx = 0;
 
 	g_string_append_printf(s, "model = %s\n", dev->ops->name);
-	for (const struct wbsim_device_param *p = dev->ops->params; p && p->name;
+	for (const struct wbsim_param *p = dev->ops->params; p && p->name;
 	     p++, idx++) {
 		g_autofree char *v = wbsim_param_format_value(
 			p->type, (const char *)dev->priv + p->offset);
@@ -670,7 +624,7 @@ char *wbsim_device_describe(const struct wbsim_device *dev)
 				       : "default");
 	}
 	idx = 0;
-	for (const struct wbsim_device_param *p = common_params; p->name; p++, idx++) {
+	for (const struct wbsim_param *p = common_params; p->name; p++, idx++) {
 		g_autofree char *v = wbsim_param_format_value(
 			p->type, (const char *)dev + p->offset);
 

@@ -124,29 +124,29 @@ void wbsim_cpu_costs_init(struct wbsim_cpu_costs *costs)
 	*costs = default_costs;
 }
 
-#define COST_NS(f) { #f, offsetof(struct wbsim_cpu_costs, f), WBSIM_PARAM_TIME }
+#define COST_NS(f, help) \
+	{ #f, WBSIM_PARAM_TIME, offsetof(struct wbsim_cpu_costs, f), NULL, help, 0, 0 }
 
-static const struct {
-	const char *key;
-	size_t offset;
-	enum wbsim_param_type type;
-} cost_keys[] = {
-	COST_NS(copy_page_ns),
-	COST_NS(dirty_page_ns),
-	COST_NS(write_syscall_ns),
-	COST_NS(writepages_page_ns),
-	COST_NS(bio_build_ns),
-	COST_NS(blk_submit_rq_ns),
-	COST_NS(blk_submit_page_ns),
-	COST_NS(blk_complete_rq_ns),
-	COST_NS(blk_complete_page_ns),
-	{ "memcpy_bandwidth", offsetof(struct wbsim_cpu_costs, memcpy_bandwidth),
-	  WBSIM_PARAM_RATE },
-	COST_NS(uring_io_ns),
-	COST_NS(uring_punt_ns),
-	COST_NS(page_alloc_ns),
-	COST_NS(account_dirty_ns),
-	COST_NS(invalidate_page_ns),
+/* The cost table as a parameter table (struct wbsim_param), for setting by key. */
+static const struct wbsim_param cost_params[] = {
+	COST_NS(copy_page_ns, "copying one page of a write into the page cache"),
+	COST_NS(dirty_page_ns, "page cache lookup of a write"),
+	COST_NS(write_syscall_ns, "the write path outside the itemised work, per write"),
+	COST_NS(writepages_page_ns, "writepages per page written back"),
+	COST_NS(bio_build_ns, "building the ioend and bio of a run of dirty pages"),
+	COST_NS(blk_submit_rq_ns, "submit_bio to blk_mq_submit_bio, per bio"),
+	COST_NS(blk_submit_page_ns, "submission per page (one bvec)"),
+	COST_NS(blk_complete_rq_ns, "completion interrupt per request"),
+	COST_NS(blk_complete_page_ns, "ending writeback per page"),
+	{ "memcpy_bandwidth", WBSIM_PARAM_RATE,
+	  offsetof(struct wbsim_cpu_costs, memcpy_bandwidth), NULL,
+	  "one CPU's copy bandwidth", 1, 1.8e19 },
+	COST_NS(uring_io_ns, "io_uring issue and reaping per write"),
+	COST_NS(uring_punt_ns, "io_uring punt to io-wq per write"),
+	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache page"),
+	COST_NS(account_dirty_ns, "accounting a page that becomes dirty"),
+	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),
+	{ NULL, 0, 0, NULL, NULL, 0, 0 },
 };
 
 gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
@@ -157,42 +157,16 @@ gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 
 	wbsim_check_arg(costs && key && value, FALSE, error);
 	where = wbsim_param_where(file, line);
-	for (size_t i = 0; i < G_N_ELEMENTS(cost_keys); i++) {
-		const char *expected;
-		uint64_t v;
-		gboolean ok;
-
-		if (strcmp(cost_keys[i].key, key) != 0)
-			continue;
-		if (g_ascii_isdigit(value[0]) &&
-		    strspn(value, "0123456789") == strlen(value)) {
-			/* a bare number: ns, or bytes per second */
-			v = g_ascii_strtoull(value, NULL, 10);
-			ok = TRUE;
-			expected = NULL;
-		} else {
-			ok = wbsim_param_parse_value(cost_keys[i].type, value, &v,
-						     &expected);
-		}
-		if (ok && cost_keys[i].type == WBSIM_PARAM_RATE && v == 0) {
-			ok = FALSE;
-			expected = "a rate above 0 bytes per second";
-		}
-		if (!ok) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s[cpu] %s: invalid value '%s': expected %s",
-				    where, key, value, expected);
-			return FALSE;
-		}
-		*(uint64_t *)((char *)costs + cost_keys[i].offset) = v;
-		return TRUE;
-	}
+	for (const struct wbsim_param *p = cost_params; p->name; p++)
+		if (strcmp(p->name, key) == 0)
+			return wbsim_param_apply(p, costs, value, "[cpu]", file,
+						 line, error);
 	{
 		g_autoptr(GString) keys = g_string_new(NULL);
 
-		for (size_t i = 0; i < G_N_ELEMENTS(cost_keys); i++)
-			g_string_append_printf(keys, "%s%s", i ? ", " : "",
-					       cost_keys[i].key);
+		for (const struct wbsim_param *p = cost_params; p->name; p++)
+			g_string_append_printf(keys, "%s%s", p == cost_params ? "" : ", ",
+					       p->name);
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
 			    "%s[cpu] unknown key '%s': expected one of %s",
 			    where, key, keys->str);

@@ -7,12 +7,29 @@
  * without preemption and is resumed through its callback. When every CPU is
  * busy the task waits, FIFO. This is the mechanism that makes one flusher
  * thread a bottleneck on a fast device and that makes many dirtiers compete
- * with the flushers for the machine. Left out: preemption, time slices,
- * per-CPU run queues and migration, SMT.
+ * with the flushers for the machine.
+ *
+ * Hard interrupts are the one preemption: wbsim_cpus_irq() runs interrupt
+ * work on a given CPU at once, stretching the burst of the task that runs
+ * there (the kernel's interrupt entry saves the task's state and the task
+ * resumes when the handler returns), or holding the CPU if it was idle.
+ * Left out: preemption between tasks, time slices, per-CPU run queues and
+ * migration, SMT.
  */
+#include <string.h>
+
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "core/sim-private.h"
+
+/* One CPU's state as interrupts see it. */
+struct cpu_state {
+	wbsim_cpus *cpus;
+	unsigned int nr;
+	wbsim_task *running;		/* the task whose burst runs here */
+	wbsim_time_t irq_end;		/* the interrupts queued here end then */
+	gboolean irq_held;		/* idle when they came: kept from tasks */
+};
 
 struct wbsim_cpus {
 	wbsim_sim *sim;
@@ -23,6 +40,7 @@ struct wbsim_cpus {
 	wbsim_task *wait_head, *wait_tail;
 	unsigned int *free_cpus;	/* stack of idle CPU numbers */
 	unsigned int nr_free;
+	struct cpu_state *cpu;
 	/* CPU speed in % of the host the cost table was measured on */
 	unsigned int speed_pct;
 };
@@ -58,6 +76,11 @@ wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
 	for (unsigned int i = 0; i < nr_cpus; i++)
 		cpus->free_cpus[i] = nr_cpus - 1 - i;
 	cpus->nr_free = nr_cpus;
+	cpus->cpu = g_new0(struct cpu_state, nr_cpus);
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		cpus->cpu[i].cpus = cpus;
+		cpus->cpu[i].nr = i;
+	}
 	cpus->speed_pct = 100;
 	return cpus;
 }
@@ -73,6 +96,7 @@ void wbsim_cpus_free(wbsim_cpus *cpus)
 	if (!cpus)
 		return;
 	g_free(cpus->free_cpus);
+	g_free(cpus->cpu);
 	g_free(cpus);
 }
 
@@ -82,8 +106,28 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 {
 	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
 	task->last_cpu = (unsigned int)task->cpu;
+	task->preempted_ns = 0;
+	cpus->cpu[task->cpu].running = task;
 	cpus->busy++;
 	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
+}
+
+/* A CPU became free: to the longest waiter, else onto the free stack. */
+static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
+{
+	wbsim_task *next = cpus->wait_head;
+
+	cpus->busy--;
+	cpus->free_cpus[cpus->nr_free++] = nr;
+	if (!next)
+		return;
+	cpus->wait_head = next->next_waiter;
+	if (!cpus->wait_head)
+		cpus->wait_tail = NULL;
+	next->next_waiter = NULL;
+	cpus->nr_waiting--;
+	next->cpu_wait_ns += cpus->sim->now - next->wait_since;
+	start_burst(cpus, next);
 }
 
 static void burst_end(wbsim_sim *sim, void *arg)
@@ -91,28 +135,72 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	wbsim_task *task = arg;
 	wbsim_cpus *cpus = task->on_pool;
 
-	cpus->busy--;
-	cpus->free_cpus[cpus->nr_free++] = (unsigned int)task->cpu;
-	task->cpu = -1;
+	/* interrupts ran on this CPU meanwhile: the burst ends that much later */
+	if (task->preempted_ns) {
+		wbsim_time_t t = task->preempted_ns;
+
+		task->preempted_ns = 0;
+		wbsim_sim_schedule_after(sim, t, burst_end, task);
+		return;
+	}
+	cpus->cpu[task->cpu].running = NULL;
 	task->cpu_ns += task->burst_ns;
 	task->bursts++;
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
-
 	/* Hand the CPU to the longest waiter before resuming this task, so a
 	 * task that asks again at once queues behind it (FIFO fairness). */
-	if (cpus->wait_head) {
-		wbsim_task *next = cpus->wait_head;
-
-		cpus->wait_head = next->next_waiter;
-		if (!cpus->wait_head)
-			cpus->wait_tail = NULL;
-		next->next_waiter = NULL;
-		cpus->nr_waiting--;
-		next->cpu_wait_ns += sim->now - next->wait_since;
-		start_burst(cpus, next);
-	}
+	cpu_release(cpus, (unsigned int)task->cpu);
+	task->cpu = -1;
 	task->done_fn(sim, task->done_arg);
+}
+
+/* The interrupts that held an idle CPU are done: give it back. */
+static void irq_release(wbsim_sim *sim, void *arg)
+{
+	struct cpu_state *c = arg;
+
+	if (!c->irq_held || c->irq_end > sim->now)
+		return;		/* more interrupts came: a later event ends them */
+	c->irq_held = FALSE;
+	cpu_release(c->cpus, c->nr);
+}
+
+wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
+			    wbsim_time_t cost)
+{
+	struct cpu_state *c;
+	wbsim_time_t now, t;
+
+	g_return_val_if_fail(cpus != NULL && irq != NULL && cpu < cpus->nr_cpus, 0);
+	c = &cpus->cpu[cpu];
+	now = cpus->sim->now;
+	t = cpus->speed_pct == 100 ? cost : cost * 100 / cpus->speed_pct;
+	c->irq_end = MAX(now, c->irq_end) + t;
+	irq->cpu_ns += t;
+	irq->bursts++;
+	irq->last_cpu = cpu;
+	cpus->busy_ns += t;
+	if (c->running) {
+		c->running->preempted_ns += t;
+		c->running->irq_ns += t;
+		return c->irq_end;
+	}
+	if (!c->irq_held) {
+		/* take the idle CPU off the free stack */
+		for (unsigned int i = 0; i < cpus->nr_free; i++) {
+			if (cpus->free_cpus[i] == cpu) {
+				memmove(&cpus->free_cpus[i], &cpus->free_cpus[i + 1],
+					(cpus->nr_free - i - 1) * sizeof(cpus->free_cpus[0]));
+				break;
+			}
+		}
+		cpus->nr_free--;
+		cpus->busy++;
+		c->irq_held = TRUE;
+	}
+	wbsim_sim_schedule_at(cpus->sim, c->irq_end, irq_release, c);
+	return c->irq_end;
 }
 
 void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,

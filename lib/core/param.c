@@ -1,145 +1,338 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/param.c - parsing and printing of parameters with units (device
- * presets, the CPU cost table):
- * sizes (bytes), times (ns), rates (bytes/s), counts, booleans, numbers.
- * Locale-independent (g_ascii_*), exact for integers.
+ * core/param.c - the one unit parser of the simulator: sizes (bytes),
+ * rates (bytes/s), times (ns), counts, booleans and numbers, as every
+ * section of a scenario, --set, --sweep, the device presets, the
+ * filesystem options and the CPU cost table write them; and their
+ * printing. Locale-independent (g_ascii_*), exact: integers only.
  */
 #include <math.h>
 #include <string.h>
 
+#include <wbsim/error.h>
 #include "core/param.h"
 
-struct unit {
-	const char *suffix;
-	double mult;
-};
+/*
+ * The one grammar of sizes, rates and times (scenarios/README.md, "Units"):
+ * fio's own with its default kb_base=1024, less what fio reads in a way a
+ * reader would not guess.
+ *
+ * A number is decimal digits, whole (fio silently drops a fraction; here it
+ * is an error that says which smaller unit to write). Suffixes are
+ * case-insensitive, as in fio. Sizes: none or b (bytes), k, m, g, t, p,
+ * each optionally followed by b: powers of 1024 (fio's K = KB = kB under
+ * kb_base=1024). The IEC KiB, MiB, ... are refused: fio reads them as
+ * powers of 1000 under that kb_base, the reverse of IEC, and no one
+ * reading a file would guess either. A rate is a size per second, with an
+ * optional "/s". A time needs a unit (fio's us, ms, s, m, h, d, and ns for
+ * the costs below a microsecond); only 0 may stand bare, because fio's
+ * bare time is seconds for some options and microseconds for others.
+ */
 
-static const struct unit size_units[] = {
-	{ "", 1 },
-	{ "B", 1 },
-	{ "k", 1024.0 }, { "K", 1024.0 }, { "KiB", 1024.0 }, { "KB", 1e3 },
-	{ "m", 1048576.0 }, { "M", 1048576.0 }, { "MiB", 1048576.0 }, { "MB", 1e6 },
-	{ "g", 1073741824.0 }, { "G", 1073741824.0 }, { "GiB", 1073741824.0 },
-	{ "GB", 1e9 },
-	{ "t", 1099511627776.0 }, { "T", 1099511627776.0 },
-	{ "TiB", 1099511627776.0 }, { "TB", 1e12 },
-	{ NULL, 0 },
-};
-
-static const struct unit time_units[] = {
-	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	{ NULL, 0 },
-};
-
-/* Split "12.5MiB" into a number and a suffix looked up in @units. */
-static gboolean parse_with_units(const char *text, const struct unit *units,
-				 double *out)
+/*
+ * Leading digits of @s into @out, *@end past them; a reason on failure
+ * (@fraction: the one for a decimal point).
+ */
+static const char *read_whole(const char *s, uint64_t *out, const char **end,
+			      const char *fraction)
 {
-	char *end;
-	double v;
+	uint64_t v = 0;
+	const char *p = s;
 
-	while (g_ascii_isspace(*text))
-		text++;
-	if (!g_ascii_isdigit(*text) && *text != '.')
-		return FALSE;
-	v = g_ascii_strtod(text, &end);
-	if (end == text || !isfinite(v) || v < 0)
-		return FALSE;
-	while (g_ascii_isspace(*end))
-		end++;
-	for (const struct unit *u = units; u->suffix; u++) {
-		size_t n = strlen(u->suffix);
+	if (*p == '-')
+		return "a negative value";
+	if (!g_ascii_isdigit(*p))
+		return "";
+	for (; g_ascii_isdigit(*p); p++) {
+		unsigned int d = *p - '0';
 
-		if (strncmp(end, u->suffix, n) == 0) {
-			const char *rest = end + n;
-
-			while (g_ascii_isspace(*rest))
-				rest++;
-			if (*rest == '\0') {
-				*out = v * u->mult;
-				return TRUE;
-			}
-		}
+		if (v > (UINT64_MAX - d) / 10)
+			return "value does not fit in 64 bits";
+		v = v * 10 + d;
 	}
-	return FALSE;
+	if (*p == '.' && g_ascii_isdigit(p[1]))
+		return fraction;
+	*out = v;
+	*end = p;
+	return NULL;
 }
 
-static gboolean to_u64(double v, uint64_t *out)
+/* @v times @mult into @out, or the overflow reason. */
+static const char *scale(uint64_t v, uint64_t mult, uint64_t *out)
 {
-	if (v > 1.8e19)
+	if (mult && v > UINT64_MAX / mult)
+		return "value does not fit in 64 bits";
+	*out = v * mult;
+	return NULL;
+}
+
+/* The multiplier of size suffix @suf, 0 if it is none, -1 for IEC. */
+static int64_t size_mult(const char *suf)
+{
+	static const char letters[] = "kmgtp";
+	const char *l;
+
+	if (!*suf || !g_ascii_strcasecmp(suf, "b"))
+		return 1;
+	l = strchr(letters, g_ascii_tolower(*suf));
+	if (!l || !*l)
+		return 0;
+	if (!g_ascii_strcasecmp(suf + 1, "ib"))
+		return -1;
+	if (suf[1] && g_ascii_strcasecmp(suf + 1, "b"))
+		return 0;
+	return (int64_t)1 << (10 * (l - letters + 1));
+}
+
+static const char *parse_size_reason(const char *text, uint64_t *out)
+{
+	const char *end, *why;
+	int64_t mult;
+
+	why = read_whole(text, out, &end,
+			 "a fraction (write it in a smaller unit: 1536m, not 1.5g)");
+
+	if (why)
+		return why;
+	mult = size_mult(end);
+	if (mult < 0)
+		return "an IEC suffix, which fio reads as a power of 1000 "
+		       "under its default kb_base=1024";
+	if (mult == 0)
+		return "";
+	return scale(*out, (uint64_t)mult, out);
+}
+
+gboolean wbsim_param_parse_size(const char *text, uint64_t *out,
+				const char **why)
+{
+	uint64_t v;
+
+	*why = parse_size_reason(text, &v);
+	if (*why)
 		return FALSE;
-	*out = (uint64_t)llround(v);
+	*out = v;
 	return TRUE;
 }
 
-gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
-			       void *out, const char **expected)
+gboolean wbsim_param_parse_rate(const char *text, uint64_t *out,
+				const char **why)
 {
-	double v;
+	size_t n = strlen(text);
+	g_autofree char *size = NULL;
 
-	switch (type) {
-	case WBSIM_PARAM_UINT: {
-		char *end;
-		guint64 u;
+	if (n >= 2 && !g_ascii_strcasecmp(text + n - 2, "/s"))
+		n -= 2;
+	size = g_strndup(text, n);
+	return wbsim_param_parse_size(size, out, why);
+}
 
-		*expected = "an unsigned integer";
-		if (!g_ascii_isdigit(*text))
-			return FALSE;
-		u = g_ascii_strtoull(text, &end, 10);
-		if (*end != '\0')
-			return FALSE;
-		*(uint64_t *)out = u;
-		return TRUE;
-	}
-	case WBSIM_PARAM_BOOL:
-		*expected = "a boolean (0, 1, true, false, yes, no, on, off)";
-		if (!g_ascii_strcasecmp(text, "1") || !g_ascii_strcasecmp(text, "true") ||
-		    !g_ascii_strcasecmp(text, "yes") || !g_ascii_strcasecmp(text, "on")) {
-			*(gboolean *)out = TRUE;
-			return TRUE;
-		}
-		if (!g_ascii_strcasecmp(text, "0") || !g_ascii_strcasecmp(text, "false") ||
-		    !g_ascii_strcasecmp(text, "no") || !g_ascii_strcasecmp(text, "off")) {
-			*(gboolean *)out = FALSE;
-			return TRUE;
-		}
+static const struct {
+	const char *name;
+	uint64_t ns;
+} time_units[] = {
+	{ "ns", 1 }, { "nsec", 1 },
+	{ "us", 1000 }, { "usec", 1000 },
+	{ "ms", 1000000 }, { "msec", 1000000 },
+	{ "s", 1000000000 }, { "sec", 1000000000 },
+	{ "m", 60000000000ull }, { "min", 60000000000ull },
+	{ "h", 3600000000000ull },
+	{ "d", 86400000000000ull },
+};
+
+gboolean wbsim_param_parse_time(const char *text, uint64_t *out,
+				const char **why)
+{
+	const char *end;
+	uint64_t v;
+
+	*why = read_whole(text, &v, &end,
+			  "a fraction (write it in a smaller unit: 9500us, not 9.5ms)");
+	if (*why)
 		return FALSE;
-	case WBSIM_PARAM_SIZE:
-		*expected = "a size in bytes (a number with an optional suffix "
-			    "K, KiB, KB, M, MiB, MB, G, GiB, GB, T, TiB, TB)";
-		return parse_with_units(text, size_units, &v) && to_u64(v, out);
-	case WBSIM_PARAM_TIME:
-		*expected = "a time with a unit (ns, us, ms, s)";
-		return parse_with_units(text, time_units, &v) && to_u64(v, out);
-	case WBSIM_PARAM_RATE: {
-		const char *slash = strstr(text, "/s");
-		g_autofree char *num = NULL;
-
-		*expected = "a rate in bytes per second (a size followed by /s, "
-			    "e.g. 3800MB/s)";
-		if (!slash || slash[2] != '\0')
-			return FALSE;
-		num = g_strndup(text, slash - text);
-		return parse_with_units(num, size_units, &v) && to_u64(v, out);
+	if (!*end) {
+		if (v == 0) {
+			*out = 0;
+			return TRUE;
+		}
+		*why = "a number without a unit";
+		return FALSE;
 	}
+	for (size_t i = 0; i < G_N_ELEMENTS(time_units); i++) {
+		if (!g_ascii_strcasecmp(end, time_units[i].name)) {
+			*why = scale(v, time_units[i].ns, &v);
+			if (*why)
+				return FALSE;
+			*out = v;
+			return TRUE;
+		}
+	}
+	*why = "";
+	return FALSE;
+}
+
+gboolean wbsim_param_parse_count(const char *text, uint64_t *out,
+				 const char **why)
+{
+	const char *end;
+	uint64_t v;
+
+	*why = read_whole(text, &v, &end, "a fraction: expected a whole number");
+	if (!*why && *end)
+		*why = "";
+	if (*why)
+		return FALSE;
+	*out = v;
+	return TRUE;
+}
+
+gboolean wbsim_param_parse_bool(const char *text, gboolean *out,
+				const char **why)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
+		if (!g_ascii_strcasecmp(text, yes[i])) {
+			*out = TRUE;
+			*why = NULL;
+			return TRUE;
+		}
+		if (!g_ascii_strcasecmp(text, no[i])) {
+			*out = FALSE;
+			*why = NULL;
+			return TRUE;
+		}
+	}
+	*why = "";
+	return FALSE;
+}
+
+const char *wbsim_param_expected(enum wbsim_param_type type)
+{
+	switch (type) {
+	case WBSIM_PARAM_UINT:
+		return "a non-negative integer";
+	case WBSIM_PARAM_BOOL:
+		return "a boolean (true/false, yes/no, on/off, 1/0)";
+	case WBSIM_PARAM_SIZE:
+		return "a size in bytes (suffixes k, m, g, t, p are powers of 1024)";
+	case WBSIM_PARAM_TIME:
+		return "a time with a unit (ns, us, ms, s, m, h)";
+	case WBSIM_PARAM_RATE:
+		return "a rate in bytes per second (a size, optionally "
+		       "followed by /s: 500m/s)";
+	case WBSIM_PARAM_DOUBLE:
+		return "a number";
+	case WBSIM_PARAM_STRING:
+		return "a text";
+	}
+	return "a value";
+}
+
+char *wbsim_param_explain(enum wbsim_param_type type, const char *why)
+{
+	if (why && *why)
+		return g_strdup_printf("%s: expected %s", why,
+				       wbsim_param_expected(type));
+	return g_strdup_printf("expected %s", wbsim_param_expected(type));
+}
+
+gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
+				 void *out, const char **why)
+{
+	*why = NULL;
+	switch (type) {
+	case WBSIM_PARAM_UINT:
+		return wbsim_param_parse_count(text, out, why);
+	case WBSIM_PARAM_BOOL:
+		return wbsim_param_parse_bool(text, out, why);
+	case WBSIM_PARAM_SIZE:
+		return wbsim_param_parse_size(text, out, why);
+	case WBSIM_PARAM_TIME:
+		return wbsim_param_parse_time(text, out, why);
+	case WBSIM_PARAM_RATE:
+		return wbsim_param_parse_rate(text, out, why);
 	case WBSIM_PARAM_DOUBLE: {
 		char *end;
+		double v = g_ascii_strtod(text, &end);
 
-		*expected = "a number";
-		v = g_ascii_strtod(text, &end);
-		if (end == text || *end != '\0' || !isfinite(v))
+		if (end == text || *end != '\0' || !isfinite(v)) {
+			*why = "";
 			return FALSE;
+		}
 		*(double *)out = v;
 		return TRUE;
 	}
 	case WBSIM_PARAM_STRING:
-		*expected = "a text";
 		g_free(*(char **)out);
 		*(char **)out = g_strdup(text);
 		return TRUE;
 	}
+	*why = "";
 	return FALSE;
+}
+
+gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
+			   const char *text, const char *owner,
+			   const char *file, unsigned int line, GError **error)
+{
+	g_autofree char *where = wbsim_param_where(file, line);
+	void *field = (char *)base + p->offset;
+	const char *why;
+	union {
+		uint64_t u;
+		gboolean b;
+		double d;
+		char *str;
+	} tmp = { 0 };
+	double v;
+
+	if (!text)
+		text = "";
+	if (p->type == WBSIM_PARAM_STRING) {
+		g_free(*(char **)field);
+		*(char **)field = g_strdup(text);
+		return TRUE;
+	}
+	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
+		g_autofree char *explained = wbsim_param_explain(p->type, why);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s%s %s: invalid value '%s': %s",
+			    where, owner, p->name, text, explained);
+		return FALSE;
+	}
+	v = wbsim_param_as_double(p->type, &tmp);
+	if (p->min < p->max && (v < p->min || v > p->max)) {
+		g_autofree char *lo = NULL, *hi = NULL;
+		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
+		double dlo = p->min, dhi = p->max;
+
+		if (p->type == WBSIM_PARAM_DOUBLE) {
+			lo = wbsim_param_format_value(p->type, &dlo);
+			hi = wbsim_param_format_value(p->type, &dhi);
+		} else {
+			lo = wbsim_param_format_value(p->type, &ulo);
+			hi = wbsim_param_format_value(p->type, &uhi);
+		}
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s%s %s: value '%s' out of range: expected %s to %s",
+			    where, owner, p->name, text, lo, hi);
+		return FALSE;
+	}
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		*(gboolean *)field = tmp.b;
+		break;
+	case WBSIM_PARAM_DOUBLE:
+		*(double *)field = tmp.d;
+		break;
+	default:
+		*(uint64_t *)field = tmp.u;
+		break;
+	}
+	return TRUE;
 }
 
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/param.h - parameter values with units (param.c): sizes, times,
- * rates, counts, booleans, numbers, strings (enum wbsim_param_type), as the
- * device presets and the CPU cost table write them.
+ * core/param.h - the one grammar of values with units (param.c): sizes,
+ * rates, times, counts, booleans, numbers, strings (enum
+ * wbsim_param_type), for every scenario section, --set, --sweep, the
+ * device presets, the filesystem options and the CPU cost table.
  */
 #ifndef WBSIM_CORE_PARAM_H
 #define WBSIM_CORE_PARAM_H
@@ -10,12 +11,39 @@
 #include <wbsim/device.h>
 
 /*
+ * The unit parsers (the grammar: param.c and scenarios/README.md "Units").
+ * Each stores the value in base units (bytes, bytes/s, ns) and returns
+ * TRUE, or returns FALSE with *@why set to the reason ("value does not fit
+ * in 64 bits", "a fraction (...)") or to "" when the text is simply not of
+ * the kind; wbsim_param_explain() makes the message of either.
+ */
+gboolean wbsim_param_parse_size(const char *text, uint64_t *out, const char **why);
+gboolean wbsim_param_parse_rate(const char *text, uint64_t *out, const char **why);
+gboolean wbsim_param_parse_time(const char *text, uint64_t *out, const char **why);
+gboolean wbsim_param_parse_count(const char *text, uint64_t *out, const char **why);
+gboolean wbsim_param_parse_bool(const char *text, gboolean *out, const char **why);
+
+/* "a size in bytes (suffixes k, m, g, t, p are powers of 1024)", ... */
+const char *wbsim_param_expected(enum wbsim_param_type type);
+/* "WHY: expected ..." or "expected ..." (a new string). */
+char *wbsim_param_explain(enum wbsim_param_type type, const char *why);
+
+/*
  * wbsim_param_parse_value() - parse @text as a @type value into @out (a
- * uint64_t, gboolean, double or char * per the type). On failure sets
- * @expected to a description of what was expected and returns FALSE.
+ * uint64_t, gboolean, double or char * per the type); on failure *@why as
+ * above.
  */
 gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
-				 void *out, const char **expected);
+				 void *out, const char **why);
+/*
+ * wbsim_param_apply() - parse @text (NULL: the default @p->def) for table
+ * row @p and store it in @base at @p->offset after the range check.
+ * Messages read "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner
+ * such as "device model nvme:" or "[cpu]"; @file NULL: no location).
+ */
+gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
+			   const char *text, const char *owner,
+			   const char *file, unsigned int line, GError **error);
 /* wbsim_param_as_double() - the value at @field as a double (ranges). */
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field);
 /* wbsim_param_format_value() - the value at @field as text, with its unit. */

@@ -380,62 +380,62 @@ static const struct wbsim_fio_optdesc engine_opts[] = {
 	{ "cmdprio_bssplit", NULL, T(STR_ULL), WRN(W_PRIO), .engines = "io_uring,libaio" },
 };
 
-/* The engines fio builds on Linux, and why wbsim refuses most of them. */
-static const struct {
-	const char *name;
-	const char *why;	/* NULL: modelled */
-} engines[] = {
-	{ "sync", NULL }, { "psync", NULL }, { "vsync", NULL },
-	{ "pvsync", NULL }, { "pvsync2", NULL }, { "libaio", NULL },
-	{ "io_uring", NULL }, { "posixaio", NULL },
-	{ "mmap", "writes through a shared mapping dirty pages by page faults, which is not modelled" },
-	{ "splice", "splice/vmsplice I/O is not modelled" },
-	{ "netsplice", "network I/O is not modelled" },
-	{ "net", "network I/O is not modelled" },
-	{ "rdma", "network I/O is not modelled" },
-	{ "sg", "SCSI generic I/O bypasses the page cache" },
-	{ "null", "the null engine does no I/O" },
-	{ "cpuio", "the cpuio engine only burns CPU" },
-	{ "e4defrag", "ext4 online defragmentation is not modelled" },
-	{ "falloc", "the falloc engine issues fallocate() calls, not writes" },
-	{ "ftruncate", "the ftruncate engine truncates files, not writes" },
-	{ "filecreate", "the filecreate engine only creates files" },
-	{ "filestat", "the filestat engine only calls stat()" },
-	{ "filedelete", "the filedelete engine only unlinks files" },
-	{ "dircreate", "the dircreate engine only creates directories" },
-	{ "dirstat", "the dirstat engine only calls stat()" },
-	{ "dirdelete", "the dirdelete engine only removes directories" },
-	{ "exec", "the exec engine runs external programs" },
-	{ "dev-dax", "device DAX bypasses the page cache" },
-	{ "libpmem", "persistent-memory mappings bypass the page cache" },
-	{ "pmemblk", "persistent-memory block I/O bypasses the page cache" },
-	{ "http", "HTTP/S3/Swift I/O is not modelled" },
-	{ "nbd", "network block device I/O is not modelled" },
-	{ "nfs", "user-space NFS I/O is not modelled" },
-	{ "dfs", "DAOS I/O is not modelled" },
-	{ "rbd", "Ceph RBD I/O is not modelled" },
-	{ "rados", "Ceph RADOS I/O is not modelled" },
-	{ "gfapi", "GlusterFS user-space I/O is not modelled" },
-	{ "gfapi_async", "GlusterFS user-space I/O is not modelled" },
-	{ "libhdfs", "HDFS I/O is not modelled" },
-	{ "ime_psync", "DDN IME I/O is not modelled" },
-	{ "ime_psyncv", "DDN IME I/O is not modelled" },
-	{ "ime_aio", "DDN IME I/O is not modelled" },
-	{ "libiscsi", "user-space iSCSI I/O is not modelled" },
-	{ "libzbc", "zoned block devices are not modelled" },
-	{ "mtd", "raw flash (MTD) I/O is not modelled" },
-	{ "xnvme", "user-space NVMe I/O bypasses the page cache" },
-	{ "io_uring_cmd", "NVMe passthrough bypasses the page cache" },
-	{ "spdk", "user-space NVMe I/O bypasses the page cache" },
-	{ "libblkio", "user-space block I/O bypasses the page cache" },
-	{ "libcufile", "GPUDirect storage I/O is not modelled" },
-	{ "librpma_apm_client", "RDMA persistent-memory I/O is not modelled" },
-	{ "librpma_apm_server", "RDMA persistent-memory I/O is not modelled" },
-	{ "librpma_gpspm_client", "RDMA persistent-memory I/O is not modelled" },
-	{ "librpma_gpspm_server", "RDMA persistent-memory I/O is not modelled" },
-	{ "windowsaio", "Windows I/O is not modelled" },
-	{ "solarisaio", "Solaris I/O is not modelled" },
-	{ "cpp_null", "the null engine does no I/O" },
+/* The engines fio builds on Linux, what the modelled ones do, and why
+ * wbsim refuses the others. */
+static const struct wbsim_fio_engine engines[] = {
+	{ "sync", NULL, 0 }, { "psync", NULL, 0 }, { "vsync", NULL, 0 },
+	{ "pvsync", NULL, 0 }, { "pvsync2", NULL, 0 },
+	{ "libaio", NULL, WBSIM_FIO_ENGINE_ASYNC },
+	{ "io_uring", NULL, WBSIM_FIO_ENGINE_ASYNC | WBSIM_FIO_ENGINE_IO_URING },
+	{ "posixaio", NULL, WBSIM_FIO_ENGINE_ASYNC },
+	{ "mmap", "writes through a shared mapping dirty pages by page faults, which is not modelled", 0 },
+	{ "splice", "splice/vmsplice I/O is not modelled", 0 },
+	{ "netsplice", "network I/O is not modelled", 0 },
+	{ "net", "network I/O is not modelled", 0 },
+	{ "rdma", "network I/O is not modelled", 0 },
+	{ "sg", "SCSI generic I/O bypasses the page cache", 0 },
+	{ "null", "the null engine does no I/O", 0 },
+	{ "cpuio", "the cpuio engine only burns CPU", 0 },
+	{ "e4defrag", "ext4 online defragmentation is not modelled", 0 },
+	{ "falloc", "the falloc engine issues fallocate() calls, not writes", 0 },
+	{ "ftruncate", "the ftruncate engine truncates files, not writes", 0 },
+	{ "filecreate", "the filecreate engine only creates files", 0 },
+	{ "filestat", "the filestat engine only calls stat()", 0 },
+	{ "filedelete", "the filedelete engine only unlinks files", 0 },
+	{ "dircreate", "the dircreate engine only creates directories", 0 },
+	{ "dirstat", "the dirstat engine only calls stat()", 0 },
+	{ "dirdelete", "the dirdelete engine only removes directories", 0 },
+	{ "exec", "the exec engine runs external programs", 0 },
+	{ "dev-dax", "device DAX bypasses the page cache", 0 },
+	{ "libpmem", "persistent-memory mappings bypass the page cache", 0 },
+	{ "pmemblk", "persistent-memory block I/O bypasses the page cache", 0 },
+	{ "http", "HTTP/S3/Swift I/O is not modelled", 0 },
+	{ "nbd", "network block device I/O is not modelled", 0 },
+	{ "nfs", "user-space NFS I/O is not modelled", 0 },
+	{ "dfs", "DAOS I/O is not modelled", 0 },
+	{ "rbd", "Ceph RBD I/O is not modelled", 0 },
+	{ "rados", "Ceph RADOS I/O is not modelled", 0 },
+	{ "gfapi", "GlusterFS user-space I/O is not modelled", 0 },
+	{ "gfapi_async", "GlusterFS user-space I/O is not modelled", 0 },
+	{ "libhdfs", "HDFS I/O is not modelled", 0 },
+	{ "ime_psync", "DDN IME I/O is not modelled", 0 },
+	{ "ime_psyncv", "DDN IME I/O is not modelled", 0 },
+	{ "ime_aio", "DDN IME I/O is not modelled", 0 },
+	{ "libiscsi", "user-space iSCSI I/O is not modelled", 0 },
+	{ "libzbc", "zoned block devices are not modelled", 0 },
+	{ "mtd", "raw flash (MTD) I/O is not modelled", 0 },
+	{ "xnvme", "user-space NVMe I/O bypasses the page cache", 0 },
+	{ "io_uring_cmd", "NVMe passthrough bypasses the page cache", 0 },
+	{ "spdk", "user-space NVMe I/O bypasses the page cache", 0 },
+	{ "libblkio", "user-space block I/O bypasses the page cache", 0 },
+	{ "libcufile", "GPUDirect storage I/O is not modelled", 0 },
+	{ "librpma_apm_client", "RDMA persistent-memory I/O is not modelled", 0 },
+	{ "librpma_apm_server", "RDMA persistent-memory I/O is not modelled", 0 },
+	{ "librpma_gpspm_client", "RDMA persistent-memory I/O is not modelled", 0 },
+	{ "librpma_gpspm_server", "RDMA persistent-memory I/O is not modelled", 0 },
+	{ "windowsaio", "Windows I/O is not modelled", 0 },
+	{ "solarisaio", "Solaris I/O is not modelled", 0 },
+	{ "cpp_null", "the null engine does no I/O", 0 },
 };
 
 const struct wbsim_fio_optdesc *wbsim_fio_options(guint *n)
@@ -513,22 +513,44 @@ const char *wbsim_fio_option_closest(const char *name)
 	return NULL;
 }
 
+const struct wbsim_fio_engine *wbsim_fio_engine_find(const char *engine)
+{
+	for (size_t i = 0; engine && i < G_N_ELEMENTS(engines); i++)
+		if (strcmp(engines[i].name, engine) == 0)
+			return &engines[i];
+	return NULL;
+}
+
 enum wbsim_fio_engine_kind wbsim_fio_engine_lookup(const char *engine,
 						   const char **why)
 {
-	size_t i;
+	const struct wbsim_fio_engine *e;
 
 	*why = NULL;
 	if (g_str_has_prefix(engine, "external")) {
 		*why = "external engines are loaded from shared objects and cannot be simulated";
 		return WBSIM_FIO_ENGINE_REFUSED;
 	}
-	for (i = 0; i < G_N_ELEMENTS(engines); i++) {
-		if (strcmp(engines[i].name, engine) == 0) {
-			*why = engines[i].why;
-			return engines[i].why ? WBSIM_FIO_ENGINE_REFUSED
-					      : WBSIM_FIO_ENGINE_MODELLED;
-		}
+	e = wbsim_fio_engine_find(engine);
+	if (!e)
+		return WBSIM_FIO_ENGINE_UNKNOWN;
+	*why = e->why;
+	return e->why ? WBSIM_FIO_ENGINE_REFUSED : WBSIM_FIO_ENGINE_MODELLED;
+}
+
+char *wbsim_fio_engines_modelled(void)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = 0, seen = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(engines); i++)
+		n += !engines[i].why;
+	for (size_t i = 0; i < G_N_ELEMENTS(engines); i++) {
+		if (engines[i].why)
+			continue;
+		if (seen++)
+			g_string_append(s, seen == n ? " or " : ", ");
+		g_string_append(s, engines[i].name);
 	}
-	return WBSIM_FIO_ENGINE_UNKNOWN;
+	return g_string_free(s, FALSE);
 }

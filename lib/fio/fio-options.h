@@ -233,6 +233,33 @@ enum wbsim_fio_engine_kind {
 	WBSIM_FIO_ENGINE_REFUSED,
 };
 
+/* What a modelled engine does with a job's writes. */
+enum wbsim_fio_engine_flags {
+	/* up to iodepth writes in flight (direct I/O); else one at a time */
+	WBSIM_FIO_ENGINE_ASYNC = 1u << 0,
+	/* buffered writes through io_uring: the fio thread submits, an io-wq
+	 * worker runs a write that cannot go without blocking (fio/job.c) */
+	WBSIM_FIO_ENGINE_IO_URING = 1u << 1,
+};
+
+/**
+ * struct wbsim_fio_engine - one ioengine of fio
+ * @name: as ioengine= names it
+ * @why: why wbsim does not model it, NULL when it does
+ * @flags: enum wbsim_fio_engine_flags, for a modelled engine
+ */
+struct wbsim_fio_engine {
+	const char *name;
+	const char *why;
+	unsigned int flags;
+};
+
+/* The engine @engine (NULL: none), or NULL: not one fio has. */
+const struct wbsim_fio_engine *wbsim_fio_engine_find(const char *engine);
+
+/* The modelled engines' names: "sync, psync, ... or posixaio" (g_free()). */
+char *wbsim_fio_engines_modelled(void);
+
 /**
  * wbsim_fio_engine_lookup() - classify an ioengine name
  * @engine: the value of ioengine=

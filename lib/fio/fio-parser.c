@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 #include "core/arg-check.h"
 #include "fio/fio-options.h"
 #include "fio/fio-parser.h"
@@ -711,14 +711,17 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 			break;
 		case WBSIM_FIO_ENGINE_REFUSED:
 			return fio_refuse(error, e->file, e->line, "ioengine", why);
-		default:
+		default: {
+			g_autofree char *modelled = wbsim_fio_engines_modelled();
+
 			if (strchr(val->str, '/'))
 				return fio_refuse(error, e->file, e->line, "ioengine",
 						  "external engines are loaded from shared objects and cannot be simulated");
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s:%u: failed parsing ioengine=%s: fio: engine %s not loadable (expected sync, psync, vsync, pvsync, pvsync2, libaio, io_uring or posixaio)",
-				    e->file, e->line, val->str, val->str);
+				    "%s:%u: failed parsing ioengine=%s: fio: engine %s not loadable (expected %s)",
+				    e->file, e->line, val->str, val->str, modelled);
 			return FALSE;
+		}
 		}
 		set_str(&job->ioengine, val->str);
 		break;

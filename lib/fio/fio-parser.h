@@ -8,7 +8,7 @@
 #define WBSIM_FIO_FIO_PARSER_H
 
 #include <glib.h>
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 #include "core/ini-lexer.h"
 
 /**

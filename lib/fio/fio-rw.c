@@ -3,7 +3,7 @@
  * fio-rw.c - fio's rw= patterns: their names (fio io_ddir.h ddir_str())
  * and which of them write.
  */
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 
 static const char *const rw_names[] = {
 	[WBSIM_FIO_READ] = "read",

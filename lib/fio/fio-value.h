@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 #include <glib.h>
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 
 /**
  * enum wbsim_fio_expr_mode - how numbers inside an expression are read

@@ -7,23 +7,16 @@
  * fio's direct jobs do not mix with buffered I/O to the same file.
  */
 #include <string.h>
+#include "fio/fio-options.h"
 #include "fio/job.h"
 #include "fs/direct-io.h"
 #include "fs/wb-ctx-change.h"
 
-static bool engine_is_async(const char *engine)
-{
-	static const char *const async[] = { "io_uring", "libaio", "posixaio", NULL };
-
-	for (size_t i = 0; engine && async[i]; i++)
-		if (strcmp(engine, async[i]) == 0)
-			return true;
-	return false;
-}
-
 unsigned int wbsim_job_direct_depth(const struct wbsim_job *job)
 {
-	return engine_is_async(job->fio->ioengine) ? MAX(job->fio->iodepth, 1) : 1;
+	const struct wbsim_fio_engine *engine = wbsim_fio_engine_find(job->fio->ioengine);
+
+	return engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC) ? MAX(job->fio->iodepth, 1) : 1;
 }
 
 static void direct_issue(wbsim_sim *sim, void *arg);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 
 /*
  * wbsim_io_log_fn - where the logs go: @text is appended to the log file

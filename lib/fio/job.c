@@ -68,6 +68,7 @@
 #include <string.h>
 #include <wbsim/error.h>
 #include "core/pid.h"
+#include "fio/fio-options.h"
 #include "fio/job.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
@@ -235,12 +236,17 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 	}
 	if (g_path_is_absolute(base))
 		return g_steal_pointer(&base);
-	return g_build_filename(dir, base, NULL);
+	/* g_build_filename() hands over its GString's buffer (128 bytes or
+	 * more); the copy holds the name only (a job may have 500,000 files) */
+	g_autofree char *path = g_build_filename(dir, base, NULL);
+
+	return g_strdup(path);
 }
 
 gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			 const struct wbsim_fio_job *fio, unsigned int index, GError **error)
 {
+	const struct wbsim_fio_engine *engine;
 	uint64_t per_file;
 	char name[64];
 
@@ -274,7 +280,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	 * (its pid is the job's pid in the report); an io_uring job's writes
 	 * run on its io-wq worker, "iou-wrk-<fio's pid>" with a pid of its
 	 * own (inline writes included: one serial writer, see above). */
-	job->uring = !fio->direct && fio->ioengine && strcmp(fio->ioengine, "io_uring") == 0;
+	engine = wbsim_fio_engine_find(fio->ioengine);
+	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	if (job->uring) {
 		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
@@ -526,11 +533,15 @@ static void job_invalidated(wbsim_sim *sim, void *arg)
 	job->after_sync(job);
 }
 
+static void job_end_fsync_next(struct wbsim_job *job);
+
 static void job_fsync_waited(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 
-	wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
+	/* fio's sync latencies are fsync=N's: end_fsync's fsync() is no I/O unit */
+	if (job->after_sync != job_end_fsync_next)
+		wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
 	job->sync_start = 0;
 	job->after_sync(job);
 }

@@ -5,9 +5,9 @@
 #ifndef WBSIM_FIO_JOB_H
 #define WBSIM_FIO_JOB_H
 
-#include "run/machine.h"
+#include "machine/machine.h"
 #include "mm/page-writeback.h"
-#include "report/lat-hist.h"
+#include "core/lat-hist.h"
 #include "fio/job-log.h"
 
 struct wbsim_job_file {

@@ -6,6 +6,8 @@
  * wb_init() leaves it: INIT_BW bandwidth estimates, empty lists, no work.
  */
 #include <wbsim/fs.h>
+#include <wbsim/error.h>
+#include <wbsim/affinity.h>
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
@@ -13,6 +15,7 @@
 #include "fs/cgroup-writeback.h"
 #include "mm/page-memcg.h"
 #include "mm/bandwidth.h"
+#include "mm/page-writeback.h"
 
 /*
  * Models bdi_set_max_bytes(): the byte cap becomes a max_ratio against the
@@ -128,4 +131,72 @@ void wbsim_inode_free(struct wbsim_inode *inode)
 	wbsim_lock_clear(&inode->i_rwsem);
 	g_free(inode->name);
 	g_free(inode);
+}
+
+/* A counter that went below zero reads as a huge unsigned number. */
+#define COUNTER_WRAPPED (UINT64_C(1) << 62)
+
+gboolean wbsim_bdi_check(struct wbsim_bdi *bdi, bool all_wbs, bool deep, GError **error)
+{
+	const struct wbsim_vm *vm = bdi->vm;
+	uint64_t dirty = 0, wbk = 0, reclaimable = 0, writeback = 0;
+	unsigned int nr_wbs = all_wbs ? bdi->wb_list->len : bdi->nr_wb_ctx;
+
+#define FAIL(...) do {									\
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION, __VA_ARGS__);	\
+		return FALSE;								\
+	} while (0)
+	for (guint i = 0; i < bdi->inodes->len; i++) {
+		struct wbsim_inode *inode = bdi->inodes->pdata[i];
+		uint64_t d = wbsim_inode_nr_dirty(inode);
+		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
+
+		/* the counters count accounted pages (whole folios, or blocks) */
+		dirty += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
+		wbk += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
+		if (w != inode->nr_writeback)
+			FAIL("%s: %" G_GUINT64_FORMAT " pages under writeback, inode counts %"
+			     G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);
+		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
+			FAIL("%s has %" G_GUINT64_FORMAT " dirty pages but is on no writeback list",
+			     inode->name, d);
+		/* a fixed affinity keeps every attached inode on its context */
+		if (inode->wb && !bdi->ctx_changing &&
+		    (bdi->affinity->flags & WBSIM_AFFINITY_FIXED) &&
+		    inode->wb->ctx != wbsim_affinity_select(bdi, inode, NULL))
+			FAIL("%s is on context %u, the affinity policy gives %u", inode->name,
+			     inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
+		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
+		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io &&
+		    inode->on_list != &inode->wb->b_attached)
+			FAIL("%s is on a list of another wb", inode->name);
+	}
+	for (unsigned int i = 0; i < nr_wbs; i++) {
+		const struct wbsim_wb *wb = all_wbs ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		reclaimable += wb->stat_reclaimable;
+		writeback += wb->stat_writeback;
+		if (wb->stat_reclaimable >= COUNTER_WRAPPED || wb->stat_writeback >= COUNTER_WRAPPED)
+			FAIL("wb %u counter below zero", i);
+	}
+	if (dirty != vm->nr_file_dirty)
+		FAIL("NR_FILE_DIRTY = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+		     " pages are dirty", vm->nr_file_dirty, dirty);
+	if (wbk != vm->nr_writeback)
+		FAIL("NR_WRITEBACK = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
+		     " pages are under writeback", vm->nr_writeback, wbk);
+	if (reclaimable != vm->nr_file_dirty)
+		FAIL("sum of WB_RECLAIMABLE = %" G_GUINT64_FORMAT " != NR_FILE_DIRTY = %"
+		     G_GUINT64_FORMAT, reclaimable, vm->nr_file_dirty);
+	if (writeback != vm->nr_writeback)
+		FAIL("sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
+		     G_GUINT64_FORMAT, writeback, vm->nr_writeback);
+	if (deep) {
+		g_autoptr(GString) why = g_string_new(NULL);
+
+		if (!wbsim_cgwb_check(bdi, bdi->inodes, why))
+			FAIL("cgroup writeback: %s", why->str);
+	}
+#undef FAIL
+	return TRUE;
 }

@@ -25,6 +25,20 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 		    struct wbsim_fs *fs, const struct wbsim_bdi_params *p);
 void wbsim_bdi_clear(struct wbsim_bdi *bdi);
 
+/*
+ * wbsim_bdi_check() - the invariants of the bdi against its inodes and the
+ * vm's counters (--check): each inode's writeback count equals its pages
+ * under writeback, a dirty inode is on a list of its own wb, a fixed
+ * affinity keeps it on its context, no wb counter went below zero, and the
+ * pages dirty and under writeback add up to NR_FILE_DIRTY and NR_WRITEBACK
+ * both over the inodes and over the wbs. @all_wbs: every wb of wb_list
+ * (cgroup writeback in use), else the contexts' own; @deep: the per-memcg
+ * and per-wb counters against the pages too (wbsim_cgwb_check(), which
+ * walks every page). Return: FALSE with WBSIM_ERROR_SIMULATION saying the
+ * first violation.
+ */
+gboolean wbsim_bdi_check(struct wbsim_bdi *bdi, bool all_wbs, bool deep, GError **error);
+
 /* Inodes of the bdi's filesystem. */
 struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode *fs_inode,
 				    const char *name, unsigned int folio_pages,

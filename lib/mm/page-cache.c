@@ -124,6 +124,9 @@ static void hbm_store(struct wbsim_hbitmap *bm, uint64_t w, uint64_t val)
 	leaf[w % LEAF_WORDS] = val;
 	bm->weight += wbsim_hweight64(val);
 	bm->weight -= wbsim_hweight64(old);
+	/* a word that stays non-zero changes no summary (the common case) */
+	if (!old == !val)
+		return;
 	/* propagate zero <-> non-zero changes upward */
 	for (unsigned int l = 1; l < bm->nlevels && !old != !val; l++) {
 		uint64_t idx = w / WORD_BITS, bit = UINT64_C(1) << (w % WORD_BITS);
@@ -209,6 +212,26 @@ static size_t hbm_mem_bytes(const struct wbsim_hbitmap *bm)
 /* ---------------------------------------------------------------------- */
 /* Page cache                                                              */
 
+/*
+ * The marks of a mapping without pages: read, never written (the const
+ * puts them in read-only memory, so a store into them faults). Only
+ * wbsim_page_cache_mark_dirty() sets bits where none are; it gives the
+ * mapping bitmaps of its own first.
+ */
+static const struct wbsim_hbitmap no_marks[WBSIM_PC_NR_MARKS];
+
+static void pc_marks_reset(struct wbsim_page_cache *pc)
+{
+	pc->marks = (struct wbsim_hbitmap *)no_marks;
+}
+
+/* Give @pc bitmaps of its own before it gets its first page. */
+static void pc_marks_own(struct wbsim_page_cache *pc)
+{
+	if (pc->marks == no_marks)
+		pc->marks = g_new0(struct wbsim_hbitmap, WBSIM_PC_NR_MARKS);
+}
+
 /**
  * wbsim_page_cache_init() - an empty mapping
  * @pc: the state
@@ -220,6 +243,7 @@ static size_t hbm_mem_bytes(const struct wbsim_hbitmap *bm)
 bool wbsim_page_cache_init(struct wbsim_page_cache *pc, uint64_t folio_pages)
 {
 	memset(pc, 0, sizeof(*pc));
+	pc_marks_reset(pc);
 	if (folio_pages == 0)
 		return true;
 	if ((folio_pages & (folio_pages - 1)) || folio_pages > (1U << 20))
@@ -234,8 +258,12 @@ bool wbsim_page_cache_init(struct wbsim_page_cache *pc, uint64_t folio_pages)
  */
 void wbsim_page_cache_destroy(struct wbsim_page_cache *pc)
 {
+	if (pc->marks == no_marks || !pc->marks)
+		return;
 	for (int m = 0; m < WBSIM_PC_NR_MARKS; m++)
 		hbm_free(&pc->marks[m]);
+	g_free(pc->marks);
+	pc_marks_reset(pc);
 }
 
 /**
@@ -289,6 +317,9 @@ size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc)
 {
 	size_t s = sizeof(*pc);
 
+	if (pc->marks == no_marks)
+		return s;
+	s += WBSIM_PC_NR_MARKS * sizeof(*pc->marks);
 	for (int m = 0; m < WBSIM_PC_NR_MARKS; m++)
 		s += hbm_mem_bytes(&pc->marks[m]);
 	return s;
@@ -350,6 +381,7 @@ uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 
 	if (!pc_range(pc, index, nr, &start, &end))
 		return 0;
+	pc_marks_own(pc);
 	for (uint64_t w = start / WORD_BITS; w <= (end - 1) / WORD_BITS; w++) {
 		uint64_t m = word_mask(w, start, end);
 		uint64_t d = hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
@@ -362,6 +394,33 @@ uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 		if ((p | m) != p)
 			hbm_store(&pc->marks[WBSIM_PC_PRESENT], w, p | m);
 	}
+	return count;
+}
+
+/**
+ * wbsim_page_cache_count() - pages with @mark in a range
+ * @pc: the state
+ * @mark: the mark
+ * @index: first page
+ * @nr: number of pages (not widened to folios)
+ *
+ * Return: how many of the pages [index, index + nr) have @mark; a word
+ * at a time, so a write's few pages cost a word read or two.
+ */
+uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
+				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr)
+{
+	const struct wbsim_hbitmap *bm = &pc->marks[mark];
+	uint64_t end, count = 0;
+
+	if (index >= WBSIM_PC_MAX_PAGES || nr == 0 || !bm->weight)
+		return 0;
+	end = nr > WBSIM_PC_MAX_PAGES - index ? WBSIM_PC_MAX_PAGES : index + nr;
+	/* the words of the range that hold a set bit, found through the
+	 * summaries (a sparse mark over a long range costs its set words) */
+	for (uint64_t w = hbm_next_word(bm, index / WORD_BITS); w <= (end - 1) / WORD_BITS;
+	     w = hbm_next_word(bm, w + 1))
+		count += popcount(hbm_word(bm, w) & word_mask(w, index, end));
 	return count;
 }
 

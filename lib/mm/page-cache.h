@@ -71,12 +71,15 @@ enum wbsim_pc_mark {
 
 /**
  * struct wbsim_page_cache - page state of one mapping
- * @marks: one hierarchical bitmap per mark
+ * @marks: one hierarchical bitmap per mark, allocated when the first page
+ *	is dirtied and freed when the mapping empties; until then a shared,
+ *	read-only set of empty bitmaps (a scenario of 500,000 files keeps
+ *	most of them without a cached page)
  * @writeback_index: where the next cyclic writeback pass starts
  * @folio_order: folios have 1 << @folio_order pages
  */
 struct wbsim_page_cache {
-	struct wbsim_hbitmap marks[WBSIM_PC_NR_MARKS];
+	struct wbsim_hbitmap *marks;
 	uint64_t writeback_index;
 	unsigned int folio_order;
 };
@@ -119,6 +122,8 @@ size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc);
 
 uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 				     uint64_t index, uint64_t nr);
+uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
+				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr);
 uint64_t wbsim_page_cache_next(const struct wbsim_page_cache *pc,
 			       enum wbsim_pc_mark mark, uint64_t index);
 uint64_t wbsim_page_cache_next_dirty(const struct wbsim_page_cache *pc,

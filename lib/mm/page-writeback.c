@@ -73,6 +73,12 @@ uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_
 {
 	uint64_t f = inode->folio_pages, count = 0;
 
+	/* single-page folios: the pages in the range without the mark (one
+	 * bit test for a write of one page, the common case) */
+	if (f == 1 && nr == 1)
+		return !wbsim_page_cache_test(&inode->pages, mark, first);
+	if (f == 1)
+		return nr - wbsim_page_cache_count(&inode->pages, mark, first, nr);
 	for (uint64_t fo = first / f; fo * f < first + nr; fo++) {
 		uint64_t next = wbsim_page_cache_next(&inode->pages, mark, fo * f);
 

@@ -4,6 +4,7 @@
  * domain's completion proportions (kernel: mm/page-writeback.c globals,
  * writeout_period(), __wb_writeout_add()).
  */
+#include <wbsim/error.h>
 #include "mm/vm.h"
 #include "mm/dirty-limits.h"
 #include "fs/writeback.h"
@@ -94,4 +95,22 @@ void wbsim_vm_writeout_add(struct wbsim_vm *vm, struct wbsim_wb *wb, uint64_t nr
 					 wb->bdi->dirty.max_prop_frac, nr, now, vm->dirty.hz))
 		wbsim_timer_arm(vm->sim, &memcg->period_timer,
 				wbsim_jiffy_time(vm, memcg->dom.period_time));
+}
+
+gboolean wbsim_vm_check(const struct wbsim_vm *vm, GError **error)
+{
+	/* a counter that went below zero reads as a huge unsigned number */
+	const uint64_t wrapped = UINT64_C(1) << 62;
+
+	if (vm->nr_file_dirty >= wrapped || vm->nr_writeback >= wrapped) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION, "global counter below zero");
+		return FALSE;
+	}
+	if (vm->nr_dirtied != vm->nr_written + vm->nr_file_dirty + vm->nr_writeback) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
+			    "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
+			    " + dirty + writeback", vm->nr_dirtied, vm->nr_written);
+		return FALSE;
+	}
+	return TRUE;
 }

@@ -93,6 +93,14 @@ void wbsim_vm_clear(struct wbsim_vm *vm);
  * replaces free memory, so it is RAM less what is never dirtyable. */
 uint64_t wbsim_vm_dirtyable_memory(const struct wbsim_vm *vm);
 
+/*
+ * wbsim_vm_check() - the vm's own invariants (--check): no global counter
+ * went below zero, and every page dirtied was written, or is dirty or
+ * under writeback still. Return: FALSE with WBSIM_ERROR_SIMULATION saying
+ * the first violation.
+ */
+gboolean wbsim_vm_check(const struct wbsim_vm *vm, GError **error);
+
 /* Global thresholds of this moment (domain_dirty_limits() on G). */
 void wbsim_global_dirty_limits(const struct wbsim_vm *vm, uint64_t *bg_thresh,
 			       uint64_t *thresh);

@@ -8,12 +8,16 @@
  * "fio-3.33 (wbsim <version>)": it starts with "fio-" and the version of
  * the fio whose output formats are written, Debian 12's fio 3.33, so a
  * parser that checks or splits fio's version string keeps working, and the
- * parenthesis marks simulated data), then "wbsim version" (the same mark
- * as a key of its own),
- * "timestamp"/"timestamp_ms" 0 and "time" "simulated" (no wall clock),
- * "global options", "jobs" (one entry per job, or per group of jobs with
+ * parenthesis marks simulated data), "timestamp"/"timestamp_ms" 0 and
+ * "time" "simulated" (no wall clock),
+ * "global options" (as fio, only when there are some), "jobs" (one entry per job, or per group of jobs with
  * group_reporting, as in the text report), "disk_util" for the simulated
- * device, then "wbsim". "read", "write" and "trim" are always present (read
+ * device, then "wbsim" (the simulator's own figures, its "version" first).
+ * Every key outside "wbsim" is one fio 3.33 writes for the same job, in its
+ * order (tests/sim/test-fio-json-keys.py compares with a real fio run):
+ * no "job_start", "latency_target_ns", "latency_window_us" or disk_util
+ * "read_sectors"/"write_sectors", which only later fio versions write.
+ * "read", "write" and "trim" are always present (read
  * and trim zero-filled: wbsim models writes), and "sync" carries the fsync
  * latencies. Percentiles appear, as in fio, only in latency objects with
  * samples; json+ adds fio's "bins" (bucket value in ns -> count) beside
@@ -27,6 +31,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/version.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 /* "fio version": fio's prefix and the version of the formats written */
 
@@ -50,21 +55,30 @@ static void set_str(JsonBuilder *b, const char *key, const char *v)
 	json_builder_add_string_value(b, v ? v : "");
 }
 
-/* An object of option name -> value as typed ("" for a bare key). */
-static void add_options(JsonBuilder *b, const char *key, const GPtrArray *opts,
-			gboolean skip_if_empty)
+/*
+ * An object of option name -> value as typed. fio 3.33 leaves bare keys
+ * (group_reporting, stonewall, time_based without "=") out, and writes no
+ * object when no option is left.
+ */
+static void add_options(JsonBuilder *b, const char *key, const GPtrArray *opts)
 {
-	if (skip_if_empty && (!opts || !opts->len))
-		return;
-	json_builder_set_member_name(b, key);
-	json_builder_begin_object(b);
+	gboolean any = FALSE;
+
 	for (guint i = 0; opts && i < opts->len; i++) {
 		const struct wbsim_fio_option *o = opts->pdata[i];
 
+		if (!o->value)
+			continue;
+		if (!any) {
+			json_builder_set_member_name(b, key);
+			json_builder_begin_object(b);
+			any = TRUE;
+		}
 		/* json-glib keeps a repeated name at its first position */
 		set_str(b, o->name, o->value);
 	}
-	json_builder_end_object(b);
+	if (any)
+		json_builder_end_object(b);
 }
 
 /*
@@ -200,13 +214,12 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	json_builder_begin_object(b);
 	set_str(b, "jobname", ts->first->name);
 	set_int(b, "groupid", ts->groupid);
-	set_int(b, "job_start", ts->first->start_ns / 1000000);
 	set_int(b, "error", 0);
 	set_int(b, "eta", 0);
 	/* elapsed: whole seconds of simulated time, rounded up */
 	set_int(b, "elapsed", (r->sim_ns + 999999999) / 1000000000);
 	if (ts->first->fio)
-		add_options(b, "job options", ts->first->fio->options, TRUE);
+		add_options(b, "job options", ts->first->fio->options);
 
 	add_ddir(b, "read", NULL, NULL, plus);
 	add_ddir(b, "write", ts, g, plus);
@@ -233,10 +246,8 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	add_lat_ranges(b, "latency_ms", ts->lat_m, WBSIM_LAT_M_NR);
 	set_int(b, "latency_depth", ts->iodepth);
 	set_int(b, "latency_target", 0);
-	set_int(b, "latency_target_ns", 0);
 	set_dbl(b, "latency_percentile", 100.0);
 	set_int(b, "latency_window", 0);
-	set_int(b, "latency_window_us", 0);
 	json_builder_end_object(b);
 }
 
@@ -252,8 +263,6 @@ static void add_disk_util(JsonBuilder *b, const struct wbsim_run_result *r)
 	set_str(b, "name", r->device ? r->device : "simdev");
 	set_int(b, "read_ios", 0);
 	set_int(b, "write_ios", d->requests);
-	set_int(b, "read_sectors", 0);
-	set_int(b, "write_sectors", d->bytes / 512);
 	set_int(b, "read_merges", 0);
 	set_int(b, "write_merges", d->merges);
 	set_int(b, "read_ticks", 0);
@@ -316,6 +325,8 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "cpu_ns", w->cpu_ns);
 		set_int(b, "cpu_wait_ns", w->cpu_wait_ns);
 		set_int(b, "lock_wait_ns", w->lock_wait_ns);
+		if (w->irq_ns)
+			set_int(b, "irq_ns", w->irq_ns);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -403,6 +414,7 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 {
 	json_builder_set_member_name(b, "wbsim");
 	json_builder_begin_object(b);
+	set_str(b, "version", WBSIM_VERSION_STRING);
 	set_str(b, "scenario", r->scenario);
 	set_str(b, "description", r->description);
 	set_int(b, "seed", r->seed);
@@ -499,11 +511,10 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
 
 	json_builder_begin_object(b);
 	set_str(b, "fio version", WBSIM_FIO_VERSION_STRING);
-	set_str(b, "wbsim version", WBSIM_VERSION_STRING);
 	set_int(b, "timestamp", 0);
 	set_int(b, "timestamp_ms", 0);
 	set_str(b, "time", "simulated");
-	add_options(b, "global options", global_options, FALSE);
+	add_options(b, "global options", global_options);
 	json_builder_set_member_name(b, "jobs");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < st->ts->len; i++) {

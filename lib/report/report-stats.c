@@ -26,6 +26,7 @@
 #include <math.h>
 #include <glib.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 const double wbsim_report_percentiles[WBSIM_NR_PERCENTILES] = {
 	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0,

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <glib.h>
 #include "report/report.h"
+#include "defs/fio.h"
 
 #define PAGE_KIB 4	/* wbsim's page size, WBSIM_PAGE_SIZE, in KiB */
 
@@ -283,7 +284,7 @@ static void show_group(GString *s, const struct wbsim_report_group *g)
 			       g->min_run, g->max_run);
 }
 
-/* fio's "Disk stats" line, from the simulated device's counters. */
+/* fio 3.33's "Disk stats" line (no sectors=: later fio's), from the simulated device's counters. */
 static void show_disk(GString *s, const struct wbsim_run_result *r)
 {
 	const struct wbsim_blk_stats *d = &r->device_stats;
@@ -293,10 +294,10 @@ static void show_disk(GString *s, const struct wbsim_run_result *r)
 	if (!d->elapsed_ns)
 		return;
 	g_string_append(s, "\nDisk stats (read/write):\n");
-	g_string_append_printf(s, "  %s: ios=0/%" PRIu64 ", sectors=0/%" PRIu64
+	g_string_append_printf(s, "  %s: ios=0/%" PRIu64
 			       ", merge=0/%" PRIu64 ", ticks=0/%" PRIu64
 			       ", in_queue=%" PRIu64 ", util=",
-			       r->device ? r->device : "simdev", d->requests, d->bytes / 512,
+			       r->device ? r->device : "simdev", d->requests,
 			       d->merges, d->total_latency_ns / 1000000, in_queue);
 	add_d(s, "%3.2f", util);
 	g_string_append(s, "%\n");
@@ -351,6 +352,11 @@ static void wbsim_section_contexts(GString *s, const struct wbsim_run_result *r)
 		add_ms(s, w->cpu_wait_ns);
 		g_string_append(s, ", lock wait=");
 		add_ms(s, w->lock_wait_ns);
+		if (w->irq_ns) {
+			/* interrupts on its CPU (per-CPU completion vectors) */
+			g_string_append(s, ", preempted by irq=");
+			add_ms(s, w->irq_ns);
+		}
 		g_string_append_c(s, '\n');
 	}
 }

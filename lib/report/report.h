@@ -56,7 +56,7 @@ char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall)
  * wbsim_report_json_full() - fio's JSON or JSON+ output, with "global options"
  * @r: the run
  * @global_options: struct wbsim_fio_option * (wbsim_fio_file.global_options),
- *	or NULL for an empty "global options" object. A name given twice
+ *	or NULL; none gives no "global options" object, as fio. A name given twice
  *	(several [global] sections) is written once, at its first position,
  *	with its last value: what Python's json.loads() makes of fio's
  *	duplicate keys.

@@ -11,8 +11,9 @@
 #include <stdbool.h>
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
-#include <wbsim/fio.h>
-#include "report/lat-hist.h"
+#include "core/lat-hist.h"
+
+struct wbsim_fio_job;
 
 #define WBSIM_PAUSE_BUCKETS 11	/* <1, <2, <4, ... <512 ms, >= 512 ms */
 
@@ -26,7 +27,7 @@
  *	end_fsync included, as fio counts it)
  * @start_ns: when its first write was issued
  * @clat: latency of each write() call, throttle pauses included
- * @sync_lat: latency of each fsync
+ * @sync_lat: latency of each fsync=N fsync (not end_fsync's, as fio)
  * @pauses: balance_dirty_pages() sleeps
  * @paused_ns: their total
  * @max_pause_ns: longest balance_dirty_pages() call (all its sleeps)
@@ -83,6 +84,7 @@ struct wbsim_job_result {
  * @cpu_ns: flusher CPU time
  * @cpu_wait_ns: flusher time waiting for a CPU
  * @lock_wait_ns: flusher time waiting for locks
+ * @irq_ns: time hard interrupts on its CPU stretched the flusher's bursts
  */
 struct wbsim_wb_result {
 	unsigned int ctx;
@@ -97,6 +99,7 @@ struct wbsim_wb_result {
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
+	wbsim_time_t irq_ns;
 };
 
 /**

@@ -13,6 +13,7 @@
 #include <wbsim/error.h>
 #include "report/trace-dat.h"
 #include "report/trace-format.h"
+#include "report/trace.h"
 
 /* The kernel ring buffer's event header (kernel/trace/ring_buffer.c). */
 #define RB_TYPE_LEN_BITS	5
@@ -200,14 +201,21 @@ static char *cmdlines(const struct wbsim_trace_dat *dat)
 	return g_string_free(s, FALSE);
 }
 
+/* @ev is one of @events (NULL: every event) */
+static gboolean event_selected(const char *const *events, int ev)
+{
+	return !events || g_strv_contains(events, wbsim_trace_event_names[ev]);
+}
+
 gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const char *path,
-			       unsigned int nr_cpus, GError **error)
+			       unsigned int nr_cpus, const char *const *events, GError **error)
 {
 	g_autoptr(GByteArray) h = g_byte_array_new();
 	g_autofree char *cmds = cmdlines(dat);
 	const guint8 magic[] = { 0x17, 0x08, 0x44 };
 	guint8 endian = G_BYTE_ORDER == G_BIG_ENDIAN, long_size = 8;
 	uint64_t offset;
+	uint32_t nr_events = 0;
 	gboolean ok = TRUE;
 
 	nr_cpus = MAX(nr_cpus, dat->cpus->len);
@@ -224,10 +232,16 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 	put_u32(h, 0);				/* no ftrace event formats */
 	put_u32(h, 1);				/* one event system */
 	put_str(h, WBSIM_TRACE_SYSTEM);
-	put_u32(h, WBSIM_TRACE_NR_EVENTS);
+	/* the selected events' formats only, as trace-cmd record -e stores them */
+	for (int ev = 0; ev < WBSIM_TRACE_NR_EVENTS; ev++)
+		nr_events += event_selected(events, ev);
+	put_u32(h, nr_events);
 	for (int ev = 0; ev < WBSIM_TRACE_NR_EVENTS; ev++) {
-		g_autofree char *fmt = wbsim_trace_event_format((enum wbsim_trace_event)ev);
+		g_autofree char *fmt = NULL;
 
+		if (!event_selected(events, ev))
+			continue;
+		fmt = wbsim_trace_event_format((enum wbsim_trace_event)ev);
 		put_sized(h, fmt, 8);
 	}
 	put_u32(h, 0);				/* kallsyms: none */

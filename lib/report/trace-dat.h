@@ -38,10 +38,12 @@ void wbsim_trace_dat_add(struct wbsim_trace_dat *dat, uint64_t ts_ns, unsigned i
 
 /*
  * wbsim_trace_dat_write() - write the whole file to @f for a machine of
- * @nr_cpus CPUs (at least the highest CPU an event was added on, plus one).
+ * @nr_cpus CPUs (at least the highest CPU an event was added on, plus one),
+ * with the format files of @events only (names as wbsim_trace_event_names;
+ * NULL: every event), as trace-cmd record -e stores the selected events'.
  * Return: FALSE with WBSIM_ERROR_IO naming @path if writing failed.
  */
 gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const char *path,
-			       unsigned int nr_cpus, GError **error);
+			       unsigned int nr_cpus, const char *const *events, GError **error);
 
 #endif

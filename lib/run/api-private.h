@@ -1,17 +1,37 @@
 /* SPDX-License-Identifier: MIT */
-/* run/api-private.h - what run-api.c and result.c share. */
+/* run/api-private.h - what the public API's files (run-api.c, result.c,
+ * report-api.c, sweep-api.c) share. */
 #ifndef WBSIM_API_PRIVATE_H
 #define WBSIM_API_PRIVATE_H
 
 #include <wbsim/result.h>
+#include <wbsim/run.h>
 #include "report/results.h"
+#include "run/run.h"
 
-/* struct wbsim_result - the public handle over the internal results. */
+/**
+ * struct wbsim_result - the public handle over the internal results
+ * @r: the results
+ * @scn: the scenario run (the results refer to its fio jobs)
+ * @dat: the tracepoints recorded for trace.dat, or NULL
+ * @dat_events: the events selected for trace.dat (NULL: all), whose
+ *	format files the file stores
+ */
 struct wbsim_result {
 	struct wbsim_run_result *r;
+	const struct wbsim_scenario *scn;
+	struct wbsim_trace_dat *dat;
+	char **dat_events;
 };
 
 /* Take ownership of @rr in a new public handle. */
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr);
+
+/*
+ * wbsim_run_opts_to_internal() - the internal options that make a run do
+ * what @opts (NULL: none) asks; @ro refers to @opts, which must outlive
+ * the run.
+ */
+void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_options *ro);
 
 #endif

@@ -7,7 +7,8 @@
  */
 #include <string.h>
 #include "run/api-private.h"
-#include "report/lat-hist.h"
+#include "report/trace-dat.h"
+#include "core/lat-hist.h"
 
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr)
 {
@@ -22,6 +23,8 @@ void wbsim_result_free(wbsim_result *r)
 	if (!r)
 		return;
 	wbsim_run_result_free(r->r);
+	wbsim_trace_dat_free(r->dat);
+	g_strfreev(r->dat_events);
 	g_free(r);
 }
 
@@ -314,4 +317,56 @@ double wbsim_result_series_value(const wbsim_result *r, unsigned int row, unsign
 	n = r->r->series.columns->len;
 	g_return_val_if_fail(col < n && row < wbsim_result_series_nr_rows(r), 0);
 	return g_array_index(r->r->series.values, double, (gsize)row * n + col);
+}
+
+const double *wbsim_result_series_row(const wbsim_result *r, unsigned int row)
+{
+	g_return_val_if_fail(r != NULL && row < wbsim_result_series_nr_rows(r), NULL);
+	return &g_array_index(r->r->series.values, double,
+			      (gsize)row * r->r->series.columns->len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Iterators                                                                */
+
+static void iter_start(wbsim_result_iter *it, const wbsim_result *r, unsigned int n)
+{
+	it->r = r;
+	it->next = 0;
+	it->n = n;
+}
+
+void wbsim_result_iter_jobs(wbsim_result_iter *it, const wbsim_result *r)
+{
+	g_return_if_fail(it != NULL);
+	iter_start(it, r, r ? wbsim_result_nr_jobs(r) : 0);
+}
+
+void wbsim_result_iter_wbs(wbsim_result_iter *it, const wbsim_result *r)
+{
+	g_return_if_fail(it != NULL);
+	iter_start(it, r, r ? wbsim_result_nr_wbs(r) : 0);
+}
+
+void wbsim_result_iter_files(wbsim_result_iter *it, const wbsim_result *r)
+{
+	g_return_if_fail(it != NULL);
+	iter_start(it, r, r ? wbsim_result_nr_files(r) : 0);
+}
+
+void wbsim_result_iter_series(wbsim_result_iter *it, const wbsim_result *r)
+{
+	g_return_if_fail(it != NULL);
+	iter_start(it, r, r ? wbsim_result_series_nr_rows(r) : 0);
+}
+
+gboolean wbsim_result_iter_next(wbsim_result_iter *it, unsigned int *index)
+{
+	g_return_val_if_fail(it != NULL, FALSE);
+	if (it->next >= it->n)
+		return FALSE;
+	if (index)
+		*index = it->next;
+	it->next++;
+	return TRUE;
 }

@@ -11,6 +11,7 @@
 #include "run/api-private.h"
 #include "core/arg-check.h"
 #include "report/trace.h"
+#include "report/trace-dat.h"
 #include "run/run.h"
 #include "scenario/config-private.h"
 
@@ -199,6 +200,14 @@ struct wbsim_run_opts {
 	char **trace_events;	/* NULL: all */
 	wbsim_point_fn point_fn;
 	void *point_data;
+	char *name;
+	gboolean drop_series;	/* wbsim_run_opts_set_keep_series(FALSE) */
+	wbsim_progress_fn progress_fn;
+	void *progress_data;
+	wbsim_fio_log_fn fio_log_fn;
+	void *fio_log_data;
+	gboolean trace_dat;	/* wbsim_run_opts_set_trace_dat() */
+	char **dat_events;	/* NULL: all */
 };
 
 wbsim_run_opts *wbsim_run_opts_new(void)
@@ -211,6 +220,8 @@ void wbsim_run_opts_free(wbsim_run_opts *opts)
 	if (!opts)
 		return;
 	g_strfreev(opts->trace_events);
+	g_strfreev(opts->dat_events);
+	g_free(opts->name);
 	g_free(opts);
 }
 
@@ -244,6 +255,49 @@ void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn, void *
 	opts->point_data = user_data;
 }
 
+void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
+				  gboolean record)
+{
+	g_return_if_fail(opts != NULL);
+	g_strfreev(opts->dat_events);
+	opts->dat_events = events ? g_strdupv((char **)events) : NULL;
+	opts->trace_dat = record;
+}
+
+void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name)
+{
+	g_return_if_fail(opts != NULL);
+	g_free(opts->name);
+	opts->name = g_strdup(name);
+}
+
+void wbsim_run_opts_set_keep_series(wbsim_run_opts *opts, gboolean keep)
+{
+	g_return_if_fail(opts != NULL);
+	opts->drop_series = !keep;
+}
+
+void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progress_fn fn,
+				    void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->progress_fn = fn;
+	opts->progress_data = user_data;
+}
+
+void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log_fn fn, void *user_data)
+{
+	g_return_if_fail(opts != NULL);
+	opts->fio_log_fn = fn;
+	opts->fio_log_data = user_data;
+}
+
+char **wbsim_trace_events_select(const char *list, GError **error)
+{
+	wbsim_check_arg(list != NULL, NULL, error);
+	return wbsim_trace_select_events(list, error);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Running                                                                  */
 
@@ -262,6 +316,20 @@ static void api_job_end(void *arg, wbsim_time_t now, unsigned int job, const cha
 	o->point_fn(WBSIM_POINT_JOB_END, now, (int)job, name, o->point_data);
 }
 
+static void api_progress(void *arg, const struct wbsim_run_progress *p)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->progress_fn(p->now, p->fraction, p->jobs_running, p->bytes, o->progress_data);
+}
+
+static void api_fio_log(void *arg, const char *name, const char *text, gboolean append)
+{
+	const wbsim_run_opts *o = arg;
+
+	o->fio_log_fn(name, text, append, o->fio_log_data);
+}
+
 /* The event name of an ftrace text line "<comm>-<pid> [<cpu>] ..... <secs>:
  * <event>: <fields>": the text between the first ": " and the next ':'. */
 static void api_trace(void *arg, const char *line)
@@ -276,41 +344,79 @@ static void api_trace(void *arg, const char *line)
 	o->trace_fn(event, line, o->trace_data);
 }
 
+void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_options *ro)
+{
+	memset(ro, 0, sizeof(*ro));
+	if (!opts)
+		return;
+	ro->name = opts->name;
+	ro->check = opts->check;
+	ro->series_streamed = opts->drop_series;
+	ro->hook_arg = (void *)opts;
+	if (opts->sample_fn)
+		ro->sample_fn = api_sample;
+	if (opts->point_fn)
+		ro->job_end_fn = api_job_end;
+	if (opts->progress_fn)
+		ro->progress_fn = api_progress;
+	if (opts->fio_log_fn) {
+		ro->io_log_fn = api_fio_log;
+		ro->io_log_arg = (void *)opts;
+	}
+	if (opts->trace_fn) {
+		ro->trace_fn = api_trace;
+		ro->trace_arg = (void *)opts;
+		/* lines of other events are not even formatted */
+		ro->trace_events = (const char *const *)opts->trace_events;
+	}
+	/* with both, api_trace() still filters the lines by their own list */
+	if (opts->trace_dat)
+		ro->trace_events = (const char *const *)opts->dat_events;
+}
+
+/* Every name of @events (NULL: none) is a tracepoint the model emits. */
+static gboolean known_events(char **events, const char *what, GError **error)
+{
+	for (size_t i = 0; events && events[i]; i++) {
+		if (!g_strv_contains(wbsim_trace_event_names, events[i])) {
+			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "%s: unknown tracepoint '%s': expected one of %s",
+				    what, events[i], known);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, GError **error)
 {
 	struct wbsim_run_options ro = { 0 };
 	struct wbsim_run_result *rr;
+	struct wbsim_trace_dat *dat = NULL;
 	wbsim_result *r;
 
 	wbsim_check_arg(scn != NULL, NULL, error);
 	/* a name that is never emitted would silently deliver nothing */
-	for (size_t i = 0; opts && opts->trace_fn && opts->trace_events &&
-			   opts->trace_events[i]; i++) {
-		if (!g_strv_contains(wbsim_trace_event_names, opts->trace_events[i])) {
-			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
-
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    "wbsim_run_opts_set_trace_fn: unknown tracepoint '%s': expected one of %s",
-				    opts->trace_events[i], known);
-			return NULL;
-		}
-	}
-	if (opts) {
-		ro.check = opts->check;
-		ro.hook_arg = (void *)opts;
-		if (opts->sample_fn)
-			ro.sample_fn = api_sample;
-		if (opts->point_fn)
-			ro.job_end_fn = api_job_end;
-		if (opts->trace_fn) {
-			ro.trace_fn = api_trace;
-			ro.trace_arg = (void *)opts;
-		}
-	}
-	rr = wbsim_run_scenario(scn, &ro, error);
-	if (!rr)
+	if (opts && ((opts->trace_fn &&
+		      !known_events(opts->trace_events, "wbsim_run_opts_set_trace_fn", error)) ||
+		     (opts->trace_dat &&
+		      !known_events(opts->dat_events, "wbsim_run_opts_set_trace_dat", error))))
 		return NULL;
+	wbsim_run_opts_to_internal(opts, &ro);
+	if (opts && opts->trace_dat)
+		ro.trace_dat = dat = wbsim_trace_dat_new();
+	rr = wbsim_run_scenario(scn, &ro, error);
+	if (!rr) {
+		wbsim_trace_dat_free(dat);
+		return NULL;
+	}
 	r = wbsim_result_wrap(rr);
+	r->scn = scn;
+	r->dat = dat;
+	if (dat && opts->dat_events)
+		r->dat_events = g_strdupv(opts->dat_events);
 	if (opts && opts->point_fn)
 		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
 	return r;

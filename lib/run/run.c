@@ -8,7 +8,8 @@
 #include <wbsim/error.h>
 #include <wbsim/scenario.h>
 #include <wbsim/affinity.h>
-#include "run/run.h"
+#include "run/run-private.h"
+#include "run/events.h"
 #include "fio/job.h"
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
@@ -33,44 +34,6 @@
  */
 #define MEMMAP_SHIFT 6
 #define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
-
-struct wbsim_run {
-	const struct wbsim_scenario *scn;
-	const struct wbsim_config *cfg;
-	struct wbsim_run_options opts;
-	struct wbsim_machine m;
-	struct wbsim_job *jobs;
-	unsigned int nr_jobs;
-	unsigned int jobs_done;
-	unsigned int cur_group;
-	wbsim_timer sampler;
-	wbsim_timer checker;
-	struct wbsim_trace trace;
-	struct wbsim_run_result *result;
-	unsigned int pending_events;
-	/* timed_event and measure_point structs whose event has not ended:
-	 * a run stopped at its time limit frees them at the end */
-	GPtrArray *live_timed, *live_measure;
-	bool workload_done;
-	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
-	bool remount_started;	/* [measure] extents = remount began */
-	struct wbsim_config_event remount_ev;
-	/* filefrag's FIEMAP_FLAG_SYNC at a [measure] moment */
-	struct wbsim_config_event filefrag_ev;
-	GError *failure;
-	uint64_t checks;
-	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
-	 * the memcg paths with time-series columns, in first-use order;
-	 * cgroup-remove events waiting for their jobs to stop */
-	bool cgroups;
-	bool final_check;	/* the --check pass after the run */
-	GPtrArray *cg_paths;
-	/* cg_paths by path (value: index + 1), and each memcg's index by its
-	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
-	 * samples look memcgs and wbs up by id, not by comparing paths */
-	GHashTable *cg_index, *memcg_col;
-	GPtrArray *removals;
-};
 
 /* ------------------------------------------------------------------------ */
 /* Files                                                                    */
@@ -292,8 +255,6 @@ static void machine_free(struct wbsim_machine *m)
 
 static void start_group(struct wbsim_run *run);
 static void schedule_after_jobs(struct wbsim_run *run);
-static void run_maybe_finish(struct wbsim_run *run);
-static void cgroup_removals_progress(struct wbsim_run *run);
 
 static void job_done(struct wbsim_job *job, void *arg)
 {
@@ -304,7 +265,7 @@ static void job_done(struct wbsim_job *job, void *arg)
 		run->opts.job_end_fn(run->opts.hook_arg, wbsim_sim_now(run->m.sim),
 				     (unsigned int)(job - run->jobs), job->fio->name);
 	run->jobs_done++;
-	cgroup_removals_progress(run);
+	wbsim_run_events_job_done(run);
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].fio->group_id == run->cur_group && run->jobs[i].state != JOB_DONE)
 			group_over = false;
@@ -313,7 +274,7 @@ static void job_done(struct wbsim_job *job, void *arg)
 	if (run->jobs_done == run->nr_jobs) {
 		run->workload_done = true;
 		schedule_after_jobs(run);
-		run_maybe_finish(run);
+		wbsim_run_maybe_finish(run);
 		return;
 	}
 	run->cur_group++;
@@ -338,297 +299,6 @@ static void start_group(struct wbsim_run *run)
 	}
 }
 
-/* ------------------------------------------------------------------------ */
-/* Timed events: sync, syncfs, umount                                       */
-
-struct timed_event {
-	struct wbsim_run *run;
-	const struct wbsim_config_event *ev;
-	unsigned int outstanding;
-	wbsim_time_t start;
-	struct wbsim_wb_work *works;
-	guint wait_next;
-	/* called when the writeback is over (remount, filefrag), else NULL */
-	void (*then)(struct timed_event *te);
-	/* filefrag: the [measure] moment counted after the sync */
-	const char *moment;
-	/* cgroup-remove: the cgroup and the jobs being stopped in it */
-	struct wbsim_memcg *memcg;
-	GPtrArray *stopping;
-};
-
-static void timed_event_free(void *p)
-{
-	struct timed_event *te = p;
-
-	g_free(te->works);
-	if (te->stopping)
-		g_ptr_array_unref(te->stopping);
-	g_free(te);
-}
-
-static void timed_event_done(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_add(run->m.warnings,
-			g_strdup_printf("event '%s' at %.3f s took %.3f ms", te->ev->action,
-					te->start / 1e9, (wbsim_sim_now(sim) - te->start) / 1e6));
-	if (te->then)
-		te->then(te);
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-/* wait_sb_inodes(): after the works, wait for every inode that still has
- * pages under writeback, one after the other. */
-static void timed_event_wait_inodes(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	GPtrArray *inodes = te->run->m.inodes;
-
-	while (te->wait_next < inodes->len) {
-		struct wbsim_inode *inode = inodes->pdata[te->wait_next];
-
-		if (inode->nr_writeback) {
-			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, timed_event_wait_inodes, te);
-			return;
-		}
-		te->wait_next++;
-	}
-	timed_event_done(sim, te);
-}
-
-/* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
- * for; sync(2) first wakes every flusher for a start-all pass. */
-static void timed_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_bdi *bdi = &te->run->m.bdi;
-	bool all = strcmp(te->ev->action, "sync") == 0 || strcmp(te->ev->action, "umount") == 0 ||
-		   strcmp(te->ev->action, "remount") == 0;
-
-	/* with cgroups, every wb of the bdi (bdi_split_work_to_wbs() walks
-	 * bdi->wb_list, where killed wbs stay until released) */
-	bool cg = te->run->cgroups && bdi->wb_list;
-	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
-
-	te->start = wbsim_sim_now(sim);
-	te->works = g_new0(struct wbsim_wb_work, nr);
-	te->outstanding = 1;
-	for (unsigned int i = 0; i < nr; i++) {
-		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
-
-		if (all)
-			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
-		if (!wb->has_dirty_io)
-			continue;
-		te->works[i] = (struct wbsim_wb_work){
-			.nr_pages = WBSIM_LONG_MAX,
-			.sync_mode = WB_SYNC_ALL,
-			.for_sync = true,
-			.range_cyclic = false,
-			.reason = WB_REASON_SYNC,
-			.done_fn = timed_event_wait_inodes,
-			.done_arg = te,
-			.done_count = &te->outstanding,
-		};
-		te->outstanding++;
-		wbsim_wb_queue_work(wb, &te->works[i]);
-	}
-	/* the issuer's own reference */
-	if (--te->outstanding == 0)
-		timed_event_wait_inodes(sim, te);
-}
-
-/* [events] at = TIME contexts N [quiesce|freeze]: change nr_wb_ctx. */
-static void contexts_event_done(void *arg, const struct wbsim_ctx_change_result *res)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_add(run->m.warnings,
-			g_strdup_printf("event 'contexts %s' at %.3f s: %u -> %u contexts, writeback "
-					"drained after %.3f ms, done after %.3f ms, %" G_GUINT64_FORMAT
-					" inodes moved, %" G_GUINT64_FORMAT " writers blocked for %.3f ms "
-					"in total", te->ev->args, res->start / 1e9, res->from, res->to,
-					(res->quiesced - res->start) / 1e6,
-					(res->done - res->start) / 1e6, res->inodes_moved,
-					res->writers_blocked, res->writers_blocked_ns / 1e6));
-	run->result->ctx_changes++;
-	run->result->ctx_change_ns += res->done - res->start;
-	run->result->writers_blocked_ns += res->writers_blocked_ns;
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-static void contexts_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	unsigned int nr;
-	gboolean freeze;
-
-	te->start = wbsim_sim_now(sim);
-	/* the arguments were checked when the scenario was loaded */
-	wbsim_config_parse_contexts_event(te->ev->args, &nr, &freeze);
-	wbsim_bdi_change_nr_wb_ctx(&te->run->m.bdi, nr,
-				   freeze ? WBSIM_CTX_CHANGE_FREEZE : WBSIM_CTX_CHANGE_QUIESCE,
-				   contexts_event_done, te);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Timed events: cgroups                                                    */
-
-/* A cgroup event failed while the run went on: the run ends with an error
- * naming the event's line. */
-static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void cgroup_event_fail(struct timed_event *te, const char *fmt, ...)
-{
-	struct wbsim_run *run = te->run;
-	g_autofree char *msg = NULL, *at = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	at = wbsim_format_time(te->ev->at);
-	if (!run->failure)
-		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-					   "%s:%u: [events] at = %s %s %s: %s",
-					   te->ev->file, te->ev->line, at,
-					   te->ev->action, te->ev->args ? te->ev->args : "", msg);
-	wbsim_sim_stop(run->m.sim);
-}
-
-static void cgroup_event_done(struct timed_event *te)
-{
-	struct wbsim_run *run = te->run;
-
-	g_ptr_array_remove(run->removals, te);
-	g_ptr_array_remove_fast(run->live_timed, te);	/* frees it */
-	run->pending_events--;
-	run_maybe_finish(run);
-}
-
-/* cgroup-remove: every job stopped has exited: rmdir. */
-static void cgroup_remove_finish(struct timed_event *te)
-{
-	struct wbsim_run *run = te->run;
-	GError *e = NULL;
-
-	if (!wbsim_cgroup_rmdir(&run->m.bdi, te->memcg, &e)) {
-		cgroup_event_fail(te, "%s", e->message);
-		g_error_free(e);
-		return;
-	}
-	if (te->stopping->len)
-		g_ptr_array_add(run->m.warnings,
-				g_strdup_printf("event 'cgroup-remove %s' at %.3f s: %u job%s stopped, "
-						"removed after %.3f ms", te->memcg->path, te->start / 1e9,
-						te->stopping->len, te->stopping->len == 1 ? "" : "s",
-						(wbsim_sim_now(run->m.sim) - te->start) / 1e6));
-	cgroup_event_done(te);
-}
-
-/* A job ended: the cgroup-remove events whose jobs have all exited go on. */
-static void cgroup_removals_progress(struct wbsim_run *run)
-{
-	for (guint i = 0; run->removals && i < run->removals->len;) {
-		struct timed_event *te = run->removals->pdata[i];
-		bool all = true;
-
-		for (guint j = 0; j < te->stopping->len && all; j++)
-			all = ((struct wbsim_job *)te->stopping->pdata[j])->state == JOB_DONE;
-		if (!all) {
-			i++;
-			continue;
-		}
-		cgroup_remove_finish(te);	/* takes it off run->removals */
-		if (run->failure)
-			return;
-	}
-}
-
-static void cgroup_event_fire(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	struct wbsim_run *run = te->run;
-	struct wbsim_machine *m = &run->m;
-	const char *action = te->ev->action;
-	struct wbsim_cgroup_event cg;
-	struct wbsim_memcg *memcg;
-	GError *e = NULL;
-
-	te->start = wbsim_sim_now(sim);
-	/* the arguments were checked when the scenario was loaded */
-	if (!wbsim_config_parse_cgroup_event(action, te->ev->args, &cg, &e)) {
-		cgroup_event_fail(te, "%s", e->message);
-		g_error_free(e);
-		return;
-	}
-	memcg = wbsim_memcg_lookup(&m->vm.memcgs, cg.path);
-	if (strcmp(action, "cgroup-create") == 0) {
-		if (memcg) {
-			cgroup_event_fail(te, "cgroup %s exists already", cg.path);
-			goto out;
-		}
-		if (!wbsim_cgroup_mkdir(&m->bdi, cg.path, cg.max_bytes, cg.high_bytes, &e)) {
-			cgroup_event_fail(te, "%s", e->message);
-			g_error_free(e);
-			goto out;
-		}
-		cgroup_event_done(te);
-		goto out;
-	}
-	if (!memcg) {
-		cgroup_event_fail(te, "no cgroup %s exists at that time", cg.path);
-		goto out;
-	}
-	if (strcmp(action, "cgroup-set") == 0) {
-		if (cg.set_max)
-			wbsim_memcg_set_max(memcg, cg.max_bytes);
-		if (cg.set_high)
-			wbsim_memcg_set_high(memcg, cg.high_bytes);
-		cgroup_event_done(te);
-	} else if (strcmp(action, "cgroup-move") == 0) {
-		/* every clone of the job; a job that has exited has no task */
-		for (unsigned int i = 0; i < run->nr_jobs; i++) {
-			struct wbsim_job *job = &run->jobs[i];
-
-			if (strcmp(job->fio->name, cg.job) == 0 && job->state != JOB_DONE &&
-			    !job->stopped)
-				wbsim_dirtier_set_memcg(&job->dirtier, memcg);
-		}
-		cgroup_event_done(te);
-	} else if (strcmp(action, "cgroup-remove") == 0) {
-		/* a container torn down: its jobs stop, then rmdir */
-		te->memcg = memcg;
-		te->stopping = g_ptr_array_new();
-		for (unsigned int i = 0; i < run->nr_jobs; i++) {
-			struct wbsim_job *job = &run->jobs[i];
-
-			if (job->dirtier.memcg != memcg || job->state == JOB_DONE)
-				continue;
-			/* one not started yet leaves at once; a running one
-			 * exits after the write in progress */
-			if (job->state == JOB_RUNNING)
-				g_ptr_array_add(te->stopping, job);
-			wbsim_job_stop(job);
-		}
-		g_ptr_array_add(run->removals, te);
-		cgroup_removals_progress(run);
-	} else {
-		wbsim_cgroup_set_io(&m->bdi, memcg, strcmp(action, "cgroup-io-enable") == 0);
-		cgroup_event_done(te);
-	}
-out:
-	wbsim_cgroup_event_clear(&cg);
-}
-
 /* The memcg paths a scenario uses, in first-use order (time-series
  * columns): its cgroup events' paths and their parents, then fio's
  * cgroup= names. */
@@ -639,16 +309,16 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 
 	for (guint i = 0; i <= (evs ? evs->len : 0) + fio->jobs->len; i++) {
 		g_autofree char *path = NULL;
-		struct wbsim_cgroup_event cg;
 
 		if (evs && i < evs->len) {
 			const struct wbsim_config_event *ev = evs->pdata[i];
 
-			if (!g_str_has_prefix(ev->action, "cgroup-") ||
-			    !wbsim_config_parse_cgroup_event(ev->action, ev->args, &cg, NULL))
+			const struct wbsim_config_event_line *line = wbsim_config_event_line(ev);
+			const struct wbsim_cgroup_event *cg = line->args;
+
+			if (!(line->action->flags & WBSIM_EVENT_CGROUP))
 				continue;
-			path = g_strdup(cg.path);
-			wbsim_cgroup_event_clear(&cg);
+			path = g_strdup(cg->path);
 		} else if (i - (evs ? evs->len : 0) < fio->jobs->len) {
 			const struct wbsim_fio_job *job = fio->jobs->pdata[i - (evs ? evs->len : 0)];
 			const char *c = job->cgroup;
@@ -683,45 +353,6 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 	}
 }
 
-static gboolean schedule_events(struct wbsim_run *run, GError **error)
-{
-	/*
-	 * Events are queued before the jobs start, so an event at 0 s runs
-	 * before the jobs' first write at 0 s (the queue keeps the order of
-	 * events of the same time).
-	 */
-	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
-		const struct wbsim_config_event *ev = run->cfg->events->pdata[i];
-		struct timed_event *te;
-
-		if (g_str_has_prefix(ev->action, "cgroup-")) {
-			te = g_new0(struct timed_event, 1);
-			g_ptr_array_add(run->live_timed, te);
-			te->run = run;
-			te->ev = ev;
-			run->pending_events++;
-			wbsim_sim_schedule_at(run->m.sim, ev->at, cgroup_event_fire, te);
-			continue;
-		}
-		if (strcmp(ev->action, "sync") && strcmp(ev->action, "syncfs") &&
-		    strcmp(ev->action, "umount") && strcmp(ev->action, "contexts")) {
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
-				    "%s:%u: [events] at = ... %s: this action is not modelled yet",
-				    ev->file, ev->line, ev->action);
-			return FALSE;
-		}
-		te = g_new0(struct timed_event, 1);
-		g_ptr_array_add(run->live_timed, te);
-		te->run = run;
-		te->ev = ev;
-		run->pending_events++;
-		wbsim_sim_schedule_at(run->m.sim, ev->at,
-				      strcmp(ev->action, "contexts") ? timed_event_fire
-								     : contexts_event_fire, te);
-	}
-	return TRUE;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Extent counts at the [measure] moments                                   */
 
@@ -738,7 +369,7 @@ static void count_extents(struct wbsim_run *run, const char *moment)
 		er->path = g_strdup(inode->name);
 		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
 		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
-		er->line = wbsim_fs_filefrag_line(m->fs, inode->fs_inode, inode->name);
+		er->line = wbsim_fs_filefrag_format(inode->name, er->filefrag);
 		er->written_by = inode->written_by;
 		g_ptr_array_add(run->result->extents, er);
 	}
@@ -760,12 +391,10 @@ struct measure_point {
 	const struct wbsim_config_moment *mo;
 };
 
-static void filefrag_count(struct timed_event *te)
+static void filefrag_count(struct wbsim_run *run, const char *moment)
 {
-	count_extents(te->run, te->moment);
+	count_extents(run, moment);
 }
-
-static void timed_event_fire(wbsim_sim *sim, void *arg);
 
 /*
  * filefrag asks FIEMAP with FIEMAP_FLAG_SYNC, so the kernel writes the
@@ -777,18 +406,12 @@ static void measure_fire(wbsim_sim *sim, void *arg)
 {
 	struct measure_point *mp = arg;
 	struct wbsim_run *run = mp->run;
-	struct timed_event *te = g_new0(struct timed_event, 1);
+	const char *moment = mp->mo->name;
 
-	run->filefrag_ev.action = (char *)"filefrag";
-	g_ptr_array_add(run->live_timed, te);
-	te->run = run;
-	te->ev = &run->filefrag_ev;
-	te->moment = mp->mo->name;
-	te->then = filefrag_count;
-	run->pending_events++;
+	(void)sim;
 	g_ptr_array_remove_fast(run->live_measure, mp);	/* frees it */
 	run->pending_events--;
-	timed_event_fire(sim, te);
+	wbsim_run_sync_then(run, "filefrag", false, filefrag_count, moment);
 }
 
 /* The last fio job exited: schedule the after-jobs[+TIME] counts. */
@@ -813,20 +436,17 @@ static void schedule_after_jobs(struct wbsim_run *run)
 }
 
 /* After the remount writeback: unmount and mount, then count. */
-static void remount_then_count(struct timed_event *te)
+static void remount_then_count(struct wbsim_run *run, const char *moment)
 {
-	struct wbsim_run *run = te->run;
-	GError *err = NULL;
+	g_autoptr(GError) err = NULL;
 
 	if (!wbsim_fs_remount(run->m.fs, &err)) {
 		if (!run->failure)
-			run->failure = err;
-		else
-			g_error_free(err);
+			run->failure = g_steal_pointer(&err);
 		wbsim_sim_stop(run->m.sim);
 		return;
 	}
-	count_extents(run, "remount");
+	count_extents(run, moment);
 }
 
 /*
@@ -835,10 +455,8 @@ static void remount_then_count(struct timed_event *te)
  * (sync_inodes_sb with WB_SYNC_ALL, then wait for the writeback), remount,
  * count.
  */
-static void run_maybe_finish(struct wbsim_run *run)
+void wbsim_run_maybe_finish(struct wbsim_run *run)
 {
-	struct timed_event *te;
-
 	if (!run->workload_done || run->pending_events)
 		return;
 	if (run->remount_started || !measures(run, WBSIM_MOMENT_REMOUNT)) {
@@ -846,14 +464,7 @@ static void run_maybe_finish(struct wbsim_run *run)
 		return;
 	}
 	run->remount_started = true;
-	run->remount_ev.action = (char *)"remount";
-	te = g_new0(struct timed_event, 1);
-	g_ptr_array_add(run->live_timed, te);
-	te->run = run;
-	te->ev = &run->remount_ev;
-	te->then = remount_then_count;
-	run->pending_events++;
-	timed_event_fire(run->m.sim, te);
+	wbsim_run_sync_then(run, "remount", true, remount_then_count, "remount");
 }
 
 /* Moments a run stopped by [run] time_limit never reached. */
@@ -883,50 +494,278 @@ static void note_unreached_moments(struct wbsim_run *run)
 /* ------------------------------------------------------------------------ */
 /* Time series                                                              */
 
+/*
+ * The series is a table of columns {name, getter}: series_columns() binds
+ * the columns of this run (one per wb context, per job, per memcg path) at
+ * the start, sample() calls each getter once per row. What several
+ * columns read is computed once per row, in struct sample_state.
+ */
+struct sample_state {
+	struct wbsim_run *run;
+	wbsim_time_t now;
+	uint64_t bg, thresh, freerun, limit;
+	struct wbsim_blk_stats dev;
+	/* per cg_paths entry: the dirty pages of its memcgs, of their live
+	 * wbs and of their dying wbs */
+	uint64_t *memcg_pages;
+};
+
+struct series_def {
+	const char *name;	/* per-wb, per-job and per-memcg: the name's end */
+	double (*get)(const struct sample_state *s, unsigned int i);
+};
+
+/* a column of this run: its definition and its wb, job or memcg path index */
+struct series_col {
+	const struct series_def *def;
+	unsigned int i;
+};
+
+static double col_time(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->now / 1e9;
+}
+
+static double col_dirty(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->run->m.vm.nr_file_dirty;
+}
+
+static double col_writeback(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->run->m.vm.nr_writeback;
+}
+
+static double col_bg_thresh(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->bg;
+}
+
+static double col_thresh(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->thresh;
+}
+
+static double col_setpoint(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)((s->freerun + s->limit) / 2);
+}
+
+static double col_limit(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->limit;
+}
+
+/* wb context @i, or NULL when the bdi has fewer contexts now ([events]
+ * contexts changes their number) */
+static const struct wbsim_wb *sample_wb(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_bdi *bdi = &s->run->m.bdi;
+
+	return i < bdi->nr_wb_ctx ? bdi->wb_ctx[i] : NULL;
+}
+
+static double col_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)(wb->stat_reclaimable + wb->stat_writeback) : 0;
+}
+
+static double col_wb_written(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wb->stat_written : 0;
+}
+
+static double col_wb_bw(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wbsim_kbps(wb->bw.avg_write_bandwidth) : 0;
+}
+
+static double col_wb_ratelimit(const struct sample_state *s, unsigned int i)
+{
+	const struct wbsim_wb *wb = sample_wb(s, i);
+
+	return wb ? (double)wbsim_kbps(wb->bw.dirty_ratelimit) : 0;
+}
+
+static double col_job_bytes(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->run->jobs[i].bytes_done;
+}
+
+static double col_job_paused(const struct sample_state *s, unsigned int i)
+{
+	return s->run->jobs[i].dirtier.paused_ns / 1e6;
+}
+
+/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+static double col_job_lag(const struct sample_state *s, unsigned int i)
+{
+	return wbsim_job_lag(&s->run->jobs[i], s->now) / 1e6;
+}
+
+static double col_bdi_bw(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)wbsim_kbps(s->run->m.bdi.dirty.tot_write_bandwidth);
+}
+
+static double col_memcg_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i];
+}
+
+static double col_memcg_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i + 1];
+}
+
+static double col_memcg_dying_wb_dirty(const struct sample_state *s, unsigned int i)
+{
+	return (double)s->memcg_pages[3 * i + 2];
+}
+
+static double col_dev_in_flight(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)wbsim_blk_queue_in_flight(s->run->m.bdi.queue);
+}
+
+static double col_dev_bytes(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.bytes;
+}
+
+static double col_dev_requests(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.requests;
+}
+
+static double col_dev_merges(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.merges;
+}
+
+static double col_dev_seeks(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return (double)s->dev.seeks;
+}
+
+static double col_dev_seek_ms(const struct sample_state *s, unsigned int i)
+{
+	(void)i;
+	return s->dev.seek_ns / 1e6;
+}
+
+static const struct series_def global_cols[] = {
+	{ "time_s", col_time },
+	{ "dirty_pages", col_dirty },
+	{ "writeback_pages", col_writeback },
+	{ "bg_thresh_pages", col_bg_thresh },
+	{ "thresh_pages", col_thresh },
+	{ "setpoint_pages", col_setpoint },
+	{ "limit_pages", col_limit },
+};
+/* per wb context, "wb%u_" + name */
+static const struct series_def wb_cols[] = {
+	{ "dirty_pages", col_wb_dirty },
+	{ "written_pages", col_wb_written },
+	{ "avg_write_bw_kib_s", col_wb_bw },
+	{ "dirty_ratelimit_kib_s", col_wb_ratelimit },
+};
+/* per job, "job%u_" + name; the lag only for a paced job */
+static const struct series_def job_cols[] = {
+	{ "bytes", col_job_bytes },
+	{ "paused_ms", col_job_paused },
+};
+static const struct series_def job_lag_col = { "lag_ms", col_job_lag };
+/* cgroup writeback: the bdi's total write bandwidth, and per memcg path
+ * (fixed at the start: every path the scenario names) "memcg:PATH:" + name */
+static const struct series_def bdi_bw_col = { "bdi_write_bw_kib_s", col_bdi_bw };
+static const struct series_def memcg_cols[] = {
+	{ "dirty_pages", col_memcg_dirty },
+	{ "wb_dirty_pages", col_memcg_wb_dirty },
+	{ "dying_wb_dirty_pages", col_memcg_dying_wb_dirty },
+};
+static const struct series_def device_cols[] = {
+	{ "device_in_flight_requests", col_dev_in_flight },
+	{ "device_bytes", col_dev_bytes },
+	{ "device_requests", col_dev_requests },
+	{ "device_merges", col_dev_merges },
+	{ "device_seeks", col_dev_seeks },
+	{ "device_seek_ms", col_dev_seek_ms },
+};
+
+/* Add the column @def (index @i) named @name (taken). */
+static void series_add(struct wbsim_run *run, const struct series_def *def, unsigned int i,
+		       char *name)
+{
+	struct series_col col = { def, i };
+
+	g_array_append_val(run->series, col);
+	g_ptr_array_add(run->result->series.columns, name);
+}
+
+/*
+ * The most wb contexts the bdi has during the run: its contexts at the
+ * start and those every [events] contexts sets (the columns are fixed at
+ * the start; a context that does not exist at a sample reads 0).
+ */
+static unsigned int series_nr_contexts(const struct wbsim_run *run)
+{
+	unsigned int nr = run->m.bdi.nr_wb_ctx;
+
+	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
+		const struct wbsim_config_event_line *line =
+			wbsim_config_event_line(run->cfg->events->pdata[i]);
+
+		if (line->action->flags & WBSIM_EVENT_CONTEXTS)
+			nr = MAX(nr, wbsim_contexts_event_nr(line->args));
+	}
+	return nr;
+}
+
 static void series_columns(struct wbsim_run *run)
 {
-	GPtrArray *c = run->result->series.columns;
-	struct wbsim_bdi *bdi = &run->m.bdi;
+	unsigned int nr_ctx = series_nr_contexts(run);
 
-	g_ptr_array_add(c, g_strdup("time_s"));
-	g_ptr_array_add(c, g_strdup("dirty_pages"));
-	g_ptr_array_add(c, g_strdup("writeback_pages"));
-	g_ptr_array_add(c, g_strdup("bg_thresh_pages"));
-	g_ptr_array_add(c, g_strdup("thresh_pages"));
-	g_ptr_array_add(c, g_strdup("setpoint_pages"));
-	g_ptr_array_add(c, g_strdup("limit_pages"));
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_pages", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_written_pages", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_avg_write_bw_kib_s", i));
-		g_ptr_array_add(c, g_strdup_printf("wb%u_dirty_ratelimit_kib_s", i));
-	}
+	for (size_t c = 0; c < G_N_ELEMENTS(global_cols); c++)
+		series_add(run, &global_cols[c], 0, g_strdup(global_cols[c].name));
+	for (unsigned int i = 0; i < nr_ctx; i++)
+		for (size_t c = 0; c < G_N_ELEMENTS(wb_cols); c++)
+			series_add(run, &wb_cols[c], i, g_strdup_printf("wb%u_%s", i, wb_cols[c].name));
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		g_ptr_array_add(c, g_strdup_printf("job%u_bytes", i));
-		g_ptr_array_add(c, g_strdup_printf("job%u_paused_ms", i));
-		/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
+		for (size_t c = 0; c < G_N_ELEMENTS(job_cols); c++)
+			series_add(run, &job_cols[c], i, g_strdup_printf("job%u_%s", i, job_cols[c].name));
 		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
-			g_ptr_array_add(c, g_strdup_printf("job%u_lag_ms", i));
+			series_add(run, &job_lag_col, i, g_strdup_printf("job%u_%s", i, job_lag_col.name));
 	}
-	/* cgroup writeback: the bdi's total write bandwidth, and per memcg
-	 * path (fixed at the start: every path the scenario names) its dirty
-	 * pages, those of its live wbs and those of its dying wbs */
 	if (run->cgroups) {
-		g_ptr_array_add(c, g_strdup("bdi_write_bw_kib_s"));
-		for (guint k = 0; k < run->cg_paths->len; k++) {
-			const char *p = run->cg_paths->pdata[k];
-
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dirty_pages", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:wb_dirty_pages", p));
-			g_ptr_array_add(c, g_strdup_printf("memcg:%s:dying_wb_dirty_pages", p));
-		}
+		series_add(run, &bdi_bw_col, 0, g_strdup(bdi_bw_col.name));
+		for (guint k = 0; k < run->cg_paths->len; k++)
+			for (size_t c = 0; c < G_N_ELEMENTS(memcg_cols); c++)
+				series_add(run, &memcg_cols[c], k,
+					   g_strdup_printf("memcg:%s:%s", (const char *)run->cg_paths->pdata[k],
+							   memcg_cols[c].name));
 	}
-	g_ptr_array_add(c, g_strdup("device_in_flight_requests"));
-	g_ptr_array_add(c, g_strdup("device_bytes"));
-	g_ptr_array_add(c, g_strdup("device_requests"));
-	g_ptr_array_add(c, g_strdup("device_merges"));
-	g_ptr_array_add(c, g_strdup("device_seeks"));
-	g_ptr_array_add(c, g_strdup("device_seek_ms"));
+	for (size_t c = 0; c < G_N_ELEMENTS(device_cols); c++)
+		series_add(run, &device_cols[c], 0, g_strdup(device_cols[c].name));
 }
 
 /* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
@@ -962,80 +801,54 @@ static void report_progress(struct wbsim_run *run)
 	run->opts.progress_fn(run->opts.hook_arg, &p);
 }
 
+/* The dirty pages of every memcg path's memcgs, live wbs and dying wbs. */
+static void sample_memcg_pages(struct wbsim_run *run, uint64_t *sum)
+{
+	struct wbsim_machine *m = &run->m;
+	struct wbsim_bdi *bdi = &m->bdi;
+
+	/* every memcg that had a path (a removed one and its successor
+	 * are different memcgs), in one pass; then the wbs */
+	for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
+		const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
+		guint k = memcg_column(run, mc);
+
+		if (k != G_MAXUINT)
+			sum[3 * k] += mc->nr_file_dirty;
+	}
+	for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
+		const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
+		guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
+
+		if (k == G_MAXUINT)
+			continue;
+		sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
+	}
+}
+
 static void sample(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_run *run = arg;
 	struct wbsim_machine *m = &run->m;
-	struct wbsim_bdi *bdi = &m->bdi;
 	GArray *v = run->result->series.values;
-	uint64_t bg, thresh, freerun, limit;
-	double x;
+	struct sample_state st = { .run = run, .now = wbsim_sim_now(sim) };
+	g_autofree uint64_t *memcg_pages = NULL;
 
-	wbsim_global_dirty_limits(&m->vm, &bg, &thresh);
-	freerun = wbsim_dirty_freerun_ceiling(thresh, bg);
-	limit = wbsim_hard_dirty_limit(&m->vm.dom, thresh);
-#define PUSH(val) do { x = (double)(val); g_array_append_val(v, x); } while (0)
-	PUSH(wbsim_sim_now(sim) / 1e9);
-	PUSH(m->vm.nr_file_dirty);
-	PUSH(m->vm.nr_writeback);
-	PUSH(bg);
-	PUSH(thresh);
-	PUSH((freerun + limit) / 2);
-	PUSH(limit);
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		struct wbsim_wb *wb = bdi->wb_ctx[i];
-
-		PUSH(wb->stat_reclaimable + wb->stat_writeback);
-		PUSH(wb->stat_written);
-		PUSH(wbsim_kbps(wb->bw.avg_write_bandwidth));
-		PUSH(wbsim_kbps(wb->bw.dirty_ratelimit));
-	}
-	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		PUSH(run->jobs[i].bytes_done);
-		PUSH(run->jobs[i].dirtier.paused_ns / 1e6);
-		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
-			PUSH(wbsim_job_lag(&run->jobs[i], wbsim_sim_now(sim)) / 1e6);
-	}
+	wbsim_global_dirty_limits(&m->vm, &st.bg, &st.thresh);
+	st.freerun = wbsim_dirty_freerun_ceiling(st.thresh, st.bg);
+	st.limit = wbsim_hard_dirty_limit(&m->vm.dom, st.thresh);
+	wbsim_blk_queue_get_stats(m->bdi.queue, &st.dev);
 	if (run->cgroups) {
-		PUSH(wbsim_kbps(bdi->dirty.tot_write_bandwidth));
-		guint n = run->cg_paths->len;
-		g_autofree uint64_t *sum = g_new0(uint64_t, 3 * (gsize)n);
-
-		/* every memcg that had a path (a removed one and its successor
-		 * are different memcgs), in one pass; then the wbs */
-		for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
-			const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
-			guint k = memcg_column(run, mc);
-
-			if (k != G_MAXUINT)
-				sum[3 * k] += mc->nr_file_dirty;
-		}
-		for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
-			const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
-			guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
-
-			if (k == G_MAXUINT)
-				continue;
-			sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
-		}
-		for (guint k = 0; k < n; k++) {
-			PUSH(sum[3 * k]);
-			PUSH(sum[3 * k + 1]);
-			PUSH(sum[3 * k + 2]);
-		}
+		memcg_pages = g_new0(uint64_t, 3 * (gsize)run->cg_paths->len);
+		sample_memcg_pages(run, memcg_pages);
+		st.memcg_pages = memcg_pages;
 	}
-	PUSH(wbsim_blk_queue_in_flight(bdi->queue));
-	{
-		struct wbsim_blk_stats st;
+	for (guint c = 0; c < run->series->len; c++) {
+		const struct series_col *col = &g_array_index(run->series, struct series_col, c);
+		double x = col->def->get(&st, col->i);
 
-		wbsim_blk_queue_get_stats(bdi->queue, &st);
-		PUSH(st.bytes);
-		PUSH(st.requests);
-		PUSH(st.merges);
-		PUSH(st.seeks);
-		PUSH(st.seek_ns / 1e6);
+		g_array_append_val(v, x);
 	}
-#undef PUSH
 	if (run->opts.sample_fn) {	/* public API: the row just added */
 		GPtrArray *c = run->result->series.columns;
 
@@ -1087,88 +900,28 @@ static void check_fail(struct wbsim_run *run, const char *fmt, ...)
 	wbsim_sim_stop(run->m.sim);
 }
 
-/* Conservation: every page is clean, dirty or under writeback, and the
- * counters agree with the pages; no counter wrapped below zero; every
- * dirty inode is on a list of its wb; time never ran backwards. */
+/*
+ * The model's invariants (wbsim_bdi_check(), wbsim_vm_check()), time that
+ * never ran backwards, and the request queue's. The cgroup writeback check
+ * walks every page of every file, so a model with many files or many
+ * charged pages takes it every 4096th event only (and at the end).
+ */
 static void check_invariants(struct wbsim_run *run)
 {
 	struct wbsim_machine *m = &run->m;
-	struct wbsim_bdi *bdi = &m->bdi;
-	uint64_t dirty = 0, wbk = 0, reclaimable = 0, writeback = 0;
-	const uint64_t wrapped = UINT64_C(1) << 62;
+	bool deep = run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
+				     run->final_check ||
+				     (wbsim_sim_events_processed(m->sim) & 4095) == 0);
+	g_autoptr(GError) e = NULL;
+	g_autofree char *why = NULL;
 
 	run->checks++;
-	for (guint i = 0; i < m->inodes->len; i++) {
-		struct wbsim_inode *inode = m->inodes->pdata[i];
-		uint64_t d = wbsim_inode_nr_dirty(inode);
-		uint64_t w = wbsim_page_cache_nr(&inode->pages, WBSIM_PC_WRITEBACK);
-
-		/* the counters count accounted pages (whole folios, or blocks) */
-		dirty += wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
-		wbk += wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
-		if (w != inode->nr_writeback)
-			check_fail(run, "%s: %" G_GUINT64_FORMAT " pages under writeback, "
-				   "inode counts %" G_GUINT64_FORMAT, inode->name, w, inode->nr_writeback);
-		if (d && (!inode->wb || (!inode->on_list && !(inode->i_state & I_SYNC))))
-			check_fail(run, "%s has %" G_GUINT64_FORMAT " dirty pages but is on no "
-				   "writeback list", inode->name, d);
-		/* a fixed affinity keeps every attached inode on its context */
-		if (inode->wb && !bdi->ctx_changing &&
-		    (bdi->affinity->flags & WBSIM_AFFINITY_FIXED) &&
-		    inode->wb->ctx != wbsim_affinity_select(bdi, inode, NULL))
-			check_fail(run, "%s is on context %u, the affinity policy gives %u",
-				   inode->name, inode->wb->ctx, wbsim_affinity_select(bdi, inode, NULL));
-		if (inode->on_list && inode->wb && inode->on_list != &inode->wb->b_dirty &&
-		    inode->on_list != &inode->wb->b_io && inode->on_list != &inode->wb->b_more_io &&
-		    inode->on_list != &inode->wb->b_attached)
-			check_fail(run, "%s is on a list of another wb", inode->name);
-	}
-	/* with cgroups, every wb of the bdi (cgroup wbs, dying ones too) */
-	for (unsigned int i = 0; i < (run->cgroups ? bdi->wb_list->len : bdi->nr_wb_ctx); i++) {
-		const struct wbsim_wb *wb = run->cgroups ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
-
-		reclaimable += wb->stat_reclaimable;
-		writeback += wb->stat_writeback;
-		if (wb->stat_reclaimable >= wrapped || wb->stat_writeback >= wrapped)
-			check_fail(run, "wb %u counter below zero", i);
-	}
-	if (m->vm.nr_file_dirty >= wrapped || m->vm.nr_writeback >= wrapped)
-		check_fail(run, "global counter below zero");
-	if (dirty != m->vm.nr_file_dirty)
-		check_fail(run, "NR_FILE_DIRTY = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
-			   " pages are dirty", m->vm.nr_file_dirty, dirty);
-	if (wbk != m->vm.nr_writeback)
-		check_fail(run, "NR_WRITEBACK = %" G_GUINT64_FORMAT " but %" G_GUINT64_FORMAT
-			   " pages are under writeback", m->vm.nr_writeback, wbk);
-	if (reclaimable != m->vm.nr_file_dirty)
-		check_fail(run, "sum of WB_RECLAIMABLE = %" G_GUINT64_FORMAT " != NR_FILE_DIRTY = %"
-			   G_GUINT64_FORMAT, reclaimable, m->vm.nr_file_dirty);
-	if (writeback != m->vm.nr_writeback)
-		check_fail(run, "sum of WB_WRITEBACK = %" G_GUINT64_FORMAT " != NR_WRITEBACK = %"
-			   G_GUINT64_FORMAT, writeback, m->vm.nr_writeback);
-	if (m->vm.nr_dirtied != m->vm.nr_written + m->vm.nr_file_dirty + m->vm.nr_writeback)
-		check_fail(run, "dirtied %" G_GUINT64_FORMAT " != written %" G_GUINT64_FORMAT
-			   " + dirty + writeback", m->vm.nr_dirtied, m->vm.nr_written);
-	if (wbsim_sim_past_schedules(m->sim))
+	if (!wbsim_bdi_check(&m->bdi, run->cgroups, deep, &e) || !wbsim_vm_check(&m->vm, &e))
+		check_fail(run, "%s", e->message);
+	else if (wbsim_sim_past_schedules(m->sim))
 		check_fail(run, "an event was scheduled in the past");
-	{
-		g_autofree char *why = NULL;
-
-		if (!wbsim_blk_queue_check(bdi->queue, &why))
-			check_fail(run, "request queue: %s", why);
-	}
-	/* cgroup writeback: per-memcg and per-wb counters against the pages.
-	 * That walks every page of every file, so a model with many files or
-	 * many charged pages checks it every 4096th event only (and at the
-	 * end) */
-	if (run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
-			     run->final_check ||
-			     (wbsim_sim_events_processed(m->sim) & 4095) == 0)) {
-		g_autoptr(GString) why = g_string_new(NULL);
-
-		if (!wbsim_cgwb_check(bdi, m->inodes, why))
-			check_fail(run, "cgroup writeback: %s", why->str);
-	}
+	else if (!wbsim_blk_queue_check(m->bdi.queue, &why))
+		check_fail(run, "request queue: %s", why);
 }
 
 static void after_event_check(wbsim_sim *sim, void *arg)
@@ -1324,6 +1077,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		wr->cpu_ns = wb->flusher.cpu_ns;
 		wr->cpu_wait_ns = wb->flusher.cpu_wait_ns;
 		wr->lock_wait_ns = wb->flusher.lock_wait_ns;
+		wr->irq_ns = wb->flusher.irq_ns;
 		g_ptr_array_add(r->wbs, wr);
 	}
 	for (size_t i = 0; i < wbsim_fs_nr_locks(m->fs); i++) {
@@ -1511,12 +1265,13 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 
 	run->scn = scn;
 	run->cfg = wbsim_scenario_config(scn);
-	run->live_timed = g_ptr_array_new_with_free_func(timed_event_free);
+	run->live_timed = g_ptr_array_new_with_free_func(wbsim_timed_event_free);
 	run->live_measure = g_ptr_array_new_with_free_func(g_free);
 	run->cg_paths = g_ptr_array_new_with_free_func(g_free);
 	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
 	run->memcg_col = g_hash_table_new(NULL, NULL);
 	run->removals = g_ptr_array_new();
+	run->series = g_array_new(FALSE, FALSE, sizeof(struct series_col));
 	if (opts)
 		run->opts = *opts;
 	run->result = wbsim_run_result_new();
@@ -1537,8 +1292,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		if (!wbsim_job_layout(&run->jobs[i], error))
 			goto out;
-	if (!schedule_events(run, error))
-		goto out;
+	wbsim_run_schedule_events(run);
 	if (run->opts.trace_fn || run->opts.trace_dat) {
 		run->trace.emit = run->opts.trace_fn ? emit_trace_line : NULL;
 		run->trace.record = run->opts.trace_dat ? emit_trace_record : NULL;
@@ -1602,6 +1356,7 @@ out:
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
 	g_ptr_array_unref(run->removals);
+	g_array_unref(run->series);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
 	g_hash_table_destroy(run->memcg_col);

@@ -10,6 +10,7 @@
 
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "core/read-file.h"
 #include "run/sweep-results.h"
 
@@ -167,10 +168,10 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 	return TRUE;
 }
 
-struct wbsim_sweep_results *wbsim_sweep_results_open(const char *path,
-						     const char *identity,
-						     const struct wbsim_sweep *sw,
-						     GError **error)
+struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
+							const char *identity,
+							const struct wbsim_sweep *sw,
+							GError **error)
 {
 	struct wbsim_sweep_results *res = g_new0(struct wbsim_sweep_results, 1);
 	g_autofree char *contents = NULL;
@@ -213,11 +214,13 @@ fail:
 const char *wbsim_sweep_results_text(const struct wbsim_sweep_results *res,
 				     size_t point)
 {
+	g_return_val_if_fail(res != NULL, NULL);
 	return point < res->n ? res->texts[point] : NULL;
 }
 
 size_t wbsim_sweep_results_n_done(const struct wbsim_sweep_results *res)
 {
+	g_return_val_if_fail(res != NULL, 0);
 	return res->n_done;
 }
 
@@ -229,6 +232,7 @@ gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
 	g_autofree char *line = NULL;
 	gboolean ok;
 
+	wbsim_check_arg(res != NULL && text != NULL, FALSE, error);
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "point");
 	json_builder_add_int_value(b, (gint64)point + 1);

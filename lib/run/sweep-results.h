@@ -22,7 +22,8 @@
 struct wbsim_sweep_results;
 
 /**
- * wbsim_sweep_results_open() - open (or create) a results file
+ * wbsim_sweep_results_open_as() - open (or create) a results file
+ * (the public wbsim_sweep_results_open() makes @identity from the sweep)
  * @path: the file
  * @identity: a one-line JSON object naming the sweep (scenario, keys and
  *	values, seed, ...); an existing file must start with the same line
@@ -34,33 +35,11 @@ struct wbsim_sweep_results;
  *
  * Return: the open file, or NULL with @error set.
  */
-struct wbsim_sweep_results *wbsim_sweep_results_open(const char *path,
-						     const char *identity,
-						     const struct wbsim_sweep *sw,
-						     GError **error);
+struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
+							const char *identity,
+							const struct wbsim_sweep *sw,
+							GError **error);
 
-/* wbsim_sweep_results_text() - point @point's stored output, or NULL. */
-const char *wbsim_sweep_results_text(const struct wbsim_sweep_results *res,
-				     size_t point);
-
-/* wbsim_sweep_results_n_done() - points the file held when opened. */
-size_t wbsim_sweep_results_n_done(const struct wbsim_sweep_results *res);
-
-/**
- * wbsim_sweep_results_add() - append a finished point (thread-safe)
- * @res: the results file
- * @point: the point
- * @text: its output
- * @error: WBSIM_ERROR_IO
- *
- * The line is written with one call and flushed before this returns.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
-				 const char *text, GError **error);
-
-/* wbsim_sweep_results_close() - close and free @res (NULL is fine). */
-void wbsim_sweep_results_close(struct wbsim_sweep_results *res);
+/* The rest (text, n_done, add, close) is public: include/wbsim/sweep.h. */
 
 #endif /* WBSIM_RUN_SWEEP_RESULTS_H */

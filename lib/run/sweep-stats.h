@@ -27,8 +27,7 @@ enum wbsim_sweep_stat {
 	WBSIM_STAT_COUNT,
 };
 
-/* Most repeats of a point. */
-#define WBSIM_SWEEP_MAX_REPEAT 1000
+/* WBSIM_SWEEP_MAX_REPEAT, the most repeats of a point: wbsim/sweep.h */
 
 /**
  * struct wbsim_stats - a sample's summary

@@ -17,6 +17,7 @@
 
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
+#include "core/arg-check.h"
 #include "scenario/config-private.h"
 #include "run/sweep.h"
 #include "report/report.h"
@@ -311,6 +312,7 @@ gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
 
 guint wbsim_sweep_n_axes(const struct wbsim_sweep *sw)
 {
+	g_return_val_if_fail(sw != NULL, 0);
 	return sw->axes->len;
 }
 
@@ -318,6 +320,7 @@ size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw)
 {
 	size_t n = 1;
 
+	g_return_val_if_fail(sw != NULL, 0);
 	for (guint i = 0; i < sw->axes->len; i++)
 		n *= ((struct wbsim_sweep_axis *)sw->axes->pdata[i])->values->len;
 	return n;
@@ -378,18 +381,27 @@ void wbsim_sweep_free(struct wbsim_sweep *sw)
 	if (!sw)
 		return;
 	g_ptr_array_unref(sw->axes);
+	wbsim_scenario_free(sw->scn);
+	g_free(sw->path);
+	if (sw->overrides)
+		g_ptr_array_unref(sw->overrides);
+	if (sw->groups)
+		g_array_unref(sw->groups);
 	g_free(sw);
 }
 
 gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 				GError **error)
 {
-	g_autofree char *copy = g_strdup(assignment);
-	char *eq = strchr(copy, '=');
+	g_autofree char *copy = NULL;
+	char *eq;
 	g_autoptr(GError) local = NULL;
 	struct wbsim_sweep_axis *a;
 	char *name, *text;
 
+	wbsim_check_arg(sw != NULL && assignment != NULL, FALSE, error);
+	copy = g_strdup(assignment);
+	eq = strchr(copy, '=');
 	if (!eq) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
 			    "--sweep: '%s': expected SECTION.KEY=VALUES", assignment);
@@ -433,8 +445,10 @@ const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
 
 char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point)
 {
-	GString *s = g_string_new(NULL);
+	GString *s;
 
+	g_return_val_if_fail(sw != NULL, NULL);
+	s = g_string_new(NULL);
 	for (guint i = 0; i < sw->axes->len; i++) {
 		const struct wbsim_sweep_axis *a = sw->axes->pdata[i];
 
@@ -578,8 +592,11 @@ gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
 			       GError **error)
 {
 	struct task_runner tr = { .task = task, .task_arg = task_arg, .n = n };
-	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	g_autoptr(GPtrArray) threads = NULL;
 	gboolean ok = TRUE;
+
+	wbsim_check_arg(task != NULL && emit != NULL, FALSE, error);
+	threads = g_ptr_array_new();
 
 	g_mutex_init(&tr.lock);
 	g_cond_init(&tr.cond);

@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
-#include <wbsim/config.h>
+#include "scenario/config.h"
 #include <wbsim/scenario.h>
+#include <wbsim/sweep.h>
 #include "run/run.h"
+#include "defs/load-checks.h"
 
 /* The output formats of sim-writeback (--output-format). */
 enum wbsim_sweep_format {
@@ -57,9 +59,21 @@ struct wbsim_sweep_axis {
 /**
  * struct wbsim_sweep - the swept keys of a run
  * @axes: struct wbsim_sweep_axis *, first varies slowest
+ *
+ * The other members are the public handle's (include/wbsim/sweep.h):
+ * the scenario, its file and overrides, and the output of each point.
  */
 struct wbsim_sweep {
 	GPtrArray *axes;
+	/* the public layer (sweep-api.c): set by wbsim_sweep_load() */
+	struct wbsim_scenario *scn;
+	char *path;
+	GPtrArray *overrides;	/* char *, NULL-terminated */
+	GArray *groups;		/* guint, wbsim_sweep_check_points() */
+	enum wbsim_sweep_format format;
+	gboolean json_plus;
+	unsigned int repeat;
+	gboolean include_wall;
 };
 
 /**
@@ -76,28 +90,7 @@ struct wbsim_sweep {
 gboolean wbsim_sweep_parse_values(const char *text, gboolean ranges,
 				  GPtrArray *out, GError **error);
 
-/**
- * wbsim_sweep_add_line() - a [sweep] line of a scenario file (the loader's
- * part: called by wbsim_config_set_value() for section "sweep")
- * @cfg: the configuration being loaded
- * @name: the line's key, "section.key"
- * @value: the line's value (VALUES), or NULL when the line has none
- * @file: the file
- * @line: the line
- * @instance: the loaded file (a key may be swept once per file; a later
- *	file replaces an earlier file's sweep of the key, where it stood)
- * @base_dir: the file's directory
- * @error: "FILE:LINE: [sweep] KEY = VALUES: reason"
- *
- * Checks that KEY names a scenario key holding one value, and that VALUES
- * parses; the values themselves are checked point by point.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
-			      const char *value, const char *file,
-			      unsigned int line, unsigned int instance,
-			      const char *base_dir, GError **error);
+/* wbsim_sweep_add_line(): defs/load-checks.h (the loader calls it) */
 
 /**
  * wbsim_sweep_new() - the sweep a loaded scenario declares
@@ -110,29 +103,6 @@ gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
 struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
 				    GError **error);
 
-/** wbsim_sweep_free() - free @sw (NULL is fine). */
-void wbsim_sweep_free(struct wbsim_sweep *sw);
-
-/**
- * wbsim_sweep_add_option() - one --sweep KEY=VALUES option
- * @sw: the sweep
- * @assignment: "section.key=VALUES"
- * @error: "--sweep: ..." naming the key and values
- *
- * A key already swept (by the file or an earlier --sweep) gets the new
- * values where it stood; a new key becomes the last axis.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
-				GError **error);
-
-/* wbsim_sweep_n_axes() - number of swept keys (0: a single run). */
-guint wbsim_sweep_n_axes(const struct wbsim_sweep *sw);
-
-/* wbsim_sweep_n_points() - number of points: the product (1 for no axes). */
-size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw);
-
 /**
  * wbsim_sweep_value() - the value of one axis at one point
  * @sw: the sweep
@@ -143,9 +113,6 @@ size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw);
  */
 const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
 			      guint axis);
-
-/* wbsim_sweep_label() - "KEY=VALUE KEY=VALUE" of a point (a new string). */
-char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
 
 /**
  * wbsim_sweep_load_point() - the scenario of one point
@@ -190,39 +157,6 @@ typedef char *(*wbsim_sweep_format_fn)(const struct wbsim_sweep *sw,
 				       size_t point,
 				       const struct wbsim_run_result *r,
 				       void *arg);
-/* wbsim_sweep_emit_fn - write a point's text (called in point order). */
-typedef gboolean (*wbsim_sweep_emit_fn)(size_t point, const char *text,
-					void *arg, GError **error);
-
-/*
- * wbsim_sweep_task_fn - make point @point's text (called in a worker
- * thread): a new string, or NULL with @error set.
- */
-typedef char *(*wbsim_sweep_task_fn)(size_t point, void *arg, GError **error);
-
-/**
- * wbsim_sweep_run_tasks() - compute @n texts, @jobs at a time, and emit
- * them in order
- * @n: number of points
- * @jobs: threads; 1 computes them one by one in the calling thread
- * @task: computes a point's text (in a worker thread)
- * @task_arg: its argument
- * @emit: called with each text in point order, in the calling thread, as
- *	soon as the point and all before it are done
- * @emit_arg: its argument
- * @error: the first failing point's error (no later point is emitted), or
- *	@emit's
- *
- * The runner under wbsim_sweep_run() and sim-writeback's resumable and
- * repeated sweeps (sim/sweep-cli.h).
- *
- * Return: TRUE when every text was computed and emitted.
- */
-gboolean wbsim_sweep_run_tasks(size_t n, unsigned int jobs,
-			       wbsim_sweep_task_fn task, void *task_arg,
-			       wbsim_sweep_emit_fn emit, void *emit_arg,
-			       GError **error);
-
 /**
  * wbsim_sweep_simulate_point() - load and simulate one point
  * @sw: the sweep

@@ -1,178 +1,81 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * config-parse.c - the typed value parsers and formatters behind every
- * configuration key: booleans, integers, sizes with binary suffixes,
- * percentages, times with units, centiseconds, enums and names, plus the
+ * config-parse.c - the typed values of the scenario keys: booleans,
+ * integers, sizes, percentages, times, centiseconds, enums and names (the
+ * units through the one grammar of core/param.c), their printing, and the
  * edit distance behind "did you mean X?".
  *
- * Parsers are strict and exact: integers only (no fractions, no sign, no
- * blanks inside), overflow of 64 bits is an error, and every value printed
- * by wbsim_config_format_value() parses back to the same value.
+ * Every value printed by wbsim_config_format_value() parses back to the
+ * same value.
  */
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/param.h"
 #include "scenario/config-private.h"
 
-/* Accumulate the leading decimal digits of @s. 0 ok, -1 none, -2 overflow. */
-static int parse_digits(const char *s, uint64_t *out, const char **end)
+/* Fail with "[REASON: ]expected <what the kind is>". */
+static gboolean set_reason(GError **error, enum wbsim_param_type type,
+			   const char *why)
 {
-	uint64_t v = 0;
-	const char *p = s;
+	g_autofree char *msg = wbsim_param_explain(type, why);
 
-	if (!g_ascii_isdigit(*p))
-		return -1;
-	for (; g_ascii_isdigit(*p); p++) {
-		unsigned int d = *p - '0';
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -2;
-		v = v * 10 + d;
-	}
-	*out = v;
-	*end = p;
-	return 0;
-}
-
-static gboolean set_overflow(GError **error)
-{
-	g_set_error_literal(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "value does not fit in 64 bits");
-	return FALSE;
-}
-
-static gboolean set_syntax(GError **error, const char *what)
-{
-	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-		    "expected %s", what);
+	g_set_error_literal(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE, msg);
 	return FALSE;
 }
 
 gboolean wbsim_parse_bool(const char *s, bool *out, GError **error)
 {
-	static const char *const yes[] = { "1", "true", "yes", "on" };
-	static const char *const no[] = { "0", "false", "no", "off" };
+	const char *why;
+	gboolean b = FALSE;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
-		if (g_ascii_strcasecmp(s, yes[i]) == 0) {
-			*out = true;
-			return TRUE;
-		}
-		if (g_ascii_strcasecmp(s, no[i]) == 0) {
-			*out = false;
-			return TRUE;
-		}
-	}
-	return set_syntax(error, "a boolean (true/false, yes/no, on/off, 1/0)");
+	if (!wbsim_param_parse_bool(s, &b, &why))
+		return set_reason(error, WBSIM_PARAM_BOOL, why);
+	*out = b;
+	return TRUE;
 }
 
 gboolean wbsim_parse_uint(const char *s, uint64_t *out, GError **error)
 {
-	const char *end;
-	int r = parse_digits(s, out, &end);
+	const char *why;
 
-	if (r == -2)
-		return set_overflow(error);
-	if (r < 0 || *end)
-		return set_syntax(error, "a non-negative decimal integer");
-	return TRUE;
+	return wbsim_param_parse_count(s, out, &why) ||
+	       set_reason(error, WBSIM_PARAM_UINT, why);
 }
 
 gboolean wbsim_parse_size(const char *s, uint64_t *out, GError **error)
 {
-	static const char letters[] = "kmgtp";
-	const char *end, *l;
-	unsigned int shift = 0;
-	uint64_t v;
-	int r = parse_digits(s, &v, &end);
+	const char *why;
 
-	if (r == -2)
-		return set_overflow(error);
-	if (r < 0)
-		goto bad;
-	if (*end) {
-		l = strchr(letters, g_ascii_tolower(*end));
-		if (*end == 'b' || *end == 'B') {
-			if (end[1])
-				goto bad;
-		} else if (l) {
-			const char *rest = end + 1;
-
-			shift = 10 * (unsigned int)(l - letters + 1);
-			/* k, kb, kib: all binary in a scenario file */
-			if (g_ascii_strcasecmp(rest, "") != 0 &&
-			    g_ascii_strcasecmp(rest, "b") != 0 &&
-			    g_ascii_strcasecmp(rest, "ib") != 0)
-				goto bad;
-		} else {
-			goto bad;
-		}
-	}
-	if (shift && v > (UINT64_MAX >> shift))
-		return set_overflow(error);
-	*out = v << shift;
-	return TRUE;
-bad:
-	return set_syntax(error, "a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
+	return wbsim_param_parse_size(s, out, &why) ||
+	       set_reason(error, WBSIM_PARAM_SIZE, why);
 }
 
 gboolean wbsim_parse_percent(const char *s, uint64_t *out, GError **error)
 {
-	const char *end;
+	size_t n = strlen(s);
+	g_autofree char *digits = g_strndup(s, n && s[n - 1] == '%' ? n - 1 : n);
+	const char *why;
 	uint64_t v;
-	int r = parse_digits(s, &v, &end);
 
-	if (r == 0 && (!*end || (end[0] == '%' && !end[1])) && v <= 100) {
+	if (wbsim_param_parse_count(digits, &v, &why) && v <= 100) {
 		*out = v;
 		return TRUE;
 	}
-	return set_syntax(error, "a percentage, an integer from 0 to 100");
+	g_set_error_literal(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "expected a percentage, an integer from 0 to 100");
+	return FALSE;
 }
-
-static const struct {
-	const char *name;
-	wbsim_time_t ns;
-} time_units[] = {
-	{ "h", 3600 * WBSIM_NSEC_PER_SEC },
-	{ "m", 60 * WBSIM_NSEC_PER_SEC },
-	{ "min", 60 * WBSIM_NSEC_PER_SEC },
-	{ "s", WBSIM_NSEC_PER_SEC },
-	{ "sec", WBSIM_NSEC_PER_SEC },
-	{ "ms", WBSIM_NSEC_PER_MSEC },
-	{ "msec", WBSIM_NSEC_PER_MSEC },
-	{ "us", WBSIM_NSEC_PER_USEC },
-	{ "usec", WBSIM_NSEC_PER_USEC },
-	{ "ns", 1 },
-	{ "nsec", 1 },
-};
 
 gboolean wbsim_parse_time(const char *s, wbsim_time_t *out, GError **error)
 {
-	const char *end;
+	const char *why;
 	uint64_t v;
-	int r = parse_digits(s, &v, &end);
 
-	if (r == -2)
-		return set_overflow(error);
-	if (r < 0)
-		goto bad;
-	if (!*end) {
-		/* only zero is unambiguous without a unit */
-		if (v != 0)
-			goto bad;
-		*out = 0;
-		return TRUE;
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(time_units); i++) {
-		if (strcmp(end, time_units[i].name) == 0) {
-			if (v > UINT64_MAX / time_units[i].ns)
-				return set_overflow(error);
-			*out = v * time_units[i].ns;
-			return TRUE;
-		}
-	}
-bad:
-	return set_syntax(error, "a time with a unit (ns, us, ms, s, m, h)");
+	if (!wbsim_param_parse_time(s, &v, &why))
+		return set_reason(error, WBSIM_PARAM_TIME, why);
+	*out = v;
+	return TRUE;
 }
 
 char *wbsim_format_size(uint64_t bytes)
@@ -194,17 +97,22 @@ char *wbsim_format_size(uint64_t bytes)
 
 char *wbsim_format_time(wbsim_time_t ns)
 {
-	/* units in decreasing size, canonical spellings only */
-	static const size_t canon[] = { 0, 1, 3, 5, 7, 9 };
+	/* units in decreasing size (no d: the printed form predates it) */
+	static const struct {
+		const char *name;
+		wbsim_time_t ns;
+	} units[] = {
+		{ "h", 3600 * WBSIM_NSEC_PER_SEC }, { "m", 60 * WBSIM_NSEC_PER_SEC },
+		{ "s", WBSIM_NSEC_PER_SEC }, { "ms", WBSIM_NSEC_PER_MSEC },
+		{ "us", WBSIM_NSEC_PER_USEC }, { "ns", 1 },
+	};
 
 	if (ns == 0)
 		return g_strdup("0");
-	for (size_t i = 0; i < G_N_ELEMENTS(canon); i++) {
-		wbsim_time_t u = time_units[canon[i]].ns;
-
-		if (ns % u == 0)
+	for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
+		if (ns % units[i].ns == 0)
 			return g_strdup_printf("%" G_GUINT64_FORMAT "%s",
-					       ns / u, time_units[canon[i]].name);
+					       ns / units[i].ns, units[i].name);
 	}
 	g_assert_not_reached();
 }
@@ -249,7 +157,7 @@ char *wbsim_config_describe_type(const struct wbsim_config_key *k)
 
 	switch (k->type) {
 	case WBSIM_CFG_BOOL:
-		g_string_append(s, "a boolean (true/false, yes/no, on/off, 1/0)");
+		g_string_append(s, wbsim_param_expected(WBSIM_PARAM_BOOL));
 		break;
 	case WBSIM_CFG_UINT:
 		g_string_append(s, "an integer");
@@ -260,7 +168,7 @@ char *wbsim_config_describe_type(const struct wbsim_config_key *k)
 		}
 		break;
 	case WBSIM_CFG_SIZE:
-		g_string_append(s, "a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
+		g_string_append(s, wbsim_param_expected(WBSIM_PARAM_SIZE));
 		append_range(s, k);
 		break;
 	case WBSIM_CFG_PERCENT:
@@ -268,7 +176,7 @@ char *wbsim_config_describe_type(const struct wbsim_config_key *k)
 		append_range(s, k);
 		break;
 	case WBSIM_CFG_TIME:
-		g_string_append(s, "a time with a unit (ns, us, ms, s, m, h)");
+		g_string_append(s, wbsim_param_expected(WBSIM_PARAM_TIME));
 		append_range(s, k);
 		break;
 	case WBSIM_CFG_CENTISECS:
@@ -321,7 +229,7 @@ gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
 				  const char *value, const char *base_dir,
 				  void *field, GError **error)
 {
-	g_autoptr(GError) local = NULL;
+	const char *why = NULL;
 	uint64_t v = 0;
 	gboolean ok = FALSE;
 
@@ -336,7 +244,7 @@ gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
 
 	switch (k->type) {
 	case WBSIM_CFG_BOOL: {
-		bool b;
+		bool b = false;
 
 		if (!wbsim_parse_bool(value, &b, NULL))
 			return set_expected(k, NULL, error);
@@ -345,16 +253,16 @@ gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
 	}
 	case WBSIM_CFG_UINT:
 	case WBSIM_CFG_CENTISECS:
-		ok = wbsim_parse_uint(value, &v, &local);
+		ok = wbsim_param_parse_count(value, &v, &why);
 		break;
 	case WBSIM_CFG_SIZE:
-		ok = wbsim_parse_size(value, &v, &local);
+		ok = wbsim_param_parse_size(value, &v, &why);
 		break;
 	case WBSIM_CFG_PERCENT:
-		ok = wbsim_parse_percent(value, &v, &local);
+		ok = wbsim_parse_percent(value, &v, NULL);
 		break;
 	case WBSIM_CFG_TIME:
-		ok = wbsim_parse_time(value, &v, &local);
+		ok = wbsim_param_parse_time(value, &v, &why);
 		break;
 	case WBSIM_CFG_ENUM:
 		for (size_t i = 0; k->choices[i]; i++) {
@@ -397,10 +305,10 @@ gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
 	if (!ok) {
 		g_autofree char *desc = wbsim_config_describe_type(k);
 
-		if (strcmp(local->message, "value does not fit in 64 bits") == 0)
+		/* the parser's reason, if it has one, then what is expected */
+		if (why && *why)
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "value does not fit in 64 bits: expected %s",
-				    desc);
+				    "%s: expected %s", why, desc);
 		else
 			set_expected(k, NULL, error);
 		return FALSE;

@@ -8,7 +8,7 @@
 #ifndef WBSIM_SCENARIO_CONFIG_PRIVATE_H
 #define WBSIM_SCENARIO_CONFIG_PRIVATE_H
 
-#include <wbsim/config.h>
+#include "scenario/config.h"
 #include "core/ini-lexer.h"
 
 /* Where a value came from: a file and line, "--set", or the default. */
@@ -159,6 +159,27 @@ gboolean wbsim_config_parse_event(const char *value,
 				  GError **error);
 void wbsim_config_event_free(gpointer data);
 
+/*
+ * struct wbsim_config_event_line - an [events] line as loaded: the public
+ * struct (cfg->events holds a pointer to it, so it comes first), the
+ * action's row in the runner's table (run/events.h) and its arguments,
+ * parsed once when the line was read. Allocate with
+ * wbsim_config_event_new(); every event of cfg->events is one.
+ */
+struct wbsim_event_action;
+struct wbsim_config_event_line {
+	struct wbsim_config_event ev;
+	const struct wbsim_event_action *action;
+	void *args;
+};
+struct wbsim_config_event *wbsim_config_event_new(void);
+
+static inline const struct wbsim_config_event_line *
+wbsim_config_event_line(const struct wbsim_config_event *ev)
+{
+	return (const struct wbsim_config_event_line *)ev;
+}
+
 /* -- [measure] moments (config-measure.c) -------------------------------- */
 /*
  * wbsim_config_parse_moment() - parse a MOMENT of [measure] extents into
@@ -195,33 +216,6 @@ void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
 /* struct wbsim_setting copies (pointing into @overrides) of overrides. */
 GArray *wbsim_config_settings(const GPtrArray *overrides);
 
-/**
- * struct wbsim_cgroup_event - the arguments of a cgroup-* event
- * @path: the cgroup ("/e7/a"; "/" only for cgroup-move)
- * @job: cgroup-move: the fio job name, else NULL
- * @max_bytes: memory.max (UINT64_MAX: max) when @set_max
- * @high_bytes: memory.high (UINT64_MAX: max) when @set_high
- * @set_max: memory.max=... was given
- * @set_high: memory.high=... was given
- */
-struct wbsim_cgroup_event {
-	char *path;
-	char *job;
-	uint64_t max_bytes;
-	uint64_t high_bytes;
-	bool set_max;
-	bool set_high;
-};
-
-/*
- * wbsim_config_parse_cgroup_event() - the arguments @args of the cgroup
- * event @action ("cgroup-create", ...) into @cg (free with
- * wbsim_cgroup_event_clear()). The error message is the reason.
- */
-gboolean wbsim_config_parse_cgroup_event(const char *action, const char *args,
-					 struct wbsim_cgroup_event *cg, GError **error);
-void wbsim_cgroup_event_clear(struct wbsim_cgroup_event *cg);
-
 /*
  * wbsim_config_check_events() - the checks of [events] that need the
  * workload: a cgroup-move names a job of @fio. Errors name file and line.
@@ -230,7 +224,5 @@ struct wbsim_fio_file;
 gboolean wbsim_config_check_events(const struct wbsim_config *cfg,
 				   const struct wbsim_fio_file *fio, GError **error);
 
-/* [events] at = TIME contexts N [quiesce|freeze]: the arguments. */
-gboolean wbsim_config_parse_contexts_event(const char *args, unsigned int *nr, gboolean *freeze);
 
 #endif /* WBSIM_SCENARIO_CONFIG_PRIVATE_H */

@@ -13,7 +13,7 @@
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "scenario/config-private.h"
-#include "run/sweep.h"
+#include "defs/load-checks.h"
 
 #define F(field) offsetof(struct wbsim_config, field)
 #define KIB ((uint64_t)1 << 10)
@@ -381,7 +381,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 	}
 
 	if (strcmp(section, "events") == 0) {
-		struct wbsim_config_event *ev = g_new0(struct wbsim_config_event, 1);
+		struct wbsim_config_event *ev = wbsim_config_event_new();
 
 		if (!wbsim_config_parse_event(value, ev, &local)) {
 			wbsim_config_event_free(ev);

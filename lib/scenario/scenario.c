@@ -18,7 +18,7 @@
 #include "core/read-file.h"
 #include "scenario/config-private.h"
 #include "fio/fio-parser.h"
-#include "run/run.h"
+#include "defs/load-checks.h"
 
 /* Deeper than any sane preset chain; stops runaway self-similar includes. */
 #define SCENARIO_MAX_INCLUDE_DEPTH 16
@@ -634,4 +634,9 @@ char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 				  priv->fio_sections_dir);
 	}
 	return g_string_free(out, FALSE);
+}
+
+char *wbsim_scenario_keys_markdown(void)
+{
+	return wbsim_config_keys_markdown();
 }

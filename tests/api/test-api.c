@@ -304,7 +304,7 @@ struct delay_dev {
 	struct wbsim_request *rq;
 };
 
-static const struct wbsim_device_param delay_params[] = {
+static const struct wbsim_param delay_params[] = {
 	{ "latency", WBSIM_PARAM_TIME, offsetof(struct delay_dev, latency), "50us",
 	  "time of one request", 1, 1e9 },
 	{ .name = NULL },

@@ -15,6 +15,8 @@
 
 #include <glib.h>
 #include <wbsim/wbsim.h>
+#include "scenario/config.h"
+#include "defs/fio.h"
 
 static const struct wbsim_fio_env env = { .ncpus = 4, .mb_memory = 8192, .pagesize = 4096 };
 

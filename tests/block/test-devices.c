@@ -300,9 +300,9 @@ static void test_raid0_chunk_boundary(void **state)
 	GError *error = NULL;
 
 	assert_true(g_file_set_contents(member, "[device]\nmodel = ideal\n"
-		"bandwidth = 1GB/s\nlatency = 100us\n", -1, NULL));
+		"bandwidth = 1000000000/s\nlatency = 100us\n", -1, NULL));
 	assert_true(g_file_set_contents(array, "[device]\nmodel = raid0\n"
-		"member = m\nmembers = 2\nchunk_size = 64KiB\n", -1, NULL));
+		"member = m\nmembers = 2\nchunk_size = 64k\n", -1, NULL));
 	g_setenv("WBSIM_PRESET_PATH", dir, TRUE);
 	dev = wbsim_device_new_from_preset(sim, cpus, &costs, "a", NULL, 0, &error);
 	assert_non_null(dev);
@@ -359,9 +359,9 @@ static double pmem_run(unsigned int tasks, const char *membw)
 
 static void test_pmem_scaling(void **state)
 {
-	double t1 = pmem_run(1, "100GB/s"), t2 = pmem_run(2, "100GB/s");
-	double t4 = pmem_run(4, "100GB/s"), t8 = pmem_run(8, "100GB/s");
-	double capped = pmem_run(8, "10GB/s");
+	double t1 = pmem_run(1, "100000000000/s"), t2 = pmem_run(2, "100000000000/s");
+	double t4 = pmem_run(4, "100000000000/s"), t8 = pmem_run(8, "100000000000/s");
+	double capped = pmem_run(8, "10000000000/s");
 
 	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
 	/* one task: submit, copy at memcpy rate, end 256 pages, one after another */

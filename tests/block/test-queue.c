@@ -43,7 +43,7 @@ static void env_close(struct env *e)
 }
 
 static const struct wbsim_setting ideal_1g[] = {
-	{ "bandwidth", "1GB/s", "t", 1 },
+	{ "bandwidth", "1000000000/s", "t", 1 },
 	{ "latency", "100us", "t", 2 },
 	{ "queue_depth", "32", "t", 3 },
 };
@@ -202,7 +202,7 @@ static void test_ideal_exact(void **state)
 static void test_tag_wait(void **state)
 {
 	const struct wbsim_setting set[] = {
-		{ "bandwidth", "1GB/s", "t", 1 },
+		{ "bandwidth", "1000000000/s", "t", 1 },
 		{ "latency", "100us", "t", 2 },
 		{ "queue_depth", "2", "t", 3 },
 		{ "nr_requests", "4", "t", 4 },
@@ -282,11 +282,88 @@ static void test_completion_cpu(void **state)
 	env_close(&e);
 }
 
+/* an NVMe model with @queues queue pairs (each with its vector) */
+static void nvme_open(struct env *e, const char *queues)
+{
+	const struct wbsim_setting set[] = {
+		{ "capacity", "1GiB", "t", 1 },
+		{ "hw_queues", queues, "t", 2 },
+		{ "channels", "1", "t", 3 },
+		{ "dies_per_channel", "4", "t", 4 },
+		{ "seq_write_bandwidth", "1GB/s", "t", 5 },
+		{ "random_write_iops", "100000", "t", 6 },
+		{ "write_latency", "20us", "t", 7 },
+		{ "command_overhead", "1us", "t", 8 },
+		{ "link_bandwidth", "4GB/s", "t", 9 },
+		{ "write_buffer", "16MiB", "t", 10 },
+	};
+
+	env_open(e, "nvme", set, G_N_ELEMENTS(set));
+	wbsim_cpu_costs_init(&e->costs);
+}
+
+static wbsim_time_t blocker_done_at;
+
+static void blocker_done(wbsim_sim *sim, void *arg)
+{
+	(void)arg;
+	blocker_done_at = wbsim_sim_now(sim);
+}
+
+/*
+ * Per-CPU completion vectors (nvme_irq on the submitter's queue): a task
+ * holds CPU 0 for 10 ms, so the submitter runs on CPU 1. With a queue per
+ * CPU every completion interrupts CPU 1 (idle between submissions) and the
+ * task on CPU 0 ends on time; with one queue for both CPUs its vector
+ * interrupts CPU 0, and each completion stretches that task's burst by its
+ * cost. Either way the interrupt time is the completions' cost, once.
+ */
+static void test_completion_on_submitting_cpu(void **state)
+{
+	static const char *const queues[] = { "2", "1" };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct env e;
+		struct chain c = { 0 };
+		wbsim_task blocker;
+		wbsim_time_t irq_total;
+
+		nvme_open(&e, queues[k]);
+		wbsim_task_init(&blocker, "blocker", WBSIM_TASK_DIRTIER);
+		blocker_done_at = 0;
+		wbsim_cpus_run(e.cpus, &blocker, 10 * WBSIM_NSEC_PER_MSEC, blocker_done, NULL);
+		for (unsigned int i = 0; i < 10; i++)
+			c.sectors[i] = i * 1000;
+		chain_run(&c, &e, NULL, 10, 64);	/* 32 KiB = 8 pages each */
+		irq_total = 10 * (e.costs.blk_complete_rq_ns + 8 * e.costs.blk_complete_page_ns);
+		assert_int_equal(c.nr_ended, 10);
+		assert_int_equal(e.task.last_cpu, 1);
+		assert_int_equal(wbsim_blk_queue_irq_task(e.q)->cpu_ns, irq_total);
+		assert_int_equal(e.task.irq_ns, 0);	/* idle when they came */
+		if (k == 0) {
+			assert_int_equal(wbsim_blk_queue_irq_task(e.q)->last_cpu, 1);
+			assert_int_equal(blocker.irq_ns, 0);
+			assert_int_equal(blocker_done_at, 10 * WBSIM_NSEC_PER_MSEC);
+		} else {
+			assert_int_equal(wbsim_blk_queue_irq_task(e.q)->last_cpu, 0);
+			assert_int_equal(blocker.irq_ns, irq_total);
+			assert_int_equal(blocker_done_at, 10 * WBSIM_NSEC_PER_MSEC + irq_total);
+		}
+		/* its own CPU time is the burst it asked for, not the interrupts' */
+		assert_int_equal(blocker.cpu_ns, 10 * WBSIM_NSEC_PER_MSEC);
+		assert_int_equal(wbsim_cpus_busy_ns(e.cpus),
+				 blocker.cpu_ns + e.task.cpu_ns + irq_total);
+		assert_int_equal(wbsim_cpus_busy(e.cpus), 0);
+		wbsim_task_clear(&blocker);
+		env_close(&e);
+	}
+}
+
 /* blk-wbt: background writeback depth 4, doubling per 100 ms window. */
 static void test_wbt_depth(void **state)
 {
 	const struct wbsim_setting set[] = {
-		{ "bandwidth", "1GB/s", "t", 1 },
+		{ "bandwidth", "1000000000/s", "t", 1 },
 		{ "latency", "10ms", "t", 2 },
 		{ "queue_depth", "64", "t", 3 },
 		{ "nr_requests", "64", "t", 4 },
@@ -374,7 +451,7 @@ static void test_bad_preset(void **state)
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
 	expect = g_strdup_printf("%s:4: device model ideal: bandwidth: invalid "
 				 "value 'fast': expected a rate in bytes per second "
-				 "(a size followed by /s, e.g. 3800MB/s)", path);
+				 "(a size, optionally followed by /s: 500m/s)", path);
 	assert_string_equal(error->message, expect);
 	g_clear_error(&error);
 
@@ -384,7 +461,7 @@ static void test_bad_preset(void **state)
 	assert_null(dev);
 	assert_string_equal(error->message,
 		"scenario.ini:12: device model ideal: latency: invalid value "
-		"'5 parsecs': expected a time with a unit (ns, us, ms, s)");
+		"'5 parsecs': expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", ov2, 1, &error);
 	assert_null(dev);
@@ -538,11 +615,22 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(c.copy_page_ns, 700);
 	assert_true(wbsim_cpu_costs_set(&c, "copy_page_ns", "2us", "s.ini", 3, &error));
 	assert_int_equal(c.copy_page_ns, 2000);
-	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", NULL, 0, &error));
+	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750ns", NULL, 0, &error));
 	assert_int_equal(c.bio_build_ns, 750);
-	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "10GB/s", NULL, 0,
+	/* a bare number is no time (it was ns here alone) */
+	assert_false(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", "s.ini", 2, &error));
+	assert_string_equal(error->message, "s.ini:2: [cpu] bio_build_ns: invalid "
+			    "value '750': a number without a unit: expected a time "
+			    "with a unit (ns, us, ms, s, m, h)");
+	g_clear_error(&error);
+	assert_int_equal(c.bio_build_ns, 750);
+	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "10000000000/s", NULL, 0,
 					&error));
 	assert_int_equal(c.memcpy_bandwidth, 10000000000ull);
+	/* KB is 1024 here as in every other place (it was 1000 here) */
+	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "8GB/s", NULL, 0,
+					&error));
+	assert_int_equal(c.memcpy_bandwidth, 8ull << 30);
 	assert_false(wbsim_cpu_costs_set(&c, "copy_pages_ns", "1us", "s.ini", 4,
 					 &error));
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
@@ -556,7 +644,7 @@ static void test_cpu_costs(void **state)
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_page_ns", "fast", "s.ini", 5,
 					 &error));
 	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_page_ns: invalid "
-			    "value 'fast': expected a time with a unit (ns, us, ms, s)");
+			    "value 'fast': expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.dirty_page_ns, wbsim_cpu_costs_default()->dirty_page_ns);
 }
@@ -569,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_tag_wait),
 		cmocka_unit_test(test_deadline_order),
 		cmocka_unit_test(test_completion_cpu),
+		cmocka_unit_test(test_completion_on_submitting_cpu),
 		cmocka_unit_test(test_wbt_depth),
 		cmocka_unit_test(test_bad_preset),
 		cmocka_unit_test(test_presets_load),

@@ -103,6 +103,101 @@ static void test_cpu_pool_serialises(void **state)
 	wbsim_sim_free(sim);
 }
 
+/* An interrupt for wbsim_cpus_irq() at a given time; @end is when it ends. */
+struct irq_at {
+	wbsim_cpus *cpus;
+	wbsim_task *irq;
+	unsigned int cpu;
+	wbsim_time_t cost, end;
+};
+
+static void fire_irq(wbsim_sim *sim, void *arg)
+{
+	struct irq_at *i = arg;
+
+	(void)sim;
+	i->end = wbsim_cpus_irq(i->cpus, i->cpu, i->irq, i->cost);
+}
+
+/*
+ * Two CPUs. A runs 0-100 on CPU 0; interrupts on CPU 0 at 30 (20 ns) and 40
+ * (10 ns) run 30-50 and 50-60 and stretch A's burst to 130; B asks at 35
+ * for 10 ns and runs on CPU 1 untouched (35-45).
+ */
+static void test_irq_preempts_the_running_burst(void **state)
+{
+	static const wbsim_time_t a_b[] = { 100 }, b_b[] = { 10 };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 2, NULL);
+	struct burster a = { .cpus = cpus, .bursts = a_b, .nr = 1 };
+	struct burster b = { .cpus = cpus, .bursts = b_b, .nr = 1 };
+	wbsim_task irq;
+	struct irq_at i1 = { cpus, &irq, 0, 20, 0 }, i2 = { cpus, &irq, 0, 10, 0 };
+
+	wbsim_task_init(&a.task, "a", WBSIM_TASK_FLUSHER);
+	wbsim_task_init(&b.task, "b", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&irq, "irq", WBSIM_TASK_IRQ);
+	start_burster(sim, &a);
+	wbsim_sim_schedule_at(sim, 30, fire_irq, &i1);
+	wbsim_sim_schedule_at(sim, 35, start_burster, &b);
+	wbsim_sim_schedule_at(sim, 40, fire_irq, &i2);
+	wbsim_sim_run(sim);
+	assert_int_equal(i1.end, 50);
+	assert_int_equal(i2.end, 60);
+	assert_int_equal(a.finished[0], 130);
+	assert_int_equal(a.task.cpu_ns, 100);
+	assert_int_equal(a.task.irq_ns, 30);
+	assert_int_equal(b.finished[0], 45);
+	assert_int_equal(b.task.last_cpu, 1);
+	assert_int_equal(b.task.irq_ns, 0);
+	assert_int_equal(irq.cpu_ns, 30);
+	assert_int_equal(irq.last_cpu, 0);
+	/* conservation: the CPUs ran the bursts and the interrupts, once */
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 100 + 10 + 30);
+	assert_int_equal(wbsim_cpus_busy(cpus), 0);
+	wbsim_task_clear(&a.task);
+	wbsim_task_clear(&b.task);
+	wbsim_task_clear(&irq);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
+/*
+ * One CPU, idle: interrupts at 0 (50 ns) and 20 (10 ns) hold it until 60;
+ * A asks at 10 for 100 ns and waits for the CPU until then (60-160).
+ */
+static void test_irq_holds_an_idle_cpu(void **state)
+{
+	static const wbsim_time_t a_b[] = { 100 };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 1, NULL);
+	struct burster a = { .cpus = cpus, .bursts = a_b, .nr = 1 };
+	wbsim_task irq;
+	struct irq_at i1 = { cpus, &irq, 0, 50, 0 }, i2 = { cpus, &irq, 0, 10, 0 };
+
+	wbsim_task_init(&a.task, "a", WBSIM_TASK_FLUSHER);
+	wbsim_task_init(&irq, "irq", WBSIM_TASK_IRQ);
+	wbsim_sim_schedule_at(sim, 0, fire_irq, &i1);
+	wbsim_sim_schedule_at(sim, 10, start_burster, &a);
+	wbsim_sim_schedule_at(sim, 20, fire_irq, &i2);
+	wbsim_sim_run_until(sim, 30);
+	assert_int_equal(wbsim_cpus_busy(cpus), 1);
+	assert_int_equal(wbsim_cpus_waiting(cpus), 1);
+	wbsim_sim_run(sim);
+	assert_int_equal(i2.end, 60);
+	assert_int_equal(a.finished[0], 160);
+	assert_int_equal(a.task.cpu_wait_ns, 50);
+	assert_int_equal(a.task.irq_ns, 0);
+	assert_int_equal(irq.cpu_ns, 60);
+	/* one CPU busy without a gap from 0 to 160 */
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 160);
+	assert_int_equal(wbsim_cpus_busy(cpus), 0);
+	wbsim_task_clear(&a.task);
+	wbsim_task_clear(&irq);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
 static void test_zero_cpus_is_an_error(void **state)
 {
 	wbsim_sim *sim = wbsim_sim_new(1);
@@ -261,6 +356,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_pool_fifo),
 		cmocka_unit_test(test_cpu_pool_serialises),
+		cmocka_unit_test(test_irq_preempts_the_running_burst),
+		cmocka_unit_test(test_irq_holds_an_idle_cpu),
 		cmocka_unit_test(test_zero_cpus_is_an_error),
 		cmocka_unit_test(test_lock_fifo_and_accounting),
 		cmocka_unit_test(test_rwsem_readers_share_writer_waits),

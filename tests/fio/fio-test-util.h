@@ -8,7 +8,7 @@
 
 #include <string.h>
 #include <wbsim/error.h>
-#include <wbsim/fio.h>
+#include "defs/fio.h"
 
 /* The simulated machine of experiment E1: 12 CPUs, 16 GiB, 4 KiB pages. */
 static const struct wbsim_fio_env test_env_e1 = {

@@ -2,8 +2,9 @@
 /*
  * test-page-cache.c - per-mapping page state (lib/mm/page-cache.c): exact
  * counts of every operation, searches across word and summary boundaries,
- * memory of a fully dirty 1 GiB file and of a sparse 4 TiB one, and 10^5 random operations compared
- * against a naive byte-per-page model.
+ * memory of a fully dirty 1 GiB file and of a sparse 4 TiB one, and 10^5
+ * random operations (counts and searches among them) compared against a
+ * naive byte-per-page model.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,23 +161,27 @@ static void test_memory_1gib(void **state)
 	const size_t full = 64 * 8 + 64 * 512 + 65 * 8;
 	/* an emptied mark keeps pointers and summaries only */
 	const size_t empty = 64 * 8 + 65 * 8;
+	/* the four bitmaps' headers, allocated with the first dirty page */
+	const size_t marks = WBSIM_PC_NR_MARKS * sizeof(struct wbsim_hbitmap);
 	size_t mem;
 
 	(void)state;
 	wbsim_page_cache_init(&pc, 1);
+	/* a mapping without pages costs its struct only */
+	assert_int_equal(wbsim_page_cache_mem_bytes(&pc), sizeof(pc));
 	assert_int_equal(wbsim_page_cache_mark_dirty(&pc, 0, pages), pages);
 	mem = wbsim_page_cache_mem_bytes(&pc);
-	assert_int_equal(mem, sizeof(pc) + 2 * full);	/* PRESENT, DIRTY */
+	assert_int_equal(mem, sizeof(pc) + marks + 2 * full);	/* PRESENT, DIRTY */
 	wbsim_page_cache_start_writeback(&pc, 0, pages, &wc);
 	assert_int_equal(wc.started, pages);
 	/* DIRTY's leaves are freed, WRITEBACK has its own */
 	assert_int_equal(wbsim_page_cache_mem_bytes(&pc),
-			 sizeof(pc) + 2 * full + empty);
+			 sizeof(pc) + marks + 2 * full + empty);
 	wbsim_page_cache_mark_dirty(&pc, 0, pages);
 	wbsim_tag_pages_for_writeback(&pc, 0, pages);
 	mem = wbsim_page_cache_mem_bytes(&pc);
 	assert_true(mem <= 256 * 1024);		/* all four marks full */
-	assert_int_equal(mem, sizeof(pc) + 4 * full);
+	assert_int_equal(mem, sizeof(pc) + marks + 4 * full);
 	wbsim_page_cache_destroy(&pc);
 }
 
@@ -196,7 +201,7 @@ static void test_memory_sparse(void **state)
 	 * 2^6 + 1 words, two 512 B leaves; a flat bitmap would need 128 MiB
 	 * per mark.
 	 */
-	assert_int_equal(mem, sizeof(pc) +
+	assert_int_equal(mem, sizeof(pc) + WBSIM_PC_NR_MARKS * sizeof(struct wbsim_hbitmap) +
 			 2 * ((size_t)(UINT64_C(1) << 18) * 8 +
 			      ((UINT64_C(1) << 18) + 4096 + 64 + 1) * 8 +
 			      2 * 512));
@@ -407,11 +412,15 @@ static void random_ops(uint64_t folio, unsigned int nops)
 			}
 			assert_int_equal(wbsim_page_cache_invalidate(&pc, start,
 								     len), c);
-		} else if (r < 90) {			/* next */
+		} else if (r < 90) {			/* next, count */
 			int m = (int)rnd(WBSIM_PC_NR_MARKS);
 
 			assert_int_equal(wbsim_page_cache_next(&pc, m, start),
 					 nv_next(nv, m, start));
+			/* count: the exact range, not widened to folios */
+			for (i = start; i < start + len; i++)
+				c += nv_test(nv, m, i);
+			assert_int_equal(wbsim_page_cache_count(&pc, m, start, len), c);
 		} else {				/* run */
 			int m = (int)rnd(WBSIM_PC_NR_MARKS);
 			bool excl = rnd(2);

@@ -18,7 +18,7 @@
 /* Four sequential writers on a 200 MB/s device, throttled: the dirty
  * limits of a 1 GiB machine are reached within the first second. */
 #define MACHINE "[machine]\ncpus = 4\nmemory = 1G\n" \
-	"[device]\npreset = ideal\nbandwidth = 200MB/s\n" \
+	"[device]\npreset = ideal\nbandwidth = 200000000/s\n" \
 	"[filesystem]\ntype = xfs\n"
 #define WRITERS "[fio:w]\nrw=write\nbs=64k\nsize=256m\ntime_based\nruntime=4s\nnumjobs=4\n"
 
@@ -75,7 +75,7 @@ static void removed_cgroup_case(const char *variant, uint64_t *failures, uint64_
 {
 	g_autofree char *text = g_strdup_printf(
 		"[machine]\ncpus = 4\nmemory = 2G\n"
-		"[device]\npreset = ideal\nbandwidth = 200MB/s\n"
+		"[device]\npreset = ideal\nbandwidth = 200000000/s\n"
 		"[filesystem]\ntype = xfs\n"
 		"[writeback]\ndying_wb = %s\n"
 		"[events]\nat = 0s cgroup-create /p memory.max=512M\n"
@@ -146,7 +146,7 @@ static struct wbsim_run_result *dying_case(const char *variant, unsigned int wri
 {
 	g_autofree char *text = g_strdup_printf(
 		"[machine]\ncpus = 4\nmemory = 2G\n"
-		"[device]\npreset = ideal\nbandwidth = 2000MB/s\n"
+		"[device]\npreset = ideal\nbandwidth = 2000000000/s\n"
 		"[filesystem]\ntype = xfs\n"
 		"[vm]\ndirty_writeback_centisecs = %u\ndirty_expire_centisecs = %u\n"
 		"[writeback]\ndying_wb = %s\n"

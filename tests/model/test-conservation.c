@@ -15,7 +15,7 @@
  * runs too), 2 writeback contexts, then an unmount that syncs. */
 static const char mixed[] =
 	"[machine]\ncpus = 4\nmemory = 1G\n"
-	"[device]\npreset = ideal\nbandwidth = 200MB/s\n"
+	"[device]\npreset = ideal\nbandwidth = 200000000/s\n"
 	"[filesystem]\ntype = xfs\n"
 	"[writeback]\ncontexts = 2\n"
 	"[events]\nat = 5s umount\n"

@@ -11,7 +11,7 @@
 
 #define MACHINE \
 	"[machine]\ncpus = 4\nmemory = 1G\n" \
-	"[device]\npreset = ideal\nbandwidth = 300MB/s\n" \
+	"[device]\npreset = ideal\nbandwidth = 300000000/s\n" \
 	"[filesystem]\ntype = xfs\n" \
 	"[writeback]\ncontexts = 1\n"
 

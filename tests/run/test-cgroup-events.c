@@ -17,6 +17,7 @@
 #include <wbsim/cpu-costs.h>
 #include "scenario/config-private.h"
 #include "run/run.h"
+#include "run/events.h"
 
 /* The scenarios a test loaded: results point into their fio jobs. */
 static GPtrArray *loaded;
@@ -91,6 +92,23 @@ static int series_col(const struct wbsim_run_result *r, const char *name)
 	return -1;
 }
 
+/* The arguments of the cgroup action @action, parsed by its row of the
+ * events table, into @cg (wbsim_cgroup_event_clear() frees them). */
+static gboolean parse_cgroup_event(const char *action, const char *args,
+				   struct wbsim_cgroup_event *cg, GError **error)
+{
+	const struct wbsim_event_action *a = wbsim_event_action_lookup(action);
+	void *parsed = NULL;
+
+	assert_non_null(a);
+	assert_true(a->flags & WBSIM_EVENT_CGROUP);
+	if (!a->parse(args, &parsed, error))
+		return FALSE;
+	*cg = *(struct wbsim_cgroup_event *)parsed;
+	g_free(parsed);
+	return TRUE;
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void test_parse_arguments(void **state)
@@ -99,8 +117,8 @@ static void test_parse_arguments(void **state)
 	g_autoptr(GError) e = NULL;
 
 	(void)state;
-	assert_true(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 memory.max=4G  memory.high=3g",
-						    &cg, NULL));
+	assert_true(parse_cgroup_event("cgroup-create", "/e7 memory.max=4G  memory.high=3g",
+				       &cg, NULL));
 	assert_string_equal(cg.path, "/e7");
 	assert_null(cg.job);
 	assert_true(cg.set_max && cg.set_high);
@@ -109,37 +127,37 @@ static void test_parse_arguments(void **state)
 	wbsim_cgroup_event_clear(&cg);
 
 	/* no limit given: both stay "max" */
-	assert_true(wbsim_config_parse_cgroup_event("cgroup-create", "/e7/a", &cg, NULL));
+	assert_true(parse_cgroup_event("cgroup-create", "/e7/a", &cg, NULL));
 	assert_false(cg.set_max || cg.set_high);
 	assert_int_equal(cg.max_bytes, UINT64_MAX);
 	wbsim_cgroup_event_clear(&cg);
 
-	assert_true(wbsim_config_parse_cgroup_event("cgroup-set", "/e7 memory.high=max", &cg, NULL));
+	assert_true(parse_cgroup_event("cgroup-set", "/e7 memory.high=max", &cg, NULL));
 	assert_true(cg.set_high);
 	assert_false(cg.set_max);
 	assert_int_equal(cg.high_bytes, UINT64_MAX);
 	wbsim_cgroup_event_clear(&cg);
 
-	assert_true(wbsim_config_parse_cgroup_event("cgroup-move", "old /e7/a", &cg, NULL));
+	assert_true(parse_cgroup_event("cgroup-move", "old /e7/a", &cg, NULL));
 	assert_string_equal(cg.job, "old");
 	assert_string_equal(cg.path, "/e7/a");
 	wbsim_cgroup_event_clear(&cg);
 	/* a task may move back to the root */
-	assert_true(wbsim_config_parse_cgroup_event("cgroup-move", "old /", &cg, NULL));
+	assert_true(parse_cgroup_event("cgroup-move", "old /", &cg, NULL));
 	assert_string_equal(cg.path, "/");
 	wbsim_cgroup_event_clear(&cg);
 
-	assert_false(wbsim_config_parse_cgroup_event("cgroup-remove", "/e7//a", &cg, &e));
+	assert_false(parse_cgroup_event("cgroup-remove", "/e7//a", &cg, &e));
 	assert_string_equal(e->message, "cgroup path '/e7//a': expected non-empty names other "
 			    "than . and .. between the slashes");
 	g_clear_error(&e);
-	assert_false(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 memory.max=1k", &cg, &e));
+	assert_false(parse_cgroup_event("cgroup-create", "/e7 memory.max=1k", &cg, &e));
 	assert_string_equal(e->message, "memory.max=1k: expected max or a size of at least one page (4k)");
 	g_clear_error(&e);
-	assert_false(wbsim_config_parse_cgroup_event("cgroup-create", "/e7 a b c", &cg, &e));
+	assert_false(parse_cgroup_event("cgroup-create", "/e7 a b c", &cg, &e));
 	assert_string_equal(e->message, "too many words: expected at most 3");
 	g_clear_error(&e);
-	assert_false(wbsim_config_parse_cgroup_event("cgroup-io-disable", "/", &cg, &e));
+	assert_false(parse_cgroup_event("cgroup-io-disable", "/", &cg, &e));
 	assert_string_equal(e->message, "cgroup path '/': expected a cgroup below the root (the root "
 			    "cgroup cannot be created, removed or limited)");
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-config.c - the configuration table: every value parser (exact
- * values and error texts), defaults, ranges, --set overrides, the
+ * test-config.c - the configuration table: booleans and percentages (the
+ * units: tests/core/test-param.c), value printing, defaults, ranges, --set overrides, the
  * ratio/bytes exclusivity, device parameter overrides, events, the dump,
  * and that scenarios/README.md documents every key.
  */
@@ -36,99 +36,6 @@ static void test_parse_bool(void **state)
 	assert_false(wbsim_parse_bool("2", &b, &e));
 	assert_string_equal(e->message,
 			    "expected a boolean (true/false, yes/no, on/off, 1/0)");
-}
-
-static void test_parse_uint(void **state)
-{
-	g_autoptr(GError) e = NULL;
-	uint64_t v;
-
-	assert_true(wbsim_parse_uint("0", &v, NULL));
-	assert_int_equal(v, 0);
-	assert_true(wbsim_parse_uint("18446744073709551615", &v, NULL));
-	assert_true(v == UINT64_MAX);
-	assert_false(wbsim_parse_uint("18446744073709551616", &v, &e));
-	assert_string_equal(e->message, "value does not fit in 64 bits");
-	g_clear_error(&e);
-	assert_false(wbsim_parse_uint("-1", &v, &e));
-	assert_string_equal(e->message, "expected a non-negative decimal integer");
-	assert_false(wbsim_parse_uint("", &v, NULL));
-	assert_false(wbsim_parse_uint("12 ", &v, NULL));
-	assert_false(wbsim_parse_uint("0x10", &v, NULL));
-}
-
-static void test_parse_size(void **state)
-{
-	static const struct {
-		const char *text;
-		uint64_t bytes;
-	} ok[] = {
-		{ "0", 0 }, { "512", 512 }, { "512b", 512 }, { "4k", 4096 },
-		{ "4K", 4096 }, { "4kb", 4096 }, { "4KiB", 4096 },
-		{ "16g", 16 * GIB }, { "16G", 16 * GIB }, { "1m", 1 << 20 },
-		{ "2t", (uint64_t)2 << 40 }, { "1p", (uint64_t)1 << 50 },
-		{ "15p", (uint64_t)15 << 50 },
-	};
-	static const char *const bad[] = {
-		"", "-1", "1.5g", "4 k", "k", "4x", "4kk", "4kib2", "g16",
-	};
-	g_autoptr(GError) e = NULL;
-	uint64_t v;
-
-	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
-		v = 1;
-		assert_true(wbsim_parse_size(ok[i].text, &v, NULL));
-		assert_true(v == ok[i].bytes);
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
-		assert_false(wbsim_parse_size(bad[i], &v, NULL));
-	assert_false(wbsim_parse_size("1.5g", &v, &e));
-	assert_string_equal(e->message,
-			    "expected a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
-	g_clear_error(&e);
-	/* 2^54 KiB = 2^64 bytes: one past the largest */
-	assert_false(wbsim_parse_size("18014398509481984k", &v, &e));
-	assert_string_equal(e->message, "value does not fit in 64 bits");
-	assert_true(wbsim_parse_size("18014398509481983k", &v, NULL));
-	assert_true(v == UINT64_MAX - 1023);
-	assert_false(wbsim_parse_size("16384p", &v, NULL));
-	assert_true(wbsim_parse_size("16383p", &v, NULL));
-	assert_false(wbsim_parse_size("99999999999999999999", &v, NULL));
-}
-
-static void test_parse_time(void **state)
-{
-	static const struct {
-		const char *text;
-		wbsim_time_t ns;
-	} ok[] = {
-		{ "0", 0 }, { "0s", 0 }, { "7ns", 7 }, { "3us", 3000 },
-		{ "3usec", 3000 }, { "100ms", 100000000 }, { "2msec", 2000000 },
-		{ "30s", 30 * WBSIM_NSEC_PER_SEC }, { "2m", 120 * WBSIM_NSEC_PER_SEC },
-		{ "2min", 120 * WBSIM_NSEC_PER_SEC },
-		{ "1h", 3600 * WBSIM_NSEC_PER_SEC },
-	};
-	static const char *const bad[] = {
-		"", "10", "1.5s", "5x", "s", "-1s", "10 s", "1S", "1d",
-	};
-	g_autoptr(GError) e = NULL;
-	wbsim_time_t v;
-
-	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
-		v = 1;
-		assert_true(wbsim_parse_time(ok[i].text, &v, NULL));
-		assert_true(v == ok[i].ns);
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
-		assert_false(wbsim_parse_time(bad[i], &v, NULL));
-	assert_false(wbsim_parse_time("10", &v, &e));
-	assert_string_equal(e->message,
-			    "expected a time with a unit (ns, us, ms, s, m, h)");
-	g_clear_error(&e);
-	/* 2^64 ns is about 584 years */
-	assert_false(wbsim_parse_time("5125000h", &v, &e));
-	assert_string_equal(e->message, "value does not fit in 64 bits");
-	assert_true(wbsim_parse_time("5124095h", &v, NULL));
 }
 
 static void test_parse_percent(void **state)
@@ -269,7 +176,7 @@ static void test_set_errors(void **state)
 	assert_set_fails("machine.cpus=0",
 		"--set: [machine] cpus = 0: expected an integer from 1 to 4096");
 	assert_set_fails("machine.cpus=-4",
-		"--set: [machine] cpus = -4: expected an integer from 1 to 4096");
+		"--set: [machine] cpus = -4: a negative value: expected an integer from 1 to 4096");
 	assert_set_fails("machine.memory=1m",
 		"--set: [machine] memory = 1m: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
 	assert_set_fails("machine.memory=99999999999999999999",
@@ -289,7 +196,7 @@ static void test_set_errors(void **state)
 	assert_set_fails("writeback.strictlimit=maybe",
 		"--set: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
 	assert_set_fails("run.series_interval=10",
-		"--set: [run] series_interval = 10: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
+		"--set: [run] series_interval = 10: a number without a unit: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
 	assert_set_fails("vm.dirty_ratoi=5",
 		"--set: [vm] dirty_ratoi = 5: unknown key (did you mean dirty_ratio?)");
 	assert_set_fails("machine.dirty_ratio=5",
@@ -304,7 +211,7 @@ static void test_set_errors(void **state)
 	assert_set_fails("events.at=30s sink",
 		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable (did you mean sync?)");
 	assert_set_fails("events.at=30 sync",
-		"--set: [events] at = 30 sync: time '30': expected a time with a unit (ns, us, ms, s, m, h)");
+		"--set: [events] at = 30 sync: time '30': a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
 	assert_set_fails("events.at=30s",
 		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable");
 	assert_set_fails("events.at=30s sync now",
@@ -619,9 +526,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_bool),
-		cmocka_unit_test(test_parse_uint),
-		cmocka_unit_test(test_parse_size),
-		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test(test_parse_percent),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_closest_name),

@@ -13,6 +13,8 @@
 
 #include <glib/gstdio.h>
 #include <wbsim/wbsim.h>
+#include "scenario/config.h"
+#include "defs/fio.h"
 
 #define GIB ((uint64_t)1 << 30)
 
@@ -205,7 +207,7 @@ static void test_include_order(void **state)
 {
 	g_autofree char *base = put("base.inc",
 		"[machine]\ncpus = 8\nmemory = 4g\n"
-		"[device]\nbandwidth = 3GB/s\nqueue_depth = 8\n"
+		"[device]\nbandwidth = 3000000000/s\nqueue_depth = 8\n"
 		"[events]\nat = 1s sync\n");
 	g_autofree char *path = put("top.ini",
 		"[machine]\nmemory = 2g\n"
@@ -283,8 +285,8 @@ static void test_load_errors(void **state)
 {
 	assert_load_fails("[machine]\ncpus = 4\ncpus = 4\n",
 		"s.ini:3: [machine] cpus = 4: duplicate key (first set at line 2)");
-	assert_load_fails("[device]\nbandwidth = 1GB/s\n[device]\nbandwidth = 2GB/s\n",
-		"s.ini:4: [device] bandwidth = 2GB/s: duplicate key (first set at line 2)");
+	assert_load_fails("[device]\nbandwidth = 1000000000/s\n[device]\nbandwidth = 2000000000/s\n",
+		"s.ini:4: [device] bandwidth = 2000000000/s: duplicate key (first set at line 2)");
 	assert_load_fails("[machne]\n",
 		"s.ini:1: [machne]: unknown section (did you mean [machine]?)");
 	assert_load_fails("[foo]\n", "s.ini:1: [foo]: unknown section");
@@ -321,7 +323,7 @@ static void test_load_errors(void **state)
 static void test_overrides_after_file(void **state)
 {
 	static const char *const sets[] = {
-		"machine.cpus=7", "vm.dirty_ratio=5", "device.bandwidth=512MB/s", NULL,
+		"machine.cpus=7", "vm.dirty_ratio=5", "device.bandwidth=512000000/s", NULL,
 	};
 	static const char *const bad[] = { "vm.dirty_bytes=1g", NULL };
 	g_autoptr(GError) e = NULL;

@@ -17,8 +17,14 @@ meson install -C "$build" --destdir "$tmp/stage" --no-rebuild --quiet >/dev/null
 prog=$(find "$tmp/stage" -path '*/bin/sim-writeback' -type f)
 [ -x "$prog" ] || fail "no bin/sim-writeback installed"
 root=${prog%/bin/sim-writeback}
-# statically linked to libwbsim: no rpath, no libwbsim.so needed
-if ldd "$prog" | grep -q libwbsim; then fail "the program needs libwbsim.so"; fi
+# built on the public API: it links the installed libwbsim.so.0, found
+# through its relative rpath (not the build tree's LD_LIBRARY_PATH)
+unset LD_LIBRARY_PATH
+lib=$(ldd "$prog" | awk '$1 == "libwbsim.so.0" { print $3 }')
+case $lib in
+"$root"/*) ;;
+*) fail "the program does not find the installed libwbsim.so.0 (ldd: '$lib')" ;;
+esac
 [ -f "$root/share/wbsim/scenarios/e1-pmem-xfs-parallel.ini" ] || fail "scenarios not installed"
 [ -f "$root/share/wbsim/scenarios/presets/e1-server.inc" ] || fail "scenario presets not installed"
 [ -f "$root/share/wbsim/presets/pmem-dram-6g.ini" ] || fail "device presets not installed"

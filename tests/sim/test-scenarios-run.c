@@ -26,6 +26,8 @@
 
 #include <json-glib/json-glib.h>
 #include <wbsim/wbsim.h>
+#include "scenario/config.h"
+#include "defs/fio.h"
 
 #define TIME_LIMIT "600ms"
 #define TIME_LIMIT_NS G_GUINT64_CONSTANT(600000000)

@@ -781,6 +781,168 @@ out:
 }
 
 /*
+ * Every key path of @node, depth first in the printed order, into @out:
+ * ".jobs[0].write.clat_ns.percentile.50.000000". The top-level "wbsim"
+ * object (the simulator's own) is left out; a "bins" object's keys are
+ * bucket values, so they count as one path ".bins.*".
+ */
+static void json_key_paths(JsonNode *node, const char *path, GPtrArray *out)
+{
+	if (JSON_NODE_HOLDS_OBJECT(node)) {
+		JsonObject *o = json_node_get_object(node);
+		g_autoptr(GList) members = json_object_get_members(o);
+		gboolean bins = g_str_has_suffix(path, ".bins");
+
+		for (GList *m = members; m; m = m->next) {
+			char *p;
+
+			if (!*path && strcmp(m->data, "wbsim") == 0)
+				continue;
+			if (bins && m != members)
+				continue;
+			p = g_strdup_printf("%s.%s", path, bins ? "*" : (const char *)m->data);
+			g_ptr_array_add(out, p);
+			json_key_paths(json_object_get_member(o, m->data), p, out);
+		}
+	} else if (JSON_NODE_HOLDS_ARRAY(node)) {
+		JsonArray *a = json_node_get_array(node);
+
+		for (guint i = 0; i < json_array_get_length(a); i++) {
+			g_autofree char *p = g_strdup_printf("%s[%u]", path, i);
+
+			json_key_paths(json_array_get_element(a, i), p, out);
+		}
+	}
+}
+
+/* The key paths of the JSON text @text (fail if it does not parse). */
+static GPtrArray *json_text_key_paths(const char *text, const char *what)
+{
+	g_autoptr(JsonParser) p = json_parser_new();
+	g_autoptr(GError) e = NULL;
+	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+
+	if (!json_parser_load_from_data(p, text, -1, &e))
+		fail_msg("%s: JSON does not parse: %s", what, e->message);
+	json_key_paths(json_parser_get_root(p), "", paths);
+	return paths;
+}
+
+static gboolean paths_have(GPtrArray *paths, const char *path)
+{
+	for (guint i = 0; i < paths->len; i++)
+		if (strcmp(paths->pdata[i], path) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * The simulated fio job's JSON and fio 3.33's for the same job file: the
+ * same key paths in the same order, outside "wbsim". Fail with every key
+ * one has and the other lacks, or the first one out of order.
+ */
+static void assert_same_key_paths(GPtrArray *real, GPtrArray *sim, const char *what)
+{
+	g_autoptr(GString) diff = g_string_new(NULL);
+
+	for (guint i = 0; i < real->len; i++)
+		if (!paths_have(sim, real->pdata[i]))
+			g_string_append_printf(diff, "  missing %s\n", (char *)real->pdata[i]);
+	for (guint i = 0; i < sim->len; i++)
+		if (!paths_have(real, sim->pdata[i]))
+			g_string_append_printf(diff, "  extra   %s\n", (char *)sim->pdata[i]);
+	if (diff->len)
+		fail_msg("%s: the simulated JSON's keys differ from fio's:\n%s", what, diff->str);
+	assert_int_equal(sim->len, real->len);
+	for (guint i = 0; i < real->len; i++)
+		if (strcmp(sim->pdata[i], real->pdata[i]) != 0)
+			fail_msg("%s: key %u is %s, fio has %s there", what, i,
+				 (char *)sim->pdata[i], (char *)real->pdata[i]);
+}
+
+/*
+ * fio's JSON and json+ key layout against a real fio 3.33 run of the same
+ * job files: a buffered psync writer, a libaio direct writer, a time-based
+ * random writer with fsync, two jobs with group_reporting and end_fsync.
+ * Values differ (a simulated machine, a real one); the keys, their nesting
+ * and order do not, so a reader of fio 3.33's JSON finds every key it
+ * knows and nothing more outside "wbsim". "disk_util" is compared only when
+ * fio writes it (not for a file on tmpfs or in some containers).
+ */
+static void test_json_keys_like_fio(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *job;
+	} jobs[] = {
+		{ "psync buffered", "[a]\nrw=write\nbs=4k\nsize=4m\nioengine=psync\n" },
+		{ "libaio direct",
+		  "[b]\nrw=randwrite\nbs=64k\nsize=4m\nioengine=libaio\niodepth=4\ndirect=1\n" },
+		{ "time-based random",
+		  "[c]\nrw=randwrite\nbs=4k\nsize=8m\nioengine=psync\ntime_based=1\nruntime=1\n"
+		  "fsync=32\n" },
+		{ "numjobs, group_reporting",
+		  "[g]\nrw=write\nbs=4k\nsize=2m\nioengine=psync\nnumjobs=2\nend_fsync=1\n" },
+	};
+	static const char *const formats[] = { "--output-format=json", "--output-format=json+" };
+	g_autofree char *fio = g_find_program_in_path("fio");
+	g_autofree char *dir = NULL, *data = NULL, *jobfile = NULL, *ini = NULL;
+
+	(void)state;
+	if (!fio) {
+		print_message("fio not found (Debian package fio): JSON keys not compared with fio's\n");
+		skip();
+	}
+	dir = g_dir_make_tmp("wbsim-fio-json-XXXXXX", NULL);
+	assert_non_null(dir);
+	data = g_build_filename(dir, "data", NULL);
+	jobfile = g_build_filename(dir, "job.fio", NULL);
+	ini = g_build_filename(dir, "sim.ini", NULL);
+	assert_int_equal(g_mkdir(data, 0755), 0);
+	assert_true(g_file_set_contents(ini,
+		"[scenario]\ndescription = one fio job file, keys against fio's\n\n"
+		"[workload]\nfio = job.fio\n", -1, NULL));
+	for (guint j = 0; j < G_N_ELEMENTS(jobs); j++) {
+		/* no [global]: sim-writeback's JSON has no "global options" yet */
+		g_autofree char *text = g_strdup_printf("%sdirectory=%s\n%s", jobs[j].job, data,
+							g_str_has_prefix(jobs[j].name, "numjobs") ?
+							"group_reporting\n" : "");
+
+		assert_true(g_file_set_contents(jobfile, text, -1, NULL));
+		for (guint f = 0; f < G_N_ELEMENTS(formats); f++) {
+			const char *argv[] = { fio, formats[f], "job.fio", NULL };
+			g_autofree char *out = NULL, *err = NULL;
+			g_autofree char *what = g_strdup_printf("%s, %s", jobs[j].name, formats[f]);
+			g_autoptr(GPtrArray) real = NULL, sim = NULL;
+			struct run_result r;
+			int st = spawn_in(dir, argv, &out, &err);
+
+			if (st)
+				fail_msg("%s: fio exited %d: %s", what, st, err);
+			real = json_text_key_paths(out, what);
+			r = run_in(dir, "--no-wall-time", formats[f], "sim.ini", NULL);
+			if (r.status)
+				fail_msg("%s: sim-writeback exited %d: %s", what, r.status, r.err);
+			sim = json_text_key_paths(r.out, what);
+			run_result_clear(&r);
+			if (!paths_have(real, ".disk_util")) {
+				for (guint i = sim->len; i-- > 0;)
+					if (g_str_has_prefix(sim->pdata[i], ".disk_util"))
+						g_ptr_array_remove_index(sim, i);
+				if (j == 0 && f == 0)
+					print_message("fio wrote no disk_util for %s: not compared\n", data);
+			}
+			assert_same_key_paths(real, sim, what);
+		}
+	}
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/*
  * A single run's progress line (percentage, simulated time, bandwidth,
  * wall-clock ETA): on standard error, on a terminal or with --progress,
  * never in the report; off a terminal without --progress, nothing.
@@ -1015,6 +1177,100 @@ out:
 	g_rmdir(dir);
 }
 
+/* The event names of the format files in trace.dat @bin ("name: EVENT\nID: "). */
+static GPtrArray *dat_format_names(const char *bin, gsize len)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	const char *p = bin, *end = bin + len;
+
+	while ((p = memmem(p, (size_t)(end - p), "name: ", 6)) != NULL) {
+		const char *nl = memchr(p + 6, '\n', (size_t)(end - p - 6));
+
+		if (nl && end - nl > 4 && memcmp(nl, "\nID: ", 5) == 0)
+			g_ptr_array_add(names, g_strndup(p + 6, (gsize)(nl - p - 6)));
+		p += 6;
+	}
+	return names;
+}
+
+/*
+ * --trace-events with --trace FILE.dat: the file stores the format files
+ * of the selected events only, as trace-cmd record -e does (all nine
+ * without the option), and trace-cmd report -E lists just those
+ * ("writeback:EVENT" lines).
+ */
+static void test_trace_dat_selected_events(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-ev-XXXXXX", NULL);
+	g_autofree char *all = g_build_filename(dir, "all.dat", NULL);
+	g_autofree char *sel = g_build_filename(dir, "sel.dat", NULL);
+	g_autofree char *tool = g_find_program_in_path("trace-cmd");
+	g_autofree char *bin = NULL;
+	g_autoptr(GPtrArray) names = NULL;
+	gsize len = 0;
+	struct run_result r = run("--no-wall-time", "--trace", all,
+				  "scenarios/validate-minimal.ini");
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run("--no-wall-time", "--trace", sel, "--trace-events",
+		"balance_dirty_pages,writeback:bdi_dirty_ratelimit",
+		"scenarios/validate-minimal.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+
+	assert_true(g_file_get_contents(all, &bin, &len, NULL));
+	names = dat_format_names(bin, len);
+	assert_int_equal(names->len, 9);
+	g_clear_pointer(&names, g_ptr_array_unref);
+	g_clear_pointer(&bin, g_free);
+
+	assert_true(g_file_get_contents(sel, &bin, &len, NULL));
+	names = dat_format_names(bin, len);
+	assert_int_equal(names->len, 2);	/* in wbsim's event order, not the list's */
+	assert_string_equal(names->pdata[0], "bdi_dirty_ratelimit");
+	assert_string_equal(names->pdata[1], "balance_dirty_pages");
+	{	/* the system's event count before them */
+		const char sys[] = "writeback";
+		const char *p = memmem(bin, len, sys, sizeof(sys));
+		uint32_t n;
+
+		assert_non_null(p);
+		memcpy(&n, p + sizeof(sys), sizeof(n));
+		assert_int_equal(n, 2);
+	}
+	if (!tool) {
+		print_message("trace-cmd not found (Debian package trace-cmd): trace-cmd report -E not run\n");
+		goto out;
+	}
+	{
+		const char *argv[] = { tool, "report", "-E", sel, NULL };
+		g_autofree char *out = NULL, *err = NULL;
+		g_autoptr(GError) e = NULL;
+		g_auto(GStrv) lines = NULL;
+		guint n = 0;
+		int st = 0;
+
+		assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &out, &err,
+					 &st, &e));
+		assert_true(g_spawn_check_wait_status(st, NULL));
+		lines = g_strsplit(out, "\n", -1);
+		for (guint i = 0; lines[i]; i++) {
+			if (!*lines[i])
+				continue;
+			assert_true(strcmp(lines[i], "writeback:balance_dirty_pages") == 0 ||
+				    strcmp(lines[i], "writeback:bdi_dirty_ratelimit") == 0);
+			n++;
+		}
+		assert_int_equal(n, 2);
+	}
+out:
+	g_unlink(all);
+	g_unlink(sel);
+	g_rmdir(dir);
+}
+
 /* --output-format=json: fio's layout, which fio's own tools can index. */
 static void test_json_output(void **state)
 {
@@ -1143,9 +1399,11 @@ int main(void)
 		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_fio_logs_like_fio),
+		cmocka_unit_test(test_json_keys_like_fio),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_trace_dat),
+		cmocka_unit_test(test_trace_dat_selected_events),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),

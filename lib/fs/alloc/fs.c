@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <string.h>
 #include "core/arg-check.h"
+#include "core/param.h"
 #include "core/registry.h"
 #include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
@@ -86,95 +87,38 @@ char **wbsim_fs_names(void)
 /* ------------------------------------------------------------------------ */
 /* Parameters                                                               */
 
-static const char *type_expect(enum wbsim_fs_opt_type t)
+/* The kind of the one unit grammar (core/param.c) an option type is. */
+static enum wbsim_param_type param_type(enum wbsim_fs_opt_type t)
 {
 	switch (t) {
 	case WBSIM_FS_OPT_U64:
-		return "a non-negative integer (suffix k, m, g, t allowed; "
-		       "\"auto\" where the default is auto)";
+		return WBSIM_PARAM_UINT;
 	case WBSIM_FS_OPT_SIZE:
-		return "a size in bytes (suffix k, m, g, t: powers of 1024)";
+		return WBSIM_PARAM_SIZE;
 	case WBSIM_FS_OPT_TIME:
-		return "a time (suffix ns, us, ms or s; bare numbers are ns)";
+		return WBSIM_PARAM_TIME;
 	case WBSIM_FS_OPT_BOOL:
-		return "a boolean (0, 1, true, false, yes, no, on, off)";
+		break;
 	}
-	return "a value";
+	return WBSIM_PARAM_BOOL;
 }
 
-/* Parse @text for @o; FALSE when malformed (range is checked by the caller). */
-static gboolean parse_value(const struct wbsim_fs_option *o, const char *text, uint64_t *out)
+/* Parse @text for @o; FALSE with *@why when malformed (range: the caller). */
+static gboolean parse_value(const struct wbsim_fs_option *o, const char *text,
+			    uint64_t *out, const char **why)
 {
-	const char *p = text;
-	char *end;
-	guint64 v, mult = 1;
+	gboolean b;
 
-	while (g_ascii_isspace(*p))
-		p++;
 	/* options whose default is "auto" are computed by the model */
-	if (!g_ascii_strcasecmp(o->def, "auto") && !g_ascii_strcasecmp(p, "auto")) {
+	if (!g_ascii_strcasecmp(o->def, "auto") && !g_ascii_strcasecmp(text, "auto")) {
 		*out = WBSIM_FS_AUTO;
 		return TRUE;
 	}
-	if (o->type == WBSIM_FS_OPT_BOOL) {
-		static const char *const yes[] = { "1", "true", "yes", "on" };
-		static const char *const no[] = { "0", "false", "no", "off" };
-
-		for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
-			if (!g_ascii_strcasecmp(p, yes[i])) {
-				*out = 1;
-				return TRUE;
-			}
-			if (!g_ascii_strcasecmp(p, no[i])) {
-				*out = 0;
-				return TRUE;
-			}
-		}
+	if (o->type != WBSIM_FS_OPT_BOOL)
+		return wbsim_param_parse_value(param_type(o->type), text, out, why);
+	if (!wbsim_param_parse_bool(text, &b, why))
 		return FALSE;
-	}
-	if (!g_ascii_isdigit(*p))
-		return FALSE;
-	errno = 0;
-	v = g_ascii_strtoull(p, &end, 0);
-	if (errno)
-		return FALSE;
-	while (g_ascii_isspace(*end))
-		end++;
-	if (o->type == WBSIM_FS_OPT_TIME) {
-		if (!*end || !g_ascii_strcasecmp(end, "ns"))
-			mult = 1;
-		else if (!g_ascii_strcasecmp(end, "us"))
-			mult = 1000;
-		else if (!g_ascii_strcasecmp(end, "ms"))
-			mult = 1000000;
-		else if (!g_ascii_strcasecmp(end, "s"))
-			mult = 1000000000;
-		else
-			return FALSE;
-	} else if (*end) {
-		char c = g_ascii_tolower(*end);
-
-		if (c == 'k')
-			mult = 1ull << 10;
-		else if (c == 'm')
-			mult = 1ull << 20;
-		else if (c == 'g')
-			mult = 1ull << 30;
-		else if (c == 't')
-			mult = 1ull << 40;
-		else
-			return FALSE;
-		end++;
-		if (*end == 'i' || *end == 'I')
-			end++;
-		if (*end == 'b' || *end == 'B')
-			end++;
-		if (*end)
-			return FALSE;
-	}
-	if (v && mult > G_MAXUINT64 / v)
-		return FALSE;
-	*out = v * mult;
+	*out = b;
 	return TRUE;
 }
 
@@ -183,12 +127,15 @@ static gboolean apply_option(const struct wbsim_fs_ops *ops, void *params,
 			     const char *file, unsigned int line, GError **error)
 {
 	uint64_t v;
+	const char *why;
 	g_autofree char *where = file ? g_strdup_printf("%s:%u: ", file, line) : g_strdup("");
 
-	if (!parse_value(o, value, &v)) {
+	if (!parse_value(o, value, &v, &why)) {
+		g_autofree char *explained = wbsim_param_explain(param_type(o->type), why);
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s%s option %s: value '%s' is not %s", where, ops->name,
-			    o->name, value, type_expect(o->type));
+			    "%s%s option %s: invalid value '%s': %s", where,
+			    ops->name, o->name, value, explained);
 		return FALSE;
 	}
 	if (v != WBSIM_FS_AUTO && (v < o->minval || (o->maxval && v > o->maxval))) {
@@ -714,8 +661,11 @@ uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode)
 
 char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode, const char *path)
 {
-	uint64_t n = wbsim_fs_filefrag_count(fs, inode);
+	return wbsim_fs_filefrag_format(path, wbsim_fs_filefrag_count(fs, inode));
+}
 
+char *wbsim_fs_filefrag_format(const char *path, uint64_t n)
+{
 	if (n == 1)
 		return g_strdup_printf("%s: 1 extent found", path);
 	return g_strdup_printf("%s: %" G_GUINT64_FORMAT " extents found", path, n);

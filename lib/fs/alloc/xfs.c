@@ -155,6 +155,12 @@ struct xfs_fs {
 	wbsim_lock ilock_sum;	/* every inode's ILOCK, summed for reports */
 };
 
+/* The ILOCK's counters as last added to the filesystem's sum. */
+struct xfs_ilock_seen {
+	uint64_t acquisitions, contended;
+	wbsim_time_t hold_ns, wait_ns;
+};
+
 struct xfs_inode {
 	struct wbsim_emap map;	/* in-core data fork: real + delalloc */
 	uint64_t home;		/* device block holding the inode */
@@ -162,7 +168,7 @@ struct xfs_inode {
 	wbsim_fs *fs;
 	wbsim_fs_inode *inode;
 	wbsim_lock ilock;	/* i_lock: the ILOCK, an rw_semaphore */
-	wbsim_lock ilock_seen;	/* its counters when last summed into ilock_sum */
+	struct xfs_ilock_seen ilock_seen;	/* counters last summed into ilock_sum */
 	struct wbsim_ioend_queue ioends;	/* i_ioend_list and i_ioend_work */
 };
 
@@ -344,7 +350,8 @@ static void xfs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 static void xfs_ilock_account(struct xfs_inode *xi)
 {
 	struct xfs_fs *x = xi->fs->priv;
-	wbsim_lock *l = &xi->ilock, *seen = &xi->ilock_seen, *sum = &x->ilock_sum;
+	wbsim_lock *l = &xi->ilock, *sum = &x->ilock_sum;
+	struct xfs_ilock_seen *seen = &xi->ilock_seen;
 
 	sum->acquisitions += l->acquisitions - seen->acquisitions;
 	sum->contended += l->contended - seen->contended;

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wbsim/fio.h - reading fio job files the way fio reads them.
+ * defs/fio.h - reading fio job files the way fio reads them: the job
+ * structures every layer reads (lib/defs holds neutral definition headers,
+ * which include no lib/ folder: here the jobs that lib/fio parses and
+ * runs, lib/scenario loads, lib/run builds and lib/report prints), and the
+ * parser's entry points (lib/fio/fio-parser.c).
  *
  * A job file is parsed into one struct wbsim_fio_job per job after numjobs
  * expansion (clones are separate jobs), with fio's defaults filled in and
@@ -312,7 +316,7 @@ struct wbsim_fio_file {
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_fio_parse_file(const char *path,
+gboolean wbsim_fio_parse_file(const char *path,
 					const struct wbsim_fio_env *env,
 					struct wbsim_fio_file **out,
 					GError **error);
@@ -329,7 +333,7 @@ WBSIM_API gboolean wbsim_fio_parse_file(const char *path,
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_fio_parse_string(const char *text, gssize len,
+gboolean wbsim_fio_parse_string(const char *text, gssize len,
 					  const char *display_name,
 					  const char *base_dir,
 					  const struct wbsim_fio_env *env,
@@ -348,13 +352,13 @@ WBSIM_API gboolean wbsim_fio_parse_string(const char *text, gssize len,
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_fio_parse_files(const char *const *paths,
+gboolean wbsim_fio_parse_files(const char *const *paths,
 					 const struct wbsim_fio_env *env,
 					 struct wbsim_fio_file **out,
 					 GError **error);
 
 /** wbsim_fio_file_free() - free a parsed job file (NULL is fine). */
-WBSIM_API void wbsim_fio_file_free(struct wbsim_fio_file *file);
+void wbsim_fio_file_free(struct wbsim_fio_file *file);
 
 /* typedef wbsim_fio_file - the name g_autoptr(wbsim_fio_file) needs */
 typedef struct wbsim_fio_file wbsim_fio_file;
@@ -366,7 +370,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fio_file, wbsim_fio_file_free)
  *
  * Return: a static string.
  */
-WBSIM_API const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw);
+const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw);
 
 /**
  * wbsim_fio_rw_writes() - whether a pattern issues writes
@@ -374,7 +378,7 @@ WBSIM_API const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw);
  *
  * Return: TRUE for write, randwrite, rw, randrw, trimwrite, randtrimwrite.
  */
-WBSIM_API gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw);
+gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw);
 
 WBSIM_END_DECLS
 

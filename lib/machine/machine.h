@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run/machine.h - the simulated machine a scenario runs on: CPUs, the
+ * machine/machine.h - the simulated machine a scenario runs on: CPUs, the
  * cost table, memory, one device with its filesystem and bdi, the files,
  * and the jobs.
+ *
+ * A folder of its own: the machine is built by lib/run and used by the
+ * jobs of lib/fio, so neither includes the other's headers for it.
  */
-#ifndef WBSIM_RUN_MACHINE_H
-#define WBSIM_RUN_MACHINE_H
+#ifndef WBSIM_MACHINE_MACHINE_H
+#define WBSIM_MACHINE_MACHINE_H
 
 #include <wbsim/sim.h>
 #include <wbsim/cpu-costs.h>
 #include <wbsim/fs.h>
 #include <wbsim/device.h>
-#include <wbsim/fio.h>
 #include "mm/vm.h"
 #include "fs/writeback.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wbsim/config.h - the simulator's configuration: a typed struct filled from
+ * scenario/config.h - the simulator's configuration: a typed struct filled from
  * a scenario file, and the one table of keys that drives parsing, defaults,
  * range checks, "Did you mean X?", --dump-config and the documentation.
  *
@@ -346,7 +346,7 @@ struct wbsim_config_section_ops {
  *
  * Thread safety: call before loading scenarios; not concurrently with them.
  */
-WBSIM_API void wbsim_config_set_section_ops(const char *section,
+void wbsim_config_set_section_ops(const char *section,
 					    const struct wbsim_config_section_ops *ops);
 
 /**
@@ -354,10 +354,10 @@ WBSIM_API void wbsim_config_set_section_ops(const char *section,
  *
  * Return: the configuration; free it with wbsim_config_free().
  */
-WBSIM_API struct wbsim_config *wbsim_config_new(void);
+struct wbsim_config *wbsim_config_new(void);
 
 /** wbsim_config_free() - free @cfg and everything it owns (NULL is fine). */
-WBSIM_API void wbsim_config_free(struct wbsim_config *cfg);
+void wbsim_config_free(struct wbsim_config *cfg);
 
 /* typedef wbsim_config - the name g_autoptr(wbsim_config) needs */
 typedef struct wbsim_config wbsim_config;
@@ -369,7 +369,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_config, wbsim_config_free)
  *
  * Return: the table, in documentation order (static, do not free).
  */
-WBSIM_API const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys);
+const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys);
 
 /**
  * wbsim_config_set_override() - apply one --set option
@@ -384,7 +384,7 @@ WBSIM_API const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys);
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_config_set_override(struct wbsim_config *cfg,
+gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 					     const char *assignment,
 					     GError **error);
 
@@ -400,7 +400,7 @@ WBSIM_API gboolean wbsim_config_set_override(struct wbsim_config *cfg,
  *
  * Return: TRUE when the configuration is consistent.
  */
-WBSIM_API gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error);
+gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error);
 
 /**
  * wbsim_config_nr_contexts() - resolve [writeback] contexts
@@ -411,7 +411,7 @@ WBSIM_API gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error);
  * of CPUs for "cpus", and for "auto" 1 on a rotational device, else the
  * number of CPUs.
  */
-WBSIM_API unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
+unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 						bool rotational);
 
 /**
@@ -425,7 +425,7 @@ WBSIM_API unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
+gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
 						   GError **error);
 
 /**
@@ -435,7 +435,7 @@ WBSIM_API gboolean wbsim_config_register_param_set(const struct wbsim_config_par
  *
  * Return: the set, or NULL if none has that name.
  */
-WBSIM_API const struct wbsim_config_param_set *
+const struct wbsim_config_param_set *
 wbsim_config_find_param_set(const char *section, const char *name);
 
 /**
@@ -453,7 +453,7 @@ wbsim_config_find_param_set(const char *section, const char *name);
  *
  * Return: TRUE on success.
  */
-WBSIM_API gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
+gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
 					     const char *section, void *base,
 					     GError **error);
 
@@ -462,7 +462,7 @@ WBSIM_API gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
  *
  * Return: a NULL-terminated static array of action names.
  */
-WBSIM_API const char *const *wbsim_config_event_actions(void);
+const char *const *wbsim_config_event_actions(void);
 
 /**
  * wbsim_config_dump() - the configuration in scenario.ini syntax
@@ -474,7 +474,7 @@ WBSIM_API const char *const *wbsim_config_event_actions(void);
  *
  * Return: a new string.
  */
-WBSIM_API char *wbsim_config_dump(const struct wbsim_config *cfg);
+char *wbsim_config_dump(const struct wbsim_config *cfg);
 
 /**
  * wbsim_config_keys_markdown() - the key tables as Markdown
@@ -484,7 +484,26 @@ WBSIM_API char *wbsim_config_dump(const struct wbsim_config *cfg);
  *
  * Return: a new string.
  */
-WBSIM_API char *wbsim_config_keys_markdown(void);
+char *wbsim_config_keys_markdown(void);
+
+struct wbsim_scenario;
+struct wbsim_fio_file;
+
+/**
+ * wbsim_scenario_config() - a loaded scenario's checked configuration
+ * @scn: the scenario
+ *
+ * Return: the configuration, owned by @scn.
+ */
+const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn);
+
+/**
+ * wbsim_scenario_fio() - a loaded scenario's fio jobs after numjobs expansion
+ * @scn: the scenario
+ *
+ * Return: the parsed jobs (lib/fio/fio.h), owned by @scn.
+ */
+const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn);
 
 WBSIM_END_DECLS
 

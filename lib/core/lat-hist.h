@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/lat-hist.h - latency histograms with fio's log-linear buckets
+ * core/lat-hist.h - latency histograms with fio's log-linear buckets
  * (FIO_IO_U_PLAT_BITS = 6: each power of two is split into 64 buckets, so a
  * bucket's value is within 1/128 of any sample in it), so percentiles are
  * computed the way fio computes them.

@@ -10,7 +10,7 @@
  */
 #include <math.h>
 #include <glib.h>
-#include "report/lat-hist.h"
+#include "core/lat-hist.h"
 
 unsigned int wbsim_plat_val_to_idx(uint64_t val)
 {

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wbsim/report.h - the reports sim-writeback prints, as text a program can
+ * write where it likes: fio's normal output, fio's JSON (or JSON+) and a
+ * CSV row of the headline figures, for one result; the time series as CSV,
+ * a row at a time; fio's bandwidth notation. The library never prints.
+ *
+ * No report reads the wall clock: with @include_wall FALSE, two runs with
+ * the same seed give byte-identical reports.
+ */
+#ifndef WBSIM_REPORT_H
+#define WBSIM_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <glib.h>
+#include <wbsim/macros.h>
+#include <wbsim/result.h>
+
+WBSIM_BEGIN_DECLS
+
+/**
+ * enum wbsim_format - a report's layout (sim-writeback --output-format)
+ * @WBSIM_FORMAT_TEXT: fio's normal output, then a "wbsim:" section
+ * @WBSIM_FORMAT_JSON: fio's JSON with a top-level "wbsim" object
+ * @WBSIM_FORMAT_JSON_PLUS: fio's json+: JSON with the latency bins
+ * @WBSIM_FORMAT_CSV: a header row and a row of the headline figures
+ *	(write_bw_mib_s, a column per fio reporting group when there are
+ *	several, pauses, max_pause_ms, pages_by_flushers, pages_by_tasks,
+ *	device_util_pct, filefrag_extents, sim_time_s)
+ */
+enum wbsim_format {
+	WBSIM_FORMAT_TEXT,
+	WBSIM_FORMAT_JSON,
+	WBSIM_FORMAT_JSON_PLUS,
+	WBSIM_FORMAT_CSV,
+};
+
+/**
+ * wbsim_result_report() - the report of one run
+ * @r: the results (their scenario must still be alive)
+ * @format: the layout
+ * @include_wall: print the wall-clock time (FALSE for byte-identical output)
+ *
+ * Thread safety: only reads @r.
+ * Return: the text with its final newline (g_free() it).
+ */
+WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
+				    gboolean include_wall);
+
+/**
+ * wbsim_result_write_trace_dat() - the recorded tracepoints as trace-cmd's trace.dat
+ * @r: results of a run with wbsim_run_opts_set_trace_dat()
+ * @f: the file, open for writing
+ * @path: its name, for messages
+ * @error: WBSIM_ERROR_IO naming @path; WBSIM_ERROR_INVALID_ARGUMENT when
+ *	the run recorded nothing (no wbsim_run_opts_set_trace_dat())
+ *
+ * One buffer per simulated CPU, as trace-cmd record writes them
+ * (trace-cmd report and KernelShark read the file), with the format files
+ * of the events selected by wbsim_run_opts_set_trace_dat() only.
+ * Return: TRUE, or FALSE with @error set.
+ */
+WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,
+						const char *path, GError **error);
+
+/**
+ * wbsim_series_csv_head() - append the time series' CSV header row
+ * @s: the text to append to
+ * @columns: the column names (a wbsim_sample_fn's @columns)
+ * @n_columns: how many
+ *
+ * The head, then wbsim_series_csv_row() for each sample, is the CSV
+ * sim-writeback --series writes.
+ */
+WBSIM_API void wbsim_series_csv_head(GString *s, const char *const *columns,
+				     unsigned int n_columns);
+
+/**
+ * wbsim_series_csv_row() - append one sample as a CSV row
+ * @s: the text to append to
+ * @values: the row (a wbsim_sample_fn's @values)
+ * @n_columns: how many
+ *
+ * Integral values are written as integers, others with "%.10g", both
+ * independent of the locale.
+ */
+WBSIM_API void wbsim_series_csv_row(GString *s, const double *values, unsigned int n_columns);
+
+/**
+ * wbsim_format_bandwidth() - a bandwidth in fio's notation
+ * @bytes_per_s: the bandwidth
+ *
+ * Return: four significant digits with a binary prefix, "512MiB/s"
+ * (g_free() it).
+ */
+WBSIM_API char *wbsim_format_bandwidth(uint64_t bytes_per_s);
+
+WBSIM_END_DECLS
+
+#endif /* WBSIM_REPORT_H */

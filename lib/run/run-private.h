@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run/run-private.h - the state of a run, shared by the runner (run.c) and
+ * its timed events (events.c).
+ */
+#ifndef WBSIM_RUN_RUN_PRIVATE_H
+#define WBSIM_RUN_RUN_PRIVATE_H
+
+#include "run/run.h"
+#include "machine/machine.h"
+#include "report/trace.h"
+#include "scenario/config-private.h"
+
+struct wbsim_run {
+	const struct wbsim_scenario *scn;
+	const struct wbsim_config *cfg;
+	struct wbsim_run_options opts;
+	struct wbsim_machine m;
+	struct wbsim_job *jobs;
+	unsigned int nr_jobs;
+	unsigned int jobs_done;
+	unsigned int cur_group;
+	wbsim_timer sampler;
+	wbsim_timer checker;
+	struct wbsim_trace trace;
+	struct wbsim_run_result *result;
+	unsigned int pending_events;
+	/* timed_event and measure_point structs whose event has not ended:
+	 * a run stopped at its time limit frees them at the end */
+	GPtrArray *live_timed, *live_measure;
+	bool workload_done;
+	uint64_t nr_samples;	/* taken so far (bounded: RUN_MAX_SAMPLES) */
+	bool remount_started;	/* [measure] extents = remount began */
+	GError *failure;
+	uint64_t checks;
+	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
+	 * the memcg paths with time-series columns, in first-use order;
+	 * cgroup-remove events waiting for their jobs to stop */
+	bool cgroups;
+	bool final_check;	/* the --check pass after the run */
+	GPtrArray *cg_paths;
+	/* cg_paths by path (value: index + 1), and each memcg's index by its
+	 * id (value: index + 1, or G_MAXUINT for a path not sampled): the
+	 * samples look memcgs and wbs up by id, not by comparing paths */
+	GHashTable *cg_index, *memcg_col;
+	GPtrArray *removals;
+	GArray *series;		/* struct series_col, one per column (run.c) */
+};
+
+/*
+ * Stop when the workload and every timed event and measurement are over
+ * (run.c); the [measure] remount comes last.
+ */
+void wbsim_run_maybe_finish(struct wbsim_run *run);
+
+#endif /* WBSIM_RUN_RUN_PRIVATE_H */

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-api-programs.c - the public API sim-writeback is built on, as a
+ * program outside the tree uses it (shared library, public headers only):
+ * result iterators, the run options for names, series, progress and fio
+ * logs, the reports, the series as CSV rows, the tracepoint selection and
+ * trace.dat, and sweeps with their results file and ordered runner.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <glib/gstdio.h>
+#include <wbsim/wbsim.h>
+
+/* A 2-CPU machine writing 8 MiB in two files, sampled every 50 ms. */
+static char *small_text(void)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("small");
+
+	assert_true(wbsim_scenario_builder_set(b, "machine.cpus", "2", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "machine.memory", "2G", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "run.series_interval", "50ms", NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=64k\nsize=8m\nnrfiles=2\nend_fsync=1\n", NULL));
+	return wbsim_scenario_builder_text(b);
+}
+
+static wbsim_scenario *small_scenario(void)
+{
+	g_autofree char *text = small_text();
+	g_autoptr(GError) error = NULL;
+	wbsim_scenario *scn = wbsim_scenario_load_string(text, "small", NULL, NULL, &error);
+
+	if (!scn)
+		fail_msg("%s", error->message);
+	return scn;
+}
+
+/* The scenario as a file in a new temporary folder (removed by the caller). */
+static char *small_file(char **dir)
+{
+	g_autofree char *text = small_text();
+	char *path;
+
+	*dir = g_dir_make_tmp("wbsim-api-XXXXXX", NULL);
+	assert_non_null(*dir);
+	path = g_build_filename(*dir, "small.ini", NULL);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	return path;
+}
+
+static void test_iterators(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
+	wbsim_result_iter it;
+	unsigned int i, n = 0;
+
+	(void)state;
+	assert_non_null(r);
+	wbsim_result_iter_jobs(&it, r);
+	while (wbsim_result_iter_next(&it, &i))
+		assert_int_equal(i, n++);
+	assert_int_equal(n, wbsim_result_nr_jobs(r));
+	assert_false(wbsim_result_iter_next(&it, &i));	/* stays at the end */
+
+	n = 0;
+	wbsim_result_iter_wbs(&it, r);
+	while (wbsim_result_iter_next(&it, NULL))
+		n++;
+	assert_int_equal(n, wbsim_result_nr_wbs(r));
+
+	n = 0;
+	wbsim_result_iter_files(&it, r);
+	while (wbsim_result_iter_next(&it, NULL))
+		n++;
+	assert_int_equal(n, wbsim_result_nr_files(r));
+	assert_int_equal(n, 2);
+
+	/* a row is the row's values, column by column */
+	n = 0;
+	wbsim_result_iter_series(&it, r);
+	while (wbsim_result_iter_next(&it, &i)) {
+		const double *row = wbsim_result_series_row(r, i);
+
+		for (unsigned int c = 0; c < wbsim_result_series_nr_columns(r); c++)
+			assert_true(row[c] == wbsim_result_series_value(r, i, c));
+		n++;
+	}
+	assert_int_equal(n, wbsim_result_series_nr_rows(r));
+	assert_true(n > 1);
+}
+
+/* What the callbacks saw. */
+struct seen {
+	GString *csv;
+	unsigned int samples;
+	unsigned int progress;
+	double last_fraction;
+	wbsim_time_t last_now;
+	gboolean fraction_ok;
+	GHashTable *logs;	/* name -> GString */
+};
+
+static void on_sample(wbsim_time_t now, const char *const *columns, const double *values,
+		      unsigned int n, void *arg)
+{
+	struct seen *s = arg;
+
+	(void)now;
+	if (!s->samples++)
+		wbsim_series_csv_head(s->csv, columns, n);
+	wbsim_series_csv_row(s->csv, values, n);
+}
+
+static void on_progress(wbsim_time_t now, double fraction, unsigned int jobs_running,
+			uint64_t bytes, void *arg)
+{
+	struct seen *s = arg;
+
+	(void)jobs_running;
+	(void)bytes;
+	s->progress++;
+	s->fraction_ok &= fraction >= 0 && fraction <= 1 && now >= s->last_now;
+	s->last_fraction = fraction;
+	s->last_now = now;
+}
+
+static void on_log(const char *name, const char *text, gboolean append, void *arg)
+{
+	struct seen *s = arg;
+	GString *g = g_hash_table_lookup(s->logs, name);
+
+	(void)append;
+	if (!g) {
+		assert_null(text);	/* a log is opened before it is written */
+		g_hash_table_insert(s->logs, g_strdup(name), g_string_new(NULL));
+		return;
+	}
+	if (text)
+		g_string_append(g, text);
+}
+
+static void free_gstring(gpointer p)
+{
+	g_string_free(p, TRUE);
+}
+
+static void test_run_options(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+	g_autofree char *json = NULL;
+	struct seen s = { .csv = g_string_new(NULL), .fraction_ok = TRUE };
+	g_auto(GStrv) lines = NULL;
+
+	(void)state;
+	wbsim_run_opts_set_name(opts, "named-run");
+	wbsim_run_opts_set_keep_series(opts, FALSE);
+	wbsim_run_opts_set_sample_fn(opts, on_sample, &s);
+	wbsim_run_opts_set_progress_fn(opts, on_progress, &s);
+	r = wbsim_run(scn, opts, &error);
+	assert_non_null(r);
+	/* the rows went to the callback only; the columns stay */
+	assert_int_equal(wbsim_result_series_nr_rows(r), 0);
+	assert_true(wbsim_result_series_nr_columns(r) > 1);
+	assert_true(s.samples > 1);
+	assert_int_equal(s.progress, s.samples);
+	assert_true(s.fraction_ok);
+	assert_true(s.last_fraction > 0.99);
+	/* the CSV: a header row, then one row per sample */
+	lines = g_strsplit(s.csv->str, "\n", -1);
+	assert_int_equal(g_strv_length(lines), s.samples + 2);	/* and "" after the last \n */
+	assert_true(g_str_has_prefix(lines[0], "time_s,"));
+	assert_string_equal(lines[s.samples + 1], "");
+	/* the name is the scenario's in the reports */
+	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
+	assert_non_null(strstr(json, "\"named-run\""));
+	g_string_free(s.csv, TRUE);
+}
+
+static void test_fio_logs(void **state)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("logs");
+	g_autoptr(wbsim_scenario) scn = NULL;
+	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+	struct seen s = { .logs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+							free_gstring) };
+	GString *bw;
+
+	(void)state;
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=64k\nsize=8m\nrate=4m\nwrite_bw_log=w\nlog_avg_msec=500\n", NULL));
+	scn = wbsim_scenario_builder_build(b, &error);
+	assert_non_null(scn);
+	wbsim_run_opts_set_fio_log_fn(opts, on_log, &s);
+	r = wbsim_run(scn, opts, &error);
+	assert_non_null(r);
+	/* fio's name for the job's bandwidth log: PREFIX_bw.N.log */
+	bw = g_hash_table_lookup(s.logs, "w_bw.1.log");
+	assert_non_null(bw);
+	assert_true(bw->len > 0);
+	/* written, so no "not written" warning */
+	assert_int_equal(wbsim_result_nr_warnings(r), 0);
+	g_hash_table_destroy(s.logs);
+}
+
+static void test_reports(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
+	g_autoptr(wbsim_result) again = wbsim_run(scn, NULL, &error);
+	g_autofree char *text = NULL, *text2 = NULL, *json = NULL, *plus = NULL, *csv = NULL;
+	g_autofree char *bw = wbsim_format_bandwidth(512 * 1024 * 1024);
+	g_auto(GStrv) rows = NULL;
+
+	(void)state;
+	assert_non_null(r);
+	text = wbsim_result_report(r, WBSIM_FORMAT_TEXT, FALSE);
+	text2 = wbsim_result_report(again, WBSIM_FORMAT_TEXT, FALSE);
+	assert_true(g_str_has_prefix(text, "w: (g=0): rw=write"));
+	assert_string_equal(text, text2);	/* same seed, same bytes */
+	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
+	plus = wbsim_result_report(r, WBSIM_FORMAT_JSON_PLUS, FALSE);
+	assert_int_equal(json[0], '{');
+	assert_int_equal(json[strlen(json) - 1], '\n');
+	assert_null(strstr(json, "\"bins\""));
+	assert_non_null(strstr(plus, "\"bins\""));
+	csv = wbsim_result_report(r, WBSIM_FORMAT_CSV, FALSE);
+	assert_true(g_str_has_prefix(csv, "write_bw_mib_s,pauses,max_pause_ms,"));
+	rows = g_strsplit(csv, "\n", -1);
+	assert_int_equal(g_strv_length(rows), 3);	/* header, row, "" */
+	assert_string_equal(bw, "512MiB/s");
+}
+
+static void test_trace_select(void **state)
+{
+	g_autoptr(GError) error = NULL;
+	g_auto(GStrv) one = wbsim_trace_events_select("writeback:balance_dirty_pages", &error);
+	g_auto(GStrv) all = wbsim_trace_events_select("writeback", &error);
+	g_auto(GStrv) none = NULL;
+
+	(void)state;
+	assert_non_null(one);
+	assert_int_equal(g_strv_length(one), 1);
+	assert_string_equal(one[0], "balance_dirty_pages");
+	assert_true(g_strv_length(all) > 1);
+	assert_true(g_strv_contains((const char *const *)all, "balance_dirty_pages"));
+	none = wbsim_trace_events_select("writeback:no_such_event", &error);
+	assert_null(none);
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	assert_non_null(strstr(error->message, "no_such_event"));
+}
+
+static void test_trace_dat(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL, plain = NULL;
+	const char *events[] = { "balance_dirty_pages", NULL };
+	const char *bad[] = { "no_such_event", NULL };
+	g_autofree char *dir = g_dir_make_tmp("wbsim-dat-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "t.dat", NULL);
+	g_autofree char *contents = NULL;
+	gsize len = 0;
+	FILE *f;
+
+	(void)state;
+	/* a name the model never emits is refused, not silently empty */
+	wbsim_run_opts_set_trace_dat(opts, bad, TRUE);
+	assert_null(wbsim_run(scn, opts, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+	wbsim_run_opts_set_trace_dat(opts, events, TRUE);
+	r = wbsim_run(scn, opts, &error);
+	assert_non_null(r);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_true(wbsim_result_write_trace_dat(r, f, path, &error));
+	assert_int_equal(fclose(f), 0);
+	assert_true(g_file_get_contents(path, &contents, &len, NULL));
+	/* trace-cmd's magic, then "tracing" and the file version */
+	assert_true(len > 10);
+	assert_memory_equal(contents, "\x17\x08\x44tracing", 10);
+	/* a run that recorded nothing has nothing to write */
+	plain = wbsim_run(scn, NULL, &error);
+	assert_non_null(plain);
+	f = fopen(path, "wb");
+	assert_false(wbsim_result_write_trace_dat(plain, f, path, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	fclose(f);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
+/* wbsim_sweep_run_tasks(): texts out of order, emitted in order */
+static char *task_text(size_t point, void *arg, GError **error)
+{
+	(void)arg;
+	(void)error;
+	g_usleep((gulong)(3 - point) * 2000);	/* the last finishes first */
+	return g_strdup_printf("%zu;", point);
+}
+
+static gboolean emit_text(size_t point, const char *text, void *arg, GError **error)
+{
+	(void)point;
+	(void)error;
+	g_string_append(arg, text);
+	return TRUE;
+}
+
+static void test_sweep(void **state)
+{
+	g_autofree char *dir = NULL;
+	g_autofree char *path = small_file(&dir);
+	g_autofree char *results = g_build_filename(dir, "r.jsonl", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, NULL, &error);
+	g_autofree char *label = NULL, *header = NULL, *p0 = NULL, *p1 = NULL;
+	g_autoptr(GString) order = g_string_new(NULL);
+
+	(void)state;
+	assert_non_null(sw);
+	assert_non_null(wbsim_sweep_scenario(sw));
+	assert_int_equal(wbsim_sweep_n_axes(sw), 0);
+	assert_int_equal(wbsim_sweep_n_points(sw), 1);
+	assert_true(wbsim_sweep_add_option(sw, "writeback.contexts=1,2", &error));
+	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts", &error));
+	assert_int_equal(error->code, WBSIM_ERROR_PARSE);
+	g_clear_error(&error);
+	assert_int_equal(wbsim_sweep_n_points(sw), 2);
+	label = wbsim_sweep_label(sw, 1);
+	assert_string_equal(label, "writeback.contexts=2");
+	assert_true(wbsim_sweep_set_output(sw, WBSIM_FORMAT_CSV, 1, FALSE, &error));
+	assert_true(wbsim_sweep_check_points(sw, &error));
+	header = wbsim_sweep_header(sw);
+	assert_true(g_str_has_prefix(header, "writeback.contexts,write_bw_mib_s,"));
+	p0 = wbsim_sweep_point_output(sw, 0, NULL, &error);
+	p1 = wbsim_sweep_point_output(sw, 1, NULL, &error);
+	assert_true(g_str_has_prefix(p0, "1,"));
+	assert_true(g_str_has_prefix(p1, "2,"));
+	assert_null(wbsim_sweep_point_output(sw, 2, NULL, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+
+	/* the results file: a point added is there when reopened */
+	{
+		g_autoptr(wbsim_sweep_results) res = wbsim_sweep_results_open(sw, results, &error);
+
+		assert_non_null(res);
+		assert_int_equal(wbsim_sweep_results_n_done(res), 0);
+		assert_null(wbsim_sweep_results_text(res, 1));
+		assert_true(wbsim_sweep_results_add(res, 1, p1, &error));
+	}
+	{
+		g_autoptr(wbsim_sweep_results) res = wbsim_sweep_results_open(sw, results, &error);
+
+		assert_non_null(res);
+		assert_int_equal(wbsim_sweep_results_n_done(res), 1);
+		assert_string_equal(wbsim_sweep_results_text(res, 1), p1);
+		assert_null(wbsim_sweep_results_text(res, 0));
+	}
+	/* another output is another sweep: the file is refused */
+	assert_true(wbsim_sweep_set_output(sw, WBSIM_FORMAT_JSON, 1, FALSE, &error));
+	assert_null(wbsim_sweep_results_open(sw, results, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	g_clear_error(&error);
+	/* --repeat with the seed swept */
+	assert_true(wbsim_sweep_add_option(sw, "run.seed=1,2", &error));
+	assert_false(wbsim_sweep_set_output(sw, WBSIM_FORMAT_CSV, 3, FALSE, &error));
+	assert_string_equal(error->message,
+			    "--repeat 3: run.seed is swept: expected --repeat or a sweep of run.seed, not both");
+	g_clear_error(&error);
+
+	assert_true(wbsim_sweep_run_tasks(4, 3, task_text, NULL, emit_text, order, &error));
+	assert_string_equal(order->str, "0;1;2;3;");
+	g_unlink(results);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iterators),
+		cmocka_unit_test(test_run_options),
+		cmocka_unit_test(test_fio_logs),
+		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_trace_select),
+		cmocka_unit_test(test_trace_dat),
+		cmocka_unit_test(test_sweep),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-param.c - the one unit grammar (core/param.c, scenarios/README.md
+ * "Units"): exact values of sizes, rates, times and counts under every
+ * suffix, and the reason given for each kind of bad value (overflow,
+ * negative, fraction, IEC suffix, a time without a unit, garbage).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/param.h"
+
+#define KI ((uint64_t)1 << 10)
+#define MI ((uint64_t)1 << 20)
+#define GI ((uint64_t)1 << 30)
+#define NS_PER_S UINT64_C(1000000000)
+
+struct ok_case {
+	const char *text;
+	uint64_t value;
+};
+
+typedef gboolean (*parse_fn)(const char *text, uint64_t *out, const char **why);
+
+static void assert_parses(parse_fn parse, const struct ok_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *why = "unset";
+		uint64_t v = 12345;
+
+		if (!parse(c[i].text, &v, &why))
+			fail_msg("'%s' did not parse: %s", c[i].text, why);
+		if (v != c[i].value)
+			fail_msg("'%s' gave %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+				 c[i].text, v, c[i].value);
+	}
+}
+
+/* @text is refused by @parse with reason @why ("" = simply not of the kind). */
+static void assert_refused(parse_fn parse, const char *text, const char *why)
+{
+	const char *got = NULL;
+	uint64_t v = 7;
+
+	if (parse(text, &v, &got))
+		fail_msg("'%s' parsed as %" G_GUINT64_FORMAT, text, v);
+	assert_non_null(got);
+	assert_string_equal(got, why);
+	assert_true(v == 7);
+}
+
+static void test_size(void **state)
+{
+	/* fio with its default kb_base=1024: K = KB = kB = 1024, any case */
+	static const struct ok_case ok[] = {
+		{ "0", 0 }, { "512", 512 }, { "512b", 512 }, { "512B", 512 },
+		{ "4k", 4 * KI }, { "4K", 4 * KI }, { "4kb", 4 * KI },
+		{ "4KB", 4 * KI }, { "4kB", 4 * KI }, { "4Kb", 4 * KI },
+		{ "16m", 16 * MI }, { "16MB", 16 * MI }, { "3g", 3 * GI },
+		{ "2GB", 2 * GI }, { "1t", (uint64_t)1 << 40 },
+		{ "1TB", (uint64_t)1 << 40 }, { "15p", (uint64_t)15 << 50 },
+		{ "3840000000000", UINT64_C(3840000000000) },
+		{ "18446744073709551615", UINT64_MAX },
+		{ "18014398509481983k", UINT64_MAX - 1023 },
+		{ "16383p", UINT64_C(16383) << 50 },
+	};
+
+	(void)state;
+	assert_parses(wbsim_param_parse_size, ok, G_N_ELEMENTS(ok));
+	assert_refused(wbsim_param_parse_size, "4KiB",
+		       "an IEC suffix, which fio reads as a power of 1000 under its default kb_base=1024");
+	assert_refused(wbsim_param_parse_size, "1GiB",
+		       "an IEC suffix, which fio reads as a power of 1000 under its default kb_base=1024");
+	/* 2^54 KiB = 2^64 bytes: one past the largest */
+	assert_refused(wbsim_param_parse_size, "18014398509481984k",
+		       "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_size, "16384p", "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_size, "18446744073709551616",
+		       "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_size, "-1g", "a negative value");
+	assert_refused(wbsim_param_parse_size, "1.5g",
+		       "a fraction (write it in a smaller unit: 1536m, not 1.5g)");
+	static const char *const garbage[] = {
+		"", "k", "4x", "4kk", "4kib2", "g16", "4 k", " 4k", "4k ",
+		"0x10", "+4k", "4ms", "4/s",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(garbage); i++)
+		assert_refused(wbsim_param_parse_size, garbage[i], "");
+}
+
+static void test_rate(void **state)
+{
+	static const struct ok_case ok[] = {
+		{ "0", 0 }, { "1000", 1000 }, { "1000/s", 1000 },
+		{ "100B/s", 100 }, { "1k/s", KI }, { "1KB/s", KI },
+		{ "1kB/s", KI }, { "500m", 500 * MI }, { "500MB/s", 500 * MI },
+		{ "1g/s", GI }, { "1GB/S", GI },
+		/* a datasheet's decimal 3800 MB/s, written in bytes */
+		{ "3800000000/s", UINT64_C(3800000000) },
+	};
+
+	(void)state;
+	assert_parses(wbsim_param_parse_rate, ok, G_N_ELEMENTS(ok));
+	assert_refused(wbsim_param_parse_rate, "1MiB/s",
+		       "an IEC suffix, which fio reads as a power of 1000 under its default kb_base=1024");
+	assert_refused(wbsim_param_parse_rate, "20000000000p/s",
+		       "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_rate, "-5m/s", "a negative value");
+	assert_refused(wbsim_param_parse_rate, "2.5g/s",
+		       "a fraction (write it in a smaller unit: 1536m, not 1.5g)");
+	static const char *const garbage[] = {
+		"", "/s", "1m/h", "1m/s/s", "1ms/s", "fast", "1m /s",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(garbage); i++)
+		assert_refused(wbsim_param_parse_rate, garbage[i], "");
+}
+
+static void test_time(void **state)
+{
+	/* fio's us, ms, s, m (minutes), h, d, any case; and ns */
+	static const struct ok_case ok[] = {
+		{ "0", 0 }, { "0s", 0 }, { "7ns", 7 }, { "7nsec", 7 },
+		{ "3us", 3000 }, { "3usec", 3000 }, { "3US", 3000 },
+		{ "100ms", 100000000 }, { "2msec", 2000000 }, { "2MS", 2000000 },
+		{ "30s", 30 * NS_PER_S }, { "30sec", 30 * NS_PER_S },
+		{ "1S", NS_PER_S },
+		{ "2m", 120 * NS_PER_S }, { "2min", 120 * NS_PER_S },
+		{ "2M", 120 * NS_PER_S },
+		{ "1h", 3600 * NS_PER_S }, { "1d", 86400 * NS_PER_S },
+		{ "9500us", 9500000 },
+		/* the largest: 2^64 - 1 ns is about 584 years */
+		{ "5124095h", UINT64_C(5124095) * 3600 * NS_PER_S },
+		{ "18446744073709551615ns", UINT64_MAX },
+	};
+
+	(void)state;
+	assert_parses(wbsim_param_parse_time, ok, G_N_ELEMENTS(ok));
+	/* fio's bare time is seconds or microseconds by option: refused */
+	assert_refused(wbsim_param_parse_time, "10", "a number without a unit");
+	assert_refused(wbsim_param_parse_time, "5125000h", "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_time, "18446744073709551616ns",
+		       "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_time, "-1s", "a negative value");
+	assert_refused(wbsim_param_parse_time, "9.5ms",
+		       "a fraction (write it in a smaller unit: 9500us, not 9.5ms)");
+	static const char *const garbage[] = {
+		"", "s", "5x", "10 s", "1k", "1mb", "1hr", "ms5", "1s ",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(garbage); i++)
+		assert_refused(wbsim_param_parse_time, garbage[i], "");
+}
+
+static void test_count(void **state)
+{
+	static const struct ok_case ok[] = {
+		{ "0", 0 }, { "007", 7 }, { "58500", 58500 },
+		{ "18446744073709551615", UINT64_MAX },
+	};
+
+	(void)state;
+	assert_parses(wbsim_param_parse_count, ok, G_N_ELEMENTS(ok));
+	assert_refused(wbsim_param_parse_count, "18446744073709551616",
+		       "value does not fit in 64 bits");
+	assert_refused(wbsim_param_parse_count, "-1", "a negative value");
+	assert_refused(wbsim_param_parse_count, "1.5", "a fraction: expected a whole number");
+	/* no suffixes, no hex, no octal reading of a leading 0 */
+	static const char *const garbage[] = { "", "4k", "0x10", "12 ", "one" };
+	for (size_t i = 0; i < G_N_ELEMENTS(garbage); i++)
+		assert_refused(wbsim_param_parse_count, garbage[i], "");
+}
+
+static void test_bool(void **state)
+{
+	static const char *const yes[] = { "1", "true", "TRUE", "yes", "on" };
+	static const char *const no[] = { "0", "false", "No", "off" };
+	const char *why;
+	gboolean b;
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
+		b = FALSE;
+		assert_true(wbsim_param_parse_bool(yes[i], &b, &why));
+		assert_true(b);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(no); i++) {
+		b = TRUE;
+		assert_true(wbsim_param_parse_bool(no[i], &b, &why));
+		assert_false(b);
+	}
+	assert_false(wbsim_param_parse_bool("2", &b, &why));
+	assert_string_equal(why, "");
+}
+
+/* The messages every section prints: the reason, then what was expected. */
+static void test_explain(void **state)
+{
+	g_autofree char *plain = wbsim_param_explain(WBSIM_PARAM_TIME, "");
+	g_autofree char *reason = wbsim_param_explain(WBSIM_PARAM_SIZE,
+						      "a negative value");
+	g_autofree char *rate = wbsim_param_explain(WBSIM_PARAM_RATE, NULL);
+
+	(void)state;
+	assert_string_equal(plain, "expected a time with a unit (ns, us, ms, s, m, h)");
+	assert_string_equal(reason, "a negative value: expected a size in bytes "
+			    "(suffixes k, m, g, t, p are powers of 1024)");
+	assert_string_equal(rate, "expected a rate in bytes per second (a size, "
+			    "optionally followed by /s: 500m/s)");
+}
+
+/* What a value prints as parses back to itself (wbsim_device_describe()). */
+static void test_format_round_trip(void **state)
+{
+	static const enum wbsim_param_type types[] = {
+		WBSIM_PARAM_SIZE, WBSIM_PARAM_TIME, WBSIM_PARAM_RATE, WBSIM_PARAM_UINT,
+	};
+	static const uint64_t values[] = { 0, 1, 4096, UINT64_C(3800000000), UINT64_MAX };
+
+	(void)state;
+	for (size_t t = 0; t < G_N_ELEMENTS(types); t++) {
+		for (size_t i = 0; i < G_N_ELEMENTS(values); i++) {
+			g_autofree char *text = wbsim_param_format_value(types[t], &values[i]);
+			const char *why;
+			uint64_t back = 1;
+
+			assert_true(wbsim_param_parse_value(types[t], text, &back, &why));
+			assert_true(back == values[i]);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_format_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

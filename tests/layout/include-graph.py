@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""include-graph.py [--dot] [--allow A,B]... LIBDIR - the include graph
+between the folders of lib/ (core, mm, fs, fs/alloc, block, report, fio,
+scenario, run, machine, defs): an edge A -> B for every #include "B/..."
+in a file of folder A. Prints the edges with the files that make them,
+then every circle (a strongly connected component of more than one
+folder). Exit status 1 when there is a circle other than those --allow
+names (exactly that set of folders: a circle that grows fails too), so
+that one that comes back fails the test suite; 2 on usage.
+
+Only quoted includes of the library's own headers count ("fs/bdi.h");
+<wbsim/...> public headers belong to no folder.
+"""
+import os
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def folder_of(libdir, path):
+    """The lib/ folder a file lives in: "fs/alloc" for lib/fs/alloc/x.c."""
+    rel = os.path.relpath(os.path.dirname(path), libdir)
+    return rel.replace(os.sep, "/")
+
+
+def header_folder(folders, inc):
+    """The folder an include "fs/alloc/extents.h" names, or None."""
+    parts = inc.split("/")[:-1]
+    while parts:
+        name = "/".join(parts)
+        if name in folders:
+            return name
+        parts.pop()
+    return None
+
+
+def graph(libdir):
+    folders = set()
+    files = []
+    for root, _dirs, names in os.walk(libdir):
+        for n in names:
+            if n.endswith((".c", ".h")):
+                files.append(os.path.join(root, n))
+                folders.add(folder_of(libdir, os.path.join(root, n)))
+    edges = {}
+    for path in sorted(files):
+        src = folder_of(libdir, path)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for inc in INCLUDE.findall(text):
+            dst = header_folder(folders, inc)
+            if dst is None or dst == src:
+                continue
+            edges.setdefault((src, dst), []).append(
+                "%s: %s" % (os.path.relpath(path, libdir), inc))
+    return sorted(folders), edges
+
+
+def circles(folders, edges):
+    """Tarjan's strongly connected components with more than one folder."""
+    succ = {f: sorted({d for (s, d) in edges if s == f}) for f in folders}
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in succ[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for f in folders:
+        if f not in index:
+            visit(f)
+    return sorted(out)
+
+
+def main(argv):
+    args, allowed, it = [], [], iter(argv[1:])
+    for a in it:
+        if a == "--allow":
+            allowed.append(sorted(next(it, "").split(",")))
+        elif a != "--dot":
+            args.append(a)
+    if len(args) != 1 or not os.path.isdir(args[0]):
+        print("usage: include-graph.py [--dot] [--allow A,B]... LIBDIR",
+              file=sys.stderr)
+        return 2
+    folders, edges = graph(args[0])
+    if "--dot" in argv:
+        print("digraph lib {")
+        for (s, d) in sorted(edges):
+            print('  "%s" -> "%s";' % (s, d))
+        print("}")
+    else:
+        for (s, d) in sorted(edges):
+            print("%s -> %s  (%d: %s)" % (s, d, len(edges[(s, d)]),
+                                          edges[(s, d)][0]))
+    found = circles(folders, edges)
+    bad = [c for c in found if c not in allowed]
+    for comp in found:
+        inner = ["%s -> %s: %s" % (s, d, "; ".join(edges[(s, d)]))
+                 for (s, d) in sorted(edges) if s in comp and d in comp]
+        print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
+                                 " <-> ".join(comp), "\n  ".join(inner)),
+              file=sys.stderr if comp in bad else sys.stdout)
+    if bad:
+        return 1
+    print("no circle between %d folders%s" % (
+        len(folders), " but the %d allowed" % len(found) if found else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
