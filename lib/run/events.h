@@ -9,69 +9,9 @@
 #ifndef WBSIM_RUN_EVENTS_H
 #define WBSIM_RUN_EVENTS_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <glib.h>
-#include <wbsim/sim.h>
+#include "defs/event-actions.h"
 
 struct wbsim_run;
-
-/* What an action does besides its handler, for the checks at load. */
-enum wbsim_event_flags {
-	WBSIM_EVENT_START_ALL = 1u << 0,	/* sync(2): wake every flusher first */
-	WBSIM_EVENT_CGROUP = 1u << 1,		/* a cgroup action: struct wbsim_cgroup_event */
-	WBSIM_EVENT_CONTEXTS = 1u << 2,		/* changes the number of wb contexts */
-};
-
-/**
- * struct wbsim_event_action - one action of [events]
- * @name: as written in the scenario
- * @args: what ARGS must be, for messages; NULL: the action takes none
- * @parse: @args into *@parsed (free with @free); the error message is the
- *	reason ("expected ..."); NULL when the action takes no arguments
- * @free: frees what @parse made
- * @fire: the handler, called at the event's time with its struct
- *	wbsim_timed_event *
- * @flags: enum wbsim_event_flags
- */
-struct wbsim_event_action {
-	const char *name;
-	const char *args;
-	gboolean (*parse)(const char *args, void **parsed, GError **error);
-	void (*free)(void *parsed);
-	wbsim_event_fn fire;
-	unsigned int flags;
-};
-
-/* The row of the action @name, or NULL. */
-const struct wbsim_event_action *wbsim_event_action_lookup(const char *name);
-
-/* The actions' names, NULL-terminated, in table order. */
-const char *const *wbsim_event_action_names(void);
-
-/**
- * struct wbsim_cgroup_event - the parsed arguments of a cgroup-* event
- * @path: the cgroup ("/e7/a"; "/" only for cgroup-move)
- * @job: cgroup-move: the fio job name, else NULL
- * @max_bytes: memory.max (UINT64_MAX: max) when @set_max
- * @high_bytes: memory.high (UINT64_MAX: max) when @set_high
- * @set_max: memory.max=... was given
- * @set_high: memory.high=... was given
- */
-struct wbsim_cgroup_event {
-	char *path;
-	char *job;
-	uint64_t max_bytes;
-	uint64_t high_bytes;
-	bool set_max;
-	bool set_high;
-};
-
-/* Free what a cgroup event's arguments hold, and zero @cg. */
-void wbsim_cgroup_event_clear(struct wbsim_cgroup_event *cg);
-
-/* The number of contexts a contexts event's parsed arguments set. */
-unsigned int wbsim_contexts_event_nr(const void *args);
 
 /* -- the runner's side (events.c, for run.c) ----------------------------- */
 

@@ -162,7 +162,7 @@ void wbsim_config_event_free(gpointer data);
 /*
  * struct wbsim_config_event_line - an [events] line as loaded: the public
  * struct (cfg->events holds a pointer to it, so it comes first), the
- * action's row in the runner's table (run/events.h) and its arguments,
+ * action's row in the runner's table (defs/event-actions.h, run/events.c) and its arguments,
  * parsed once when the line was read. Allocate with
  * wbsim_config_event_new(); every event of cfg->events is one.
  */

@@ -286,7 +286,7 @@ static void test_completion_cpu(void **state)
 static void nvme_open(struct env *e, const char *queues)
 {
 	const struct wbsim_setting set[] = {
-		{ "capacity", "1GiB", "t", 1 },
+		{ "capacity", "1g", "t", 1 },
 		{ "hw_queues", queues, "t", 2 },
 		{ "channels", "1", "t", 3 },
 		{ "dies_per_channel", "4", "t", 4 },
@@ -295,7 +295,7 @@ static void nvme_open(struct env *e, const char *queues)
 		{ "write_latency", "20us", "t", 7 },
 		{ "command_overhead", "1us", "t", 8 },
 		{ "link_bandwidth", "4GB/s", "t", 9 },
-		{ "write_buffer", "16MiB", "t", 10 },
+		{ "write_buffer", "16m", "t", 10 },
 	};
 
 	env_open(e, "nvme", set, G_N_ELEMENTS(set));
