@@ -11,7 +11,8 @@
  * then run @done(sim, wp). */
 void wbsim_fs_map_runs(struct wbsim_writepages *wp, wbsim_event_fn done);
 
-/* writepages.c: add the bios of a physically contiguous mapping. */
+/* writepages.c: add a physically contiguous mapping to the ioend being
+ * built (iomap_add_to_ioend()). */
 void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
 				  uint64_t dev_block, uint64_t nr, bool unwritten);
 void wbsim_writepages_clear(struct wbsim_writepages *wp);

@@ -3,9 +3,11 @@
  * writepages.c - do_writepages() of one inode: walk the dirty pages from the
  * mapping's writeback_index, start writeback on runs of contiguous pages, ask
  * the filesystem where they go (delayed allocation is converted here), and
- * submit one bio per physically contiguous piece no larger than the device
- * allows; completions end writeback (kernel: mm/page-writeback.c
- * do_writepages() and writeback_iter(), fs/iomap/buffered-io.c writeback).
+ * gather file- and disk-contiguous blocks into ioends of up to BIO_MAX_VECS
+ * folios, across the walk's batches; an ioend is submitted as bios no larger
+ * than the device allows and ends writeback on all its folios when the last
+ * completes (kernel: mm/page-writeback.c do_writepages() and
+ * writeback_iter(), fs/iomap/buffered-io.c and fs/iomap/ioend.c).
  *
  * The walk goes in batches of up to WP_BATCH_PAGES pages (the kernel's
  * folio_batch is 31 folios; a batch here is a simulation step, not a change
@@ -24,6 +26,8 @@
 #include <wbsim/fs.h>
 
 #define WP_BATCH_PAGES 256
+/* the bvecs of a bio (include/linux/bio.h), so of an ioend's bio */
+#define BIO_MAX_VECS 256
 #define WP_BATCH_RUNS 32
 /* room for the runs of whole folios (a large folio's walk takes every
  * dirty block of it at once, however scattered) */
@@ -41,12 +45,20 @@ struct wb_bio {
 	uint64_t nr_pages;
 	bool unwritten;		/* written into an unwritten extent */
 	GList link;		/* on bdi->live_bios until it ends */
-	/* A physically contiguous piece larger than the device's request size
-	 * is several bios; like iomap's ioend, the first holds the whole
-	 * piece and ends its pages' writeback when all of them completed
-	 * (a folio split across bios is not done until its last byte is). */
+	/* An ioend larger than the device's request size is several bios;
+	 * the first holds the whole ioend and ends its pages' writeback when
+	 * all of them completed (iomap_finish_ioend()). */
 	struct wb_bio *parent;
 	unsigned int pending;
+};
+
+/* The ioend being built (iomap_writepage_ctx's cached ioend): file- and
+ * disk-contiguous blocks of one kind; one bvec per folio part added. */
+struct wp_ioend {
+	bool open;
+	bool unwritten;
+	uint64_t file_page, dev_block, nr_pages;
+	unsigned int nr_vecs;
 };
 
 /* The batch being written by one do_writepages() call. */
@@ -58,10 +70,13 @@ struct wp_batch {
 	GPtrArray *bios;	/* struct wb_bio *, in submission order */
 	guint next_bio;
 	struct wbsim_plug plug;
+	/* grows across batches until it is submitted */
+	struct wp_ioend ioend;
+	/* after the last ioend of the call is submitted: finish or wait */
+	wbsim_event_fn after_flush;
 };
 
 static void wp_next_batch(wbsim_sim *sim, void *arg);
-static void wp_mapped(wbsim_sim *sim, void *arg);
 
 /* __folio_end_writeback() for every page of a completed bio. */
 static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
@@ -212,6 +227,40 @@ static void wp_finish(struct wbsim_writepages *wp)
 }
 
 static void wp_charge_done(wbsim_sim *sim, void *arg);
+static void wp_mapped(wbsim_sim *sim, void *arg);
+static void iomap_submit_ioend(struct wbsim_writepages *wp);
+
+static void wp_finish_event(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	wp_finish(arg);
+}
+
+/* folio_wait_writeback() on the folio the walk reached (SYNC_ALL) */
+static void wp_wait_writeback(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_writepages *wp = arg;
+
+	(void)sim;
+	wbsim_inode_wait(wp->inode, WAIT_WRITEBACK_DONE, wp_next_batch, wp);
+}
+
+/* The end of the walk (iomap_writepages() submitting the cached ioend):
+ * submit the ioend still being built, then run @then. */
+static void wp_flush_ioend(struct wbsim_writepages *wp, wbsim_event_fn then)
+{
+	struct wp_batch *b = wp_batch_of(wp);
+
+	if (!b->ioend.open) {
+		then(wp->inode->bdi->sim, wp);
+		return;
+	}
+	g_ptr_array_set_size(b->bios, 0);
+	b->next_bio = 0;
+	iomap_submit_ioend(wp);
+	b->after_flush = then;
+	wp_mapped(wp->inode->bdi->sim, wp);
+}
 
 /* Pages a batch counts against nr_to_write: writeback_iter() subtracts
  * folio_nr_pages() per folio with whole-folio accounting; per-block
@@ -332,13 +381,15 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 collected:
 	if (b->nr_runs == 0) {
 		if (must_wait) {
-			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, wp_next_batch, wp);
+			/* the cached ioend goes first: the folio waited for may
+			 * be another caller's, waiting on this one's */
+			wp_flush_ioend(wp, wp_wait_writeback);
 			return;
 		}
 		/* No more pages in range: the next cyclic pass starts at 0. */
 		if (wbc->range_cyclic)
 			pc->writeback_index = 0;
-		wp_finish(wp);
+		wp_flush_ioend(wp, wp_finish_event);
 		return;
 	}
 	/* (b) + (c): the pages leave the dirty state as the walk takes them;
@@ -379,18 +430,27 @@ static void wp_charge_done(wbsim_sim *sim, void *arg)
 	wbsim_fs_map_runs(wp, wp_mapped);
 }
 
-/* Make the bios of a physically contiguous piece of a run. */
-void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
-				  uint64_t dev_block, uint64_t nr, bool unwritten)
+/*
+ * iomap_submit_ioend() (kernel: the cached ioend's bio goes to submit_bio();
+ * the block layer splits it at max_sectors, bio_split_to_limits(), and the
+ * pieces are chained to it): queue the ioend as bios of at most
+ * max_request_pages; the first holds the whole ioend and ends writeback on
+ * all of its folios when every piece has completed (iomap_finish_ioend()).
+ * Left out: XFS's merging of completed ioends (iomap_ioend_try_merge()).
+ */
+static void iomap_submit_ioend(struct wbsim_writepages *wp)
 {
 	struct wp_batch *b = wp_batch_of(wp);
+	struct wp_ioend *io = &b->ioend;
 	uint64_t max = wp->inode->bdi->max_request_pages;
 	unsigned int flags = wp->wbc->sync_mode == WB_SYNC_ALL ? WBSIM_REQ_SYNC :
 			     (wp->wbc->for_kupdate || wp->wbc->for_background) ? WBSIM_REQ_BACKGROUND : 0;
-
+	uint64_t file_page = io->file_page, dev_block = io->dev_block, nr = io->nr_pages;
 	struct wb_bio *parent = NULL;
-	uint64_t whole = nr;
 
+	if (!io->open)
+		return;
+	io->open = false;
 	while (nr) {
 		uint64_t n = MIN(nr, max);
 		struct wb_bio *bio = g_new0(struct wb_bio, 1);
@@ -403,10 +463,10 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		bio->inode = wp->inode;
 		bio->first_page = file_page;
 		bio->nr_pages = n;
-		bio->unwritten = unwritten;
+		bio->unwritten = io->unwritten;
 		if (!parent) {
 			parent = bio;
-			bio->nr_pages = whole;	/* ends the whole piece */
+			bio->nr_pages = io->nr_pages;	/* ends the whole ioend */
 		} else {
 			bio->parent = parent;
 		}
@@ -418,6 +478,63 @@ void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_pag
 		dev_block += n;
 		nr -= n;
 	}
+}
+
+/* iomap_can_add_to_ioend(): same kind, contiguous in the file and on the
+ * device, and bio_add_folio() finds a free bvec for a new folio (left out:
+ * the shared and boundary flags, IOEND_BATCH_SIZE, never reached with
+ * BIO_MAX_VECS). */
+static bool iomap_can_add_to_ioend(const struct wp_ioend *io, uint64_t file_page,
+				   uint64_t dev_block, bool unwritten, uint64_t folio_pages)
+{
+	bool same_folio = io->nr_pages &&
+			  (io->file_page + io->nr_pages - 1) / folio_pages == file_page / folio_pages;
+
+	return io->open && io->unwritten == unwritten &&
+	       file_page == io->file_page + io->nr_pages &&
+	       dev_block == io->dev_block + io->nr_pages &&
+	       (io->nr_vecs < BIO_MAX_VECS || same_folio);
+}
+
+/*
+ * iomap_add_to_ioend() for a physically contiguous piece of a run (kernel:
+ * called per folio and mapping; the bio of the cached ioend takes one bvec
+ * per folio part, bio_add_folio(); page-cache pages of order 0 are taken as
+ * one bvec each, physically adjacent pages merging into one bvec being the
+ * exception): a block that cannot join the cached ioend submits it and
+ * starts the next. The ioend outlives the batch; the end of the
+ * do_writepages() call submits the last one.
+ */
+static void iomap_add_to_ioend(struct wbsim_writepages *wp, uint64_t file_page,
+			       uint64_t dev_block, uint64_t nr, bool unwritten)
+{
+	struct wp_ioend *io = &wp_batch_of(wp)->ioend;
+	uint64_t f = wp->inode->folio_pages;
+
+	while (nr) {
+		uint64_t n = MIN(nr, f - file_page % f);	/* this folio's part */
+
+		if (!iomap_can_add_to_ioend(io, file_page, dev_block, unwritten, f)) {
+			iomap_submit_ioend(wp);
+			*io = (struct wp_ioend){ .open = true, .unwritten = unwritten,
+						 .file_page = file_page, .dev_block = dev_block };
+		}
+		/* the rest of the folio of the last bvec merges into it
+		 * (physically contiguous, bvec_try_merge_page()) */
+		if (io->nr_pages == 0 ||
+		    (io->file_page + io->nr_pages - 1) / f != file_page / f)
+			io->nr_vecs++;
+		io->nr_pages += n;
+		file_page += n;
+		dev_block += n;
+		nr -= n;
+	}
+}
+
+void wbsim_writepages_add_mapping(struct wbsim_writepages *wp, uint64_t file_page,
+				  uint64_t dev_block, uint64_t nr, bool unwritten)
+{
+	iomap_add_to_ioend(wp, file_page, dev_block, nr, unwritten);
 }
 
 static void wp_submit_next(wbsim_sim *sim, void *arg);
@@ -477,12 +594,20 @@ static void wp_submit_next(wbsim_sim *sim, void *arg)
 static void wp_plug_done(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_writepages *wp = arg;
+	struct wp_batch *b = wp_batch_of(wp);
 
+	if (b->after_flush) {
+		wbsim_event_fn then = b->after_flush;
+
+		b->after_flush = NULL;
+		then(sim, wp);
+		return;
+	}
 	/* SYNC_NONE stops when nr_to_write is spent and resumes there next time. */
 	if (wp->wbc->sync_mode == WB_SYNC_NONE && wp->wbc->nr_to_write <= 0) {
 		if (wp->wbc->range_cyclic)
 			wp->inode->pages.writeback_index = wp->index;
-		wp_finish(wp);
+		wp_flush_ioend(wp, wp_finish_event);
 		return;
 	}
 	wp_next_batch(sim, wp);

@@ -170,7 +170,7 @@ static struct wbsim_run_result *dying_case(const char *variant, unsigned int wri
  * share of the dead memcg's background threshold. The stall lasts until
  * that writeback: the lag stops growing only when the killed wb's dirty
  * pages fall, within one interval of the removal; a shorter interval
- * shortens it; the expiry age (kupdate's cut) does not matter. */
+ * shortens it; the expiry age (kupdate's cut) does not lengthen it. */
 static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
 {
 	wbsim_time_t lag5, lag2, lag5_expire5;
@@ -202,7 +202,13 @@ static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
 	wbsim_run_result_free(dying_case("unreachable", 200, 3000, &lag2));
 	assert_true(lag2 < lag5);
 	wbsim_run_result_free(dying_case("unreachable", 500, 500, &lag5_expire5));
-	assert_true(lag5_expire5 > lag5 * 0.9 && lag5_expire5 < lag5 * 1.1);
+	/* a shorter expiry does not lengthen the stall, and the interval
+	 * still rules it (a 5 s expiry stalls longer than a 2 s interval);
+	 * kupdate's cut can shorten a later stall: after a background pass
+	 * it writes the inodes dirtied 5 s ago, not only 30 s ago (since
+	 * ioends end writeback per 256 pages, 5.9 s against 7.1 s) */
+	assert_true(lag5_expire5 < lag5 * 1.1);
+	assert_true(lag5_expire5 > lag2);
 }
 
 /* The kernel that keeps killed wbs findable: the sibling's foreign flush
