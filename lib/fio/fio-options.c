@@ -37,6 +37,7 @@
 #define W_PRIO "I/O priorities are not modelled"
 #define W_BATCH "submission batching of an async engine is not modelled; buffered writes complete in the writer"
 #define W_ZBD "zoned block devices are not modelled"
+#define W_RATE_MIN "fio ends the job with an error when its rate falls below this minimum; the simulator does not check it"
 #define W_BUF "buffer contents do not matter to writeback (no compressing or deduplicating filesystem is modelled)"
 #define W_REPLAY "only matters with read_iolog, which is refused"
 #define W_TRIM "trims are not modelled"
@@ -220,9 +221,9 @@ static const struct wbsim_fio_optdesc fio_opts[] = {
 	{ "thinkcycles", NULL, T(INT), WRN("CPU cycles burnt between I/Os are not modelled"), F(ZOK), .def = "0" },
 	/* --- rates --- */
 	{ "rate", NULL, T(ULL), MOD, F(DDIR), K(RATE) },
-	{ "rate_min", "ratemin", T(ULL), REP, F(DDIR) },
+	{ "rate_min", "ratemin", T(ULL), WRN(W_RATE_MIN), F(DDIR | ZOK) },
 	{ "rate_iops", NULL, T(INT), REF("an IOPS rate is not modelled (use rate=)"), F(DDIR | ZOK), K(RATE_IOPS) },
-	{ "rate_iops_min", NULL, T(INT), REP, F(DDIR) },
+	{ "rate_iops_min", NULL, T(INT), WRN(W_RATE_MIN), F(DDIR | ZOK) },
 	{ "rate_process", NULL, T(STR), WRN("rated I/O is issued at a steady pace; the Poisson process is not modelled"),
 	  .def = "linear", .posval = "linear|poisson", .ok = "linear" },
 	{ "rate_cycle", "ratecycle", T(INT), WRN("the rate averaging window is not modelled"), .def = "1000" },

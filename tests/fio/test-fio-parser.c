@@ -353,10 +353,10 @@ static void test_report_options_warn(void **state)
 		"unit_base=8\npercentile_list=1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99\n"
 		"[x]\nrw=write\npercentile_list=50:99\nclat_percentiles=0\nlat_percentiles=1\n"
 		"significant_figures=6\nunified_rw_reporting=mixed\nunit_base=1\nwrite_iolog=x.log\n"
-		"continue_on_error=all\n");
+		"continue_on_error=all\nrate_min=0\nrate_min=1m\nrate_iops_min=10\n");
 
 	(void)state;
-	assert_int_equal(f->warnings->len, 8);
+	assert_int_equal(f->warnings->len, 10);
 	assert_true(fio_warned(f, "t.fio:14: option percentile_list is not modelled: the report prints fio's default completion-latency percentiles (clat_percentiles=1, percentile_list of fio's 17 entries)"));
 	assert_true(fio_warned(f, "t.fio:15: option clat_percentiles is not modelled: the report prints fio's default"));
 	assert_true(fio_warned(f, "t.fio:16: option lat_percentiles is not modelled"));
@@ -365,6 +365,9 @@ static void test_report_options_warn(void **state)
 	assert_true(fio_warned(f, "t.fio:19: option unit_base is not modelled: the report prints bandwidth in bytes"));
 	assert_true(fio_warned(f, "t.fio:20: option write_iolog is not modelled: the I/O log file"));
 	assert_true(fio_warned(f, "t.fio:21: option continue_on_error is not modelled: no I/O errors are simulated"));
+	/* rate_min=0 is fio's default (no minimum): no warning for line 22 */
+	assert_true(fio_warned(f, "t.fio:23: option rate_min is not modelled: fio ends the job with an error when its rate falls below this minimum"));
+	assert_true(fio_warned(f, "t.fio:24: option rate_iops_min is not modelled: fio ends the job"));
 	wbsim_fio_file_free(f);
 }
 
