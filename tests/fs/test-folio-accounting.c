@@ -14,50 +14,27 @@
 #include <cmocka.h>
 #include <wbsim/affinity.h>
 #include <wbsim/block.h>
-#include "fs/fs-writeback.h"
-#include "fs/fs-glue.h"
-#include "mm/page-writeback.h"
-#include "mm/filemap.h"
-#include "ideal-bdi.h"
+#include "folio-fixture.h"
 
 #define FOLIO_PAGES 512		/* a 2 MiB folio */
 
-struct fx {
-	struct ideal_bdi ib;
-	struct wbsim_inode *inode;
-	wbsim_task task;
-	struct wbsim_dirtier d;
-	struct wbsim_writepages wp;
-	struct wbsim_wbc wbc;
-	bool written;
-};
-
-static struct fx *fx_new(bool per_block)
+static struct folio_fx *fx_new(bool per_block)
 {
-	struct fx *fx = g_new0(struct fx, 1);
+	struct folio_fx *fx = g_new0(struct folio_fx, 1);
 
-	ideal_bdi_open(&fx->ib, 2, false);
-	fx->inode = wbsim_inode_new(&fx->ib.bdi,
-				    wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
-				    "/mnt/f", FOLIO_PAGES, per_block);
-	wbsim_task_init(&fx->task, "w", WBSIM_TASK_DIRTIER);
-	wbsim_dirtier_init(&fx->d, &fx->task);
+	folio_fx_open(fx, FOLIO_PAGES, per_block);
 	return fx;
 }
 
-static void fx_free(struct fx *fx)
+static void fx_free(struct folio_fx *fx)
 {
-	wbsim_writepages_clear(&fx->wp);
-	ideal_bdi_clear(&fx->ib);
-	wbsim_inode_free(fx->inode);
-	wbsim_task_clear(&fx->task);
-	ideal_bdi_close(&fx->ib);
+	folio_fx_close(fx);
 	g_free(fx);
 }
 
 /* A buffered write of @len bytes at byte @off through the model's write
  * path (generic_perform_write()). Returns the pages charged at (a). */
-static uint64_t write_bytes(struct fx *fx, uint64_t off, uint64_t len)
+static uint64_t write_bytes(struct folio_fx *fx, uint64_t off, uint64_t len)
 {
 	uint64_t before = fx->ib.vm.nr_dirtied;
 	wbsim_time_t fs_cost;
@@ -69,7 +46,7 @@ static uint64_t write_bytes(struct fx *fx, uint64_t off, uint64_t len)
 }
 
 /* Every page ever dirtied is dirty, under writeback or written. */
-static void assert_conserved(const struct fx *fx)
+static void assert_conserved(const struct folio_fx *fx)
 {
 	assert_int_equal(fx->ib.vm.nr_dirtied,
 			 fx->ib.vm.nr_file_dirty + fx->ib.vm.nr_writeback + fx->ib.vm.nr_written);
@@ -78,7 +55,7 @@ static void assert_conserved(const struct fx *fx)
 			 fx->inode->wb->stat_written);
 }
 
-static uint64_t device_bytes(struct fx *fx)
+static uint64_t device_bytes(struct folio_fx *fx)
 {
 	struct wbsim_blk_stats st;
 
@@ -86,23 +63,18 @@ static uint64_t device_bytes(struct fx *fx)
 	return st.bytes;
 }
 
-static void written(wbsim_sim *sim, void *arg)
-{
-	((struct fx *)arg)->written = true;
-}
-
 static gboolean under_writeback(wbsim_sim *sim, void *arg)
 {
-	return ((struct fx *)arg)->ib.vm.nr_writeback > 0;
+	return ((struct folio_fx *)arg)->ib.vm.nr_writeback > 0;
 }
 
 /* Write the inode back (SYNC_ALL): stop once its pages are under
  * writeback, so (b)+(c) can be checked before (d). */
-static void start_writeback(struct fx *fx)
+static void start_writeback(struct folio_fx *fx)
 {
 	fx->wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
 	fx->written = false;
-	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, written, fx);
+	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, folio_fx_written, fx);
 	wbsim_sim_run_while_not(fx->ib.sim, under_writeback, fx);
 }
 
@@ -113,7 +85,7 @@ static void start_writeback(struct fx *fx)
  * folio another 512. */
 static void test_dirty_whole_folio(void **state)
 {
-	struct fx *fx = fx_new(false);
+	struct folio_fx *fx = fx_new(false);
 
 	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), FOLIO_PAGES);
 	assert_int_equal(fx->ib.vm.nr_file_dirty, FOLIO_PAGES);
@@ -134,7 +106,7 @@ static void test_dirty_whole_folio(void **state)
  * crosses a block boundary two; a block dirty already nothing. */
 static void test_dirty_per_block(void **state)
 {
-	struct fx *fx = fx_new(true);
+	struct folio_fx *fx = fx_new(true);
 
 	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), 1);
 	assert_int_equal(fx->ib.vm.nr_file_dirty, 1);
@@ -156,7 +128,7 @@ static void test_dirty_per_block(void **state)
  * state). */
 static void check_writeback(bool per_block, uint64_t moved)
 {
-	struct fx *fx = fx_new(per_block);
+	struct folio_fx *fx = fx_new(per_block);
 
 	write_bytes(fx, (1 << 20) + 100, 50);
 	start_writeback(fx);
@@ -191,7 +163,7 @@ static void test_writeback_per_block(void **state)
  * kernel; the counters still balance after the second writeback. */
 static void test_redirty_under_writeback(void **state)
 {
-	struct fx *fx = fx_new(false);
+	struct folio_fx *fx = fx_new(false);
 
 	write_bytes(fx, 100, 50);
 	start_writeback(fx);
@@ -217,19 +189,19 @@ static wbsim_time_t woke_at;
 static gboolean folio_locked(wbsim_sim *sim, void *arg)
 {
 	(void)sim;
-	return ((struct fx *)arg)->inode->wb_locked_folio != WBSIM_PGOFF_NONE;
+	return ((struct folio_fx *)arg)->inode->wb_locked_folio != WBSIM_PGOFF_NONE;
 }
 
 static gboolean folio_released(wbsim_sim *sim, void *arg)
 {
 	(void)sim;
-	return ((struct fx *)arg)->inode->wb_locked_folio != locked_folio;
+	return ((struct folio_fx *)arg)->inode->wb_locked_folio != locked_folio;
 }
 
 static gboolean wrote(wbsim_sim *sim, void *arg)
 {
 	(void)sim;
-	return ((struct fx *)arg)->written;
+	return ((struct folio_fx *)arg)->written;
 }
 
 static void write_resumes(wbsim_sim *sim, void *arg)
@@ -245,7 +217,7 @@ static void write_resumes(wbsim_sim *sim, void *arg)
  * into the first folio does not wait at all. */
 static void test_write_waits_for_folio_lock(void **state)
 {
-	struct fx *fx = fx_new(false);
+	struct folio_fx *fx = fx_new(false);
 	const uint64_t folio_bytes = FOLIO_PAGES * 4096;
 	wbsim_time_t locked_at, released_at;
 
@@ -254,7 +226,7 @@ static void test_write_waits_for_folio_lock(void **state)
 		write_bytes(fx, i * folio_bytes + (i + 1) * 8192, 50);
 	fx->wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
 	fx->written = false;
-	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, written, fx);
+	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, folio_fx_written, fx);
 	wbsim_sim_run_while_not(fx->ib.sim, folio_locked, fx);
 	locked_folio = fx->inode->wb_locked_folio;
 	locked_at = wbsim_sim_now(fx->ib.sim);

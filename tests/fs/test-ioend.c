@@ -13,22 +13,12 @@
 #include <cmocka.h>
 #include <wbsim/affinity.h>
 #include <wbsim/block.h>
-#include "fs/fs-writeback.h"
-#include "fs/fs-glue.h"
-#include "mm/page-writeback.h"
-#include "mm/filemap.h"
-#include "ideal-bdi.h"
+#include "folio-fixture.h"
 
 #define MAX_STEPS 64
 
 struct fx {
-	struct ideal_bdi ib;
-	struct wbsim_inode *inode;
-	wbsim_task task;
-	struct wbsim_dirtier d;
-	struct wbsim_writepages wp;
-	struct wbsim_wbc wbc;
-	bool written;
+	struct folio_fx f;
 	/* the pages each completion took out of writeback, in order */
 	uint64_t last_writeback;
 	uint64_t steps[MAX_STEPS];
@@ -40,35 +30,21 @@ static struct fx *fx_new(uint64_t folio_pages)
 {
 	struct fx *fx = g_new0(struct fx, 1);
 
-	ideal_bdi_open(&fx->ib, 2, false);
-	fx->inode = wbsim_inode_new(&fx->ib.bdi,
-				    wbsim_fs_create(fx->ib.fs, wbsim_fs_root(fx->ib.fs)),
-				    "/mnt/f", folio_pages, false);
-	wbsim_task_init(&fx->task, "w", WBSIM_TASK_DIRTIER);
-	wbsim_dirtier_init(&fx->d, &fx->task);
+	folio_fx_open(&fx->f, folio_pages, false);
 	return fx;
 }
 
 static void fx_free(struct fx *fx)
 {
-	wbsim_writepages_clear(&fx->wp);
-	ideal_bdi_clear(&fx->ib);
-	wbsim_inode_free(fx->inode);
-	wbsim_task_clear(&fx->task);
-	ideal_bdi_close(&fx->ib);
+	folio_fx_close(&fx->f);
 	g_free(fx);
-}
-
-static void written(wbsim_sim *sim, void *arg)
-{
-	((struct fx *)arg)->written = true;
 }
 
 /* After every event: record each drop of the pages under writeback. */
 static gboolean watch(wbsim_sim *sim, void *arg)
 {
 	struct fx *fx = arg;
-	uint64_t now = fx->ib.vm.nr_writeback;
+	uint64_t now = fx->f.ib.vm.nr_writeback;
 
 	fx->peak_writeback = MAX(fx->peak_writeback, now);
 	if (now < fx->last_writeback) {
@@ -87,15 +63,16 @@ static void write_and_flush(struct fx *fx, uint64_t pages)
 	bool throttle;
 
 	for (uint64_t p = 0; p < pages; p++)
-		assert_true(wbsim_generic_perform_write(fx->inode, &fx->d, p * 4096, 4096,
+		assert_true(wbsim_generic_perform_write(fx->f.inode, &fx->f.d, p * 4096, 4096,
 							&throttle, &fs_cost) > 0);
-	assert_int_equal(fx->ib.vm.nr_file_dirty, pages);
-	fx->wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
-	wbsim_do_writepages(&fx->wp, fx->inode, &fx->wbc, &fx->task, -1, written, fx);
-	wbsim_sim_run_while_not(fx->ib.sim, watch, fx);
-	assert_true(fx->written);
-	assert_int_equal(fx->ib.vm.nr_writeback, 0);
-	assert_int_equal(fx->ib.vm.nr_written, pages);
+	assert_int_equal(fx->f.ib.vm.nr_file_dirty, pages);
+	fx->f.wbc = (struct wbsim_wbc){ .nr_to_write = INT64_MAX, .sync_mode = WB_SYNC_ALL };
+	wbsim_do_writepages(&fx->f.wp, fx->f.inode, &fx->f.wbc, &fx->f.task, -1,
+			    folio_fx_written, &fx->f);
+	wbsim_sim_run_while_not(fx->f.ib.sim, watch, fx);
+	assert_true(fx->f.written);
+	assert_int_equal(fx->f.ib.vm.nr_writeback, 0);
+	assert_int_equal(fx->f.ib.vm.nr_written, pages);
 }
 
 /* 300 contiguous 2 MiB folios: one ioend of 256 folios (BIO_MAX_VECS
