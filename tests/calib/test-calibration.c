@@ -21,6 +21,7 @@
 #include <wbsim/cpu-costs.h>
 #include <wbsim/scenario.h>
 #include "run/run.h"
+#include "core/cpu-costs.h"
 
 static char *source_path(const char *rel)
 {
