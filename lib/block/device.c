@@ -91,6 +91,11 @@ const struct wbsim_device_ops *wbsim_device_find_ops(const char *name)
 	return wbsim_registry_lookup(&registry, name);
 }
 
+char **wbsim_device_model_names(void)
+{
+	return wbsim_registry_names(&registry);
+}
+
 static char *registry_names(void)
 {
 	g_auto(GStrv) names = wbsim_registry_names(&registry);
@@ -116,6 +121,11 @@ static const struct wbsim_param common_params[] = {
 	  "blk-wbt writeback throttling (on by default, as in the kernel)" },
 	{ .name = NULL },
 };
+
+const struct wbsim_param *wbsim_device_common_params(void)
+{
+	return common_params;
+}
 
 static gboolean apply_one(const struct wbsim_param *p, void *base,
 			  const char *model, const struct wbsim_setting *s,

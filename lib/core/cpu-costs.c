@@ -150,6 +150,11 @@ static const struct wbsim_param cost_params[] = {
 	{ .name = NULL },
 };
 
+const struct wbsim_param *wbsim_cpu_costs_params(void)
+{
+	return cost_params;
+}
+
 gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 			     const char *value, const char *file,
 			     unsigned int line, GError **error)

@@ -512,6 +512,26 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field)
 	return g_strdup("");
 }
 
+char *wbsim_param_describe(const struct wbsim_param *p)
+{
+	GString *s = g_string_new(wbsim_param_expected(p->type));
+	const char *unit = wbsim_param_unit(p);
+
+	if (p->type != WBSIM_PARAM_BOOL && p->type != WBSIM_PARAM_STRING &&
+	    (p->min > 0 || p->max > 0)) {
+		g_autofree char *lo = format_bound(p, p->min, FALSE);
+		g_autofree char *hi = p->max > 0 ? format_bound(p, p->max, FALSE) : NULL;
+
+		if (hi)
+			g_string_append_printf(s, " from %s to %s", lo, hi);
+		else
+			g_string_append_printf(s, " of at least %s", lo);
+	}
+	if (unit)
+		g_string_append_printf(s, "; unit: %s", unit);
+	return g_string_free(s, FALSE);
+}
+
 char *wbsim_param_where(const char *file, unsigned int line)
 {
 	if (file && line)

@@ -77,6 +77,11 @@ const char *wbsim_param_unit(const struct wbsim_param *p);
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field);
 /* wbsim_param_format_value() - the value at @field as text, with its unit. */
 char *wbsim_param_format_value(enum wbsim_param_type type, const void *field);
+/*
+ * wbsim_param_describe() - row @p's type, range and unit for the key
+ * reference: "a size in bytes (...) from 4096B to 1073741824B; unit: bytes".
+ */
+char *wbsim_param_describe(const struct wbsim_param *p);
 /* wbsim_param_where() - "FILE:LINE: " or "FILE: " or "" for messages. */
 char *wbsim_param_where(const char *file, unsigned int line);
 
