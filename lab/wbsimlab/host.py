@@ -7,6 +7,8 @@ files are registered with Host.on_undo(). Host.restore() undoes all of it
 and is called from a finally block and from the SIGINT/SIGTERM handlers,
 so an error or Ctrl-C leaves the machine as it was.
 """
+import errno
+import fcntl
 import os
 import shutil
 import signal
@@ -29,6 +31,47 @@ def run(cmd, **kw):
 def read(path):
     with open(path) as f:
         return f.read().strip()
+
+
+# /dev/loop-control ioctls (linux/loop.h)
+LOOP_CTL_ADD = 0x4C80
+LOOP_CTL_REMOVE = 0x4C81
+# the lab's loop devices are numbered from here, clear of the host's own
+LAB_LOOP_FIRST = 64
+
+
+def new_loop_index():
+    """Add a loop device at the first free index from LAB_LOOP_FIRST."""
+    fd = os.open("/dev/loop-control", os.O_RDWR)
+    try:
+        for index in range(LAB_LOOP_FIRST, LAB_LOOP_FIRST + 256):
+            if os.path.exists(f"/sys/block/loop{index}"):
+                continue
+            try:
+                return fcntl.ioctl(fd, LOOP_CTL_ADD, index)
+            except OSError as e:
+                if e.errno != errno.EEXIST:
+                    raise
+        raise LabError(f"no free loop index from {LAB_LOOP_FIRST}")
+    finally:
+        os.close(fd)
+
+
+def remove_loop(index):
+    """Remove a detached loop device (the detach may take a moment)."""
+    fd = os.open("/dev/loop-control", os.O_RDWR)
+    try:
+        for _ in range(50):
+            try:
+                fcntl.ioctl(fd, LOOP_CTL_REMOVE, index)
+                return
+            except OSError as e:
+                if e.errno != errno.EBUSY:
+                    raise
+                time.sleep(0.1)
+        raise LabError(f"/dev/loop{index}: still busy, not removed")
+    finally:
+        os.close(fd)
 
 
 class Host:
@@ -88,13 +131,23 @@ class Host:
         self.on_undo(path, lambda: os.unlink(path))
 
     def make_loop(self, backing, direct_io):
-        cmd = ["losetup", "--find", "--show"]
+        """A loop device of its own over @backing, made for this run and
+        removed after it: a new disk, so a new bdi. A loop device that
+        outlives its runs keeps its bdi, and with it the wb's
+        avg_write_bandwidth, dirty_ratelimit and writeout fraction, from
+        whatever ran on it before (the next run's writeback chunk, throttle
+        ratelimit and wb_thresh start from there), where the simulator's wb
+        starts as the kernel's wb_init() leaves it."""
+        index = new_loop_index()
+        dev = f"/dev/loop{index}"
+        self.on_undo(dev + " (removed)", lambda: remove_loop(index))
+        cmd = ["losetup", "--show"]
         if direct_io:
             cmd.append("--direct-io=on")
-        cmd.append(backing)
-        dev = run(cmd).strip()
+        cmd += [dev, backing]
+        run(cmd)
         self.on_undo(dev, lambda: run(["losetup", "-d", dev]))
-        self.log(f"loop device {dev} over {backing}"
+        self.log(f"loop device {dev} (new) over {backing}"
                  + (" (direct I/O)" if direct_io else ""))
         return dev
 

@@ -4,6 +4,7 @@
 the trace pairing of writeback_start/writeback_written, the rule that a
 throttle pause counts only where the task slept it, the series reader and
 filefrag's counts, and the tolerance rules of lab/compare."""
+import errno
 import gzip
 import importlib.machinery
 import importlib.util
@@ -16,7 +17,7 @@ import unittest
 TOP = os.environ.get("WBSIM_SOURCE_ROOT",
                      os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(TOP, "lab"))
-from wbsimlab import metrics, record, scenario    # noqa: E402
+from wbsimlab import host, metrics, record, scenario    # noqa: E402
 
 
 
@@ -132,6 +133,56 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(scenario.parse_size("6442450944B"), 6 << 30)
         self.assertEqual(scenario.parse_size("4k"), 4096)
         self.assertRaises(scenario.ScenarioError, scenario.parse_size, "4x")
+
+
+class LabLoopDevice(unittest.TestCase):
+    """Each run's loop device is new (so is its bdi): an index from
+    LAB_LOOP_FIRST that no disk holds, added through /dev/loop-control and
+    removed after the run, the removal retried while the detach finishes.
+    /dev/loop-control and /sys/block are replaced by fakes."""
+
+    def setUp(self):
+        self.calls = []
+        self.existing = {"loop64"}          # a disk already there
+        self.taken = {65}                   # added meanwhile by someone else
+        self.busy = 2                       # LOOP_CTL_REMOVE answers EBUSY twice
+        saved = (host.os.open, host.os.close, host.fcntl.ioctl,
+                 host.os.path.exists, host.time.sleep)
+        self.addCleanup(self.restore, saved)
+        host.os.open = lambda path, flags: 99
+        host.os.close = lambda fd: None
+        host.os.path.exists = lambda path: os.path.basename(path) in self.existing
+        host.time.sleep = lambda s: None
+        host.fcntl.ioctl = self.ioctl
+
+    @staticmethod
+    def restore(saved):
+        (host.os.open, host.os.close, host.fcntl.ioctl,
+         host.os.path.exists, host.time.sleep) = saved
+
+    def ioctl(self, fd, request, index):
+        self.calls.append((request, index))
+        if request == host.LOOP_CTL_ADD:
+            if index in self.taken:
+                raise OSError(errno.EEXIST, "exists")
+            return index
+        if request == host.LOOP_CTL_REMOVE and self.busy:
+            self.busy -= 1
+            raise OSError(errno.EBUSY, "busy")
+        return 0
+
+    def test_new_index_skips_existing_and_taken(self):
+        self.assertEqual(host.new_loop_index(), 66)
+        self.assertEqual(self.calls, [(host.LOOP_CTL_ADD, 65), (host.LOOP_CTL_ADD, 66)])
+
+    def test_remove_retries_while_busy(self):
+        host.remove_loop(66)
+        self.assertEqual(self.calls, [(host.LOOP_CTL_REMOVE, 66)] * 3)
+
+    def test_remove_gives_up(self):
+        self.busy = 1000
+        with self.assertRaises(host.LabError):
+            host.remove_loop(66)
 
 
 if __name__ == "__main__":
