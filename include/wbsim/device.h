@@ -6,6 +6,12 @@
  * registered by name; the built-ins (ideal, pmem, nvme, hdd, raid0) use the
  * same registry.
  *
+ * This header is what a model needs: the ops table, its parameter table
+ * type, the registry and the helpers of its hooks (wbsim/block.h has the
+ * request queue_rq receives). The library makes the devices a scenario
+ * names and runs the block layer in front of them; a program does not
+ * make a device itself.
+ *
  * A preset is a data file NAME.ini with a [device] section naming a model
  * ("model = nvme") and setting its parameters, each with a comment citing
  * its source. Presets are searched in $WBSIM_PRESET_PATH (':'-separated),
