@@ -1,5 +1,12 @@
 # bash completion for sim-writeback: options, scenario keys after --set and
 # --sweep (SECTION.KEY=), scenario files and the bundled scenarios by name.
+# SECTION.KEY= of every "| `[vm]` | `dirty_ratio` |" row of the key reference
+_sim_writeback_keys()
+{
+	"$1" --list-keys 2>/dev/null |
+		sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u
+}
+
 _sim_writeback()
 {
 	local cur prev words cword
@@ -13,10 +20,8 @@ _sim_writeback()
 
 	case $prev in
 	--set|--sweep)
-		# "| `[vm]` | `dirty_ratio` |" rows of the key reference
 		local keys
-		keys=$("$prog" --list-keys 2>/dev/null |
-			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
+		keys=$(_sim_writeback_keys "$prog")
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
 		return ;;
@@ -32,8 +37,7 @@ _sim_writeback()
 	case $cur in
 	--set=*|--sweep=*)
 		local keys
-		keys=$("$prog" --list-keys 2>/dev/null |
-			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
+		keys=$(_sim_writeback_keys "$prog")
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$keys" -- "${cur#*=}"))
 		return ;;
