@@ -310,6 +310,7 @@ typedef struct wbsim_lock {
 	void *spin_arg;
 	wbsim_time_t spin_since;
 	gboolean spinner_granted;
+	GList *cpu_waits;	/* writers waiting for a CPU to try it */
 	uint64_t spins, sleeps;
 } wbsim_lock;
 

@@ -41,6 +41,8 @@ void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name)
 void wbsim_lock_clear(wbsim_lock *lock)
 {
 	g_clear_pointer(&lock->name, g_free);
+	/* writers still waiting for a CPU when the simulation ended */
+	g_list_free_full(g_steal_pointer(&lock->cpu_waits), g_free);
 }
 
 static gboolean lock_busy(const wbsim_lock *lock)
@@ -164,6 +166,7 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	lock->spinner = NULL;
 	enqueue_since(lock, task, FALSE, done, done_arg, lock->spin_since);
 }
+
 /* A writer that must wait for a CPU before it can try the lock. */
 struct cpu_wait {
 	wbsim_lock *lock;
@@ -182,6 +185,7 @@ static void cpu_wait_done(wbsim_sim *sim, void *arg)
 	struct cpu_wait *w = arg;
 	wbsim_lock *lock = w->lock;
 
+	lock->cpu_waits = g_list_remove(lock->cpu_waits, w);
 	if (!lock_busy(lock) && !lock->wait_head && !lock->spinner) {
 		account_wait(lock, w->task, w->since);
 		grant(lock, w->task, FALSE);
@@ -215,6 +219,7 @@ static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn
 		struct cpu_wait *w = g_new(struct cpu_wait, 1);
 
 		*w = (struct cpu_wait){ lock, task, done, arg, since };
+		lock->cpu_waits = g_list_prepend(lock->cpu_waits, w);
 		wbsim_cpus_run(lock->spin_cpus, task, 0, cpu_wait_done, w);
 		return;
 	}
