@@ -22,6 +22,7 @@
 #include "core/arg-check.h"
 #include "core/cpus.h"
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 /* One CPU's state as interrupts see it. */
 struct cpu_state {
