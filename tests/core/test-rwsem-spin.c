@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <wbsim/sim.h>
 #include "core/lock.h"
+#include "core/sim.h"
 
 #define SLEEP_NS 500
 #define WAKE_NS 300
