@@ -62,6 +62,11 @@ WBSIM_BEGIN_DECLS
  *	with the xarray tag and the node, wb and memcg counters
  * @invalidate_page_ns: fadvise(DONTNEED): per clean page dropped from the
  *	cache (mapping_try_invalidate, the folio's release and freeing)
+ * @rwsem_sleep_ns: a writer that sleeps on a contended rw_semaphore (the
+ *	inode's i_rwsem): the slowpath's queueing and its context switches
+ *	out and back in, paid when the lock is handed to it
+ * @rwsem_wake_ns: the releaser of that rw_semaphore waking the sleeper
+ *	(rwsem_wake, wake_up_q, try_to_wake_up with its IPI)
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -79,6 +84,8 @@ struct wbsim_cpu_costs {
 	wbsim_time_t page_alloc_ns;
 	wbsim_time_t account_dirty_ns;
 	wbsim_time_t invalidate_page_ns;
+	wbsim_time_t rwsem_sleep_ns;
+	wbsim_time_t rwsem_wake_ns;
 };
 
 WBSIM_END_DECLS

@@ -234,6 +234,17 @@ typedef struct wbsim_lock {
 	wbsim_time_t held_since;
 	wbsim_task *wait_head, *wait_tail;
 	unsigned int readers;	/* holders in shared mode (rwsem read side) */
+	/* a kernel rw_semaphore's optimistic spinning and sleeps (set by
+	 * lib/core/lock.h's wbsim_lock_set_rwsem()) */
+	wbsim_cpus *spin_cpus;
+	wbsim_time_t sleep_ns, wake_ns;
+	wbsim_task *spinner;
+	wbsim_event_fn spin_done;
+	void *spin_arg;
+	wbsim_time_t spin_since;
+	gboolean spinner_granted;
+	GList *cpu_waits;	/* writers waiting for a CPU to try it */
+	uint64_t spins, sleeps;
 } wbsim_lock;
 
 /** wbsim_lock_init() - initialise an unlocked lock (copies @name). */

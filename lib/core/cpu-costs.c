@@ -113,6 +113,22 @@ static const struct wbsim_cpu_costs default_costs = {
 	 * (invalidate1-lab-ram-xfs), 1003 (e1-lab-ram-ext4-1cpu)
 	 */
 	.invalidate_page_ns = 700,
+	/*
+	 * lab: a sleep and a wake-up. perf bench sched pipe -T (two threads
+	 * that wake each other through a pipe: per round trip 2 sleeps, 2
+	 * wake-ups and 4 pipe syscalls) under perf stat -e task-clock: 12.9 us
+	 * of CPU a round trip on one CPU, 9.9 us on two, of which about 6 us
+	 * are the syscalls (1.5 us each on this host, lab/contended-writes'
+	 * lone writer): 2.0-3.5 us for a sleep and its wake-up, measured on a
+	 * machine loaded by other work (which inflated the committed E8
+	 * workload's CPU 1.6-3x; see lab/README.md). Split 2:1 between the
+	 * sleeper (the rwsem slowpath, schedule() out and the switch back in)
+	 * and the waker (try_to_wake_up with its IPI): reasoning.
+	 * lab/contended-writes counts how rare both are on i_rwsem: 0.001
+	 * sleeps and 0.002 wake-ups per write with 15 writers on 2 CPUs.
+	 */
+	.rwsem_sleep_ns = 2000,
+	.rwsem_wake_ns = 1000,
 };
 
 const struct wbsim_cpu_costs *wbsim_cpu_costs_default(void)
@@ -147,6 +163,8 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache page"),
 	COST_NS(account_dirty_ns, "accounting a page that becomes dirty"),
 	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),
+	COST_NS(rwsem_sleep_ns, "a writer sleeping on a contended rw_semaphore, per sleep"),
+	COST_NS(rwsem_wake_ns, "waking a writer that sleeps on an rw_semaphore, per wake-up"),
 	{ .name = NULL },
 };
 

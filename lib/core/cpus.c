@@ -20,6 +20,7 @@
 
 #include <wbsim/error.h>
 #include "core/arg-check.h"
+#include "core/cpus.h"
 #include "core/sim-private.h"
 #include "core/sim.h"
 
@@ -28,6 +29,7 @@ struct cpu_state {
 	wbsim_cpus *cpus;
 	unsigned int nr;
 	wbsim_task *running;		/* the task whose burst runs here */
+	wbsim_time_t runs_until;		/* when that burst ends, interrupts included */
 	wbsim_time_t irq_end;		/* the interrupts queued here end then */
 	gboolean irq_held;		/* idle when they came: kept from tasks */
 };
@@ -109,6 +111,7 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 	task->last_cpu = (unsigned int)task->cpu;
 	task->preempted_ns = 0;
 	cpus->cpu[task->cpu].running = task;
+	cpus->cpu[task->cpu].runs_until = cpus->sim->now + task->burst_ns;
 	cpus->busy++;
 	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
 }
@@ -183,6 +186,7 @@ wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
 	irq->last_cpu = cpu;
 	cpus->busy_ns += t;
 	if (c->running) {
+		c->runs_until += t;
 		c->running->preempted_ns += t;
 		c->running->irq_ns += t;
 		return c->irq_end;
@@ -227,6 +231,19 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		cpus->wait_head = task;
 	cpus->wait_tail = task;
 	cpus->nr_waiting++;
+}
+
+wbsim_time_t wbsim_cpus_running_until(const wbsim_cpus *cpus, const wbsim_task *task)
+{
+	g_return_val_if_fail(cpus != NULL && task != NULL, 0);
+	if (task->on_pool != cpus || task->cpu < 0)
+		return 0;
+	return cpus->cpu[task->cpu].runs_until;
+}
+
+unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus)
+{
+	return cpus->nr_free;
 }
 
 unsigned int wbsim_cpus_count(const wbsim_cpus *cpus)

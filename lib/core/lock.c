@@ -5,11 +5,31 @@
  * rw_semaphore (wbsim_lock_acquire_shared: holders share it, as XFS's ILOCK
  * taken XFS_ILOCK_SHARED). Hold and wait times are accounted per lock so
  * reports can say where contention went; a shared lock counts as held
- * while any reader holds it. Left out: optimistic spinning, the rwsem's
- * reader batching behind a woken reader beyond the FIFO head, priority
- * inheritance.
+ * while any reader holds it.
+ *
+ * A lock set up as a kernel rw_semaphore (wbsim_lock_set_rwsem(), the
+ * inode's i_rwsem) adds the writer's optimistic spinning and the CPU of
+ * sleeping: a writer that finds the lock owned by a task running on a CPU,
+ * with a CPU idle, spins there (rwsem_optimistic_spin()), burning CPU until
+ * the owner's burst ends; it takes the lock at the release, ahead of the
+ * sleeping waiters, unless the first of them has waited RWSEM_WAIT_TIMEOUT
+ * (the handoff). A writer that cannot spin, or whose owner left its CPU
+ * still holding the lock, sleeps in the FIFO queue; when the lock is
+ * handed to it, it pays the sleep (the slowpath and the context switch out
+ * and back in) before it goes on, and the releaser pays the wake-up.
+ * Left out: the osq queue of further spinners (one spins, the others
+ * sleep), need_resched ending a spin early, woken waiters that find the
+ * lock stolen and sleep again, spinning on other locks and on the read
+ * side, the rwsem's reader batching behind a woken reader beyond the FIFO
+ * head, priority inheritance.
  */
+#include "core/cpus.h"
+#include "core/lock.h"
 #include "core/sim-private.h"
+
+/* RWSEM_WAIT_TIMEOUT: DIV_ROUND_UP(HZ, 250) jiffies, 4 ms at the lab
+ * kernel's HZ=250: the first waiter then takes the lock by handoff. */
+#define RWSEM_WAIT_TIMEOUT_NS (4 * WBSIM_NSEC_PER_MSEC)
 
 void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name)
 {
@@ -21,6 +41,8 @@ void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name)
 void wbsim_lock_clear(wbsim_lock *lock)
 {
 	g_clear_pointer(&lock->name, g_free);
+	/* writers still waiting for a CPU when the simulation ended */
+	g_list_free_full(g_steal_pointer(&lock->cpu_waits), g_free);
 }
 
 static gboolean lock_busy(const wbsim_lock *lock)
@@ -39,13 +61,23 @@ static void grant(wbsim_lock *lock, wbsim_task *task, gboolean shared)
 	lock->acquisitions++;
 }
 
-static void enqueue(wbsim_lock *lock, wbsim_task *task, gboolean shared,
-		    wbsim_event_fn done, void *arg)
+void wbsim_lock_set_rwsem(wbsim_lock *lock, wbsim_cpus *cpus, wbsim_time_t sleep_ns,
+			  wbsim_time_t wake_ns)
 {
-	lock->contended++;
+	lock->spin_cpus = cpus;
+	lock->sleep_ns = sleep_ns;
+	lock->wake_ns = wake_ns;
+}
+
+/* Join the FIFO queue, waiting since @since. */
+static void enqueue_since(wbsim_lock *lock, wbsim_task *task, gboolean shared,
+			  wbsim_event_fn done, void *arg, wbsim_time_t since)
+{
+	if (lock->spin_cpus)
+		lock->sleeps++;
 	task->done_fn = done;
 	task->done_arg = arg;
-	task->wait_since = lock->sim->now;
+	task->wait_since = since;
 	task->wait_shared = shared;
 	task->next_waiter = NULL;
 	if (lock->wait_tail)
@@ -55,6 +87,145 @@ static void enqueue(wbsim_lock *lock, wbsim_task *task, gboolean shared,
 	lock->wait_tail = task;
 }
 
+static void enqueue(wbsim_lock *lock, wbsim_task *task, gboolean shared,
+		    wbsim_event_fn done, void *arg)
+{
+	lock->contended++;
+	enqueue_since(lock, task, shared, done, arg, lock->sim->now);
+}
+
+static void account_wait(wbsim_lock *lock, wbsim_task *task, wbsim_time_t since)
+{
+	wbsim_time_t waited = lock->sim->now - since;
+
+	task->lock_wait_ns += waited;
+	lock->wait_ns += waited;
+	if (waited > lock->max_wait_ns)
+		lock->max_wait_ns = waited;
+}
+
+/* The first sleeping waiter has waited long enough to force a handoff. */
+static gboolean handoff_due(const wbsim_lock *lock)
+{
+	return lock->wait_head &&
+	       lock->sim->now - lock->wait_head->wait_since >= RWSEM_WAIT_TIMEOUT_NS;
+}
+
+/* The owner runs on a CPU until then (0: it runs nowhere). */
+static wbsim_time_t owner_running_until(const wbsim_lock *lock)
+{
+	return lock->owner ? wbsim_cpus_running_until(lock->spin_cpus, lock->owner) : 0;
+}
+
+static void spin_end(wbsim_sim *sim, void *arg);
+
+/* Models rwsem_spin_on_owner() in rwsem_optimistic_spin(): burn a CPU
+ * while the owner runs, until its burst ends; leaves out the osq. */
+static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
+{
+	wbsim_cpus_run(lock->spin_cpus, lock->spinner, until - lock->sim->now, spin_end, lock);
+}
+
+/* Can a writer arriving now spin (rwsem_can_spin_on_owner())? The owner
+ * runs, nobody spins yet, a CPU is idle for the spinner, no handoff. */
+static gboolean can_spin(const wbsim_lock *lock)
+{
+	return lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
+	       wbsim_cpus_idle(lock->spin_cpus) > 0 && !handoff_due(lock);
+}
+
+/* The spinner's burst is over: the lock was handed to it at the release,
+ * or the owner runs on (spin on), or it left its CPU holding the lock, or a
+ * handoff is due (sleep). */
+static void spin_end(wbsim_sim *sim, void *arg)
+{
+	wbsim_lock *lock = arg;
+	wbsim_task *task = lock->spinner;
+	wbsim_event_fn done = lock->spin_done;
+	void *done_arg = lock->spin_arg;
+	wbsim_time_t until;
+
+	if (!lock->spinner_granted && !lock_busy(lock)) {
+		grant(lock, task, FALSE);
+		lock->spinner_granted = TRUE;
+	}
+	if (lock->spinner_granted) {
+		lock->spinner = NULL;
+		lock->spinner_granted = FALSE;
+		account_wait(lock, task, lock->spin_since);
+		done(sim, done_arg);
+		return;
+	}
+	/* spin on while the owner runs and no task waits for a CPU (the
+	 * kernel's need_resched() would end the spin) */
+	until = owner_running_until(lock);
+	if (until && wbsim_cpus_idle(lock->spin_cpus) > 0 && !handoff_due(lock)) {
+		rwsem_spin_on_owner(lock, until);
+		return;
+	}
+	lock->spinner = NULL;
+	enqueue_since(lock, task, FALSE, done, done_arg, lock->spin_since);
+}
+
+/* A writer that must wait for a CPU before it can try the lock. */
+struct cpu_wait {
+	wbsim_lock *lock;
+	wbsim_task *task;
+	wbsim_event_fn done;
+	void *arg;
+	wbsim_time_t since;
+};
+
+static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
+			      void *arg, wbsim_time_t since, gboolean running);
+
+/* A CPU runs the writer now: it tries the lock (fast path, spin or sleep). */
+static void cpu_wait_done(wbsim_sim *sim, void *arg)
+{
+	struct cpu_wait *w = arg;
+	wbsim_lock *lock = w->lock;
+
+	lock->cpu_waits = g_list_remove(lock->cpu_waits, w);
+	if (!lock_busy(lock) && !lock->wait_head && !lock->spinner) {
+		account_wait(lock, w->task, w->since);
+		grant(lock, w->task, FALSE);
+		w->done(sim, w->arg);
+	} else {
+		try_spin_or_sleep(lock, w->task, w->done, w->arg, w->since, TRUE);
+	}
+	g_free(w);
+}
+
+/*
+ * The lock is busy. A writer spins if it can; one that the running owner
+ * makes wait while no CPU is idle is runnable, not running: it first waits
+ * for a CPU, as the kernel's writer runs before it tries the lock, and then
+ * tries once more; otherwise it sleeps.
+ */
+static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
+			      void *arg, wbsim_time_t since, gboolean running)
+{
+	if (can_spin(lock)) {
+		lock->spins++;
+		lock->spinner = task;
+		lock->spin_done = done;
+		lock->spin_arg = arg;
+		lock->spin_since = since;
+		rwsem_spin_on_owner(lock, owner_running_until(lock));
+		return;
+	}
+	if (!running && lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
+	    !handoff_due(lock)) {
+		struct cpu_wait *w = g_new(struct cpu_wait, 1);
+
+		*w = (struct cpu_wait){ lock, task, done, arg, since };
+		lock->cpu_waits = g_list_prepend(lock->cpu_waits, w);
+		wbsim_cpus_run(lock->spin_cpus, task, 0, cpu_wait_done, w);
+		return;
+	}
+	enqueue_since(lock, task, FALSE, done, arg, since);
+}
+
 void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
 {
 	if (!lock_busy(lock)) {
@@ -62,7 +233,8 @@ void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
 		wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
 		return;
 	}
-	enqueue(lock, task, FALSE, done, arg);
+	lock->contended++;
+	try_spin_or_sleep(lock, task, done, arg, lock->sim->now, FALSE);
 }
 
 void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
@@ -76,41 +248,55 @@ void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_f
 	enqueue(lock, task, TRUE, done, arg);
 }
 
-/* Hand the lock to the waiters at the head: one exclusive taker, or every
- * shared taker up to the first exclusive one. */
-static void wake_waiters(wbsim_lock *lock)
+/* Hand the lock to the spinner (it steals it from the sleepers unless a
+ * handoff is due), else to the waiters at the head: one exclusive taker,
+ * or every shared taker up to the first exclusive one. A woken sleeper
+ * first pays its sleep on a CPU. Returns the sleepers woken. */
+static unsigned int wake_waiters(wbsim_lock *lock)
 {
 	wbsim_sim *sim = lock->sim;
 	wbsim_task *next;
+	unsigned int woken = 0;
 
+	if (lock->spinner && !lock->spinner_granted && !lock_busy(lock) && !handoff_due(lock)) {
+		grant(lock, lock->spinner, FALSE);
+		lock->spinner_granted = TRUE;	/* it goes on when its burst ends */
+		return 0;
+	}
 	while ((next = lock->wait_head)) {
-		wbsim_time_t waited;
-
 		if (!next->wait_shared && lock_busy(lock))
-			return;
+			break;
 		lock->wait_head = next->next_waiter;
 		if (!lock->wait_head)
 			lock->wait_tail = NULL;
 		next->next_waiter = NULL;
-		waited = sim->now - next->wait_since;
-		next->lock_wait_ns += waited;
-		lock->wait_ns += waited;
-		if (waited > lock->max_wait_ns)
-			lock->max_wait_ns = waited;
+		account_wait(lock, next, next->wait_since);
 		grant(lock, next, next->wait_shared);
-		wbsim_sim_schedule_at(sim, sim->now, next->done_fn, next->done_arg);
+		if (lock->spin_cpus && lock->sleep_ns) {
+			woken++;
+			wbsim_cpus_run(lock->spin_cpus, next, lock->sleep_ns, next->done_fn,
+				       next->done_arg);
+		} else {
+			wbsim_sim_schedule_at(sim, sim->now, next->done_fn, next->done_arg);
+		}
 		if (lock->owner)
-			return;
+			break;
 	}
+	return woken;
+}
+
+wbsim_time_t wbsim_lock_release_waking(wbsim_lock *lock, wbsim_task *task)
+{
+	g_return_val_if_fail(lock->owner == task, 0);
+
+	lock->hold_ns += lock->sim->now - lock->held_since;
+	lock->owner = NULL;
+	return wake_waiters(lock) * lock->wake_ns;
 }
 
 void wbsim_lock_release(wbsim_lock *lock, wbsim_task *task)
 {
-	g_return_if_fail(lock->owner == task);
-
-	lock->hold_ns += lock->sim->now - lock->held_since;
-	lock->owner = NULL;
-	wake_waiters(lock);
+	(void)wbsim_lock_release_waking(lock, task);
 }
 
 void wbsim_lock_release_shared(wbsim_lock *lock, wbsim_task *task)
@@ -120,5 +306,5 @@ void wbsim_lock_release_shared(wbsim_lock *lock, wbsim_task *task)
 	if (--lock->readers)
 		return;
 	lock->hold_ns += lock->sim->now - lock->held_since;
-	wake_waiters(lock);
+	(void)wake_waiters(lock);
 }

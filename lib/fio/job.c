@@ -798,13 +798,17 @@ static void job_next(wbsim_sim *sim, void *arg)
 	wbsim_file_write_lock(f->inode, &job->task, job_batch_start, job);
 }
 
-/* The batch ends: inode_unlock() after the last write's throttle. */
-static void job_write_unlock(struct wbsim_job *job)
+/* The batch ends: inode_unlock() after the last write's throttle.
+ * Returns the CPU the job spends waking a writer that slept on it. */
+static wbsim_time_t job_write_unlock(struct wbsim_job *job)
 {
+	wbsim_time_t wake;
+
 	if (!job->locked_inode)
-		return;
-	wbsim_file_write_unlock(job->locked_inode, &job->task);
+		return 0;
+	wake = wbsim_file_write_unlock(job->locked_inode, &job->task);
 	job->locked_inode = NULL;
+	return wake;
 }
 
 /* The folio lock writeback held is released: the write goes on. */
@@ -877,8 +881,9 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			break;	/* pacing is decided write by write */
 	}
 	if (job->batch_ios == 0) {
-		/* The pass ended before any write of this batch. */
-		job_write_unlock(job);
+		/* The pass ended before any write of this batch (a waking
+		 * of the unlock here is not charged: it ends the job's pass) */
+		(void)job_write_unlock(job);
 		wbsim_job_pass_over(job);
 		return;
 	}
@@ -967,13 +972,28 @@ static void job_bw_sample(struct wbsim_job *job)
 	}
 }
 
-/* The last write of the batch returns (after its throttle pause). */
+static void job_after_unlock(wbsim_sim *sim, void *arg);
+
+/* The last write of the batch returns (after its throttle pause): its
+ * inode_unlock(), which first wakes a writer that slept on i_rwsem. */
 static void job_after_throttle(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	wbsim_time_t wake = job_write_unlock(job);
+
+	if (wake) {
+		wbsim_cpus_run(job->m->cpus, &job->task, wake, job_after_unlock, job);
+		return;
+	}
+	job_after_unlock(sim, job);
+}
+
+/* The last write of the batch has returned. */
+static void job_after_unlock(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
 
-	job_write_unlock(job);
 	if (job->batch_ios) {
 		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
 		wbsim_job_logs_io(&job->logs, now_of(job), now_of(job) - job->batch_issue, job->bs,

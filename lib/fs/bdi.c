@@ -8,6 +8,7 @@
 #include <wbsim/fs.h>
 #include <wbsim/error.h>
 #include <wbsim/affinity.h>
+#include "core/lock.h"
 #include "fs/bdi.h"
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
@@ -115,6 +116,10 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->folio_pages = MAX(folio_pages, 1);
 	inode->acct_folio = per_block_accounting ? 1 : inode->folio_pages;
 	wbsim_lock_init(&inode->i_rwsem, bdi->sim, "i_rwsem");
+	/* a writer spins on it or sleeps (i_rwsem is a kernel rw_semaphore) */
+	if (bdi->cpus && bdi->costs)
+		wbsim_lock_set_rwsem(&inode->i_rwsem, bdi->cpus, bdi->costs->rwsem_sleep_ns,
+				     bdi->costs->rwsem_wake_ns);
 	inode->wb_locked_folio = WBSIM_PGOFF_NONE;
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;

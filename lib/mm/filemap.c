@@ -13,6 +13,7 @@
  * devices modelled).
  */
 #include <wbsim/fs.h>
+#include "core/lock.h"
 #include "mm/filemap.h"
 #include "defs/writeback.h"
 #include "fs/alloc/fs.h"
@@ -70,10 +71,11 @@ void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_ev
 	wbsim_lock_acquire(&inode->i_rwsem, task, done, arg);
 }
 
-/* Models inode_unlock() at the end of ->write_iter. */
-void wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task)
+/* Models inode_unlock() at the end of ->write_iter (up_write(), with
+ * rwsem_wake() when a writer sleeps on it). */
+wbsim_time_t wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task)
 {
-	wbsim_lock_release(&inode->i_rwsem, task);
+	return wbsim_lock_release_waking(&inode->i_rwsem, task);
 }
 
 /* Does a write of @len bytes at @pos span the folio writeback holds locked? */

@@ -42,8 +42,12 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
  */
 void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_event_fn done,
 			   void *arg);
-/** wbsim_file_write_unlock() - inode_unlock() at the end of ->write_iter. */
-void wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task);
+/**
+ * wbsim_file_write_unlock() - inode_unlock() at the end of ->write_iter.
+ * Return: the CPU time @task spends waking a writer that slept on the
+ * lock (0 when none did); the caller charges it to @task.
+ */
+wbsim_time_t wbsim_file_write_unlock(struct wbsim_inode *inode, wbsim_task *task);
 
 /** wbsim_filemap_folio_locked() - does the write span the folio writeback holds locked? */
 bool wbsim_filemap_folio_locked(const struct wbsim_inode *inode, uint64_t pos, uint64_t len);

@@ -6,9 +6,11 @@
  * against a removed cgroup's wb only when it is unreachable, and the
  * bdi's total write bandwidth returns to zero once nothing writes; the
  * two dying_wb variants of E7 test 1: the sibling's stall under today's
- * kernel ends with the killed wb's periodic writeback, under the other
- * its lag stays within a throttle pause or two.
+ * kernel ends with the killed wb's periodic writeback (the first one at the
+ * same wakeup whatever the expiry, a later one no later with a shorter
+ * expiry), under the other its lag stays within a throttle pause or two.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -164,16 +166,39 @@ static struct wbsim_run_result *dying_case(const char *variant, unsigned int wri
 	return r;
 }
 
+/* The killed wb's first writeback after the removal (the first 100 ms
+ * sample whose dying dirty pages fall below half the previous one's), and
+ * the sibling's worst lag up to then (three samples later, as the lag
+ * stops growing within them). */
+static void first_stall(const struct wbsim_run_result *r, double *t_write, double *peak_ms)
+{
+	int c_lag = series_col(r, "job1_lag_ms");
+	int c_dying = series_col(r, "memcg:/q/a:dying_wb_dirty_pages");
+
+	assert_true(c_lag >= 0 && c_dying >= 0);
+	*t_write = -1;
+	*peak_ms = 0;
+	for (guint i = series_row_at(r, REMOVE_S); i + 1 < series_rows(r); i++) {
+		double t = series_at(r, i + 1, 0);
+
+		if (*t_write < 0 && series_at(r, i + 1, c_dying) < series_at(r, i, c_dying) / 2)
+			*t_write = t;
+		if (*t_write >= 0 && t > *t_write + 0.3)
+			break;
+		*peak_ms = MAX(*peak_ms, series_at(r, i + 1, c_lag));
+	}
+}
+
 /* Today's kernel: the sibling's foreign flushes to the killed wb fail,
  * and its pages wait for the killed wb's own flusher, which wakes every
  * dirty_writeback_interval and then finds its WB_RECLAIMABLE over its
  * share of the dead memcg's background threshold. The stall lasts until
  * that writeback: the lag stops growing only when the killed wb's dirty
  * pages fall, within one interval of the removal; a shorter interval
- * shortens it; the expiry age (kupdate's cut) does not lengthen it. */
+ * shortens it. */
 static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
 {
-	wbsim_time_t lag5, lag2, lag5_expire5;
+	wbsim_time_t lag5, lag2;
 	struct wbsim_run_result *r = dying_case("unreachable", 500, 3000, &lag5);
 	int c_lag = series_col(r, "job1_lag_ms");
 	int c_dying = series_col(r, "memcg:/q/a:dying_wb_dirty_pages");
@@ -201,14 +226,47 @@ static void test_unreachable_stall_ends_with_periodic_writeback(void **state)
 
 	wbsim_run_result_free(dying_case("unreachable", 200, 3000, &lag2));
 	assert_true(lag2 < lag5);
-	wbsim_run_result_free(dying_case("unreachable", 500, 500, &lag5_expire5));
-	/* a shorter expiry does not lengthen the stall, and the interval
-	 * still rules it (a 5 s expiry stalls longer than a 2 s interval);
-	 * kupdate's cut can shorten a later stall: after a background pass
-	 * it writes the inodes dirtied 5 s ago, not only 30 s ago (since
-	 * ioends end writeback per 256 pages, 5.9 s against 7.1 s) */
-	assert_true(lag5_expire5 < lag5 * 1.1);
-	assert_true(lag5_expire5 > lag2);
+}
+
+/*
+ * The expiry against the stall, by the kernel's rules. The killed wb
+ * wakes every dirty_writeback_interval whatever the expiry, and at each
+ * wakeup wb_do_writeback() runs kupdate (wb_check_old_data_flush(): every
+ * inode dirtied more than dirty_expire ago, all its dirty pages) before
+ * background writeback (wb_check_background_flush(): down to the
+ * threshold only). So:
+ * - the first stall is the same under a 5 s and a 30 s expiry: it ends at
+ *   the same wakeup (the same sample), with the same worst lag (1%);
+ * - a shorter expiry never lengthens the worst lag: kupdate writes every
+ *   expired inode at each wakeup, where background writeback stops at the
+ *   threshold and may leave some of the killed wb's inodes dirty;
+ * - with a 5 s expiry, every inode the killed wb owns is written in full
+ *   at each wakeup, mostly the sibling's pages, so wbc_detach_inode()'s
+ *   owner vote switches each of them to the sibling's wb within the run:
+ *   the killed wb holds no dirty page at the end, and the stall does not
+ *   come back. (Under the 30 s expiry background writeback leaves some
+ *   inodes to the killed wb, whose next wakeup a second stall waits for.)
+ */
+static void test_shorter_expiry_ends_stall_no_later(void **state)
+{
+	wbsim_time_t lag30, lag5;
+	struct wbsim_run_result *r30 = dying_case("unreachable", 500, 3000, &lag30);
+	struct wbsim_run_result *r5 = dying_case("unreachable", 500, 500, &lag5);
+	int c_dying = series_col(r5, "memcg:/q/a:dying_wb_dirty_pages");
+	double t30, peak30, t5, peak5;
+
+	(void)state;
+	first_stall(r30, &t30, &peak30);
+	first_stall(r5, &t5, &peak5);
+	assert_true(t30 > REMOVE_S);
+	assert_true(fabs(t5 - t30) < 0.05);
+	assert_true(peak30 > 2 * MAX_PAUSE_NS / 1e6);
+	assert_true(fabs(peak5 - peak30) <= 0.01 * peak30);
+	assert_true(lag5 <= lag30);
+	assert_int_equal(r5->isw_done, 20);
+	assert_true(series_at(r5, series_rows(r5) - 1, c_dying) == 0);
+	wbsim_run_result_free(r30);
+	wbsim_run_result_free(r5);
 }
 
 /* The kernel that keeps killed wbs findable: the sibling's foreign flush
@@ -240,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_lone_cgroup_like_root),
 		cmocka_unit_test(test_removed_cgroup_loses_nothing),
 		cmocka_unit_test(test_unreachable_stall_ends_with_periodic_writeback),
+		cmocka_unit_test(test_shorter_expiry_ends_stall_no_later),
 		cmocka_unit_test(test_reachable_lag_bounded_by_pauses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

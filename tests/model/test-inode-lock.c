@@ -50,7 +50,10 @@ static void test_one_inode_serialises_writes(void **state)
 	assert_int_equal(job(one, 1)->total_ios, 10000);
 	/* no writeback, no throttle: nothing else to wait for */
 	assert_int_equal(job(one, 0)->pauses + job(one, 1)->pauses, 0);
-	assert_true(span_one >= cpu_one);
+	/* the writes never run at once; a writer that finds the owner running
+	 * and a CPU idle spins (optimistic spinning), so the jobs' CPU may
+	 * exceed the span by what the one spinner burns while the owner runs */
+	assert_true(cpu_one <= 2 * span_one);
 	assert_true(job(one, 0)->lock_wait_ns > 0 && job(one, 1)->lock_wait_ns > 0);
 	/* each waited about as long as the other wrote */
 	assert_true(job(one, 0)->lock_wait_ns + job(one, 1)->lock_wait_ns >= cpu_one / 2);

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-rwsem-spin.c - a lock that behaves as a kernel rw_semaphore
+ * (wbsim_lock_set_rwsem(), the inode's i_rwsem) on hand-computed
+ * schedules: a writer spins while the owner runs and takes the lock at the
+ * release; one that finds no idle CPU first waits for one; one that cannot
+ * spin sleeps, pays the sleep when the lock is handed to it, and its waker
+ * pays the wake-up; the first sleeper takes the lock ahead of a spinner
+ * once it has waited RWSEM_WAIT_TIMEOUT (4 ms).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <wbsim/sim.h>
+#include "core/lock.h"
+#include "core/sim.h"
+
+#define SLEEP_NS 500
+#define WAKE_NS 300
+
+/* A writer: once granted the lock, holds it for a CPU burst of @run ns,
+ * then @off ns off the CPU (a throttle pause under the lock) and another
+ * burst of @run2 ns, then releases it and runs the wake-up the release
+ * returns. */
+struct writer {
+	wbsim_task task;
+	wbsim_cpus *cpus;
+	wbsim_lock *lock;
+	wbsim_time_t run, off, run2;
+	wbsim_time_t granted, released, wake, done;
+};
+
+static void writer_done(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	w->done = wbsim_sim_now(sim);
+}
+
+static void writer_release(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	w->released = wbsim_sim_now(sim);
+	w->wake = wbsim_lock_release_waking(w->lock, &w->task);
+	if (w->wake)
+		wbsim_cpus_run(w->cpus, &w->task, w->wake, writer_done, w);
+	else
+		writer_done(sim, w);
+}
+
+static void writer_paused(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	if (w->run2)
+		wbsim_cpus_run(w->cpus, &w->task, w->run2, writer_release, w);
+	else
+		writer_release(sim, w);
+}
+
+/* The burst under the lock is over: release at once (as a write's
+ * inode_unlock() follows its last write) or after the pause. */
+static void writer_ran(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	if (w->off)
+		wbsim_sim_schedule_after(sim, w->off, writer_paused, w);
+	else
+		writer_release(sim, w);
+}
+
+static void writer_granted(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	w->granted = wbsim_sim_now(sim);
+	assert_ptr_equal(wbsim_lock_owner(w->lock), &w->task);
+	wbsim_cpus_run(w->cpus, &w->task, w->run, writer_ran, w);
+}
+
+static void writer_ask(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	(void)sim;
+	wbsim_lock_acquire(w->lock, &w->task, writer_granted, w);
+}
+
+struct setup {
+	wbsim_sim *sim;
+	wbsim_cpus *cpus;
+	wbsim_lock lock;
+	struct writer w[3];
+};
+
+static void setup_init(struct setup *s, unsigned int nr_cpus)
+{
+	s->sim = wbsim_sim_new(1);
+	s->cpus = wbsim_cpus_new(s->sim, nr_cpus, NULL);
+	wbsim_lock_init(&s->lock, s->sim, "i_rwsem");
+	wbsim_lock_set_rwsem(&s->lock, s->cpus, SLEEP_NS, WAKE_NS);
+	for (int i = 0; i < 3; i++) {
+		s->w[i] = (struct writer){ .cpus = s->cpus, .lock = &s->lock };
+		wbsim_task_init(&s->w[i].task, "writer", WBSIM_TASK_DIRTIER);
+	}
+}
+
+static void setup_clear(struct setup *s)
+{
+	assert_null(wbsim_lock_owner(&s->lock));
+	for (int i = 0; i < 3; i++)
+		wbsim_task_clear(&s->w[i].task);
+	wbsim_lock_clear(&s->lock);
+	wbsim_cpus_free(s->cpus);
+	wbsim_sim_free(s->sim);
+}
+
+/*
+ * Two CPUs. A takes the lock at 0 and runs 1000 ns with it; B asks at 100,
+ * finds A running and a CPU idle, and spins: 900 ns of CPU, bounded by A's
+ * hold. At A's release (1000) B takes it without sleeping, so nobody pays
+ * a sleep or a wake-up; B runs 1000-2000.
+ */
+static void test_spinner_burns_cpu_bounded_by_the_hold(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 2);
+	s.w[0].run = 1000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[1]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].granted, 0);
+	assert_int_equal(s.w[0].released, 1000);
+	assert_int_equal(s.w[0].wake, 0);
+	assert_int_equal(s.w[1].granted, 1000);
+	assert_int_equal(s.w[1].released, 2000);
+	/* B's CPU: 900 spinning, 1000 under the lock */
+	assert_int_equal(s.w[1].task.cpu_ns, 900 + 1000);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 900);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 0);
+	assert_int_equal(s.lock.contended, 1);
+	assert_int_equal(wbsim_cpus_busy_ns(s.cpus), 1000 + 900 + 1000);
+	setup_clear(&s);
+}
+
+/*
+ * One CPU. A takes the lock at 0, runs 1000 ns with it and then pauses
+ * 5000 ns holding it. B asks at 100: A runs and no CPU is idle, so B is
+ * runnable, not running, and waits for the CPU (100-1000); running at
+ * 1000, it finds A off its CPU and sleeps (no CPU while it sleeps). A's
+ * release at 6000 hands it the lock, and the one CPU runs, in the order
+ * they were asked for: B's sleep (the slowpath and context switches,
+ * 6000-6500), A's wake-up (6500-6800), B's hold (6800-7800).
+ */
+static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 1);
+	s.w[0].run = 1000;
+	s.w[0].off = 5000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[1]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].released, 6000);
+	assert_int_equal(s.w[0].wake, WAKE_NS);
+	assert_int_equal(s.w[0].task.cpu_ns, 1000 + WAKE_NS);
+	assert_int_equal(s.w[0].done, 6000 + SLEEP_NS + WAKE_NS);
+	/* the lock is B's from the release; its code runs after the sleep */
+	assert_int_equal(s.w[1].granted, 6000 + SLEEP_NS);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 5900);
+	assert_int_equal(s.w[1].task.cpu_ns, SLEEP_NS + 1000);
+	assert_int_equal(s.w[1].task.cpu_wait_ns, 900 + WAKE_NS);
+	assert_int_equal(s.w[1].released, 6000 + SLEEP_NS + WAKE_NS + 1000);
+	assert_int_equal(s.w[1].wake, 0);
+	assert_int_equal(s.lock.spins, 0);
+	assert_int_equal(s.lock.sleeps, 1);
+	assert_int_equal(s.lock.contended, 1);
+	setup_clear(&s);
+}
+
+/*
+ * One CPU. B asks at 100 while A runs its 1000 ns under the lock and
+ * releases it at once: B waits for the CPU and, running at 1000, finds
+ * the lock free and takes it (the fast path): no sleep, no wake-up.
+ */
+static void test_runnable_writer_takes_a_freed_lock(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 1);
+	s.w[0].run = 1000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[1]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].wake, 0);
+	assert_int_equal(s.w[1].granted, 1000);
+	assert_int_equal(s.w[1].released, 2000);
+	assert_int_equal(s.w[1].task.cpu_ns, 1000);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 900);
+	assert_int_equal(s.lock.spins + s.lock.sleeps, 0);
+	assert_int_equal(s.lock.contended, 1);
+	setup_clear(&s);
+}
+
+/*
+ * Two CPUs. A takes the lock at 0, runs 1000 ns and then holds it 5000 ns
+ * off the CPU (a pause under the lock). B spins from 100 until A leaves
+ * its CPU at 1000 (900 ns), then sleeps; A's release at 6000 hands it the
+ * lock, and B pays its sleep (6000-6500) before its hold.
+ */
+static void test_spinner_sleeps_when_the_owner_leaves_its_cpu(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 2);
+	s.w[0].run = 1000;
+	s.w[0].off = 5000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[1]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].released, 6000);
+	assert_int_equal(s.w[0].wake, WAKE_NS);
+	assert_int_equal(s.w[1].granted, 6000 + SLEEP_NS);
+	assert_int_equal(s.w[1].task.cpu_ns, 900 + SLEEP_NS + 1000);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 5900);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 1);
+	assert_int_equal(s.lock.contended, 1);
+	setup_clear(&s);
+}
+
+/*
+ * Two CPUs. A takes the lock at 0, runs 1000 ns, pauses 3 ms holding it
+ * and runs 2 ms more (until 5.001 ms). B asks at 2000 ns, finds A off its
+ * CPU and sleeps. C asks at 3.5 ms, when B has waited less than
+ * RWSEM_WAIT_TIMEOUT, and spins on the running A. At A's release B has
+ * waited more: the lock goes to B by handoff (its sleep, then its 1 ms
+ * hold), not to the spinner; C, whose CPU A's wake-up then takes, sleeps
+ * and gets the lock at B's release, after its own sleep.
+ */
+static void test_handoff_to_the_first_sleeper(void **state)
+{
+	struct setup s;
+	const wbsim_time_t us = WBSIM_NSEC_PER_USEC;
+
+	(void)state;
+	setup_init(&s, 2);
+	s.w[0].run = 1000;
+	s.w[0].off = 3000 * us;
+	s.w[0].run2 = 2000 * us;
+	s.w[1].run = 1000 * us;
+	s.w[2].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 2000, writer_ask, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 3500 * us, writer_ask, &s.w[2]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].released, 1000 + 5000 * us);
+	assert_int_equal(s.w[0].wake, WAKE_NS);
+	assert_int_equal(s.w[1].granted, s.w[0].released + SLEEP_NS);
+	assert_int_equal(s.w[1].released, s.w[1].granted + 1000 * us);
+	assert_int_equal(s.w[1].wake, WAKE_NS);
+	assert_int_equal(s.w[2].granted, s.w[1].released + SLEEP_NS);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 2);
+	setup_clear(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spinner_burns_cpu_bounded_by_the_hold),
+		cmocka_unit_test(test_sleeper_pays_the_switch_and_waker_the_wakeup),
+		cmocka_unit_test(test_runnable_writer_takes_a_freed_lock),
+		cmocka_unit_test(test_spinner_sleeps_when_the_owner_leaves_its_cpu),
+		cmocka_unit_test(test_handoff_to_the_first_sleeper),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
