@@ -15,7 +15,7 @@ _sim_writeback()
 	--set|--sweep)
 		# "| `[vm]` | `dirty_ratio` |" rows of the key reference
 		local keys
-		keys=$("$prog" --dump-keys-markdown 2>/dev/null |
+		keys=$("$prog" --list-keys 2>/dev/null |
 			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
@@ -32,7 +32,7 @@ _sim_writeback()
 	case $cur in
 	--set=*|--sweep=*)
 		local keys
-		keys=$("$prog" --dump-keys-markdown 2>/dev/null |
+		keys=$("$prog" --list-keys 2>/dev/null |
 			sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u)
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$keys" -- "${cur#*=}"))

@@ -61,7 +61,7 @@ struct run_options {
 static gboolean opt_version;
 static gboolean opt_dump_config;
 static gboolean opt_parse_only;
-static gboolean opt_dump_keys_markdown;
+static gboolean opt_list_keys;
 static gboolean opt_list_scenarios;
 static char *opt_series;
 static char *opt_trace;
@@ -88,9 +88,14 @@ static const GOptionEntry entries[] = {
 	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
 	{ "list-scenarios", 0, 0, G_OPTION_ARG_NONE, &opt_list_scenarios,
 	  "List the bundled scenarios, which run by name (sim-writeback NAME), and exit", NULL },
+	{ "list-keys", 0, 0, G_OPTION_ARG_NONE, &opt_list_keys,
+	  "List every key a scenario may set: the sections' keys, each device model's "
+	  "parameters (what a preset or [device] sets) and each filesystem's options, "
+	  "with type, range, unit and default (Markdown, the reference of "
+	  "scenarios/README.md), and exit", NULL },
+	/* its former name, for scripts */
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
-	  &opt_dump_keys_markdown,
-	  "Print the scenario key reference as Markdown (for scenarios/README.md)", NULL },
+	  &opt_list_keys, "Same as --list-keys", NULL },
 	G_OPTION_ENTRY_NULL
 };
 
@@ -546,7 +551,7 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 		fputs(list, stdout);
 		return EXIT_OK;
 	}
-	if (opt_dump_keys_markdown) {
+	if (opt_list_keys) {
 		g_autofree char *md = wbsim_scenario_keys_markdown();
 
 		fputs(md, stdout);

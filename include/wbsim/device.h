@@ -6,6 +6,12 @@
  * registered by name; the built-ins (ideal, pmem, nvme, hdd, raid0) use the
  * same registry.
  *
+ * This header is what a model needs: the ops table, its parameter table
+ * type, the registry and the helpers of its hooks (wbsim/block.h has the
+ * request queue_rq receives). The library makes the devices a scenario
+ * names and runs the block layer in front of them; a program does not
+ * make a device itself.
+ *
  * A preset is a data file NAME.ini with a [device] section naming a model
  * ("model = nvme") and setting its parameters, each with a comment citing
  * its source. Presets are searched in $WBSIM_PRESET_PATH (':'-separated),
@@ -87,16 +93,23 @@ enum wbsim_param_type {
 
 /**
  * struct wbsim_param - one entry of a parameter table: a device model's
- * option table, the CPU cost table (lib/core/cpu-costs.c); set through
- * one parser and range check (lib/core/param.c)
+ * option table, a filesystem model's options (struct wbsim_fs_ops), the
+ * CPU cost table (lib/core/cpu-costs.c); set through one lookup, parser
+ * and range check (lib/core/param.c)
  * @name: the key
  * @type: type and unit
  * @offset: offsetof() the field in the struct the table fills (a model's
  *	private struct)
- * @def: default value as text (parsed like a setting); NULL: required
+ * @def: default value as text (parsed like a setting); NULL: required (a
+ *	device model's) or set elsewhere (the CPU costs); "auto": the value
+ *	may also be "auto", stored as WBSIM_PARAM_AUTO, for the model to
+ *	compute
+ * @unit: what a count counts ("blocks", "requests"); NULL: the unit of
+ *	@type (bytes, ns, bytes/s)
+ * @min: smallest accepted value in base units
+ * @max: largest accepted value in base units; 0: no upper limit (and
+ *	@min 0 too: no range check)
  * @help: one line: what it is
- * @min: smallest accepted value in base units (ignored if @min >= @max)
- * @max: largest accepted value in base units
  *
  * The table ends with an entry whose @name is NULL.
  */
@@ -105,11 +118,15 @@ struct wbsim_param {
 	enum wbsim_param_type type;
 	size_t offset;
 	const char *def;
-	const char *help;
+	const char *unit;
 	double min, max;
+	const char *help;
 };
 
-#define WBSIM_DEVICE_OPS_VERSION 1
+/** WBSIM_PARAM_AUTO - stored for "auto" (a uint64_t row whose default is "auto"). */
+#define WBSIM_PARAM_AUTO UINT64_MAX
+
+#define WBSIM_DEVICE_OPS_VERSION 2
 
 /**
  * struct wbsim_device_ops - a device model

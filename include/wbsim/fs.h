@@ -48,7 +48,7 @@
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
-#include <wbsim/device.h>	/* struct wbsim_setting */
+#include <wbsim/device.h>	/* struct wbsim_setting, struct wbsim_param */
 
 WBSIM_BEGIN_DECLS
 
@@ -56,52 +56,10 @@ typedef struct wbsim_fs wbsim_fs;
 typedef struct wbsim_fs_inode wbsim_fs_inode;
 
 /** WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library expects. */
-#define WBSIM_FS_OPS_VERSION 3
-
-/**
- * enum wbsim_fs_opt_type - how an option's text value is parsed; every
- * value is stored as a uint64_t at the option's offset in the parameters.
- * The units are the one grammar of every scenario section
- * (scenarios/README.md, "Units").
- * @WBSIM_FS_OPT_U64: a count, a decimal integer
- * @WBSIM_FS_OPT_SIZE: bytes; suffixes k, m, g, t, p (powers of 1024)
- * @WBSIM_FS_OPT_TIME: nanoseconds; a unit ns, us, ms, s, m, h is required
- * @WBSIM_FS_OPT_BOOL: 0/1, true/false, yes/no, on/off
- */
-enum wbsim_fs_opt_type {
-	WBSIM_FS_OPT_U64,
-	WBSIM_FS_OPT_SIZE,
-	WBSIM_FS_OPT_TIME,
-	WBSIM_FS_OPT_BOOL,
-};
+#define WBSIM_FS_OPS_VERSION 4
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
-#define WBSIM_FS_AUTO UINT64_MAX
-
-/**
- * struct wbsim_fs_option - one parameter of a model (fio's struct fio_option)
- * @name: key as written in a scenario ("agcount")
- * @type: how the value is parsed
- * @offset: offsetof() the uint64_t field in the model's parameter struct
- * @def: default value as text ("4", "128m", "2us"); "auto" lets the model
- *       compute it (the value reads WBSIM_FS_AUTO)
- * @unit: unit of the stored value, for help text ("blocks", "bytes", "ns")
- * @minval: smallest accepted value (after suffixes)
- * @maxval: largest accepted value; 0 means no limit
- * @help: one line
- *
- * A table ends with an entry whose @name is NULL.
- */
-struct wbsim_fs_option {
-	const char *name;
-	enum wbsim_fs_opt_type type;
-	size_t offset;
-	const char *def;
-	const char *unit;
-	uint64_t minval;
-	uint64_t maxval;
-	const char *help;
-};
+#define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
 
 /** Flags of struct wbsim_fs_map. */
 #define WBSIM_FS_MAP_NEW	(1u << 0)	/* holds blocks allocated (or relocated) by this call */
@@ -164,8 +122,10 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * struct wbsim_fs_ops - a filesystem allocator model
  * @name: registry name
  * @version: WBSIM_FS_OPS_VERSION
- * @params_size: size of the model's parameter struct (all uint64_t fields)
- * @options: the parameters, ending with a NULL name
+ * @params_size: size of the model's parameter struct (uint64_t fields,
+ *        gboolean for WBSIM_PARAM_BOOL)
+ * @options: the parameters (struct wbsim_param, the table type of every
+ *        parameter), ending with a NULL name
  * @init: set up a new instance after its parameters were parsed; read them
  *        with wbsim_fs_params(), call wbsim_fs_set_block_size(); mandatory
  * @exit: free what @init and the inode hooks allocated
@@ -217,7 +177,7 @@ struct wbsim_fs_ops {
 	const char *name;
 	unsigned int version;
 	size_t params_size;
-	const struct wbsim_fs_option *options;
+	const struct wbsim_param *options;
 
 	gboolean (*init)(wbsim_fs *fs, GError **error);
 	void (*exit)(wbsim_fs *fs);

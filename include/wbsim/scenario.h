@@ -78,8 +78,10 @@ WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
  * wbsim_scenario_keys_markdown() - the scenario keys as Markdown tables
  *
  * One row per key (section, key, type, default, range, meaning), then one
- * table per device preset and filesystem type: the reference of
- * scenarios/README.md.
+ * table per device model (the parameters a preset or [device] sets, from
+ * the model's struct wbsim_param table) and per filesystem type (its
+ * options): the reference of scenarios/README.md and of sim-writeback
+ * --list-keys.
  *
  * Return: a new string (g_free() it).
  */

@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* wbsim/wbsim.h - the umbrella header: includes every public header. */
+/*
+ * wbsim/wbsim.h - the umbrella header: includes every public header.
+ *
+ * The program API (run scenarios, read results): scenario.h, run.h,
+ * result.h, report.h, sweep.h, with error.h and version.h.
+ * The plug-in API (a model of one's own, registered by name):
+ * affinity.h, device.h, fs.h, and what such a model runs on and sees:
+ * sim.h, block.h, cpu-costs.h.
+ */
 #ifndef WBSIM_WBSIM_H
 #define WBSIM_WBSIM_H
 

@@ -121,6 +121,11 @@ unsigned int wbsim_blk_queue_wbt_limit(const struct wbsim_blk_queue *q,
 void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
 				 struct wbsim_request *rq);
 
+/* wbsim_device_model_names() - the registered models' names (g_strfreev()). */
+char **wbsim_device_model_names(void);
+/* wbsim_device_common_params() - the parameters every device has (scheduler, ...). */
+const struct wbsim_param *wbsim_device_common_params(void);
+
 /* --- built-in models -------------------------------------------------------- */
 
 extern const struct wbsim_device_ops wbsim_ideal_ops;

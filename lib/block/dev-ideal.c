@@ -22,15 +22,19 @@ struct ideal {
 };
 
 static const struct wbsim_param ideal_params[] = {
-	{ "bandwidth", WBSIM_PARAM_RATE, offsetof(struct ideal, bandwidth), "1000000000/s",
-	  "transfer rate of the pipe", 1, 1e15 },
-	{ "latency", WBSIM_PARAM_TIME, offsetof(struct ideal, latency), "100us",
-	  "time from the last byte to completion", 0, 1e12 },
-	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct ideal, queue_depth), "32",
-	  "requests the device accepts at once", 1, 65536 },
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct ideal, capacity), "1t",
-	  "size", 4096, 1e18 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	{ "bandwidth", WBSIM_PARAM_RATE, offsetof(struct ideal, bandwidth),
+	  "1000000000/s", NULL, 1, 1e15,
+	  "transfer rate of the pipe" },
+	{ "latency", WBSIM_PARAM_TIME, offsetof(struct ideal, latency),
+	  "100us", NULL, 0, 1e12,
+	  "time from the last byte to completion" },
+	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct ideal, queue_depth),
+	  "32", "requests", 1, 65536,
+	  "requests the device accepts at once" },
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct ideal, capacity),
+	  "1t", NULL, 4096, 1e18,
+	  "size" },
+	{ .name = NULL },
 };
 
 static gboolean ideal_init(struct wbsim_device *dev, GError **error)

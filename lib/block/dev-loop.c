@@ -45,20 +45,22 @@ struct loop {
 };
 
 static const struct wbsim_param loop_params[] = {
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct loop, capacity), "4g",
-	  "size of the backing file", 4096, 1ull << 50 },
-	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct loop, queue_depth), "128",
-	  "tags of the loop device (module parameter hw_queue_depth)", 1, 65536 },
-	{ "request_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, request_cpu), "2us",
-	  "worker CPU per request (dispatch, vfs_iter_write set-up, completion)",
-	  0, 1e9 },
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct loop, capacity),
+	  "4g", NULL, 4096, 1ull << 50,
+	  "size of the backing file" },
+	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct loop, queue_depth),
+	  "128", "requests", 1, 65536,
+	  "tags of the loop device (module parameter hw_queue_depth)" },
+	{ "request_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, request_cpu),
+	  "2us", NULL, 0, 1e9,
+	  "worker CPU per request (dispatch, vfs_iter_write set-up, completion)" },
 	{ "page_copy_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, page_copy_cpu),
-	  "400ns", "worker CPU per 4 KiB page copied into an existing backing page",
-	  0, 1e9 },
+	  "400ns", NULL, 0, 1e9,
+	  "worker CPU per 4 KiB page copied into an existing backing page" },
 	{ "page_alloc_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, page_alloc_cpu),
-	  "2us", "extra worker CPU per 4 KiB backing page written the first time",
-	  0, 1e9 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	  "2us", NULL, 0, 1e9,
+	  "extra worker CPU per 4 KiB backing page written the first time" },
+	{ .name = NULL },
 };
 
 static gboolean loop_init(struct wbsim_device *dev, GError **error)

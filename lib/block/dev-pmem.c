@@ -26,11 +26,13 @@ struct pmem {
 };
 
 static const struct wbsim_param pmem_params[] = {
-	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct pmem, capacity), "6g",
-	  "size of the pmem region", 4096, 1e18 },
+	{ "capacity", WBSIM_PARAM_SIZE, offsetof(struct pmem, capacity),
+	  "6g", NULL, 4096, 1e18,
+	  "size of the pmem region" },
 	{ "memory_bandwidth", WBSIM_PARAM_RATE, offsetof(struct pmem, memory_bandwidth),
-	  "20000000000/s", "memory write bandwidth shared by all copies", 1, 1e15 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	  "20000000000/s", NULL, 1, 1e15,
+	  "memory write bandwidth shared by all copies" },
+	{ .name = NULL },
 };
 
 static gboolean pmem_init(struct wbsim_device *dev, GError **error)

@@ -36,13 +36,16 @@ struct raid0 {
 };
 
 static const struct wbsim_param raid0_params[] = {
-	{ "member", WBSIM_PARAM_STRING, offsetof(struct raid0, member), NULL,
-	  "preset of the member devices", 0, 0 },
-	{ "members", WBSIM_PARAM_UINT, offsetof(struct raid0, members), "2",
-	  "number of member devices", 2, 256 },
-	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size), "512k",
-	  "stripe chunk (mdadm's default 512 KiB)", 4096, 1e9 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	{ "member", WBSIM_PARAM_STRING, offsetof(struct raid0, member),
+	  NULL, "preset", 0, 0,
+	  "preset of the member devices" },
+	{ "members", WBSIM_PARAM_UINT, offsetof(struct raid0, members),
+	  "2", "devices", 2, 256,
+	  "number of member devices" },
+	{ "chunk_size", WBSIM_PARAM_SIZE, offsetof(struct raid0, chunk_size),
+	  "512k", NULL, 4096, 1e9,
+	  "stripe chunk (mdadm's default 512 KiB)" },
+	{ .name = NULL },
 };
 
 static gboolean raid0_init(struct wbsim_device *dev, GError **error)

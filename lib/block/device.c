@@ -66,7 +66,7 @@ static gboolean check_ops(const struct wbsim_device_ops *ops, GError **error)
 		return FALSE;
 	}
 	for (const struct wbsim_param *p = ops->params; p && p->name; p++) {
-		if (p->offset >= ops->priv_size) {
+		if (p->offset + wbsim_param_field_size(p->type) > ops->priv_size) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 				    "device model '%s': parameter %s lies outside "
 				    "the private struct", name, p->name);
@@ -91,6 +91,11 @@ const struct wbsim_device_ops *wbsim_device_find_ops(const char *name)
 	return wbsim_registry_lookup(&registry, name);
 }
 
+char **wbsim_device_model_names(void)
+{
+	return wbsim_registry_names(&registry);
+}
+
 static char *registry_names(void)
 {
 	g_auto(GStrv) names = wbsim_registry_names(&registry);
@@ -104,16 +109,23 @@ static char *registry_names(void)
 /* The parameters every device has; fields of struct wbsim_device. */
 static const struct wbsim_param common_params[] = {
 	{ "scheduler", WBSIM_PARAM_STRING, offsetof(struct wbsim_device, scheduler),
-	  NULL, "I/O scheduler: none or mq-deadline (default: the model's)", 0, 0 },
+	  NULL, "name", 0, 0,
+	  "I/O scheduler: none or mq-deadline (default: the model's)" },
 	{ "nr_requests", WBSIM_PARAM_UINT, offsetof(struct wbsim_device, nr_requests),
-	  "0", "request queue tags; 0: as the kernel sets it", 0, 1e6 },
-	{ "max_sectors_kb", WBSIM_PARAM_UINT,
-	  offsetof(struct wbsim_device, max_sectors_kb), "1280",
-	  "largest request in KiB (BLK_DEF_MAX_SECTORS_CAP)", 4, 65536 },
-	{ "wbt", WBSIM_PARAM_BOOL, offsetof(struct wbsim_device, wbt), "1",
-	  "blk-wbt writeback throttling (on by default, as in the kernel)", 0, 0 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	  "0", "requests", 0, 1e6,
+	  "request queue tags; 0: as the kernel sets it" },
+	{ "max_sectors_kb", WBSIM_PARAM_UINT, offsetof(struct wbsim_device, max_sectors_kb),
+	  "1280", "KiB", 4, 65536,
+	  "largest request in KiB (BLK_DEF_MAX_SECTORS_CAP)" },
+	{ "wbt", WBSIM_PARAM_BOOL, offsetof(struct wbsim_device, wbt), "1", NULL, 0, 0,
+	  "blk-wbt writeback throttling (on by default, as in the kernel)" },
+	{ .name = NULL },
 };
+
+const struct wbsim_param *wbsim_device_common_params(void)
+{
+	return common_params;
+}
 
 static gboolean apply_one(const struct wbsim_param *p, void *base,
 			  const char *model, const struct wbsim_setting *s,
@@ -145,27 +157,15 @@ static gboolean scheduler_lookup(const char *name, enum wbsim_blk_sched *sched)
 	return FALSE;
 }
 
+/* The row of @table called @key and its index, or NULL. */
 static const struct wbsim_param *
 find_param(const struct wbsim_param *table, const char *key, size_t *idx)
 {
-	for (size_t i = 0; table && table[i].name; i++) {
-		if (strcmp(table[i].name, key) == 0) {
-			*idx = i;
-			return &table[i];
-		}
-	}
-	return NULL;
-}
+	const struct wbsim_param *p = wbsim_param_find(table, key);
 
-static char *param_names(const struct wbsim_device_ops *ops)
-{
-	GString *s = g_string_new(NULL);
-
-	for (const struct wbsim_param *p = ops->params; p && p->name; p++)
-		g_string_append_printf(s, "%s, ", p->name);
-	for (const struct wbsim_param *p = common_params; p->name; p++)
-		g_string_append_printf(s, "%s%s", p->name, p[1].name ? ", " : "");
-	return g_string_free(s, FALSE);
+	if (p)
+		*idx = (size_t)(p - table);
+	return p;
 }
 
 static char *source_of(const struct wbsim_setting *s)
@@ -277,12 +277,13 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			g_free(dev->common_src[idx]);
 			dev->common_src[idx] = source_of(s);
 		} else {
-			g_autofree char *where = wbsim_param_where(s->file, s->line);
-			g_autofree char *names = param_names(ops);
+			g_autoptr(GString) names = g_string_new(NULL);
+			g_autofree char *owner = g_strdup_printf("device model %s:", model);
 
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-				    "%sdevice model %s: unknown parameter '%s': "
-				    "expected one of %s", where, model, s->key, names);
+			wbsim_param_append_names(names, ops->params);
+			wbsim_param_append_names(names, common_params);
+			wbsim_param_set_unknown_key(error, owner, s->key, names->str,
+						    s->file, s->line);
 			goto fail;
 		}
 	}

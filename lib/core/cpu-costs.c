@@ -126,7 +126,7 @@ void wbsim_cpu_costs_init(struct wbsim_cpu_costs *costs)
 }
 
 #define COST_NS(f, help) \
-	{ #f, WBSIM_PARAM_TIME, offsetof(struct wbsim_cpu_costs, f), NULL, help, 0, 0 }
+	{ #f, WBSIM_PARAM_TIME, offsetof(struct wbsim_cpu_costs, f), NULL, NULL, 0, 0, help }
 
 /* The cost table as a parameter table (struct wbsim_param), for setting by key. */
 static const struct wbsim_param cost_params[] = {
@@ -140,37 +140,26 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(blk_complete_rq_ns, "completion interrupt per request"),
 	COST_NS(blk_complete_page_ns, "ending writeback per page"),
 	{ "memcpy_bandwidth", WBSIM_PARAM_RATE,
-	  offsetof(struct wbsim_cpu_costs, memcpy_bandwidth), NULL,
-	  "one CPU's copy bandwidth", 1, 1.8e19 },
+	  offsetof(struct wbsim_cpu_costs, memcpy_bandwidth), NULL, NULL, 1, 1.8e19,
+	  "one CPU's copy bandwidth" },
 	COST_NS(uring_io_ns, "io_uring issue and reaping per write"),
 	COST_NS(uring_punt_ns, "io_uring punt to io-wq per write"),
 	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache page"),
 	COST_NS(account_dirty_ns, "accounting a page that becomes dirty"),
 	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),
-	{ NULL, 0, 0, NULL, NULL, 0, 0 },
+	{ .name = NULL },
 };
+
+const struct wbsim_param *wbsim_cpu_costs_params(void)
+{
+	return cost_params;
+}
 
 gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs, const char *key,
 			     const char *value, const char *file,
 			     unsigned int line, GError **error)
 {
-	g_autofree char *where = NULL;
-
 	wbsim_check_arg(costs && key && value, FALSE, error);
-	where = wbsim_param_where(file, line);
-	for (const struct wbsim_param *p = cost_params; p->name; p++)
-		if (strcmp(p->name, key) == 0)
-			return wbsim_param_apply(p, costs, value, "[cpu]", file,
-						 line, error);
-	{
-		g_autoptr(GString) keys = g_string_new(NULL);
-
-		for (const struct wbsim_param *p = cost_params; p->name; p++)
-			g_string_append_printf(keys, "%s%s", p == cost_params ? "" : ", ",
-					       p->name);
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-			    "%s[cpu] unknown key '%s': expected one of %s",
-			    where, key, keys->str);
-	}
-	return FALSE;
+	return wbsim_param_set(cost_params, costs, key, value, "[cpu]", file, line,
+			       error);
 }

@@ -9,6 +9,7 @@
 #define WBSIM_CORE_CPU_COSTS_H
 
 #include <wbsim/cpu-costs.h>
+#include <wbsim/device.h>	/* struct wbsim_param */
 
 /**
  * wbsim_cpu_costs_default() - the default cost table
@@ -16,6 +17,12 @@
  * Return: a pointer to a static, read-only table; copy it to change it.
  */
 const struct wbsim_cpu_costs *wbsim_cpu_costs_default(void);
+
+/*
+ * wbsim_cpu_costs_params() - the cost table as a parameter table (struct
+ * wbsim_param, no textual defaults: they are wbsim_cpu_costs_default()).
+ */
+const struct wbsim_param *wbsim_cpu_costs_params(void);
 
 /**
  * wbsim_cpu_costs_init() - fill @costs with the defaults

@@ -273,6 +273,30 @@ gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 	return FALSE;
 }
 
+/*
+ * Bound @v of row @p as text, in the unit of its type ("4096B"); a count
+ * also with its unit when @unit ("65536 requests").
+ */
+static char *format_bound(const struct wbsim_param *p, double v, gboolean unit)
+{
+	uint64_t u = (uint64_t)v;
+	g_autofree char *num = p->type == WBSIM_PARAM_DOUBLE ?
+		wbsim_param_format_value(p->type, &v) :
+		wbsim_param_format_value(p->type, &u);
+
+	if (unit && p->unit && (p->type == WBSIM_PARAM_UINT || p->type == WBSIM_PARAM_DOUBLE))
+		return g_strdup_printf("%s %s", num, p->unit);
+	return g_steal_pointer(&num);
+}
+
+/* Whether row @p has a default of "auto" and @text is "auto". */
+static gboolean is_auto(const struct wbsim_param *p, const char *text)
+{
+	return p->def && !g_ascii_strcasecmp(p->def, "auto") &&
+	       !g_ascii_strcasecmp(text, "auto") &&
+	       wbsim_param_field_size(p->type) == sizeof(uint64_t);
+}
+
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,
 			   const char *file, unsigned int line, GError **error)
@@ -295,6 +319,10 @@ gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 		*(char **)field = g_strdup(text);
 		return TRUE;
 	}
+	if (is_auto(p, text)) {
+		*(uint64_t *)field = WBSIM_PARAM_AUTO;
+		return TRUE;
+	}
 	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
 		g_autofree char *explained = wbsim_param_explain(p->type, why);
 
@@ -304,21 +332,18 @@ gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 		return FALSE;
 	}
 	v = wbsim_param_as_double(p->type, &tmp);
-	if (p->min < p->max && (v < p->min || v > p->max)) {
-		g_autofree char *lo = NULL, *hi = NULL;
-		uint64_t ulo = (uint64_t)p->min, uhi = (uint64_t)p->max;
-		double dlo = p->min, dhi = p->max;
+	if (v < p->min || (p->max > 0 && v > p->max)) {
+		g_autofree char *lo = format_bound(p, p->min, p->max <= 0);
+		g_autofree char *hi = p->max > 0 ? format_bound(p, p->max, TRUE) : NULL;
 
-		if (p->type == WBSIM_PARAM_DOUBLE) {
-			lo = wbsim_param_format_value(p->type, &dlo);
-			hi = wbsim_param_format_value(p->type, &dhi);
-		} else {
-			lo = wbsim_param_format_value(p->type, &ulo);
-			hi = wbsim_param_format_value(p->type, &uhi);
-		}
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s%s %s: value '%s' out of range: expected %s to %s",
-			    where, owner, p->name, text, lo, hi);
+		if (hi)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s%s %s: value '%s' out of range: expected %s to %s",
+				    where, owner, p->name, text, lo, hi);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s%s %s: value '%s' out of range: expected at least %s",
+				    where, owner, p->name, text, lo);
 		return FALSE;
 	}
 	switch (p->type) {
@@ -333,6 +358,117 @@ gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 		break;
 	}
 	return TRUE;
+}
+
+const struct wbsim_param *wbsim_param_find(const struct wbsim_param *table,
+					   const char *key)
+{
+	for (const struct wbsim_param *p = table; p && p->name; p++)
+		if (strcmp(p->name, key) == 0)
+			return p;
+	return NULL;
+}
+
+void wbsim_param_append_names(GString *out, const struct wbsim_param *table)
+{
+	for (const struct wbsim_param *p = table; p && p->name; p++)
+		g_string_append_printf(out, "%s%s", out->len ? ", " : "", p->name);
+}
+
+void wbsim_param_set_unknown_key(GError **error, const char *owner,
+				 const char *key, const char *names,
+				 const char *file, unsigned int line)
+{
+	g_autofree char *where = wbsim_param_where(file, line);
+
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+		    "%s%s unknown key '%s': expected one of %s",
+		    where, owner, key, names);
+}
+
+gboolean wbsim_param_set(const struct wbsim_param *table, void *base,
+			 const char *key, const char *text, const char *owner,
+			 const char *file, unsigned int line, GError **error)
+{
+	const struct wbsim_param *p = wbsim_param_find(table, key);
+	g_autoptr(GString) names = NULL;
+
+	if (p)
+		return wbsim_param_apply(p, base, text, owner, file, line, error);
+	names = g_string_new(NULL);
+	wbsim_param_append_names(names, table);
+	wbsim_param_set_unknown_key(error, owner, key, names->str, file, line);
+	return FALSE;
+}
+
+gboolean wbsim_param_apply_defaults(const struct wbsim_param *table, void *base,
+				    const char *owner, GError **error)
+{
+	for (const struct wbsim_param *p = table; p && p->name; p++)
+		if (p->def && !wbsim_param_apply(p, base, p->def, owner,
+						 "(default)", 0, error))
+			return FALSE;
+	return TRUE;
+}
+
+size_t wbsim_param_field_size(enum wbsim_param_type type)
+{
+	switch (type) {
+	case WBSIM_PARAM_BOOL:
+		return sizeof(gboolean);
+	case WBSIM_PARAM_DOUBLE:
+		return sizeof(double);
+	case WBSIM_PARAM_STRING:
+		return sizeof(char *);
+	case WBSIM_PARAM_UINT:
+	case WBSIM_PARAM_SIZE:
+	case WBSIM_PARAM_TIME:
+	case WBSIM_PARAM_RATE:
+		break;
+	}
+	return sizeof(uint64_t);
+}
+
+uint64_t wbsim_param_get_uint(const struct wbsim_param *p, const void *base)
+{
+	const void *field = (const char *)base + p->offset;
+
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		return *(const gboolean *)field ? 1 : 0;
+	case WBSIM_PARAM_DOUBLE:
+		return (uint64_t)*(const double *)field;
+	case WBSIM_PARAM_STRING:
+		return 0;
+	case WBSIM_PARAM_UINT:
+	case WBSIM_PARAM_SIZE:
+	case WBSIM_PARAM_TIME:
+	case WBSIM_PARAM_RATE:
+		break;
+	}
+	return *(const uint64_t *)field;
+}
+
+const char *wbsim_param_unit(const struct wbsim_param *p)
+{
+	if (p->unit)
+		return p->unit;
+	switch (p->type) {
+	case WBSIM_PARAM_SIZE:
+		return "bytes";
+	case WBSIM_PARAM_TIME:
+		return "ns";
+	case WBSIM_PARAM_RATE:
+		return "bytes/s";
+	case WBSIM_PARAM_BOOL:
+		return "bool";
+	case WBSIM_PARAM_STRING:
+		return "text";
+	case WBSIM_PARAM_UINT:
+	case WBSIM_PARAM_DOUBLE:
+		break;
+	}
+	return NULL;
 }
 
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field)
@@ -374,6 +510,26 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field)
 		return g_strdup(*(char *const *)field ? *(char *const *)field : "");
 	}
 	return g_strdup("");
+}
+
+char *wbsim_param_describe(const struct wbsim_param *p)
+{
+	GString *s = g_string_new(wbsim_param_expected(p->type));
+	const char *unit = wbsim_param_unit(p);
+
+	if (p->type != WBSIM_PARAM_BOOL && p->type != WBSIM_PARAM_STRING &&
+	    (p->min > 0 || p->max > 0)) {
+		g_autofree char *lo = format_bound(p, p->min, FALSE);
+		g_autofree char *hi = p->max > 0 ? format_bound(p, p->max, FALSE) : NULL;
+
+		if (hi)
+			g_string_append_printf(s, " from %s to %s", lo, hi);
+		else
+			g_string_append_printf(s, " of at least %s", lo);
+	}
+	if (unit)
+		g_string_append_printf(s, "; unit: %s", unit);
+	return g_string_free(s, FALSE);
 }
 
 char *wbsim_param_where(const char *file, unsigned int line)

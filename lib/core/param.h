@@ -36,18 +36,52 @@ char *wbsim_param_explain(enum wbsim_param_type type, const char *why);
 gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 				 void *out, const char **why);
 /*
- * wbsim_param_apply() - parse @text (NULL: the default @p->def) for table
- * row @p and store it in @base at @p->offset after the range check.
- * Messages read "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner
- * such as "device model nvme:" or "[cpu]"; @file NULL: no location).
+ * wbsim_param_apply() - parse @text (NULL: "") for table row @p and store
+ * it in @base at @p->offset after the range check. Messages read
+ * "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner such as
+ * "device model nvme:", "filesystem xfs:" or "[cpu]"; @file NULL: no
+ * location).
  */
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,
 			   const char *file, unsigned int line, GError **error);
+/* wbsim_param_find() - the row of @table called @key, or NULL. */
+const struct wbsim_param *wbsim_param_find(const struct wbsim_param *table,
+					   const char *key);
+/* wbsim_param_append_names() - the keys of @table onto @out, ", "-separated. */
+void wbsim_param_append_names(GString *out, const struct wbsim_param *table);
+/*
+ * wbsim_param_set_unknown_key() - the one message of a key no table has:
+ * "FILE:LINE: OWNER unknown key 'KEY': expected one of NAMES".
+ */
+void wbsim_param_set_unknown_key(GError **error, const char *owner,
+				 const char *key, const char *names,
+				 const char *file, unsigned int line);
+/*
+ * wbsim_param_set() - set @key of @table in @base from @text:
+ * wbsim_param_apply() on its row, or the unknown-key message.
+ */
+gboolean wbsim_param_set(const struct wbsim_param *table, void *base,
+			 const char *key, const char *text, const char *owner,
+			 const char *file, unsigned int line, GError **error);
+/* wbsim_param_apply_defaults() - every row's default (rows without one: kept). */
+gboolean wbsim_param_apply_defaults(const struct wbsim_param *table, void *base,
+				    const char *owner, GError **error);
+/* wbsim_param_field_size() - the size of the field a @type row fills. */
+size_t wbsim_param_field_size(enum wbsim_param_type type);
+/* wbsim_param_get_uint() - row @p's value in @base as an integer (bool: 0/1). */
+uint64_t wbsim_param_get_uint(const struct wbsim_param *p, const void *base);
+/* wbsim_param_unit() - @p->unit, or the unit of its type; NULL if neither. */
+const char *wbsim_param_unit(const struct wbsim_param *p);
 /* wbsim_param_as_double() - the value at @field as a double (ranges). */
 double wbsim_param_as_double(enum wbsim_param_type type, const void *field);
 /* wbsim_param_format_value() - the value at @field as text, with its unit. */
 char *wbsim_param_format_value(enum wbsim_param_type type, const void *field);
+/*
+ * wbsim_param_describe() - row @p's type, range and unit for the key
+ * reference: "a size in bytes (...) from 4096B to 1073741824B; unit: bytes".
+ */
+char *wbsim_param_describe(const struct wbsim_param *p);
 /* wbsim_param_where() - "FILE:LINE: " or "FILE: " or "" for messages. */
 char *wbsim_param_where(const char *file, unsigned int line);
 

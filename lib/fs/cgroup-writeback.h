@@ -14,15 +14,9 @@
 
 #include "fs/writeback.h"
 #include "mm/memcontrol.h"
+#include "defs/writeback.h"
 
 struct wbsim_dirtier;
-
-/* Whether the machine has a cgroup besides the root: until then every
- * inode is on a context's root wb and the cgroup paths do nothing. */
-static inline bool wbsim_cgwb_enabled(const struct wbsim_bdi *bdi)
-{
-	return bdi->memcgs && bdi->memcgs->all->len > 1;
-}
 
 /* The root wb of writeback context @ctx has the root memcg. */
 
@@ -40,11 +34,6 @@ struct wbsim_wb *wbsim_wb_get_create(struct wbsim_bdi *bdi, unsigned int ctx,
  * matches, or NULL (none is created). */
 struct wbsim_wb *wbsim_wb_get_lookup(struct wbsim_bdi *bdi, unsigned int ctx,
 				     const struct wbsim_memcg *memcg);
-
-/* The wb a task in @memcg throttles against for @inode on @bdi
- * (balance_dirty_pages_ratelimited_flags(): wb_get_create_current()). */
-struct wbsim_wb *wbsim_dirtier_wb(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
-				  struct wbsim_memcg *memcg);
 
 /**
  * wbsim_cgroup_mkdir() - create a cgroup (and missing parents)
@@ -81,12 +70,6 @@ void wbsim_dirtier_set_memcg(struct wbsim_dirtier *d, struct wbsim_memcg *memcg)
 /*
  * Page-level hooks, called only when the machine has cgroups.
  */
-/* Before @nr pages at @first of @inode are dirtied by @d: charge the pages
- * not in the cache yet to @d's memcg, count the clean ones going dirty in
- * their memcg's NR_FILE_DIRTY, and record foreign dirtying
- * (mem_cgroup_track_foreign_dirty()). @inode->wb must be set. */
-void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d,
-			      uint64_t first, uint64_t nr);
 /* Dirty pages of [first, first + nr) go under writeback: per-memcg counters. */
 void wbsim_cgwb_pages_start_writeback(struct wbsim_inode *inode, uint64_t first, uint64_t nr);
 /* Pages of [first, first + nr) end writeback. */
@@ -102,10 +85,6 @@ void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode);
 void wbsim_wbc_account_owner(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
 			     uint64_t first, uint64_t nr);
 void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode);
-
-/* mem_cgroup_flush_foreign(): from a throttled balance_dirty_pages() pass
- * of a task whose wb is @wb. */
-void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb);
 
 /* Free every cgroup wb of @bdi (at the end of a run). */
 void wbsim_cgwb_clear(struct wbsim_bdi *bdi);

@@ -4,12 +4,11 @@
 #define WBSIM_FS_FS_WRITEBACK_H
 
 #include "fs/writeback.h"
+#include "defs/writeback.h"
 
 void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx);
 void wbsim_wb_clear(struct wbsim_wb *wb);
 
-void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
-			    struct wbsim_memcg *memcg);
 /* List helpers for inode switching and context changes. */
 void wbsim_wb_io_lists_changed(struct wbsim_wb *wb);
 void wbsim_inode_io_list_insert_by_age(struct wbsim_wb *wb, struct wbsim_inode *inode);
@@ -18,21 +17,12 @@ void wbsim_wb_wakeup(struct wbsim_wb *wb);
 void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb);
 void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work);
 void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason);
-void wbsim_wb_start_background_writeback(struct wbsim_wb *wb, const wbsim_task *task);
 bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
-
-void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg);
-void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim);
-void wbsim_inode_maybe_detach(struct wbsim_inode *inode);
 
 /* writepages.c: do_writepages() for @inode, asynchronously; @done runs when
  * every request of this call has been submitted (not completed). */
 void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 			 struct wbsim_wbc *wbc, wbsim_task *task, int context,
 			 wbsim_event_fn done, void *done_arg);
-
-/* page-writeback.c: the bandwidth work queued 200 ms after an inode's
- * writeback ends (wb_update_bandwidth without the ratelimit update). */
-void wbsim_wb_update_bandwidth_workfn(wbsim_sim *sim, void *arg);
 
 #endif

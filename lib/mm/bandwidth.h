@@ -7,25 +7,7 @@
 #define WBSIM_MM_BANDWIDTH_H
 
 #include "mm/writeback-control.h"
-
-/**
- * struct wbsim_bdi_dirty_ratelimit_trace - fields of the kernel's
- *	bdi_dirty_ratelimit tracepoint, in its units (KB/s)
- * @write_bw: wb write_bandwidth (before this round's update)
- * @avg_write_bw: wb avg_write_bandwidth (printed as awrite_bw)
- * @dirty_rate: dirtying rate over the last interval
- * @dirty_ratelimit: the new dirty_ratelimit
- * @task_ratelimit: dirty_ratelimit * pos_ratio + 1 page/s
- * @balanced_dirty_ratelimit: the new balanced rate
- */
-struct wbsim_bdi_dirty_ratelimit_trace {
-	uint64_t write_bw;
-	uint64_t avg_write_bw;
-	uint64_t dirty_rate;
-	uint64_t dirty_ratelimit;
-	uint64_t task_ratelimit;
-	uint64_t balanced_dirty_ratelimit;
-};
+#include "defs/writeback-trace.h"
 
 /**
  * struct wbsim_wb_bw_input - the wb counters read by a bandwidth update

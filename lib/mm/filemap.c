@@ -14,8 +14,7 @@
  */
 #include <wbsim/fs.h>
 #include "mm/filemap.h"
-#include "fs/cgroup-writeback.h"
-#include "fs/fs-writeback.h"
+#include "defs/writeback.h"
 #include "fs/alloc/fs.h"
 
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s

@@ -13,29 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define WBSIM_FPROP_FRAC_SHIFT 10
-#define WBSIM_FPROP_FRAC_BASE (1U << WBSIM_FPROP_FRAC_SHIFT)
-
-/**
- * struct wbsim_fprop_global - global part (struct fprop_global)
- * @events: E, events in the current (decayed) window; starts at 1
- * @period: number of periods elapsed
- */
-struct wbsim_fprop_global {
-	uint64_t events;
-	unsigned int period;
-};
-
-/**
- * struct wbsim_fprop_local - one source (struct fprop_local_percpu)
- * @events: e_i, as of period @period
- * @period: the global period this count was last aged to
- */
-struct wbsim_fprop_local {
-	uint64_t events;
-	unsigned int period;
-};
+#include "defs/flex-proportions-defs.h"
 
 void wbsim_fprop_global_init(struct wbsim_fprop_global *p);
 void wbsim_fprop_local_init(struct wbsim_fprop_local *pl);

@@ -18,6 +18,7 @@
 #include <glib.h>
 #include <wbsim/sim.h>
 #include "mm/writeback-control.h"
+#include "defs/backing-dev-defs.h"
 
 struct wbsim_vm;
 
@@ -171,5 +172,13 @@ void wbsim_memcg_mod_file(struct wbsim_memcg *memcg, int64_t delta);
  */
 void wbsim_memcg_wb_stats(const struct wbsim_memcg *memcg, uint64_t *filepages,
 			  uint64_t *headroom, uint64_t *dirty, uint64_t *writeback);
+
+/* Whether the machine has a cgroup besides the root: until then every
+ * inode is on a context's root wb and the cgroup paths (fs/cgroup-writeback.c)
+ * do nothing. */
+static inline bool wbsim_cgwb_enabled(const struct wbsim_bdi *bdi)
+{
+	return bdi->memcgs && bdi->memcgs->all->len > 1;
+}
 
 #endif /* WBSIM_MM_MEMCONTROL_H */

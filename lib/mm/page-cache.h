@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "defs/page-cache-defs.h"
 
 /* "No such page" from the search functions. */
 #define WBSIM_PGOFF_NONE UINT64_MAX
@@ -67,21 +68,6 @@ enum wbsim_pc_mark {
 	WBSIM_PC_WRITEBACK,
 	WBSIM_PC_TOWRITE,
 	WBSIM_PC_NR_MARKS,
-};
-
-/**
- * struct wbsim_page_cache - page state of one mapping
- * @marks: one hierarchical bitmap per mark, allocated when the first page
- *	is dirtied and freed when the mapping empties; until then a shared,
- *	read-only set of empty bitmaps (a scenario of 500,000 files keeps
- *	most of them without a cached page)
- * @writeback_index: where the next cyclic writeback pass starts
- * @folio_order: folios have 1 << @folio_order pages
- */
-struct wbsim_page_cache {
-	struct wbsim_hbitmap *marks;
-	uint64_t writeback_index;
-	unsigned int folio_order;
 };
 
 /**

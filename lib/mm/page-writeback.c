@@ -15,9 +15,8 @@
 #include "mm/page-writeback.h"
 #include "mm/bandwidth.h"
 #include "mm/dirty-limits.h"
-#include "fs/fs-writeback.h"
-#include "report/trace.h"
-#include "fs/cgroup-writeback.h"
+#include "defs/writeback.h"
+#include "defs/writeback-trace.h"
 #include "block/blk.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)

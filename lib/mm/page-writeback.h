@@ -7,7 +7,10 @@
 #ifndef WBSIM_MM_PAGE_WRITEBACK_H
 #define WBSIM_MM_PAGE_WRITEBACK_H
 
-#include "fs/writeback.h"
+#include "defs/backing-dev-defs.h"
+#include "mm/vm.h"
+#include "mm/page-cache.h"
+#include "mm/memcontrol.h"
 #include "mm/throttle.h"
 
 /**

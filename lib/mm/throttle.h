@@ -8,6 +8,7 @@
 
 #include "mm/writeback-control.h"
 #include "mm/bandwidth.h"
+#include "defs/writeback-trace.h"
 
 /**
  * struct wbsim_task_dirty - a dirtier's throttle state (task_struct part)
@@ -63,39 +64,6 @@ struct wbsim_bdp_input {
 	uint64_t wb_dirtied;
 	uint64_t wb_written;
 	bool wb_has_dirty_io;
-};
-
-/**
- * struct wbsim_bdp_trace - fields of the balance_dirty_pages tracepoint,
- *	in its units
- * @limit: hard dirty limit, pages
- * @setpoint: (limit + freerun) / 2, pages
- * @dirty: domain dirty pages
- * @wb_setpoint: setpoint * wb_thresh / (thresh + 1), pages
- * @wb_dirty: wb dirty pages
- * @dirty_ratelimit: KB/s
- * @task_ratelimit: KB/s
- * @dirtied: pages_dirtied
- * @dirtied_pause: the task's nr_dirtied_pause before this pass
- * @paused: ms since the call began
- * @pause: ms of this sleep (<= 0 when not sleeping)
- * @period: ms
- * @think: ms since the last pause ended (0 if never paused)
- */
-struct wbsim_bdp_trace {
-	uint64_t limit;
-	uint64_t setpoint;
-	uint64_t dirty;
-	uint64_t wb_setpoint;
-	uint64_t wb_dirty;
-	uint64_t dirty_ratelimit;
-	uint64_t task_ratelimit;
-	uint64_t dirtied;
-	uint64_t dirtied_pause;
-	uint64_t paused;
-	int64_t pause;
-	uint64_t period;
-	int64_t think;
 };
 
 /**

@@ -7,7 +7,7 @@
 #include <wbsim/error.h>
 #include "mm/vm.h"
 #include "mm/dirty-limits.h"
-#include "fs/writeback.h"
+#include "defs/backing-dev-defs.h"
 
 static void writeout_period(wbsim_sim *sim, void *arg);
 

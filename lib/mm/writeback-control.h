@@ -12,6 +12,8 @@
  *   struct wbsim_wb_domain   struct wb_domain (global or one memcg's)
  *   struct wbsim_bdi_dirty   the throttling part of struct backing_dev_info
  *   struct wbsim_wb_bw       the bandwidth part of struct bdi_writeback
+ *                            (these two in defs/backing-dev-defs.h, with
+ *                            the structs that embed them)
  *   struct wbsim_dtc         struct dirty_throttle_control, one per domain
  *                            and balance_dirty_pages() pass
  *
@@ -28,6 +30,7 @@
 #include <stdint.h>
 
 #include "mm/flex-proportions.h"
+#include "defs/backing-dev-defs.h"
 
 /* Page size of the simulated machine (the model is written for 4 KiB). */
 #define WBSIM_PAGE_SHIFT 12
@@ -116,44 +119,6 @@ struct wbsim_wb_domain {
 	uint64_t period_time;
 	uint64_t dirty_limit;
 	uint64_t dirty_limit_tstamp;
-};
-
-/**
- * struct wbsim_bdi_dirty - throttling state of a backing device
- * @min_ratio: bdi min_ratio, BDI_RATIO_SCALE units (0)
- * @max_ratio: bdi max_ratio, BDI_RATIO_SCALE units (100 * BDI_RATIO_SCALE)
- * @max_prop_frac: cap of a wb's completion share, FPROP_FRAC_BASE units
- * @strictlimit: BDI_CAP_STRICTLIMIT (FUSE)
- * @tot_write_bandwidth: sum of avg_write_bandwidth of wbs with dirty IO
- */
-struct wbsim_bdi_dirty {
-	unsigned int min_ratio;
-	unsigned int max_ratio;
-	unsigned int max_prop_frac;
-	bool strictlimit;
-	uint64_t tot_write_bandwidth;
-};
-
-/**
- * struct wbsim_wb_bw - bandwidth estimation state of one wb
- * @bw_time_stamp: jiffy of the last bandwidth update
- * @dirtied_stamp: WB_DIRTIED at @bw_time_stamp
- * @written_stamp: WB_WRITTEN at @bw_time_stamp
- * @write_bandwidth: write bandwidth over the last ~4 s, pages/s
- * @avg_write_bandwidth: further smoothed @write_bandwidth, pages/s
- * @dirty_ratelimit: base throttle rate of one dirtier, pages/s
- * @balanced_dirty_ratelimit: last balanced rate estimate, pages/s
- * @dirty_exceeded: a throttled pass saw wb_dirty over wb_thresh
- */
-struct wbsim_wb_bw {
-	uint64_t bw_time_stamp;
-	uint64_t dirtied_stamp;
-	uint64_t written_stamp;
-	uint64_t write_bandwidth;
-	uint64_t avg_write_bandwidth;
-	uint64_t dirty_ratelimit;
-	uint64_t balanced_dirty_ratelimit;
-	bool dirty_exceeded;
 };
 
 /**

@@ -11,21 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <glib.h>
-#include "mm/bandwidth.h"
-
-/* enum wbsim_trace_event - index into wbsim_trace_event_names */
-enum wbsim_trace_event {
-	WBSIM_TRACE_WRITEBACK_QUEUE,
-	WBSIM_TRACE_WRITEBACK_EXEC,
-	WBSIM_TRACE_WRITEBACK_START,
-	WBSIM_TRACE_WRITEBACK_WRITTEN,
-	WBSIM_TRACE_WRITEBACK_QUEUE_IO,
-	WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND,
-	WBSIM_TRACE_BDI_DIRTY_RATELIMIT,
-	WBSIM_TRACE_BALANCE_DIRTY_PAGES,
-	WBSIM_TRACE_GLOBAL_DIRTY_STATE,
-	WBSIM_TRACE_NR_EVENTS,
-};
+#include "defs/writeback-trace.h"
 
 /* struct trace_entry: the header of every event record */
 struct wbsim_trace_entry {
@@ -65,7 +51,7 @@ struct wbsim_trace_rec_wake_background {
 	uint64_t cgroup_ino;
 };
 
-/* the six rates are those of mm/bandwidth.h, in the kernel's order */
+/* the six rates are those of defs/writeback-trace.h, in the kernel's order */
 struct wbsim_trace_rec_ratelimit {
 	struct wbsim_trace_entry ent;
 	char bdi[32];

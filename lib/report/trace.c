@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <wbsim/error.h>
+#include "fs/writeback.h"
 #include "mm/memcontrol.h"
 #include "report/trace.h"
 #include "report/trace-format.h"

@@ -7,13 +7,16 @@
  *   <comm>-<pid> [<cpu>] ..... <secs>.<usecs>: <event>: <fields>
  *
  * with simulated comm/pid/cpu columns that are stable across runs.
+ *
+ * The tracepoints themselves, which lib/mm and lib/fs emit, are declared
+ * in the neutral defs/writeback-trace.h; this header is where their lines
+ * and records go, and the event names and selection.
  */
 #ifndef WBSIM_REPORT_TRACE_H
 #define WBSIM_REPORT_TRACE_H
 
-#include "fs/writeback.h"
-#include "mm/bandwidth.h"
-#include "mm/throttle.h"
+#include <wbsim/sim.h>
+#include "defs/writeback-trace.h"
 #include "report/trace-format.h"
 
 /**
@@ -31,20 +34,6 @@ struct wbsim_trace {
 	void *arg;
 	GString *buf;
 };
-
-/* @ev: writeback_queue, _exec, _start or _written (writeback_work_class) */
-void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
-				enum wbsim_trace_event ev);
-void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
-				    int64_t cutoff, uint64_t moved);
-/* the next two are emitted from balance_dirty_pages(): in @task's context */
-void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task *task);
-void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdi_dirty_ratelimit_trace *t);
-void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdp_trace *t);
-void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
-				    uint64_t bg_thresh, uint64_t thresh);
 
 /* The names of the events emitted, NULL-terminated. */
 extern const char *const wbsim_trace_event_names[WBSIM_TRACE_NR_EVENTS + 1];

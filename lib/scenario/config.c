@@ -10,8 +10,12 @@
 #include <string.h>
 
 #include <wbsim/affinity.h>
+#include <wbsim/device.h>
 #include <wbsim/error.h>
+#include <wbsim/fs.h>
 #include "core/arg-check.h"
+#include "core/param.h"
+#include "block/blk.h"
 #include "scenario/config-private.h"
 #include "defs/load-checks.h"
 
@@ -880,6 +884,52 @@ static void markdown_row(GString *out, const struct wbsim_config_key *k)
 			       def, k->help);
 }
 
+/* A model's parameter table (struct wbsim_param) as reference rows. */
+static void markdown_params(GString *out, const char *section,
+			    const struct wbsim_param *table, const char *no_default)
+{
+	if (!table || !table->name) {
+		g_string_append(out, "No parameters.\n");
+		return;
+	}
+	g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
+	g_string_append(out, "|---|---|---|---|---|\n");
+	for (const struct wbsim_param *p = table; p->name; p++) {
+		g_autofree char *desc = wbsim_param_describe(p);
+
+		g_string_append_printf(out, "| `[%s]` | `%s` | %s | `%s` | %s |\n",
+				       section, p->name, desc,
+				       p->def ? p->def : no_default, p->help ? p->help : "");
+	}
+}
+
+/*
+ * The device models' and filesystem models' parameters, from their tables:
+ * what a preset or a [device] line may set, what [filesystem] may set.
+ */
+static void markdown_models(GString *out)
+{
+	g_auto(GStrv) devices = wbsim_device_model_names();
+	g_auto(GStrv) filesystems = wbsim_fs_names();
+
+	g_string_append(out, "\n#### `[device]`, every model\n\n");
+	markdown_params(out, "device", wbsim_device_common_params(), "(the model's)");
+	for (size_t i = 0; devices[i]; i++) {
+		const struct wbsim_device_ops *ops = wbsim_device_find_ops(devices[i]);
+
+		g_string_append_printf(out, "\n#### `[device] model = %s`\n\n%s\n\n",
+				       ops->name, ops->help ? ops->help : "");
+		markdown_params(out, "device", ops->params, "(required)");
+	}
+	for (size_t i = 0; filesystems[i]; i++) {
+		const struct wbsim_fs_ops *ops = wbsim_fs_lookup(filesystems[i]);
+
+		g_string_append_printf(out, "\n#### `[filesystem] type = %s`\n\n",
+				       ops->name);
+		markdown_params(out, "filesystem", ops->options, "(none)");
+	}
+}
+
 char *wbsim_config_keys_markdown(void)
 {
 	GString *out = g_string_new(NULL);
@@ -911,5 +961,6 @@ char *wbsim_config_keys_markdown(void)
 				markdown_row(out, &set->keys[i]);
 		}
 	}
+	markdown_models(out);
 	return g_string_free(out, FALSE);
 }

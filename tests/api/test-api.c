@@ -306,7 +306,7 @@ struct delay_dev {
 
 static const struct wbsim_param delay_params[] = {
 	{ "latency", WBSIM_PARAM_TIME, offsetof(struct delay_dev, latency), "50us",
-	  "time of one request", 1, 1e9 },
+	  NULL, 1, 1e9, "time of one request" },
 	{ .name = NULL },
 };
 
@@ -384,8 +384,8 @@ struct linear_params {
 	uint64_t region_blocks;
 };
 
-static const struct wbsim_fs_option linear_options[] = {
-	{ "region_blocks", WBSIM_FS_OPT_U64, offsetof(struct linear_params, region_blocks),
+static const struct wbsim_param linear_options[] = {
+	{ "region_blocks", WBSIM_PARAM_UINT, offsetof(struct linear_params, region_blocks),
 	  "4096", "blocks", 1, UINT64_C(1) << 32, "blocks reserved per file" },
 	{ .name = NULL },
 };

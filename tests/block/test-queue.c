@@ -469,7 +469,7 @@ static void test_bad_preset(void **state)
 	assert_null(dev);
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
 	assert_string_equal(error->message,
-		"scenario.ini:13: device model ideal: unknown parameter 'latensy': "
+		"scenario.ini:13: device model ideal: unknown key 'latensy': "
 		"expected one of bandwidth, latency, queue_depth, capacity, "
 		"scheduler, nr_requests, max_sectors_kb, wbt");
 	g_clear_error(&error);
@@ -495,7 +495,7 @@ static void test_bad_preset(void **state)
 	assert_null(dev);
 	g_free(expect);
 	expect = g_strdup_printf("%s:3: device model ideal: queue_depth: value '0' "
-				 "out of range: expected 1 to 65536", path);
+				 "out of range: expected 1 to 65536 requests", path);
 	assert_string_equal(error->message, expect);
 	g_clear_error(&error);
 
@@ -598,7 +598,7 @@ static void test_register(void **state)
 	g_clear_error(&error);
 	assert_false(wbsim_device_register(&old, &error));
 	assert_string_equal(error->message,
-			    "device model 'test-old': version 0, expected 1");
+			    "device model 'test-old': version 0, expected 2");
 	g_clear_error(&error);
 	assert_false(wbsim_device_register(&dup, &error));
 	assert_string_equal(error->message,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <wbsim/error.h>
 #include "core/param.h"
 
 #define KI ((uint64_t)1 << 10)
@@ -231,6 +232,72 @@ static void test_format_round_trip(void **state)
 	}
 }
 
+/* A table with a row of every kind of bound, as the models write them. */
+struct table_fields {
+	uint64_t blocks;
+	uint64_t journal;
+	gboolean on;
+	uint64_t delay;
+};
+
+static const struct wbsim_param table[] = {
+	{ "blocks", WBSIM_PARAM_UINT, offsetof(struct table_fields, blocks), "16",
+	  "blocks", 1, 0, "at least one block, no upper limit" },
+	{ "journal", WBSIM_PARAM_SIZE, offsetof(struct table_fields, journal), "auto",
+	  NULL, 4096, 1 << 30, "computed unless set" },
+	{ "on", WBSIM_PARAM_BOOL, offsetof(struct table_fields, on), "1", NULL, 0, 0,
+	  "a switch" },
+	{ "delay", WBSIM_PARAM_TIME, offsetof(struct table_fields, delay), "2us",
+	  NULL, 0, 0, "unbounded" },
+	{ .name = NULL },
+};
+
+/* One lookup, one set of messages (file, line, owner, key, what was expected). */
+static void test_table(void **state)
+{
+	struct table_fields f = { 0 };
+	GError *error = NULL;
+
+	(void)state;
+	assert_true(wbsim_param_apply_defaults(table, &f, "test:", &error));
+	assert_true(f.blocks == 16 && f.journal == WBSIM_PARAM_AUTO && f.on);
+	assert_true(f.delay == 2000);
+	assert_true(wbsim_param_set(table, &f, "journal", "64m", "test:", "t.ini", 3, &error));
+	assert_true(f.journal == 64 * MI);
+	assert_true(wbsim_param_set(table, &f, "on", "off", "test:", "t.ini", 4, &error));
+	assert_false(f.on);
+	assert_int_equal(wbsim_param_get_uint(wbsim_param_find(table, "blocks"), &f), 16);
+	assert_int_equal(wbsim_param_get_uint(wbsim_param_find(table, "on"), &f), 0);
+
+	assert_false(wbsim_param_set(table, &f, "blockz", "1", "test:", "t.ini", 5, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
+	assert_string_equal(error->message, "t.ini:5: test: unknown key 'blockz': "
+			    "expected one of blocks, journal, on, delay");
+	g_clear_error(&error);
+	assert_false(wbsim_param_set(table, &f, "blocks", "0", "test:", "t.ini", 6, &error));
+	assert_string_equal(error->message, "t.ini:6: test: blocks: value '0' out of "
+			    "range: expected at least 1 blocks");
+	g_clear_error(&error);
+	assert_false(wbsim_param_set(table, &f, "journal", "1m1", "test:", NULL, 0, &error));
+	assert_string_equal(error->message, "test: journal: invalid value '1m1': expected "
+			    "a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
+	g_clear_error(&error);
+	assert_false(wbsim_param_set(table, &f, "journal", "2g", "test:", "t.ini", 7, &error));
+	assert_string_equal(error->message, "t.ini:7: test: journal: value '2g' out of "
+			    "range: expected 4096B to 1073741824B");
+	g_clear_error(&error);
+	/* "auto" only where the default is "auto" */
+	assert_false(wbsim_param_set(table, &f, "blocks", "auto", "test:", NULL, 0, &error));
+	assert_string_equal(error->message, "test: blocks: invalid value 'auto': "
+			    "expected a non-negative integer");
+	g_clear_error(&error);
+	/* a failed set leaves the field as it was */
+	assert_true(f.blocks == 16 && f.journal == 64 * MI);
+	assert_string_equal(wbsim_param_unit(&table[0]), "blocks");
+	assert_string_equal(wbsim_param_unit(&table[1]), "bytes");
+	assert_string_equal(wbsim_param_unit(&table[3]), "ns");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

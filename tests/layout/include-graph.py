@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""include-graph.py [--dot] [--allow A,B]... LIBDIR - the include graph
+"""include-graph.py [--dot] [--allow A,B]... [--leaf F]... LIBDIR - the include graph
 between the folders of lib/ (core, mm, fs, fs/alloc, block, report, fio,
 scenario, run, machine, defs): an edge A -> B for every #include "B/..."
 in a file of folder A. Prints the edges with the files that make them,
 then every circle (a strongly connected component of more than one
 folder). Exit status 1 when there is a circle other than those --allow
 names (exactly that set of folders: a circle that grows fails too), so
-that one that comes back fails the test suite; 2 on usage.
+that one that comes back fails the test suite, and when a --leaf folder
+(the neutral headers of lib/defs) includes another folder; 2 on usage.
 
 Only quoted includes of the library's own headers count ("fs/bdi.h");
 <wbsim/...> public headers belong to no folder.
@@ -91,14 +92,16 @@ def circles(folders, edges):
 
 
 def main(argv):
-    args, allowed, it = [], [], iter(argv[1:])
+    args, allowed, leaves, it = [], [], [], iter(argv[1:])
     for a in it:
         if a == "--allow":
             allowed.append(sorted(next(it, "").split(",")))
+        elif a == "--leaf":
+            leaves.append(next(it, ""))
         elif a != "--dot":
             args.append(a)
     if len(args) != 1 or not os.path.isdir(args[0]):
-        print("usage: include-graph.py [--dot] [--allow A,B]... LIBDIR",
+        print("usage: include-graph.py [--dot] [--allow A,B]... [--leaf F]... LIBDIR",
               file=sys.stderr)
         return 2
     folders, edges = graph(args[0])
@@ -119,7 +122,11 @@ def main(argv):
         print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
                                  " <-> ".join(comp), "\n  ".join(inner)),
               file=sys.stderr if comp in bad else sys.stdout)
-    if bad:
+    leaky = [(s, d) for (s, d) in sorted(edges) if s in leaves]
+    for (s, d) in leaky:
+        print("%s includes %s, but includes no other folder (--leaf): %s" %
+              (s, d, "; ".join(edges[(s, d)])), file=sys.stderr)
+    if bad or leaky:
         return 1
     print("no circle between %d folders%s" % (
         len(folders), " but the %d allowed" % len(found) if found else ""))

@@ -519,7 +519,7 @@ static void test_readme_covers_keys(void **state)
 	md = wbsim_config_keys_markdown();
 	if (!strstr(text, md))
 		fail_msg("scenarios/README.md: the key reference differs from "
-			 "sim-writeback --dump-keys-markdown; regenerate it");
+			 "sim-writeback --list-keys; regenerate it");
 }
 
 int main(void)

@@ -89,6 +89,66 @@ static void test_version(void **state)
 	run_result_clear(&r);
 }
 
+/*
+ * --list-keys: every registered filesystem's options and every device
+ * model's parameters, each under its model's heading, with its default,
+ * as the tables have them; and --help names the option.
+ */
+static void test_list_keys(void **state)
+{
+	struct run_result r = run("--list-keys");
+	g_auto(GStrv) filesystems = wbsim_fs_names();
+	struct run_result help;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "| `[vm]` | `dirty_ratio` |"));
+	for (size_t i = 0; filesystems[i]; i++) {
+		const struct wbsim_fs_ops *ops = wbsim_fs_lookup(filesystems[i]);
+		g_autofree char *heading = g_strdup_printf("#### `[filesystem] type = %s`\n",
+							   ops->name);
+		const char *table = strstr(r.out, heading);
+		const char *next;
+		size_t n = 0;
+
+		if (!table)
+			fail_msg("--list-keys has no table for filesystem %s", ops->name);
+		table += strlen(heading);
+		next = strstr(table, "\n#### ");
+		for (const struct wbsim_param *p = ops->options; p && p->name; p++, n++) {
+			g_autofree char *row = g_strdup_printf("| `[filesystem]` | `%s` | ",
+							       p->name);
+			g_autofree char *def = g_strdup_printf(" | `%s` | ", p->def);
+			const char *at = strstr(table, row);
+
+			if (!at || (next && at > next))
+				fail_msg("--list-keys: filesystem %s lacks %s", ops->name,
+					 p->name);
+			if (!strstr(at, def) || strchr(at, '\n') < strstr(at, def))
+				fail_msg("--list-keys: %s %s: default %s not on its row",
+					 ops->name, p->name, p->def);
+		}
+		assert_true(n > 0);
+	}
+	{
+		const struct wbsim_device_ops *nvme = wbsim_device_find_ops("nvme");
+
+		assert_non_null(strstr(r.out, "#### `[device] model = nvme`"));
+		for (const struct wbsim_param *p = nvme->params; p->name; p++) {
+			g_autofree char *row = g_strdup_printf("| `[device]` | `%s` | ", p->name);
+
+			assert_non_null(strstr(r.out, row));
+		}
+		/* a required parameter says so; a count names its unit */
+		assert_non_null(strstr(r.out, "| `[device]` | `channels` | a non-negative "
+				       "integer from 1 to 1024; unit: channels | `(required)` |"));
+	}
+	run_result_clear(&r);
+	help = run("--help");
+	assert_non_null(strstr(help.out, "--list-keys"));
+	run_result_clear(&help);
+}
+
 static void test_help(void **state)
 {
 	struct run_result r = run("--help");
@@ -1441,6 +1501,7 @@ int main(void)
 		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_trace_dat_selected_events),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_list_keys),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_parse_only),
 		cmocka_unit_test(test_dump_golden),

@@ -89,7 +89,7 @@ struct ext4_params {
 	uint64_t inode_size;
 	uint64_t desc_size;
 	uint64_t reserved_gdt;
-	uint64_t sparse_super;
+	gboolean sparse_super;
 	uint64_t journal_size;
 	uint64_t mb_stream_req;
 	uint64_t mb_group_prealloc;
@@ -107,64 +107,64 @@ struct ext4_params {
 };
 
 #define EO(f) offsetof(struct ext4_params, f)
-static const struct wbsim_fs_option ext4_options[] = {
-	{ "block_size", WBSIM_FS_OPT_SIZE, EO(block_size), "4k", "bytes", 1024, 65536,
+static const struct wbsim_param ext4_options[] = {
+	{ "block_size", WBSIM_PARAM_SIZE, EO(block_size), "4k", "bytes", 1024, 65536,
 	  "block size (mke2fs -b)" },
-	{ "blocks_per_group", WBSIM_FS_OPT_U64, EO(blocks_per_group), "32768", "blocks", 256,
+	{ "blocks_per_group", WBSIM_PARAM_UINT, EO(blocks_per_group), "32768", "blocks", 256,
 	  65528, "blocks per group (8 x block size)" },
-	{ "flex_bg", WBSIM_FS_OPT_U64, EO(flex_bg), "16", "groups", 1, 1u << 20,
+	{ "flex_bg", WBSIM_PARAM_UINT, EO(flex_bg), "16", "groups", 1, 1u << 20,
 	  "groups per flex group (mke2fs -G; 1 disables flex_bg)" },
-	{ "inodes_per_group", WBSIM_FS_OPT_U64, EO(inodes_per_group), "8192", "inodes", 16,
+	{ "inodes_per_group", WBSIM_PARAM_UINT, EO(inodes_per_group), "8192", "inodes", 16,
 	  1u << 20, "inodes per group (bytes-per-inode ratio 16384)" },
-	{ "inode_size", WBSIM_FS_OPT_SIZE, EO(inode_size), "256", "bytes", 128, 4096,
+	{ "inode_size", WBSIM_PARAM_SIZE, EO(inode_size), "256", "bytes", 128, 4096,
 	  "inode size" },
-	{ "desc_size", WBSIM_FS_OPT_SIZE, EO(desc_size), "64", "bytes", 32, 64,
+	{ "desc_size", WBSIM_PARAM_SIZE, EO(desc_size), "64", "bytes", 32, 64,
 	  "group descriptor size (64 with the 64bit feature)" },
-	{ "reserved_gdt", WBSIM_FS_OPT_U64, EO(reserved_gdt), "auto", "blocks", 0, 1024,
+	{ "reserved_gdt", WBSIM_PARAM_UINT, EO(reserved_gdt), "auto", "blocks", 0, 1024,
 	  "reserved GDT blocks for resize; auto: as mke2fs computes" },
-	{ "sparse_super", WBSIM_FS_OPT_BOOL, EO(sparse_super), "1", "bool", 0, 1,
+	{ "sparse_super", WBSIM_PARAM_BOOL, EO(sparse_super), "1", "bool", 0, 1,
 	  "superblock backups only in groups 0, 1 and powers of 3, 5, 7" },
-	{ "journal_size", WBSIM_FS_OPT_SIZE, EO(journal_size), "auto", "bytes", 0, 0,
+	{ "journal_size", WBSIM_PARAM_SIZE, EO(journal_size), "auto", "bytes", 0, 0,
 	  "journal size; auto: mke2fs's table (1 GiB above 128 GiB)" },
-	{ "mb_stream_req", WBSIM_FS_OPT_U64, EO(mb_stream_req), "16", "blocks", 0, 0,
+	{ "mb_stream_req", WBSIM_PARAM_UINT, EO(mb_stream_req), "16", "blocks", 0, 0,
 	  "files larger than this use inode preallocation (mb_stream_req)" },
-	{ "mb_group_prealloc", WBSIM_FS_OPT_U64, EO(mb_group_prealloc), "512", "blocks", 1,
+	{ "mb_group_prealloc", WBSIM_PARAM_UINT, EO(mb_group_prealloc), "512", "blocks", 1,
 	  0, "locality-group preallocation for small files" },
-	{ "mb_order2_req", WBSIM_FS_OPT_U64, EO(mb_order2_req), "2", "order", 0, 20,
+	{ "mb_order2_req", WBSIM_PARAM_UINT, EO(mb_order2_req), "2", "order", 0, 20,
 	  "power-of-two requests of at least this order use the buddy (cr0)" },
-	{ "mb_stream_goals", WBSIM_FS_OPT_U64, EO(mb_stream_goals), "1", "slots", 1, 4096,
+	{ "mb_stream_goals", WBSIM_PARAM_UINT, EO(mb_stream_goals), "1", "slots", 1, 4096,
 	  "stream-allocation goals (1: the global s_mb_last_group)" },
-	{ "writepages_max", WBSIM_FS_OPT_U64, EO(writepages_max), "2048", "blocks", 1,
+	{ "writepages_max", WBSIM_PARAM_UINT, EO(writepages_max), "2048", "blocks", 1,
 	  EXT_UNWRITTEN_MAX_LEN, "blocks mapped per allocation request (MAX_WRITEPAGES_EXTENT_LEN)" },
-	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, EO(alloc_cpu_ns), "3us", "ns", 0, 0,
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, EO(alloc_cpu_ns), "3us", "ns", 0, 0,
 	  "CPU with the group lock held per mballoc allocation (buddy search, bitmap)" },
-	{ "alloc_unlocked_ns", WBSIM_FS_OPT_TIME, EO(alloc_unlocked_ns), "4us", "ns", 0, 0,
+	{ "alloc_unlocked_ns", WBSIM_PARAM_TIME, EO(alloc_unlocked_ns), "4us", "ns", 0, 0,
 	  "CPU after the group lock per allocation (extent insert, jbd2 handle)" },
-	{ "pa_cpu_ns", WBSIM_FS_OPT_TIME, EO(pa_cpu_ns), "2us", "ns", 0, 0,
+	{ "pa_cpu_ns", WBSIM_PARAM_TIME, EO(pa_cpu_ns), "2us", "ns", 0, 0,
 	  "CPU per request served from a preallocation (extent insert, no group lock)" },
-	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, EO(map_cpu_ns), "1us", "ns", 0, 0,
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call" },
 	/* lab: ext4_da_write_begin and ext4_da_map_blocks 427 ns per write
 	 * into preallocated blocks (e1-lab-ram-ext4-1cpu) */
-	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, EO(write_cpu_ns), "460ns", "ns", 0, 0,
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), "460ns", "ns", 0, 0,
 	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)" },
 	/* lab: `lab/costs lab/results/e6-lab-ram-ext4`: fs_write_begin
 	 * (ext4_da_write_begin, ext4_da_map_blocks) 2553 ns per 4 KiB write
 	 * into the holes of a sparse 1 GiB file (runs 2133, 2553, 2683);
 	 * `lab/count-jbd2` on the same workload: per write 2.2-2.35 extent
 	 * status lookups, one ext4_da_reserve_space, one delayed insert */
-	{ "write_miss_cpu_ns", WBSIM_FS_OPT_TIME, EO(write_miss_cpu_ns), "2550ns", "ns", 0, 0,
+	{ "write_miss_cpu_ns", WBSIM_PARAM_TIME, EO(write_miss_cpu_ns), "2550ns", "ns", 0, 0,
 	  "CPU per block the extent status cache does not map (ext4_da_map_blocks: i_data_sem, extent-tree query, reservation, delayed insert), instead of write_cpu_ns" },
 	/* lab: `lab/count-conversions lab/workloads/e6-lab-ram-ext4.ini`:
 	 * 3663 ns of ext4-rsv-conversion CPU per io_end converted
 	 * (ext4:ext4_journal_start_reserved) of 1.1 pages, less the pages'
 	 * completion (blk_complete_page_ns + end_io_page_ns, 1.1 x 0.88 us) */
-	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, EO(end_io_cpu_ns), "2700ns", "ns", 0, 0,
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, EO(end_io_cpu_ns), "2700ns", "ns", 0, 0,
 	  "CPU per io_end converted on ext4-rsv-conversion (reserved handle, extent split)" },
 	/* lab: `lab/count-conversions lab/workloads/e1-lab-ram-ext4-2cpu.ini`:
 	 * 0.88 us per page converted (median 202 ms, 166..226, for 230400
 	 * pages in 126 io_ends), less blk_complete_page_ns (400) */
-	{ "end_io_page_ns", WBSIM_FS_OPT_TIME, EO(end_io_page_ns), "480ns", "ns", 0, 0,
+	{ "end_io_page_ns", WBSIM_PARAM_TIME, EO(end_io_page_ns), "480ns", "ns", 0, 0,
 	  "CPU per page of an io_end converted (ext4_finish_bio's buffer heads, extent work)" },
 	{ .name = NULL },
 };

@@ -56,7 +56,7 @@ struct f2fs_params {
 	uint64_t meta_size;
 	uint64_t cp_interval;
 	uint64_t min_seq_blocks;
-	uint64_t ipu;
+	gboolean ipu;
 	uint64_t alloc_cpu_ns;
 	uint64_t alloc_block_ns;
 	uint64_t map_cpu_ns;
@@ -64,28 +64,28 @@ struct f2fs_params {
 };
 
 #define FO(f) offsetof(struct f2fs_params, f)
-static const struct wbsim_fs_option f2fs_options[] = {
-	{ "block_size", WBSIM_FS_OPT_SIZE, FO(block_size), "4k", "bytes", 4096, 16384,
+static const struct wbsim_param f2fs_options[] = {
+	{ "block_size", WBSIM_PARAM_SIZE, FO(block_size), "4k", "bytes", 4096, 16384,
 	  "block size (F2FS_BLKSIZE)" },
-	{ "segment_blocks", WBSIM_FS_OPT_U64, FO(segment_blocks), "512", "blocks", 16, 1u << 20,
+	{ "segment_blocks", WBSIM_PARAM_UINT, FO(segment_blocks), "512", "blocks", 16, 1u << 20,
 	  "blocks per segment (2 MiB)" },
-	{ "active_logs", WBSIM_FS_OPT_U64, FO(active_logs), "6", "logs", 2, 6,
+	{ "active_logs", WBSIM_PARAM_UINT, FO(active_logs), "6", "logs", 2, 6,
 	  "active logs, half of them for data (mount -o active_logs=2|4|6)" },
-	{ "meta_size", WBSIM_FS_OPT_SIZE, FO(meta_size), "auto", "bytes", 0, 0,
+	{ "meta_size", WBSIM_PARAM_SIZE, FO(meta_size), "auto", "bytes", 0, 0,
 	  "SB/CP/SIT/NAT/SSA area; auto: 0.6% of the device, at least 8 segments" },
-	{ "cp_interval", WBSIM_FS_OPT_TIME, FO(cp_interval), "60s", "ns", 0, 0,
+	{ "cp_interval", WBSIM_PARAM_TIME, FO(cp_interval), "60s", "ns", 0, 0,
 	  "background checkpoint interval (cp_interval sysfs)" },
-	{ "min_seq_blocks", WBSIM_FS_OPT_U64, FO(min_seq_blocks), "512", "blocks", 0, 0,
+	{ "min_seq_blocks", WBSIM_PARAM_UINT, FO(min_seq_blocks), "512", "blocks", 0, 0,
 	  "WB_SYNC_ALL writeback of at least this many pages is serialised too" },
-	{ "ipu", WBSIM_FS_OPT_BOOL, FO(ipu), "0", "bool", 0, 1,
+	{ "ipu", WBSIM_PARAM_BOOL, FO(ipu), "0", "bool", 0, 1,
 	  "in-place update of allocated blocks (ipu_policy forcing IPU)" },
-	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, FO(alloc_cpu_ns), "1us", "ns", 0, 0,
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, FO(alloc_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per mapping call with the log's curseg_mutex held" },
-	{ "alloc_block_ns", WBSIM_FS_OPT_TIME, FO(alloc_block_ns), "300ns", "ns", 0, 0,
+	{ "alloc_block_ns", WBSIM_PARAM_TIME, FO(alloc_block_ns), "300ns", "ns", 0, 0,
 	  "CPU per block allocated with the log's curseg_mutex held (SIT, summary)" },
-	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, FO(map_cpu_ns), "1us", "ns", 0, 0,
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, FO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call (dnode lookup)" },
-	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, FO(write_cpu_ns), "700ns", "ns", 0, 0,
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, FO(write_cpu_ns), "700ns", "ns", 0, 0,
 	  "CPU per buffered write call (f2fs_write_begin, block reservation)" },
 	{ .name = NULL },
 };

@@ -58,11 +58,13 @@ static gboolean check_ops(const struct wbsim_fs_ops *ops, GError **error)
 			    ops->name);
 		return FALSE;
 	}
-	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++) {
-		if (!o->def || o->offset + sizeof(uint64_t) > ops->params_size) {
+	for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
+		if (!o->def || o->type == WBSIM_PARAM_STRING ||
+		    o->offset + wbsim_param_field_size(o->type) > ops->params_size) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    "filesystem model %s: option %s has no default "
-				    "or lies outside the parameters", ops->name, o->name);
+				    "filesystem model %s: option %s has no default, "
+				    "is a text or lies outside the parameters",
+				    ops->name, o->name);
 			return FALSE;
 		}
 	}
@@ -87,111 +89,25 @@ char **wbsim_fs_names(void)
 /* ------------------------------------------------------------------------ */
 /* Parameters                                                               */
 
-/* The kind of the one unit grammar (core/param.c) an option type is. */
-static enum wbsim_param_type param_type(enum wbsim_fs_opt_type t)
+/* "filesystem xfs:", the owner of the options' messages. */
+static char *options_owner(const struct wbsim_fs_ops *ops)
 {
-	switch (t) {
-	case WBSIM_FS_OPT_U64:
-		return WBSIM_PARAM_UINT;
-	case WBSIM_FS_OPT_SIZE:
-		return WBSIM_PARAM_SIZE;
-	case WBSIM_FS_OPT_TIME:
-		return WBSIM_PARAM_TIME;
-	case WBSIM_FS_OPT_BOOL:
-		break;
-	}
-	return WBSIM_PARAM_BOOL;
+	return g_strdup_printf("filesystem %s:", ops->name);
 }
 
-/* Parse @text for @o; FALSE with *@why when malformed (range: the caller). */
-static gboolean parse_value(const struct wbsim_fs_option *o, const char *text,
-			    uint64_t *out, const char **why)
-{
-	gboolean b;
-
-	/* options whose default is "auto" are computed by the model */
-	if (!g_ascii_strcasecmp(o->def, "auto") && !g_ascii_strcasecmp(text, "auto")) {
-		*out = WBSIM_FS_AUTO;
-		return TRUE;
-	}
-	if (o->type != WBSIM_FS_OPT_BOOL)
-		return wbsim_param_parse_value(param_type(o->type), text, out, why);
-	if (!wbsim_param_parse_bool(text, &b, why))
-		return FALSE;
-	*out = b;
-	return TRUE;
-}
-
-static gboolean apply_option(const struct wbsim_fs_ops *ops, void *params,
-			     const struct wbsim_fs_option *o, const char *value,
-			     const char *file, unsigned int line, GError **error)
-{
-	uint64_t v;
-	const char *why;
-	g_autofree char *where = file ? g_strdup_printf("%s:%u: ", file, line) : g_strdup("");
-
-	if (!parse_value(o, value, &v, &why)) {
-		g_autofree char *explained = wbsim_param_explain(param_type(o->type), why);
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s%s option %s: invalid value '%s': %s", where,
-			    ops->name, o->name, value, explained);
-		return FALSE;
-	}
-	if (v != WBSIM_FS_AUTO && (v < o->minval || (o->maxval && v > o->maxval))) {
-		if (o->maxval)
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s%s option %s: value '%s' is out of range, expected "
-				    "%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " %s",
-				    where, ops->name, o->name, value, o->minval, o->maxval,
-				    o->unit ? o->unit : "");
-		else
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s%s option %s: value '%s' is out of range, expected "
-				    "at least %" G_GUINT64_FORMAT " %s", where, ops->name,
-				    o->name, value, o->minval, o->unit ? o->unit : "");
-		return FALSE;
-	}
-	*(uint64_t *)((char *)params + o->offset) = v;
-	return TRUE;
-}
-
-static const struct wbsim_fs_option *find_option(const struct wbsim_fs_ops *ops,
-						 const char *key)
-{
-	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++)
-		if (!strcmp(o->name, key))
-			return o;
-	return NULL;
-}
-
+/* The defaults, then @ovr in order (a later one wins). */
 static gboolean parse_params(const struct wbsim_fs_ops *ops, void *params,
 			     const struct wbsim_setting *ovr, size_t n, GError **error)
 {
-	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++)
-		if (!apply_option(ops, params, o, o->def, "(default)", 0, error))
-			return FALSE;
-	for (size_t i = 0; i < n; i++) {
-		const struct wbsim_fs_option *o = find_option(ops, ovr[i].key);
+	g_autofree char *owner = options_owner(ops);
 
-		if (!o) {
-			GString *keys = g_string_new(NULL);
-			g_autofree char *where = ovr[i].file ?
-				g_strdup_printf("%s:%u: ", ovr[i].file, ovr[i].line) : g_strdup("");
-
-			for (const struct wbsim_fs_option *k = ops->options; k && k->name; k++)
-				g_string_append_printf(keys, "%s%s", keys->len ? ", " : "", k->name);
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-				    "%sfilesystem %s has no option '%s' (value '%s'); "
-				    "expected one of: %s", where, ops->name, ovr[i].key,
-				    ovr[i].value ? ovr[i].value : "", keys->str);
-			g_string_free(keys, TRUE);
+	if (!wbsim_param_apply_defaults(ops->options, params, owner, error))
+		return FALSE;
+	for (size_t i = 0; i < n; i++)
+		if (!wbsim_param_set(ops->options, params, ovr[i].key,
+				     ovr[i].value ? ovr[i].value : "", owner,
+				     ovr[i].file, ovr[i].line, error))
 			return FALSE;
-		}
-		if (!apply_option(ops, params, o, ovr[i].value ? ovr[i].value : "",
-				  ovr[i].file, ovr[i].line, error))
-			return FALSE;
-	}
 	return TRUE;
 }
 
@@ -230,14 +146,14 @@ char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings, 
 	if (!ops)
 		return NULL;
 	out = g_string_new(NULL);
-	for (const struct wbsim_fs_option *o = ops->options; o && o->name; o++) {
+	for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
 		const char *value = o->def;
 
 		for (size_t i = 0; i < nr; i++)
 			if (settings[i].key && !strcmp(settings[i].key, o->name) && settings[i].value)
 				value = settings[i].value;
 		g_string_append_printf(out, "; %s (%s)\n%s = %s\n", o->help ? o->help : "",
-				       o->unit ? o->unit : "", o->name, value);
+				       wbsim_param_unit(o) ? wbsim_param_unit(o) : "", o->name, value);
 	}
 	return g_string_free(out, FALSE);
 }
@@ -398,11 +314,11 @@ uint64_t wbsim_fs_free_blocks(const wbsim_fs *fs)
 
 gboolean wbsim_fs_param_value(const wbsim_fs *fs, const char *key, uint64_t *value)
 {
-	const struct wbsim_fs_option *o = find_option(fs->ops, key);
+	const struct wbsim_param *o = wbsim_param_find(fs->ops->options, key);
 
 	if (!o)
 		return FALSE;
-	*value = *(const uint64_t *)((const char *)fs->params + o->offset);
+	*value = wbsim_param_get_uint(o, fs->params);
 	return TRUE;
 }
 

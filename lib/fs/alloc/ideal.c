@@ -15,10 +15,10 @@ struct ideal_params {
 	uint64_t region_size;
 };
 
-static const struct wbsim_fs_option ideal_options[] = {
-	{ "block_size", WBSIM_FS_OPT_SIZE, offsetof(struct ideal_params, block_size),
+static const struct wbsim_param ideal_options[] = {
+	{ "block_size", WBSIM_PARAM_SIZE, offsetof(struct ideal_params, block_size),
 	  "4k", "bytes", 512, 65536, "filesystem block size" },
-	{ "region_size", WBSIM_FS_OPT_SIZE, offsetof(struct ideal_params, region_size),
+	{ "region_size", WBSIM_PARAM_SIZE, offsetof(struct ideal_params, region_size),
 	  "1g", "bytes", 4096, 0, "contiguous region reserved per file at creation" },
 	{ .name = NULL },
 };

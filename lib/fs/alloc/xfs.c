@@ -85,8 +85,8 @@ struct xfs_params {
 	uint64_t log_size;
 	uint64_t inode_size;
 	uint64_t allocsize;
-	uint64_t prealloc;
-	uint64_t ag_trylock;
+	gboolean prealloc;
+	gboolean ag_trylock;
 	uint64_t alloc_cpu_ns;
 	uint64_t map_cpu_ns;
 	uint64_t write_cpu_ns;
@@ -94,35 +94,35 @@ struct xfs_params {
 };
 
 #define XO(f) offsetof(struct xfs_params, f)
-static const struct wbsim_fs_option xfs_options[] = {
-	{ "block_size", WBSIM_FS_OPT_SIZE, XO(block_size), "4k", "bytes", 512, 65536,
+static const struct wbsim_param xfs_options[] = {
+	{ "block_size", WBSIM_PARAM_SIZE, XO(block_size), "4k", "bytes", 512, 65536,
 	  "filesystem block size (mkfs.xfs -b size)" },
-	{ "agcount", WBSIM_FS_OPT_U64, XO(agcount), "4", "AGs", 1, 1u << 20,
+	{ "agcount", WBSIM_PARAM_UINT, XO(agcount), "4", "AGs", 1, 1u << 20,
 	  "allocation groups (mkfs.xfs -d agcount; 4 on a single non-striped device)" },
-	{ "agsize", WBSIM_FS_OPT_SIZE, XO(agsize), "0", "bytes", 0, 0,
+	{ "agsize", WBSIM_PARAM_SIZE, XO(agsize), "0", "bytes", 0, 0,
 	  "AG size; 0: device size / agcount" },
-	{ "max_extent", WBSIM_FS_OPT_U64, XO(max_extent), "2097151", "blocks", 1,
+	{ "max_extent", WBSIM_PARAM_UINT, XO(max_extent), "2097151", "blocks", 1,
 	  XFS_MAX_BMBT_EXTLEN, "longest extent record (XFS_MAX_BMBT_EXTLEN, 21-bit length)" },
-	{ "log_size", WBSIM_FS_OPT_SIZE, XO(log_size), "0", "bytes", 0, 0,
+	{ "log_size", WBSIM_PARAM_SIZE, XO(log_size), "0", "bytes", 0, 0,
 	  "internal log in the middle AG; 0: device/2048 within [64 MiB, 2 GiB]" },
-	{ "inode_size", WBSIM_FS_OPT_SIZE, XO(inode_size), "512", "bytes", 256, 2048,
+	{ "inode_size", WBSIM_PARAM_SIZE, XO(inode_size), "512", "bytes", 256, 2048,
 	  "inode size (v5 default 512)" },
-	{ "allocsize", WBSIM_FS_OPT_SIZE, XO(allocsize), "64k", "bytes", 4096, 1u << 30,
+	{ "allocsize", WBSIM_PARAM_SIZE, XO(allocsize), "64k", "bytes", 4096, 1u << 30,
 	  "minimum speculative preallocation (m_allocsize_blocks)" },
-	{ "prealloc", WBSIM_FS_OPT_BOOL, XO(prealloc), "1", "bool", 0, 1,
+	{ "prealloc", WBSIM_PARAM_BOOL, XO(prealloc), "1", "bool", 0, 1,
 	  "dynamic speculative preallocation beyond EOF" },
-	{ "ag_trylock", WBSIM_FS_OPT_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
+	{ "ag_trylock", WBSIM_PARAM_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
 	/* lab: the flusher of e2-lab-ram-xfs converts single-page delalloc
 	 * extents at 9.4 us a page in xfs_map_blocks and below (lab/costs),
 	 * map_cpu_ns of it the lookup */
-	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(alloc_cpu_ns), "7us", "ns", 0, 0,
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "7us", "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held (bnobt+cntbt+rmapbt+bmbt updates, commit)" },
-	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
 	/* lab: xfs_buffered_write_iomap_begin 331 ns per write
 	 * (e1-lab-ram-xfs-1cpu), 324 (invalidate1-lab-ram-xfs) */
-	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
 	/* lab: `lab/count-conversions lab/workloads/e2-lab-ram-xfs.ini`:
 	 * 2542 ns of xfs-conv CPU per xfs_unwritten_convert (median of 3,
@@ -130,7 +130,7 @@ static const struct wbsim_fs_option xfs_options[] = {
 	 * (blk_complete_page_ns, 0.7 us); e1-lab-ram-xfs-2cpu converts ioends of
 	 * ~580 pages at 0.39 us a page, the pages' completion alone: no
 	 * per-page conversion cost */
-	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "1800ns", "ns", 0, 0,
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "1800ns", "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
 	{ .name = NULL },
 };
