@@ -23,7 +23,7 @@ void wbsim_run_events_job_done(struct wbsim_run *run);
 
 /*
  * Write every dirty page back now, as sync(2) does (@start_all: umount,
- * the remount of [measure]) or as FIEMAP_FLAG_SYNC does, named @what in
+ * the remount of [measure]) or as fsync does (@start_all false), named @what in
  * the run's warnings; then call @then(@run, @moment), and count it among
  * the pending events until then.
  */

@@ -146,8 +146,8 @@ static void check_report(const char *rel, const char *base, JsonObject *root,
 							   "max_lag_ns"));
 	}
 	if (g_str_has_prefix(base, "e6-")) {
-		/* one 1 GiB file: fio exits and its filefrag sync ends within 12 s, so the first
-		 * moment is counted; 30 s later and remount are not reached */
+		/* one 1 GiB file: fio exits within 12 s and filefrag counts at once, so the
+		 * first moment is counted; 30 s later and remount are not reached */
 		JsonArray *ext = json_object_get_array_member(wb, "extents");
 
 		assert_int_equal(json_array_get_length(ext), 1);
