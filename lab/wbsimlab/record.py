@@ -10,6 +10,7 @@
   a system-wide perf sample whose stacks say which kernel work a kworker
   ran, for CPU time by task kind.
 """
+import errno
 import gzip
 import os
 import select
@@ -218,13 +219,24 @@ class TraceRecorder:
             self.thread.join(timeout=10)
             self.pipe.close()
             self.out.close()
-        for ev in TRACE_EVENTS:
+        # every event group the run enabled (not only writeback's) and the
+        # instance's tracing: the kernel refuses the rmdir (EBUSY) otherwise,
+        # as a failed E8 run showed (its program could not be executed)
+        for knob in ["events/enable", "tracing_on"] + [
+                f"events/writeback/{ev}/enable" for ev in TRACE_EVENTS]:
             try:
-                with open(f"{self.inst}/events/writeback/{ev}/enable", "w") as f:
+                with open(f"{self.inst}/{knob}", "w") as f:
                     f.write("0")
             except OSError:
                 pass
-        os.rmdir(self.inst)
+        for attempt in range(5):
+            try:
+                os.rmdir(self.inst)
+                return
+            except OSError as e:
+                if e.errno != errno.EBUSY or attempt == 4:
+                    raise
+                time.sleep(0.2)
 
 
 # -- CPU time by task kind from perf stacks -------------------------------
