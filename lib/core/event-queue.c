@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * event-queue.c - 4-ary min-heap of events on a flat array, and a FIFO
- * ring of the entries pushed for the current time (see event-queue.h).
+ * event-queue.c - 4-ary min-heap of events on a flat array.
  *
  * A 4-ary heap halves the depth of a binary heap. The array starts HEAP_PAD
  * entries into a cache-line-aligned block, so the four children of a node
@@ -9,8 +8,7 @@
  * Pop moves the hole to a leaf along the smallest children, then sifts the
  * last entry up from there (bottom-up heapsort's trick: one comparison per
  * level fewer, and the last entry rarely climbs far). Keys (time, seq) are
- * unique, so the order of pops does not depend on the heap's shape, nor
- * on which of the two structures holds an entry.
+ * unique, so the order of pops does not depend on the heap's shape.
  */
 #include <string.h>
 #include <glib.h>
@@ -37,18 +35,17 @@ static void heap_free(struct wbsim_event *heap)
 
 void wbsim_event_queue_init(struct wbsim_event_queue *q)
 {
-	*q = (struct wbsim_event_queue){ 0 };
 	q->cap = 256;
+	q->len = 0;
+	q->stale = 0;
 	q->heap = heap_alloc(q->cap);
-	q->fifo_cap = 64;
-	q->fifo = g_new(struct wbsim_event, q->fifo_cap);
 }
 
 void wbsim_event_queue_clear(struct wbsim_event_queue *q)
 {
 	heap_free(q->heap);
-	g_free(q->fifo);
-	*q = (struct wbsim_event_queue){ 0 };
+	q->heap = NULL;
+	q->len = q->cap = q->stale = 0;
 }
 
 static void sift_up(struct wbsim_event *heap, size_t i, struct wbsim_event ev)
@@ -85,54 +82,26 @@ static void sift_down(struct wbsim_event *heap, size_t len, size_t i, struct wbs
 	heap[i] = ev;
 }
 
-static void fifo_push(struct wbsim_event_queue *q, const struct wbsim_event *ev)
-{
-	if (q->fifo_len == q->fifo_cap) {
-		/* unroll the ring into a twice larger one */
-		struct wbsim_event *fifo = g_new(struct wbsim_event, q->fifo_cap * 2);
-
-		for (size_t i = 0; i < q->fifo_len; i++)
-			fifo[i] = q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
-		g_free(q->fifo);
-		q->fifo = fifo;
-		q->fifo_head = 0;
-		q->fifo_cap *= 2;
-	}
-	q->fifo[(q->fifo_head + q->fifo_len++) & (q->fifo_cap - 1)] = *ev;
-}
-
-/* The FIFO's last entry (it is not empty). */
-static const struct wbsim_event *fifo_tail(const struct wbsim_event_queue *q)
-{
-	return &q->fifo[(q->fifo_head + q->fifo_len - 1) & (q->fifo_cap - 1)];
-}
-
 void wbsim_event_queue_push(struct wbsim_event_queue *q, const struct wbsim_event *ev)
 {
-	q->len++;
-	/* due now and after every entry of the FIFO: its order is kept */
-	if (ev->time == q->now && (!q->fifo_len || wbsim_event_before(fifo_tail(q), ev))) {
-		fifo_push(q, ev);
-		return;
-	}
-	if (q->heap_len == q->cap) {
+	if (q->len == q->cap) {
 		struct wbsim_event *heap = heap_alloc(q->cap * 2);
 
-		memcpy(heap, q->heap, q->heap_len * sizeof(*heap));
+		memcpy(heap, q->heap, q->len * sizeof(*heap));
 		heap_free(q->heap);
 		q->heap = heap;
 		q->cap *= 2;
 	}
-	sift_up(q->heap, q->heap_len++, *ev);
+	sift_up(q->heap, q->len++, *ev);
 }
 
-static void heap_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
+void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
 {
 	struct wbsim_event *heap = q->heap;
 	size_t len, i = 0;
 
 	*out = heap[0];
-	len = --q->heap_len;
+	len = --q->len;
 	if (!len)
 		return;
 	/* the hole goes down to a leaf, always to the smallest child */
@@ -163,41 +132,17 @@ static void heap_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
 	sift_up(heap, i, heap[len]);
 }
 
-void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
-{
-	if (q->fifo_len &&
-	    (!q->heap_len || wbsim_event_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
-		*out = q->fifo[q->fifo_head];
-		q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1);
-		q->fifo_len--;
-	} else {
-		heap_pop(q, out);
-	}
-	q->len--;
-	q->now = out->time;
-}
-
 void wbsim_event_queue_compact(struct wbsim_event_queue *q)
 {
-	size_t n = 0, mask = q->fifo_cap - 1;
+	size_t n = 0;
 
-	for (size_t i = 0; i < q->heap_len; i++)
+	for (size_t i = 0; i < q->len; i++)
 		if (!wbsim_event_is_stale(&q->heap[i]))
 			q->heap[n++] = q->heap[i];
-	q->heap_len = n;
+	q->len = n;
+	q->stale = 0;
 	/* Floyd's bottom-up heap construction. */
 	if (n > 1)
 		for (size_t i = (n - 2) / ARITY + 1; i-- > 0;)
 			sift_down(q->heap, n, i, q->heap[i]);
-	/* the FIFO keeps its order */
-	n = 0;
-	for (size_t i = 0; i < q->fifo_len; i++) {
-		const struct wbsim_event *ev = &q->fifo[(q->fifo_head + i) & mask];
-
-		if (!wbsim_event_is_stale(ev))
-			q->fifo[(q->fifo_head + n++) & mask] = *ev;
-	}
-	q->fifo_len = n;
-	q->len = q->heap_len + q->fifo_len;
-	q->stale = 0;
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * event-queue.h - the pending-event queue: a 4-ary min-heap on a flat array,
- * keyed by (time, sequence), and beside it a FIFO of the entries due at
- * the current time. The sequence is a global insertion counter, so
+ * keyed by (time, sequence). The sequence is a global insertion counter, so
  * events with equal times pop in the order they were pushed.
  *
  * An entry with fn == NULL belongs to a wbsim_timer (arg points at it) and is
@@ -25,19 +24,9 @@ struct wbsim_event {
 
 struct wbsim_event_queue {
 	struct wbsim_event *heap;
-	size_t heap_len;
+	size_t len;
 	size_t cap;
-	/*
-	 * Entries pushed for the time of the last pop (work handed on at the
-	 * same instant: wake-ups, lock hand-overs) wait in push order in a ring
-	 * beside the heap, instead of climbing to its root and sinking again;
-	 * a pop takes the earlier of the ring's head and the heap's root.
-	 */
-	struct wbsim_event *fifo;
-	size_t fifo_head, fifo_len, fifo_cap;	/* fifo_cap: a power of two */
-	wbsim_time_t now;	/* time of the last pop */
-	size_t len;		/* heap_len + fifo_len */
-	size_t stale;	/* entries of cancelled or re-armed timers still queued */
+	size_t stale;	/* entries of cancelled or re-armed timers still in the heap */
 };
 
 void wbsim_event_queue_init(struct wbsim_event_queue *q);
@@ -48,19 +37,14 @@ void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
 /* Drop stale timer entries and rebuild the heap in O(n). */
 void wbsim_event_queue_compact(struct wbsim_event_queue *q);
 
+static inline const struct wbsim_event *wbsim_event_queue_peek(const struct wbsim_event_queue *q)
+{
+	return q->len ? &q->heap[0] : NULL;
+}
+
 static inline int wbsim_event_before(const struct wbsim_event *a, const struct wbsim_event *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static inline const struct wbsim_event *wbsim_event_queue_peek(const struct wbsim_event_queue *q)
-{
-	const struct wbsim_event *f;
-
-	if (!q->fifo_len)
-		return q->heap_len ? &q->heap[0] : NULL;
-	f = &q->fifo[q->fifo_head];
-	return q->heap_len && wbsim_event_before(&q->heap[0], f) ? &q->heap[0] : f;
 }
 
 /* Is this entry a timer entry that no longer matches its timer? */

@@ -205,77 +205,6 @@ static void test_randomized_against_reference(void **state)
 	wbsim_event_queue_clear(&q);
 }
 
-static void push_at(struct wbsim_event_queue *q, wbsim_time_t time, uint64_t seq, void *arg)
-{
-	struct wbsim_event ev = { .time = time, .seq = seq, .fn = record, .arg = arg };
-
-	wbsim_event_queue_push(q, &ev);
-}
-
-/*
- * Entries pushed for the time of the last pop wait in the FIFO beside the
- * heap: they pop after the heap's earlier entries of that time and before
- * any later time, in push order, also across a compaction that drops a
- * stale timer entry from the FIFO.
- */
-static void test_fifo_of_current_time(void **state)
-{
-	struct wbsim_event_queue q;
-	wbsim_timer idle = { .armed_seq = 0 };	/* its entries are stale */
-	struct wbsim_event stale = { .time = 10, .seq = 8, .fn = NULL, .arg = &idle };
-	struct wbsim_event got;
-	const uint64_t expect[] = { 2, 4, 5, 7, 9, 6, 3 };
-
-	wbsim_event_queue_init(&q);
-	push_at(&q, 10, 1, NULL);
-	push_at(&q, 10, 2, NULL);
-	push_at(&q, 20, 3, NULL);
-	assert_int_equal(q.fifo_len, 0);
-	wbsim_event_queue_pop(&q, &got);
-	assert_int_equal(got.seq, 1);
-	push_at(&q, 10, 4, NULL);
-	push_at(&q, 10, 5, NULL);
-	push_at(&q, 15, 6, NULL);
-	push_at(&q, 10, 7, NULL);
-	wbsim_event_queue_push(&q, &stale);
-	q.stale++;
-	push_at(&q, 10, 9, NULL);
-	assert_int_equal(q.fifo_len, 5);
-	assert_int_equal(q.heap_len, 3);
-	wbsim_event_queue_compact(&q);
-	assert_int_equal(q.fifo_len, 4);
-	assert_int_equal(q.len, 7);
-	assert_int_equal(q.stale, 0);
-	for (size_t i = 0; i < G_N_ELEMENTS(expect); i++) {
-		assert_non_null(wbsim_event_queue_peek(&q));
-		assert_int_equal(wbsim_event_queue_peek(&q)->seq, expect[i]);
-		wbsim_event_queue_pop(&q, &got);
-		assert_int_equal(got.seq, expect[i]);
-	}
-	assert_int_equal(q.len, 0);
-	assert_null(wbsim_event_queue_peek(&q));
-	/* an entry earlier than the FIFO's never joins it */
-	push_at(&q, 30, 10, NULL);
-	wbsim_event_queue_pop(&q, &got);
-	push_at(&q, 30, 11, NULL);
-	push_at(&q, 30, 12, NULL);
-	push_at(&q, 25, 13, NULL);
-	assert_int_equal(q.fifo_len, 2);
-	wbsim_event_queue_pop(&q, &got);
-	assert_int_equal(got.seq, 13);
-	assert_int_equal(got.time, 25);
-	push_at(&q, 25, 14, NULL);
-	wbsim_event_queue_pop(&q, &got);
-	assert_int_equal(got.seq, 14);
-	wbsim_event_queue_pop(&q, &got);
-	assert_int_equal(got.seq, 11);
-	wbsim_event_queue_pop(&q, &got);
-	assert_int_equal(got.seq, 12);
-	assert_int_equal(q.len, 0);
-	wbsim_event_queue_clear(&q);
-	(void)state;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,7 +213,6 @@ int main(void)
 		cmocka_unit_test(test_past_schedule_is_counted),
 		cmocka_unit_test(test_stop_condition),
 		cmocka_unit_test(test_randomized_against_reference),
-		cmocka_unit_test(test_fifo_of_current_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
