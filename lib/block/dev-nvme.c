@@ -54,6 +54,9 @@ struct nvme {
 
 	unsigned int units;
 	wbsim_time_t *unit_free;
+	/* the units as a binary min-heap on (unit_free, index): the root is
+	 * the die that frees first, the lowest-numbered one on a tie */
+	unsigned int *unit_heap;
 	wbsim_time_t random_extra;	/* per unit, first piece of a random write */
 	wbsim_time_t ctrl_free, link_free;
 	uint64_t buf_used;
@@ -115,6 +118,10 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	}
 	d->units = (unsigned int)(d->channels * d->dies_per_channel);
 	d->unit_free = g_new0(wbsim_time_t, d->units);
+	/* all free at 0: in index order, the array is a heap */
+	d->unit_heap = g_new(unsigned int, d->units);
+	for (unsigned int i = 0; i < d->units; i++)
+		d->unit_heap[i] = i;
 	d->random_extra = (wbsim_time_t)((per_iop - per_4k) * d->units + 0.5);
 	d->all_rel = g_ptr_array_new_with_free_func(g_free);
 	for (unsigned int i = 0; i < NVME_STREAMS; i++)
@@ -138,6 +145,7 @@ static void nvme_exit(struct wbsim_device *dev)
 	struct nvme *d = wbsim_device_priv(dev);
 
 	g_free(d->unit_free);
+	g_free(d->unit_heap);
 	if (d->all_rel)
 		g_ptr_array_free(d->all_rel, TRUE);
 }
@@ -179,6 +187,32 @@ static gboolean nvme_sequential(struct nvme *d, const struct wbsim_request *rq)
 	return FALSE;
 }
 
+static gboolean unit_before(const struct nvme *d, unsigned int a, unsigned int b)
+{
+	return d->unit_free[a] < d->unit_free[b] ||
+	       (d->unit_free[a] == d->unit_free[b] && a < b);
+}
+
+/* The root unit's free time grew: move it down to its place. */
+static void unit_heap_root_later(struct nvme *d)
+{
+	unsigned int *h = d->unit_heap, n = d->units, i = 0, u = h[0];
+
+	for (;;) {
+		unsigned int c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && unit_before(d, h[c + 1], h[c]))
+			c++;
+		if (!unit_before(d, h[c], u))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = u;
+}
+
 static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 {
 	struct nvme *d = wbsim_device_priv(dev);
@@ -197,17 +231,15 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 
 	for (uint64_t off = 0; off < bytes;) {
 		uint64_t piece = MIN(d->program_unit, bytes - off);
-		unsigned int u = 0;
+		unsigned int u = d->unit_heap[0];	/* the die that frees first */
 		wbsim_time_t start, dur;
 
-		for (unsigned int i = 1; i < d->units; i++)
-			if (d->unit_free[i] < d->unit_free[u])
-				u = i;
 		start = MAX(t1, d->unit_free[u]);
 		dur = d->units * wbsim_blk_xfer_ns(piece, d->seq_write_bandwidth);
 		if (off == 0 && random)
 			dur += d->random_extra;
 		d->unit_free[u] = start + dur;
+		unit_heap_root_later(d);
 		/* the piece's buffer space is free once it is programmed */
 		rel = d->free_rel;
 		if (rel) {

@@ -2,26 +2,48 @@
 /*
  * event-queue.c - 4-ary min-heap of events on a flat array.
  *
- * A 4-ary heap halves the depth of a binary heap; its four children share one
- * or two cache lines (32-byte entries), which makes sift-down cheaper than in
- * a binary heap at the queue sizes a writeback model produces (10^3..10^5).
+ * A 4-ary heap halves the depth of a binary heap. The array starts HEAP_PAD
+ * entries into a cache-line-aligned block, so the four children of a node
+ * (indices 4i+1..4i+4, 32-byte entries) fill exactly two whole cache lines.
+ * Pop moves the hole to a leaf along the smallest children, then sifts the
+ * last entry up from there (bottom-up heapsort's trick: one comparison per
+ * level fewer, and the last entry rarely climbs far). Keys (time, seq) are
+ * unique, so the order of pops does not depend on the heap's shape.
  */
+#include <string.h>
 #include <glib.h>
 #include "core/event-queue.h"
 
 #define ARITY 4
+/* heap[0] sits at this index of the aligned block: children 4i+1.. at 4(i+1) */
+#define HEAP_PAD (ARITY - 1)
+#define HEAP_ALIGN 64
+
+static struct wbsim_event *heap_alloc(size_t cap)
+{
+	struct wbsim_event *block = g_aligned_alloc(cap + HEAP_PAD, sizeof(struct wbsim_event),
+						    HEAP_ALIGN);
+
+	return block + HEAP_PAD;
+}
+
+static void heap_free(struct wbsim_event *heap)
+{
+	if (heap)
+		g_aligned_free(heap - HEAP_PAD);
+}
 
 void wbsim_event_queue_init(struct wbsim_event_queue *q)
 {
 	q->cap = 256;
 	q->len = 0;
 	q->stale = 0;
-	q->heap = g_new(struct wbsim_event, q->cap);
+	q->heap = heap_alloc(q->cap);
 }
 
 void wbsim_event_queue_clear(struct wbsim_event_queue *q)
 {
-	g_free(q->heap);
+	heap_free(q->heap);
 	q->heap = NULL;
 	q->len = q->cap = q->stale = 0;
 }
@@ -63,17 +85,51 @@ static void sift_down(struct wbsim_event *heap, size_t len, size_t i, struct wbs
 void wbsim_event_queue_push(struct wbsim_event_queue *q, const struct wbsim_event *ev)
 {
 	if (q->len == q->cap) {
+		struct wbsim_event *heap = heap_alloc(q->cap * 2);
+
+		memcpy(heap, q->heap, q->len * sizeof(*heap));
+		heap_free(q->heap);
+		q->heap = heap;
 		q->cap *= 2;
-		q->heap = g_renew(struct wbsim_event, q->heap, q->cap);
 	}
 	sift_up(q->heap, q->len++, *ev);
 }
 
 void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
 {
-	*out = q->heap[0];
-	if (--q->len > 0)
-		sift_down(q->heap, q->len, 0, q->heap[q->len]);
+	struct wbsim_event *heap = q->heap;
+	size_t len, i = 0;
+
+	*out = heap[0];
+	len = --q->len;
+	if (!len)
+		return;
+	/* the hole goes down to a leaf, always to the smallest child */
+	for (;;) {
+		size_t first = i * ARITY + 1, best = first;
+
+		if (first + ARITY <= len) {
+			size_t b2 = first + 2;
+
+			/* two pairs, then their winners: 3 comparisons */
+			if (wbsim_event_before(&heap[first + 1], &heap[first]))
+				best = first + 1;
+			if (wbsim_event_before(&heap[first + 3], &heap[first + 2]))
+				b2 = first + 3;
+			if (wbsim_event_before(&heap[b2], &heap[best]))
+				best = b2;
+		} else if (first < len) {
+			for (size_t c = first + 1; c < len; c++)
+				if (wbsim_event_before(&heap[c], &heap[best]))
+					best = c;
+		} else {
+			break;
+		}
+		heap[i] = heap[best];
+		i = best;
+	}
+	/* the last entry fills it, climbing back as far as it must */
+	sift_up(heap, i, heap[len]);
 }
 
 void wbsim_event_queue_compact(struct wbsim_event_queue *q)

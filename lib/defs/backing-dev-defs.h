@@ -315,6 +315,7 @@ struct wbsim_bdi {
 	const struct wbsim_affinity_ops *affinity;
 	uint64_t max_request_pages;	/* max_sectors_kb in pages */
 	GQueue live_bios;		/* writepages.c bios not yet ended: freed at clear */
+	void *free_bios;		/* writepages.c's ended bios, for reuse: freed at clear */
 	uint64_t last_bdp_sleep;	/* jiffies */
 	/* tracing hook: NULL when not tracing */
 	struct wbsim_trace *trace;

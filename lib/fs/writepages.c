@@ -80,6 +80,29 @@ struct wp_batch {
 
 static void wp_next_batch(wbsim_sim *sim, void *arg);
 
+/*
+ * Bios come and go at the rate of the writes: an ended one waits on the
+ * bdi's free list (linked through @parent) for the next, zeroed as
+ * g_new0() would give it, instead of going back to malloc.
+ */
+static struct wb_bio *wb_bio_alloc(struct wbsim_bdi *bdi)
+{
+	struct wb_bio *b = bdi->free_bios;
+
+	if (!b)
+		return g_new0(struct wb_bio, 1);
+	bdi->free_bios = b->parent;
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+static void wb_bio_free(struct wbsim_bdi *bdi, struct wb_bio *b)
+{
+	g_queue_unlink(&bdi->live_bios, &b->link);
+	b->parent = bdi->free_bios;
+	bdi->free_bios = b;
+}
+
 /* __folio_end_writeback() for every page of a completed bio. */
 static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 {
@@ -98,8 +121,7 @@ static void wb_bio_end_writeback(wbsim_sim *sim, void *arg)
 		wbsim_cgwb_pages_end_writeback(inode, b->first_page, b->nr_pages);
 	/* the inode's wb now: a switch moves the writeback counts along */
 	wbsim_account_end_writeback(inode, inode->wb, acct, ended);
-	g_queue_unlink(&inode->bdi->live_bios, &b->link);
-	g_free(b);
+	wb_bio_free(inode->bdi, b);
 }
 
 /*
@@ -117,8 +139,7 @@ static void wb_bio_end_io(wbsim_sim *sim, void *arg)
 	if (b->parent) {
 		struct wb_bio *p = b->parent;
 
-		g_queue_unlink(&inode->bdi->live_bios, &b->link);
-		g_free(b);
+		wb_bio_free(inode->bdi, b);
 		if (--p->pending)
 			return;
 		b = p;
@@ -455,7 +476,7 @@ static void iomap_submit_ioend(struct wbsim_writepages *wp)
 	io->open = false;
 	while (nr) {
 		uint64_t n = MIN(nr, max);
-		struct wb_bio *bio = g_new0(struct wb_bio, 1);
+		struct wb_bio *bio = wb_bio_alloc(wp->inode->bdi);
 
 		bio->bio.sector = dev_block << (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
 		bio->bio.nr_sectors = (uint32_t)(n << (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT));
@@ -623,6 +644,12 @@ void wbsim_writepages_free_live_bios(struct wbsim_bdi *bdi)
 	 * the device: nothing will end them now */
 	while ((link = g_queue_pop_head_link(&bdi->live_bios)))
 		g_free(link->data);
+	while (bdi->free_bios) {
+		struct wb_bio *b = bdi->free_bios;
+
+		bdi->free_bios = b->parent;
+		g_free(b);
+	}
 }
 
 void wbsim_writepages_clear(struct wbsim_writepages *wp)

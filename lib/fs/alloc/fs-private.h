@@ -26,6 +26,7 @@ struct wbsim_fs {
 	GPtrArray *locks;	/* model locks, for reports (not owned) */
 	wbsim_fs_inode *root;
 	GArray *live_calls;	/* struct wbsim_fs_live_call: map calls in flight */
+	GArray *free_calls;	/* struct wbsim_fs_free_calls: finished ones, for reuse */
 	GArray *maps_spare;	/* struct wbsim_fs_map: map_call_finish()'s array, reused */
 	GPtrArray *wqs;		/* struct wbsim_workqueue *: completion work (owned) */
 	struct wbsim_workqueue *dio_wq;	/* wbsim_fs_end_bio_default()'s, made on first use */
@@ -45,7 +46,15 @@ struct wbsim_workqueue *wbsim_fs_alloc_workqueue(wbsim_fs *fs, const char *name,
  * simulation stopped in the middle (a time limit) frees it with the fs. */
 struct wbsim_fs_live_call {
 	void *call;
+	size_t size;
 	void (*release)(void *call);
+};
+
+/* Finished call states of one size, linked through their first bytes:
+ * a map call per bio would otherwise be a malloc and a free per bio. */
+struct wbsim_fs_free_calls {
+	size_t size;
+	void *head;
 };
 
 /* Allocate a zeroed call state of @size bytes; @release frees what it owns

@@ -232,10 +232,31 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 	return fs;
 }
 
+/* The free list of call states of @size bytes (made on first use). */
+static struct wbsim_fs_free_calls *free_calls_of(wbsim_fs *fs, size_t size)
+{
+	struct wbsim_fs_free_calls fc = { size, NULL };
+
+	if (!fs->free_calls)
+		fs->free_calls = g_array_new(FALSE, FALSE, sizeof(fc));
+	for (guint i = 0; i < fs->free_calls->len; i++)
+		if (g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i).size == size)
+			return &g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i);
+	g_array_append_val(fs->free_calls, fc);
+	return &g_array_index(fs->free_calls, struct wbsim_fs_free_calls, fs->free_calls->len - 1);
+}
+
 void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call))
 {
-	struct wbsim_fs_live_call lc = { g_malloc0(size), release };
+	struct wbsim_fs_free_calls *fc = free_calls_of(fs, MAX(size, sizeof(void *)));
+	struct wbsim_fs_live_call lc = { fc->head, fc->size, release };
 
+	if (lc.call) {
+		fc->head = *(void **)lc.call;
+		memset(lc.call, 0, lc.size);
+	} else {
+		lc.call = g_malloc0(lc.size);
+	}
 	if (!fs->live_calls)
 		fs->live_calls = g_array_new(FALSE, FALSE, sizeof(lc));
 	g_array_append_val(fs->live_calls, lc);
@@ -245,9 +266,15 @@ void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call))
 void wbsim_fs_call_free(wbsim_fs *fs, void *call)
 {
 	for (guint i = 0; fs->live_calls && i < fs->live_calls->len; i++) {
-		if (g_array_index(fs->live_calls, struct wbsim_fs_live_call, i).call == call) {
+		struct wbsim_fs_live_call lc = g_array_index(fs->live_calls, struct wbsim_fs_live_call, i);
+
+		if (lc.call == call) {
+			struct wbsim_fs_free_calls *fc = free_calls_of(fs, lc.size);
+
 			g_array_remove_index_fast(fs->live_calls, i);
-			break;
+			*(void **)call = fc->head;
+			fc->head = call;
+			return;
 		}
 	}
 	g_free(call);
@@ -268,6 +295,18 @@ void wbsim_fs_free(wbsim_fs *fs)
 	}
 	if (fs->live_calls)
 		g_array_free(fs->live_calls, TRUE);
+	for (guint i = 0; fs->free_calls && i < fs->free_calls->len; i++) {
+		void *call = g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i).head;
+
+		while (call) {
+			void *next = *(void **)call;
+
+			g_free(call);
+			call = next;
+		}
+	}
+	if (fs->free_calls)
+		g_array_free(fs->free_calls, TRUE);
 	if (fs->wqs)
 		g_ptr_array_free(fs->wqs, TRUE);
 	if (fs->maps_spare)
