@@ -5,8 +5,18 @@
  * What it models (kernel ~6.x; sources listed at the end of this comment):
  * - Allocation groups: agcount AGs of agsize blocks, each with its own free
  *   space (bnobt/cntbt: struct wbsim_freespace) and its AGF lock, held for
- *   the whole allocation transaction; alloc_cpu_ns of CPU is charged while
- *   it is held.
+ *   the whole allocation transaction, whose CPU is charged while it is
+ *   held: alloc_cpu_ns, and btree_level_cpu_ns for each level of each
+ *   lookup in the bnobt, cntbt and bmbt, their levels from their record
+ *   counts (the AG's free extents, the file's real extents: xfs-btree.c).
+ * - CPU of the other paths, from the same structures: a buffered write
+ *   costs write_cpu_ns, iext_level_cpu_ns per level of the in-core extent
+ *   tree (delalloc records included) below the first, and delalloc_cpu_ns
+ *   when it reserves a hole; an unwritten conversion end_io_cpu_ns and
+ *   btree_level_cpu_ns per bmbt level of each record it looks up or
+ *   inserts. The flusher's lookup (map_cpu_ns) is flat: it walks a file
+ *   in order, so the kernel finds its tree in the cache (0.1-0.2 us per
+ *   conversion in xfs_iext_lookup_extent, against 0.9 us per random write).
  * - Inodes: 64-inode chunks of 512-byte inodes (8 blocks) allocated in the
  *   inode's AG; inode numbers are XFS_AGINO_TO_INO(ag, agbno << 3 | slot),
  *   so they encode the AG. New directories rotate over the AGs
@@ -47,7 +57,13 @@
  *   fsx_nextents (the raw count) counts the real (non-delalloc) records.
  *
  * Left out: the log's own I/O and the CIL, AGFL refills, rmap/refcount
- * btree work (folded into alloc_cpu_ns), stripe alignment, extent size
+ * btree work (folded into alloc_cpu_ns), busy extents (none in the lab's
+ * workloads, which free nothing while they write), the length of the near
+ * search's walk (xfs_alloc_cur_check: 14-18 free extents a small
+ * allocation in the lab), the cache footprint of the btrees (a level costs
+ * less when one file's are the only ones), the inode log item's copy of
+ * the extent list (xfs_iextents_copy), io_uring's -EAGAIN retries of
+ * IOMAP_NOWAIT writes, stripe alignment, extent size
  * hints, filestreams, the blockgc worker (speculative_prealloc_lifetime),
  * CoW, realtime. fallocate is synchronous (no lock modelled).
  *
@@ -117,13 +133,20 @@ static const struct wbsim_fs_option xfs_options[] = {
 	  "dynamic speculative preallocation beyond EOF" },
 	{ "ag_trylock", WBSIM_FS_OPT_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
-	/* lab: the flusher of e2-lab-ram-xfs converts single-page delalloc
-	 * extents at 9.4 us a page in xfs_map_blocks and below (lab/costs),
-	 * map_cpu_ns of it the lookup */
-	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(alloc_cpu_ns), "7us", "ns", 0, 0,
+	/* lab (lab/xfs-paths/summary.txt, `lab/count-xfs-paths
+	 * lab/workloads/e2-lab-ram-xfs.ini`):
+	 * xfs_bmapi_convert_delalloc 8.48 us per delalloc conversion (median of
+	 * 3: 8.43, 8.67, 8.48), less map_cpu_ns and the 16 btree levels
+	 * (btree_level_cpu_ns) of E2's AGs and files */
+	{ "alloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(alloc_cpu_ns), "4500ns", "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
 	  "(transaction, AGF/AGFL, CIL commit)" },
-	{ "btree_level_cpu_ns", WBSIM_FS_OPT_TIME, XO(btree_level_cpu_ns), "0", "ns", 0, 0,
+	/* lab (same runs): the flusher's xfs_btree_lookup 2.96 us per allocation
+	 * (median of 3: 2.77, 3.14, 2.96) over 7 lookups of 2 levels in the
+	 * bnobt/cntbt and one of 2 in the bmbt; the one-file
+	 * xfs-paths-sparse-lab-ram, at the same levels, 1.55 us (97 ns a level:
+	 * fewer btree blocks to miss in the cache, not modelled) */
+	{ "btree_level_cpu_ns", WBSIM_FS_OPT_TIME, XO(btree_level_cpu_ns), "185ns", "ns", 0, 0,
 	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
 	  "buffer cache and searched) in the free-space btrees and the bmbt" },
 	{ "map_cpu_ns", WBSIM_FS_OPT_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
@@ -133,19 +156,26 @@ static const struct wbsim_fs_option xfs_options[] = {
 	{ "write_cpu_ns", WBSIM_FS_OPT_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin that finds its extent in a "
 	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)" },
-	{ "iext_level_cpu_ns", WBSIM_FS_OPT_TIME, XO(iext_level_cpu_ns), "0", "ns", 0, 0,
+	/* lab (lab/xfs-paths/summary.txt): xfs_iext_lookup_extent 0.93 us per
+	 * write into holes (xfs-paths-sparse-lab-ram, median of 3) and 0.92 us
+	 * into unwritten extents (xfs-paths-prealloc-lab-ram): 1 GiB files
+	 * whose trees are 3.7 levels below the root on average over a random
+	 * fill (N p (1 - p) records at fill p) */
+	{ "iext_level_cpu_ns", WBSIM_FS_OPT_TIME, XO(iext_level_cpu_ns), "250ns", "ns", 0, 0,
 	  "CPU per further level of the in-core extent tree a lookup descends "
 	  "(xfs_iext_lookup_extent: a 256-byte node scanned)" },
-	{ "delalloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(delalloc_cpu_ns), "0", "ns", 0, 0,
+	/* lab (lab/xfs-paths/summary.txt): xfs_bmapi_reserve_delalloc 413 ns
+	 * per write into a hole (xfs-paths-sparse-lab-ram, median of 3: 573,
+	 * 413, 275; e2-lab-ram-xfs 409) */
+	{ "delalloc_cpu_ns", WBSIM_FS_OPT_TIME, XO(delalloc_cpu_ns), "400ns", "ns", 0, 0,
 	  "CPU of a delalloc reservation for a write into a hole "
 	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)" },
-	/* lab: `lab/count-conversions lab/workloads/e2-lab-ram-xfs.ini`:
-	 * 2542 ns of xfs-conv CPU per xfs_unwritten_convert (median of 3,
-	 * 2291..3212) for 1.8 pages, less the pages' own completion
-	 * (blk_complete_page_ns, 0.7 us); e1-lab-ram-xfs-2cpu converts ioends of
-	 * ~580 pages at 0.39 us a page, the pages' completion alone: no
-	 * per-page conversion cost */
-	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "1800ns", "ns", 0, 0,
+	/* lab (lab/xfs-paths/summary.txt, e2): xfs_iomap_write_unwritten 1.80 us
+	 * per xfs_unwritten_convert (median of 3: 1.80, 1.93, 1.79), less one
+	 * bmbt lookup of 2 levels; e1-lab-ram-xfs-2cpu converts ioends of ~580
+	 * pages at 0.39 us a page, the pages' completion alone: no per-page
+	 * conversion cost */
+	{ "end_io_cpu_ns", WBSIM_FS_OPT_TIME, XO(end_io_cpu_ns), "1450ns", "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
 	{ .name = NULL },
 };
