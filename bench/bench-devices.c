@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include <wbsim/wbsim.h>
+#include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
 
 struct slot {
 	wbsim_task task;

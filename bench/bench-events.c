@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <wbsim/sim.h>
+#include "core/sim.h"
 
 #define MEAN_NS 1000.0
 

@@ -11,15 +11,26 @@
  * time, the figures those experiments report.
  *
  * Usage: wbsim-calibrate SIM-WRITEBACK SCENARIO-DIR [-j N] [--e1-only]
- *        [--set SECTION.KEY=VALUE ...]
- * Each scenario runs in its own sim-writeback process (N at a time,
- * default 2) with --output-format=json --no-wall-time; --set options are
- * passed on to every run (the test suite uses a short run.time_limit).
+ *        [--costs FILE] [--set SECTION.KEY=VALUE ...]
+ * Each scenario runs in its own sim-writeback process with
+ * --output-format=json --no-wall-time, in a pool of N processes (default:
+ * the number of CPUs): the costliest run first, and a process that ends
+ * frees its slot for the next. The cost of a run is its CPU time in an
+ * earlier run, read from --costs FILE (the file is rewritten with this
+ * run's times at the end), else its simulated time times its jobs times
+ * its sweep points. Each run's CPU time goes to stderr as it ends; the
+ * report ends with the wall time and the CPU time of all runs. --set
+ * options are passed on to every run (the test suite uses a short
+ * run.time_limit).
  * Exit status: 0 when every run succeeded, 1 otherwise.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -48,13 +59,17 @@ struct calib_run {
 	char *name;		/* scenario file name without .ini */
 	char *path;
 	char *out_path;
-	GSubprocess *proc;
 	gboolean ok;
 	double mib_s;		/* aggregate write bandwidth */
 	char *extents;		/* filefrag per moment, NULL: none */
 	char *sweep;		/* [sweep]: "point:MiB/s ..." , NULL: none */
 	char *jobs;		/* E7: "job lag=MS ...", E8: "job S ...", NULL: none */
 	char *error;
+	GPid pid;		/* its sim-writeback while running */
+	gboolean running;
+	double cpu_s;		/* user + system time of its process */
+	double cost;		/* expected CPU s, for the order of the runs */
+	guint order;		/* index in the report */
 	/* what bounds the run: CPU time of all tasks over the run (in CPUs),
 	 * the machine's CPUs, the busiest flusher's share of the run on or
 	 * waiting for a CPU, device utilisation, pages written by flushers */
@@ -71,7 +86,6 @@ static void calib_run_free(gpointer p)
 	g_free(r->name);
 	g_free(r->path);
 	g_free(r->out_path);
-	g_clear_object(&r->proc);
 	g_free(r->error);
 	g_free(r->extents);
 	g_free(r->sweep);
@@ -297,11 +311,16 @@ static void parse_output(struct calib_run *r)
 	r->ok = TRUE;
 }
 
+/*
+ * Start @r's sim-writeback, its report into a temporary file. The child is
+ * not reaped by GLib: run_all waits for it with wait4, which gives its CPU
+ * time.
+ */
 static gboolean start_run(struct calib_run *r, const char *sim, GPtrArray *sets)
 {
-	g_autoptr(GSubprocessLauncher) l = NULL;
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	g_autoptr(GError) err = NULL;
+	gboolean started;
 	int fd;
 
 	fd = g_file_open_tmp("wbsim-calibrate-XXXXXX.json", &r->out_path, &err);
@@ -309,9 +328,6 @@ static gboolean start_run(struct calib_run *r, const char *sim, GPtrArray *sets)
 		r->error = g_strdup(err->message);
 		return FALSE;
 	}
-	close(fd);
-	l = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-	g_subprocess_launcher_set_stdout_file_path(l, r->out_path);
 	g_ptr_array_add(argv, (char *)sim);
 	g_ptr_array_add(argv, "--output-format=json");
 	g_ptr_array_add(argv, "--no-wall-time");
@@ -321,41 +337,294 @@ static gboolean start_run(struct calib_run *r, const char *sim, GPtrArray *sets)
 	}
 	g_ptr_array_add(argv, r->path);
 	g_ptr_array_add(argv, NULL);
-	r->proc = g_subprocess_launcher_spawnv(l, (const char *const *)argv->pdata, &err);
-	if (!r->proc) {
+	started = g_spawn_async_with_fds(NULL, (char **)argv->pdata, NULL,
+					 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+					 NULL, NULL, &r->pid, -1, fd, -1, &err);
+	close(fd);
+	if (!started) {
 		r->error = g_strdup(err->message);
 		return FALSE;
 	}
+	r->running = TRUE;
 	return TRUE;
 }
 
-static void finish_run(struct calib_run *r)
+/* @r's process ended with wait status @status after @ru's CPU time. */
+static void finish_run(struct calib_run *r, int status, const struct rusage *ru)
 {
 	g_autoptr(GError) err = NULL;
 
-	if (!r->proc)
-		return;
-	if (!g_subprocess_wait_check(r->proc, NULL, &err)) {
+	r->running = FALSE;
+	r->cpu_s = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+		   (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+	if (!g_spawn_check_wait_status(status, &err)) {
 		r->error = g_strdup_printf("sim-writeback failed: %s", err->message);
 		return;
 	}
 	parse_output(r);
 }
 
-/* Run every scenario, @jobs processes at a time (waiting in start order). */
-static void run_all(GPtrArray *runs, const char *sim, GPtrArray *sets, guint jobs)
+/* Costliest first; equal costs in report order. */
+static int cmp_cost(gconstpointer a, gconstpointer b)
 {
-	guint next = 0, done = 0;
+	const struct calib_run *ra = *(struct calib_run *const *)a;
+	const struct calib_run *rb = *(struct calib_run *const *)b;
 
-	while (done < runs->len) {
-		while (next < runs->len && next - done < jobs) {
-			struct calib_run *r = runs->pdata[next++];
+	if (ra->cost != rb->cost)
+		return ra->cost > rb->cost ? -1 : 1;
+	return ra->order < rb->order ? -1 : ra->order > rb->order;
+}
 
-			if (!start_run(r, sim, sets))
-				continue;
-		}
-		finish_run(runs->pdata[done++]);
+static struct calib_run *find_pid(GPtrArray *runs, GPid pid)
+{
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+
+		if (r->running && r->pid == pid)
+			return r;
 	}
+	return NULL;
+}
+
+/*
+ * Run every scenario in a pool of @slots processes: the costliest first
+ * (longest-processing-time order), and a slot that frees takes the next.
+ * Reports each finished run on stderr.
+ */
+static void run_all(GPtrArray *runs, const char *sim, GPtrArray *sets, guint slots)
+{
+	g_autoptr(GPtrArray) queue = g_ptr_array_new();
+	guint next = 0, running = 0, done = 0;
+
+	for (guint i = 0; i < runs->len; i++)
+		g_ptr_array_add(queue, runs->pdata[i]);
+	g_ptr_array_sort(queue, cmp_cost);
+	while (next < queue->len || running > 0) {
+		struct rusage ru;
+		struct calib_run *r;
+		int status;
+		pid_t pid;
+
+		while (next < queue->len && running < slots) {
+			r = queue->pdata[next++];
+			if (start_run(r, sim, sets))
+				running++;
+			else
+				done++;
+		}
+		if (running == 0)
+			continue;
+		pid = wait4(-1, &status, 0, &ru);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "wbsim-calibrate: wait4: %s\n", g_strerror(errno));
+			exit(1);
+		}
+		r = find_pid(runs, pid);
+		if (!r)
+			continue;
+		running--;
+		finish_run(r, status, &ru);
+		fprintf(stderr, "[%u/%u] %s: %.1f s CPU%s\n", ++done, queue->len, r->name,
+			r->cpu_s, r->ok ? "" : " (failed)");
+	}
+}
+
+/*
+ * The simulated time (s) of a scenario times its jobs times its sweep
+ * points, from the text of its .ini and the fio job file it names: a cost
+ * estimate for the order of the runs when no earlier run measured it. A
+ * key it does not find counts as 60 s, 1 job, 1 point.
+ */
+static double scan_cost(const char *text, const char *dir, int depth, double *sim_s,
+			double *jobs, double *points)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	gboolean sweep = FALSE;
+
+	for (char **l = lines; *l; l++) {
+		g_autofree char *line = g_strstrip(g_strdup(*l));
+		char *eq = strchr(line, '=');
+		char *key, *val;
+
+		if (line[0] == '[') {
+			sweep = g_str_has_prefix(line, "[sweep]");
+			continue;
+		}
+		if (!eq || line[0] == ';' || line[0] == '#')
+			continue;
+		*eq = '\0';
+		key = g_strstrip(line);
+		val = g_strstrip(eq + 1);
+		if (sweep) {
+			char *dots = strstr(val, "..");
+
+			if (dots)
+				*points *= MAX(1.0, g_ascii_strtod(dots + 2, NULL) -
+						    g_ascii_strtod(val, NULL) + 1);
+			else {
+				double n = 1;
+
+				for (const char *c = val; *c; c++)
+					n += *c == ',';
+				*points *= n;
+			}
+		} else if (strcmp(key, "runtime") == 0 || strcmp(key, "time_limit") == 0) {
+			char *end;
+			double v = g_ascii_strtod(val, &end);
+
+			if (*end == 'm' && end[1] != 's')
+				v *= 60;
+			else if (*end == 'h')
+				v *= 3600;
+			else if (g_str_has_prefix(end, "ms"))
+				v /= 1000;
+			if (v > 0)
+				*sim_s = *sim_s > 0 ? MIN(*sim_s, v) : v;
+		} else if (strcmp(key, "numjobs") == 0) {
+			*jobs = MAX(*jobs, g_ascii_strtod(val, NULL));
+		} else if (strcmp(key, "fio") == 0 && depth == 0) {
+			g_autofree char *path = g_build_filename(dir, val, NULL);
+			g_autofree char *fio = NULL;
+
+			if (g_file_get_contents(path, &fio, NULL, NULL))
+				scan_cost(fio, dir, 1, sim_s, jobs, points);
+		}
+	}
+	return *sim_s;
+}
+
+static double estimate_cost(const char *dir, const char *path)
+{
+	g_autofree char *text = NULL;
+	double sim_s = 0, jobs = 1, points = 1;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	scan_cost(text, dir, 0, &sim_s, &jobs, &points);
+	return (sim_s > 0 ? sim_s : 60) * MAX(jobs, 1) * points;
+}
+
+static int cmp_double(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "NAME CPU-SECONDS" lines of a --costs file into a name -> double* table. */
+static GHashTable *read_costs(const char *path)
+{
+	GHashTable *costs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+		return costs;
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", 2);
+		double v;
+
+		if (g_strv_length(f) != 2 || (v = g_ascii_strtod(f[1], NULL)) <= 0)
+			continue;
+		g_hash_table_insert(costs, g_strdup(f[0]), g_memdup2(&v, sizeof(v)));
+	}
+	return costs;
+}
+
+/*
+ * The expected cost of each run: its CPU time in an earlier run (@costs),
+ * else its estimate scaled to CPU seconds by the median ratio of the runs
+ * that have both.
+ */
+static void set_costs(GPtrArray *runs, const char *dir, GHashTable *costs)
+{
+	g_autoptr(GArray) ratios = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autofree double *est = g_new0(double, runs->len);
+	double scale = 1;
+
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+		const double *known = g_hash_table_lookup(costs, r->name);
+
+		r->order = i;
+		est[i] = estimate_cost(dir, r->path);
+		if (known && est[i] > 0) {
+			double ratio = *known / est[i];
+
+			g_array_append_val(ratios, ratio);
+		}
+	}
+	if (ratios->len) {
+		g_array_sort(ratios, cmp_double);
+		scale = (g_array_index(ratios, double, (ratios->len - 1) / 2) +
+			 g_array_index(ratios, double, ratios->len / 2)) / 2;
+	}
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+		const double *known = g_hash_table_lookup(costs, r->name);
+
+		r->cost = known ? *known : est[i] * scale;
+	}
+}
+
+/* @costs updated with the CPU time of this time's successful runs, to @path. */
+static void write_costs(GPtrArray *runs, GHashTable *costs, const char *path)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autoptr(GList) keys = NULL;
+	g_autoptr(GError) err = NULL;
+
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+
+		if (r->ok && r->cpu_s > 0)
+			g_hash_table_insert(costs, g_strdup(r->name),
+					    g_memdup2(&r->cpu_s, sizeof(r->cpu_s)));
+	}
+	keys = g_list_sort(g_hash_table_get_keys(costs), (GCompareFunc)strcmp);
+	for (GList *k = keys; k; k = k->next) {
+		char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+		g_ascii_formatd(num, sizeof(num), "%.2f",
+				*(const double *)g_hash_table_lookup(costs, k->data));
+		g_string_append_printf(out, "%s %s\n", (const char *)k->data, num);
+	}
+	if (!g_file_set_contents(path, out->str, (gssize)out->len, &err))
+		fprintf(stderr, "wbsim-calibrate: %s\n", err->message);
+}
+
+static int cmp_cpu(gconstpointer a, gconstpointer b)
+{
+	const struct calib_run *ra = *(struct calib_run *const *)a;
+	const struct calib_run *rb = *(struct calib_run *const *)b;
+
+	return ra->cpu_s > rb->cpu_s ? -1 : ra->cpu_s < rb->cpu_s;
+}
+
+/* Wall time, the CPU time of all runs, and the three costliest. */
+static void print_times(GPtrArray *runs, double wall_s, guint slots)
+{
+	g_autoptr(GPtrArray) by_cpu = g_ptr_array_new();
+	double sum = 0;
+
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+
+		sum += r->cpu_s;
+		g_ptr_array_add(by_cpu, r);
+	}
+	g_ptr_array_sort(by_cpu, cmp_cpu);
+	printf("\n%u runs, %u at a time: %.1f s wall, %.1f s CPU (user + system of the runs); "
+	       "costliest:", runs->len, slots, wall_s, sum);
+	for (guint i = 0; i < MIN(3u, by_cpu->len); i++) {
+		struct calib_run *r = by_cpu->pdata[i];
+
+		printf("%s %s %.1f s", i ? "," : "", r->name, r->cpu_s);
+	}
+	printf("\n");
 }
 
 static struct calib_run *new_run(const char *dir, const char *name)
@@ -519,8 +788,11 @@ int main(int argc, char **argv)
 	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(calib_run_free);
 	g_autoptr(GPtrArray) names = NULL;
 	const char *sim = NULL, *dir = NULL;
+	g_autoptr(GHashTable) costs = NULL;
+	const char *costs_path = NULL;
 	gboolean e1_only = FALSE, ok;
-	guint jobs = 2;
+	guint jobs = (guint)CLAMP(g_get_num_processors(), 1, 64);
+	gint64 t0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
@@ -529,6 +801,8 @@ int main(int argc, char **argv)
 			int n = atoi(argv[++i]);	/* CLAMP evaluates twice */
 
 			jobs = (guint)CLAMP(n, 1, 64);
+		} else if (strcmp(argv[i], "--costs") == 0 && i + 1 < argc) {
+			costs_path = argv[++i];
 		} else if (strcmp(argv[i], "--e1-only") == 0) {
 			e1_only = TRUE;
 		} else if (!sim) {
@@ -542,7 +816,7 @@ int main(int argc, char **argv)
 	}
 	if (!sim || !dir) {
 		fprintf(stderr, "usage: wbsim-calibrate SIM-WRITEBACK SCENARIO-DIR [-j N] "
-				"[--e1-only] [--set SECTION.KEY=VALUE ...]\n");
+				"[--e1-only] [--costs FILE] [--set SECTION.KEY=VALUE ...]\n");
 		return 2;
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
@@ -555,8 +829,14 @@ int main(int argc, char **argv)
 	names = e1_only ? g_ptr_array_new_with_free_func(g_free) : withheld_names(dir);
 	for (guint i = 0; i < names->len; i++)
 		g_ptr_array_add(runs, new_run(dir, names->pdata[i]));
+	costs = read_costs(costs_path);
+	set_costs(runs, dir, costs);
+	t0 = g_get_monotonic_time();
 	run_all(runs, sim, sets, jobs);
 	ok = print_e1(runs);
 	ok = print_withheld(runs, names) && ok;
+	print_times(runs, (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC, jobs);
+	if (costs_path)
+		write_costs(runs, costs, costs_path);
 	return ok ? 0 : 1;
 }

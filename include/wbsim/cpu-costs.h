@@ -7,12 +7,11 @@
  * PMEM). The defaults are set once, from bench/bench-memcpy on the
  * development machine or from documented reasoning (lib/core/cpu-costs.c
  * gives the source of each value). Scenarios do not change them; a key in a
- * scenario's [cpu] section may override one, visibly, through
- * wbsim_cpu_costs_set().
+ * scenario's [cpu] section may override one, visibly.
  *
- * Thread safety (every function of this header unless it says otherwise):
- * the functions only touch the table they are given: safe from
- * any thread on distinct tables.
+ * A device model reads the run's table through wbsim_device_costs()
+ * (wbsim/device.h); the library fills it. The table is read-only to
+ * models.
  */
 #ifndef WBSIM_CPU_COSTS_H
 #define WBSIM_CPU_COSTS_H
@@ -81,39 +80,6 @@ struct wbsim_cpu_costs {
 	wbsim_time_t account_dirty_ns;
 	wbsim_time_t invalidate_page_ns;
 };
-
-/**
- * wbsim_cpu_costs_default() - the default cost table
- *
- * Return: a pointer to a static, read-only table; copy it to change it.
- */
-WBSIM_API const struct wbsim_cpu_costs *wbsim_cpu_costs_default(void);
-
-/**
- * wbsim_cpu_costs_init() - fill @costs with the defaults
- * @costs: the table to fill
- */
-WBSIM_API void wbsim_cpu_costs_init(struct wbsim_cpu_costs *costs);
-
-/**
- * wbsim_cpu_costs_set() - set one entry of @costs by its key
- * @costs: the table
- * @key: a field name of struct wbsim_cpu_costs ("copy_page_ns", ...)
- * @value: a time with a unit ("480ns", "1.2us") or a bare number of ns for
- *	the *_ns keys; a rate ("7.8GB/s", "7400MiB/s") or bare bytes per second
- *	for memcpy_bandwidth
- * @file: file named in error messages (may be NULL)
- * @line: line named in error messages (0: none)
- * @error: WBSIM_ERROR_UNKNOWN_KEY for an unknown key,
- *	WBSIM_ERROR_INVALID_VALUE for a value that does not parse or is 0
- *	where 0 is meaningless
- *
- * Return: TRUE on success; @costs is unchanged on failure.
- */
-WBSIM_API gboolean wbsim_cpu_costs_set(struct wbsim_cpu_costs *costs,
-				       const char *key, const char *value,
-				       const char *file, unsigned int line,
-				       GError **error);
 
 WBSIM_END_DECLS
 

@@ -11,8 +11,15 @@
  * go through the same registry. An instance (struct wbsim_fs) lives on a
  * device of a given size inside one simulation and shares its CPU pool.
  *
- * Units: the interface speaks in filesystem blocks (wbsim_fs_block_size()
- * bytes, 4096 for every built-in) except where a name says bytes.
+ * Units: the interface speaks in filesystem blocks (the size the model
+ * sets with wbsim_fs_set_block_size(), 4096 for every built-in) except
+ * where a name says bytes.
+ *
+ * This header is what a model needs: the ops table and its types, the
+ * registry, and the helpers a hook calls. The library makes the instances
+ * for a scenario's [filesystem] section and calls the hooks (from the
+ * flusher, the fio jobs, the report); a program does not drive a
+ * filesystem itself.
  *
  * Life of a block under the built-in models:
  *   write()      hole -> delayed allocation (no placement yet); on XFS an
@@ -121,7 +128,7 @@ struct wbsim_fs_map {
 #define WBSIM_FIEMAP_EXTENT_UNWRITTEN	0x00000800
 #define WBSIM_FIEMAP_EXTENT_MERGED	0x00001000
 
-/** Flags of a completed write (wbsim_fs_end_bio()). */
+/** Flags of a completed write (the end_bio hook). */
 #define WBSIM_FS_IO_UNWRITTEN	(1u << 0)	/* written into unwritten extents */
 #define WBSIM_FS_IO_DIRECT	(1u << 1)	/* direct I/O (iomap_dio), not writeback */
 #define WBSIM_FS_IO_APPEND	(1u << 2)	/* ends beyond the on-disk size */
@@ -141,7 +148,7 @@ struct wbsim_fs_extent {
 };
 
 /**
- * typedef wbsim_fs_map_done_fn - completion of wbsim_fs_map_blocks()
+ * typedef wbsim_fs_map_done_fn - completion of the map_blocks hook
  * @fs: the filesystem
  * @arg: the caller's argument
  * @maps: the mapping of exactly the requested range, in file order (valid
@@ -175,7 +182,12 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * @truncate: i_size becomes @new_size bytes; free blocks beyond it
  * @close: the last writer closed the file
  * @map_blocks: map [@first, @first + @nr) for writeback, allocating what is
- *        delayed; asynchronous, see wbsim_fs_map_blocks(); mandatory
+ *        delayed, as @task (the flusher or a syncing task: it takes the
+ *        group locks, its CPU time is charged); asynchronous: call @done
+ *        from an event, never from inside the hook, with the mapping of
+ *        exactly the range, one piece per physical discontinuity (one bio
+ *        chain each); pieces marked WBSIM_FS_MAP_UNWRITTEN get @end_io
+ *        once written; mandatory
  * @end_io: the write of [@first, @first + @nr) completed. Return: CPU ns of
  *        the completion work
  * @end_bio: the device completed the write of [@first, @first + @nr) of
@@ -236,12 +248,6 @@ struct wbsim_fs_ops {
 	void (*write_unlock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 };
 
-/**
- * WBSIM_FS_MAX_BYTES - the largest device wbsim_fs_new() lays a filesystem
- * out on (128 TiB): the models keep tables proportional to the size
- */
-#define WBSIM_FS_MAX_BYTES (UINT64_C(128) << 40)
-
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
 
@@ -265,104 +271,9 @@ WBSIM_API const struct wbsim_fs_ops *wbsim_fs_lookup(const char *name);
  */
 WBSIM_API char **wbsim_fs_names(void);
 
-/**
- * wbsim_fs_check_settings() - validate a [filesystem] section without
- * building a filesystem: @type exists, every key is an option of it and
- * every value parses and is in range
- * @type: model name
- * @type_where: "FILE:LINE: " of the line that chose @type ("" if default)
- * @settings: overrides, in order
- * @nr: entries in @settings
- * @error: WBSIM_ERROR_INVALID_VALUE for an unknown type,
- *         WBSIM_ERROR_UNKNOWN_KEY / _INVALID_VALUE naming file, line, key
- *         and value for a bad override
- *
- * Checks of the layout against a device size happen in wbsim_fs_new().
- * Return: TRUE if valid.
- */
-WBSIM_API gboolean wbsim_fs_check_settings(const char *type, const char *type_where,
-					   const struct wbsim_setting *settings, size_t nr,
-					   GError **error);
-/**
- * wbsim_fs_describe() - every option of @type as a "; help (unit)" comment
- * line and a "key = value" line, in table order, the last override of a
- * key replacing its default; the values load back to themselves
- * Return: a newly allocated string, or NULL for an unknown @type.
- */
-WBSIM_API char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings,
-				  size_t nr);
-
 /* ------------------------------------------------------------------------ */
-/* Instances                                                                */
+/* For implementers of struct wbsim_fs_ops                                  */
 
-/**
- * wbsim_fs_new() - make a filesystem of type @type on a device
- * @type: model name ("xfs")
- * @sim: the simulation
- * @cpus: the CPU pool allocation work runs on
- * @dev_bytes: device size in bytes
- * @params: overrides (struct wbsim_setting, as for devices) applied in
- *          order over the defaults (may be NULL)
- * @nr_params: entries in @params
- * @error: WBSIM_ERROR_UNKNOWN_KEY for a key the model does not have,
- *         WBSIM_ERROR_INVALID_VALUE for a bad value (the message names the
- *         file, line, key, the value found and what was expected),
- *         WBSIM_ERROR_INVALID_VALUE for an unknown @type or a device the
- *         layout does not fit on, WBSIM_ERROR_INVALID_ARGUMENT without a
- *         simulation or CPU pool
- *
- * The root directory exists on return.
- * Return: the instance, or NULL.
- */
-WBSIM_API wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
-				 uint64_t dev_bytes, const struct wbsim_setting *params,
-				 size_t nr_params, GError **error);
-/** wbsim_fs_free() - free @fs and all its inodes. */
-WBSIM_API void wbsim_fs_free(wbsim_fs *fs);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fs, wbsim_fs_free)
-
-/** wbsim_fs_type() - the model name. */
-WBSIM_API const char *wbsim_fs_type(const wbsim_fs *fs);
-/** wbsim_fs_block_size() - block size in bytes. */
-WBSIM_API uint64_t wbsim_fs_block_size(const wbsim_fs *fs);
-/** wbsim_fs_nowait_buffered_write() - the model's @nowait_buffered_write. */
-WBSIM_API gboolean wbsim_fs_nowait_buffered_write(const wbsim_fs *fs);
-/** wbsim_fs_nr_blocks() - device size in blocks. */
-WBSIM_API uint64_t wbsim_fs_nr_blocks(const wbsim_fs *fs);
-/**
- * wbsim_fs_free_blocks() - blocks neither used by metadata, files nor
- * preallocations; used + free == wbsim_fs_nr_blocks() at all times.
- */
-WBSIM_API uint64_t wbsim_fs_free_blocks(const wbsim_fs *fs);
-/**
- * wbsim_fs_param_value() - the value of parameter @key after overrides
- * Return: TRUE and *@value if @key exists.
- */
-WBSIM_API gboolean wbsim_fs_param_value(const wbsim_fs *fs, const char *key,
-					uint64_t *value);
-/** wbsim_fs_nr_locks() - number of locks the model holds while allocating. */
-WBSIM_API size_t wbsim_fs_nr_locks(const wbsim_fs *fs);
-/** wbsim_fs_get_lock() - lock @i (wait/hold statistics are in the struct). */
-WBSIM_API wbsim_lock *wbsim_fs_get_lock(const wbsim_fs *fs, size_t i);
-
-/* ------------------------------------------------------------------------ */
-/* Namespace and data operations                                            */
-
-/** wbsim_fs_root() - the root directory. */
-WBSIM_API wbsim_fs_inode *wbsim_fs_root(wbsim_fs *fs);
-/**
- * wbsim_fs_mkdir() - create a directory in @parent (NULL means the root).
- * XFS rotates new directories across allocation groups; ext4 spreads
- * top-level directories over flex groups (Orlov) and keeps deeper ones near
- * their parent.
- * Return: the directory inode (owned by @fs).
- */
-WBSIM_API wbsim_fs_inode *wbsim_fs_mkdir(wbsim_fs *fs, wbsim_fs_inode *parent);
-/**
- * wbsim_fs_create() - create an empty regular file in @dir (NULL: root)
- * Return: the file inode (owned by @fs).
- */
-WBSIM_API wbsim_fs_inode *wbsim_fs_create(wbsim_fs *fs, wbsim_fs_inode *dir);
 /** wbsim_fs_inode_number() - the inode number the filesystem gave @inode. */
 WBSIM_API uint64_t wbsim_fs_inode_number(const wbsim_fs_inode *inode);
 /** wbsim_fs_inode_size() - i_size in bytes. */
@@ -370,64 +281,6 @@ WBSIM_API uint64_t wbsim_fs_inode_size(const wbsim_fs_inode *inode);
 /** wbsim_fs_inode_group() - the allocation/block group holding the inode. */
 WBSIM_API uint64_t wbsim_fs_inode_group(const wbsim_fs_inode *inode);
 
-/**
- * wbsim_fs_write() - a buffered write of @len bytes at @offset dirtied the
- * page cache: reserve delayed allocation for holes, extend i_size
- * Return: CPU ns the writer spends in the filesystem for it.
- */
-WBSIM_API wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode,
-				      uint64_t offset, uint64_t len);
-/**
- * wbsim_fs_fallocate() - fallocate(fd, 0, @offset, @len): unwritten extents
- * for the holes of the range; extends i_size. fio's default
- * fallocate=native does this for the whole file before the job starts.
- * Return: CPU ns, or G_MAXUINT64 with @error set (no space).
- */
-WBSIM_API wbsim_time_t wbsim_fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode,
-					  uint64_t offset, uint64_t len, GError **error);
-/** wbsim_fs_truncate() - set i_size to @size bytes, freeing blocks beyond. */
-WBSIM_API void wbsim_fs_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t size);
-/** wbsim_fs_close() - the last writer closed @inode (XFS trims post-EOF preallocation). */
-WBSIM_API void wbsim_fs_close(wbsim_fs *fs, wbsim_fs_inode *inode);
-
-/**
- * wbsim_fs_map_blocks() - the writeback mapping step (iomap ->map_blocks,
- * ext4 mpage_map_and_submit_extent, f2fs do_write_page)
- * @fs: filesystem
- * @inode: file
- * @task: the flusher (or syncing) task: it takes the group locks and its
- *        CPU time is charged on the pool
- * @first: first file block of the range; every block in it is dirty
- * @nr: number of blocks (> 0)
- * @done: called from an event (never from inside this call) with the
- *        physical mapping of exactly [@first, @first + @nr)
- * @arg: for @done
- *
- * Delayed allocation in the range is converted to extents (XFS converts
- * the whole delayed extent containing a block, beyond the range too).
- * Pieces of @maps break at every physical discontinuity, so the caller
- * builds one bio chain per piece. Pieces with WBSIM_FS_MAP_UNWRITTEN must be
- * followed by wbsim_fs_end_io() once their write completes.
- */
-WBSIM_API void wbsim_fs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode,
-				   wbsim_task *task, uint64_t first, uint64_t nr,
-				   wbsim_fs_map_done_fn done, void *arg);
-/**
- * wbsim_fs_end_io() - the device completed the write of [@first, @first+@nr)
- * Return: CPU ns of the completion work (unwritten conversion), to charge
- * to the completion task.
- */
-WBSIM_API wbsim_time_t wbsim_fs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode,
-				       uint64_t first, uint64_t nr);
-/**
- * wbsim_fs_end_bio() - the device completed a write of [@first, @first+@nr)
- * of @inode: the model's end_bio hook runs the completion where the
- * filesystem does and calls @done(sim, @arg) when the pages may leave
- * writeback (possibly from inside this call)
- * @flags: WBSIM_FS_IO_*
- */
-WBSIM_API void wbsim_fs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
-				uint64_t nr, unsigned int flags, wbsim_event_fn done, void *arg);
 /**
  * wbsim_fs_end_bio_default() - the completion of a model without an
  * end_bio hook (also used by models for what they do not special-case):
@@ -449,78 +302,6 @@ WBSIM_API void wbsim_fs_end_bio_default(wbsim_fs *fs, wbsim_fs_inode *inode, uin
 WBSIM_API gboolean wbsim_fs_end_bio_common(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 					   uint64_t nr, unsigned int flags, wbsim_event_fn done,
 					   void *arg);
-/** wbsim_fs_completion_cpu_ns() - CPU time of the filesystem's completion workqueues. */
-WBSIM_API wbsim_time_t wbsim_fs_completion_cpu_ns(const wbsim_fs *fs);
-/**
- * wbsim_fs_write_lock() - the model's write_lock hook: take, as @task, the
- * lock a buffered write of @inode holds for the filesystem's part (XFS:
- * the ILOCK, exclusively), then call @done(sim, @arg) from an event
- * Return: FALSE, calling nothing, when the model has no such lock.
- */
-WBSIM_API gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
-				       wbsim_event_fn done, void *arg);
-/** wbsim_fs_write_unlock() - release what wbsim_fs_write_lock() took. */
-WBSIM_API void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
-/** wbsim_fs_has_write_lock() - the model has a write_lock hook. */
-WBSIM_API gboolean wbsim_fs_has_write_lock(const wbsim_fs *fs);
-/**
- * wbsim_fs_writepages_lock() - a lock to hold around the writepages of
- * @inode (F2FS serialises regular-file writeback on sbi->writepages unless
- * the writeback is WB_SYNC_ALL with fewer than min_seq_blocks dirty pages)
- * @sync_all: the writeback is for data integrity (WB_SYNC_ALL)
- * @nr_dirty: dirty pages of @inode
- * Return: the lock, or NULL when none is needed.
- */
-WBSIM_API wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,
-					       gboolean sync_all, uint64_t nr_dirty);
-/** wbsim_fs_sync() - sync_fs(): make allocations durable (F2FS checkpoint). */
-WBSIM_API void wbsim_fs_sync(wbsim_fs *fs);
-/**
- * wbsim_fs_remount() - unmount and mount: drop in-memory state (ext4 extent
- * status cache and preallocations, XFS post-EOF preallocation). The caller
- * must have written back every dirty page first, as umount does.
- * Return: FALSE with WBSIM_ERROR_SIMULATION if delayed allocation inside
- * EOF remains.
- */
-WBSIM_API gboolean wbsim_fs_remount(wbsim_fs *fs, GError **error);
-
-/* ------------------------------------------------------------------------ */
-/* Extent counts                                                            */
-
-/**
- * wbsim_fs_fiemap() - FS_IOC_FIEMAP over the whole file, without
- * FIEMAP_FLAG_SYNC (what `filefrag` asks for by default)
- * @out: array of struct wbsim_fs_extent; records are appended
- *
- * Reading may change in-memory state exactly as in the kernel (ext4 fills
- * its extent status cache from the on-disk tree).
- * Return: number of records appended.
- */
-WBSIM_API size_t wbsim_fs_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out);
-/**
- * wbsim_fs_filefrag_count() - the number `filefrag FILE` prints: FIEMAP
- * records counted as e2fsprogs does (a record starts a new extent unless
- * it is at logical 0 or its physical start is where the previous record's
- * mapping, shifted by the logical gap, or the previous record's end
- * predicts)
- */
-WBSIM_API uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode);
-/**
- * wbsim_fs_filefrag_line() - filefrag's line "PATH: N extents found"
- * ("1 extent found" for one)
- * Return: a newly allocated string without a newline.
- */
-WBSIM_API char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode,
-				       const char *path);
-/**
- * wbsim_fs_nr_extents() - the raw extent count: on-disk extent records
- * (XFS fsxattr.fsx_nextents, the ext4 extent tree's leaf entries, F2FS runs
- * of contiguous block addresses); delayed allocation is not counted.
- */
-WBSIM_API uint64_t wbsim_fs_nr_extents(wbsim_fs *fs, wbsim_fs_inode *inode);
-
-/* ------------------------------------------------------------------------ */
-/* For implementers of struct wbsim_fs_ops                                  */
 
 /** wbsim_fs_params() - the parsed parameter struct of @fs. */
 WBSIM_API void *wbsim_fs_params(wbsim_fs *fs);
@@ -534,9 +315,9 @@ WBSIM_API wbsim_sim *wbsim_fs_sim(wbsim_fs *fs);
 WBSIM_API wbsim_cpus *wbsim_fs_cpus(wbsim_fs *fs);
 /** wbsim_fs_set_block_size() - set the block size (a power of two, in @init). */
 WBSIM_API void wbsim_fs_set_block_size(wbsim_fs *fs, uint64_t block_size);
-/** wbsim_fs_add_lock() - list @lock in wbsim_fs_get_lock() (owned by the model). */
+/** wbsim_fs_add_lock() - list @lock in the run's lock report (owned by the model). */
 WBSIM_API void wbsim_fs_add_lock(wbsim_fs *fs, wbsim_lock *lock);
-/** wbsim_fs_set_free_fn() - how wbsim_fs_free_blocks() asks the model. */
+/** wbsim_fs_set_free_fn() - how the library asks the model for its free blocks. */
 WBSIM_API void wbsim_fs_set_free_fn(wbsim_fs *fs, uint64_t (*free_fn)(wbsim_fs *fs));
 /** wbsim_fs_inode_set_private() - attach model state to @inode. */
 WBSIM_API void wbsim_fs_inode_set_private(wbsim_fs_inode *inode, void *priv);

@@ -7,6 +7,13 @@
  * Time is simulated nanoseconds in a uint64_t. Events with equal times run in
  * the order they were scheduled (the queue is keyed by (time, sequence)).
  *
+ * This is what a model of your own (wbsim/device.h, wbsim/fs.h,
+ * wbsim/affinity.h) runs on: the library makes the simulation and the CPU
+ * pool for a scenario and hands them to the model (wbsim_device_sim(),
+ * wbsim_fs_sim(), wbsim_fs_cpus(), ...); the model reads the clock,
+ * schedules events, arms timers, draws random numbers and takes CPU time
+ * and locks.
+ *
  * Thread safety: one wbsim_sim and everything attached to it belongs to one
  * thread at a time. Independent simulations may run in separate threads.
  */
@@ -52,8 +59,6 @@ typedef struct wbsim_rng {
 	uint64_t s[4];
 } wbsim_rng;
 
-/** wbsim_rng_seed() - seed @rng from @seed (splitmix64 expansion). */
-WBSIM_API void wbsim_rng_seed(wbsim_rng *rng, uint64_t seed);
 /** wbsim_rng_next() - the next 64 raw bits. */
 WBSIM_API uint64_t wbsim_rng_next(wbsim_rng *rng);
 /** wbsim_rng_uniform() - a double uniform in [0, 1), 53 random bits. */
@@ -69,17 +74,6 @@ WBSIM_API double wbsim_rng_exponential(wbsim_rng *rng, double mean);
 /* ------------------------------------------------------------------------ */
 /* The simulation and its event queue                                       */
 
-/**
- * wbsim_sim_new() - a new simulation at time 0 with an empty queue
- * @seed: seed of the simulation's random generator
- *
- * Return: the simulation; free it with wbsim_sim_free().
- */
-WBSIM_API wbsim_sim *wbsim_sim_new(uint64_t seed);
-/** wbsim_sim_free() - free @sim and its queue (pending events are dropped). */
-WBSIM_API void wbsim_sim_free(wbsim_sim *sim);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_sim, wbsim_sim_free)
-
 /** wbsim_sim_now() - the current simulated time. */
 WBSIM_API wbsim_time_t wbsim_sim_now(const wbsim_sim *sim);
 /** wbsim_sim_rng() - the simulation's random generator. */
@@ -89,7 +83,7 @@ WBSIM_API wbsim_rng *wbsim_sim_rng(wbsim_sim *sim);
  * wbsim_sim_schedule_at() - run @fn(@sim, @arg) at absolute time @when
  *
  * A time in the past is a bug in the caller: the event runs at the current
- * time instead and wbsim_sim_past_schedules() counts it (the --check mode
+ * time instead and the simulation counts it (the --check mode
  * reports it as a violation).
  */
 WBSIM_API void wbsim_sim_schedule_at(wbsim_sim *sim, wbsim_time_t when,
@@ -97,39 +91,6 @@ WBSIM_API void wbsim_sim_schedule_at(wbsim_sim *sim, wbsim_time_t when,
 /** wbsim_sim_schedule_after() - run @fn(@sim, @arg) @delay ns from now. */
 WBSIM_API void wbsim_sim_schedule_after(wbsim_sim *sim, wbsim_time_t delay,
 					wbsim_event_fn fn, void *arg);
-
-/**
- * wbsim_sim_run_until() - run every event due at or before @limit
- *
- * Afterwards the clock reads @limit (unless the queue ran dry earlier with
- * @limit == WBSIM_TIME_NEVER, or a handler called wbsim_sim_stop()).
- * Return: the number of events run by this call.
- */
-WBSIM_API uint64_t wbsim_sim_run_until(wbsim_sim *sim, wbsim_time_t limit);
-/** wbsim_sim_run() - run until the queue is empty or wbsim_sim_stop(). */
-WBSIM_API uint64_t wbsim_sim_run(wbsim_sim *sim);
-
-/**
- * typedef wbsim_stop_fn - a stop condition, tested after every event
- * Return: TRUE to stop.
- */
-typedef gboolean (*wbsim_stop_fn)(wbsim_sim *sim, void *arg);
-/**
- * wbsim_sim_run_while_not() - run until @stop returns TRUE, the queue is
- * empty or wbsim_sim_stop() was called
- * Return: the number of events run by this call.
- */
-WBSIM_API uint64_t wbsim_sim_run_while_not(wbsim_sim *sim, wbsim_stop_fn stop,
-					   void *arg);
-/** wbsim_sim_stop() - make the running wbsim_sim_run*() return after this event. */
-WBSIM_API void wbsim_sim_stop(wbsim_sim *sim);
-
-/** wbsim_sim_pending() - number of live (not cancelled) pending events. */
-WBSIM_API size_t wbsim_sim_pending(const wbsim_sim *sim);
-/** wbsim_sim_events_processed() - events run since the simulation began. */
-WBSIM_API uint64_t wbsim_sim_events_processed(const wbsim_sim *sim);
-/** wbsim_sim_past_schedules() - events that were scheduled in the past. */
-WBSIM_API uint64_t wbsim_sim_past_schedules(const wbsim_sim *sim);
 
 /* ------------------------------------------------------------------------ */
 /* Timers: cancellable events                                               */
@@ -229,20 +190,15 @@ WBSIM_API void wbsim_task_init(wbsim_task *task, const char *name,
 /** wbsim_task_clear() - release what wbsim_task_init() allocated. */
 WBSIM_API void wbsim_task_clear(wbsim_task *task);
 
+/*
+ * The machine's CPUs, a pool of identical CPUs the library makes for the
+ * scenario's [machine] cpus: a task asks for an amount of CPU time with
+ * wbsim_cpus_run(); it runs on a free CPU without preemption for that long
+ * and is then resumed through its callback. When every CPU is busy the
+ * task waits in FIFO order.
+ */
 typedef struct wbsim_cpus wbsim_cpus;
 
-/**
- * wbsim_cpus_new() - a pool of @nr_cpus identical CPUs
- *
- * A task asks for an amount of CPU time with wbsim_cpus_run(); it runs on a
- * free CPU without preemption for that long and is then resumed through its
- * callback. When every CPU is busy the task waits in FIFO order.
- * Return: the pool, or NULL with @error set when @nr_cpus is 0.
- */
-WBSIM_API wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus,
-				     GError **error);
-WBSIM_API void wbsim_cpus_free(wbsim_cpus *cpus);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
 /**
  * wbsim_cpus_run() - consume @cost ns of CPU for @task, then call
  * @done(sim, @arg). A task may have only one request outstanding.
@@ -250,29 +206,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
 WBSIM_API void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task,
 			      wbsim_time_t cost, wbsim_event_fn done, void *arg);
 WBSIM_API unsigned int wbsim_cpus_count(const wbsim_cpus *cpus);
-/**
- * wbsim_cpus_set_speed() - the machine's CPU speed, in percent of the host
- * the cost table was measured on: every burst of @cost ns lasts
- * @cost * 100 / @speed_pct (100, the default, runs the costs as they are)
- */
-WBSIM_API void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
-/**
- * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
- * @cpu, starting now: interrupts on one CPU run one after another; one that
- * lands on a CPU running a task's burst preempts it (the burst ends @cost
- * later, counted in the task's irq_ns), one that lands on an idle CPU keeps
- * it from the other tasks until the interrupts are done. The time counts
- * in @irq's cpu_ns.
- * Return: the simulated time at which this interrupt's work is done.
- */
-WBSIM_API wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
-				      wbsim_time_t cost);
-/** wbsim_cpus_busy() - CPUs currently running a burst. */
-WBSIM_API unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus);
-/** wbsim_cpus_waiting() - tasks waiting for a CPU. */
-WBSIM_API unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus);
-/** wbsim_cpus_busy_ns() - CPU time consumed on the pool, all CPUs summed. */
-WBSIM_API wbsim_time_t wbsim_cpus_busy_ns(const wbsim_cpus *cpus);
 
 /* ------------------------------------------------------------------------ */
 /* Locks                                                                    */

@@ -36,6 +36,7 @@
 
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/sim.h"
 
 /* mq-deadline defaults (block/mq-deadline.c) */
 #define DD_WRITE_EXPIRE (5 * WBSIM_NSEC_PER_SEC)	/* write_expire = 5 s */

@@ -13,6 +13,7 @@
 #include "block/blk.h"
 #include "core/ini-lexer.h"
 #include "block/preset-dirs.h"
+#include "core/cpu-costs.h"
 
 #ifndef WBSIM_SOURCE_PRESET_DIR
 #define WBSIM_SOURCE_PRESET_DIR ""

@@ -20,6 +20,7 @@
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "core/param.h"
+#include "core/cpu-costs.h"
 
 static const struct wbsim_cpu_costs default_costs = {
 	/*

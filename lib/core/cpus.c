@@ -21,6 +21,7 @@
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 /* One CPU's state as interrupts see it. */
 struct cpu_state {

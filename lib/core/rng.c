@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <wbsim/sim.h>
+#include "core/sim.h"
 
 static uint64_t splitmix64_next(uint64_t *x)
 {

@@ -4,6 +4,7 @@
  */
 #include "core/pid.h"
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 wbsim_sim *wbsim_sim_new(uint64_t seed)
 {

@@ -76,6 +76,8 @@
 #include "fs/wb-ctx-change.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/filemap.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 #define JOB_BATCH_MAX 64
 

@@ -16,6 +16,7 @@
 #include "mm/page-memcg.h"
 #include "mm/bandwidth.h"
 #include "mm/page-writeback.h"
+#include "core/sim.h"
 
 /*
  * Models bdi_set_max_bytes(): the byte cap becomes a max_ratio against the

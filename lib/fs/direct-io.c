@@ -11,6 +11,8 @@
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 #include "fs/direct-io.h"
+#include "block/blk.h"
+#include "fs/alloc/fs.h"
 
 struct direct_io {
 	struct wbsim_inode *inode;

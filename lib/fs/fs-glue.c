@@ -7,6 +7,7 @@
  */
 #include <wbsim/fs.h>
 #include "fs/fs-glue.h"
+#include "fs/alloc/fs.h"
 
 static void map_next(struct wbsim_writepages *wp);
 

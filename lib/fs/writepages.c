@@ -22,6 +22,8 @@
 #include "fs/fs-glue.h"
 #include "mm/page-writeback.h"
 #include "fs/wb-ctx-change.h"
+#include "block/blk.h"
+#include "fs/alloc/fs.h"
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 

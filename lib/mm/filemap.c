@@ -16,6 +16,7 @@
 #include "mm/filemap.h"
 #include "fs/cgroup-writeback.h"
 #include "fs/fs-writeback.h"
+#include "fs/alloc/fs.h"
 
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
  * decision; leaves out the page cache read-in of partial pages. */

@@ -18,6 +18,7 @@
 #include "fs/fs-writeback.h"
 #include "report/trace.h"
 #include "fs/cgroup-writeback.h"
+#include "block/blk.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
 {

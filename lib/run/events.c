@@ -20,6 +20,7 @@
 #include "fs/wb-ctx-change.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/memcontrol.h"
+#include "core/sim.h"
 
 /* the page size: memory.max and memory.high count whole pages */
 #define CGROUP_PAGE 4096u

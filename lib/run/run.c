@@ -23,6 +23,9 @@
 #include "block/blk.h"
 #include "fs/alloc/fs-private.h"
 #include "fs/cgroup-writeback.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 /*
  * Memory the kernel never counts as dirtyable: the struct page array (64

@@ -16,6 +16,7 @@
 #include <wbsim/error.h>
 #include "scenario/config-private.h"
 #include "block/blk.h"
+#include "core/sim.h"
 
 GArray *wbsim_config_settings(const GPtrArray *overrides)
 {

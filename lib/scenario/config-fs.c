@@ -9,6 +9,7 @@
 #include <wbsim/fs.h>
 #include <wbsim/error.h>
 #include "scenario/config-private.h"
+#include "fs/alloc/fs.h"
 
 static gboolean fs_check(const struct wbsim_config *cfg, const char *name,
 			 const char *name_where, GError **error)

@@ -10,6 +10,7 @@
 
 #include "scenario/config.h"
 #include "core/ini-lexer.h"
+#include "defs/setting.h"
 
 /* Where a value came from: a file and line, "--set", or the default. */
 struct wbsim_config_origin {

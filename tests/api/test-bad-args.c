@@ -17,6 +17,10 @@
 #include <wbsim/wbsim.h>
 #include "scenario/config.h"
 #include "defs/fio.h"
+#include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 static const struct wbsim_fio_env env = { .ncpus = 4, .mb_memory = 8192, .pagesize = 4096 };
 

@@ -17,6 +17,9 @@
 #include <glib/gstdio.h>
 
 #include <wbsim/wbsim.h>
+#include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
 
 struct gen;
 

@@ -10,6 +10,8 @@
 
 #include "tests/block/harness.h"
 #include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
 
 #define MS WBSIM_NSEC_PER_MSEC
 #define SEC WBSIM_NSEC_PER_SEC

@@ -8,6 +8,8 @@
 
 #include "tests/block/harness.h"
 #include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
 
 struct env {
 	wbsim_sim *sim;

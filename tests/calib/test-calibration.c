@@ -15,12 +15,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
 #include <glib.h>
 #include <wbsim/cpu-costs.h>
 #include <wbsim/scenario.h>
 #include "run/run.h"
+#include "core/cpu-costs.h"
 
 static char *source_path(const char *rel)
 {
@@ -211,12 +213,70 @@ static void calibrate_tool_prints_withheld_figures(void **state)
 	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
 }
 
+/*
+ * The pool: with one slot the runs end in the order they start, which
+ * follows the costs of --costs FILE (costliest first); the file is
+ * rewritten with every run's CPU time, and the report ends with the sum.
+ */
+static void calibrate_tool_runs_costliest_first(void **state)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
+						 NULL);
+	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
+						NULL);
+	g_autofree char *dir = source_path("scenarios");
+	g_autofree char *costs = NULL;
+	const char *argv[] = { tool, sim, dir, "--e1-only", "-j", "1", "--costs", NULL,
+			       "--set", "run.time_limit=20ms", NULL };
+	g_autofree char *out = NULL;
+	g_autofree char *err = NULL;
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	GError *error = NULL;
+	int status = -1, fd;
+
+	(void)state;
+	fd = g_file_open_tmp("wbsim-calib-costs-XXXXXX", &costs, NULL);
+	assert_true(fd >= 0);
+	close(fd);
+	/* two known costs; the other six E1 runs are estimated from their
+	 * simulated time and jobs, scaled by the known ones (the same
+	 * workload: between the two) */
+	assert_true(g_file_set_contents(costs, "e1-nvme-ext4-parallel 90.5\n"
+					 "e1-pmem-xfs-base 0.5\nnot-a-cost-line\n", -1, NULL));
+	argv[7] = costs;
+	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				 &err, &status, &error));
+	if (!g_spawn_check_wait_status(status, NULL))
+		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
+	assert_true(g_spawn_check_wait_status(status, NULL));
+	assert_true(g_str_has_prefix(err, "[1/8] e1-nvme-ext4-parallel: "));
+	assert_non_null(strstr(err, "[8/8] e1-pmem-xfs-base: "));
+	assert_non_null(strstr(out, "8 runs, 1 at a time: "));
+	assert_non_null(strstr(out, " s CPU (user + system of the runs); costliest: "));
+	/* rewritten: one line per run, sorted, this run's times */
+	assert_true(g_file_get_contents(costs, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 9);
+	assert_true(g_str_has_prefix(lines[0], "e1-nvme-ext4-base "));
+	for (guint i = 0; i < 8; i++) {
+		const char *num = strchr(lines[i], ' ');
+
+		assert_non_null(num);
+		assert_true(g_ascii_strtod(num + 1, NULL) < 90);
+	}
+	assert_string_equal(lines[8], "");
+	g_unlink(costs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(e1_pmem_base_is_flusher_bound),
 		cmocka_unit_test(calibrate_tool_prints_e1_table),
 		cmocka_unit_test(calibrate_tool_prints_withheld_figures),
+		cmocka_unit_test(calibrate_tool_runs_costliest_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

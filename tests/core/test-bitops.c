@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <wbsim/sim.h>
 #include "core/bitops.h"
+#include "core/sim.h"
 
 static uint64_t naive(uint64_t w)
 {

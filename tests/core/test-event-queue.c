@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <wbsim/sim.h>
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 struct log {
 	GArray *ids;	/* int */

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <wbsim/sim.h>
 #include <wbsim/error.h>
+#include "core/sim.h"
 
 /* A task that runs a fixed list of CPU bursts back to back. */
 struct burster {

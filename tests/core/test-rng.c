@@ -8,6 +8,7 @@
 #include <math.h>
 #include <cmocka.h>
 #include <wbsim/sim.h>
+#include "core/sim.h"
 
 static void test_known_streams(void **state)
 {

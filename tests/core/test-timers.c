@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <wbsim/sim.h>
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 struct rec {
 	int id;

@@ -14,6 +14,7 @@
 #include "mm/page-writeback.h"
 #include "mm/filemap.h"
 #include "ideal-bdi.h"
+#include "fs/alloc/fs.h"
 
 struct folio_fx {
 	struct ideal_bdi ib;

@@ -14,6 +14,8 @@
 #include <wbsim/sim.h>
 #include <wbsim/fs.h>
 #include <wbsim/error.h>
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 #define KiB (1024ull)
 #define MiB (1024ull * KiB)

@@ -15,6 +15,10 @@
 #include <wbsim/device.h>
 #include <wbsim/fs.h>
 #include "fs/bdi.h"
+#include "block/blk.h"
+#include "core/cpu-costs.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 struct ideal_bdi {
 	wbsim_sim *sim;

@@ -21,6 +21,8 @@
 #include "mm/page-memcg.h"
 #include "ideal-bdi.h"
 #include "mm/vm.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 struct fx {
 	struct ideal_bdi ib;

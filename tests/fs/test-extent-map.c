@@ -8,6 +8,7 @@
 #include "fs-test-util.h"
 #include "fs/alloc/extent-map.h"
 #include "fs/alloc/freespace.h"
+#include "core/sim.h"
 
 #define SPAN 4096
 #define NONE 0xff

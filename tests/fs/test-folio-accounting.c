@@ -15,6 +15,8 @@
 #include <wbsim/affinity.h>
 #include <wbsim/block.h>
 #include "folio-fixture.h"
+#include "block/blk.h"
+#include "core/sim.h"
 
 #define FOLIO_PAGES 512		/* a 2 MiB folio */
 

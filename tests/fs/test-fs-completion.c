@@ -8,6 +8,8 @@
  */
 #include <string.h>
 #include "fs-test-util.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 #define BS 4096ull
 #define NCPUS 4

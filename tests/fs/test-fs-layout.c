@@ -7,6 +7,8 @@
 #include <string.h>
 #include "fs-test-util.h"
 #include "fs/alloc/fs-private.h"
+#include "core/sim.h"
+#include "fs/alloc/fs.h"
 
 #define BS 4096ull
 

@@ -14,6 +14,7 @@
 #include <wbsim/affinity.h>
 #include <wbsim/block.h>
 #include "folio-fixture.h"
+#include "core/sim.h"
 
 #define MAX_STEPS 64
 

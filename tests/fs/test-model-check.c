@@ -10,6 +10,7 @@
 #include <wbsim/error.h>
 #include "fs/fs-writeback.h"
 #include "mm/filemap.h"
+#include "fs/alloc/fs.h"
 
 struct fx {
 	struct ideal_bdi ib;

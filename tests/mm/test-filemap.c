@@ -8,6 +8,7 @@
 #include "../fs/ideal-bdi.h"
 #include "fs/fs-writeback.h"
 #include "mm/filemap.h"
+#include "fs/alloc/fs.h"
 
 #define NR_CPUS 4
 

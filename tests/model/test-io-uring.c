@@ -23,6 +23,7 @@
 #include <wbsim/cpu-costs.h>
 #include "model-harness.h"
 #include "report/results.h"
+#include "core/cpu-costs.h"
 
 #define WRITES 2048
 

@@ -18,6 +18,7 @@
 #include "scenario/config-private.h"
 #include "run/run.h"
 #include "run/events.h"
+#include "core/cpu-costs.h"
 
 /* The scenarios a test loaded: results point into their fio jobs. */
 static GPtrArray *loaded;

@@ -10,6 +10,7 @@
 #include <wbsim/fs.h>
 #include <wbsim/error.h>
 #include "fs/alloc/extent-map.h"
+#include "fs/alloc/fs.h"
 
 struct wbsim_fs {
 	const struct wbsim_fs_ops *ops;
