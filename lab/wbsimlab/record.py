@@ -325,6 +325,25 @@ CATEGORIES = [
 ]
 CATEGORY_OF = {fn: cat for cat, fns in CATEGORIES for fn in fns}
 
+# Functions whose inclusive time (a sample counts for every one of them on
+# its stack) cpu.json keeps per task kind as perf_inclusive_ms: the steps of
+# XFS's buffered write, writeback allocation and completion, so that a cost
+# per call is their time over a tracepoint's count (lab/count-xfs-paths).
+INCLUSIVE = (
+    "xfs_buffered_write_iomap_begin", "xfs_ilock", "xfs_iext_lookup_extent",
+    "xfs_bmapi_reserve_delalloc", "xfs_bmap_add_extent_hole_delay", "xfs_iext_insert",
+    "xfs_iomap_prealloc_size", "xfs_map_blocks", "xfs_bmapi_convert_delalloc",
+    "xfs_bmap_btalloc", "xfs_alloc_vextent_start_ag", "xfs_alloc_vextent_near_bno",
+    "xfs_alloc_ag_vextent_near", "xfs_alloc_fixup_trees", "xfs_alloc_fix_freelist",
+    "xfs_extent_busy_trim", "xfs_bmap_add_extent_delay_real", "xfs_rmap_map",
+    "xfs_defer_finish_noroll", "xfs_trans_alloc", "xfs_trans_alloc_inode",
+    "xfs_trans_commit", "__xfs_trans_commit", "xlog_cil_commit", "xfs_btree_lookup",
+    "xfs_end_ioend", "xfs_end_io", "xfs_iomap_write_unwritten",
+    "xfs_bmap_add_extent_unwritten_real", "xfs_setfilesize", "xfs_iextents_copy",
+    "xfs_inode_item_format", "rwsem_down_write_slowpath", "rwsem_down_read_slowpath",
+    "rwsem_spin_on_owner")
+INCLUSIVE_SET = frozenset(INCLUSIVE)
+
 
 def categorise(frames):
     for fr in frames:
@@ -363,6 +382,7 @@ class PerfRecorder:
                             "comm,tid,ip,sym"], capture_output=True, text=True)
         per_kind = {}
         per_cat = {}
+        incl = {}
         fadv = {}
         syms = {}
         samples = 0
@@ -388,6 +408,9 @@ class PerfRecorder:
             per_cat[kind][cat] = per_cat[kind].get(cat, 0) + ms_per_sample
             if "fadvise" in (CATEGORY_OF.get(fr) for fr in frames):
                 fadv[kind] = fadv.get(kind, 0) + ms_per_sample
+            for fn in INCLUSIVE_SET.intersection(frames):
+                incl.setdefault(kind, {})
+                incl[kind][fn] = incl[kind].get(fn, 0) + ms_per_sample
             if frames:
                 k = (kind, frames[0])
                 syms[k] = syms.get(k, 0) + ms_per_sample
@@ -399,6 +422,8 @@ class PerfRecorder:
         self.categories = {k: {c: round(v, 1) for c, v in sorted(cats.items())}
                            for k, cats in per_cat.items()}
         self.fadvise_ms = {k: round(v, 1) for k, v in fadv.items()}
+        self.inclusive = {k: {f: round(v, 1) for f, v in sorted(fns.items())}
+                          for k, fns in incl.items()}
         return ({k: round(v, 1) for k, v in per_kind.items()}, top, samples)
 
 

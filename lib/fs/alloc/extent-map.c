@@ -22,6 +22,7 @@ void wbsim_emap_reset(struct wbsim_emap *map)
 		g_free(map->leaves[i]);
 	map->nr_leaves = 0;
 	map->nr_extents = 0;
+	memset(map->extents, 0, sizeof(map->extents));
 	memset(map->blocks, 0, sizeof(map->blocks));
 }
 
@@ -279,6 +280,7 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 	if (!cur->slot)
 		leaf_key(map, cur->leaf);
 	map->nr_extents++;
+	map->extents[e->state]++;
 	map->blocks[e->state] += e->len;
 }
 
@@ -288,6 +290,7 @@ static void delete_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
 	struct wbsim_emap_leaf *leaf = map->leaves[cur->leaf];
 
 	map->blocks[leaf->ext[cur->slot].state] -= leaf->ext[cur->slot].len;
+	map->extents[leaf->ext[cur->slot].state]--;
 	map->nr_extents--;
 	memmove(leaf->ext + cur->slot, leaf->ext + cur->slot + 1,
 		(leaf->nr - cur->slot - 1) * sizeof(leaf->ext[0]));
@@ -436,6 +439,7 @@ void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 gboolean wbsim_emap_check(const struct wbsim_emap *map)
 {
 	uint64_t count = 0, blocks[WBSIM_EXT_NR_STATES] = { 0 };
+	uint64_t extents[WBSIM_EXT_NR_STATES] = { 0 };
 	const struct wbsim_extent *prev = NULL;
 
 	for (size_t i = 0; i < map->nr_leaves; i++) {
@@ -453,11 +457,12 @@ gboolean wbsim_emap_check(const struct wbsim_emap *map)
 			if (prev && wbsim_ext_end(prev) > e->lblk)
 				return FALSE;
 			count++;
+			extents[e->state]++;
 			blocks[e->state] += e->len;
 			prev = e;
 		}
 	}
-	if (count != map->nr_extents)
+	if (count != map->nr_extents || memcmp(extents, map->extents, sizeof(extents)))
 		return FALSE;
 	return memcmp(blocks, map->blocks, sizeof(blocks)) == 0;
 }

@@ -80,6 +80,7 @@ struct wbsim_emap_cursor {
  * @nr_leaves: used entries of @leaves and @keys
  * @cap_leaves: allocated entries of each
  * @nr_extents: extents in the map
+ * @extents: per-state number of extents
  * @max_len: per-state maximum extent length (merging and splitting)
  * @blocks: per-state number of mapped blocks
  * @hint: where the last seek ended; a seek that lands there or on the
@@ -92,6 +93,7 @@ struct wbsim_emap {
 	size_t nr_leaves;
 	size_t cap_leaves;
 	uint64_t nr_extents;
+	uint64_t extents[WBSIM_EXT_NR_STATES];
 	uint64_t max_len[WBSIM_EXT_NR_STATES];
 	uint64_t blocks[WBSIM_EXT_NR_STATES];
 	struct wbsim_emap_cursor hint;

@@ -5,8 +5,18 @@
  * What it models (kernel ~6.x; sources listed at the end of this comment):
  * - Allocation groups: agcount AGs of agsize blocks, each with its own free
  *   space (bnobt/cntbt: struct wbsim_freespace) and its AGF lock, held for
- *   the whole allocation transaction; alloc_cpu_ns of CPU is charged while
- *   it is held.
+ *   the whole allocation transaction, whose CPU is charged while it is
+ *   held: alloc_cpu_ns, and btree_level_cpu_ns for each level of each
+ *   lookup in the bnobt, cntbt and bmbt, their levels from their record
+ *   counts (the AG's free extents, the file's real extents: xfs-btree.c).
+ * - CPU of the other paths, from the same structures: a buffered write
+ *   costs write_cpu_ns, iext_level_cpu_ns per level of the in-core extent
+ *   tree (delalloc records included) below the first, and delalloc_cpu_ns
+ *   when it reserves a hole; an unwritten conversion end_io_cpu_ns and
+ *   btree_level_cpu_ns per bmbt level of each record it looks up or
+ *   inserts. The flusher's lookup (map_cpu_ns) is flat: it walks a file
+ *   in order, so the kernel finds its tree in the cache (0.1-0.2 us per
+ *   conversion in xfs_iext_lookup_extent, against 0.9 us per random write).
  * - Inodes: 64-inode chunks of 512-byte inodes (8 blocks) allocated in the
  *   inode's AG; inode numbers are XFS_AGINO_TO_INO(ag, agbno << 3 | slot),
  *   so they encode the AG. New directories rotate over the AGs
@@ -47,7 +57,13 @@
  *   fsx_nextents (the raw count) counts the real (non-delalloc) records.
  *
  * Left out: the log's own I/O and the CIL, AGFL refills, rmap/refcount
- * btree work (folded into alloc_cpu_ns), stripe alignment, extent size
+ * btree work (folded into alloc_cpu_ns), busy extents (none in the lab's
+ * workloads, which free nothing while they write), the length of the near
+ * search's walk (xfs_alloc_cur_check: 14-18 free extents a small
+ * allocation in the lab), the cache footprint of the btrees (a level costs
+ * less when one file's are the only ones), the inode log item's copy of
+ * the extent list (xfs_iextents_copy), io_uring's -EAGAIN retries of
+ * IOMAP_NOWAIT writes, stripe alignment, extent size
  * hints, filestreams, the blockgc worker (speculative_prealloc_lifetime),
  * CoW, realtime. fallocate is synchronous (no lock modelled).
  *
@@ -66,6 +82,7 @@
 #include "fs/alloc/fs-private.h"
 #include "fs/alloc/freespace.h"
 #include "fs/alloc/ioend.h"
+#include "fs/alloc/xfs-btree.h"
 
 #define XFS_MAX_BMBT_EXTLEN ((1ull << 21) - 1)
 /*
@@ -88,8 +105,11 @@ struct xfs_params {
 	gboolean prealloc;
 	gboolean ag_trylock;
 	uint64_t alloc_cpu_ns;
+	uint64_t btree_level_cpu_ns;
 	uint64_t map_cpu_ns;
 	uint64_t write_cpu_ns;
+	uint64_t iext_level_cpu_ns;
+	uint64_t delalloc_cpu_ns;
 	uint64_t end_io_cpu_ns;
 };
 
@@ -113,24 +133,49 @@ static const struct wbsim_param xfs_options[] = {
 	  "dynamic speculative preallocation beyond EOF" },
 	{ "ag_trylock", WBSIM_PARAM_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
-	/* lab: the flusher of e2-lab-ram-xfs converts single-page delalloc
-	 * extents at 9.4 us a page in xfs_map_blocks and below (lab/costs),
-	 * map_cpu_ns of it the lookup */
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "7us", "ns", 0, 0,
-	  "CPU per allocation transaction, AGF lock held (bnobt+cntbt+rmapbt+bmbt updates, commit)" },
+	/* lab (lab/xfs-paths/summary.txt, `lab/count-xfs-paths
+	 * lab/workloads/e2-lab-ram-xfs.ini`):
+	 * xfs_bmapi_convert_delalloc 8.48 us per delalloc conversion (median of
+	 * 3: 8.43, 8.67, 8.48), less map_cpu_ns and the 16 btree levels
+	 * (btree_level_cpu_ns) of E2's AGs and files */
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "4500ns", "ns", 0, 0,
+	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
+	  "(transaction, AGF/AGFL, CIL commit)" },
+	/* lab (same runs): the flusher's xfs_btree_lookup 2.96 us per allocation
+	 * (median of 3: 2.77, 3.14, 2.96) over 7 lookups of 2 levels in the
+	 * bnobt/cntbt and one of 2 in the bmbt; the one-file
+	 * xfs-paths-sparse-lab-ram, at the same levels, 1.55 us (97 ns a level:
+	 * fewer btree blocks to miss in the cache, not modelled) */
+	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), "185ns", "ns", 0, 0,
+	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
+	  "buffer cache and searched) in the free-space btrees and the bmbt" },
 	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
 	/* lab: xfs_buffered_write_iomap_begin 331 ns per write
 	 * (e1-lab-ram-xfs-1cpu), 324 (invalidate1-lab-ram-xfs) */
 	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), "350ns", "ns", 0, 0,
-	  "CPU per buffered write call in iomap_begin (delalloc reservation)" },
-	/* lab: `lab/count-conversions lab/workloads/e2-lab-ram-xfs.ini`:
-	 * 2542 ns of xfs-conv CPU per xfs_unwritten_convert (median of 3,
-	 * 2291..3212) for 1.8 pages, less the pages' own completion
-	 * (blk_complete_page_ns, 0.7 us); e1-lab-ram-xfs-2cpu converts ioends of
-	 * ~580 pages at 0.39 us a page, the pages' completion alone: no
-	 * per-page conversion cost */
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "1800ns", "ns", 0, 0,
+	  "CPU per buffered write call in iomap_begin that finds its extent in a "
+	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)" },
+	/* lab (lab/xfs-paths/summary.txt): xfs_iext_lookup_extent 0.93 us per
+	 * write into holes (xfs-paths-sparse-lab-ram, median of 3) and 0.92 us
+	 * into unwritten extents (xfs-paths-prealloc-lab-ram): 1 GiB files
+	 * whose trees are 3.7 levels below the root on average over a random
+	 * fill (N p (1 - p) records at fill p) */
+	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), "250ns", "ns", 0, 0,
+	  "CPU per further level of the in-core extent tree a lookup descends "
+	  "(xfs_iext_lookup_extent: a 256-byte node scanned)" },
+	/* lab (lab/xfs-paths/summary.txt): xfs_bmapi_reserve_delalloc 413 ns
+	 * per write into a hole (xfs-paths-sparse-lab-ram, median of 3: 573,
+	 * 413, 275; e2-lab-ram-xfs 409) */
+	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), "400ns", "ns", 0, 0,
+	  "CPU of a delalloc reservation for a write into a hole "
+	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)" },
+	/* lab (lab/xfs-paths/summary.txt, e2): xfs_iomap_write_unwritten 1.80 us
+	 * per xfs_unwritten_convert (median of 3: 1.80, 1.93, 1.79), less one
+	 * bmbt lookup of 2 levels; e1-lab-ram-xfs-2cpu converts ioends of ~580
+	 * pages at 0.39 us a page, the pages' completion alone: no per-page
+	 * conversion cost */
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "1450ns", "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
 	{ .name = NULL },
 };
@@ -494,7 +539,64 @@ static uint64_t xfs_iomap_prealloc_size(wbsim_fs *fs, struct xfs_inode *xi, uint
 	return MAX(alloc, allocsize);
 }
 
-/* Models xfs_buffered_write_iomap_begin(); leaves out CoW forks and extent size hints. */
+/*
+ * The descent of xfs_iext_lookup_extent() below the first level of @xi's
+ * in-core extent tree (delalloc records included, as in the kernel's).
+ */
+static wbsim_time_t xfs_iext_lookup_cost(const struct xfs_params *p, const struct xfs_inode *xi)
+{
+	unsigned int h = wbsim_xfs_iext_height(wbsim_emap_count(&xi->map));
+
+	return h > 1 ? (h - 1) * p->iext_level_cpu_ns : 0;
+}
+
+/* The levels of @xi's bmbt: its written and unwritten extents. */
+static unsigned int xfs_inode_bmbt_levels(const struct xfs_params *p, const struct xfs_inode *xi)
+{
+	uint64_t real = wbsim_emap_count(&xi->map) - xi->map.extents[WBSIM_EXT_DELALLOC];
+
+	return wbsim_xfs_bmbt_levels(real, p->block_size, p->inode_size);
+}
+
+/*
+ * Btree lookups (xfs_btree_lookup, each descending every level) of a small
+ * allocation carved from inside a free extent, as the kernel makes them:
+ * xfs_alloc_ag_vextent_near positions a cursor in the cntbt
+ * (xfs_alloc_lookup_ge) and the bnobt (xfs_alloc_lookup_le);
+ * xfs_alloc_fixup_trees finds the chosen record again in each
+ * (xfs_alloc_lookup_eq), deletes it from the cntbt and inserts the two
+ * pieces left (a lookup before each xfs_btree_insert), updates it in the
+ * bnobt and inserts the second piece there; xfs_bmap_add_extent_delay_real
+ * finds the place of the new record in the bmbt (xfs_bmbt_lookup_eq). An
+ * unwritten conversion (xfs_bmap_add_extent_unwritten_real) looks its
+ * record up once.
+ */
+#define XFS_ALLOC_CNTBT_LOOKUPS 4
+#define XFS_ALLOC_BNOBT_LOOKUPS 3
+#define XFS_ALLOC_BMBT_LOOKUPS 1
+#define XFS_CONVERT_BMBT_LOOKUPS 1
+
+/*
+ * The CPU of one allocation from @free into @xi: the transaction, and the
+ * lookups in the bnobt and cntbt (both hold the AG's free extents, so both
+ * have its levels) and in the file's bmbt.
+ */
+static wbsim_time_t xfs_alloc_cost(const struct xfs_params *p, const struct xfs_inode *xi,
+				   struct wbsim_freespace *free)
+{
+	unsigned int allocbt = wbsim_xfs_allocbt_levels(wbsim_freespace_nr_extents(free),
+							 p->block_size);
+	unsigned int levels = (XFS_ALLOC_CNTBT_LOOKUPS + XFS_ALLOC_BNOBT_LOOKUPS) * allocbt +
+			      XFS_ALLOC_BMBT_LOOKUPS * xfs_inode_bmbt_levels(p, xi);
+
+	return p->alloc_cpu_ns + levels * p->btree_level_cpu_ns;
+}
+
+/*
+ * Models xfs_buffered_write_iomap_begin(); leaves out CoW forks and extent
+ * size hints. Its CPU: the lookup (deeper as the in-core extent tree
+ * grows), and a delalloc reservation when the write is into a hole.
+ */
 static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 			      uint64_t nr, uint64_t new_size)
 {
@@ -504,11 +606,17 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 	struct wbsim_extent *e = wbsim_emap_seek(&xi->map, first, &cur);
 	uint64_t prealloc = 0;
 
+	uint64_t delalloc_before = xi->map.blocks[WBSIM_EXT_DELALLOC];
+	wbsim_time_t cost = xfs_iext_lookup_cost(p, xi);
+
 	/* xfs_iomap_prealloc_size() only reads the map: @e stays valid */
 	if (p->prealloc && !e && new_size > inode->size)
 		prealloc = xfs_iomap_prealloc_size(fs, xi, inode->size, first);
 	xfs_reserve_delalloc(xi, first, nr + prealloc, e);
-	return p->write_cpu_ns;
+	/* a hole was reserved: xfs_bmapi_reserve_delalloc() ran */
+	if (xi->map.blocks[WBSIM_EXT_DELALLOC] != delalloc_before)
+		cost += p->delalloc_cpu_ns;
+	return p->write_cpu_ns + cost;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -600,6 +708,7 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	uint64_t want = MIN(c->dlen, x->max_extent);
 	uint64_t goal = xfs_agno(x, c->goal) == agno ? c->goal : agno * x->agblocks;
 	uint64_t start, len;
+	wbsim_time_t cost;
 
 	len = wbsim_freespace_near(&ag->free, goal, want, &start);
 	if (!len) {
@@ -610,10 +719,11 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 		return;
 	}
 	len = MIN(len, want);
+	cost = xfs_alloc_cost(p, xi, &ag->free);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
 	wbsim_fs_map_call_new_range(&c->mc, c->dlblk, len);
-	wbsim_cpus_run(fs->cpus, c->mc.task, p->alloc_cpu_ns, xfs_alloc_done, c);
+	wbsim_cpus_run(fs->cpus, c->mc.task, cost, xfs_alloc_done, c);
 }
 
 /* Models xfs_alloc_vextent_start_ag(): goal AG, or with trylock the next unlocked AG; no AGFL fixing. */
@@ -753,13 +863,33 @@ static gboolean xfs_iomap_write_unwritten(struct xfs_inode *xi, uint64_t first, 
 	return converted;
 }
 
+/*
+ * Convert the unwritten blocks of [first, first + nr) and return the CPU
+ * (0 when none was unwritten): the tr_write transaction, and bmbt lookups
+ * in the tree as found: one for the record converted, and one more per
+ * record the conversion adds (xfs_bmap_add_extent_unwritten_real inserts
+ * one when it converts an end of an unwritten extent, two for a piece from
+ * its middle).
+ */
+static wbsim_time_t xfs_convert(const struct xfs_params *p, struct xfs_inode *xi,
+				uint64_t first, uint64_t nr)
+{
+	struct wbsim_emap *map = &xi->map;
+	unsigned int levels = xfs_inode_bmbt_levels(p, xi);
+	uint64_t before = wbsim_emap_count(map) - map->extents[WBSIM_EXT_DELALLOC], after;
+
+	if (!xfs_iomap_write_unwritten(xi, first, nr))
+		return 0;
+	after = wbsim_emap_count(map) - map->extents[WBSIM_EXT_DELALLOC];
+	return p->end_io_cpu_ns + (XFS_CONVERT_BMBT_LOOKUPS + (after > before ? after - before : 0)) *
+				  levels * p->btree_level_cpu_ns;
+}
+
 /* The conversion as a cost, for direct I/O completions (xfs_dio_write_end_io). */
 static wbsim_time_t xfs_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 			       uint64_t nr)
 {
-	struct xfs_params *p = fs->params;
-
-	return xfs_iomap_write_unwritten(inode->priv, first, nr) ? p->end_io_cpu_ns : 0;
+	return xfs_convert(fs->params, inode->priv, first, nr);
 }
 
 static void xfs_end_ioend_next(struct xfs_inode *xi);
@@ -770,20 +900,25 @@ static void xfs_end_ioend_converted(wbsim_sim *sim, void *arg)
 	struct xfs_inode *xi = arg;
 	struct wbsim_ioend *io = wbsim_ioend_queue_pop(&xi->ioends);
 
-	xfs_iomap_write_unwritten(xi, io->first, io->nr);
 	xfs_iunlock(xi, xi->ioends.worker, TRUE);
 	wbsim_ioend_finish(sim, io);
 	xfs_end_ioend_next(xi);
 }
 
-/* xfs_trans_alloc_inode(.., tr_write, ..) holds ILOCK_EXCL: convert. */
+/*
+ * xfs_trans_alloc_inode(.., tr_write, ..) holds ILOCK_EXCL: convert (the
+ * map changes now; nobody reads it before the ILOCK is dropped, but a
+ * direct I/O completion, which the model does not lock).
+ */
 static void xfs_end_ioend_ilocked(wbsim_sim *sim, void *arg)
 {
 	struct xfs_inode *xi = arg;
 	struct xfs_params *p = xi->fs->params;
+	struct wbsim_ioend *io = wbsim_ioend_queue_peek(&xi->ioends);
+	wbsim_time_t cost = xfs_convert(p, xi, io->first, io->nr);
 
 	(void)sim;
-	wbsim_cpus_run(xi->fs->cpus, xi->ioends.worker, p->end_io_cpu_ns,
+	wbsim_cpus_run(xi->fs->cpus, xi->ioends.worker, cost ? cost : p->end_io_cpu_ns,
 		       xfs_end_ioend_converted, xi);
 }
 
@@ -870,6 +1005,7 @@ static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t 
 						   a == g ? goal : a * x->agblocks, want, &start);
 			if (len) {
 				len = MIN(len, want);
+				cost += xfs_alloc_cost(p, xi, &x->ags[a].free);
 				wbsim_freespace_take(&x->ags[a].free, start, len);
 			}
 		}
@@ -880,7 +1016,6 @@ static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t 
 			return G_MAXUINT64;
 		}
 		wbsim_emap_set(&xi->map, pos, len, WBSIM_EXT_UNWRITTEN, start);
-		cost += p->alloc_cpu_ns;
 		pos += len;
 	}
 	return cost;
