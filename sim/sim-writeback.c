@@ -116,10 +116,21 @@ static gboolean trace_is_dat(const char *path)
 	return g_str_has_suffix(path, ".dat");
 }
 
+/*
+ * The user data of a single run's callbacks (wbsim_run_opts.user_data):
+ * the progress line, the --series rows, the --trace text, the fio logs.
+ */
+struct run_hooks {
+	struct run_progress *rp;
+	struct series_out *so;
+	FILE *trace;
+	struct io_logs_out *lo;
+};
+
 /* --trace FILE: one tracepoint line per call. */
 static void write_trace_line(const char *event, const char *line, void *arg)
 {
-	FILE *f = arg;
+	FILE *f = ((struct run_hooks *)arg)->trace;
 
 	(void)event;
 	fputs(line, f);
@@ -206,7 +217,7 @@ static gboolean close_out(FILE *f, const char *opt, const char *path, GError **e
  * @head_done: the column names are in @buf or out
  * @err: errno of the first failed write, or 0
  *
- * The rows are not kept in memory (wbsim_run_opts_set_keep_series()):
+ * The rows are not kept in memory (wbsim_run_opts.stream_series):
  * an hour of simulated time costs no more memory than ten seconds.
  */
 struct series_out {
@@ -302,7 +313,7 @@ static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
 /* wbsim_fio_log_fn */
 static void io_log_write(const char *name, const char *text, gboolean append, void *arg)
 {
-	struct io_logs_out *lo = arg;
+	struct io_logs_out *lo = ((struct run_hooks *)arg)->lo;
 	FILE *f = g_hash_table_lookup(lo->files, name);
 
 	if (!text) {
@@ -340,13 +351,6 @@ static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **err
 	return ok;
 }
 
-struct run_progress;
-
-/* What a single run does at each sample: the progress line, a --series row. */
-struct run_hooks {
-	struct run_progress *rp;
-	struct series_out *so;
-};
 
 /* "45.0%", fio's one decimal, never 100.0% before the end */
 static void add_percent(GString *s, double f)
@@ -444,11 +448,11 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 			     const struct run_options *ro, GError **error)
 {
 	const struct wbsim_sweep_cli *cli = ro->cli;
-	g_autoptr(wbsim_run_opts) opts = wbsim_sweep_cli_run_opts(cli);
+	wbsim_run_opts opts = wbsim_sweep_cli_run_opts(cli);
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
 	struct io_logs_out lo = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL };
-	struct run_hooks hooks = { NULL, NULL };
+	struct run_hooks hooks = { .trace = ro->trace, .lo = &lo };
 	wbsim_result *r;
 	FILE *trace = ro->trace;
 	gboolean dat = trace && trace_is_dat(ro->trace_file);
@@ -457,10 +461,10 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	if (rp.stream) {
 		rp.start_us = g_get_monotonic_time();
 		hooks.rp = &rp;
-		wbsim_run_opts_set_progress_fn(opts, run_progress_line, &hooks);
+		opts.progress_fn = run_progress_line;
 	}
 	if (ro->series_file)
-		wbsim_run_opts_set_sample_fn(opts, run_sample, &hooks);
+		opts.sample_fn = run_sample;
 
 	if (ro->series) {
 		so.path = ro->series_file;
@@ -468,17 +472,18 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		so.buf = g_string_sized_new(SERIES_BUF_BYTES + 4096);
 		hooks.so = &so;
 	}
+	opts.trace_events = (const char *const *)ro->trace_events;
 	if (dat) {
-		wbsim_run_opts_set_trace_dat(opts, (const char *const *)ro->trace_events, TRUE);
+		opts.trace_dat = TRUE;
 	} else if (trace) {
 		/* The kernel's tracefs header, then the events. */
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		      "#              | |         |   |||||     |         |\n", trace);
-		wbsim_run_opts_set_trace_fn(opts, (const char *const *)ro->trace_events,
-					    write_trace_line, trace);
+		opts.trace_fn = write_trace_line;
 	}
-	wbsim_run_opts_set_fio_log_fn(opts, io_log_write, &lo);
-	r = wbsim_run(scn, opts, error);
+	opts.fio_log_fn = io_log_write;
+	opts.user_data = &hooks;
+	r = wbsim_run(scn, &opts, error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);

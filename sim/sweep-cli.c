@@ -83,15 +83,14 @@ gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
 	return TRUE;
 }
 
-wbsim_run_opts *wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli)
+wbsim_run_opts wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli)
 {
-	wbsim_run_opts *opts = wbsim_run_opts_new();
-
-	wbsim_run_opts_set_check(opts, cli->opt_check);
-	wbsim_run_opts_set_name(opts, cli->name);
-	/* the reports of the command-line programs read no series rows */
-	wbsim_run_opts_set_keep_series(opts, FALSE);
-	return opts;
+	return (wbsim_run_opts) {
+		.name = cli->name,
+		.check = cli->opt_check,
+		/* the reports of the command-line programs read no series rows */
+		.stream_series = TRUE,
+	};
 }
 
 gboolean wbsim_sweep_cli_is_sweep(const struct wbsim_sweep_cli *cli)
@@ -380,15 +379,17 @@ const char *wbsim_sweep_cli_done_text(const struct wbsim_sweep_cli *cli,
 char *wbsim_sweep_cli_point(const struct wbsim_sweep_cli *cli, size_t point,
 			    GError **error)
 {
-	g_autoptr(wbsim_run_opts) opts = wbsim_sweep_cli_run_opts(cli);
+	wbsim_run_opts opts = wbsim_sweep_cli_run_opts(cli);
 	struct progress_slot *sl = NULL;
 	char *text;
 
 	if (cli->progress)
 		sl = progress_begin(cli->progress, point);
-	if (sl)
-		wbsim_run_opts_set_sample_fn(opts, progress_sample, sl);
-	text = wbsim_sweep_point_output(cli->sw, point, opts, error);
+	if (sl) {
+		opts.sample_fn = progress_sample;
+		opts.user_data = sl;
+	}
+	text = wbsim_sweep_point_output(cli->sw, point, &opts, error);
 	if (sl)
 		progress_end(sl);
 	return text;

@@ -112,9 +112,9 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 
 /*
  * wbsim_sweep_cli_run_opts() - the run options every run of @cli has
- * (--check, the scenario's name, no series kept): new, to free.
+ * (--check, the scenario's name, no series kept); the name is @cli's.
  */
-wbsim_run_opts *wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli);
+wbsim_run_opts wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli);
 
 /*
  * wbsim_sweep_cli_is_sweep() - whether the run goes through the sweep

@@ -82,6 +82,8 @@ static gboolean run_point(const char *affinity, unsigned int contexts, const cha
 {
 	g_autoptr(wbsim_scenario) scn = e2_point(affinity, contexts, size, error);
 	g_autoptr(wbsim_result) r = NULL;
+	const struct wbsim_result_job *job;
+	const struct wbsim_result_file *file;
 	uint64_t bytes = 0;
 	wbsim_time_t longest = 0;
 
@@ -90,14 +92,14 @@ static gboolean run_point(const char *affinity, unsigned int contexts, const cha
 	r = wbsim_run(scn, NULL, error);
 	if (!r)
 		return FALSE;
-	for (unsigned int j = 0; j < wbsim_result_nr_jobs(r); j++) {
-		bytes += wbsim_result_job_bytes(r, j);
-		longest = MAX(longest, wbsim_result_job_runtime_ns(r, j));
+	for (unsigned int j = 0; (job = wbsim_result_job(r, j)); j++) {
+		bytes += job->bytes;
+		longest = MAX(longest, job->runtime_ns);
 	}
 	out->mib_s = longest ? bytes / 1048576.0 / (longest / 1e9) : 0;
 	out->extents = 0;
-	for (unsigned int f = 0; f < wbsim_result_nr_files(r); f++)
-		out->extents += wbsim_result_file_extents(r, f);
+	for (unsigned int f = 0; (file = wbsim_result_file(r, f)); f++)
+		out->extents += file->extents;
 	return TRUE;
 }
 

@@ -42,6 +42,7 @@
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
 #include <wbsim/cpu-costs.h>
+#include <wbsim/param.h>
 
 WBSIM_BEGIN_DECLS
 

@@ -50,15 +50,15 @@ WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format for
 
 /**
  * wbsim_result_write_trace_dat() - the recorded tracepoints as trace-cmd's trace.dat
- * @r: results of a run with wbsim_run_opts_set_trace_dat()
+ * @r: results of a run with wbsim_run_opts.trace_dat set
  * @f: the file, open for writing
  * @path: its name, for messages
  * @error: WBSIM_ERROR_IO naming @path; WBSIM_ERROR_INVALID_ARGUMENT when
- *	the run recorded nothing (no wbsim_run_opts_set_trace_dat())
+ *	the run recorded nothing (wbsim_run_opts.trace_dat not set)
  *
  * One buffer per simulated CPU, as trace-cmd record writes them
  * (trace-cmd report and KernelShark read the file), with the format files
- * of the events selected by wbsim_run_opts_set_trace_dat() only.
+ * of the events selected by wbsim_run_opts.trace_events only.
  * Return: TRUE, or FALSE with @error set.
  */
 WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,

@@ -7,8 +7,10 @@
  * A struct wbsim_result is owned by the caller of wbsim_run() and
  * independent of the scenario (the scenario may be freed first). Every
  * accessor only reads it, so one result may be read from several threads at
- * once. Indexes run from 0 to the matching count - 1; an index out of range
- * is a programming error (g_return_val_if_fail, then 0 or NULL).
+ * once. The lists (jobs, writeback contexts, files, warnings, series
+ * columns and rows) are read by index from 0; an accessor returns NULL
+ * past a list's end, which ends the walk. A NULL result is a programming
+ * error (g_return_val_if_fail, then NULL or 0).
  * Units are in the names: _ns simulated nanoseconds, _bytes bytes, _pages
  * 4 KiB pages, _kibps KiB/s (fio's bw).
  */
@@ -39,331 +41,167 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_result, wbsim_result_free)
 /* The run                                                                  */
 
 /**
- * wbsim_result_sim_time_ns() - simulated time when the run stopped
- * @r: the results
- *
- * Return: nanoseconds of simulated time.
+ * struct wbsim_result_summary - the run as a whole
+ * @sim_time_ns: simulated time when the run stopped
+ * @seed: the seed the run used ([run] seed)
+ * @affinity: the affinity policy's registry name
+ * @pages_dirtied: pages dirtied over the run (NR_DIRTIED)
+ * @pages_written: pages written back over the run (NR_WRITTEN)
+ * @device: the device preset the run used
+ * @device_bytes: bytes the device completed
+ * @device_requests: requests the device completed (after merging)
+ * @device_utilisation: busy time / elapsed time (iostat's %util / 100)
+ * @n_jobs: fio job clones (wbsim_result_job())
+ * @n_wbs: writeback contexts (wbsim_result_wb())
+ * @n_files: (moment, file) extent records (wbsim_result_file())
+ * @n_warnings: notes the run left (wbsim_result_warning())
+ * @n_series_columns: columns of the series (wbsim_result_series_column())
+ * @n_series_rows: samples kept (wbsim_result_series_row())
  */
-WBSIM_API wbsim_time_t wbsim_result_sim_time_ns(const wbsim_result *r);
+struct wbsim_result_summary {
+	wbsim_time_t sim_time_ns;
+	uint64_t seed;
+	const char *affinity;
+	uint64_t pages_dirtied;
+	uint64_t pages_written;
+	const char *device;
+	uint64_t device_bytes;
+	uint64_t device_requests;
+	double device_utilisation;
+	unsigned int n_jobs;
+	unsigned int n_wbs;
+	unsigned int n_files;
+	unsigned int n_warnings;
+	unsigned int n_series_columns;
+	unsigned int n_series_rows;
+};
 
 /**
- * wbsim_result_seed() - the seed the run used ([run] seed)
+ * wbsim_result_summary() - the run as a whole
  * @r: the results
  *
- * Return: the seed.
+ * Return: the summary, owned by @r (NULL for a NULL @r).
  */
-WBSIM_API uint64_t wbsim_result_seed(const wbsim_result *r);
+WBSIM_API const struct wbsim_result_summary *wbsim_result_summary(const wbsim_result *r);
 
 /**
- * wbsim_result_affinity() - the affinity policy the run used
- * @r: the results
- *
- * Return: its registry name, owned by @r.
- */
-WBSIM_API const char *wbsim_result_affinity(const wbsim_result *r);
-
-/**
- * wbsim_result_pages_dirtied() - pages dirtied over the run (NR_DIRTIED)
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_pages_dirtied(const wbsim_result *r);
-
-/**
- * wbsim_result_pages_written() - pages written back over the run (NR_WRITTEN)
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_pages_written(const wbsim_result *r);
-
-/**
- * wbsim_result_nr_warnings() - number of notes the run left (ignored fio
- * options, timed events and how long they took)
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API unsigned int wbsim_result_nr_warnings(const wbsim_result *r);
-
-/**
- * wbsim_result_warning() - one note
+ * wbsim_result_warning() - a note the run left (an ignored fio option, a
+ * timed event and how long it took)
  * @r: the results
  * @i: its index
  *
- * Return: the text, owned by @r.
+ * Return: the text, owned by @r, or NULL past the last note.
  */
 WBSIM_API const char *wbsim_result_warning(const wbsim_result *r, unsigned int i);
 
 /* ------------------------------------------------------------------------ */
-/* fio jobs (one per clone after numjobs expansion, in job-file order)      */
+/* Records: fio jobs, writeback contexts, files                             */
 
 /**
- * wbsim_result_nr_jobs() - number of fio job clones
- * @r: the results
- *
- * Return: the count.
+ * struct wbsim_result_job - an fio job clone (one per clone after numjobs
+ * expansion, in job-file order)
+ * @name: fio's jobname
+ * @bytes: bytes the job wrote (fio's io_bytes)
+ * @ios: write calls the job made (fio's total_ios)
+ * @runtime_ns: from the job's first write to its end, drain and end_fsync
+ *	included, as fio counts its runtime
+ * @bw_kibps: @bytes / @runtime_ns in KiB/s, fio's bw (0: the job did not
+ *	run)
+ * @iops: write calls per second (0: the job did not run)
+ * @lat_mean_ns: mean latency of the write calls, fio's clat: throttle
+ *	pauses included (0 without writes)
+ * @pauses: balance_dirty_pages() sleeps
+ * @paused_ns: time slept in balance_dirty_pages()
+ * @max_pause_ns: the longest balance_dirty_pages() call (all its sleeps)
  */
-WBSIM_API unsigned int wbsim_result_nr_jobs(const wbsim_result *r);
+struct wbsim_result_job {
+	const char *name;
+	uint64_t bytes;
+	uint64_t ios;
+	wbsim_time_t runtime_ns;
+	double bw_kibps;
+	double iops;
+	double lat_mean_ns;
+	uint64_t pauses;
+	wbsim_time_t paused_ns;
+	wbsim_time_t max_pause_ns;
+};
 
 /**
- * wbsim_result_job_name() - a job's name (fio's jobname)
- * @r: the results
- * @job: its index
- *
- * Return: the name, owned by @r.
+ * struct wbsim_result_wb - a writeback context (index = context number)
+ * @pages_written: pages the context's flusher submitted
+ * @pages_completed: writeback completions charged to the context
+ *	(WB_WRITTEN: also pages tasks wrote back for its inodes)
+ * @write_bandwidth_kibps: the final avg_write_bandwidth, KiB/s
+ * @cpu_ns: CPU time of the context's flusher
  */
-WBSIM_API const char *wbsim_result_job_name(const wbsim_result *r, unsigned int job);
+struct wbsim_result_wb {
+	uint64_t pages_written;
+	uint64_t pages_completed;
+	uint64_t write_bandwidth_kibps;
+	wbsim_time_t cpu_ns;
+};
 
 /**
- * wbsim_result_job_bytes() - bytes the job wrote (fio's io_bytes)
- * @r: the results
- * @job: its index
- *
- * Return: bytes.
+ * struct wbsim_result_file - a file's extents at a [measure] extents
+ * moment (one moment, "end", by default; files x moments records)
+ * @path: the file
+ * @moment: when the record was taken ("end", ...)
+ * @extents: the file's extents as filefrag counts them
+ * @written_by: which contexts' flushers wrote the file, a bitmap: context
+ *	c is bit c (contexts past 63 are not told apart)
  */
-WBSIM_API uint64_t wbsim_result_job_bytes(const wbsim_result *r, unsigned int job);
+struct wbsim_result_file {
+	const char *path;
+	const char *moment;
+	uint64_t extents;
+	uint64_t written_by;
+};
 
-/**
- * wbsim_result_job_ios() - write calls the job made (fio's total_ios)
- * @r: the results
- * @job: its index
+/*
+ * The records are owned by @r and read-only; a later version may add
+ * members at their end (a program never allocates one). Each accessor
+ * returns NULL past the last record, so it is also the iterator:
  *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_job_ios(const wbsim_result *r, unsigned int job);
-
-/**
- * wbsim_result_job_runtime_ns() - from the job's first write to its end,
- * drain and end_fsync included, as fio counts its runtime
- * @r: the results
- * @job: its index
+ *   const struct wbsim_result_job *job;
  *
- * Return: nanoseconds.
+ *   for (unsigned int j = 0; (job = wbsim_result_job(r, j)); j++)
+ *           printf("%s %" PRIu64 "\n", job->name, job->bytes);
  */
-WBSIM_API wbsim_time_t wbsim_result_job_runtime_ns(const wbsim_result *r, unsigned int job);
+
+/** wbsim_result_job() - job @i of @r, or NULL past the last. */
+WBSIM_API const struct wbsim_result_job *wbsim_result_job(const wbsim_result *r, unsigned int i);
 
 /**
- * wbsim_result_job_bw_kibps() - the job's bandwidth as fio reports bw
+ * wbsim_result_job_lat_percentile_ns() - a percentile of job @i's write
+ * latency, from fio's log-linear buckets as fio computes clat_ns percentiles
  * @r: the results
- * @job: its index
- *
- * Return: bytes / runtime in KiB/s (0 for a job that did not run).
- */
-WBSIM_API double wbsim_result_job_bw_kibps(const wbsim_result *r, unsigned int job);
-
-/**
- * wbsim_result_job_iops() - the job's write calls per second
- * @r: the results
- * @job: its index
- *
- * Return: IOPS (0 for a job that did not run).
- */
-WBSIM_API double wbsim_result_job_iops(const wbsim_result *r, unsigned int job);
-
-/**
- * wbsim_result_job_lat_mean_ns() - mean latency of the job's write calls
- * (fio's clat: throttle pauses included)
- * @r: the results
- * @job: its index
- *
- * Return: nanoseconds (0 without writes).
- */
-WBSIM_API double wbsim_result_job_lat_mean_ns(const wbsim_result *r, unsigned int job);
-
-/**
- * wbsim_result_job_lat_percentile_ns() - a percentile of the write latency,
- * from fio's log-linear buckets as fio computes clat_ns percentiles
- * @r: the results
- * @job: its index
+ * @i: the job
  * @percent: 0 < @percent <= 100 (e.g. 99.9)
  *
- * Return: nanoseconds (0 without writes).
+ * Return: nanoseconds (0 without writes, past the last job or for a
+ * @percent out of range).
  */
-WBSIM_API uint64_t wbsim_result_job_lat_percentile_ns(const wbsim_result *r, unsigned int job,
+WBSIM_API uint64_t wbsim_result_job_lat_percentile_ns(const wbsim_result *r, unsigned int i,
 						      double percent);
 
-/**
- * wbsim_result_job_pauses() - balance_dirty_pages() sleeps of the job
- * @r: the results
- * @job: its index
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_job_pauses(const wbsim_result *r, unsigned int job);
+/** wbsim_result_wb() - writeback context @i of @r, or NULL past the last. */
+WBSIM_API const struct wbsim_result_wb *wbsim_result_wb(const wbsim_result *r, unsigned int i);
 
-/**
- * wbsim_result_job_paused_ns() - total time the job slept in
- * balance_dirty_pages()
- * @r: the results
- * @job: its index
- *
- * Return: nanoseconds.
- */
-WBSIM_API wbsim_time_t wbsim_result_job_paused_ns(const wbsim_result *r, unsigned int job);
-
-/**
- * wbsim_result_job_max_pause_ns() - the job's longest balance_dirty_pages()
- * call (all its sleeps)
- * @r: the results
- * @job: its index
- *
- * Return: nanoseconds.
- */
-WBSIM_API wbsim_time_t wbsim_result_job_max_pause_ns(const wbsim_result *r, unsigned int job);
-
-/* ------------------------------------------------------------------------ */
-/* Writeback contexts (index = context number)                              */
-
-/**
- * wbsim_result_nr_wbs() - number of writeback contexts
- * @r: the results
- *
- * Return: the count ([writeback] contexts, resolved).
- */
-WBSIM_API unsigned int wbsim_result_nr_wbs(const wbsim_result *r);
-
-/**
- * wbsim_result_wb_pages_written() - pages the context's flusher submitted
- * @r: the results
- * @wb: the context
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_wb_pages_written(const wbsim_result *r, unsigned int wb);
-
-/**
- * wbsim_result_wb_pages_completed() - writeback completions charged to the
- * context (WB_WRITTEN: also pages tasks wrote back for its inodes)
- * @r: the results
- * @wb: the context
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_wb_pages_completed(const wbsim_result *r, unsigned int wb);
-
-/**
- * wbsim_result_wb_write_bandwidth_kibps() - the context's final
- * avg_write_bandwidth
- * @r: the results
- * @wb: the context
- *
- * Return: KiB/s.
- */
-WBSIM_API uint64_t wbsim_result_wb_write_bandwidth_kibps(const wbsim_result *r, unsigned int wb);
-
-/**
- * wbsim_result_wb_cpu_ns() - CPU time of the context's flusher
- * @r: the results
- * @wb: the context
- *
- * Return: nanoseconds.
- */
-WBSIM_API wbsim_time_t wbsim_result_wb_cpu_ns(const wbsim_result *r, unsigned int wb);
-
-/* ------------------------------------------------------------------------ */
-/* The device                                                               */
-
-/**
- * wbsim_result_device_name() - the device preset the run used
- * @r: the results
- *
- * Return: the name, owned by @r.
- */
-WBSIM_API const char *wbsim_result_device_name(const wbsim_result *r);
-
-/**
- * wbsim_result_device_bytes() - bytes the device completed
- * @r: the results
- *
- * Return: bytes.
- */
-WBSIM_API uint64_t wbsim_result_device_bytes(const wbsim_result *r);
-
-/**
- * wbsim_result_device_requests() - requests the device completed (after
- * merging)
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_device_requests(const wbsim_result *r);
-
-/**
- * wbsim_result_device_utilisation() - busy time / elapsed time (iostat's
- * %util / 100)
- * @r: the results
- *
- * Return: a fraction in [0, 1].
- */
-WBSIM_API double wbsim_result_device_utilisation(const wbsim_result *r);
-
-/* ------------------------------------------------------------------------ */
-/* Files: extent counts at each [measure] extents moment                   */
-
-/**
- * wbsim_result_nr_files() - number of (moment, file) extent records
- * @r: the results
- *
- * Return: the count (files x moments; one moment, "end", by default).
- */
-WBSIM_API unsigned int wbsim_result_nr_files(const wbsim_result *r);
-
-/**
- * wbsim_result_file_path() - the file of a record
- * @r: the results
- * @i: the record
- *
- * Return: the path, owned by @r.
- */
-WBSIM_API const char *wbsim_result_file_path(const wbsim_result *r, unsigned int i);
-
-/**
- * wbsim_result_file_moment() - when the record was taken ("end", ...)
- * @r: the results
- * @i: the record
- *
- * Return: the moment's name, owned by @r.
- */
-WBSIM_API const char *wbsim_result_file_moment(const wbsim_result *r, unsigned int i);
-
-/**
- * wbsim_result_file_extents() - the file's extents as filefrag counts them
- * @r: the results
- * @i: the record
- *
- * Return: the count.
- */
-WBSIM_API uint64_t wbsim_result_file_extents(const wbsim_result *r, unsigned int i);
-
-/**
- * wbsim_result_file_written_by() - which contexts' flushers wrote the file
- * @r: the results
- * @i: the record
- *
- * Return: a bitmap, context c is bit c (contexts past 63 are not told apart).
- */
-WBSIM_API uint64_t wbsim_result_file_written_by(const wbsim_result *r, unsigned int i);
+/** wbsim_result_file() - file record @i of @r, or NULL past the last. */
+WBSIM_API const struct wbsim_result_file *wbsim_result_file(const wbsim_result *r,
+							    unsigned int i);
 
 /* ------------------------------------------------------------------------ */
 /* The time series (one row every [run] series_interval, plus the end)     */
-
-/**
- * wbsim_result_series_nr_columns() - number of columns of the series
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API unsigned int wbsim_result_series_nr_columns(const wbsim_result *r);
 
 /**
  * wbsim_result_series_column() - a column's name
  * @r: the results
  * @col: the column; 0 is "time_s"
  *
- * Return: the name ("dirty_pages", "wb0_written_pages", ... as sim-writeback --series
- * heads its columns), owned by @r.
+ * Return: the name ("dirty_pages", "wb0_written_pages", ... as sim-writeback
+ * --series heads its columns), owned by @r, or NULL past the last column.
  */
 WBSIM_API const char *wbsim_result_series_column(const wbsim_result *r, unsigned int col);
 
@@ -377,78 +215,14 @@ WBSIM_API const char *wbsim_result_series_column(const wbsim_result *r, unsigned
 WBSIM_API int wbsim_result_series_find_column(const wbsim_result *r, const char *name);
 
 /**
- * wbsim_result_series_nr_rows() - number of samples
- * @r: the results
- *
- * Return: the count.
- */
-WBSIM_API unsigned int wbsim_result_series_nr_rows(const wbsim_result *r);
-
-/**
- * wbsim_result_series_value() - one value of the series
- * @r: the results
- * @row: the sample
- * @col: the column
- *
- * Return: the value (pages, KiB/s, bytes, ms or s, as the column says).
- */
-WBSIM_API double wbsim_result_series_value(const wbsim_result *r, unsigned int row,
-					   unsigned int col);
-
-/**
  * wbsim_result_series_row() - one sample, every column
  * @r: the results
- * @row: 0 .. wbsim_result_series_nr_rows() - 1
+ * @row: the sample
  *
- * Return: wbsim_result_series_nr_columns() values in column order, owned
- * by @r.
+ * Return: n_series_columns values in column order (pages, KiB/s, bytes, ms
+ * or s, as each column says), owned by @r, or NULL past the last row.
  */
 WBSIM_API const double *wbsim_result_series_row(const wbsim_result *r, unsigned int row);
-
-/* ------------------------------------------------------------------------ */
-/* Iterators                                                                */
-
-/**
- * struct wbsim_result_iter - a walk over one list of a result: its jobs,
- * its writeback contexts, its file records or its series rows
- *
- *   wbsim_result_iter it;
- *   unsigned int j;
- *
- *   wbsim_result_iter_jobs(&it, r);
- *   while (wbsim_result_iter_next(&it, &j))
- *           printf("%s %" PRIu64 "\n", wbsim_result_job_name(r, j),
- *                  wbsim_result_job_bytes(r, j));
- *
- * Lives on the caller's stack; its members are private.
- */
-typedef struct wbsim_result_iter {
-	/*< private >*/
-	const wbsim_result *r;
-	unsigned int next;
-	unsigned int n;
-} wbsim_result_iter;
-
-/** wbsim_result_iter_jobs() - start @it over the jobs of @r (wbsim_result_job_*()). */
-WBSIM_API void wbsim_result_iter_jobs(wbsim_result_iter *it, const wbsim_result *r);
-
-/** wbsim_result_iter_wbs() - start @it over the writeback contexts of @r (wbsim_result_wb_*()). */
-WBSIM_API void wbsim_result_iter_wbs(wbsim_result_iter *it, const wbsim_result *r);
-
-/** wbsim_result_iter_files() - start @it over the file records of @r (wbsim_result_file_*()). */
-WBSIM_API void wbsim_result_iter_files(wbsim_result_iter *it, const wbsim_result *r);
-
-/** wbsim_result_iter_series() - start @it over the series rows of @r (wbsim_result_series_row()). */
-WBSIM_API void wbsim_result_iter_series(wbsim_result_iter *it, const wbsim_result *r);
-
-/**
- * wbsim_result_iter_next() - the next index of the list @it walks
- * @it: the iterator, started by a wbsim_result_iter_*() call
- * @index: set to the index (for the list's accessors), or NULL
- *
- * Return: TRUE with @index set, or FALSE at the end of the list.
- */
-WBSIM_API gboolean wbsim_result_iter_next(wbsim_result_iter *it, unsigned int *index);
 
 WBSIM_END_DECLS
 

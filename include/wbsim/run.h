@@ -120,7 +120,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario_builder, wbsim_scenario_builder_fre
  *	first is "time_s"), valid during the call
  * @values: the row, one value per column, valid during the call
  * @n_columns: number of columns
- * @user_data: as registered
+ * @user_data: wbsim_run_opts.user_data
  *
  * Runs inside the simulation, in the thread that called wbsim_run(); the
  * simulation waits for it. It must not call into the same run.
@@ -134,7 +134,7 @@ typedef void (*wbsim_sample_fn)(wbsim_time_t now_ns, const char *const *columns,
  * @event: the event name ("balance_dirty_pages", "writeback_start", ...)
  * @line: the whole line in ftrace text format, without newline, valid
  *	during the call (what sim-writeback --trace writes)
- * @user_data: as registered
+ * @user_data: wbsim_run_opts.user_data
  *
  * Runs inside the simulation, as wbsim_sample_fn.
  */
@@ -157,7 +157,7 @@ enum wbsim_point {
  * @job: for WBSIM_POINT_JOB_END the job's index (wbsim_result_job_*()
  *	order), else -1
  * @job_name: the job's name, or NULL
- * @user_data: as registered
+ * @user_data: wbsim_run_opts.user_data
  *
  * Runs inside the simulation (WBSIM_POINT_RUN_END: just before wbsim_run()
  * returns), as wbsim_sample_fn.
@@ -169,133 +169,18 @@ typedef void (*wbsim_point_fn)(enum wbsim_point point, wbsim_time_t now_ns, int 
 /* Run options                                                              */
 
 /**
- * typedef wbsim_run_opts - how to run (opaque): checks and callbacks
- */
-typedef struct wbsim_run_opts wbsim_run_opts;
-
-/**
- * wbsim_run_opts_new() - options with no check and no callback
- *
- * Thread safety: safe from any thread. Options are read, never written, by
- * wbsim_run(), so one set may serve runs in several threads if its
- * callbacks are thread-safe.
- * Return: new options; free them with wbsim_run_opts_free().
- */
-WBSIM_API wbsim_run_opts *wbsim_run_opts_new(void);
-
-/**
- * wbsim_run_opts_free() - free options (NULL is fine)
- * @opts: the options
- *
- * Thread safety: not while a run uses them.
- */
-WBSIM_API void wbsim_run_opts_free(wbsim_run_opts *opts);
-
-/**
- * wbsim_run_opts_set_check() - verify the model's invariants while running
- * @opts: the options
- * @check: TRUE to stop at the first violation with WBSIM_ERROR_SIMULATION
- *	(sim-writeback --check); slower
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_check(wbsim_run_opts *opts, gboolean check);
-
-/**
- * wbsim_run_opts_set_sample_fn() - call @fn at each sample of the series
- * @opts: the options
- * @fn: the callback, or NULL to remove it
- * @user_data: passed to @fn
- *
- * Samples are taken every [run] series_interval and once at the end.
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_sample_fn(wbsim_run_opts *opts, wbsim_sample_fn fn,
-					    void *user_data);
-
-/**
- * wbsim_run_opts_set_trace_fn() - call @fn for tracepoints
- * @opts: the options
- * @events: NULL-terminated event names to deliver, or NULL for every
- *	event; copied
- * @fn: the callback, or NULL to remove it (and turn tracing off)
- * @user_data: passed to @fn
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *const *events,
-					   wbsim_trace_fn fn, void *user_data);
-
-/**
- * wbsim_run_opts_set_trace_dat() - record tracepoints for trace-cmd's trace.dat
- * @opts: the options
- * @events: NULL-terminated event names to record, or NULL for every
- *	event; copied
- * @record: TRUE to record them in the result (write them with
- *	wbsim_result_write_trace_dat()), FALSE not to
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
-					    gboolean record);
-
-/**
- * wbsim_run_opts_set_point_fn() - call @fn at each measurement point
- * @opts: the options
- * @fn: the callback, or NULL to remove it
- * @user_data: passed to @fn
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn,
-					   void *user_data);
-
-/**
- * wbsim_run_opts_set_name() - the scenario's name in the reports
- * @opts: the options
- * @name: the name (a file name, as the user gave it; copied), or NULL for
- *	"-"
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name);
-
-/**
- * wbsim_run_opts_set_keep_series() - whether the result keeps the series
- * @opts: the options
- * @keep: TRUE (the default): the rows stay in the result
- *	(wbsim_result_series_value()); FALSE: each row goes to the sample
- *	callback only and the result keeps the column names, so memory stays
- *	flat however long the run
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_keep_series(wbsim_run_opts *opts, gboolean keep);
-
-/**
  * typedef wbsim_progress_fn - how far a run is, at each sample
  * @now_ns: simulated time
  * @fraction: 0..1, the jobs' mean progress or the share of [run]
  *	time_limit simulated, whichever is further
  * @jobs_running: jobs started and not finished
  * @bytes: bytes all jobs have written so far
- * @user_data: as registered
+ * @user_data: wbsim_run_opts.user_data
  *
  * Runs inside the simulation, as wbsim_sample_fn.
  */
 typedef void (*wbsim_progress_fn)(wbsim_time_t now_ns, double fraction,
 				  unsigned int jobs_running, uint64_t bytes, void *user_data);
-
-/**
- * wbsim_run_opts_set_progress_fn() - call @fn at each sample with the progress
- * @opts: the options
- * @fn: the callback, or NULL to remove it
- * @user_data: passed to @fn
- *
- * Thread safety: not while a run uses @opts.
- */
-WBSIM_API void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progress_fn fn,
-					      void *user_data);
 
 /**
  * typedef wbsim_fio_log_fn - a piece of a job's fio log (write_bw_log,
@@ -304,7 +189,7 @@ WBSIM_API void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progre
  * @text: lines to append, or NULL: the log is opened (several jobs may
  *	open the same name; @append says whether fio would append)
  * @append: for @text NULL, open for appending rather than truncate
- * @user_data: as registered
+ * @user_data: wbsim_run_opts.user_data
  *
  * Runs inside the simulation, as wbsim_sample_fn.
  */
@@ -312,15 +197,57 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
 				 void *user_data);
 
 /**
- * wbsim_run_opts_set_fio_log_fn() - where the jobs' fio logs go
- * @opts: the options
- * @fn: the callback, or NULL: logs are not written and the result warns
- * @user_data: passed to @fn
+ * struct wbsim_run_opts - how to run: checks, outputs and callbacks, all
+ * in one struct the caller fills
+ * @name: the scenario's name in the reports (a file name, as the user
+ *	gave it), or NULL for "-"
+ * @check: verify the model's invariants while running and stop at the
+ *	first violation with WBSIM_ERROR_SIMULATION (sim-writeback --check);
+ *	slower
+ * @stream_series: FALSE: the series rows stay in the result
+ *	(wbsim_result_series_row()); TRUE: each row goes to @sample_fn only
+ *	and the result keeps the column names, so memory stays flat however
+ *	long the run
+ * @trace_events: NULL-terminated tracepoint names that @trace_fn receives
+ *	and @trace_dat records, or NULL for every event
+ * @trace_dat: record the tracepoints in the result for trace-cmd's
+ *	trace.dat (wbsim_result_write_trace_dat())
+ * @sample_fn: called at each sample of the series (every [run]
+ *	series_interval and once at the end), or NULL
+ * @trace_fn: called for each tracepoint of @trace_events, or NULL (no
+ *	tracing)
+ * @point_fn: called at each measurement point, or NULL
+ * @progress_fn: called at each sample with the run's progress, or NULL
+ * @fio_log_fn: where the jobs' fio logs go, or NULL: logs are not
+ *	written and the result warns
+ * @user_data: passed to every callback
+ * @reserved: zero (room for later options without a new ABI)
  *
- * Thread safety: not while a run uses @opts.
+ * Zero is the default of every member, so a program names only what it
+ * sets:
+ *
+ *   const wbsim_run_opts opts = { .check = TRUE, .sample_fn = on_sample,
+ *                                 .user_data = &state };
+ *   g_autoptr(wbsim_result) r = wbsim_run(scn, &opts, &error);
+ *
+ * wbsim_run() reads the options (and the strings they point to) while it
+ * runs and keeps nothing of them; one set may serve runs in several
+ * threads if its callbacks are thread-safe.
  */
-WBSIM_API void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log_fn fn,
-					     void *user_data);
+typedef struct wbsim_run_opts {
+	const char *name;
+	gboolean check;
+	gboolean stream_series;
+	const char *const *trace_events;
+	gboolean trace_dat;
+	wbsim_sample_fn sample_fn;
+	wbsim_trace_fn trace_fn;
+	wbsim_point_fn point_fn;
+	wbsim_progress_fn progress_fn;
+	wbsim_fio_log_fn fio_log_fn;
+	void *user_data;
+	void *reserved[4];
+} wbsim_run_opts;
 
 /**
  * wbsim_trace_events_select() - the tracepoints a trace-cmd record -e list names
@@ -329,11 +256,9 @@ WBSIM_API void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log
  * @error: WBSIM_ERROR_INVALID_VALUE naming an item that matches no event
  *
  * Return: the event names, NULL-terminated (g_strfreev() them; they suit
- * wbsim_run_opts_set_trace_fn()), or NULL with @error set.
+ * wbsim_run_opts.trace_events), or NULL with @error set.
  */
 WBSIM_API char **wbsim_trace_events_select(const char *list, GError **error);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_run_opts, wbsim_run_opts_free)
 
 /* ------------------------------------------------------------------------ */
 /* Running                                                                  */
@@ -343,11 +268,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_run_opts, wbsim_run_opts_free)
  * @scn: the scenario; only read, so one scenario may be run by several
  *	threads at once
  * @opts: options, or NULL for none
- * @error: WBSIM_ERROR_INVALID_ARGUMENT for a NULL @scn; bad input the
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT for a NULL @scn, a name of
+ *	@opts->trace_events that no tracepoint has, or a @opts->reserved
+ *	member that is not zero; bad input the
  *	loader could not see (a device or filesystem
  *	parameter, a job that cannot be modelled; WBSIM_ERROR_INVALID_VALUE,
  *	WBSIM_ERROR_UNSUPPORTED), or WBSIM_ERROR_SIMULATION (an invariant
- *	broke under wbsim_run_opts_set_check(), a model failed)
+ *	broke under wbsim_run_opts.check, a model failed)
  *
  * The same scenario gives the same results in every run (the simulation's
  * random generator is seeded from [run] seed).

@@ -16,12 +16,21 @@
  * @dat: the tracepoints recorded for trace.dat, or NULL
  * @dat_events: the events selected for trace.dat (NULL: all), whose
  *	format files the file stores
+ * @summary: the public summary, filled when the handle is made
+ * @jobs: the public job records (struct wbsim_result_job), as @summary
+ * @wbs: the public writeback context records (struct wbsim_result_wb)
+ * @files: the public file records (struct wbsim_result_file), made at
+ *	the first wbsim_result_file() (a run may measure 500,000 files)
  */
 struct wbsim_result {
 	struct wbsim_run_result *r;
 	const struct wbsim_scenario *scn;
 	struct wbsim_trace_dat *dat;
 	char **dat_events;
+	struct wbsim_result_summary summary;
+	GArray *jobs;
+	GArray *wbs;
+	GArray *files;
 };
 
 /* Take ownership of @rr in a new public handle. */

@@ -82,7 +82,7 @@ gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f, const char
 	wbsim_check_arg(r != NULL && f != NULL && path != NULL, FALSE, error);
 	if (!r->dat) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "%s: the run recorded no tracepoints: expected wbsim_run_opts_set_trace_dat()",
+			    "%s: the run recorded no tracepoints: expected wbsim_run_opts.trace_dat",
 			    path);
 		return FALSE;
 	}

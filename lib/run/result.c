@@ -10,11 +10,81 @@
 #include "report/trace-dat.h"
 #include "core/lat-hist.h"
 
+/* The public record of internal job @j. */
+static struct wbsim_result_job job_record(const struct wbsim_job_result *j)
+{
+	struct wbsim_result_job o = {
+		.name = j->name,
+		.bytes = j->io_bytes,
+		.ios = j->total_ios,
+		.runtime_ns = j->runtime_ns,
+		.lat_mean_ns = j->clat.n ? wbsim_lat_hist_mean(&j->clat) : 0,
+		.pauses = j->pauses,
+		.paused_ns = j->paused_ns,
+		.max_pause_ns = j->max_pause_ns,
+	};
+
+	if (j->runtime_ns) {
+		double secs = (double)j->runtime_ns / 1e9;
+
+		o.bw_kibps = (double)j->io_bytes / 1024.0 / secs;
+		o.iops = (double)j->total_ios / secs;
+	}
+	return o;
+}
+
+/* The public record of internal writeback context @w. */
+static struct wbsim_result_wb wb_record(const struct wbsim_wb_result *w)
+{
+	return (struct wbsim_result_wb) {
+		.pages_written = w->pages_written,
+		.pages_completed = w->pages_completed,
+		.write_bandwidth_kibps = w->avg_write_bandwidth * 4,	/* pages/s -> KiB/s */
+		.cpu_ns = w->cpu_ns,
+	};
+}
+
+static unsigned int series_rows(const struct wbsim_run_result *rr)
+{
+	guint n = rr->series.columns->len;
+
+	return n ? rr->series.values->len / n : 0;
+}
+
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr)
 {
 	wbsim_result *r = g_new0(wbsim_result, 1);
 
 	r->r = rr;
+	r->summary = (struct wbsim_result_summary) {
+		.sim_time_ns = rr->sim_ns,
+		.seed = rr->seed,
+		.affinity = rr->affinity,
+		.pages_dirtied = rr->nr_dirtied,
+		.pages_written = rr->nr_written,
+		.device = rr->device,
+		.device_bytes = rr->device_stats.bytes,
+		.device_requests = rr->device_stats.requests,
+		.device_utilisation = rr->device_stats.utilisation,
+		.n_jobs = rr->jobs->len,
+		.n_wbs = rr->wbs->len,
+		.n_files = rr->extents->len,
+		.n_warnings = rr->warnings->len,
+		.n_series_columns = rr->series.columns->len,
+		.n_series_rows = series_rows(rr),
+	};
+	r->jobs = g_array_sized_new(FALSE, FALSE, sizeof(struct wbsim_result_job), rr->jobs->len);
+	for (guint i = 0; i < rr->jobs->len; i++) {
+		struct wbsim_result_job o = job_record(rr->jobs->pdata[i]);
+
+		g_array_append_val(r->jobs, o);
+	}
+	r->wbs = g_array_sized_new(FALSE, FALSE, sizeof(struct wbsim_result_wb), rr->wbs->len);
+	for (guint i = 0; i < rr->wbs->len; i++) {
+		struct wbsim_result_wb o = wb_record(rr->wbs->pdata[i]);
+
+		g_array_append_val(r->wbs, o);
+	}
 	return r;
 }
 
@@ -25,271 +95,97 @@ void wbsim_result_free(wbsim_result *r)
 	wbsim_run_result_free(r->r);
 	wbsim_trace_dat_free(r->dat);
 	g_strfreev(r->dat_events);
+	g_array_unref(r->jobs);
+	g_array_unref(r->wbs);
+	if (r->files)
+		g_array_unref(r->files);
 	g_free(r);
 }
 
-wbsim_time_t wbsim_result_sim_time_ns(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->sim_ns;
-}
-
-uint64_t wbsim_result_seed(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->seed;
-}
-
-const char *wbsim_result_affinity(const wbsim_result *r)
+const struct wbsim_result_summary *wbsim_result_summary(const wbsim_result *r)
 {
 	g_return_val_if_fail(r != NULL, NULL);
-	return r->r->affinity;
-}
-
-uint64_t wbsim_result_pages_dirtied(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->nr_dirtied;
-}
-
-uint64_t wbsim_result_pages_written(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->nr_written;
-}
-
-unsigned int wbsim_result_nr_warnings(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->warnings->len;
+	return &r->summary;
 }
 
 const char *wbsim_result_warning(const wbsim_result *r, unsigned int i)
 {
-	g_return_val_if_fail(r != NULL && i < r->r->warnings->len, NULL);
-	return r->r->warnings->pdata[i];
+	g_return_val_if_fail(r != NULL, NULL);
+	return i < r->r->warnings->len ? r->r->warnings->pdata[i] : NULL;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Jobs                                                                     */
+/* Records                                                                  */
 
-static const struct wbsim_job_result *job_of(const wbsim_result *r, unsigned int job)
+const struct wbsim_result_job *wbsim_result_job(const wbsim_result *r, unsigned int i)
 {
-	if (!r || job >= r->r->jobs->len)
-		return NULL;
-	return r->r->jobs->pdata[job];
+	g_return_val_if_fail(r != NULL, NULL);
+	return i < r->jobs->len ? &g_array_index(r->jobs, struct wbsim_result_job, i) : NULL;
 }
 
-#define JOB_OR(r, i, fail) \
-	const struct wbsim_job_result *j = job_of(r, i); \
-	g_return_val_if_fail(j != NULL, fail)
-
-unsigned int wbsim_result_nr_jobs(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->jobs->len;
-}
-
-const char *wbsim_result_job_name(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, NULL);
-	return j->name;
-}
-
-uint64_t wbsim_result_job_bytes(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->io_bytes;
-}
-
-uint64_t wbsim_result_job_ios(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->total_ios;
-}
-
-wbsim_time_t wbsim_result_job_runtime_ns(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->runtime_ns;
-}
-
-double wbsim_result_job_bw_kibps(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	if (!j->runtime_ns)
-		return 0;
-	return (double)j->io_bytes / 1024.0 / ((double)j->runtime_ns / 1e9);
-}
-
-double wbsim_result_job_iops(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	if (!j->runtime_ns)
-		return 0;
-	return (double)j->total_ios / ((double)j->runtime_ns / 1e9);
-}
-
-double wbsim_result_job_lat_mean_ns(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->clat.n ? wbsim_lat_hist_mean(&j->clat) : 0;
-}
-
-uint64_t wbsim_result_job_lat_percentile_ns(const wbsim_result *r, unsigned int job,
+uint64_t wbsim_result_job_lat_percentile_ns(const wbsim_result *r, unsigned int i,
 					    double percent)
 {
-	JOB_OR(r, job, 0);
+	const struct wbsim_job_result *j;
+
+	g_return_val_if_fail(r != NULL, 0);
 	g_return_val_if_fail(percent > 0 && percent <= 100, 0);
+	if (i >= r->r->jobs->len)
+		return 0;
+	j = r->r->jobs->pdata[i];
 	return j->clat.n ? wbsim_lat_hist_percentile(&j->clat, percent) : 0;
 }
 
-uint64_t wbsim_result_job_pauses(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->pauses;
-}
-
-wbsim_time_t wbsim_result_job_paused_ns(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->paused_ns;
-}
-
-wbsim_time_t wbsim_result_job_max_pause_ns(const wbsim_result *r, unsigned int job)
-{
-	JOB_OR(r, job, 0);
-	return j->max_pause_ns;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Writeback contexts                                                       */
-
-static const struct wbsim_wb_result *wb_of(const wbsim_result *r, unsigned int wb)
-{
-	if (!r || wb >= r->r->wbs->len)
-		return NULL;
-	return r->r->wbs->pdata[wb];
-}
-
-#define WB_OR(r, i, fail) \
-	const struct wbsim_wb_result *w = wb_of(r, i); \
-	g_return_val_if_fail(w != NULL, fail)
-
-unsigned int wbsim_result_nr_wbs(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->wbs->len;
-}
-
-uint64_t wbsim_result_wb_pages_written(const wbsim_result *r, unsigned int wb)
-{
-	WB_OR(r, wb, 0);
-	return w->pages_written;
-}
-
-uint64_t wbsim_result_wb_pages_completed(const wbsim_result *r, unsigned int wb)
-{
-	WB_OR(r, wb, 0);
-	return w->pages_completed;
-}
-
-uint64_t wbsim_result_wb_write_bandwidth_kibps(const wbsim_result *r, unsigned int wb)
-{
-	WB_OR(r, wb, 0);
-	return w->avg_write_bandwidth * 4;	/* pages/s -> KiB/s */
-}
-
-wbsim_time_t wbsim_result_wb_cpu_ns(const wbsim_result *r, unsigned int wb)
-{
-	WB_OR(r, wb, 0);
-	return w->cpu_ns;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Device                                                                   */
-
-const char *wbsim_result_device_name(const wbsim_result *r)
+const struct wbsim_result_wb *wbsim_result_wb(const wbsim_result *r, unsigned int i)
 {
 	g_return_val_if_fail(r != NULL, NULL);
-	return r->r->device;
+	return i < r->wbs->len ? &g_array_index(r->wbs, struct wbsim_result_wb, i) : NULL;
 }
 
-uint64_t wbsim_result_device_bytes(const wbsim_result *r)
+/* The file records, made once (several threads may read @r at once). */
+static GArray *file_records(const wbsim_result *r)
 {
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->device_stats.bytes;
+	wbsim_result *w = (wbsim_result *)r;	/* the records are a cache */
+
+	if (g_once_init_enter(&w->files)) {
+		const GPtrArray *ext = r->r->extents;
+		GArray *files = g_array_sized_new(FALSE, FALSE, sizeof(struct wbsim_result_file),
+						  ext->len);
+
+		for (guint i = 0; i < ext->len; i++) {
+			const struct wbsim_extent_result *e = ext->pdata[i];
+			struct wbsim_result_file o = {
+				.path = e->path,
+				.moment = e->moment,
+				.extents = e->filefrag,
+				.written_by = e->written_by,
+			};
+
+			g_array_append_val(files, o);
+		}
+		g_once_init_leave(&w->files, files);
+	}
+	return w->files;
 }
 
-uint64_t wbsim_result_device_requests(const wbsim_result *r)
+const struct wbsim_result_file *wbsim_result_file(const wbsim_result *r, unsigned int i)
 {
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->device_stats.requests;
-}
+	GArray *files;
 
-double wbsim_result_device_utilisation(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->device_stats.utilisation;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-
-static const struct wbsim_extent_result *file_of(const wbsim_result *r, unsigned int i)
-{
-	if (!r || i >= r->r->extents->len)
+	g_return_val_if_fail(r != NULL, NULL);
+	if (i >= r->r->extents->len)
 		return NULL;
-	return r->r->extents->pdata[i];
-}
-
-#define FILE_OR(r, i, fail) \
-	const struct wbsim_extent_result *e = file_of(r, i); \
-	g_return_val_if_fail(e != NULL, fail)
-
-unsigned int wbsim_result_nr_files(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->extents->len;
-}
-
-const char *wbsim_result_file_path(const wbsim_result *r, unsigned int i)
-{
-	FILE_OR(r, i, NULL);
-	return e->path;
-}
-
-const char *wbsim_result_file_moment(const wbsim_result *r, unsigned int i)
-{
-	FILE_OR(r, i, NULL);
-	return e->moment;
-}
-
-uint64_t wbsim_result_file_extents(const wbsim_result *r, unsigned int i)
-{
-	FILE_OR(r, i, 0);
-	return e->filefrag;
-}
-
-uint64_t wbsim_result_file_written_by(const wbsim_result *r, unsigned int i)
-{
-	FILE_OR(r, i, 0);
-	return e->written_by;
+	files = file_records(r);
+	return &g_array_index(files, struct wbsim_result_file, i);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Time series                                                              */
 
-unsigned int wbsim_result_series_nr_columns(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	return r->r->series.columns->len;
-}
-
 const char *wbsim_result_series_column(const wbsim_result *r, unsigned int col)
 {
-	g_return_val_if_fail(r != NULL && col < r->r->series.columns->len, NULL);
-	return r->r->series.columns->pdata[col];
+	g_return_val_if_fail(r != NULL, NULL);
+	return col < r->r->series.columns->len ? r->r->series.columns->pdata[col] : NULL;
 }
 
 int wbsim_result_series_find_column(const wbsim_result *r, const char *name)
@@ -301,72 +197,11 @@ int wbsim_result_series_find_column(const wbsim_result *r, const char *name)
 	return -1;
 }
 
-unsigned int wbsim_result_series_nr_rows(const wbsim_result *r)
-{
-	g_return_val_if_fail(r != NULL, 0);
-	if (!r->r->series.columns->len)
-		return 0;
-	return r->r->series.values->len / r->r->series.columns->len;
-}
-
-double wbsim_result_series_value(const wbsim_result *r, unsigned int row, unsigned int col)
-{
-	unsigned int n;
-
-	g_return_val_if_fail(r != NULL, 0);
-	n = r->r->series.columns->len;
-	g_return_val_if_fail(col < n && row < wbsim_result_series_nr_rows(r), 0);
-	return g_array_index(r->r->series.values, double, (gsize)row * n + col);
-}
-
 const double *wbsim_result_series_row(const wbsim_result *r, unsigned int row)
 {
-	g_return_val_if_fail(r != NULL && row < wbsim_result_series_nr_rows(r), NULL);
+	g_return_val_if_fail(r != NULL, NULL);
+	if (row >= series_rows(r->r))
+		return NULL;
 	return &g_array_index(r->r->series.values, double,
 			      (gsize)row * r->r->series.columns->len);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Iterators                                                                */
-
-static void iter_start(wbsim_result_iter *it, const wbsim_result *r, unsigned int n)
-{
-	it->r = r;
-	it->next = 0;
-	it->n = n;
-}
-
-void wbsim_result_iter_jobs(wbsim_result_iter *it, const wbsim_result *r)
-{
-	g_return_if_fail(it != NULL);
-	iter_start(it, r, r ? wbsim_result_nr_jobs(r) : 0);
-}
-
-void wbsim_result_iter_wbs(wbsim_result_iter *it, const wbsim_result *r)
-{
-	g_return_if_fail(it != NULL);
-	iter_start(it, r, r ? wbsim_result_nr_wbs(r) : 0);
-}
-
-void wbsim_result_iter_files(wbsim_result_iter *it, const wbsim_result *r)
-{
-	g_return_if_fail(it != NULL);
-	iter_start(it, r, r ? wbsim_result_nr_files(r) : 0);
-}
-
-void wbsim_result_iter_series(wbsim_result_iter *it, const wbsim_result *r)
-{
-	g_return_if_fail(it != NULL);
-	iter_start(it, r, r ? wbsim_result_series_nr_rows(r) : 0);
-}
-
-gboolean wbsim_result_iter_next(wbsim_result_iter *it, unsigned int *index)
-{
-	g_return_val_if_fail(it != NULL, FALSE);
-	if (it->next >= it->n)
-		return FALSE;
-	if (index)
-		*index = it->next;
-	it->next++;
-	return TRUE;
 }

@@ -191,107 +191,6 @@ wbsim_scenario *wbsim_scenario_builder_build(const wbsim_scenario_builder *b, GE
 /* ------------------------------------------------------------------------ */
 /* Run options                                                              */
 
-struct wbsim_run_opts {
-	gboolean check;
-	wbsim_sample_fn sample_fn;
-	void *sample_data;
-	wbsim_trace_fn trace_fn;
-	void *trace_data;
-	char **trace_events;	/* NULL: all */
-	wbsim_point_fn point_fn;
-	void *point_data;
-	char *name;
-	gboolean drop_series;	/* wbsim_run_opts_set_keep_series(FALSE) */
-	wbsim_progress_fn progress_fn;
-	void *progress_data;
-	wbsim_fio_log_fn fio_log_fn;
-	void *fio_log_data;
-	gboolean trace_dat;	/* wbsim_run_opts_set_trace_dat() */
-	char **dat_events;	/* NULL: all */
-};
-
-wbsim_run_opts *wbsim_run_opts_new(void)
-{
-	return g_new0(wbsim_run_opts, 1);
-}
-
-void wbsim_run_opts_free(wbsim_run_opts *opts)
-{
-	if (!opts)
-		return;
-	g_strfreev(opts->trace_events);
-	g_strfreev(opts->dat_events);
-	g_free(opts->name);
-	g_free(opts);
-}
-
-void wbsim_run_opts_set_check(wbsim_run_opts *opts, gboolean check)
-{
-	g_return_if_fail(opts != NULL);
-	opts->check = check;
-}
-
-void wbsim_run_opts_set_sample_fn(wbsim_run_opts *opts, wbsim_sample_fn fn, void *user_data)
-{
-	g_return_if_fail(opts != NULL);
-	opts->sample_fn = fn;
-	opts->sample_data = user_data;
-}
-
-void wbsim_run_opts_set_trace_fn(wbsim_run_opts *opts, const char *const *events,
-				 wbsim_trace_fn fn, void *user_data)
-{
-	g_return_if_fail(opts != NULL);
-	g_strfreev(opts->trace_events);
-	opts->trace_events = events ? g_strdupv((char **)events) : NULL;
-	opts->trace_fn = fn;
-	opts->trace_data = user_data;
-}
-
-void wbsim_run_opts_set_point_fn(wbsim_run_opts *opts, wbsim_point_fn fn, void *user_data)
-{
-	g_return_if_fail(opts != NULL);
-	opts->point_fn = fn;
-	opts->point_data = user_data;
-}
-
-void wbsim_run_opts_set_trace_dat(wbsim_run_opts *opts, const char *const *events,
-				  gboolean record)
-{
-	g_return_if_fail(opts != NULL);
-	g_strfreev(opts->dat_events);
-	opts->dat_events = events ? g_strdupv((char **)events) : NULL;
-	opts->trace_dat = record;
-}
-
-void wbsim_run_opts_set_name(wbsim_run_opts *opts, const char *name)
-{
-	g_return_if_fail(opts != NULL);
-	g_free(opts->name);
-	opts->name = g_strdup(name);
-}
-
-void wbsim_run_opts_set_keep_series(wbsim_run_opts *opts, gboolean keep)
-{
-	g_return_if_fail(opts != NULL);
-	opts->drop_series = !keep;
-}
-
-void wbsim_run_opts_set_progress_fn(wbsim_run_opts *opts, wbsim_progress_fn fn,
-				    void *user_data)
-{
-	g_return_if_fail(opts != NULL);
-	opts->progress_fn = fn;
-	opts->progress_data = user_data;
-}
-
-void wbsim_run_opts_set_fio_log_fn(wbsim_run_opts *opts, wbsim_fio_log_fn fn, void *user_data)
-{
-	g_return_if_fail(opts != NULL);
-	opts->fio_log_fn = fn;
-	opts->fio_log_data = user_data;
-}
-
 char **wbsim_trace_events_select(const char *list, GError **error)
 {
 	wbsim_check_arg(list != NULL, NULL, error);
@@ -306,28 +205,28 @@ static void api_sample(void *arg, wbsim_time_t now, const char *const *columns,
 {
 	const wbsim_run_opts *o = arg;
 
-	o->sample_fn(now, columns, row, n, o->sample_data);
+	o->sample_fn(now, columns, row, n, o->user_data);
 }
 
 static void api_job_end(void *arg, wbsim_time_t now, unsigned int job, const char *name)
 {
 	const wbsim_run_opts *o = arg;
 
-	o->point_fn(WBSIM_POINT_JOB_END, now, (int)job, name, o->point_data);
+	o->point_fn(WBSIM_POINT_JOB_END, now, (int)job, name, o->user_data);
 }
 
 static void api_progress(void *arg, const struct wbsim_run_progress *p)
 {
 	const wbsim_run_opts *o = arg;
 
-	o->progress_fn(p->now, p->fraction, p->jobs_running, p->bytes, o->progress_data);
+	o->progress_fn(p->now, p->fraction, p->jobs_running, p->bytes, o->user_data);
 }
 
 static void api_fio_log(void *arg, const char *name, const char *text, gboolean append)
 {
 	const wbsim_run_opts *o = arg;
 
-	o->fio_log_fn(name, text, append, o->fio_log_data);
+	o->fio_log_fn(name, text, append, o->user_data);
 }
 
 /* The event name of an ftrace text line "<comm>-<pid> [<cpu>] ..... <secs>:
@@ -341,7 +240,7 @@ static void api_trace(void *arg, const char *line)
 		return;
 	if (o->trace_events && !g_strv_contains((const char *const *)o->trace_events, event))
 		return;
-	o->trace_fn(event, line, o->trace_data);
+	o->trace_fn(event, line, o->user_data);
 }
 
 void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_options *ro)
@@ -351,7 +250,7 @@ void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_opt
 		return;
 	ro->name = opts->name;
 	ro->check = opts->check;
-	ro->series_streamed = opts->drop_series;
+	ro->series_streamed = opts->stream_series;
 	ro->hook_arg = (void *)opts;
 	if (opts->sample_fn)
 		ro->sample_fn = api_sample;
@@ -367,15 +266,14 @@ void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_opt
 		ro->trace_fn = api_trace;
 		ro->trace_arg = (void *)opts;
 		/* lines of other events are not even formatted */
-		ro->trace_events = (const char *const *)opts->trace_events;
+		ro->trace_events = opts->trace_events;
 	}
-	/* with both, api_trace() still filters the lines by their own list */
 	if (opts->trace_dat)
-		ro->trace_events = (const char *const *)opts->dat_events;
+		ro->trace_events = opts->trace_events;
 }
 
 /* Every name of @events (NULL: none) is a tracepoint the model emits. */
-static gboolean known_events(char **events, const char *what, GError **error)
+static gboolean known_events(const char *const *events, const char *what, GError **error)
 {
 	for (size_t i = 0; events && events[i]; i++) {
 		if (!g_strv_contains(wbsim_trace_event_names, events[i])) {
@@ -390,6 +288,22 @@ static gboolean known_events(char **events, const char *what, GError **error)
 	return TRUE;
 }
 
+/* What wbsim_run() refuses in @opts: see its @error. */
+static gboolean check_opts(const wbsim_run_opts *opts, GError **error)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(opts->reserved); i++) {
+		if (opts->reserved[i]) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+				    "wbsim_run_opts.reserved[%zu]: not zero: expected zero (an option of a newer wbsim?)",
+				    i);
+			return FALSE;
+		}
+	}
+	/* a name that is never emitted would silently deliver nothing */
+	return !(opts->trace_fn || opts->trace_dat) ||
+	       known_events(opts->trace_events, "wbsim_run_opts.trace_events", error);
+}
+
 wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, GError **error)
 {
 	struct wbsim_run_options ro = { 0 };
@@ -398,11 +312,7 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	wbsim_result *r;
 
 	wbsim_check_arg(scn != NULL, NULL, error);
-	/* a name that is never emitted would silently deliver nothing */
-	if (opts && ((opts->trace_fn &&
-		      !known_events(opts->trace_events, "wbsim_run_opts_set_trace_fn", error)) ||
-		     (opts->trace_dat &&
-		      !known_events(opts->dat_events, "wbsim_run_opts_set_trace_dat", error))))
+	if (opts && !check_opts(opts, error))
 		return NULL;
 	wbsim_run_opts_to_internal(opts, &ro);
 	if (opts && opts->trace_dat)
@@ -415,9 +325,9 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	r = wbsim_result_wrap(rr);
 	r->scn = scn;
 	r->dat = dat;
-	if (dat && opts->dat_events)
-		r->dat_events = g_strdupv(opts->dat_events);
+	if (dat && opts->trace_events)
+		r->dat_events = g_strdupv((char **)opts->trace_events);
 	if (opts && opts->point_fn)
-		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->point_data);
+		opts->point_fn(WBSIM_POINT_RUN_END, rr->sim_ns, -1, NULL, opts->user_data);
 	return r;
 }

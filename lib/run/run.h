@@ -37,7 +37,7 @@ struct wbsim_run_progress {
  *	--trace FILE.dat of sim-writeback), or NULL
  * @name: the scenario's name for reports (its file name), or NULL
  * @sample_fn: called after each sample of the series with the columns and
- *	the row just added (the public wbsim_run_opts_set_sample_fn()), or NULL
+ *	the row just added (the public wbsim_run_opts.sample_fn), or NULL
  * @job_end_fn: called when a job finishes, or NULL
  * @hook_arg: argument of @sample_fn and @job_end_fn
  * @progress_fn: called at each sample with how far the run is, or NULL

@@ -51,47 +51,50 @@ static char *small_file(char **dir)
 	return path;
 }
 
+/* Each list's accessor is its iterator: records from index 0 on, NULL
+ * past the end (and again after it), as many as the summary counts. */
 static void test_iterators(void **state)
 {
 	g_autoptr(wbsim_scenario) scn = small_scenario();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
-	wbsim_result_iter it;
-	unsigned int i, n = 0;
+	const struct wbsim_result_summary *sum;
+	const double *row;
+	unsigned int n;
 
 	(void)state;
 	assert_non_null(r);
-	wbsim_result_iter_jobs(&it, r);
-	while (wbsim_result_iter_next(&it, &i))
-		assert_int_equal(i, n++);
-	assert_int_equal(n, wbsim_result_nr_jobs(r));
-	assert_false(wbsim_result_iter_next(&it, &i));	/* stays at the end */
+	sum = wbsim_result_summary(r);
+	for (n = 0; wbsim_result_job(r, n); n++)
+		;
+	assert_int_equal(n, sum->n_jobs);
+	assert_null(wbsim_result_job(r, n + 1));	/* stays at the end */
+	assert_int_equal(wbsim_result_job_lat_percentile_ns(r, n, 50), 0);
 
-	n = 0;
-	wbsim_result_iter_wbs(&it, r);
-	while (wbsim_result_iter_next(&it, NULL))
-		n++;
-	assert_int_equal(n, wbsim_result_nr_wbs(r));
+	for (n = 0; wbsim_result_wb(r, n); n++)
+		;
+	assert_int_equal(n, sum->n_wbs);
 
-	n = 0;
-	wbsim_result_iter_files(&it, r);
-	while (wbsim_result_iter_next(&it, NULL))
-		n++;
-	assert_int_equal(n, wbsim_result_nr_files(r));
+	for (n = 0; wbsim_result_file(r, n); n++)
+		;
+	assert_int_equal(n, sum->n_files);
 	assert_int_equal(n, 2);
+	/* the same record each time: owned by the result */
+	assert_ptr_equal(wbsim_result_file(r, 1), wbsim_result_file(r, 1));
 
-	/* a row is the row's values, column by column */
-	n = 0;
-	wbsim_result_iter_series(&it, r);
-	while (wbsim_result_iter_next(&it, &i)) {
-		const double *row = wbsim_result_series_row(r, i);
+	for (n = 0; wbsim_result_warning(r, n); n++)
+		;
+	assert_int_equal(n, sum->n_warnings);
 
-		for (unsigned int c = 0; c < wbsim_result_series_nr_columns(r); c++)
-			assert_true(row[c] == wbsim_result_series_value(r, i, c));
-		n++;
-	}
-	assert_int_equal(n, wbsim_result_series_nr_rows(r));
+	/* a row is the row's values, column by column; the first the time */
+	for (n = 0; (row = wbsim_result_series_row(r, n)); n++)
+		if (n)
+			assert_true(row[0] > wbsim_result_series_row(r, n - 1)[0]);
+	assert_int_equal(n, sum->n_series_rows);
 	assert_true(n > 1);
+	for (n = 0; wbsim_result_series_column(r, n); n++)
+		;
+	assert_int_equal(n, sum->n_series_columns);
 }
 
 /* What the callbacks saw. */
@@ -152,23 +155,26 @@ static void free_gstring(gpointer p)
 static void test_run_options(void **state)
 {
 	g_autoptr(wbsim_scenario) scn = small_scenario();
-	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(wbsim_result) r = NULL;
 	g_autofree char *json = NULL;
 	struct seen s = { .csv = g_string_new(NULL), .fraction_ok = TRUE };
+	const wbsim_run_opts opts = {
+		.name = "named-run",
+		.stream_series = TRUE,
+		.sample_fn = on_sample,
+		.progress_fn = on_progress,
+		.user_data = &s,
+	};
 	g_auto(GStrv) lines = NULL;
 
 	(void)state;
-	wbsim_run_opts_set_name(opts, "named-run");
-	wbsim_run_opts_set_keep_series(opts, FALSE);
-	wbsim_run_opts_set_sample_fn(opts, on_sample, &s);
-	wbsim_run_opts_set_progress_fn(opts, on_progress, &s);
-	r = wbsim_run(scn, opts, &error);
+	r = wbsim_run(scn, &opts, &error);
 	assert_non_null(r);
 	/* the rows went to the callback only; the columns stay */
-	assert_int_equal(wbsim_result_series_nr_rows(r), 0);
-	assert_true(wbsim_result_series_nr_columns(r) > 1);
+	assert_int_equal(wbsim_result_summary(r)->n_series_rows, 0);
+	assert_null(wbsim_result_series_row(r, 0));
+	assert_true(wbsim_result_summary(r)->n_series_columns > 1);
 	assert_true(s.samples > 1);
 	assert_int_equal(s.progress, s.samples);
 	assert_true(s.fraction_ok);
@@ -188,11 +194,11 @@ static void test_fio_logs(void **state)
 {
 	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("logs");
 	g_autoptr(wbsim_scenario) scn = NULL;
-	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(wbsim_result) r = NULL;
 	struct seen s = { .logs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 							free_gstring) };
+	const wbsim_run_opts opts = { .fio_log_fn = on_log, .user_data = &s };
 	GString *bw;
 
 	(void)state;
@@ -200,15 +206,15 @@ static void test_fio_logs(void **state)
 		"rw=write\nbs=64k\nsize=8m\nrate=4m\nwrite_bw_log=w\nlog_avg_msec=500\n", NULL));
 	scn = wbsim_scenario_builder_build(b, &error);
 	assert_non_null(scn);
-	wbsim_run_opts_set_fio_log_fn(opts, on_log, &s);
-	r = wbsim_run(scn, opts, &error);
+	r = wbsim_run(scn, &opts, &error);
 	assert_non_null(r);
 	/* fio's name for the job's bandwidth log: PREFIX_bw.N.log */
 	bw = g_hash_table_lookup(s.logs, "w_bw.1.log");
 	assert_non_null(bw);
 	assert_true(bw->len > 0);
 	/* written, so no "not written" warning */
-	assert_int_equal(wbsim_result_nr_warnings(r), 0);
+	assert_int_equal(wbsim_result_summary(r)->n_warnings, 0);
+	assert_null(wbsim_result_warning(r, 0));
 	g_hash_table_destroy(s.logs);
 }
 
@@ -263,11 +269,11 @@ static void test_trace_select(void **state)
 static void test_trace_dat(void **state)
 {
 	g_autoptr(wbsim_scenario) scn = small_scenario();
-	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(wbsim_result) r = NULL, plain = NULL;
 	const char *events[] = { "balance_dirty_pages", NULL };
 	const char *bad[] = { "no_such_event", NULL };
+	wbsim_run_opts opts = { .trace_dat = TRUE };
 	g_autofree char *dir = g_dir_make_tmp("wbsim-dat-XXXXXX", NULL);
 	g_autofree char *path = g_build_filename(dir, "t.dat", NULL);
 	g_autofree char *contents = NULL;
@@ -276,12 +282,12 @@ static void test_trace_dat(void **state)
 
 	(void)state;
 	/* a name the model never emits is refused, not silently empty */
-	wbsim_run_opts_set_trace_dat(opts, bad, TRUE);
-	assert_null(wbsim_run(scn, opts, &error));
+	opts.trace_events = bad;
+	assert_null(wbsim_run(scn, &opts, &error));
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
 	g_clear_error(&error);
-	wbsim_run_opts_set_trace_dat(opts, events, TRUE);
-	r = wbsim_run(scn, opts, &error);
+	opts.trace_events = events;
+	r = wbsim_run(scn, &opts, &error);
 	assert_non_null(r);
 	f = fopen(path, "wb");
 	assert_non_null(f);

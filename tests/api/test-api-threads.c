@@ -52,36 +52,47 @@ static gpointer thread_run(gpointer scn)
 
 static void assert_same(const wbsim_result *a, const wbsim_result *b)
 {
-	assert_int_equal(wbsim_result_sim_time_ns(a), wbsim_result_sim_time_ns(b));
-	assert_int_equal(wbsim_result_nr_jobs(a), wbsim_result_nr_jobs(b));
-	for (unsigned int j = 0; j < wbsim_result_nr_jobs(a); j++) {
-		assert_int_equal(wbsim_result_job_bytes(a, j), wbsim_result_job_bytes(b, j));
-		assert_int_equal(wbsim_result_job_runtime_ns(a, j),
-				 wbsim_result_job_runtime_ns(b, j));
-		assert_int_equal(wbsim_result_job_lat_percentile_ns(a, j, 99),
-				 wbsim_result_job_lat_percentile_ns(b, j, 99));
-		assert_int_equal(wbsim_result_job_paused_ns(a, j), wbsim_result_job_paused_ns(b, j));
+	const struct wbsim_result_summary *sa = wbsim_result_summary(a);
+	const struct wbsim_result_summary *sb = wbsim_result_summary(b);
+	const struct wbsim_result_job *ja, *jb;
+	const struct wbsim_result_wb *wa, *wb;
+	const struct wbsim_result_file *fa, *fb;
+	const double *ra, *rb;
+	unsigned int i;
+
+	assert_int_equal(sa->sim_time_ns, sb->sim_time_ns);
+	assert_int_equal(sa->n_jobs, sb->n_jobs);
+	for (i = 0; (ja = wbsim_result_job(a, i)); i++) {
+		jb = wbsim_result_job(b, i);
+		assert_non_null(jb);
+		assert_int_equal(ja->bytes, jb->bytes);
+		assert_int_equal(ja->runtime_ns, jb->runtime_ns);
+		assert_int_equal(wbsim_result_job_lat_percentile_ns(a, i, 99),
+				 wbsim_result_job_lat_percentile_ns(b, i, 99));
+		assert_int_equal(ja->paused_ns, jb->paused_ns);
 	}
-	assert_int_equal(wbsim_result_nr_wbs(a), wbsim_result_nr_wbs(b));
-	for (unsigned int w = 0; w < wbsim_result_nr_wbs(a); w++) {
-		assert_int_equal(wbsim_result_wb_pages_written(a, w),
-				 wbsim_result_wb_pages_written(b, w));
-		assert_int_equal(wbsim_result_wb_pages_completed(a, w),
-				 wbsim_result_wb_pages_completed(b, w));
-		assert_int_equal(wbsim_result_wb_cpu_ns(a, w), wbsim_result_wb_cpu_ns(b, w));
+	assert_int_equal(sa->n_wbs, sb->n_wbs);
+	for (i = 0; (wa = wbsim_result_wb(a, i)); i++) {
+		wb = wbsim_result_wb(b, i);
+		assert_non_null(wb);
+		assert_int_equal(wa->pages_written, wb->pages_written);
+		assert_int_equal(wa->pages_completed, wb->pages_completed);
+		assert_int_equal(wa->cpu_ns, wb->cpu_ns);
 	}
-	assert_int_equal(wbsim_result_nr_files(a), wbsim_result_nr_files(b));
-	for (unsigned int f = 0; f < wbsim_result_nr_files(a); f++) {
-		assert_int_equal(wbsim_result_file_extents(a, f), wbsim_result_file_extents(b, f));
-		assert_int_equal(wbsim_result_file_written_by(a, f),
-				 wbsim_result_file_written_by(b, f));
+	assert_int_equal(sa->n_files, sb->n_files);
+	for (i = 0; (fa = wbsim_result_file(a, i)); i++) {
+		fb = wbsim_result_file(b, i);
+		assert_non_null(fb);
+		assert_int_equal(fa->extents, fb->extents);
+		assert_int_equal(fa->written_by, fb->written_by);
 	}
-	assert_int_equal(wbsim_result_series_nr_rows(a), wbsim_result_series_nr_rows(b));
-	assert_int_equal(wbsim_result_series_nr_columns(a), wbsim_result_series_nr_columns(b));
-	for (unsigned int row = 0; row < wbsim_result_series_nr_rows(a); row++)
-		for (unsigned int c = 0; c < wbsim_result_series_nr_columns(a); c++)
-			assert_true(wbsim_result_series_value(a, row, c) ==
-				    wbsim_result_series_value(b, row, c));
+	assert_int_equal(sa->n_series_rows, sb->n_series_rows);
+	assert_int_equal(sa->n_series_columns, sb->n_series_columns);
+	for (i = 0; (ra = wbsim_result_series_row(a, i)); i++) {
+		rb = wbsim_result_series_row(b, i);
+		assert_non_null(rb);
+		assert_memory_equal(ra, rb, sa->n_series_columns * sizeof(double));
+	}
 }
 
 /* Two different scenarios at once, each against its single-threaded run. */
@@ -97,8 +108,8 @@ static void test_two_scenarios_at_once(void **state)
 	g_autoptr(wbsim_result) rb = g_thread_join(tb);
 
 	/* the two scenarios differ, so a mix-up would show */
-	assert_int_equal(wbsim_result_job_bytes(ref_a, 0), 512 << 20);
-	assert_int_equal(wbsim_result_job_bytes(ref_b, 0), 384 << 20);
+	assert_int_equal(wbsim_result_job(ref_a, 0)->bytes, 512 << 20);
+	assert_int_equal(wbsim_result_job(ref_b, 0)->bytes, 384 << 20);
 	assert_same(ra, ref_a);
 	assert_same(rb, ref_b);
 }

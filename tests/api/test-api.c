@@ -142,81 +142,107 @@ static void on_point(enum wbsim_point point, wbsim_time_t now_ns, int job, const
 static void test_run_callbacks_and_results(void **state)
 {
 	g_autoptr(wbsim_scenario) scn = small_scenario("inode", "2");
-	g_autoptr(wbsim_run_opts) opts = wbsim_run_opts_new();
 	const char *const events[] = { "global_dirty_state", NULL };
+	struct seen s = { 0 };
+	const wbsim_run_opts opts = {
+		.check = TRUE,
+		.trace_events = events,
+		.sample_fn = on_sample,
+		.trace_fn = on_trace,
+		.point_fn = on_point,
+		.user_data = &s,
+	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(wbsim_result) r = NULL;
-	struct seen s = { 0 };
-	unsigned int rows, cols, last;
+	const struct wbsim_result_summary *sum;
+	const struct wbsim_result_job *job;
+	const struct wbsim_result_wb *wb;
+	const struct wbsim_result_file *file;
+	const double *row, *last = NULL;
+	unsigned int i, rows;
 	uint64_t written = 0;
 
-	wbsim_run_opts_set_check(opts, TRUE);
-	wbsim_run_opts_set_sample_fn(opts, on_sample, &s);
-	wbsim_run_opts_set_trace_fn(opts, events, on_trace, &s);
-	wbsim_run_opts_set_point_fn(opts, on_point, &s);
 	/* issue 21: a name never emitted was accepted and delivered nothing */
 	{
 		const char *const typo[] = { "global_dirty_state", "balance_dirty_page", NULL };
-		g_autoptr(wbsim_run_opts) bad = wbsim_run_opts_new();
+		const wbsim_run_opts bad = { .trace_events = typo, .trace_fn = on_trace,
+					     .user_data = &s };
 
-		wbsim_run_opts_set_trace_fn(bad, typo, on_trace, &s);
-		assert_null(wbsim_run(scn, bad, &error));
+		assert_null(wbsim_run(scn, &bad, &error));
 		assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
-		assert_non_null(strstr(error->message, "unknown tracepoint 'balance_dirty_page': expected one of "));
+		/* the message goes on with every tracepoint's name */
+		assert_true(g_str_has_prefix(error->message,
+					     "wbsim_run_opts.trace_events: unknown tracepoint "
+					     "'balance_dirty_page': expected one of writeback_queue, "));
 		g_clear_error(&error);
 	}
-	r = wbsim_run(scn, opts, &error);
+	/* a reserved member is refused: it may be an option of a newer wbsim */
+	{
+		const wbsim_run_opts newer = { .reserved = { [2] = &s } };
+
+		assert_null(wbsim_run(scn, &newer, &error));
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+		assert_string_equal(error->message, "wbsim_run_opts.reserved[2]: not zero: "
+				    "expected zero (an option of a newer wbsim?)");
+		g_clear_error(&error);
+	}
+	r = wbsim_run(scn, &opts, &error);
 	if (!r)
 		fail_msg("%s", error->message);
+	sum = wbsim_result_summary(r);
 
 	/* jobs: fio's figures */
-	assert_int_equal(wbsim_result_nr_jobs(r), 1);
-	assert_string_equal(wbsim_result_job_name(r, 0), "w");
-	assert_int_equal(wbsim_result_job_bytes(r, 0), 8 << 20);	/* fio: size is the total */
-	assert_int_equal(wbsim_result_job_ios(r, 0), 128);
-	assert_true(wbsim_result_job_runtime_ns(r, 0) > 0);
-	assert_true(wbsim_result_job_bw_kibps(r, 0) ==
-		    (8 << 20) / 1024.0 / (wbsim_result_job_runtime_ns(r, 0) / 1e9));
-	assert_true(wbsim_result_job_iops(r, 0) ==
-		    128 / (wbsim_result_job_runtime_ns(r, 0) / 1e9));
+	assert_int_equal(sum->n_jobs, 1);
+	job = wbsim_result_job(r, 0);
+	assert_non_null(job);
+	assert_null(wbsim_result_job(r, 1));		/* the end of the list */
+	assert_string_equal(job->name, "w");
+	assert_int_equal(job->bytes, 8 << 20);		/* fio: size is the total */
+	assert_int_equal(job->ios, 128);
+	assert_true(job->runtime_ns > 0);
+	assert_true(job->bw_kibps == (8 << 20) / 1024.0 / (job->runtime_ns / 1e9));
+	assert_true(job->iops == 128 / (job->runtime_ns / 1e9));
 	assert_true(wbsim_result_job_lat_percentile_ns(r, 0, 50) <=
 		    wbsim_result_job_lat_percentile_ns(r, 0, 99.9));
-	assert_true(wbsim_result_job_lat_mean_ns(r, 0) > 0);
+	assert_true(wbsim_result_job_lat_percentile_ns(r, 0, 50) > 0);
+	assert_int_equal(wbsim_result_job_lat_percentile_ns(r, 1, 50), 0);
+	assert_true(job->lat_mean_ns > 0);
 
 	/* end_fsync: every dirtied page was written, by the device too */
-	assert_int_equal(wbsim_result_pages_dirtied(r), 2048);
-	assert_int_equal(wbsim_result_pages_written(r), 2048);
-	assert_int_equal(wbsim_result_device_bytes(r), 8 << 20);
-	assert_string_equal(wbsim_result_device_name(r), "ideal");
-	assert_string_equal(wbsim_result_affinity(r), "inode");
-	assert_int_equal(wbsim_result_nr_wbs(r), 2);
-	for (unsigned int i = 0; i < wbsim_result_nr_wbs(r); i++)
-		written += wbsim_result_wb_pages_completed(r, i);
+	assert_int_equal(sum->pages_dirtied, 2048);
+	assert_int_equal(sum->pages_written, 2048);
+	assert_int_equal(sum->device_bytes, 8 << 20);
+	assert_string_equal(sum->device, "ideal");
+	assert_string_equal(sum->affinity, "inode");
+	assert_int_equal(sum->n_wbs, 2);
+	for (i = 0; (wb = wbsim_result_wb(r, i)); i++)
+		written += wb->pages_completed;
+	assert_int_equal(i, 2);
 	assert_int_equal(written, 2048);
 
 	/* files: two, each written back by the one context of its inode */
-	assert_int_equal(wbsim_result_nr_files(r), 2);
-	for (unsigned int i = 0; i < 2; i++) {
-		assert_string_equal(wbsim_result_file_moment(r, i), "end");
-		assert_non_null(strstr(wbsim_result_file_path(r, i), "w.0."));
-		assert_true(wbsim_result_file_extents(r, i) >= 1);
-		assert_true(wbsim_result_file_written_by(r, i) == 0 ||
-			    __builtin_popcountll(wbsim_result_file_written_by(r, i)) == 1);
+	assert_int_equal(sum->n_files, 2);
+	for (i = 0; (file = wbsim_result_file(r, i)); i++) {
+		assert_string_equal(file->moment, "end");
+		assert_non_null(strstr(file->path, "w.0."));
+		assert_true(file->extents >= 1);
+		assert_true(file->written_by == 0 || __builtin_popcountll(file->written_by) == 1);
 	}
+	assert_int_equal(i, 2);
 
 	/* the series as the sample callback saw it */
-	rows = wbsim_result_series_nr_rows(r);
-	cols = wbsim_result_series_nr_columns(r);
+	for (rows = 0; (row = wbsim_result_series_row(r, rows)); rows++)
+		last = row;
+	assert_int_equal(rows, sum->n_series_rows);
 	assert_int_equal(s.samples, rows);
-	assert_int_equal(s.n_columns, cols);
+	assert_int_equal(s.n_columns, sum->n_series_columns);
 	assert_string_equal(wbsim_result_series_column(r, 0), "time_s");
+	assert_null(wbsim_result_series_column(r, sum->n_series_columns));
 	assert_int_equal(wbsim_result_series_find_column(r, "dirty_pages"), 1);
 	assert_int_equal(wbsim_result_series_find_column(r, "no-such-column"), -1);
-	last = rows - 1;
-	for (unsigned int c = 0; c < cols; c++)
-		assert_true(wbsim_result_series_value(r, last, c) == s.last_row[c]);
-	assert_true(wbsim_result_series_value(r, last, 0) ==
-		    wbsim_result_sim_time_ns(r) / 1e9);
+	assert_non_null(last);
+	assert_memory_equal(last, s.last_row, sum->n_series_columns * sizeof(double));
+	assert_true(last[0] == sum->sim_time_ns / 1e9);
 
 	/* trace: only the selected event; points: one job end, one run end */
 	assert_true(s.traces > 0);
@@ -224,7 +250,7 @@ static void test_run_callbacks_and_results(void **state)
 	assert_int_equal(s.job_ends, 1);
 	assert_string_equal(s.job_name, "w");
 	assert_int_equal(s.run_ends, 1);
-	assert_int_equal(s.run_end_ns, wbsim_result_sim_time_ns(r));
+	assert_int_equal(s.run_end_ns, sum->sim_time_ns);
 }
 
 static unsigned int first_select(struct wbsim_affinity_inode *inode, unsigned int nr_contexts)
@@ -289,11 +315,11 @@ static void test_affinity_registry(void **state)
 	wbsim_scenario_free(scn);	/* the results outlive the scenario */
 	if (!r)
 		fail_msg("%s", error->message);
-	assert_string_equal(wbsim_result_affinity(r), "test-first");
-	assert_int_equal(wbsim_result_nr_wbs(r), 4);
-	assert_int_equal(wbsim_result_wb_pages_completed(r, 0), 2048);
+	assert_string_equal(wbsim_result_summary(r)->affinity, "test-first");
+	assert_int_equal(wbsim_result_summary(r)->n_wbs, 4);
+	assert_int_equal(wbsim_result_wb(r, 0)->pages_completed, 2048);
 	for (unsigned int i = 1; i < 4; i++)
-		assert_int_equal(wbsim_result_wb_pages_completed(r, i), 0);
+		assert_int_equal(wbsim_result_wb(r, i)->pages_completed, 0);
 }
 
 /* A device model written outside the tree: every request takes a fixed
@@ -374,8 +400,98 @@ static void test_external_device_model(void **state)
 	g_rmdir(dir);
 	if (!r)
 		fail_msg("%s", error->message);
-	assert_int_equal(wbsim_result_device_bytes(r), 4 << 20);
-	assert_true(wbsim_result_device_requests(r) >= 4);
+	assert_int_equal(wbsim_result_summary(r)->device_bytes, 4 << 20);
+	assert_true(wbsim_result_summary(r)->device_requests >= 4);
+}
+
+/* Checks the fault of @table's first bad row: the exact message. */
+static void assert_table_fault(const struct wbsim_param *table, size_t size, const char *msg)
+{
+	g_autoptr(GError) error = NULL;
+
+	assert_false(wbsim_param_table_check(table, size, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(error->message, msg);
+}
+
+/* wbsim/param.h: the model's table checked and its struct filled as the
+ * registry fills it, in the one grammar; each fault named exactly. */
+static void test_param_table(void **state)
+{
+	struct delay_dev d = { 0 };
+	g_autoptr(GError) error = NULL;
+	static const struct wbsim_param twice[] = {
+		{ "latency", WBSIM_PARAM_TIME, 0, "1us", NULL, 0, 0, "a" },
+		{ "latency", WBSIM_PARAM_TIME, 8, "1us", NULL, 0, 0, "b" },
+		{ .name = NULL },
+	};
+	static const struct wbsim_param no_help[] = {
+		{ "latency", WBSIM_PARAM_TIME, 0, "1us", NULL, 0, 0, "" },
+		{ .name = NULL },
+	};
+	static const struct wbsim_param backwards[] = {
+		{ "depth", WBSIM_PARAM_UINT, 0, "4", "requests", 8, 2, "queue depth" },
+		{ .name = NULL },
+	};
+	static const struct wbsim_param bad_default[] = {
+		{ "latency", WBSIM_PARAM_TIME, 0, "50", NULL, 0, 0, "time of one request" },
+		{ .name = NULL },
+	};
+	static const struct wbsim_param default_out[] = {
+		{ "depth", WBSIM_PARAM_UINT, 0, "64", "requests", 1, 32, "queue depth" },
+		{ .name = NULL },
+	};
+	static const struct wbsim_param name_param[] = {
+		{ "name", WBSIM_PARAM_STRING, 0, "disk0", NULL, 0, 0, "what to call it" },
+		{ .name = NULL },
+	};
+	char *name = NULL;
+
+	(void)state;
+	assert_true(wbsim_param_table_check(delay_params, sizeof(struct delay_dev), &error));
+	assert_true(wbsim_param_table_defaults(delay_params, &d, &error));
+	assert_int_equal(d.latency, 50000);			/* "50us" */
+	assert_true(wbsim_param_table_set(delay_params, &d, "latency", "2ms", &error));
+	assert_int_equal(d.latency, 2000000);
+
+	/* a bad value leaves the field as it was */
+	assert_false(wbsim_param_table_set(delay_params, &d, "latency", "20", &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	assert_string_equal(error->message, "parameter table: latency: invalid value '20': "
+			    "a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
+	g_clear_error(&error);
+	assert_false(wbsim_param_table_set(delay_params, &d, "latency", "2s", &error));
+	assert_string_equal(error->message, "parameter table: latency: value '2s' out of range: "
+			    "expected 1ns to 1000000000ns");
+	g_clear_error(&error);
+	assert_false(wbsim_param_table_set(delay_params, &d, "latncy", "2ms", &error));
+	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
+	assert_string_equal(error->message,
+			    "parameter table: unknown key 'latncy': expected one of latency");
+	g_clear_error(&error);
+	assert_int_equal(d.latency, 2000000);
+
+	/* a string row: set, replaced, cleared */
+	assert_true(wbsim_param_table_defaults(name_param, &name, &error));
+	assert_string_equal(name, "disk0");
+	assert_true(wbsim_param_table_set(name_param, &name, "name", "disk1", &error));
+	assert_string_equal(name, "disk1");
+	wbsim_param_table_clear(name_param, &name);
+	assert_null(name);
+
+	/* the faults of a table, the first bad row named */
+	assert_table_fault(delay_params, 4,
+			   "parameter table: row 0: latency: its field (offset 0, 8 bytes) "
+			   "lies outside the struct (4 bytes)");
+	assert_table_fault(twice, 16, "parameter table: row 1: latency: the key is in the table twice");
+	assert_table_fault(no_help, 8, "parameter table: row 0: latency: no help text");
+	assert_table_fault(backwards, 8, "parameter table: row 0: depth: minimum 8 above maximum 2");
+	assert_table_fault(bad_default, 8,
+			   "parameter table: row 0: default of latency: invalid value '50': "
+			   "a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
+	assert_table_fault(default_out, 8,
+			   "parameter table: row 0: default of depth: value '64' out of range: "
+			   "expected 1 to 32 requests");
 }
 
 /* A filesystem model written outside the tree: each file owns a region of
@@ -498,10 +614,10 @@ static void test_external_fs_model(void **state)
 	r = wbsim_run(scn, NULL, &error);
 	if (!r)
 		fail_msg("%s", error->message);
-	assert_int_equal(wbsim_result_device_bytes(r), 8 << 20);
-	assert_int_equal(wbsim_result_nr_files(r), 2);
+	assert_int_equal(wbsim_result_summary(r)->device_bytes, 8 << 20);
+	assert_int_equal(wbsim_result_summary(r)->n_files, 2);
 	for (unsigned int i = 0; i < 2; i++)
-		assert_int_equal(wbsim_result_file_extents(r, i), 1);
+		assert_int_equal(wbsim_result_file(r, i)->extents, 1);
 }
 
 static void test_version(void **state)
@@ -523,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_run_callbacks_and_results),
 		cmocka_unit_test(test_affinity_registry),
 		cmocka_unit_test(test_external_device_model),
+		cmocka_unit_test(test_param_table),
 		cmocka_unit_test(test_external_fs_model),
 		cmocka_unit_test(test_version),
 	};

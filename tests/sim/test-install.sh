@@ -73,7 +73,8 @@ if command -v bash >/dev/null; then
 	[ "$got" = "e1-pmem-xfs-parallel" ] || fail "completion of e1-pmem-xfs-p: '$got'"
 fi
 # examples/standalone, copied elsewhere, builds against the staged install
-# (its wbsim.pc moved to the staging prefix) and runs
+# (its wbsim.pc moved to the staging prefix) and runs: a program with its
+# own affinity policy, and a device model of its own
 src=${WBSIM_SOURCE_ROOT:?}
 pc=$(find "$root" -name wbsim.pc | head -n 1)
 [ -f "$pc" ] || fail "no wbsim.pc installed"
@@ -94,4 +95,15 @@ meson compile -C b >>"$tmp/example.log" 2>&1 ||
 libdir=$(dirname "$(find "$root" -name 'libwbsim.so*' | head -n 1)")
 LD_LIBRARY_PATH=$libdir ./b/affinity-by-ag 1 4m | grep -q '^contexts  *inode  *none  *by-ag' ||
 	fail "examples/standalone: the program did not print its table"
+# the out-of-tree device model, built against the installed headers only
+# (wbsim/param.h for its parameter table): the grammar's values, then a run
+# on the model, every byte of the job's 64 MiB on the device
+out=$(LD_LIBRARY_PATH=$libdir ./b/device-fixed-latency 20us 1g/s) ||
+	fail "examples/standalone: device-fixed-latency failed: $out"
+printf '%s\n' "$out" | grep -qx 'defaults  latency 100000 ns  rate 524288000 B/s  capacity 68719476736 B' ||
+	fail "examples/standalone: device-fixed-latency's defaults: $out"
+printf '%s\n' "$out" | grep -qx 'set       latency 20000 ns  rate 1073741824 B/s' ||
+	fail "examples/standalone: device-fixed-latency's settings: $out"
+printf '%s\n' "$out" | grep -q '^device    67108864 bytes in ' ||
+	fail "examples/standalone: device-fixed-latency's run: $out"
 echo "test-install: ok ($root)"
