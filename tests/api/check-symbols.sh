@@ -33,8 +33,10 @@ if [ -s "$tmp/undeclared" ]; then
 fi
 
 # every WBSIM_API function of the headers is exported (listed in the map)
-tr '\n' ' ' < "$tmp/headers" | grep -o 'WBSIM_API[^;{]*(' |
-	grep -o 'wbsim_[a-z0-9_]*($' | tr -d '(' | sort -u > "$tmp/declared"
+# (the name is the identifier before a declaration's first '(': a
+# parameter that is a function pointer has more)
+tr '\n' ' ' < "$tmp/headers" | grep -o 'WBSIM_API[^;{]*' |
+	sed -n 's/^[^(]*\b\(wbsim_[a-z0-9_]*\)(.*/\1/p' | sort -u > "$tmp/declared"
 comm -23 "$tmp/declared" "$tmp/exported" > "$tmp/unexported"
 if [ -s "$tmp/unexported" ]; then
 	echo "declared WBSIM_API but not exported (add to $map):"; cat "$tmp/unexported"; fail=1

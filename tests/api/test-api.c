@@ -523,10 +523,19 @@ struct linear_call {
 	struct wbsim_fs_map map;
 };
 
+/* Free space: four regions (64 MiB with region_blocks = 4096). */
+static uint64_t linear_free(wbsim_fs *fs)
+{
+	const struct linear_params *p = wbsim_fs_params(fs);
+
+	return 4 * p->region_blocks;
+}
+
 static gboolean linear_init(wbsim_fs *fs, GError **error)
 {
 	wbsim_fs_set_block_size(fs, 4096);
 	wbsim_fs_set_private(fs, g_new0(struct linear_fs, 1));
+	wbsim_fs_set_free_fn(fs, linear_free);
 	return TRUE;
 }
 
@@ -618,6 +627,23 @@ static void test_external_fs_model(void **state)
 	assert_int_equal(wbsim_result_summary(r)->n_files, 2);
 	for (unsigned int i = 0; i < 2; i++)
 		assert_int_equal(wbsim_result_file(r, i)->extents, 1);
+
+	/* the free space the model tells (wbsim_fs_set_free_fn(), exported to
+	 * models of one's own) is checked when loading: 2 files of 20 MiB do
+	 * not fit in 4 regions of 2048 blocks (32 MiB) */
+	wbsim_scenario_builder_free(g_steal_pointer(&b));
+	g_clear_pointer(&scn, wbsim_scenario_free);
+	b = wbsim_scenario_builder_new("ext-fs-full");
+	assert_true(wbsim_scenario_builder_set(b, "filesystem.type", "test-linear", NULL));
+	assert_true(wbsim_scenario_builder_set(b, "filesystem.region_blocks", "2048", NULL));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=1m\nsize=40m\nnrfiles=2\n", NULL));
+	assert_null(wbsim_scenario_builder_build(b, &error));	/* the loader checks it */
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	assert_string_equal(error->message, "ext-fs-full:10: job 'w': size=40m: the jobs' 2 files "
+			    "need 41943040 bytes of the filesystem (test-linear), which has 33554432 "
+			    "bytes free: expected files that fit (a smaller size= or nrfiles=, a "
+			    "larger device)");
 }
 
 static void test_version(void **state)
