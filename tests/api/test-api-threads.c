@@ -3,7 +3,8 @@
  * test-api-threads.c - independent simulations in separate threads: two
  * runs at once give exactly what each gives alone (every job figure, every
  * context, every file and every value of the time series), whether the
- * threads run different scenarios or share one scenario object.
+ * threads run different scenarios or share one scenario object; threads
+ * reading one result at once see the same records.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,11 +129,41 @@ static void test_one_scenario_two_threads(void **state)
 	assert_same(r2, ref);
 }
 
+/* The first reader of a result's file records makes them, once: readers
+ * in several threads at once see the same records. */
+static gpointer thread_first_file(gpointer r)
+{
+	/* a later record first, so that both threads reach the making */
+	(void)wbsim_result_file(r, 3);
+	return (gpointer)wbsim_result_file(r, 0);
+}
+
+static void test_records_read_from_threads(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = scenario("inode", "64m", "5");
+	g_autoptr(wbsim_result) r = run(scn);
+	GThread *t[4];
+	gconstpointer first[4];
+
+	(void)state;
+	assert_int_equal(wbsim_result_summary(r)->n_files, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		t[i] = g_thread_new("reader", thread_first_file, r);
+	for (unsigned int i = 0; i < 4; i++)
+		first[i] = g_thread_join(t[i]);
+	assert_non_null(first[0]);
+	for (unsigned int i = 1; i < 4; i++)
+		assert_ptr_equal(first[i], first[0]);
+	assert_ptr_equal(wbsim_result_file(r, 0), first[0]);
+	assert_null(wbsim_result_file(r, 4));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_scenarios_at_once),
 		cmocka_unit_test(test_one_scenario_two_threads),
+		cmocka_unit_test(test_records_read_from_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
