@@ -888,7 +888,8 @@ gboolean wbsim_param_parse_row(const struct wbsim_param *p, const char *text,
 		break;
 	}
 	if (!wbsim_param_parse_value(p->type, text, &v, &why))
-		return set_expected(p, why, NULL, error);
+		return set_expected(p, why, p->names ? wbsim_closest_name(text, p->names)
+						       : NULL, error);
 	if (p->type == WBSIM_PARAM_DOUBLE) {
 		if (v.d < p->min || (p->max > 0 && v.d > p->max))
 			return set_expected(p, NULL, NULL, error);

@@ -430,6 +430,8 @@ static void test_kinds_errors(void **state)
 		{ "policy", "random", "expected one of: inode, none" },
 		{ "file", "", "expected a file name" },
 		{ "contexts", "0", "expected an integer from 1 to 4096, or one of: cpus, auto" },
+		{ "contexts", "autoo", "expected an integer from 1 to 4096, or one of: "
+		  "cpus, auto (did you mean auto?)" },
 		{ "bytes", "4k", "expected a size in bytes (suffixes k, m, g, t, p are "
 		  "powers of 1024) equal to 0 or of at least 8k" },
 	};
