@@ -55,8 +55,11 @@ WBSIM_BEGIN_DECLS
 typedef struct wbsim_fs wbsim_fs;
 typedef struct wbsim_fs_inode wbsim_fs_inode;
 
-/** WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library expects. */
-#define WBSIM_FS_OPS_VERSION 4
+/*
+ * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
+ * expects (5: struct wbsim_param, its @options rows, grew four members).
+ */
+#define WBSIM_FS_OPS_VERSION 5
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO

@@ -184,8 +184,7 @@ static void device_free_params(struct wbsim_device *dev)
 	size_t n = 0;
 
 	for (const struct wbsim_param *p = ops->params; p && p->name; p++, n++) {
-		if (p->type == WBSIM_PARAM_STRING)
-			g_free(*(char **)((char *)dev->priv + p->offset));
+		wbsim_param_free_field(p, dev->priv);
 		if (dev->model_src)
 			g_free(dev->model_src[n]);
 	}

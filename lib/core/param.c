@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/param.c - the one unit parser of the simulator: sizes (bytes),
- * rates (bytes/s), times (ns), counts, booleans and numbers, as every
- * section of a scenario, --set, --sweep, the device presets, the
- * filesystem options and the CPU cost table write them; and their
- * printing. Locale-independent (g_ascii_*), exact: integers only.
+ * core/param.c - the one parameter grammar of the simulator: sizes
+ * (bytes), rates (bytes/s), times (ns), counts, percentages, centiseconds,
+ * booleans, numbers, names from a list and file names, as every section of
+ * a scenario, --set, --sweep, the device presets, the filesystem options
+ * and the CPU cost table write them; their range checks, printing and
+ * description, and the "did you mean" of names. Locale-independent
+ * (g_ascii_*), exact: integers only.
  */
 #include <math.h>
 #include <string.h>
@@ -186,6 +188,26 @@ gboolean wbsim_param_parse_count(const char *text, uint64_t *out,
 	return TRUE;
 }
 
+/*
+ * A percentage as the kernel's *_ratio sysctls take it: a whole number
+ * from 0 to 100; a trailing '%' is allowed. No reason is given: the
+ * description of the kind says all.
+ */
+gboolean wbsim_param_parse_percent(const char *text, uint64_t *out,
+				   const char **why)
+{
+	size_t n = strlen(text);
+	g_autofree char *digits = g_strndup(text, n && text[n - 1] == '%' ? n - 1 : n);
+	uint64_t v;
+
+	if (wbsim_param_parse_count(digits, &v, why) && v <= 100) {
+		*out = v;
+		return TRUE;
+	}
+	*why = "";
+	return FALSE;
+}
+
 gboolean wbsim_param_parse_bool(const char *text, gboolean *out,
 				const char **why)
 {
@@ -226,6 +248,15 @@ const char *wbsim_param_expected(enum wbsim_param_type type)
 		return "a number";
 	case WBSIM_PARAM_STRING:
 		return "a text";
+	case WBSIM_PARAM_PERCENT:
+		return "a percentage, an integer";
+	case WBSIM_PARAM_CENTISECS:
+		return "an integer number of centiseconds (1/100 s)";
+	case WBSIM_PARAM_ENUM:
+	case WBSIM_PARAM_NAME:
+		return "one of the names";
+	case WBSIM_PARAM_PATH:
+		return "a file name";
 	}
 	return "a value";
 }
@@ -268,8 +299,29 @@ gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 		g_free(*(char **)out);
 		*(char **)out = g_strdup(text);
 		return TRUE;
+	case WBSIM_PARAM_PERCENT:
+		return wbsim_param_parse_percent(text, out, why);
+	case WBSIM_PARAM_CENTISECS:
+		return wbsim_param_parse_count(text, out, why);
+	case WBSIM_PARAM_ENUM:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
+		break;	/* they need their row: wbsim_param_parse_row() */
 	}
 	*why = "";
+	return FALSE;
+}
+
+gboolean wbsim_param_parse(enum wbsim_param_type type, const char *text,
+			   void *out, GError **error)
+{
+	const char *why;
+	g_autofree char *msg = NULL;
+
+	if (wbsim_param_parse_value(type, text, out, &why))
+		return TRUE;
+	msg = wbsim_param_explain(type, why);
+	g_set_error_literal(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE, msg);
 	return FALSE;
 }
 
@@ -322,6 +374,18 @@ gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 	if (is_auto(p, text)) {
 		*(uint64_t *)field = WBSIM_PARAM_AUTO;
 		return TRUE;
+	}
+	if (p->names || (p->flags & WBSIM_PARAM_ZERO_OR_RANGE) ||
+	    wbsim_param_needs_row(p->type)) {
+		/* what only the row says: its words, zero, its names */
+		g_autoptr(GError) local = NULL;
+
+		if (wbsim_param_parse_row(p, text, NULL, field, &local))
+			return TRUE;
+		g_set_error(error, WBSIM_ERROR, local->code,
+			    "%s%s %s: invalid value '%s': %s",
+			    where, owner, p->name, text, local->message);
+		return FALSE;
 	}
 	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
 		g_autofree char *explained = wbsim_param_explain(p->type, why);
@@ -419,14 +483,39 @@ size_t wbsim_param_field_size(enum wbsim_param_type type)
 	case WBSIM_PARAM_DOUBLE:
 		return sizeof(double);
 	case WBSIM_PARAM_STRING:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
 		return sizeof(char *);
+	case WBSIM_PARAM_ENUM:
+		return sizeof(unsigned int);
 	case WBSIM_PARAM_UINT:
 	case WBSIM_PARAM_SIZE:
 	case WBSIM_PARAM_TIME:
 	case WBSIM_PARAM_RATE:
+	case WBSIM_PARAM_PERCENT:
+	case WBSIM_PARAM_CENTISECS:
 		break;
 	}
 	return sizeof(uint64_t);
+}
+
+gboolean wbsim_param_is_text(enum wbsim_param_type type)
+{
+	return type == WBSIM_PARAM_STRING || type == WBSIM_PARAM_NAME ||
+	       type == WBSIM_PARAM_PATH;
+}
+
+gboolean wbsim_param_needs_row(enum wbsim_param_type type)
+{
+	return type == WBSIM_PARAM_PERCENT || type == WBSIM_PARAM_CENTISECS ||
+	       type == WBSIM_PARAM_ENUM || type == WBSIM_PARAM_NAME ||
+	       type == WBSIM_PARAM_PATH;
+}
+
+void wbsim_param_free_field(const struct wbsim_param *p, void *base)
+{
+	if (wbsim_param_is_text(p->type))
+		g_clear_pointer((char **)((char *)base + p->offset), g_free);
 }
 
 uint64_t wbsim_param_get_uint(const struct wbsim_param *p, const void *base)
@@ -439,11 +528,17 @@ uint64_t wbsim_param_get_uint(const struct wbsim_param *p, const void *base)
 	case WBSIM_PARAM_DOUBLE:
 		return (uint64_t)*(const double *)field;
 	case WBSIM_PARAM_STRING:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
 		return 0;
+	case WBSIM_PARAM_ENUM:
+		return *(const unsigned int *)field;
 	case WBSIM_PARAM_UINT:
 	case WBSIM_PARAM_SIZE:
 	case WBSIM_PARAM_TIME:
 	case WBSIM_PARAM_RATE:
+	case WBSIM_PARAM_PERCENT:
+	case WBSIM_PARAM_CENTISECS:
 		break;
 	}
 	return *(const uint64_t *)field;
@@ -464,6 +559,15 @@ const char *wbsim_param_unit(const struct wbsim_param *p)
 		return "bool";
 	case WBSIM_PARAM_STRING:
 		return "text";
+	case WBSIM_PARAM_PERCENT:
+		return "%";
+	case WBSIM_PARAM_CENTISECS:
+		return "1/100 s";
+	case WBSIM_PARAM_ENUM:
+	case WBSIM_PARAM_NAME:
+		return "name";
+	case WBSIM_PARAM_PATH:
+		return "file name";
 	case WBSIM_PARAM_UINT:
 	case WBSIM_PARAM_DOUBLE:
 		break;
@@ -478,12 +582,18 @@ double wbsim_param_as_double(enum wbsim_param_type type, const void *field)
 	case WBSIM_PARAM_SIZE:
 	case WBSIM_PARAM_TIME:
 	case WBSIM_PARAM_RATE:
+	case WBSIM_PARAM_PERCENT:
+	case WBSIM_PARAM_CENTISECS:
 		return (double)*(const uint64_t *)field;
 	case WBSIM_PARAM_BOOL:
 		return *(const gboolean *)field ? 1 : 0;
 	case WBSIM_PARAM_DOUBLE:
 		return *(const double *)field;
+	case WBSIM_PARAM_ENUM:
+		return *(const unsigned int *)field;
 	case WBSIM_PARAM_STRING:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
 		break;
 	}
 	return 0;
@@ -495,7 +605,11 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field)
 
 	switch (type) {
 	case WBSIM_PARAM_UINT:
+	case WBSIM_PARAM_PERCENT:
+	case WBSIM_PARAM_CENTISECS:
 		return g_strdup_printf("%" G_GUINT64_FORMAT, *(const guint64 *)field);
+	case WBSIM_PARAM_ENUM:
+		return g_strdup_printf("%u", *(const unsigned int *)field);
 	case WBSIM_PARAM_SIZE:
 		return g_strdup_printf("%" G_GUINT64_FORMAT "B", *(const guint64 *)field);
 	case WBSIM_PARAM_TIME:
@@ -507,29 +621,335 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field)
 	case WBSIM_PARAM_DOUBLE:
 		return g_strdup(g_ascii_dtostr(buf, sizeof(buf), *(const double *)field));
 	case WBSIM_PARAM_STRING:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
 		return g_strdup(*(char *const *)field ? *(char *const *)field : "");
 	}
 	return g_strdup("");
 }
 
+char *wbsim_format_size(uint64_t bytes)
+{
+	static const char letters[] = "kmgtp";
+
+	if (bytes == 0)
+		return g_strdup("0");
+	for (int i = 4; i >= 0; i--) {
+		unsigned int shift = 10 * (unsigned int)(i + 1);
+		uint64_t unit = (uint64_t)1 << shift;
+
+		if (bytes % unit == 0)
+			return g_strdup_printf("%" G_GUINT64_FORMAT "%c",
+					       bytes >> shift, letters[i]);
+	}
+	return g_strdup_printf("%" G_GUINT64_FORMAT, bytes);
+}
+
+char *wbsim_format_time(uint64_t ns)
+{
+	/* units in decreasing size (no d: the printed form predates it) */
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} units[] = {
+		{ "h", 3600000000000ull }, { "m", 60000000000ull },
+		{ "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+
+	if (ns == 0)
+		return g_strdup("0");
+	for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
+		if (ns % units[i].ns == 0)
+			return g_strdup_printf("%" G_GUINT64_FORMAT "%s",
+					       ns / units[i].ns, units[i].name);
+	}
+	g_assert_not_reached();
+}
+
+/* Whether a @type value is a uint64_t number (its row's @names allowed). */
+static gboolean is_number(enum wbsim_param_type type)
+{
+	return type == WBSIM_PARAM_UINT || type == WBSIM_PARAM_SIZE ||
+	       type == WBSIM_PARAM_TIME || type == WBSIM_PARAM_RATE ||
+	       type == WBSIM_PARAM_PERCENT || type == WBSIM_PARAM_CENTISECS;
+}
+
+/*
+ * A size as a bound of a range: with its binary suffix where that reads
+ * better ("64m", "8k"), in plain bytes where the bound is a decimal one
+ * ("1000000000000000000", not "976562500000000k").
+ */
+static char *format_size_bound(uint64_t bytes)
+{
+	g_autofree char *text = wbsim_format_size(bytes);
+
+	if (strlen(text) > 5)
+		return g_strdup_printf("%" G_GUINT64_FORMAT, bytes);
+	return g_steal_pointer(&text);
+}
+
+/*
+ * A number of row @p's type in the form a scenario line writes it
+ * (@bound: a bound of its range, see format_size_bound()).
+ */
+static char *format_number(const struct wbsim_param *p, double v, gboolean bound)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	uint64_t u = (uint64_t)v;
+
+	switch (p->type) {
+	case WBSIM_PARAM_SIZE:
+		return bound ? format_size_bound(u) : wbsim_format_size(u);
+	case WBSIM_PARAM_RATE: {
+		g_autofree char *size = bound ? format_size_bound(u)
+					      : wbsim_format_size(u);
+
+		return g_strdup_printf("%s/s", size);
+	}
+	case WBSIM_PARAM_TIME:
+		return wbsim_format_time(u);
+	case WBSIM_PARAM_DOUBLE:
+		return g_strdup(g_ascii_dtostr(buf, sizeof(buf), v));
+	default:
+		return g_strdup_printf("%" G_GUINT64_FORMAT, u);
+	}
+}
+
+char *wbsim_param_format_canonical(const struct wbsim_param *p,
+				   const void *field)
+{
+	uint64_t v;
+
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		return g_strdup(*(const gboolean *)field ? "true" : "false");
+	case WBSIM_PARAM_ENUM:
+		return g_strdup(p->names[*(const unsigned int *)field]);
+	case WBSIM_PARAM_DOUBLE:
+		return format_number(p, *(const double *)field, FALSE);
+	case WBSIM_PARAM_STRING:
+	case WBSIM_PARAM_NAME:
+	case WBSIM_PARAM_PATH:
+		return g_strdup(*(char *const *)field ? *(char *const *)field : "");
+	default:
+		break;
+	}
+	v = *(const uint64_t *)field;
+	for (size_t i = 0; p->names && p->names[i]; i++)
+		if (v == WBSIM_PARAM_SPECIAL(i))
+			return g_strdup(p->names[i]);
+	if (v == WBSIM_PARAM_AUTO && p->def && !g_ascii_strcasecmp(p->def, "auto"))
+		return g_strdup("auto");
+	return format_number(p, (double)v, FALSE);
+}
+
+/* " from 1 to 4096", " of at least 8k", " equal to 4k", or nothing. */
+static void append_range(GString *s, const struct wbsim_param *p)
+{
+	g_autofree char *lo = format_number(p, p->min, TRUE);
+	g_autofree char *hi = format_number(p, p->max, TRUE);
+
+	if (p->flags & WBSIM_PARAM_ZERO_OR_RANGE)
+		g_string_append(s, " equal to 0 or");
+	if (p->min <= 0 && p->max <= 0)
+		return;		/* no range */
+	if (p->min == p->max)
+		g_string_append_printf(s, " equal to %s", lo);
+	else if (p->max <= 0)
+		g_string_append_printf(s, " of at least %s", lo);
+	else
+		g_string_append_printf(s, " from %s to %s", lo, hi);
+}
+
+static void append_names(GString *s, const char *const *names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", names[i]);
+}
+
 char *wbsim_param_describe(const struct wbsim_param *p)
 {
-	GString *s = g_string_new(wbsim_param_expected(p->type));
-	const char *unit = wbsim_param_unit(p);
+	GString *s = g_string_new(NULL);
+	char **names;
 
-	if (p->type != WBSIM_PARAM_BOOL && p->type != WBSIM_PARAM_STRING &&
-	    (p->min > 0 || p->max > 0)) {
-		g_autofree char *lo = format_bound(p, p->min, FALSE);
-		g_autofree char *hi = p->max > 0 ? format_bound(p, p->max, FALSE) : NULL;
-
-		if (hi)
-			g_string_append_printf(s, " from %s to %s", lo, hi);
-		else
-			g_string_append_printf(s, " of at least %s", lo);
+	switch (p->type) {
+	case WBSIM_PARAM_BOOL:
+		g_string_append(s, wbsim_param_expected(p->type));
+		break;
+	case WBSIM_PARAM_UINT:
+		/* "non-negative" goes without saying next to a range */
+		g_string_append(s, p->min > 0 || p->max > 0 ? "an integer"
+				   : wbsim_param_expected(p->type));
+		break;
+	case WBSIM_PARAM_STRING:
+		g_string_append(s, "text");
+		break;
+	case WBSIM_PARAM_ENUM:
+		g_string_append(s, "one of: ");
+		append_names(s, p->names);
+		break;
+	case WBSIM_PARAM_NAME:
+		names = p->names_fn();
+		g_string_append(s, "one of: ");
+		append_names(s, (const char *const *)names);
+		g_strfreev(names);
+		break;
+	default:
+		g_string_append(s, wbsim_param_expected(p->type));
+		break;
 	}
-	if (unit)
-		g_string_append_printf(s, "; unit: %s", unit);
+	if (is_number(p->type) || p->type == WBSIM_PARAM_DOUBLE)
+		append_range(s, p);
+	if (is_number(p->type) && p->names) {
+		g_string_append(s, ", or one of: ");
+		append_names(s, p->names);
+	}
 	return g_string_free(s, FALSE);
+}
+
+/* Fail with "expected <description>", and a suggestion if one is near. */
+static gboolean set_expected(const struct wbsim_param *p, const char *why,
+			     const char *suggestion, GError **error)
+{
+	g_autofree char *desc = wbsim_param_describe(p);
+	g_autofree char *near = suggestion ?
+		g_strdup_printf(" (did you mean %s?)", suggestion) : NULL;
+
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE, "%s%sexpected %s%s",
+		    why ? why : "", why && *why ? ": " : "", desc, near ? near : "");
+	return FALSE;
+}
+
+/* @text as one of @names into *@index, or fail with the nearest name. */
+static gboolean find_name(const struct wbsim_param *p, const char *const *names,
+			  const char *text, size_t *index, GError **error)
+{
+	for (size_t i = 0; names[i]; i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*index = i;
+			return TRUE;
+		}
+	}
+	return set_expected(p, NULL, wbsim_closest_name(text, names), error);
+}
+
+gboolean wbsim_param_parse_row(const struct wbsim_param *p, const char *text,
+			       const char *base_dir, void *field, GError **error)
+{
+	const char *why = "";
+	union {
+		uint64_t u;
+		gboolean b;
+		double d;
+	} v = { 0 };
+	size_t i;
+
+	for (i = 0; is_number(p->type) && p->names && p->names[i]; i++) {
+		if (strcmp(text, p->names[i]) == 0) {
+			*(uint64_t *)field = WBSIM_PARAM_SPECIAL(i);
+			return TRUE;
+		}
+	}
+	switch (p->type) {
+	case WBSIM_PARAM_ENUM:
+		if (!find_name(p, p->names, text, &i, error))
+			return FALSE;
+		*(unsigned int *)field = (unsigned int)i;
+		return TRUE;
+	case WBSIM_PARAM_NAME: {
+		g_auto(GStrv) names = p->names_fn();
+
+		if (!find_name(p, (const char *const *)names, text, &i, error))
+			return FALSE;
+		g_free(*(char **)field);
+		*(char **)field = g_strdup(text);
+		return TRUE;
+	}
+	case WBSIM_PARAM_STRING:
+		g_free(*(char **)field);
+		*(char **)field = g_strdup(text);
+		return TRUE;
+	case WBSIM_PARAM_PATH:
+		if (!*text)
+			return set_expected(p, NULL, NULL, error);
+		g_free(*(char **)field);
+		/* relative to the directory of the file that names it */
+		if (base_dir && !g_path_is_absolute(text) && strcmp(base_dir, ".") != 0)
+			*(char **)field = g_build_filename(base_dir, text, NULL);
+		else
+			*(char **)field = g_strdup(text);
+		return TRUE;
+	case WBSIM_PARAM_BOOL:
+		if (!wbsim_param_parse_bool(text, &v.b, &why))
+			return set_expected(p, NULL, NULL, error);
+		*(gboolean *)field = v.b;
+		return TRUE;
+	default:
+		break;
+	}
+	if (!wbsim_param_parse_value(p->type, text, &v, &why))
+		return set_expected(p, why, p->names ? wbsim_closest_name(text, p->names)
+						       : NULL, error);
+	if (p->type == WBSIM_PARAM_DOUBLE) {
+		if (v.d < p->min || (p->max > 0 && v.d > p->max))
+			return set_expected(p, NULL, NULL, error);
+		*(double *)field = v.d;
+		return TRUE;
+	}
+	if (((double)v.u < p->min || (p->max > 0 && (double)v.u > p->max)) &&
+	    !(v.u == 0 && (p->flags & WBSIM_PARAM_ZERO_OR_RANGE)))
+		return set_expected(p, NULL, NULL, error);
+	*(uint64_t *)field = v.u;
+	return TRUE;
+}
+
+/*
+ * Optimal string alignment distance: Levenshtein plus transposition of two
+ * adjacent characters, the commonest typo ("ratoi" for "ratio").
+ */
+static size_t osa_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	g_autofree size_t *d = g_new0(size_t, (la + 1) * (lb + 1));
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+
+	for (size_t i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = MIN(D(i - 1, j) + 1, D(i, j - 1) + 1);
+
+			best = MIN(best, D(i - 1, j - 1) + cost);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1])
+				best = MIN(best, D(i - 2, j - 2) + 1);
+			D(i, j) = best;
+		}
+	}
+	return D(la, lb);
+#undef D
+}
+
+const char *wbsim_closest_name(const char *word, const char *const *names)
+{
+	size_t len = strlen(word);
+	size_t limit = len <= 3 ? 1 : len <= 8 ? 2 : 3;
+	size_t best = SIZE_MAX;
+	const char *found = NULL;
+
+	/* ties go to the earlier name: deterministic, table order */
+	for (size_t i = 0; names && names[i]; i++) {
+		size_t dist = osa_distance(word, names[i]);
+
+		if (dist < best) {
+			best = dist;
+			found = names[i];
+		}
+	}
+	return best <= limit ? found : NULL;
 }
 
 char *wbsim_param_where(const char *file, unsigned int line)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * core/param.h - the one grammar of values with units (param.c): sizes,
- * rates, times, counts, booleans, numbers, strings (enum
- * wbsim_param_type), for every scenario section, --set, --sweep, the
- * device presets, the filesystem options and the CPU cost table.
+ * rates, times, counts, percentages, centiseconds, booleans, numbers,
+ * names from a list, file names and strings (enum wbsim_param_type), for
+ * every scenario section, --set, --sweep, the device presets, the
+ * filesystem options and the CPU cost table.
  */
 #ifndef WBSIM_CORE_PARAM_H
 #define WBSIM_CORE_PARAM_H
@@ -22,6 +23,8 @@ gboolean wbsim_param_parse_rate(const char *text, uint64_t *out, const char **wh
 gboolean wbsim_param_parse_time(const char *text, uint64_t *out, const char **why);
 gboolean wbsim_param_parse_count(const char *text, uint64_t *out, const char **why);
 gboolean wbsim_param_parse_bool(const char *text, gboolean *out, const char **why);
+/* 0..100, optionally followed by '%'; *@why is "" on failure. */
+gboolean wbsim_param_parse_percent(const char *text, uint64_t *out, const char **why);
 
 /* "a size in bytes (suffixes k, m, g, t, p are powers of 1024)", ... */
 const char *wbsim_param_expected(enum wbsim_param_type type);
@@ -35,6 +38,39 @@ char *wbsim_param_explain(enum wbsim_param_type type, const char *why);
  */
 gboolean wbsim_param_parse_value(enum wbsim_param_type type, const char *text,
 				 void *out, const char **why);
+/*
+ * wbsim_param_parse() - wbsim_param_parse_value() with the message of
+ * wbsim_param_explain() as a GError (for values inside a line, such as the
+ * time of an [events] line).
+ */
+gboolean wbsim_param_parse(enum wbsim_param_type type, const char *text,
+			   void *out, GError **error);
+/*
+ * wbsim_param_parse_row() - parse @text for row @p into @field (at
+ * @p->offset of the struct the table fills): the words of @p->names, the
+ * kind, the range (0 too with WBSIM_PARAM_ZERO_OR_RANGE); a PATH relative
+ * to @base_dir (NULL: as written). On failure the message is the reason
+ * only, for the caller to prefix with where and what: "[WHY: ]expected
+ * DESCRIPTION[ (did you mean NAME?)]". @field is left as it was.
+ */
+gboolean wbsim_param_parse_row(const struct wbsim_param *p, const char *text,
+			       const char *base_dir, void *field, GError **error);
+/*
+ * wbsim_param_format_canonical() - the value at @field of row @p as a
+ * scenario line writes it, the shortest exact form ("16g", "100ms",
+ * "true", "cpus"); it parses back to the same value.
+ */
+char *wbsim_param_format_canonical(const struct wbsim_param *p, const void *field);
+/* Text of a size with the largest exact binary suffix ("16g", "1280k"). */
+char *wbsim_format_size(uint64_t bytes);
+/* Text of a time in ns with the largest exact unit ("100ms", "30s", "0"). */
+char *wbsim_format_time(uint64_t ns);
+/*
+ * wbsim_closest_name() - the name in @names (NULL-terminated) nearest to
+ * @word by edit distance, if near enough to suggest ("did you mean"),
+ * else NULL.
+ */
+const char *wbsim_closest_name(const char *word, const char *const *names);
 /*
  * wbsim_param_apply() - parse @text (NULL: "") for table row @p and store
  * it in @base at @p->offset after the range check. Messages read
@@ -69,6 +105,12 @@ gboolean wbsim_param_apply_defaults(const struct wbsim_param *table, void *base,
 				    const char *owner, GError **error);
 /* wbsim_param_field_size() - the size of the field a @type row fills. */
 size_t wbsim_param_field_size(enum wbsim_param_type type);
+/* wbsim_param_is_text() - whether a @type field is a char * it owns. */
+gboolean wbsim_param_is_text(enum wbsim_param_type type);
+/* wbsim_param_needs_row() - whether a @type value is parsed by its row only. */
+gboolean wbsim_param_needs_row(enum wbsim_param_type type);
+/* wbsim_param_free_field() - free what row @p's field in @base owns, zero it. */
+void wbsim_param_free_field(const struct wbsim_param *p, void *base);
 /* wbsim_param_get_uint() - row @p's value in @base as an integer (bool: 0/1). */
 uint64_t wbsim_param_get_uint(const struct wbsim_param *p, const void *base);
 /* wbsim_param_unit() - @p->unit, or the unit of its type; NULL if neither. */
@@ -78,8 +120,10 @@ double wbsim_param_as_double(enum wbsim_param_type type, const void *field);
 /* wbsim_param_format_value() - the value at @field as text, with its unit. */
 char *wbsim_param_format_value(enum wbsim_param_type type, const void *field);
 /*
- * wbsim_param_describe() - row @p's type, range and unit for the key
- * reference: "a size in bytes (...) from 4096B to 1073741824B; unit: bytes".
+ * wbsim_param_describe() - what row @p takes, with its range and words,
+ * for messages and the key reference: "a size in bytes (...) from 64m to
+ * 64t", "an integer from 1 to 4096, or one of: cpus, auto", "one of:
+ * inode, none".
  */
 char *wbsim_param_describe(const struct wbsim_param *p);
 /* wbsim_param_where() - "FILE:LINE: " or "FILE: " or "" for messages. */

@@ -20,6 +20,7 @@
 #include "fs/wb-ctx-change.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/memcontrol.h"
+#include "core/param.h"
 #include "core/sim.h"
 
 /* the page size: memory.max and memory.high count whole pages */
@@ -103,7 +104,7 @@ static gboolean cgroup_limit(const char *word, struct wbsim_cgroup_event *cg, GE
 	}
 	if (strcmp(eq + 1, "max") == 0) {
 		v = UINT64_MAX;
-	} else if (!wbsim_parse_size(eq + 1, &v, &local)) {
+	} else if (!wbsim_param_parse(WBSIM_PARAM_SIZE, eq + 1, &v, &local)) {
 		const char *why = local->message;
 
 		if (g_str_has_prefix(why, "expected "))

@@ -81,7 +81,7 @@ gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 				    const char *value, GError **error)
 {
 	const char *dot;
-	const struct wbsim_config_key *k;
+	const struct wbsim_param *k;
 	struct builder_setting *s;
 
 	wbsim_check_arg(b != NULL && key != NULL && value != NULL, FALSE, error);
@@ -99,7 +99,7 @@ gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 	s->value = g_strdup(value);
 	/* A later setting replaces an earlier one, unless the key repeats. */
 	k = wbsim_config_find_key(s->section, s->key, NULL);
-	if (!k || !(k->flags & WBSIM_CFG_REPEATABLE)) {
+	if (!k || !(k->flags & WBSIM_PARAM_REPEATABLE)) {
 		for (guint i = 0; i < b->settings->len; i++) {
 			struct builder_setting *o = b->settings->pdata[i];
 

@@ -156,7 +156,7 @@ static GPtrArray *sweepable_sections(void)
 {
 	GPtrArray *names = g_ptr_array_new();
 	size_t n;
-	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+	const struct wbsim_param *keys = wbsim_config_keys(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		gboolean seen = FALSE;
@@ -180,7 +180,7 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 {
 	const char *dot = strchr(name, '.');
 	g_autofree char *sec = NULL;
-	const struct wbsim_config_key *k;
+	const struct wbsim_param *k;
 
 	if (!dot || dot == name || !dot[1]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
@@ -203,13 +203,13 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 	k = wbsim_config_find_key(sec, dot + 1, NULL);
 	if (!k && strcmp(sec, "device") != 0 && strcmp(sec, "filesystem") != 0) {
 		size_t n;
-		const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+		const struct wbsim_param *keys = wbsim_config_keys(&n);
 		g_autoptr(GPtrArray) names = g_ptr_array_new();
 		const char *near;
 
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(keys[i].section, sec) == 0)
-				g_ptr_array_add(names, (char *)keys[i].key);
+				g_ptr_array_add(names, (char *)keys[i].name);
 		g_ptr_array_add(names, NULL);
 		near = wbsim_closest_name(dot + 1, (const char *const *)names->pdata);
 		if (near)
@@ -220,15 +220,14 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 				    "unknown key: [%s] has no key %s", sec, dot + 1);
 		return FALSE;
 	}
-	if (k && (k->flags & (WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE))) {
+	if (k && (k->flags & (WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE))) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "[%s] %s cannot be swept: expected a key that holds one value",
-			    sec, k->key);
+			    sec, k->name);
 		return FALSE;
 	}
 	/* device and filesystem parameters are checked by their layer */
-	*ranges = !k || (k->type != WBSIM_CFG_STRING && k->type != WBSIM_CFG_PATH &&
-			 k->type != WBSIM_CFG_NAME);
+	*ranges = !k || !wbsim_param_is_text(k->type);
 	*section = g_steal_pointer(&sec);
 	*key = g_strdup(dot + 1);
 	return TRUE;

@@ -66,7 +66,7 @@ gboolean wbsim_config_parse_event(const char *value,
 	if (!sp)
 		return event_syntax(error);
 	*sp = '\0';
-	if (!wbsim_parse_time(copy, &ev->at, &local)) {
+	if (!wbsim_param_parse(WBSIM_PARAM_TIME, copy, &ev->at, &local)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "time '%s': %s", copy, local->message);
 		return FALSE;

@@ -58,7 +58,7 @@ gboolean wbsim_config_parse_moment(const char *value,
 		if (*rest == '+') {
 			g_autofree char *t = g_strstrip(g_strdup(rest + 1));
 
-			if (!wbsim_parse_time(t, &mo->delay, &local)) {
+			if (!wbsim_param_parse(WBSIM_PARAM_TIME, t, &mo->delay, &local)) {
 				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 					    "time '%s': %s", t,
 					    local->message);

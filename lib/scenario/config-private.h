@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scenario/config-private.h - internals of the configuration: the typed
- * value parsers every section uses (scenario keys, device and filesystem
- * parameters), value formatting for --dump-config, "Did you mean" lookup,
- * and the private state of struct wbsim_config.
+ * scenario/config-private.h - internals of the configuration: the private
+ * state of struct wbsim_config, the key table's lookups, the loader's
+ * hooks, events and [measure] moments. The values themselves are parsed,
+ * printed and described by the one grammar of core/param.h.
  */
 #ifndef WBSIM_SCENARIO_CONFIG_PRIVATE_H
 #define WBSIM_SCENARIO_CONFIG_PRIVATE_H
@@ -11,6 +11,7 @@
 #include "scenario/config.h"
 #include "core/ini-lexer.h"
 #include "defs/setting.h"
+#include "core/param.h"
 
 /* Where a value came from: a file and line, "--set", or the default. */
 struct wbsim_config_origin {
@@ -55,53 +56,10 @@ struct wbsim_config_sweep_line {
 };
 void wbsim_config_sweep_line_free(gpointer data);
 
-/* -- value parsers (config-parse.c) -------------------------------------- */
-/*
- * Each parser takes the value text and, on failure, sets an error whose
- * message is the reason only ("expected ..."); the caller prefixes the
- * location, section, key and value.
- */
-gboolean wbsim_parse_bool(const char *s, bool *out, GError **error);
-gboolean wbsim_parse_uint(const char *s, uint64_t *out, GError **error);
-gboolean wbsim_parse_size(const char *s, uint64_t *out, GError **error);
-gboolean wbsim_parse_percent(const char *s, uint64_t *out, GError **error);
-gboolean wbsim_parse_time(const char *s, wbsim_time_t *out, GError **error);
-
-/* Text of a size with the largest exact binary suffix ("16g", "1280k"). */
-char *wbsim_format_size(uint64_t bytes);
-/* Text of a time with the largest exact unit ("100ms", "30s", "0"). */
-char *wbsim_format_time(wbsim_time_t ns);
-
-/*
- * wbsim_config_parse_value() - parse @value for key @k into @field
- * @base_dir: directory a relative PATH is resolved against (NULL = as is)
- * The error message is "expected ..." with the type, unit and range.
- */
-gboolean wbsim_config_parse_value(const struct wbsim_config_key *k,
-				  const char *value, const char *base_dir,
-				  void *field, GError **error);
-/* wbsim_config_format_value() - the value of @field as a scenario line has it. */
-char *wbsim_config_format_value(const struct wbsim_config_key *k,
-				const void *field);
-/* wbsim_config_describe_type() - "a size in bytes ... from 64m to 16t". */
-char *wbsim_config_describe_type(const struct wbsim_config_key *k);
-/* wbsim_config_free_field() - free what a field of @k owns and zero it. */
-void wbsim_config_free_field(const struct wbsim_config_key *k, void *field);
-/* Set every field of @keys to its default (a default that fails is a bug). */
-void wbsim_config_set_defaults(const struct wbsim_config_key *keys,
-			       size_t n_keys, void *base);
-
-/*
- * wbsim_closest_name() - the name in @names (NULL-terminated) nearest to
- * @word by edit distance, if near enough to suggest, else NULL.
- */
-const char *wbsim_closest_name(const char *word, const char *const *names);
-
 /* -- the scenario key table (config.c) ----------------------------------- */
 /* Row of the table for [@section] @key, or NULL. */
-const struct wbsim_config_key *wbsim_config_find_key(const char *section,
-						     const char *key,
-						     size_t *index);
+const struct wbsim_param *wbsim_config_find_key(const char *section,
+						const char *key, size_t *index);
 /* TRUE if @section is a section of the scenario file (not fio:*). */
 gboolean wbsim_config_is_section(const char *section);
 
@@ -145,10 +103,6 @@ struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
 						  const char *const *overrides,
 						  wbsim_scenario_hook hook,
 						  void *arg, GError **error);
-
-/* -- parameter sets (config-params.c) ------------------------------------ */
-/* Names of the device presets or filesystem types, NULL-terminated. */
-char **wbsim_config_param_set_names(const char *section);
 
 /* -- events (config-events.c) -------------------------------------------- */
 /*
@@ -194,12 +148,9 @@ gboolean wbsim_config_parse_moment(const char *value, const GPtrArray *earlier,
 void wbsim_config_moment_free(gpointer data);
 void wbsim_config_override_free(gpointer data);
 
-/* The section ops installed for @section, or NULL (parameter sets). */
-const struct wbsim_config_section_ops *wbsim_config_get_section_ops(const char *section);
-
-/* The device layer's section ops, installed by default (config-device.c). */
+/* The device layer's section ops (config-device.c). */
 extern const struct wbsim_config_section_ops wbsim_device_section_ops;
-/* The filesystem layer's section ops, installed by default (config-fs.c). */
+/* The filesystem layer's section ops (config-fs.c). */
 extern const struct wbsim_config_section_ops wbsim_fs_section_ops;
 
 /*

@@ -2,10 +2,12 @@
 /*
  * config.c - struct wbsim_config and the one table of scenario keys.
  *
- * The table below is the single source for parsing, defaults, range
+ * The table below (struct wbsim_param rows, parsed by the grammar of
+ * core/param.c as the device, filesystem and CPU cost tables are) is the
+ * single source for the file loader, --set, --sweep, defaults, range
  * checks, "did you mean", --dump-config and the key reference in
- * scenarios/README.md (generated with sim-writeback --dump-keys-markdown,
- * and a test checks every key is documented there).
+ * scenarios/README.md (generated with sim-writeback --list-keys; a test
+ * checks the README holds it as generated).
  */
 #include <string.h>
 
@@ -39,126 +41,130 @@ static const char *const config_sections[] = {
 	"workload", "run", "events", "sweep", "measure", NULL,
 };
 
-static const struct wbsim_config_key config_keys[] = {
-	{ "scenario", "description", WBSIM_CFG_STRING, F(description), "", "",
-	  0, 0, NULL, NULL, 0,
-	  "Free text saying what the scenario models." },
-	{ "scenario", "lab_program", WBSIM_CFG_STRING, F(lab_program), "", "",
-	  0, 0, NULL, NULL, 0,
-	  "For the kernel lab only (lab/run-kernel): a program of lab/ (e8-small-writes) that runs on the real kernel instead of the fio jobs, which then describe that program to the simulator; empty: the lab runs the fio jobs. The simulator does not read it." },
-	{ "scenario", "include", WBSIM_CFG_PATH, 0, NULL, "",
-	  0, 0, NULL, NULL,
-	  WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE | WBSIM_CFG_NO_DUMP,
-	  "Read another scenario file at this point (relative to this file); keys set after this line override it. May repeat; circular includes are an error." },
+/*
+ * The scenario keys, section by section: the rows --set, --sweep, the file
+ * loader, --dump-config and --list-keys read (struct wbsim_param, the one
+ * grammar of core/param.c).
+ */
+static const struct wbsim_param config_keys[] = {
+	{ .section = "scenario", .name = "description", .type = WBSIM_PARAM_STRING,
+	  .offset = F(description), .def = "", .unit = "",
+	  .help = "Free text saying what the scenario models." },
+	{ .section = "scenario", .name = "lab_program", .type = WBSIM_PARAM_STRING,
+	  .offset = F(lab_program), .def = "", .unit = "",
+	  .help = "For the kernel lab only (lab/run-kernel): a program of lab/ (e8-small-writes) that runs on the real kernel instead of the fio jobs, which then describe that program to the simulator; empty: the lab runs the fio jobs. The simulator does not read it." },
+	{ .section = "scenario", .name = "include", .type = WBSIM_PARAM_PATH,
+	  .unit = "", .flags = WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE | WBSIM_PARAM_NO_DUMP,
+	  .help = "Read another scenario file at this point (relative to this file); keys set after this line override it. May repeat; circular includes are an error." },
 
-	{ "machine", "cpus", WBSIM_CFG_UINT, F(cpus), "4", "CPUs",
-	  1, 4096, NULL, NULL, 0,
-	  "Number of simulated CPUs online; fio's $ncpus." },
-	{ "machine", "memory", WBSIM_CFG_SIZE, F(memory), "16g", "bytes",
-	  64 * MIB, 64 * TIB, NULL, NULL, 0,
-	  "RAM of the simulated machine; the dirty ratios are percentages of it; fio's $mb_memory." },
-	{ "machine", "memmap", WBSIM_CFG_SIZE, F(memmap), "0", "bytes",
-	  0, 64 * TIB, NULL, NULL, 0,
-	  "RAM reserved at boot by the kernel's memmap=SIZE!OFFSET for a PMEM region emulated on DRAM: outside MemTotal, never dirtyable, not in fio's $mb_memory. A pmem device lives in it and must fit; 0: a pmem device reserves its own capacity." },
-	{ "machine", "cpu_speed", WBSIM_CFG_UINT, F(cpu_speed), "100", "% of the lab host",
-	  10, 1000, NULL, NULL, 0,
-	  "Speed of the machine's CPUs in percent of the lab host on which the CPU cost table was measured (lib/core/cpu-costs.c, lab/): every CPU burst of the model lasts cost * 100 / cpu_speed. One number per machine preset, never per scenario." },
-	{ "machine", "hz", WBSIM_CFG_UINT, F(hz), "1000", "jiffies/s",
-	  100, 10000, NULL, NULL, 0,
-	  "Jiffy rate of the simulated kernel (CONFIG_HZ): timers and bandwidth estimates round to jiffies." },
-	{ "machine", "page_size", WBSIM_CFG_SIZE, F(page_size), "4k", "bytes",
-	  4096, 4096, NULL, NULL, 0,
-	  "Page size; only 4096 is modelled; fio's $pagesize." },
+	{ .section = "machine", .name = "cpus", .type = WBSIM_PARAM_UINT,
+	  .offset = F(cpus), .def = "4", .unit = "CPUs", .min = 1, .max = 4096,
+	  .help = "Number of simulated CPUs online; fio's $ncpus." },
+	{ .section = "machine", .name = "memory", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(memory), .def = "16g", .unit = "bytes", .min = 64 * MIB, .max = 64 * TIB,
+	  .help = "RAM of the simulated machine; the dirty ratios are percentages of it; fio's $mb_memory." },
+	{ .section = "machine", .name = "memmap", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(memmap), .def = "0", .unit = "bytes", .max = 64 * TIB,
+	  .help = "RAM reserved at boot by the kernel's memmap=SIZE!OFFSET for a PMEM region emulated on DRAM: outside MemTotal, never dirtyable, not in fio's $mb_memory. A pmem device lives in it and must fit; 0: a pmem device reserves its own capacity." },
+	{ .section = "machine", .name = "cpu_speed", .type = WBSIM_PARAM_UINT,
+	  .offset = F(cpu_speed), .def = "100", .unit = "% of the lab host", .min = 10, .max = 1000,
+	  .help = "Speed of the machine's CPUs in percent of the lab host on which the CPU cost table was measured (lib/core/cpu-costs.c, lab/): every CPU burst of the model lasts cost * 100 / cpu_speed. One number per machine preset, never per scenario." },
+	{ .section = "machine", .name = "hz", .type = WBSIM_PARAM_UINT,
+	  .offset = F(hz), .def = "1000", .unit = "jiffies/s", .min = 100, .max = 10000,
+	  .help = "Jiffy rate of the simulated kernel (CONFIG_HZ): timers and bandwidth estimates round to jiffies." },
+	{ .section = "machine", .name = "page_size", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(page_size), .def = "4k", .unit = "bytes", .min = 4096, .max = 4096,
+	  .help = "Page size; only 4096 is modelled; fio's $pagesize." },
 
-	{ "vm", "dirty_ratio", WBSIM_CFG_PERCENT, F(dirty_ratio), "20",
-	  "% of memory", 0, 100, NULL, NULL, 0,
-	  "vm.dirty_ratio: dirty page limit where writers are throttled. Exclusive with dirty_bytes (setting dirty_bytes alone makes it 0)." },
-	{ "vm", "dirty_bytes", WBSIM_CFG_SIZE, F(dirty_bytes), "0", "bytes",
-	  8 * KIB, UINT64_MAX, NULL, NULL, WBSIM_CFG_ZERO_OR_RANGE,
-	  "vm.dirty_bytes: the same limit in bytes; 0 = use dirty_ratio. The kernel's minimum is two pages." },
-	{ "vm", "dirty_background_ratio", WBSIM_CFG_PERCENT,
-	  F(dirty_background_ratio), "10", "% of memory", 0, 100, NULL, NULL, 0,
-	  "vm.dirty_background_ratio: dirty level where background writeback starts. Exclusive with dirty_background_bytes." },
-	{ "vm", "dirty_background_bytes", WBSIM_CFG_SIZE,
-	  F(dirty_background_bytes), "0", "bytes", 8 * KIB, UINT64_MAX, NULL,
-	  NULL, WBSIM_CFG_ZERO_OR_RANGE,
-	  "vm.dirty_background_bytes: the same level in bytes; 0 = use dirty_background_ratio." },
-	{ "vm", "dirty_expire_centisecs", WBSIM_CFG_CENTISECS,
-	  F(dirty_expire_centisecs), "3000", "1/100 s", 0, 100000000, NULL,
-	  NULL, 0,
-	  "vm.dirty_expire_centisecs: age at which dirty data is written back by the periodic (kupdate) writeback." },
-	{ "vm", "dirty_writeback_centisecs", WBSIM_CFG_CENTISECS,
-	  F(dirty_writeback_centisecs), "500", "1/100 s", 0, 100000000, NULL,
-	  NULL, 0,
-	  "vm.dirty_writeback_centisecs: interval of the periodic writeback wakeups; 0 disables them." },
+	{ .section = "vm", .name = "dirty_ratio", .type = WBSIM_PARAM_PERCENT,
+	  .offset = F(dirty_ratio), .def = "20", .unit = "% of memory", .max = 100,
+	  .help = "vm.dirty_ratio: dirty page limit where writers are throttled. Exclusive with dirty_bytes (setting dirty_bytes alone makes it 0)." },
+	{ .section = "vm", .name = "dirty_bytes", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(dirty_bytes), .def = "0", .unit = "bytes", .min = 8 * KIB, .flags = WBSIM_PARAM_ZERO_OR_RANGE,
+	  .help = "vm.dirty_bytes: the same limit in bytes; 0 = use dirty_ratio. The kernel's minimum is two pages." },
+	{ .section = "vm", .name = "dirty_background_ratio", .type = WBSIM_PARAM_PERCENT,
+	  .offset = F(dirty_background_ratio), .def = "10", .unit = "% of memory", .max = 100,
+	  .help = "vm.dirty_background_ratio: dirty level where background writeback starts. Exclusive with dirty_background_bytes." },
+	{ .section = "vm", .name = "dirty_background_bytes", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(dirty_background_bytes), .def = "0", .unit = "bytes", .min = 8 * KIB, .flags = WBSIM_PARAM_ZERO_OR_RANGE,
+	  .help = "vm.dirty_background_bytes: the same level in bytes; 0 = use dirty_background_ratio." },
+	{ .section = "vm", .name = "dirty_expire_centisecs", .type = WBSIM_PARAM_CENTISECS,
+	  .offset = F(dirty_expire_centisecs), .def = "3000", .unit = "1/100 s", .max = 100000000,
+	  .help = "vm.dirty_expire_centisecs: age at which dirty data is written back by the periodic (kupdate) writeback." },
+	{ .section = "vm", .name = "dirty_writeback_centisecs", .type = WBSIM_PARAM_CENTISECS,
+	  .offset = F(dirty_writeback_centisecs), .def = "500", .unit = "1/100 s", .max = 100000000,
+	  .help = "vm.dirty_writeback_centisecs: interval of the periodic writeback wakeups; 0 disables them." },
 
-	{ "device", "preset", WBSIM_CFG_STRING, F(device_preset), "ideal", "",
-	  0, 0, NULL, NULL, 0,
-	  "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
+	{ .section = "device", .name = "preset", .type = WBSIM_PARAM_STRING,
+	  .offset = F(device_preset), .def = "ideal", .unit = "",
+	  .help = "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
 
-	{ "filesystem", "type", WBSIM_CFG_STRING, F(fs_type), "ideal", "",
-	  0, 0, NULL, NULL, 0,
-	  "Filesystem model: ideal, xfs, ext4, f2fs (or one a program registered). Every other key in [filesystem] sets one of the model's parameters (see include/wbsim/fs.h and the model's option table)." },
+	{ .section = "filesystem", .name = "type", .type = WBSIM_PARAM_STRING,
+	  .offset = F(fs_type), .def = "ideal", .unit = "",
+	  .help = "Filesystem model: ideal, xfs, ext4, f2fs (or one a program registered). Every other key in [filesystem] sets one of the model's parameters (see include/wbsim/fs.h and the model's option table)." },
 
-	{ "writeback", "contexts", WBSIM_CFG_UINT, F(wb_contexts), "1",
-	  "contexts", 1, 4096, contexts_words, NULL, 0,
-	  "Writeback contexts (flusher threads) per bdi, nr_wb_ctx: a number, cpus (one per CPU), or auto (1 on a rotational device, else one per CPU). 1 is today's kernel." },
-	{ "writeback", "affinity", WBSIM_CFG_NAME, F(wb_affinity), "inode", "",
-	  0, 0, NULL, wbsim_affinity_names, 0,
-	  "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant); or a policy a program registered with wbsim_affinity_register() (include/wbsim/affinity.h)." },
-	{ "writeback", "strictlimit", WBSIM_CFG_BOOL, F(strictlimit), "false",
-	  "", 0, 0, NULL, NULL, 0,
-	  "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
-	{ "writeback", "max_bytes", WBSIM_CFG_SIZE, F(bdi_max_bytes), "0", "bytes",
-	  0, UINT64_MAX, NULL, NULL, 0,
-	  "The bdi's max_bytes knob (/sys/class/bdi/*/max_bytes): caps the device's share of the dirty threshold at this many bytes, converted once into max_ratio against the global threshold of the moment it is set (the start of the run), as bdi_set_max_bytes() does; 0 = no cap (max_ratio 100%)." },
-	{ "writeback", "folio_size", WBSIM_CFG_SIZE, F(folio_size), "4k", "bytes",
-	  4096, 2 * MIB, NULL, NULL, 0,
-	  "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
-	{ "writeback", "dirty_accounting", WBSIM_CFG_ENUM, F(dirty_accounting), "whole-folio", "",
-	  0, 0, accounting_names, NULL, 0,
-	  "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
-	{ "writeback", "dying_wb", WBSIM_CFG_ENUM, F(dying_wb), "unreachable", "",
-	  0, 0, dying_wb_names, NULL, 0,
-	  "Cgroup writeback: what becomes of the wb of a removed cgroup, or of a cgroup whose io association changed. unreachable = today's kernel: a killed wb leaves the index at once, so foreign flushes aimed at it fail (-ENOENT) while its inodes stay attached to it; reachable = the kernel change that keeps a killed wb findable until it is released and switches a replaced wb's inodes to its successor." },
+	{ .section = "writeback", .name = "contexts", .type = WBSIM_PARAM_UINT,
+	  .offset = F(wb_contexts), .def = "1", .unit = "contexts", .min = 1, .max = 4096, .names = contexts_words,
+	  .help = "Writeback contexts (flusher threads) per bdi, nr_wb_ctx: a number, cpus (one per CPU), or auto (1 on a rotational device, else one per CPU). 1 is today's kernel." },
+	{ .section = "writeback", .name = "affinity", .type = WBSIM_PARAM_NAME,
+	  .offset = F(wb_affinity), .def = "inode", .unit = "", .names_fn = wbsim_affinity_names,
+	  .help = "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant); or a policy a program registered with wbsim_affinity_register() (include/wbsim/affinity.h)." },
+	{ .section = "writeback", .name = "strictlimit", .type = WBSIM_PARAM_BOOL,
+	  .offset = F(strictlimit), .def = "false", .unit = "",
+	  .help = "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
+	{ .section = "writeback", .name = "max_bytes", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(bdi_max_bytes), .def = "0", .unit = "bytes",
+	  .help = "The bdi's max_bytes knob (/sys/class/bdi/*/max_bytes): caps the device's share of the dirty threshold at this many bytes, converted once into max_ratio against the global threshold of the moment it is set (the start of the run), as bdi_set_max_bytes() does; 0 = no cap (max_ratio 100%)." },
+	{ .section = "writeback", .name = "folio_size", .type = WBSIM_PARAM_SIZE,
+	  .offset = F(folio_size), .def = "4k", .unit = "bytes", .min = 4096, .max = 2 * MIB,
+	  .help = "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
+	{ .section = "writeback", .name = "dirty_accounting", .type = WBSIM_PARAM_ENUM,
+	  .offset = F(dirty_accounting), .def = "whole-folio", .unit = "", .names = accounting_names,
+	  .help = "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
+	{ .section = "writeback", .name = "dying_wb", .type = WBSIM_PARAM_ENUM,
+	  .offset = F(dying_wb), .def = "unreachable", .unit = "", .names = dying_wb_names,
+	  .help = "Cgroup writeback: what becomes of the wb of a removed cgroup, or of a cgroup whose io association changed. unreachable = today's kernel: a killed wb leaves the index at once, so foreign flushes aimed at it fail (-ENOENT) while its inodes stay attached to it; reachable = the kernel change that keeps a killed wb findable until it is released and switches a replaced wb's inodes to its successor." },
 
-	{ "workload", "fio", WBSIM_CFG_PATH, F(fio_file), NULL, "",
-	  0, 0, NULL, NULL, WBSIM_CFG_NO_DUMP,
-	  "fio job file, relative to the scenario file. The other form is inline sections [fio:global] and [fio:NAME] holding fio job-file lines; exactly one form is required." },
+	{ .section = "workload", .name = "fio", .type = WBSIM_PARAM_PATH,
+	  .offset = F(fio_file), .unit = "", .flags = WBSIM_PARAM_NO_DUMP,
+	  .help = "fio job file, relative to the scenario file. The other form is inline sections [fio:global] and [fio:NAME] holding fio job-file lines; exactly one form is required." },
 
-	{ "run", "seed", WBSIM_CFG_UINT, F(seed), "1", "", 0, UINT64_MAX,
-	  NULL, NULL, 0,
-	  "Seed of the simulation's random generator (sim-writeback --seed overrides it)." },
-	{ "run", "time_limit", WBSIM_CFG_TIME, F(time_limit), "0", "", 0,
-	  UINT64_MAX, NULL, NULL, 0,
-	  "Stop the simulation at this simulated time; 0 = run until the workload ends." },
-	{ "run", "series_interval", WBSIM_CFG_TIME, F(series_interval), "100ms",
-	  "", 1000, 3600 * G_GUINT64_CONSTANT(1000000000), NULL, NULL, 0,
-	  "Interval between samples of the --series time series." },
+	{ .section = "run", .name = "seed", .type = WBSIM_PARAM_UINT,
+	  .offset = F(seed), .def = "1", .unit = "",
+	  .help = "Seed of the simulation's random generator (sim-writeback --seed overrides it)." },
+	{ .section = "run", .name = "time_limit", .type = WBSIM_PARAM_TIME,
+	  .offset = F(time_limit), .def = "0", .unit = "",
+	  .help = "Stop the simulation at this simulated time; 0 = run until the workload ends." },
+	{ .section = "run", .name = "series_interval", .type = WBSIM_PARAM_TIME,
+	  .offset = F(series_interval), .def = "100ms", .unit = "", .min = 1000, .max = 3600 * G_GUINT64_CONSTANT(1000000000),
+	  .help = "Interval between samples of the --series time series." },
 
-	{ "events", "at", WBSIM_CFG_STRING, 0, NULL, "TIME ACTION [ARGS]",
-	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
-	  "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount, contexts N [quiesce or freeze], cgroup-create PATH [memory.max=SIZE] [memory.high=SIZE] (SIZE or max), cgroup-set PATH with memory.max=SIZE and/or memory.high=SIZE, cgroup-move JOB PATH (every clone of fio job JOB), cgroup-remove PATH (stops the jobs still in it, then rmdir), cgroup-io-disable PATH, cgroup-io-enable PATH." },
+	{ .section = "events", .name = "at", .type = WBSIM_PARAM_STRING,
+	  .unit = "TIME ACTION [ARGS]", .flags = WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE,
+	  .help = "A timed event, e.g. at = 30s syncfs. May repeat; kept in file order. Actions: syncfs, sync, umount, contexts N [quiesce or freeze], cgroup-create PATH [memory.max=SIZE] [memory.high=SIZE] (SIZE or max), cgroup-set PATH with memory.max=SIZE and/or memory.high=SIZE, cgroup-move JOB PATH (every clone of fio job JOB), cgroup-remove PATH (stops the jobs still in it, then rmdir), cgroup-io-disable PATH, cgroup-io-enable PATH." },
 
-	{ "measure", "extents", WBSIM_CFG_STRING, 0, NULL, "MOMENT",
-	  0, 0, NULL, NULL, WBSIM_CFG_REPEATABLE | WBSIM_CFG_NO_STORE,
-	  "Count every file's extents as filefrag does at MOMENT: end (when the run stops), after-jobs (the last fio job exited), after-jobs+TIME (e.g. after-jobs+30s), remount (after everything else: write all back, unmount and mount). May repeat, each moment once; none = end." },
+	{ .section = "measure", .name = "extents", .type = WBSIM_PARAM_STRING,
+	  .unit = "MOMENT", .flags = WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE,
+	  .help = "Count every file's extents as filefrag does at MOMENT: end (when the run stops), after-jobs (the last fio job exited), after-jobs+TIME (e.g. after-jobs+30s), remount (after everything else: write all back, unmount and mount). May repeat, each moment once; none = end." },
+	{ .name = NULL },
 };
+/* the rows, without the terminator */
+#define N_KEYS (G_N_ELEMENTS(config_keys) - 1)
 
-const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys)
+const struct wbsim_param *wbsim_config_keys(size_t *n_keys)
 {
 	if (n_keys)
-		*n_keys = G_N_ELEMENTS(config_keys);
+		*n_keys = N_KEYS;
 	return config_keys;
 }
 
-const struct wbsim_config_key *wbsim_config_find_key(const char *section,
+const struct wbsim_param *wbsim_config_find_key(const char *section,
 						     const char *key,
 						     size_t *index)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
+	for (size_t i = 0; i < N_KEYS; i++) {
 		if (strcmp(config_keys[i].section, section) == 0 &&
-		    strcmp(config_keys[i].key, key) == 0) {
+		    strcmp(config_keys[i].name, key) == 0) {
 			if (index)
 				*index = i;
 			return &config_keys[i];
@@ -198,7 +204,7 @@ struct wbsim_config *wbsim_config_new(void)
 
 	cfg->priv = priv;
 	priv->origins = g_new0(struct wbsim_config_origin,
-			       G_N_ELEMENTS(config_keys));
+			       N_KEYS);
 	priv->fio_sections = g_ptr_array_new();
 	priv->next_instance = 1;
 	cfg->device_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
@@ -206,7 +212,15 @@ struct wbsim_config *wbsim_config_new(void)
 	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
 	cfg->measure_extents = g_ptr_array_new_with_free_func(wbsim_config_moment_free);
 	priv->sweep_lines = g_ptr_array_new_with_free_func(wbsim_config_sweep_line_free);
-	wbsim_config_set_defaults(config_keys, G_N_ELEMENTS(config_keys), cfg);
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct wbsim_param *k = &config_keys[i];
+
+		/* a default that does not parse is a bug in the table */
+		if (k->def && !wbsim_param_parse_row(k, k->def, NULL,
+						     (char *)cfg + k->offset, NULL))
+			g_critical("default of [%s] %s does not parse: %s",
+				   k->section, k->name, k->def);
+	}
 	return cfg;
 }
 
@@ -217,10 +231,9 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	if (!cfg)
 		return;
 	priv = cfg->priv;
-	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
-		if (!(config_keys[i].flags & WBSIM_CFG_NO_STORE))
-			wbsim_config_free_field(&config_keys[i],
-						(char *)cfg + config_keys[i].offset);
+	for (size_t i = 0; i < N_KEYS; i++) {
+		if (!(config_keys[i].flags & WBSIM_PARAM_NO_STORE))
+			wbsim_param_free_field(&config_keys[i], cfg);
 		g_free(priv->origins[i].file);
 		g_free(priv->origins[i].raw);
 	}
@@ -250,9 +263,9 @@ static GPtrArray *section_key_names(const char *section)
 {
 	GPtrArray *names = g_ptr_array_new();
 
-	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++)
+	for (size_t i = 0; i < N_KEYS; i++)
 		if (strcmp(config_keys[i].section, section) == 0)
-			g_ptr_array_add(names, (char *)config_keys[i].key);
+			g_ptr_array_add(names, (char *)config_keys[i].name);
 	g_ptr_array_add(names, NULL);
 	return names;
 }
@@ -272,8 +285,8 @@ static gboolean unknown_key(const char *where, const char *section,
 		return FALSE;
 	}
 	/* a key written in the wrong section */
-	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
-		if (strcmp(config_keys[i].key, key) == 0) {
+	for (size_t i = 0; i < N_KEYS; i++) {
+		if (strcmp(config_keys[i].name, key) == 0) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
 				    "%s[%s] %s: unknown key (did you mean [%s] %s?)",
 				    where, section, shown,
@@ -343,7 +356,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 {
 	g_autofree char *where = wbsim_config_where(file, line);
 	struct wbsim_config_origin *origin;
-	const struct wbsim_config_key *k;
+	const struct wbsim_param *k;
 	g_autoptr(GError) local = NULL;
 	size_t idx;
 
@@ -376,7 +389,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 		return unknown_key(where, section, key, value, error);
 	}
 	if (!value) {
-		g_autofree char *desc = wbsim_config_describe_type(k);
+		g_autofree char *desc = wbsim_param_describe(k);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
 			    "%s[%s] %s: no value: expected '%s = VALUE' with %s",
@@ -414,7 +427,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 		g_ptr_array_add(cfg->measure_extents, mo);
 		return TRUE;
 	}
-	if (k->flags & WBSIM_CFG_NO_STORE) {
+	if (k->flags & WBSIM_PARAM_NO_STORE) {
 		/* [scenario] include: only the file loader resolves it */
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 			    "%s[%s] %s = %s: only allowed in a scenario file",
@@ -429,8 +442,8 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 			    where, section, key, value, origin->line);
 		return FALSE;
 	}
-	if (!wbsim_config_parse_value(k, value, base_dir,
-				      (char *)cfg + k->offset, &local)) {
+	if (!wbsim_param_parse_row(k, value, base_dir,
+				   (char *)cfg + k->offset, &local)) {
 		g_set_error(error, WBSIM_ERROR, local->code,
 			    "%s[%s] %s = %s: %s", where, section, key, value,
 			    local->message);
@@ -535,123 +548,26 @@ static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 	return TRUE;
 }
 
-/*
- * Validate the section's overrides: by the layer that owns the section, or
- * against the chosen parameter set.
- */
+/* The layers that own [device] and [filesystem] (config-device.c, config-fs.c). */
+static const struct wbsim_config_section_ops *section_ops(const char *section)
+{
+	return strcmp(section, "device") == 0 ? &wbsim_device_section_ops
+					      : &wbsim_fs_section_ops;
+}
+
+/* Validate the section's overrides: by the layer that owns the section. */
 static gboolean check_params(const struct wbsim_config *cfg,
 			     const char *section, GError **error)
 {
-	const struct wbsim_config_section_ops *ops =
-		wbsim_config_get_section_ops(section);
-	const struct wbsim_config_param_set *set;
 	gboolean is_dev = strcmp(section, "device") == 0;
-	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
-	void *scratch;
-	gboolean ok;
+	const struct wbsim_config_origin *o =
+		origin_of(cfg, section, is_dev ? "preset" : "type");
+	g_autofree char *where = o ? wbsim_config_where(o->file, o->line)
+				   : g_strdup("");
 
-	if (ops) {
-		const struct wbsim_config_origin *o =
-			origin_of(cfg, section, is_dev ? "preset" : "type");
-		g_autofree char *where = o ? wbsim_config_where(o->file, o->line)
-					   : g_strdup("");
-
-		return ops->check(cfg, name, where, error);
-	}
-	set = wbsim_config_find_param_set(section, name);
-	if (!set) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-			    "[%s] %s: no such %s", section, name,
-			    strcmp(section, "device") == 0 ? "device preset"
-							   : "filesystem type");
-		return FALSE;
-	}
-	scratch = g_malloc0(MAX(set->struct_size, 1));
-	ok = wbsim_config_apply_params(cfg, section, scratch, error);
-	for (size_t i = 0; i < set->n_keys; i++)
-		wbsim_config_free_field(&set->keys[i],
-					(char *)scratch + set->keys[i].offset);
-	g_free(scratch);
-	return ok;
-}
-
-gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
-				   const char *section, void *base,
-				   GError **error)
-{
-	gboolean is_dev;
-	const char *name;
-	const GPtrArray *list;
-	const char *what;
-	const struct wbsim_config_param_set *set;
-
-	wbsim_check_arg(cfg != NULL && base != NULL, FALSE, error);
-	wbsim_check_arg(section != NULL && (strcmp(section, "device") == 0 ||
-					    strcmp(section, "filesystem") == 0),
-			FALSE, error);
-	is_dev = strcmp(section, "device") == 0;
-	name = is_dev ? cfg->device_preset : cfg->fs_type;
-	list = is_dev ? cfg->device_params : cfg->fs_params;
-	what = is_dev ? "device preset" : "filesystem type";
-	if (wbsim_config_get_section_ops(section)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "[%s] is applied by its own layer, not by a parameter set",
-			    section);
-		return FALSE;
-	}
-	set = wbsim_config_find_param_set(section, name);
-	if (!set) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-			    "[%s] %s: no such %s", section, name, what);
-		return FALSE;
-	}
-	wbsim_config_set_defaults(set->keys, set->n_keys, base);
-
-	for (guint i = 0; i < list->len; i++) {
-		const struct wbsim_config_override *o = list->pdata[i];
-		g_autofree char *where = wbsim_config_where(o->file, o->line);
-		const struct wbsim_config_key *k = NULL;
-		g_autoptr(GError) local = NULL;
-
-		for (size_t j = 0; j < set->n_keys; j++)
-			if (strcmp(set->keys[j].key, o->key) == 0)
-				k = &set->keys[j];
-		if (!k) {
-			g_autoptr(GPtrArray) names = g_ptr_array_new();
-			const char *near;
-
-			g_ptr_array_add(names, is_dev ? "preset" : "type");
-			for (size_t j = 0; j < set->n_keys; j++)
-				g_ptr_array_add(names, (char *)set->keys[j].key);
-			g_ptr_array_add(names, NULL);
-			near = wbsim_closest_name(o->key,
-						  (const char *const *)names->pdata);
-			if (near)
-				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-					    "%s[%s] %s = %s: not a parameter of %s %s (did you mean %s?)",
-					    where, section, o->key, o->value,
-					    what, name, near);
-			else if (set->n_keys == 0)
-				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-					    "%s[%s] %s = %s: not a parameter of %s %s (it has no parameters)",
-					    where, section, o->key, o->value,
-					    what, name);
-			else
-				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-					    "%s[%s] %s = %s: not a parameter of %s %s",
-					    where, section, o->key, o->value,
-					    what, name);
-			return FALSE;
-		}
-		if (!wbsim_config_parse_value(k, o->value, NULL,
-					      (char *)base + k->offset, &local)) {
-			g_set_error(error, WBSIM_ERROR, local->code,
-				    "%s[%s] %s = %s: %s", where, section,
-				    o->key, o->value, local->message);
-			return FALSE;
-		}
-	}
-	return TRUE;
+	return section_ops(section)->check(cfg, is_dev ? cfg->device_preset
+						       : cfg->fs_type,
+					   where, error);
 }
 
 gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
@@ -752,50 +668,25 @@ unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 	return (unsigned int)cfg->wb_contexts;
 }
 
-/* Every parameter of the chosen set, overrides applied, canonical text. */
+/* Every parameter of the preset or type, overrides applied, canonical text. */
 static void dump_params(GString *out, const struct wbsim_config *cfg,
 			const char *section)
 {
 	gboolean is_dev = strcmp(section, "device") == 0;
 	const char *name = is_dev ? cfg->device_preset : cfg->fs_type;
-	const struct wbsim_config_section_ops *ops =
-		wbsim_config_get_section_ops(section);
-	const struct wbsim_config_param_set *set;
-	void *base;
+	const GPtrArray *list = is_dev ? cfg->device_params : cfg->fs_params;
+	const struct wbsim_config_section_ops *ops = section_ops(section);
+	g_autofree char *text = ops->describe ? ops->describe(cfg, name) : NULL;
 
-	if (ops) {
-		const GPtrArray *list = is_dev ? cfg->device_params : cfg->fs_params;
-		g_autofree char *text = ops->describe ? ops->describe(cfg, name)
-						      : NULL;
-
-		if (text) {
-			g_string_append(out, text);
-			return;
-		}
-		for (guint i = 0; i < list->len; i++) {
-			const struct wbsim_config_override *o = list->pdata[i];
-
-			g_string_append_printf(out, "%s = %s\n", o->key, o->value);
-		}
+	if (text) {
+		g_string_append(out, text);
 		return;
 	}
-	set = wbsim_config_find_param_set(section, name);
-	if (!set)
-		return;
-	base = g_malloc0(MAX(set->struct_size, 1));
-	if (wbsim_config_apply_params(cfg, section, base, NULL)) {
-		for (size_t i = 0; i < set->n_keys; i++) {
-			g_autofree char *v = wbsim_config_format_value(
-				&set->keys[i], (char *)base + set->keys[i].offset);
+	for (guint i = 0; i < list->len; i++) {
+		const struct wbsim_config_override *o = list->pdata[i];
 
-			g_string_append_printf(out, "%s = %s\n",
-					       set->keys[i].key, v);
-		}
+		g_string_append_printf(out, "%s = %s\n", o->key, o->value);
 	}
-	for (size_t i = 0; i < set->n_keys; i++)
-		wbsim_config_free_field(&set->keys[i],
-					(char *)base + set->keys[i].offset);
-	g_free(base);
 }
 
 char *wbsim_config_dump(const struct wbsim_config *cfg)
@@ -817,18 +708,18 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 			g_string_append_c(out, '\n');
 		g_string_append_printf(out, "[%s]\n", section);
 		start = out->len;
-		for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++) {
-			const struct wbsim_config_key *k = &config_keys[i];
+		for (size_t i = 0; i < N_KEYS; i++) {
+			const struct wbsim_param *k = &config_keys[i];
 			g_autofree char *v = NULL;
 
 			if (strcmp(k->section, section) != 0 ||
-			    (k->flags & (WBSIM_CFG_NO_DUMP | WBSIM_CFG_NO_STORE)))
+			    (k->flags & (WBSIM_PARAM_NO_DUMP | WBSIM_PARAM_NO_STORE)))
 				continue;
-			if (k->type == WBSIM_CFG_PATH &&
+			if (k->type == WBSIM_PARAM_PATH &&
 			    !*(char **)((char *)cfg + k->offset))
 				continue;	/* unset file name */
-			v = wbsim_config_format_value(k, (char *)cfg + k->offset);
-			g_string_append_printf(out, "%s = %s\n", k->key, v);
+			v = wbsim_param_format_canonical(k, (char *)cfg + k->offset);
+			g_string_append_printf(out, "%s = %s\n", k->name, v);
 		}
 		if (strcmp(section, "device") == 0 ||
 		    strcmp(section, "filesystem") == 0)
@@ -871,17 +762,29 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 	return g_string_free(out, FALSE);
 }
 
-static void markdown_row(GString *out, const struct wbsim_config_key *k)
+/*
+ * Row @p of a table as a line of the key reference; @section: the row's
+ * own for a scenario key, the model's section for a model's row;
+ * @no_default: what a row without a default shows.
+ */
+static void markdown_row(GString *out, const char *section,
+			 const struct wbsim_param *p, const char *no_default)
 {
-	g_autofree char *desc = wbsim_config_describe_type(k);
-	const char *def = k->def ? (*k->def ? k->def : "(empty)") : "(none)";
+	g_autofree char *desc = wbsim_param_describe(p);
+	const char *unit = wbsim_param_unit(p);
+	const char *def = p->def ? (*p->def ? p->def : "(empty)") : no_default;
 
 	g_string_append_printf(out, "| `[%s]` | `%s` | %s%s%s%s | `%s` | %s |\n",
-			       k->section, k->key, desc,
-			       k->unit && *k->unit ? "; unit: " : "",
-			       k->unit ? k->unit : "",
-			       k->flags & WBSIM_CFG_REPEATABLE ? "; may repeat" : "",
-			       def, k->help);
+			       section, p->name, desc,
+			       unit && *unit ? "; unit: " : "", unit ? unit : "",
+			       p->flags & WBSIM_PARAM_REPEATABLE ? "; may repeat" : "",
+			       def, p->help ? p->help : "");
+}
+
+static void markdown_header(GString *out)
+{
+	g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
+	g_string_append(out, "|---|---|---|---|---|\n");
 }
 
 /* A model's parameter table (struct wbsim_param) as reference rows. */
@@ -892,15 +795,9 @@ static void markdown_params(GString *out, const char *section,
 		g_string_append(out, "No parameters.\n");
 		return;
 	}
-	g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
-	g_string_append(out, "|---|---|---|---|---|\n");
-	for (const struct wbsim_param *p = table; p->name; p++) {
-		g_autofree char *desc = wbsim_param_describe(p);
-
-		g_string_append_printf(out, "| `[%s]` | `%s` | %s | `%s` | %s |\n",
-				       section, p->name, desc,
-				       p->def ? p->def : no_default, p->help ? p->help : "");
-	}
+	markdown_header(out);
+	for (const struct wbsim_param *p = table; p->name; p++)
+		markdown_row(out, section, p, no_default);
 }
 
 /*
@@ -933,34 +830,10 @@ static void markdown_models(GString *out)
 char *wbsim_config_keys_markdown(void)
 {
 	GString *out = g_string_new(NULL);
-	static const char *const set_sections[] = { "device", "filesystem" };
 
-	g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
-	g_string_append(out, "|---|---|---|---|---|\n");
-	for (size_t i = 0; i < G_N_ELEMENTS(config_keys); i++)
-		markdown_row(out, &config_keys[i]);
-
-	for (size_t s = 0; s < G_N_ELEMENTS(set_sections); s++) {
-		g_auto(GStrv) names = wbsim_config_param_set_names(set_sections[s]);
-
-		for (size_t n = 0; names[n]; n++) {
-			const struct wbsim_config_param_set *set =
-				wbsim_config_find_param_set(set_sections[s], names[n]);
-
-			g_string_append_printf(out, "\n#### `[%s] %s = %s`\n\n%s\n\n",
-					       set->section,
-					       s == 0 ? "preset" : "type",
-					       set->name, set->help);
-			if (set->n_keys == 0) {
-				g_string_append(out, "No parameters yet.\n");
-				continue;
-			}
-			g_string_append(out, "| section | key | type, range, unit | default | meaning |\n");
-			g_string_append(out, "|---|---|---|---|---|\n");
-			for (size_t i = 0; i < set->n_keys; i++)
-				markdown_row(out, &set->keys[i]);
-		}
-	}
+	markdown_header(out);
+	for (size_t i = 0; i < N_KEYS; i++)
+		markdown_row(out, config_keys[i].section, &config_keys[i], "(none)");
 	markdown_models(out);
 	return g_string_free(out, FALSE);
 }

@@ -10,16 +10,14 @@
  * Device and filesystem parameters are not fields of struct wbsim_config:
  * the scenario's [device] and [filesystem] lines other than preset/type are
  * kept as ordered overrides (file and line included) for the model layers.
- * By default the device layer (include/wbsim/device.h) and the filesystem
- * layer (include/wbsim/fs.h) check them when a scenario is loaded and print
- * them for --dump-config, through struct wbsim_config_section_ops. A
- * program may instead hand a section to parameter sets (struct
- * wbsim_config_param_set: a key table over its own struct, applied with
- * wbsim_config_apply_params() and the same parsers as every other key).
+ * The device layer (include/wbsim/device.h) and the filesystem layer
+ * (include/wbsim/fs.h) check them when a scenario is loaded and print them
+ * for --dump-config, through struct wbsim_config_section_ops; their rows
+ * are struct wbsim_param too, in the models' tables.
  *
  * Thread safety (every function of this header unless it says otherwise):
- * a configuration belongs to one thread at a time; the key table
- * is constant; wbsim_config_register_param_set() takes a lock.
+ * a configuration belongs to one thread at a time; the key table is
+ * constant.
  */
 #ifndef WBSIM_CONFIG_H
 #define WBSIM_CONFIG_H
@@ -30,92 +28,9 @@
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
+#include <wbsim/device.h>	/* struct wbsim_param */
 
 WBSIM_BEGIN_DECLS
-
-/**
- * enum wbsim_config_type - how a key's value is written and stored
- * @WBSIM_CFG_BOOL: true/false, yes/no, on/off, 1/0; stored as bool
- * @WBSIM_CFG_UINT: decimal integer; stored as uint64_t. Words listed in
- *	the key's @choices are also accepted and stored as
- *	WBSIM_CONFIG_SPECIAL(index)
- * @WBSIM_CFG_SIZE: bytes, integer with an optional binary suffix k, m, g,
- *	t, p (also kb/kib, ...; all powers of 1024); stored as uint64_t
- * @WBSIM_CFG_PERCENT: integer 0..100 with an optional '%'; stored as uint64_t
- * @WBSIM_CFG_TIME: integer with a unit ns, us, ms, s, m, h (0 needs none);
- *	stored as wbsim_time_t (ns)
- * @WBSIM_CFG_CENTISECS: integer number of 1/100 s, as the kernel's
- *	*_centisecs sysctls; stored as uint64_t
- * @WBSIM_CFG_ENUM: one of the key's @choices; stored as unsigned int index
- * @WBSIM_CFG_STRING: any text; stored as char * (g_free'd)
- * @WBSIM_CFG_PATH: a file name, relative to the file that sets it; stored
- *	as char * holding the resolved name
- * @WBSIM_CFG_NAME: a name from a list known only at run time (the key's
- *	@choices_fn, e.g. the registered device presets); stored as char *
- */
-enum wbsim_config_type {
-	WBSIM_CFG_BOOL,
-	WBSIM_CFG_UINT,
-	WBSIM_CFG_SIZE,
-	WBSIM_CFG_PERCENT,
-	WBSIM_CFG_TIME,
-	WBSIM_CFG_CENTISECS,
-	WBSIM_CFG_ENUM,
-	WBSIM_CFG_STRING,
-	WBSIM_CFG_PATH,
-	WBSIM_CFG_NAME,
-};
-
-/* WBSIM_CONFIG_SPECIAL() - the stored value of the i-th word of a UINT key. */
-#define WBSIM_CONFIG_SPECIAL(i) (UINT64_MAX - (uint64_t)(i))
-
-/**
- * enum wbsim_config_key_flags - properties of a key
- * @WBSIM_CFG_REPEATABLE: the key may appear several times in one section
- *	(it is handled by the loader, not stored at @offset)
- * @WBSIM_CFG_NO_STORE: the key has no field in the struct (handled by the
- *	loader: [scenario] include, [events] at, [workload] fio sections)
- * @WBSIM_CFG_NO_DUMP: not printed by --dump-config
- * @WBSIM_CFG_ZERO_OR_RANGE: 0 is accepted besides @min..@max (0 = unset,
- *	as vm.dirty_bytes)
- */
-enum wbsim_config_key_flags {
-	WBSIM_CFG_REPEATABLE = 1 << 0,
-	WBSIM_CFG_NO_STORE = 1 << 1,
-	WBSIM_CFG_NO_DUMP = 1 << 2,
-	WBSIM_CFG_ZERO_OR_RANGE = 1 << 3,
-};
-
-/**
- * struct wbsim_config_key - one row of a key table
- * @section: the [section] the key belongs to
- * @key: its name (kernel sysctl names are kept)
- * @type: how the value is written and stored
- * @offset: offsetof() the field in the struct the table fills
- * @def: the default, written as in a scenario file; NULL = none (unset)
- * @unit: unit text for documentation ("bytes", "ns", "1/100 s", ...)
- * @min: smallest accepted value (numeric types; specials are exempt)
- * @max: largest accepted value (numeric types)
- * @choices: NULL-terminated names for ENUM, special words for UINT
- * @choices_fn: for NAME: returns the currently valid names (a new
- *	NULL-terminated array, g_strfreev() it)
- * @flags: enum wbsim_config_key_flags
- * @help: one-sentence meaning, for the documentation
- */
-struct wbsim_config_key {
-	const char *section;
-	const char *key;
-	enum wbsim_config_type type;
-	size_t offset;
-	const char *def;
-	const char *unit;
-	uint64_t min;
-	uint64_t max;
-	const char *const *choices;
-	char **(*choices_fn)(void);
-	unsigned int flags;
-	const char *help;
-};
 
 /**
  * enum wbsim_dirty_accounting - [writeback] dirty_accounting
@@ -142,9 +57,9 @@ enum wbsim_dying_wb {
 };
 
 /* [writeback] contexts = cpus: one context per simulated CPU. */
-#define WBSIM_CONTEXTS_CPUS WBSIM_CONFIG_SPECIAL(0)
+#define WBSIM_CONTEXTS_CPUS WBSIM_PARAM_SPECIAL(0)
 /* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
-#define WBSIM_CONTEXTS_AUTO WBSIM_CONFIG_SPECIAL(1)
+#define WBSIM_CONTEXTS_AUTO WBSIM_PARAM_SPECIAL(1)
 
 /**
  * struct wbsim_config_override - one [device] or [filesystem] parameter line
@@ -279,7 +194,7 @@ struct wbsim_config {
 
 	uint64_t wb_contexts;
 	char *wb_affinity;
-	bool strictlimit;
+	gboolean strictlimit;
 	uint64_t bdi_max_bytes;
 	uint64_t folio_size;
 	unsigned int dirty_accounting;
@@ -298,27 +213,8 @@ struct wbsim_config {
 };
 
 /**
- * struct wbsim_config_param_set - the parameters of one device preset or
- * filesystem type
- * @section: "device" or "filesystem"
- * @name: the preset or type name ([device] preset = @name)
- * @keys: the parameters; their @section must equal @section
- * @n_keys: number of @keys
- * @struct_size: size of the struct @keys' offsets point into
- * @help: one line for the documentation
- */
-struct wbsim_config_param_set {
-	const char *section;
-	const char *name;
-	const struct wbsim_config_key *keys;
-	size_t n_keys;
-	size_t struct_size;
-	const char *help;
-};
-
-/**
  * struct wbsim_config_section_ops - a model layer that checks and prints its
- * own [device] or [filesystem] section (instead of a parameter set)
+ * own [device] or [filesystem] section
  * @check: check that @name (the preset or type) exists and that the
  *	section's overrides (cfg->device_params or cfg->fs_params) are
  *	parameters of it with valid values. @name_where is the "FILE:LINE: "
@@ -328,26 +224,16 @@ struct wbsim_config_param_set {
  *	scenario syntax, for --dump-config (values must load back to
  *	themselves); NULL: the overrides are printed as given
  *
- * Installed by default: the device layer for [device]
- * (lib/scenario/config-device.c: preset names a preset file of
- * lib/block/presets or $WBSIM_PRESET_PATH) and the filesystem layer for
- * [filesystem] (lib/scenario/config-fs.c: type names a registered model).
+ * The device layer owns [device] (lib/scenario/config-device.c: preset
+ * names a preset file of lib/block/presets or $WBSIM_PRESET_PATH), the
+ * filesystem layer [filesystem] (lib/scenario/config-fs.c: type names a
+ * registered model).
  */
 struct wbsim_config_section_ops {
 	gboolean (*check)(const struct wbsim_config *cfg, const char *name,
 			  const char *name_where, GError **error);
 	char *(*describe)(const struct wbsim_config *cfg, const char *name);
 };
-
-/**
- * wbsim_config_set_section_ops() - let a model layer own [device] or [filesystem]
- * @section: "device" or "filesystem"
- * @ops: the hooks (must stay valid), or NULL to go back to parameter sets
- *
- * Thread safety: call before loading scenarios; not concurrently with them.
- */
-void wbsim_config_set_section_ops(const char *section,
-					    const struct wbsim_config_section_ops *ops);
 
 /**
  * wbsim_config_new() - a configuration holding every default
@@ -367,9 +253,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_config, wbsim_config_free)
  * wbsim_config_keys() - the table of scenario keys
  * @n_keys: set to the number of rows
  *
- * Return: the table, in documentation order (static, do not free).
+ * Return: the table (struct wbsim_param rows with their @section), in
+ * documentation order, ended by a row whose @name is NULL (static, do not
+ * free).
  */
-const struct wbsim_config_key *wbsim_config_keys(size_t *n_keys);
+const struct wbsim_param *wbsim_config_keys(size_t *n_keys);
 
 /**
  * wbsim_config_set_override() - apply one --set option
@@ -413,49 +301,6 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error);
  */
 unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 						bool rotational);
-
-/**
- * wbsim_config_register_param_set() - add a device preset or filesystem type
- * @set: the parameter set; must stay valid for the life of the process
- * @error: WBSIM_ERROR_INVALID_ARGUMENT if the name is taken, the section is
- *	not "device"/"filesystem", or a key's default does not parse
- *
- * Built-in presets are known without registration. Thread safety: may be
- * called from any thread.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_config_register_param_set(const struct wbsim_config_param_set *set,
-						   GError **error);
-
-/**
- * wbsim_config_find_param_set() - look up a preset or filesystem type
- * @section: "device" or "filesystem"
- * @name: the preset or type name
- *
- * Return: the set, or NULL if none has that name.
- */
-const struct wbsim_config_param_set *
-wbsim_config_find_param_set(const char *section, const char *name);
-
-/**
- * wbsim_config_apply_params() - fill a model's parameter struct (parameter
- * sets only; a section owned by wbsim_config_set_section_ops() is applied
- * by its layer)
- * @cfg: a checked configuration
- * @section: "device" or "filesystem"
- * @base: a struct of the chosen set's struct_size
- * @error: WBSIM_ERROR_* naming the override's file, line, key and value
- *
- * Writes every parameter's default into @base, then the scenario's
- * overrides in order. wbsim_config_check() has already validated them, so
- * on a checked configuration this does not fail.
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_config_apply_params(const struct wbsim_config *cfg,
-					     const char *section, void *base,
-					     GError **error);
 
 /**
  * wbsim_config_event_actions() - the actions [events] at = TIME ACTION knows

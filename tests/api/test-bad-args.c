@@ -91,7 +91,6 @@ static void test_scenario(void **state)
 static void test_config(void **state)
 {
 	struct wbsim_config *cfg = wbsim_config_new();
-	char base[64];
 	GError *e = NULL;
 
 	assert_false(wbsim_config_set_override(NULL, "machine.cpus=4", &e));
@@ -108,17 +107,6 @@ static void test_config(void **state)
 	assert_false(wbsim_config_check(NULL, &e));
 	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
 		     "wbsim_config_check: invalid argument: expected cfg != NULL");
-	assert_false(wbsim_config_register_param_set(NULL, &e));
-	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
-		     "wbsim_config_register_param_set: invalid argument: expected set != NULL");
-	assert_false(wbsim_config_apply_params(NULL, "device", base, &e));
-	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, NULL);
-	assert_false(wbsim_config_apply_params(cfg, NULL, base, &e));
-	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, NULL);
-	assert_false(wbsim_config_apply_params(cfg, "machine", base, &e));
-	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, NULL);
-	assert_false(wbsim_config_apply_params(cfg, "device", NULL, &e));
-	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, NULL);
 	wbsim_config_free(cfg);
 	wbsim_config_free(NULL);
 }

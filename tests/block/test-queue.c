@@ -598,7 +598,7 @@ static void test_register(void **state)
 	g_clear_error(&error);
 	assert_false(wbsim_device_register(&old, &error));
 	assert_string_equal(error->message,
-			    "device model 'test-old': version 0, expected 2");
+			    "device model 'test-old': version 0, expected 3");
 	g_clear_error(&error);
 	assert_false(wbsim_device_register(&dup, &error));
 	assert_string_equal(error->message,

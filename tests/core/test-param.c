@@ -3,7 +3,10 @@
  * test-param.c - the one unit grammar (core/param.c, scenarios/README.md
  * "Units"): exact values of sizes, rates, times and counts under every
  * suffix, and the reason given for each kind of bad value (overflow,
- * negative, fraction, IEC suffix, a time without a unit, garbage).
+ * negative, fraction, IEC suffix, a time without a unit, garbage); the
+ * kinds of the scenario keys (percent, centiseconds, names of a list or a
+ * registry, file names, words of a number, zero besides a range), their
+ * messages and printed forms.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -298,6 +301,195 @@ static void test_table(void **state)
 	assert_string_equal(wbsim_param_unit(&table[3]), "ns");
 }
 
+/* The kinds and row properties the scenario keys need. */
+struct kinds_fields {
+	uint64_t ratio;
+	uint64_t expire;
+	unsigned int mode;
+	char *policy;
+	char *file;
+	uint64_t contexts;
+	uint64_t bytes;
+};
+
+static const char *const mode_names[] = { "whole-folio", "per-block", NULL };
+static const char *const context_words[] = { "cpus", "auto", NULL };
+
+static char **policy_names(void)
+{
+	static const char *const names[] = { "inode", "none", NULL };
+
+	return g_strdupv((char **)names);
+}
+
+#define KO(f) offsetof(struct kinds_fields, f)
+static const struct wbsim_param kinds[] = {
+	{ .section = "vm", .name = "ratio", .type = WBSIM_PARAM_PERCENT,
+	  .offset = KO(ratio), .def = "20", .unit = "% of memory", .max = 100,
+	  .help = "a percentage" },
+	{ .section = "vm", .name = "expire", .type = WBSIM_PARAM_CENTISECS,
+	  .offset = KO(expire), .def = "3000", .max = 100000000,
+	  .help = "centiseconds" },
+	{ .section = "writeback", .name = "mode", .type = WBSIM_PARAM_ENUM,
+	  .offset = KO(mode), .def = "whole-folio", .names = mode_names,
+	  .help = "a name of a fixed list" },
+	{ .section = "writeback", .name = "policy", .type = WBSIM_PARAM_NAME,
+	  .offset = KO(policy), .def = "inode", .names_fn = policy_names,
+	  .help = "a name of a registry" },
+	{ .section = "workload", .name = "file", .type = WBSIM_PARAM_PATH,
+	  .offset = KO(file), .help = "a file name" },
+	{ .section = "writeback", .name = "contexts", .type = WBSIM_PARAM_UINT,
+	  .offset = KO(contexts), .def = "1", .min = 1, .max = 4096,
+	  .names = context_words, .help = "a number or a word" },
+	{ .section = "vm", .name = "bytes", .type = WBSIM_PARAM_SIZE,
+	  .offset = KO(bytes), .def = "0", .min = 8 * 1024,
+	  .flags = WBSIM_PARAM_ZERO_OR_RANGE, .help = "0 or at least 8k" },
+	{ .name = NULL },
+};
+
+/* Set @key to @text in @f through the table, or fail the test. */
+static void set_ok(struct kinds_fields *f, const char *key, const char *text)
+{
+	GError *error = NULL;
+
+	if (!wbsim_param_set(kinds, f, key, text, "[test]", "k.ini", 1, &error))
+		fail_msg("%s = %s: %s", key, text, error->message);
+}
+
+static void test_kinds_values(void **state)
+{
+	struct kinds_fields f = { 0 };
+	const char *why = NULL;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_true(wbsim_param_apply_defaults(kinds, &f, "[test]", NULL));
+	assert_true(f.ratio == 20 && f.expire == 3000 && f.mode == 0);
+	assert_string_equal(f.policy, "inode");
+	assert_null(f.file);
+	assert_true(f.contexts == 1 && f.bytes == 0);
+
+	/* percent: whole, 0..100, an optional '%' */
+	set_ok(&f, "ratio", "0");
+	assert_true(f.ratio == 0);
+	set_ok(&f, "ratio", "100%");
+	assert_true(f.ratio == 100);
+	assert_true(wbsim_param_parse_percent("7%", &v, &why) && v == 7);
+	assert_false(wbsim_param_parse_percent("7%%", &v, &why));
+	assert_string_equal(why, "");
+	/* centiseconds: a count of 1/100 s, no unit */
+	set_ok(&f, "expire", "100000000");
+	assert_true(f.expire == 100000000);
+	/* an enum stores the index of its name */
+	set_ok(&f, "mode", "per-block");
+	assert_int_equal(f.mode, 1);
+	/* a name of a registry stores the name */
+	set_ok(&f, "policy", "none");
+	assert_string_equal(f.policy, "none");
+	/* words of a number row store WBSIM_PARAM_SPECIAL(index) */
+	set_ok(&f, "contexts", "auto");
+	assert_true(f.contexts == WBSIM_PARAM_SPECIAL(1));
+	set_ok(&f, "contexts", "4096");
+	assert_true(f.contexts == 4096);
+	/* zero besides the range */
+	set_ok(&f, "bytes", "8k");
+	assert_true(f.bytes == 8192);
+	set_ok(&f, "bytes", "0");
+	assert_true(f.bytes == 0);
+
+	/* a path is relative to the directory of the file that names it */
+	assert_true(wbsim_param_parse_row(&kinds[4], "jobs/w.fio", "scenarios",
+					  &f.file, NULL));
+	assert_string_equal(f.file, "scenarios/jobs/w.fio");
+	assert_true(wbsim_param_parse_row(&kinds[4], "/abs/w.fio", "scenarios",
+					  &f.file, NULL));
+	assert_string_equal(f.file, "/abs/w.fio");
+	assert_true(wbsim_param_parse_row(&kinds[4], "w.fio", ".", &f.file, NULL));
+	assert_string_equal(f.file, "w.fio");
+	assert_true(wbsim_param_parse_row(&kinds[4], "w.fio", NULL, &f.file, NULL));
+	assert_string_equal(f.file, "w.fio");
+	for (const struct wbsim_param *p = kinds; p->name; p++)
+		wbsim_param_free_field(p, &f);
+	assert_null(f.policy);
+	assert_null(f.file);
+}
+
+static void test_kinds_errors(void **state)
+{
+	static const struct {
+		const char *key, *text, *expected;
+	} bad[] = {
+		{ "ratio", "101", "expected a percentage, an integer from 0 to 100" },
+		{ "ratio", "2.5", "expected a percentage, an integer from 0 to 100" },
+		{ "expire", "30s", "expected an integer number of centiseconds "
+		  "(1/100 s) from 0 to 100000000" },
+		{ "expire", "-1", "a negative value: expected an integer number of "
+		  "centiseconds (1/100 s) from 0 to 100000000" },
+		{ "mode", "per-blok", "expected one of: whole-folio, per-block "
+		  "(did you mean per-block?)" },
+		{ "policy", "random", "expected one of: inode, none" },
+		{ "file", "", "expected a file name" },
+		{ "contexts", "0", "expected an integer from 1 to 4096, or one of: cpus, auto" },
+		{ "contexts", "autoo", "expected an integer from 1 to 4096, or one of: "
+		  "cpus, auto (did you mean auto?)" },
+		{ "bytes", "4k", "expected a size in bytes (suffixes k, m, g, t, p are "
+		  "powers of 1024) equal to 0 or of at least 8k" },
+	};
+	struct kinds_fields f = { 0 };
+	GError *error = NULL;
+
+	(void)state;
+	assert_true(wbsim_param_apply_defaults(kinds, &f, "[test]", NULL));
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		/* the message names file, line, key, value and what was expected */
+		g_autofree char *message = g_strdup_printf(
+			"k.ini:9: [test] %s: invalid value '%s': %s",
+			bad[i].key, bad[i].text, bad[i].expected);
+
+		assert_false(wbsim_param_set(kinds, &f, bad[i].key, bad[i].text,
+					     "[test]", "k.ini", 9, &error));
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+		assert_string_equal(error->message, message);
+		g_clear_error(&error);
+	}
+	/* a failed set leaves every field as it was */
+	assert_true(f.ratio == 20 && f.expire == 3000 && f.mode == 0 &&
+		    f.contexts == 1 && f.bytes == 0);
+	assert_string_equal(f.policy, "inode");
+	assert_null(f.file);
+
+	/* the reason alone, for a caller with its own frame */
+	assert_false(wbsim_param_parse_row(&kinds[0], "x", NULL, &f.ratio, &error));
+	assert_string_equal(error->message,
+			    "expected a percentage, an integer from 0 to 100");
+	g_clear_error(&error);
+	for (const struct wbsim_param *p = kinds; p->name; p++)
+		wbsim_param_free_field(p, &f);
+}
+
+/* The printed form of every kind parses back to the same value. */
+static void test_kinds_canonical(void **state)
+{
+	static const char *const texts[][2] = {
+		{ "ratio", "35" }, { "expire", "500" }, { "mode", "per-block" },
+		{ "policy", "none" }, { "contexts", "cpus" }, { "contexts", "12" },
+		{ "bytes", "0" }, { "bytes", "3276m" },
+	};
+	struct kinds_fields f = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
+		const struct wbsim_param *p = wbsim_param_find(kinds, texts[i][0]);
+		g_autofree char *back = NULL;
+
+		set_ok(&f, texts[i][0], texts[i][1]);
+		back = wbsim_param_format_canonical(p, (char *)&f + p->offset);
+		assert_string_equal(back, texts[i][1]);
+	}
+	for (const struct wbsim_param *p = kinds; p->name; p++)
+		wbsim_param_free_field(p, &f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +501,9 @@ int main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_kinds_values),
+		cmocka_unit_test(test_kinds_errors),
+		cmocka_unit_test(test_kinds_canonical),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-config.c - the configuration table: booleans and percentages (the
- * units: tests/core/test-param.c), value printing, defaults, ranges, --set overrides, the
+ * test-config.c - the configuration table (its values' grammar:
+ * tests/core/test-param.c): value printing, defaults, ranges, --set overrides, the
  * ratio/bytes exclusivity, device parameter overrides, events, the dump,
  * and that scenarios/README.md documents every key.
  */
@@ -16,45 +16,7 @@
 
 #define GIB ((uint64_t)1 << 30)
 
-static void test_parse_bool(void **state)
-{
-	static const char *const yes[] = { "1", "true", "TRUE", "yes", "on" };
-	static const char *const no[] = { "0", "false", "No", "off" };
-	g_autoptr(GError) e = NULL;
-	bool b;
-
-	for (size_t i = 0; i < G_N_ELEMENTS(yes); i++) {
-		b = false;
-		assert_true(wbsim_parse_bool(yes[i], &b, NULL));
-		assert_true(b);
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(no); i++) {
-		b = true;
-		assert_true(wbsim_parse_bool(no[i], &b, NULL));
-		assert_false(b);
-	}
-	assert_false(wbsim_parse_bool("2", &b, &e));
-	assert_string_equal(e->message,
-			    "expected a boolean (true/false, yes/no, on/off, 1/0)");
-}
-
-static void test_parse_percent(void **state)
-{
-	g_autoptr(GError) e = NULL;
-	uint64_t v;
-
-	assert_true(wbsim_parse_percent("20", &v, NULL));
-	assert_int_equal(v, 20);
-	assert_true(wbsim_parse_percent("100%", &v, NULL));
-	assert_int_equal(v, 100);
-	assert_true(wbsim_parse_percent("0%", &v, NULL));
-	assert_int_equal(v, 0);
-	assert_false(wbsim_parse_percent("101", &v, NULL));
-	assert_false(wbsim_parse_percent("20%%", &v, NULL));
-	assert_false(wbsim_parse_percent("2.5", &v, &e));
-	assert_string_equal(e->message, "expected a percentage, an integer from 0 to 100");
-}
-
+/* The printed forms of --dump-config (core/param.c) parse back to themselves. */
 static void test_format_round_trip(void **state)
 {
 	static const uint64_t sizes[] = {
@@ -78,7 +40,7 @@ static void test_format_round_trip(void **state)
 		uint64_t back;
 
 		assert_string_equal(s, size_text[i]);
-		assert_true(wbsim_parse_size(s, &back, NULL));
+		assert_true(wbsim_param_parse(WBSIM_PARAM_SIZE, s, &back, NULL));
 		assert_true(back == sizes[i]);
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(times); i++) {
@@ -86,7 +48,7 @@ static void test_format_round_trip(void **state)
 		wbsim_time_t back;
 
 		assert_string_equal(s, time_text[i]);
-		assert_true(wbsim_parse_time(s, &back, NULL));
+		assert_true(wbsim_param_parse(WBSIM_PARAM_TIME, s, &back, NULL));
 		assert_true(back == times[i]);
 	}
 }
@@ -135,27 +97,44 @@ static void test_defaults(void **state)
 	wbsim_config_free(cfg);
 }
 
-/* Every default in the table parses, and lies in its own range. */
+/*
+ * Every row of the scenario table has a section of the file, a unit text
+ * and a line of help; its default parses with its own grammar, lies in its
+ * range and prints back as written; keys are unique in their section.
+ */
 static void test_table_defaults_parse(void **state)
 {
 	size_t n;
-	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+	const struct wbsim_param *keys = wbsim_config_keys(&n);
 
 	assert_true(n >= 22);
+	assert_null(keys[n].name);
 	for (size_t i = 0; i < n; i++) {
 		union {
 			uint64_t u;
 			char *s;
-			bool b;
+			gboolean b;
 			unsigned int e;
 		} field = { 0 };
+		g_autofree char *back = NULL;
 
 		assert_non_null(keys[i].help);
+		assert_non_null(keys[i].unit);
+		assert_non_null(keys[i].section);
+		assert_true(wbsim_config_is_section(keys[i].section));
+		assert_true(wbsim_param_field_size(keys[i].type) <= sizeof(field));
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(keys[j].section, keys[i].section) &&
+			    !strcmp(keys[j].name, keys[i].name))
+				fail_msg("[%s] %s: twice", keys[i].section, keys[i].name);
 		if (!keys[i].def)
 			continue;
-		assert_true(wbsim_config_parse_value(&keys[i], keys[i].def,
-						     NULL, &field, NULL));
-		wbsim_config_free_field(&keys[i], &field);
+		assert_true(wbsim_param_parse_row(&keys[i], keys[i].def, NULL,
+						  &field, NULL));
+		back = wbsim_param_format_canonical(&keys[i], &field);
+		assert_string_equal(back, keys[i].def);
+		if (wbsim_param_is_text(keys[i].type))
+			g_free(field.s);
 	}
 }
 
@@ -308,7 +287,6 @@ static void test_device_params(void **state)
 	struct wbsim_config *cfg = wbsim_config_new();
 	const struct wbsim_config_override *o;
 	g_autoptr(GError) e = NULL;
-	char dummy[64];
 
 	assert_true(wbsim_config_check(cfg, NULL));
 	assert_true(wbsim_config_set_override(cfg, "device.bandwidth=2GB/s", NULL));
@@ -322,11 +300,6 @@ static void test_device_params(void **state)
 	assert_string_equal(o->file, "--set");
 	assert_int_equal(o->line, 0);
 	assert_true(wbsim_config_check(cfg, NULL));
-	/* parameter sets do not apply to a section a layer owns */
-	assert_false(wbsim_config_apply_params(cfg, "device", dummy, &e));
-	assert_string_equal(e->message,
-		"[device] is applied by its own layer, not by a parameter set");
-	g_clear_error(&e);
 
 	/* the device layer's message, located at the override */
 	assert_true(wbsim_config_set_override(cfg, "device.bandwith=2GB/s", NULL));
@@ -364,63 +337,6 @@ static void test_device_params(void **state)
 	assert_non_null(strstr(e->message, "'xfs4'"));
 	assert_non_null(strstr(e->message, "ideal, xfs, ext4, f2fs"));
 	wbsim_config_free(cfg);
-}
-
-struct test_fs_params {
-	uint64_t agcount;
-	bool reflink;
-};
-
-static const struct wbsim_config_key test_fs_keys[] = {
-	{ "filesystem", "agcount", WBSIM_CFG_UINT,
-	  offsetof(struct test_fs_params, agcount), "4", "groups", 1, 1024,
-	  NULL, NULL, 0, "allocation groups" },
-	{ "filesystem", "reflink", WBSIM_CFG_BOOL,
-	  offsetof(struct test_fs_params, reflink), "false", "", 0, 0, NULL,
-	  NULL, 0, "shared extents" },
-};
-
-static const struct wbsim_config_param_set test_fs_set = {
-	"filesystem", "test-fs", test_fs_keys, G_N_ELEMENTS(test_fs_keys),
-	sizeof(struct test_fs_params), "a filesystem registered by the test",
-};
-
-static void test_register_param_set(void **state)
-{
-	struct wbsim_config *cfg = wbsim_config_new();
-	struct test_fs_params p = { 0 };
-	g_autoptr(GError) e = NULL;
-	g_autofree char *dump = NULL;
-
-	/* parameter sets serve a section no layer owns */
-	wbsim_config_set_section_ops("filesystem", NULL);
-	assert_true(wbsim_config_register_param_set(&test_fs_set, NULL));
-	assert_false(wbsim_config_register_param_set(&test_fs_set, &e));
-	assert_string_equal(e->message,
-			    "[filesystem] test-fs: a parameter set of that name exists");
-	assert_ptr_equal(wbsim_config_find_param_set("filesystem", "test-fs"),
-			 &test_fs_set);
-
-	assert_true(wbsim_config_set_override(cfg, "filesystem.type=test-fs", NULL));
-	assert_true(wbsim_config_set_override(cfg, "filesystem.reflink=on", NULL));
-	assert_true(wbsim_config_check(cfg, NULL));
-	assert_true(wbsim_config_apply_params(cfg, "filesystem", &p, NULL));
-	assert_int_equal(p.agcount, 4);
-	assert_true(p.reflink);
-	dump = wbsim_config_dump(cfg);
-	assert_non_null(strstr(dump, "[filesystem]\ntype = test-fs\nagcount = 4\nreflink = true\n"));
-	wbsim_config_free(cfg);
-	g_clear_error(&e);
-
-	/* a bad value of a registered parameter names the line and the range */
-	cfg = wbsim_config_new();
-	assert_true(wbsim_config_set_override(cfg, "filesystem.type=test-fs", NULL));
-	assert_true(wbsim_config_set_override(cfg, "filesystem.agcount=0", NULL));
-	assert_false(wbsim_config_check(cfg, &e));
-	assert_string_equal(e->message,
-		"--set: [filesystem] agcount = 0: expected an integer from 1 to 1024");
-	wbsim_config_free(cfg);
-	wbsim_config_set_section_ops("filesystem", &wbsim_fs_section_ops);
 }
 
 static void test_dump_defaults(void **state)
@@ -501,7 +417,7 @@ static void test_readme_covers_keys(void **state)
 	const char *root = g_getenv("WBSIM_SOURCE_ROOT");
 	g_autofree char *path = NULL, *text = NULL, *md = NULL;
 	size_t n;
-	const struct wbsim_config_key *keys = wbsim_config_keys(&n);
+	const struct wbsim_param *keys = wbsim_config_keys(&n);
 
 	assert_non_null(root);
 	path = g_build_filename(root, "scenarios", "README.md", NULL);
@@ -509,11 +425,11 @@ static void test_readme_covers_keys(void **state)
 	for (size_t i = 0; i < n; i++) {
 		g_autofree char *cell = g_strdup_printf("| `[%s]` | `%s` |",
 							keys[i].section,
-							keys[i].key);
+							keys[i].name);
 
 		if (!strstr(text, cell))
 			fail_msg("scenarios/README.md lacks a row for [%s] %s",
-				 keys[i].section, keys[i].key);
+				 keys[i].section, keys[i].name);
 	}
 	/* the generated reference is in the README as generated */
 	md = wbsim_config_keys_markdown();
@@ -525,8 +441,6 @@ static void test_readme_covers_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_bool),
-		cmocka_unit_test(test_parse_percent),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_closest_name),
 		cmocka_unit_test(test_defaults),
@@ -537,8 +451,6 @@ int main(void)
 		cmocka_unit_test(test_device_params),
 		cmocka_unit_test(test_dump_defaults),
 		cmocka_unit_test(test_readme_covers_keys),
-		/* registers a preset: last, so earlier name lists are stable */
-		cmocka_unit_test(test_register_param_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

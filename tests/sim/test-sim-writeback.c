@@ -140,8 +140,11 @@ static void test_list_keys(void **state)
 			assert_non_null(strstr(r.out, row));
 		}
 		/* a required parameter says so; a count names its unit */
-		assert_non_null(strstr(r.out, "| `[device]` | `channels` | a non-negative "
-				       "integer from 1 to 1024; unit: channels | `(required)` |"));
+		assert_non_null(strstr(r.out, "| `[device]` | `channels` | an integer "
+				       "from 1 to 1024; unit: channels | `(required)` |"));
+		/* a bound in the form a scenario writes it */
+		assert_non_null(strstr(r.out, "| `[device]` | `write_latency` | a time with a "
+				       "unit (ns, us, ms, s, m, h) from 0 to 1000s; unit: ns |"));
 	}
 	run_result_clear(&r);
 	help = run("--help");

@@ -59,7 +59,7 @@ static gboolean check_ops(const struct wbsim_fs_ops *ops, GError **error)
 		return FALSE;
 	}
 	for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
-		if (!o->def || o->type == WBSIM_PARAM_STRING ||
+		if (!o->def || wbsim_param_is_text(o->type) ||
 		    o->offset + wbsim_param_field_size(o->type) > ops->params_size) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
 				    "filesystem model %s: option %s has no default, "
