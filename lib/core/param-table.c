@@ -40,8 +40,8 @@ static char *row_fault(const struct wbsim_param *table, const struct wbsim_param
 	/* the default, parsed as a setting is ("default of KEY: invalid value ...") */
 	scratch = g_malloc0(MAX(size, 1));
 	ok = wbsim_param_apply(p, scratch, p->def, "default of", NULL, 0, &error);
-	if (ok && p->type == WBSIM_PARAM_STRING)
-		g_free(*(char **)((char *)scratch + p->offset));
+	if (ok)
+		wbsim_param_free_field(p, scratch);
 	return ok ? NULL : g_strdup(error->message);
 }
 
@@ -79,12 +79,6 @@ gboolean wbsim_param_table_set(const struct wbsim_param *table, void *base, cons
 void wbsim_param_table_clear(const struct wbsim_param *table, void *base)
 {
 	g_return_if_fail(table != NULL && base != NULL);
-	for (const struct wbsim_param *p = table; p->name; p++) {
-		if (p->type == WBSIM_PARAM_STRING) {
-			char **field = (char **)((char *)base + p->offset);
-
-			g_free(*field);
-			*field = NULL;
-		}
-	}
+	for (const struct wbsim_param *p = table; p->name; p++)
+		wbsim_param_free_field(p, base);
 }
