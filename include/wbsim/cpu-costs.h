@@ -55,6 +55,9 @@ WBSIM_BEGIN_DECLS
  * @uring_punt_ns: io_uring: a buffered write punted to the io-wq worker
  *	(the inline issue that returned -EAGAIN or was skipped, io_wq_enqueue,
  *	the worker's dequeue, posting the CQE and waking the fio thread)
+ * @balance_dirty_pages_ns: one balance_dirty_pages() pass that does not
+ *	sleep (the limits, the wb's stats, the position ratio); charged
+ *	where io_uring's IOCB_NOWAIT write gets -EAGAIN from it (BDP_ASYNC)
  * @page_alloc_ns: write(): a folio the write finds missing from the page
  *	cache: allocation, memcg charge, insertion, LRU add (batched, with the
  *	drains); per folio
@@ -81,6 +84,7 @@ struct wbsim_cpu_costs {
 	uint64_t memcpy_bandwidth;
 	wbsim_time_t uring_io_ns;
 	wbsim_time_t uring_punt_ns;
+	wbsim_time_t balance_dirty_pages_ns;
 	wbsim_time_t page_alloc_ns;
 	wbsim_time_t account_dirty_ns;
 	wbsim_time_t invalidate_page_ns;

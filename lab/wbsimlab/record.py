@@ -341,7 +341,11 @@ INCLUSIVE = (
     "xfs_end_ioend", "xfs_end_io", "xfs_iomap_write_unwritten",
     "xfs_bmap_add_extent_unwritten_real", "xfs_setfilesize", "xfs_iextents_copy",
     "xfs_inode_item_format", "rwsem_down_write_slowpath", "rwsem_down_read_slowpath",
-    "rwsem_spin_on_owner")
+    "rwsem_spin_on_owner",
+    # io_uring's nowait buffered writes that fail and are punted to io-wq
+    # (lab/count-uring-retries)
+    "balance_dirty_pages", "xfs_buffered_write_iomap_end", "xfs_bmap_punch_delalloc_range",
+    "io_queue_iowq", "io_wq_submit_work", "xfs_vn_update_time", "kiocb_modified")
 INCLUSIVE_SET = frozenset(INCLUSIVE)
 
 

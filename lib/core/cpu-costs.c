@@ -94,6 +94,15 @@ static const struct wbsim_cpu_costs default_costs = {
 	 */
 	.uring_punt_ns = 2000,
 	/*
+	 * lab: the fio thread's throttle CPU over its balance_dirty_pages
+	 * events, every one a BDP_ASYNC pass of an IOCB_NOWAIT write (the
+	 * io-wq workers sleep the pauses): 3641, 4433, 4534 ns
+	 * (e2-lab-ram-xfs), 5709, 5718, 4872 (e2-lab-disk-xfs); the lab
+	 * records two tracepoints per pass (global_dirty_state and
+	 * balance_dirty_pages), which are in these figures
+	 */
+	.balance_dirty_pages_ns = 4400,
+	/*
 	 * lab: a write into a page fio's last fadvise dropped: folio
 	 * allocation, memcg charge and page cache insertion
 	 * (filemap_add_folio and below) 1012 ns and the LRU add with its
@@ -160,6 +169,7 @@ static const struct wbsim_param cost_params[] = {
 	  "one CPU's copy bandwidth" },
 	COST_NS(uring_io_ns, "io_uring issue and reaping per write"),
 	COST_NS(uring_punt_ns, "io_uring punt to io-wq per write"),
+	COST_NS(balance_dirty_pages_ns, "a balance_dirty_pages() pass that returns -EAGAIN (BDP_ASYNC)"),
 	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache page"),
 	COST_NS(account_dirty_ns, "accounting a page that becomes dirty"),
 	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),

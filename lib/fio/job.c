@@ -37,9 +37,15 @@
  *   the write at iodepth=1 or when the write runs inline; for punted
  *   writes at a larger iodepth it runs on the fio thread (@fio_thread)
  *   alongside the worker, which may not get more than iodepth writes
- *   ahead of it. XFS punts from a throttle pause on (the worker sleeps
- *   holding i_rwsem, and fio keeps it fed) until a throttle call that
- *   does not sleep; the inline-then-punt of a single write is not split.
+ *   ahead of it. At iodepth 1 (fio waits for each write) an XFS write
+ *   that balance_dirty_pages() with BDP_ASYNC would pause fails inline
+ *   with -EAGAIN and is punted: the fio thread and the worker throttle on
+ *   their own counts, the fio thread's attempt costs its mapping, the
+ *   punch of its reservation and the throttle pass
+ *   (job_uring_nowait_write()). At a larger iodepth XFS punts from a
+ *   throttle pause on (the worker sleeps holding i_rwsem, and fio keeps
+ *   it fed) until a throttle call that does not sleep; there the
+ *   inline-then-punt of a single write is not split.
  * - file_append=1: fio takes the file's size at set-up as the job's start
  *   offset and writes from there. wbsim writes each write at the file's
  *   current end (O_APPEND semantics), which is what the E7 tests did and
@@ -298,6 +304,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 		job->pid = job->task.pid;
 	}
 	wbsim_dirtier_init(&job->dirtier, &job->task);
+	/* the fio thread's attempts run on @task too: one serial writer */
+	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
 	job->pending_blk = UINT64_MAX;
 	/* Each job draws from its own stream, as fio seeds one per thread. */
 	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
@@ -748,6 +756,73 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 	return cost;
 }
 
+/* io_uring at iodepth 1 on a filesystem that takes IOCB_NOWAIT buffered
+ * writes: each write is first tried inline by the fio thread */
+static bool job_uring_inline_first(const struct wbsim_job *job)
+{
+	return job->uring && job->uring_nowait && job->fio->iodepth <= 1;
+}
+
+/*
+ * One write of such a job. io_write() issues it with IOCB_NOWAIT; XFS's
+ * ->write_iter maps it (xfs_buffered_write_iomap_begin: the lookup and,
+ * into a hole, the delalloc reservation), then iomap_write_iter() calls
+ * balance_dirty_pages_ratelimited_flags() with BDP_ASYNC, which returns
+ * -EAGAIN where the throttle would sleep. iomap_end then punches the
+ * reservation out again (xfs_buffered_write_iomap_end), io_write() returns
+ * -EAGAIN and the write is queued to io-wq (io_queue_iowq), whose worker
+ * runs it again without IOCB_NOWAIT: its own throttle look (it may sleep)
+ * and the whole write. The fio thread's throttle state is not reset by an
+ * -EAGAIN, so its later writes are punted too until its pass computes no
+ * pause. The writes of the two tasks dirty pages on their own counts
+ * (current->nr_dirtied). Sets *@wq_throttle, writing nothing, when the
+ * worker must throttle before the punted write (the caller runs it, then
+ * issues the write again). Returns the CPU cost, all serial at iodepth 1.
+ * Left out: the other -EAGAINs of the inline attempt (the IOLOCK and
+ * ILOCK trylocks, a timestamp update, FGP_NOWAIT folios).
+ */
+static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_job_file *f,
+					   uint64_t blk, bool *wq_throttle)
+{
+	const struct wbsim_cpu_costs *c = &job->m->costs;
+	struct wbsim_inode *inode = f->inode;
+	struct wbsim_bdi *bdi = &job->m->bdi;
+	bool punted = job->pending_punted;
+	wbsim_time_t cost, fs_cost;
+
+	*wq_throttle = false;
+	job->pending_punted = false;
+	/* the fio thread shares the worker's cgroup */
+	job->fio_dirtier.memcg = job->dirtier.memcg;
+	if (!punted && inode->wb &&
+	    wbsim_dirtier_ratelimited(&job->fio_dirtier,
+				      wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg)))
+		punted = wbsim_dirtier_balance_dirty_pages_async(
+			&job->fio_dirtier, wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg));
+	if (punted && !job->pending_punted_looked && inode->wb &&
+	    wbsim_dirtier_ratelimited(&job->dirtier,
+				      wbsim_dirtier_wb(bdi, inode, job->dirtier.memcg))) {
+		job->pending_punted = true;
+		job->pending_punted_looked = true;
+		*wq_throttle = true;
+		return 0;
+	}
+	job->pending_punted_looked = false;
+	cost = wbsim_generic_perform_write(inode, punted ? &job->dirtier : &job->fio_dirtier,
+					   job_write_offset(job, f, blk), job->bs, NULL, &fs_cost);
+	cost += c->uring_io_ns;
+	if (punted) {
+		/* the failed attempt: iomap_begin's walk and reservation and
+		 * iomap_end's punch of it (the same walk, undoing what it
+		 * reserved), the BDP_ASYNC pass; then the punt to io-wq */
+		cost += 2 * fs_cost + c->balance_dirty_pages_ns + c->uring_punt_ns;
+		fs_cost += 2 * fs_cost;
+		job->uring_punts++;
+	}
+	job->batch_fs_total += fs_cost;
+	return cost;
+}
+
 static void job_batch_start(wbsim_sim *sim, void *arg);
 
 /* Issue the next batch of writes, ending where the kernel would call
@@ -857,7 +932,22 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			return;
 		}
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
-		job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
+		if (job_uring_inline_first(job)) {
+			bool wq_throttle;
+
+			job->batch_cost[job->batch_ios] = job_uring_nowait_write(job, f, blk,
+										 &wq_throttle);
+			if (wq_throttle) {
+				/* the worker throttles before the punted write */
+				job->pending_blk = blk;
+				job->batch_inode = f->inode;
+				job->batch_throttle = true;
+				break;
+			}
+			throttle = false;
+		} else {
+			job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
+		}
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;
 		job->issued_bytes += job->bs;
@@ -879,6 +969,12 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			break;
 		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
 			break;	/* pacing is decided write by write */
+	}
+	if (job->batch_ios == 0 && job->batch_throttle) {
+		/* io-wq's worker throttles before its first write */
+		job->batch_total = 0;
+		job_batch_done(sim, job);
+		return;
 	}
 	if (job->batch_ios == 0) {
 		/* The pass ended before any write of this batch (a waking

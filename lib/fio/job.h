@@ -99,6 +99,13 @@ struct wbsim_job {
 	bool uring;
 	bool uring_nowait;	/* the filesystem takes nowait buffered writes */
 	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
+	/* iodepth 1 on such a filesystem: the inline attempt's throttle
+	 * state (balance_dirty_pages with BDP_ASYNC); @dirtier is the
+	 * worker's, which runs the punted writes and sleeps their pauses */
+	struct wbsim_dirtier fio_dirtier;
+	bool pending_punted;	/* @pending_blk failed inline: the worker writes it */
+	bool pending_punted_looked;	/* and the worker's throttle look was taken */
+	uint64_t uring_punts;	/* writes punted after -EAGAIN */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */

@@ -57,8 +57,11 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	cost += *fs_cost;
 	if (acct)
 		wbsim_account_page_dirtied(inode, d, acct);
-	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb */
-	*throttle = inode->wb && wbsim_dirtier_ratelimited(d, wbsim_dirtier_wb(bdi, inode, d->memcg));
+	/* balance_dirty_pages_ratelimited(): the dirtier's own memcg's wb
+	 * (NULL @throttle: the caller looks before each write instead) */
+	if (throttle)
+		*throttle = inode->wb &&
+			    wbsim_dirtier_ratelimited(d, wbsim_dirtier_wb(bdi, inode, d->memcg));
 	return cost;
 }
 

@@ -15,7 +15,8 @@
  * @throttle: set to whether balance_dirty_pages() is due after this write
  *	(the ratelimited throttle's decision, taken once); the caller runs
  *	it, through wbsim_dirtier_balance_dirty_pages(), when the write's
- *	CPU time is over
+ *	CPU time is over; NULL: no look (the caller looks before each write,
+ *	as an IOCB_NOWAIT write must)
  * @fs_cost: set to the filesystem's part of the CPU time (iomap_begin /
  *	write_begin), which runs under the filesystem's write lock
  *	(wbsim_fs_write_lock(): XFS's ILOCK)

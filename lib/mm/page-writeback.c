@@ -287,6 +287,7 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 		.wb_dirtied = wb->stat_dirtied,
 		.wb_written = wb->stat_written,
 		.wb_has_dirty_io = wb->has_dirty_io,
+		.async = d->async,
 	};
 	struct wbsim_bdp_result out = { 0 };
 	struct wbsim_dtc mdtc;
@@ -310,7 +311,8 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	}
 	if (out.traced)
 		wbsim_trace_balance_dirty_pages(wb, d->task, &out.trace);
-	if (out.pause <= 0) {
+	d->eagain = out.eagain;
+	if (out.pause <= 0 || out.eagain) {
 		bdp_call_ends(d, now);
 		return true;
 	}
@@ -352,5 +354,23 @@ gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim
 	d->call_start = wbsim_sim_now(vm->sim);
 	d->cont = cont;
 	d->cont_arg = arg;
+	d->async = false;
 	return bdp_pass(d);
+}
+
+/* balance_dirty_pages(BDP_ASYNC): one pass, never a sleep. */
+bool wbsim_dirtier_balance_dirty_pages_async(struct wbsim_dirtier *d, struct wbsim_wb *wb)
+{
+	struct wbsim_vm *vm = wb->bdi->vm;
+
+	d->wb = wb;
+	d->pages_dirtied = d->td.nr_dirtied;
+	d->start_jiffies = wbsim_jiffies(vm);
+	d->call_start = wbsim_sim_now(vm->sim);
+	d->cont = NULL;
+	d->cont_arg = NULL;
+	d->async = true;
+	bdp_pass(d);
+	d->async = false;
+	return d->eagain;
 }

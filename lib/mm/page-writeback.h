@@ -41,6 +41,8 @@ struct wbsim_dirtier {
 	wbsim_time_t call_start;
 	wbsim_event_fn cont;
 	void *cont_arg;
+	bool async;		/* BDP_ASYNC: the pass may not sleep */
+	bool eagain;		/* the last pass returned -EAGAIN (BDP_ASYNC) */
 };
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task);
@@ -79,6 +81,13 @@ bool wbsim_dirtier_ratelimited(struct wbsim_dirtier *d, struct wbsim_wb *wb);
  */
 gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim_wb *wb,
 					   wbsim_event_fn cont, void *arg);
+/*
+ * balance_dirty_pages() with BDP_ASYNC (an IOCB_NOWAIT write, from
+ * balance_dirty_pages_ratelimited_flags()): one pass, never a sleep.
+ * Returns TRUE if it returned -EAGAIN (the pass would have slept; @d's
+ * task state is left as it was, so its next look computes the pause again).
+ */
+bool wbsim_dirtier_balance_dirty_pages_async(struct wbsim_dirtier *d, struct wbsim_wb *wb);
 
 /* The memcg domain of a cgroup wb's pass (mem_cgroup_wb_stats() +
  * mdtc_calc_avail()), with writeback pages in its dirty count when

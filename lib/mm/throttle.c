@@ -17,7 +17,9 @@
  * time in dirty_paused_when), sleeps are cut to max_pause (<= 200 ms).
  *
  * One call of wbsim_balance_dirty_pages() is one pass of the kernel's loop;
- * the sleep itself is the caller's. Left out: BDP_ASYNC, fatal signals.
+ * the sleep itself is the caller's. BDP_ASYNC (io_uring's IOCB_NOWAIT
+ * writes): a pass that would sleep traces the pause and returns -EAGAIN
+ * before the task's state is reset. Left out: fatal signals.
  */
 #include "mm/throttle.h"
 #include "mm/dirty-limits.h"
@@ -361,7 +363,8 @@ static void free_running(const struct wbsim_bdp_input *in, bool strictlimit,
  * Models one iteration of balance_dirty_pages() (v6.12 structure): domain
  * limits (G, then M), the background kick, FREERUN, wb limits and
  * pos_ratio per domain (the stricter one wins), __wb_update_bandwidth()
- * when 200 ms have passed, then the pause. Left out: BDP_ASYNC, fatal
+ * when 200 ms have passed, then the pause; with @in->async a pause is
+ * traced and returned as @out->eagain instead. Left out: fatal
  * signals, the sleep (the caller sleeps @out->pause jiffies, records
  * bdi.last_bdp_sleep, and calls again if @out->repeat).
  */
@@ -496,6 +499,17 @@ void wbsim_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 pause:
 	trace_balance_dirty_pages(vm, in, task, sdtc, dirty_ratelimit,
 				  task_ratelimit, period, pause, out);
+	out->period = period;
+	/*
+	 * BDP_ASYNC: -EAGAIN before the sleep and before the state a sleep
+	 * resets, so the task's next call finds nr_dirtied still over its
+	 * ratelimit and computes its pause again (less its think time).
+	 */
+	if (in->async) {
+		out->pause = pause;
+		out->eagain = true;
+		return;
+	}
 	task->dirty_paused_when = now + (uint64_t)pause;
 	task->nr_dirtied = 0;
 	task->nr_dirtied_pause = nr_dirtied_pause;

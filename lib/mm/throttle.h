@@ -50,6 +50,8 @@ struct wbsim_cpu_dirty {
  * @wb_dirtied: WB_DIRTIED of the wb (for a bandwidth update)
  * @wb_written: WB_WRITTEN of the wb
  * @wb_has_dirty_io: WB_has_dirty_io of the wb
+ * @async: BDP_ASYNC (an IOCB_NOWAIT write): a pass that would sleep
+ *	returns -EAGAIN instead, leaving the task's state as it was
  */
 struct wbsim_bdp_input {
 	struct wbsim_dtc *gdtc;
@@ -64,6 +66,7 @@ struct wbsim_bdp_input {
 	uint64_t wb_dirtied;
 	uint64_t wb_written;
 	bool wb_has_dirty_io;
+	bool async;
 };
 
 /**
@@ -94,6 +97,8 @@ struct wbsim_bdp_input {
  *	wb_stat_error
  * @traced: the kernel would emit the balance_dirty_pages tracepoint
  * @trace: its fields
+ * @eagain: @in->async and the pass would have slept @pause jiffies: the
+ *	call returns -EAGAIN, nothing slept, the task's state unchanged
  */
 struct wbsim_bdp_result {
 	bool freerun;
@@ -115,6 +120,7 @@ struct wbsim_bdp_result {
 	bool repeat;
 	bool traced;
 	struct wbsim_bdp_trace trace;
+	bool eagain;
 };
 
 void wbsim_task_dirty_init(struct wbsim_task_dirty *task);

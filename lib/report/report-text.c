@@ -321,6 +321,9 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 		g_string_append(s, ", cpu wait=");
 		add_ms(s, j->cpu_wait_ns);
 		g_string_append_printf(s, ", invalidates=%" PRIu64 "\n", j->invalidates);
+		if (j->uring_punts)
+			g_string_append_printf(s, "    io_uring: %" PRIu64 " writes punted to io-wq "
+					       "after -EAGAIN\n", j->uring_punts);
 		/* paced jobs: how far behind fio's schedule a write was issued */
 		if (j->fio && j->fio->rate[WBSIM_FIO_DDIR_WRITE]) {
 			g_string_append(s, "    rate schedule: worst lag=");

@@ -257,6 +257,47 @@ static void test_bdp_throttled(void **state)
 	assert_int_equal(f.res.trace.paused, 0);
 }
 
+/*
+ * BDP_ASYNC (an io_uring IOCB_NOWAIT write): the pass of
+ * test_bdp_throttled computes the same 8 ms pause and traces it, then
+ * returns -EAGAIN with the task's state as it was; the next call, 5 ms
+ * later, finds 7 ms of think time: pause 10 - 7 = 3 < min_pause 6, no
+ * -EAGAIN, and the virtual time advances by the period.
+ */
+static void test_bdp_async(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	fixture_init(&f, 5000);
+	f.gdtc.dirty = 733696;
+	f.gdtc.wb_reclaimable = 633696;
+	f.gdtc.wb_writeback = 100000;
+	f.in.nr_dirty = 633696;
+	f.in.pages_dirtied = 256;
+	f.in.async = true;
+	f.task.nr_dirtied = 256;
+	f.task.dirty_paused_when = 4998;
+	wbsim_balance_dirty_pages(&f.vm, &f.in, &f.task, &f.res);
+	assert_true(f.res.eagain);
+	assert_int_equal(f.res.period, 10);
+	assert_int_equal(f.res.pause, 8);
+	assert_true(f.res.traced);
+	assert_int_equal(f.res.trace.pause, 8);
+	assert_int_equal(f.task.dirty_paused_when, 4998);
+	assert_int_equal(f.task.nr_dirtied, 256);
+	assert_int_equal(f.task.nr_dirtied_pause, 32);
+
+	f.in.now = 5005;
+	f.in.start_time = 5005;
+	wbsim_balance_dirty_pages(&f.vm, &f.in, &f.task, &f.res);
+	assert_false(f.res.eagain);
+	assert_int_equal(f.res.pause, 0);
+	assert_int_equal(f.res.think, 7);
+	assert_int_equal(f.task.dirty_paused_when, 5008);
+	assert_int_equal(f.task.nr_dirtied, 0);
+}
+
 static void test_bdp_short_pause(void **state)
 {
 	struct fixture f;
@@ -425,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_ratelimited),
 		cmocka_unit_test(test_bdp_freerun),
 		cmocka_unit_test(test_bdp_throttled),
+		cmocka_unit_test(test_bdp_async),
 		cmocka_unit_test(test_bdp_short_pause),
 		cmocka_unit_test(test_bdp_hard_stop),
 		cmocka_unit_test(test_bdp_bandwidth_update),

@@ -14,6 +14,13 @@
  * At iodepth 32 on ext4 the fio thread's share runs beside the worker, so
  * the writes finish sooner than at iodepth 1, where each write waits for
  * the fio thread's submission and reaping.
+ *
+ * Throttled (a 1 MiB dirty limit), at iodepth 1 on a filesystem that takes
+ * IOCB_NOWAIT writes: balance_dirty_pages() with BDP_ASYNC returns -EAGAIN
+ * where it would sleep, and the write is punted to io-wq, whose worker
+ * sleeps the pauses. On the ideal filesystem (no filesystem CPU) each
+ * punt costs exactly balance_dirty_pages_ns + uring_punt_ns more; on XFS
+ * more again (iomap_begin's reservation, punched, and done again).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,17 +36,20 @@
 
 struct job_figures {
 	wbsim_time_t cpu_ns, runtime_ns;
+	uint64_t pauses, punts;
 };
 
-static struct job_figures one_job(const char *fs, const char *engine, unsigned int iodepth)
+static struct job_figures run_job(const char *fs, const char *engine, unsigned int iodepth,
+				  const char *vm)
 {
 	g_autofree char *text = g_strdup_printf(
 		"[machine]\ncpus = 4\nmemory = 4g\n"
+		"%s"
 		"[device]\npreset = ideal\n"
 		"[filesystem]\ntype = %s\n"
 		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
 		"ioengine=%s\niodepth=%u\n",
-		fs, engine, iodepth);
+		vm, fs, engine, iodepth);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
 	const struct wbsim_job_result *j;
 	struct job_figures f;
@@ -47,12 +57,24 @@ static struct job_figures one_job(const char *fs, const char *engine, unsigned i
 	assert_int_equal(r->jobs->len, 1);
 	j = r->jobs->pdata[0];
 	assert_int_equal(j->total_ios, WRITES);
-	assert_int_equal(j->pauses, 0);
 	f.cpu_ns = j->cpu_ns;
 	f.runtime_ns = j->runtime_ns;
+	f.pauses = j->pauses;
+	f.punts = j->uring_punts;
 	wbsim_run_result_free(r);
 	return f;
 }
+
+static struct job_figures one_job(const char *fs, const char *engine, unsigned int iodepth)
+{
+	struct job_figures f = run_job(fs, engine, iodepth, "");
+
+	assert_int_equal(f.pauses, 0);
+	assert_int_equal(f.punts, 0);
+	return f;
+}
+
+#define THROTTLED "[vm]\ndirty_bytes = 1m\ndirty_background_bytes = 512k\n"
 
 static void test_ext4_punts_every_write(void **state)
 {
@@ -80,11 +102,35 @@ static void test_xfs_writes_inline(void **state)
 	assert_true(deep.runtime_ns - sync.runtime_ns >= (wbsim_time_t)WRITES * c->uring_io_ns);
 }
 
+static void test_bdp_async_punts(void **state)
+{
+	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
+	struct job_figures sync = run_job("ideal", "psync", 1, THROTTLED);
+	struct job_figures uring = run_job("ideal", "io_uring", 1, THROTTLED);
+	struct job_figures xsync = run_job("xfs", "psync", 1, THROTTLED);
+	struct job_figures xfs = run_job("xfs", "io_uring", 1, THROTTLED);
+
+	(void)state;
+	assert_true(sync.pauses > 0);
+	assert_int_equal(sync.punts, 0);
+	/* the fio thread never sleeps: the pauses are the worker's */
+	assert_true(uring.punts > 0);
+	assert_true(uring.pauses > 0);
+	assert_true(uring.cpu_ns - sync.cpu_ns ==
+		    (wbsim_time_t)WRITES * c->uring_io_ns +
+		    (wbsim_time_t)uring.punts * (c->balance_dirty_pages_ns + c->uring_punt_ns));
+	assert_true(xfs.punts > 0);
+	assert_true(xfs.cpu_ns - xsync.cpu_ns >
+		    (wbsim_time_t)WRITES * c->uring_io_ns +
+		    (wbsim_time_t)xfs.punts * (c->balance_dirty_pages_ns + c->uring_punt_ns));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ext4_punts_every_write),
 		cmocka_unit_test(test_xfs_writes_inline),
+		cmocka_unit_test(test_bdp_async_punts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
