@@ -327,8 +327,9 @@ CATEGORY_OF = {fn: cat for cat, fns in CATEGORIES for fn in fns}
 
 # Functions whose inclusive time (a sample counts for every one of them on
 # its stack) cpu.json keeps per task kind as perf_inclusive_ms: the steps of
-# XFS's buffered write, writeback allocation and completion, so that a cost
-# per call is their time over a tracepoint's count (lab/count-xfs-paths).
+# XFS's buffered write, writeback allocation and completion, and of ext4's
+# writeback and completion, so that a cost per call is their time over a
+# tracepoint's count (lab/count-xfs-paths, lab/count-jbd2).
 INCLUSIVE = (
     "xfs_buffered_write_iomap_begin", "xfs_ilock", "xfs_iext_lookup_extent",
     "xfs_bmapi_reserve_delalloc", "xfs_bmap_add_extent_hole_delay", "xfs_iext_insert",
@@ -345,7 +346,25 @@ INCLUSIVE = (
     # io_uring's nowait buffered writes that fail and are punted to io-wq
     # (lab/count-uring-retries)
     "balance_dirty_pages", "xfs_buffered_write_iomap_end", "xfs_bmap_punch_delalloc_range",
-    "io_queue_iowq", "io_wq_submit_work", "xfs_vn_update_time", "kiocb_modified")
+    "io_queue_iowq", "io_wq_submit_work", "xfs_vn_update_time", "kiocb_modified",
+    # ext4's writeback and completion (issue 22, lab/e1-sparse): the page
+    # walk and its buffer heads, the mapping of an extent under a journal
+    # handle, the bio per extent, and the completion of its buffer heads
+    "ext4_do_writepages", "mpage_prepare_extent_to_map", "mpage_process_page_bufs",
+    "mpage_submit_folio", "ext4_bio_write_folio", "io_submit_add_bh", "ext4_io_submit",
+    "mpage_map_and_submit_extent", "mpage_map_and_submit_buffers", "ext4_map_blocks",
+    "ext4_ext_map_blocks", "ext4_split_extent", "ext4_ext_insert_extent",
+    "ext4_find_extent", "ext4_es_lookup_extent", "ext4_es_insert_extent",
+    "__ext4_journal_start_sb", "__ext4_journal_stop", "jbd2__journal_start",
+    "jbd2_journal_stop", "jbd2_journal_get_write_access", "jbd2_journal_dirty_metadata",
+    "ext4_mark_iloc_dirty", "__ext4_mark_inode_dirty", "ext4_init_io_end",
+    "ext4_end_bio", "ext4_finish_bio", "ext4_end_io_rsv_work",
+    "ext4_convert_unwritten_io_end_vec",
+    # the generic steps on either filesystem's path
+    "writeback_iter", "iomap_writepages", "iomap_writepage_map", "folio_clear_dirty_for_io",
+    "__folio_start_writeback", "folio_end_writeback", "__folio_end_writeback",
+    "iomap_finish_ioend_buffered", "submit_bio_noacct", "blk_mq_submit_bio",
+    "blk_mq_flush_plug_list", "wbt_wait", "rq_qos_wait", "filemap_get_folios_tag")
 INCLUSIVE_SET = frozenset(INCLUSIVE)
 
 

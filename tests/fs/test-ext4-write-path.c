@@ -4,7 +4,10 @@
  * ext4_da_map_blocks(), by the path the block takes: a block the extent
  * status cache maps (delayed, unwritten, written) costs the lookup,
  * write_cpu_ns per call; a block it misses (a hole, or an on-disk extent
- * the cache dropped at a remount) costs write_miss_cpu_ns.
+ * the cache dropped at a remount) costs write_miss_cpu_ns. And what
+ * writeback's ext4_do_writepages() costs the flusher per run: nothing for
+ * blocks over written extents, map_cpu_ns per extent it maps, split_cpu_ns
+ * more per extent in preallocated (unwritten) blocks.
  */
 #include "fs-test-util.h"
 
@@ -55,6 +58,59 @@ static void test_prealloc_written_remount(void **state)
 	tfs_close(&t);
 }
 
+/* Writeback maps [first, first + nr): the flusher's simulated time for it. */
+static wbsim_time_t map_time(struct tfs *t, wbsim_fs_inode *f, uint64_t first, uint64_t nr)
+{
+	wbsim_time_t start = wbsim_sim_now(t->sim);
+
+	tfs_writeback(t, f, NULL, first, nr);
+	return wbsim_sim_now(t->sim) - start;
+}
+
+static const struct wbsim_setting map_costs[] = {
+	{ "map_cpu_ns", "5us", "test.ini", 1 },
+	{ "split_cpu_ns", "2us", "test.ini", 2 },
+	{ "writepages_max", "4", "test.ini", 3 },
+	{ "alloc_cpu_ns", "0", "test.ini", 4 },
+	{ "alloc_unlocked_ns", "0", "test.ini", 5 },
+	{ "pa_cpu_ns", "0", "test.ini", 6 },
+	{ "end_io_cpu_ns", "0", "test.ini", 7 },
+	{ "end_io_page_ns", "0", "test.ini", 8 },
+};
+
+/* One handle per extent that needs mapping, as mpage_add_bh_to_extent()
+ * grows it: written blocks go out unmapped and end an extent, an extent
+ * holds one kind of block and at most writepages_max of them. */
+static void test_writeback_extents(void **state)
+{
+	struct tfs t;
+	wbsim_fs_inode *f;
+
+	(void)state;
+	tfs_open(&t, "ext4", 4 * GiB, map_costs, G_N_ELEMENTS(map_costs), 2);
+	f = wbsim_fs_create(t.fs, NULL);
+	assert_true(wbsim_fs_fallocate(t.fs, f, 0, MiB, NULL) != G_MAXUINT64);
+	/* 3 preallocated blocks: one unwritten extent (and converted after) */
+	assert_int_equal(map_time(&t, f, 0, 3), 5000 + 2000);
+	/* the same blocks, now written: no handle, no time */
+	assert_int_equal(map_time(&t, f, 0, 3), 0);
+	/* written 0-2, unwritten 3-4: one extent; block 5 converted apart */
+	assert_int_equal(map_time(&t, f, 5, 1), 7000);
+	assert_int_equal(map_time(&t, f, 1, 4), 7000);
+	/* 6..8 unwritten, 5 written: written 0..5, then one extent 6..8 */
+	assert_int_equal(map_time(&t, f, 0, 9), 7000);
+	/* 10 unwritten blocks, at most 4 an extent: three extents */
+	assert_int_equal(map_time(&t, f, 20, 10), 3 * 7000);
+	/* holes past the preallocation (delayed blocks): no split, allocation
+	 * costs set to 0 here; 2 blocks */
+	wbsim_fs_write(t.fs, f, 2 * MiB, 2 * BS);
+	assert_int_equal(map_time(&t, f, 2 * MiB / BS, 2), 5000);
+	/* an unwritten block next to a hole is two extents */
+	wbsim_fs_write(t.fs, f, MiB, BS);
+	assert_int_equal(map_time(&t, f, MiB / BS - 1, 2), 2 * 5000 + 2000);
+	tfs_close(&t);
+}
+
 /* The defaults are the lab's figures (E1's preallocated file, E6's holes). */
 static void test_defaults(void **state)
 {
@@ -74,6 +130,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hole_then_delalloc),
 		cmocka_unit_test(test_prealloc_written_remount),
+		cmocka_unit_test(test_writeback_extents),
 		cmocka_unit_test(test_defaults),
 	};
 

@@ -100,6 +100,7 @@ struct ext4_params {
 	uint64_t alloc_unlocked_ns;
 	uint64_t pa_cpu_ns;
 	uint64_t map_cpu_ns;
+	uint64_t split_cpu_ns;
 	uint64_t write_cpu_ns;
 	uint64_t write_miss_cpu_ns;
 	uint64_t end_io_cpu_ns;
@@ -142,8 +143,22 @@ static const struct wbsim_param ext4_options[] = {
 	  "CPU after the group lock per allocation (extent insert, jbd2 handle)" },
 	{ "pa_cpu_ns", WBSIM_PARAM_TIME, EO(pa_cpu_ns), "2us", "ns", 0, 0,
 	  "CPU per request served from a preallocation (extent insert, no group lock)" },
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), "1us", "ns", 0, 0,
-	  "CPU per writeback mapping call" },
+	/* lab: `lab/extent-costs lab/e1-sparse/ext4 lab/e1-sparse/xfs`
+	 * (lab/e1-sparse/summary.txt; E1 at E1's dirty density, 3 runs, the
+	 * machine loaded by other work): per extent mapped
+	 * (ext4:ext4_da_write_pages_extent), the writeback tasks' inclusive
+	 * time in ext4_map_blocks, __ext4_journal_start_sb,
+	 * __ext4_journal_stop and ext4_init_io_end, 5036/5146/5658 ns, less
+	 * the split (split_cpu_ns), plus the new folio lookups of the
+	 * extent's own mpage_prepare_extent_to_map call
+	 * (filemap_get_folios_tag per page written beyond XFS's on the twin
+	 * workload, per extent: 1905/2137/1662 ns): medians 5146 - 1669 + 1905 */
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), "5400ns", "ns", 0, 0,
+	  "CPU per extent writeback maps (one journal handle, an io_end, ext4_map_blocks' lookup, the folio lookups of a new mpage_prepare_extent_to_map call)" },
+	/* lab: as map_cpu_ns, ext4_split_extent inclusive per extent mapped
+	 * into preallocated blocks: 1744/1669/1494 ns, median 1669 */
+	{ "split_cpu_ns", WBSIM_PARAM_TIME, EO(split_cpu_ns), "1670ns", "ns", 0, 0,
+	  "CPU per unwritten extent writeback maps, on top of map_cpu_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)" },
 	/* lab: ext4_da_write_begin and ext4_da_map_blocks 427 ns per write
 	 * into preallocated blocks (e1-lab-ram-ext4-1cpu) */
 	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), "460ns", "ns", 0, 0,
@@ -882,29 +897,62 @@ static void ext4_map_next(struct ext4_call *c)
 	ext4_call_finish(c, NULL);
 }
 
-/* Every block of [first, first + nr) is written on disk (no mapping needed). */
-static gboolean ext4_all_written(struct ext4_inode *ei, uint64_t first, uint64_t nr)
+/*
+ * The extents ext4_do_writepages() maps for the dirty run [first, first + nr):
+ * mpage_add_bh_to_extent() grows an extent over blocks that need mapping
+ * (delayed: a hole on disk here; or unwritten) while they are contiguous,
+ * of one kind and at most writepages_max long, and a block over a written
+ * extent ends it (it goes out without mapping). Returns how many, and in
+ * @unwritten how many of them lie in unwritten extents.
+ */
+static uint64_t ext4_extents_to_map(const struct ext4_params *p, struct ext4_inode *ei,
+				    uint64_t first, uint64_t nr, uint64_t *unwritten)
 {
-	uint64_t pos = first, end = first + nr;
+	uint64_t pos = first, end = first + nr, count = 0, len = 0;
+	int kind = -1;	/* of the extent being grown: 0 hole, 1 unwritten */
 
+	*unwritten = 0;
 	while (pos < end) {
 		struct wbsim_emap_cursor cur;
 		struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, pos, &cur);
+		uint64_t t;
+		int k;
 
-		if (!x || x->lblk > pos || x->state != WBSIM_EXT_WRITTEN)
-			return FALSE;
-		pos = wbsim_ext_end(x);
+		if (x && x->lblk <= pos) {
+			t = MIN(wbsim_ext_end(x), end);
+			k = x->state == WBSIM_EXT_WRITTEN ? -1 : 1;
+		} else {
+			t = x ? MIN(x->lblk, end) : end;
+			k = 0;
+		}
+		if (k < 0) {
+			kind = -1;
+			pos = t;
+			continue;
+		}
+		for (; pos < t; pos++) {
+			if (kind != k || len == p->writepages_max) {
+				count++;
+				*unwritten += k;
+				kind = k;
+				len = 0;
+			}
+			len++;
+		}
 	}
-	return TRUE;
+	return count;
 }
 
 /*
  * Models ext4_do_writepages() for one run: pages over written blocks go out
- * first, without a journal handle (mpd->do_map = 0); a run that needs
- * mapping (delayed or unwritten blocks) takes one handle for its extent
- * (ext4_journal_start_with_reserve, then mpage_map_and_submit_extent),
- * which map_cpu_ns stands for. Leaves out the handle's credits and the
- * journal's space.
+ * first, without a journal handle (mpd->do_map = 0); then each extent that
+ * needs mapping (delayed or unwritten blocks) costs one loop of its own: a
+ * new io_end, a handle (ext4_journal_start_with_reserve), a new
+ * mpage_prepare_extent_to_map() call that looks its folios up again, and
+ * mpage_map_and_submit_extent(), which for an unwritten extent splits it
+ * out of the preallocated one (ext4_split_convert_extents, PRE_IO):
+ * map_cpu_ns per extent, split_cpu_ns more per unwritten one. Leaves out
+ * the handle's credits and the journal's space.
  */
 static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
@@ -912,9 +960,10 @@ static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 	struct ext4_params *p = fs->params;
 	struct ext4_call *c = wbsim_fs_map_call_new(fs, sizeof(*c), inode, task, first, nr,
 						    done, arg);
-	wbsim_time_t cost = ext4_all_written(inode->priv, first, nr) ? 0 : p->map_cpu_ns;
+	uint64_t unwritten, extents = ext4_extents_to_map(p, inode->priv, first, nr, &unwritten);
 
-	wbsim_cpus_run(fs->cpus, task, cost, ext4_step_done, c);
+	wbsim_cpus_run(fs->cpus, task, extents * p->map_cpu_ns + unwritten * p->split_cpu_ns,
+		       ext4_step_done, c);
 }
 
 /* ext4_convert_unwritten_extents(): split and merge in both trees. */
