@@ -10,7 +10,8 @@
  * the writes touch a few): the trees are made when a change leaves more
  * than one extent (a take inside the extent, any give). Until then the
  * group is @one_start and @free, and every query answers from those as
- * the trees would.
+ * the trees would. (ext4's mballoc also builds a group's buddy cache on
+ * first use: ext4_mb_init_group() when EXT4_MB_GRP_NEED_INIT().)
  */
 #ifndef WBSIM_FS_ALLOC_FREESPACE_H
 #define WBSIM_FS_ALLOC_FREESPACE_H
