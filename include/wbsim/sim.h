@@ -212,7 +212,8 @@ WBSIM_API unsigned int wbsim_cpus_count(const wbsim_cpus *cpus);
 
 /**
  * struct wbsim_lock - a sleeping lock with a FIFO wait queue
- * @name: for reports ("xfs-ag-0")
+ * @name: for reports ("xfs-ag-0"), interned (g_intern_string()): the
+ *	name of every inode's i_rwsem is stored once, not once per inode
  * @acquisitions: times it was taken
  * @contended: times a taker had to wait
  * @hold_ns: total time held
@@ -222,7 +223,7 @@ WBSIM_API unsigned int wbsim_cpus_count(const wbsim_cpus *cpus);
  * The remaining fields are private to the core.
  */
 typedef struct wbsim_lock {
-	char *name;
+	const char *name;
 	uint64_t acquisitions;
 	uint64_t contended;
 	wbsim_time_t hold_ns;
@@ -233,7 +234,6 @@ typedef struct wbsim_lock {
 	wbsim_task *owner;
 	wbsim_time_t held_since;
 	wbsim_task *wait_head, *wait_tail;
-	unsigned int readers;	/* holders in shared mode (rwsem read side) */
 	/* a kernel rw_semaphore's optimistic spinning and sleeps (set by
 	 * lib/core/lock.h's wbsim_lock_set_rwsem()) */
 	wbsim_cpus *spin_cpus;
@@ -243,11 +243,12 @@ typedef struct wbsim_lock {
 	void *spin_arg;
 	wbsim_time_t spin_since;
 	gboolean spinner_granted;
+	unsigned int readers;	/* holders in shared mode (rwsem read side) */
 	GList *cpu_waits;	/* writers waiting for a CPU to try it */
 	uint64_t spins, sleeps;
 } wbsim_lock;
 
-/** wbsim_lock_init() - initialise an unlocked lock (copies @name). */
+/** wbsim_lock_init() - initialise an unlocked lock (@name is interned). */
 WBSIM_API void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name);
 /** wbsim_lock_clear() - release what wbsim_lock_init() allocated. */
 WBSIM_API void wbsim_lock_clear(wbsim_lock *lock);

@@ -33,6 +33,7 @@
  */
 #include <string.h>
 #include "core/pid.h"
+#include "core/freelist.h"
 
 #include <wbsim/error.h>
 #include "block/blk.h"
@@ -98,8 +99,7 @@ struct wbsim_blk_queue {
 	struct wbsim_request *done_head, *done_tail;
 	struct wbsim_request *irq_cur;
 
-	struct wbsim_request *free_rqs;
-	GPtrArray *all_rqs;		/* every request ever allocated, to free */
+	struct wbsim_freelist rqs;	/* every request, those in flight freed at free */
 	uint64_t seq;
 
 	/* statistics */
@@ -340,7 +340,7 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 	q->max_sectors = MAX(max_sectors, PAGE_SECTORS);
 	q->hw_depth = dev->hw_queue_depth;
 	g_queue_init(&q->fifo);
-	q->all_rqs = g_ptr_array_new_with_free_func(g_free);
+	wbsim_freelist_init(&q->rqs, sizeof(struct wbsim_request));
 	if (sched == WBSIM_SCHED_MQ_DEADLINE) {
 		q->sort = g_sequence_new(NULL);
 		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -372,7 +372,7 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 {
 	if (!q)
 		return;
-	g_ptr_array_free(q->all_rqs, TRUE);
+	wbsim_freelist_clear(&q->rqs, NULL, NULL);
 	wbsim_timer_cancel(q->sim, &q->wbt_timer);
 	wbsim_timer_cancel(q->sim, &q->wbt_wake_timer);
 	if (q->sort)
@@ -389,15 +389,8 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 				      struct wbsim_bio *bio)
 {
-	struct wbsim_request *rq = q->free_rqs;
+	struct wbsim_request *rq = wbsim_freelist_alloc(&q->rqs);
 
-	if (rq) {
-		q->free_rqs = rq->next;
-	} else {
-		rq = g_new(struct wbsim_request, 1);
-		g_ptr_array_add(q->all_rqs, rq);
-	}
-	memset(rq, 0, sizeof(*rq));
 	rq->q = q;
 	rq->sector = bio->sector;
 	rq->nr_sectors = bio->nr_sectors;
@@ -420,8 +413,7 @@ static void rq_free(struct wbsim_blk_queue *q, struct wbsim_request *rq)
 		wbt_done(q);
 	account_time(q);
 	q->tags_used--;
-	rq->next = q->free_rqs;
-	q->free_rqs = rq;
+	wbsim_freelist_free(&q->rqs, rq);
 }
 
 /* A tag for @bio? Async writes under mq-deadline see only async_depth tags. */

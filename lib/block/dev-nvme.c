@@ -28,13 +28,13 @@
  */
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/freelist.h"
 
 #define NVME_STREAMS 8
 
 struct nvme_release {
 	struct wbsim_device *dev;
 	uint64_t bytes;
-	struct nvme_release *next;
 };
 
 struct nvme {
@@ -63,8 +63,7 @@ struct nvme {
 	struct wbsim_request *wait_head, *wait_tail;
 	uint64_t streams[NVME_STREAMS];
 	unsigned int stream_next;
-	struct nvme_release *free_rel;
-	GPtrArray *all_rel;
+	struct wbsim_freelist rels;	/* struct nvme_release */
 };
 
 #define P(f) offsetof(struct nvme, f)
@@ -123,7 +122,7 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	for (unsigned int i = 0; i < d->units; i++)
 		d->unit_heap[i] = i;
 	d->random_extra = (wbsim_time_t)((per_iop - per_4k) * d->units + 0.5);
-	d->all_rel = g_ptr_array_new_with_free_func(g_free);
+	wbsim_freelist_init(&d->rels, sizeof(struct nvme_release));
 	for (unsigned int i = 0; i < NVME_STREAMS; i++)
 		d->streams[i] = UINT64_MAX;
 	/* one queue pair per CPU, up to the device's number (nvme_setup_io_queues) */
@@ -146,8 +145,7 @@ static void nvme_exit(struct wbsim_device *dev)
 
 	g_free(d->unit_free);
 	g_free(d->unit_heap);
-	if (d->all_rel)
-		g_ptr_array_free(d->all_rel, TRUE);
+	wbsim_freelist_clear(&d->rels, NULL, NULL);
 }
 
 static void nvme_done(wbsim_sim *sim, void *arg)
@@ -166,8 +164,7 @@ static void nvme_release(wbsim_sim *sim, void *arg)
 	struct nvme *d = wbsim_device_priv(dev);
 
 	d->buf_used -= rel->bytes;
-	rel->next = d->free_rel;
-	d->free_rel = rel;
+	wbsim_freelist_free(&d->rels, rel);
 	nvme_admit(dev);
 }
 
@@ -241,13 +238,7 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 		d->unit_free[u] = start + dur;
 		unit_heap_root_later(d);
 		/* the piece's buffer space is free once it is programmed */
-		rel = d->free_rel;
-		if (rel) {
-			d->free_rel = rel->next;
-		} else {
-			rel = g_new(struct nvme_release, 1);
-			g_ptr_array_add(d->all_rel, rel);
-		}
+		rel = wbsim_freelist_alloc(&d->rels);
 		rel->dev = dev;
 		rel->bytes = piece;
 		wbsim_sim_schedule_at(sim, start + dur, nvme_release, rel);

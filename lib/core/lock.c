@@ -34,13 +34,15 @@
 void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name)
 {
 	*lock = (wbsim_lock){ 0 };
-	lock->name = g_strdup(name);
+	/* every inode has its i_rwsem (and an XFS inode its ILOCK): one
+	 * copy of each name, not one per lock */
+	lock->name = g_intern_string(name);
 	lock->sim = sim;
 }
 
 void wbsim_lock_clear(wbsim_lock *lock)
 {
-	g_clear_pointer(&lock->name, g_free);
+	lock->name = NULL;
 	/* writers still waiting for a CPU when the simulation ended */
 	g_list_free_full(g_steal_pointer(&lock->cpu_waits), g_free);
 }

@@ -37,6 +37,7 @@ struct wbsim_blk_queue;
 struct wbsim_fs;
 struct wbsim_fs_inode;
 struct wp_batch;
+struct wbsim_freelist;
 
 /**
  * struct wbsim_bdi_dirty - throttling state of a backing device
@@ -314,8 +315,9 @@ struct wbsim_bdi {
 	struct wbsim_wb **wb_ctx;
 	const struct wbsim_affinity_ops *affinity;
 	uint64_t max_request_pages;	/* max_sectors_kb in pages */
-	GQueue live_bios;		/* writepages.c bios not yet ended: freed at clear */
-	void *free_bios;		/* writepages.c's ended bios, for reuse: freed at clear */
+	/* writepages.c's bios (core/freelist.h), made on first use: those
+	 * not yet ended are freed with it at clear */
+	struct wbsim_freelist *bios;
 	uint64_t last_bdp_sleep;	/* jiffies */
 	/* tracing hook: NULL when not tracing */
 	struct wbsim_trace *trace;

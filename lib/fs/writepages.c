@@ -24,6 +24,7 @@
 #include "fs/wb-ctx-change.h"
 #include "block/blk.h"
 #include "fs/alloc/fs.h"
+#include "core/freelist.h"
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 
@@ -46,7 +47,6 @@ struct wb_bio {
 	uint64_t first_page;
 	uint64_t nr_pages;
 	bool unwritten;		/* written into an unwritten extent */
-	GList link;		/* on bdi->live_bios until it ends */
 	/* An ioend larger than the device's request size is several bios;
 	 * the first holds the whole ioend and ends its pages' writeback when
 	 * all of them completed (iomap_finish_ioend()). */
@@ -81,26 +81,24 @@ struct wp_batch {
 static void wp_next_batch(wbsim_sim *sim, void *arg);
 
 /*
- * Bios come and go at the rate of the writes: an ended one waits on the
- * bdi's free list (linked through @parent) for the next, zeroed as
- * g_new0() would give it, instead of going back to malloc.
+ * Bios come and go at the rate of the writes: they come from the bdi's
+ * pool, where an ended one waits for the next, zeroed as g_new0() would
+ * give it. The pool owns them all, so one still in flight when a run stops
+ * (in a plug, a queue or the device) is freed with it at clear, and ending
+ * a bio touches no other bio (a list of live bios did, per bio).
  */
 static struct wb_bio *wb_bio_alloc(struct wbsim_bdi *bdi)
 {
-	struct wb_bio *b = bdi->free_bios;
-
-	if (!b)
-		return g_new0(struct wb_bio, 1);
-	bdi->free_bios = b->parent;
-	memset(b, 0, sizeof(*b));
-	return b;
+	if (!bdi->bios) {
+		bdi->bios = g_new(struct wbsim_freelist, 1);
+		wbsim_freelist_init(bdi->bios, sizeof(struct wb_bio));
+	}
+	return wbsim_freelist_alloc(bdi->bios);
 }
 
 static void wb_bio_free(struct wbsim_bdi *bdi, struct wb_bio *b)
 {
-	g_queue_unlink(&bdi->live_bios, &b->link);
-	b->parent = bdi->free_bios;
-	bdi->free_bios = b;
+	wbsim_freelist_free(bdi->bios, b);
 }
 
 /* __folio_end_writeback() for every page of a completed bio. */
@@ -494,8 +492,6 @@ static void iomap_submit_ioend(struct wbsim_writepages *wp)
 			bio->parent = parent;
 		}
 		parent->pending++;
-		bio->link.data = bio;
-		g_queue_push_tail_link(&wp->inode->bdi->live_bios, &bio->link);
 		g_ptr_array_add(b->bios, bio);
 		file_page += n;
 		dev_block += n;
@@ -638,17 +634,11 @@ static void wp_plug_done(wbsim_sim *sim, void *arg)
 
 void wbsim_writepages_free_live_bios(struct wbsim_bdi *bdi)
 {
-	GList *link;
-
 	/* a run stopped at its time limit leaves bios in plugs, queues and
 	 * the device: nothing will end them now */
-	while ((link = g_queue_pop_head_link(&bdi->live_bios)))
-		g_free(link->data);
-	while (bdi->free_bios) {
-		struct wb_bio *b = bdi->free_bios;
-
-		bdi->free_bios = b->parent;
-		g_free(b);
+	if (bdi->bios) {
+		wbsim_freelist_clear(bdi->bios, NULL, NULL);
+		g_clear_pointer(&bdi->bios, g_free);
 	}
 }
 

@@ -71,7 +71,8 @@ struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path
 	if (!fi)
 		return NULL;
 	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages, m->per_block_accounting);
-	g_hash_table_insert(m->files, g_strdup(path), inode);
+	/* keyed by the inode's own copy of the path (freed with it) */
+	g_hash_table_insert(m->files, inode->name, inode);
 	g_ptr_array_add(m->inodes, inode);
 	*created = TRUE;
 	return inode;
@@ -113,7 +114,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
 	wbsim_cpu_costs_init(&m->costs);
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	m->files = g_hash_table_new(g_str_hash, g_str_equal);
 	m->inodes = g_ptr_array_new();
 	m->warnings = g_ptr_array_new_with_free_func(g_free);
 	/* Large folios: the folio size is the filesystem's in both modes
@@ -232,13 +233,14 @@ static void machine_free(struct wbsim_machine *m)
 {
 	if (m->bdi.wb_ctx)
 		wbsim_bdi_clear(&m->bdi);
+	/* before the inodes: its keys are their names */
+	if (m->files)
+		g_hash_table_destroy(m->files);
 	if (m->inodes) {
 		for (guint i = 0; i < m->inodes->len; i++)
 			wbsim_inode_free(m->inodes->pdata[i]);
 		g_ptr_array_free(m->inodes, TRUE);
 	}
-	if (m->files)
-		g_hash_table_destroy(m->files);
 	if (m->dirs)
 		g_hash_table_destroy(m->dirs);
 	if (m->fs)

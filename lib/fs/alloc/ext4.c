@@ -204,6 +204,7 @@ struct ext4_fs {
 	uint64_t *stream_last;
 	struct ext4_lg_pa lg;
 	struct wbsim_workqueue *rsv_wq;	/* ext4-rsv-conversion, made on first use */
+	struct wbsim_ioend_cache ioends;	/* the io_ends of every inode's list */
 };
 
 struct ext4_pa {
@@ -218,7 +219,7 @@ struct ext4_inode {
 	wbsim_fs *fs;
 	wbsim_fs_inode *inode;
 	/* i_rsv_conversion_list and i_rsv_conversion_work */
-	struct wbsim_ioend_queue rsv;
+	struct wbsim_ioend_queue *rsv;	/* made on first use */
 };
 
 static uint64_t ext4_free(wbsim_fs *fs)
@@ -318,6 +319,7 @@ static gboolean ext4_init(wbsim_fs *fs, GError **error)
 	e->nflex = (e->ngroups + p->flex_bg - 1) / p->flex_bg;
 	e->flex_dirs = g_new0(uint64_t, e->nflex);
 	e->stream_last = g_new0(uint64_t, p->mb_stream_goals);
+	wbsim_ioend_cache_init(&e->ioends);
 	for (uint64_t g = 0; g < e->ngroups; g++) {
 		struct ext4_group *grp = &e->groups[g];
 		uint64_t base = g * e->bpg, size = MIN(e->bpg, nr_blocks - base);
@@ -364,6 +366,7 @@ static void ext4_exit(wbsim_fs *fs)
 		wbsim_freespace_clear(&e->groups[g].free);
 		wbsim_lock_clear(&e->groups[g].lock);
 	}
+	wbsim_ioend_cache_clear(&e->ioends);
 	g_free(e->groups);
 	g_free(e->flex_dirs);
 	g_free(e->stream_last);
@@ -432,7 +435,7 @@ static void ext4_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	wbsim_emap_clear(&ei->es);
 	g_array_free(ei->pas, TRUE);
 	/* io_ends still waiting when the simulation stopped */
-	wbsim_ioend_queue_clear(&ei->rsv);
+	wbsim_ioend_queue_free(&ei->rsv);
 	g_free(ei);
 }
 
@@ -1010,10 +1013,10 @@ static void ext4_end_io_next(struct ext4_inode *ei);
 static void ext4_end_io_end(wbsim_sim *sim, void *arg)
 {
 	struct ext4_inode *ei = arg;
-	struct wbsim_ioend *io = wbsim_ioend_queue_pop(&ei->rsv);
+	struct wbsim_ioend *io = wbsim_ioend_queue_pop(ei->rsv);
 
 	ext4_convert_unwritten_extents(ei->inode, io->first, io->nr);
-	wbsim_ioend_finish(sim, io);
+	wbsim_ioend_finish(sim, ei->rsv, io);
 	ext4_end_io_next(ei);
 }
 
@@ -1021,10 +1024,10 @@ static void ext4_end_io_end(wbsim_sim *sim, void *arg)
 static void ext4_end_io_next(struct ext4_inode *ei)
 {
 	struct ext4_params *p = ei->fs->params;
-	struct wbsim_ioend *io = wbsim_ioend_queue_peek(&ei->rsv);
+	struct wbsim_ioend *io = wbsim_ioend_queue_peek(ei->rsv);
 
 	if (io)
-		wbsim_cpus_run(ei->fs->cpus, ei->rsv.worker,
+		wbsim_cpus_run(ei->fs->cpus, ei->rsv->worker,
 			       p->end_io_cpu_ns + io->nr * p->end_io_page_ns, ext4_end_io_end, ei);
 }
 
@@ -1033,7 +1036,7 @@ static void ext4_end_io_rsv_work(struct wbsim_work *work, wbsim_task *worker)
 {
 	struct ext4_inode *ei = work->arg;
 
-	if (wbsim_ioend_queue_begin(&ei->rsv, worker))
+	if (wbsim_ioend_queue_begin(ei->rsv, worker))
 		ext4_end_io_next(ei);
 }
 
@@ -1057,7 +1060,8 @@ static void ext4_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, ui
 		return;
 	if (!e->rsv_wq)
 		e->rsv_wq = wbsim_fs_alloc_workqueue(fs, "ext4-rsv-conversion", 1);
-	wbsim_ioend_queue_add(&ei->rsv, e->rsv_wq, ext4_end_io_rsv_work, ei, first, nr, flags,
+	wbsim_ioend_queue_add(wbsim_ioend_queue_of(&ei->rsv, &e->ioends), e->rsv_wq,
+			      ext4_end_io_rsv_work, ei, first, nr, flags,
 			      done, arg);
 }
 

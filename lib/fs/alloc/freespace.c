@@ -53,10 +53,30 @@ void wbsim_freespace_init(struct wbsim_freespace *fsp, uint64_t base, uint64_t s
 	fsp->base = base;
 	fsp->size = size;
 	fsp->free = size;
+	fsp->one_start = base;
+	fsp->by_start = NULL;
+	fsp->by_size = NULL;
+}
+
+/* Make the trees from the one extent (first change that splits it). */
+static void make_trees(struct wbsim_freespace *fsp)
+{
+	if (fsp->by_start)
+		return;
 	fsp->by_start = g_tree_new_full(cmp_start, NULL, NULL, NULL);
 	fsp->by_size = g_tree_new_full(cmp_size, NULL, NULL, NULL);
-	if (size)
-		add_ext(fsp, base, size);
+	if (fsp->free)
+		add_ext(fsp, fsp->one_start, fsp->free);
+}
+
+/* Without trees: the one free extent, or NULL when nothing is free. */
+static const struct free_ext *one_ext(const struct wbsim_freespace *fsp, struct free_ext *e)
+{
+	if (!fsp->free)
+		return NULL;
+	e->start = fsp->one_start;
+	e->len = fsp->free;
+	return e;
 }
 
 static gboolean free_one(gpointer key, gpointer value, gpointer data)
@@ -93,25 +113,58 @@ static struct free_ext *containing(struct wbsim_freespace *fsp, uint64_t bno)
 	return e && bno < e->start + e->len ? e : NULL;
 }
 
+/* The free extent holding @bno, from the trees or the one extent (in @buf). */
+static const struct free_ext *find_containing(struct wbsim_freespace *fsp, uint64_t bno,
+					      struct free_ext *buf)
+{
+	const struct free_ext *e;
+
+	if (fsp->by_start)
+		return containing(fsp, bno);
+	e = one_ext(fsp, buf);
+	return e && e->start <= bno && bno < e->start + e->len ? e : NULL;
+}
+
 gboolean wbsim_freespace_is_free(struct wbsim_freespace *fsp, uint64_t bno)
 {
-	return containing(fsp, bno) != NULL;
+	struct free_ext buf;
+
+	return find_containing(fsp, bno, &buf) != NULL;
 }
 
 uint64_t wbsim_freespace_free_run(struct wbsim_freespace *fsp, uint64_t bno)
 {
-	struct free_ext *e = containing(fsp, bno);
+	struct free_ext buf;
+	const struct free_ext *e = find_containing(fsp, bno, &buf);
 
 	return e ? e->start + e->len - bno : 0;
 }
 
 gboolean wbsim_freespace_take(struct wbsim_freespace *fsp, uint64_t start, uint64_t len)
 {
-	struct free_ext *e = containing(fsp, start);
+	struct free_ext *e;
 	uint64_t e_start, e_end;
 
 	if (!len)
 		return TRUE;
+	if (!fsp->by_start) {
+		uint64_t end = fsp->one_start + fsp->free;
+
+		if (!fsp->free || start < fsp->one_start || start + len > end)
+			return FALSE;
+		/* from either end, the rest is still one extent */
+		if (start == fsp->one_start) {
+			fsp->one_start += len;
+			fsp->free -= len;
+			return TRUE;
+		}
+		if (start + len == end) {
+			fsp->free -= len;
+			return TRUE;
+		}
+		make_trees(fsp);
+	}
+	e = containing(fsp, start);
 	if (!e || start + len > e->start + e->len)
 		return FALSE;
 	e_start = e->start;
@@ -133,6 +186,7 @@ void wbsim_freespace_give(struct wbsim_freespace *fsp, uint64_t start, uint64_t 
 
 	if (!len)
 		return;
+	make_trees(fsp);
 	left = at_or_before(fsp, start);
 	key.start = start;
 	n = g_tree_upper_bound(fsp->by_start, &key);
@@ -154,7 +208,11 @@ void wbsim_freespace_give(struct wbsim_freespace *fsp, uint64_t start, uint64_t 
 
 uint64_t wbsim_freespace_longest(struct wbsim_freespace *fsp)
 {
-	GTreeNode *n = g_tree_node_last(fsp->by_size);
+	GTreeNode *n;
+
+	if (!fsp->by_start)
+		return fsp->free;
+	n = g_tree_node_last(fsp->by_size);
 
 	return n ? ((struct free_ext *)g_tree_node_value(n))->len : 0;
 }
@@ -176,15 +234,37 @@ static void consider(const struct free_ext *e, uint64_t goal, uint64_t want,
 	}
 }
 
+/* wbsim_freespace_near() of the one extent: it is the placement if long
+ * enough, else the longest there is. */
+static uint64_t one_near(struct wbsim_freespace *fsp, uint64_t goal, uint64_t want,
+			 uint64_t *start)
+{
+	uint64_t best_diff = G_MAXUINT64, best_start = 0;
+	struct free_ext buf;
+	const struct free_ext *e = one_ext(fsp, &buf);
+
+	if (!e)
+		return 0;
+	consider(e, goal, want, &best_diff, &best_start);
+	if (best_diff != G_MAXUINT64) {
+		*start = best_start;
+		return want;
+	}
+	*start = e->start;
+	return e->len;
+}
+
 uint64_t wbsim_freespace_near(struct wbsim_freespace *fsp, uint64_t goal, uint64_t want,
 			      uint64_t *start)
 {
 	uint64_t best_diff = G_MAXUINT64, best_start = 0;
 	struct free_ext key = { .start = goal };
-	GTreeNode *right = g_tree_upper_bound(fsp->by_start, &key);
-	GTreeNode *left = right ? g_tree_node_previous(right) : g_tree_node_last(fsp->by_start);
-	GTreeNode *n;
+	GTreeNode *right, *left, *n;
 
+	if (!fsp->by_start)
+		return one_near(fsp, goal, want, start);
+	right = g_tree_upper_bound(fsp->by_start, &key);
+	left = right ? g_tree_node_previous(right) : g_tree_node_last(fsp->by_start);
 	if (!fsp->free)
 		return 0;
 	/* walk outwards from the goal, stopping a side once it cannot win */
@@ -230,6 +310,24 @@ uint64_t wbsim_freespace_near(struct wbsim_freespace *fsp, uint64_t goal, uint64
 	return ((struct free_ext *)g_tree_node_value(n))->len;
 }
 
+/* The first placement in @e at or after @from, aligned, of @want blocks. */
+static gboolean fit_in(const struct wbsim_freespace *fsp, const struct free_ext *e,
+		       uint64_t from, uint64_t want, uint64_t align, uint64_t *start)
+{
+	uint64_t s = MAX(e->start, from);
+	uint64_t rel = s - fsp->base;
+
+	if (e->start + e->len <= from)
+		return FALSE;
+	rel = (rel + align - 1) / align * align;
+	s = fsp->base + rel;
+	if (s + want <= e->start + e->len) {
+		*start = s;
+		return TRUE;
+	}
+	return FALSE;
+}
+
 gboolean wbsim_freespace_first_fit(struct wbsim_freespace *fsp, uint64_t from,
 				   uint64_t want, uint64_t align, uint64_t *start)
 {
@@ -240,37 +338,41 @@ gboolean wbsim_freespace_first_fit(struct wbsim_freespace *fsp, uint64_t from,
 		return FALSE;
 	if (!align)
 		align = 1;
+	if (!fsp->by_start) {
+		struct free_ext buf;
+		const struct free_ext *e = one_ext(fsp, &buf);
+
+		return e && fit_in(fsp, e, from, want, align, start);
+	}
 	n = g_tree_upper_bound(fsp->by_start, &key);
 	n = n ? g_tree_node_previous(n) : g_tree_node_last(fsp->by_start);
 	if (!n)
 		n = g_tree_node_first(fsp->by_start);
-	for (; n; n = g_tree_node_next(n)) {
-		const struct free_ext *e = g_tree_node_value(n);
-		uint64_t s = MAX(e->start, from);
-		uint64_t rel = s - fsp->base;
-
-		if (e->start + e->len <= from)
-			continue;
-		rel = (rel + align - 1) / align * align;
-		s = fsp->base + rel;
-		if (s + want <= e->start + e->len) {
-			*start = s;
+	for (; n; n = g_tree_node_next(n))
+		if (fit_in(fsp, g_tree_node_value(n), from, want, align, start))
 			return TRUE;
-		}
-	}
 	return FALSE;
 }
 
 uint64_t wbsim_freespace_first_any(struct wbsim_freespace *fsp, uint64_t from,
 				   uint64_t *start)
 {
-	struct free_ext *e = containing(fsp, from);
+	struct free_ext buf;
+	const struct free_ext *e = find_containing(fsp, from, &buf);
 	struct free_ext key = { .start = from };
 	GTreeNode *n;
 
 	if (e) {
 		*start = from;
 		return e->start + e->len - from;
+	}
+	if (!fsp->by_start) {
+		/* the one extent, if it lies after @from */
+		e = one_ext(fsp, &buf);
+		if (!e || e->start < from)
+			return 0;
+		*start = e->start;
+		return e->len;
 	}
 	n = g_tree_upper_bound(fsp->by_start, &key);
 	if (!n)
@@ -282,6 +384,8 @@ uint64_t wbsim_freespace_first_any(struct wbsim_freespace *fsp, uint64_t from,
 
 size_t wbsim_freespace_nr_extents(struct wbsim_freespace *fsp)
 {
+	if (!fsp->by_start)
+		return fsp->free ? 1 : 0;
 	return (size_t)g_tree_nnodes(fsp->by_start);
 }
 
@@ -315,6 +419,9 @@ gboolean wbsim_freespace_check(struct wbsim_freespace *fsp)
 		.first = TRUE, .ok = TRUE, .lo = fsp->base, .hi = fsp->base + fsp->size,
 	};
 
+	if (!fsp->by_start)
+		return fsp->free <= fsp->size && (!fsp->free ||
+		       (fsp->one_start >= st.lo && fsp->one_start + fsp->free <= st.hi));
 	g_tree_foreach(fsp->by_start, check_one, &st);
 	return st.ok && st.sum == fsp->free &&
 	       g_tree_nnodes(fsp->by_start) == g_tree_nnodes(fsp->by_size);

@@ -4,6 +4,14 @@
  * block group) as free extents indexed twice, like XFS's bnobt and cntbt:
  * by start (for allocations near a goal) and by (length, start) (for
  * best-fit by size). Both indexes are GTrees over the same nodes.
+ *
+ * A group starts as one free extent, and most of a large filesystem's
+ * groups stay so (ext4 on E1's 3.84 TB device has 28,000 groups, of which
+ * the writes touch a few): the trees are made when a change leaves more
+ * than one extent (a take inside the extent, any give). Until then the
+ * group is @one_start and @free, and every query answers from those as
+ * the trees would. (ext4's mballoc also builds a group's buddy cache on
+ * first use: ext4_mb_init_group() when EXT4_MB_GRP_NEED_INIT().)
  */
 #ifndef WBSIM_FS_ALLOC_FREESPACE_H
 #define WBSIM_FS_ALLOC_FREESPACE_H
@@ -16,13 +24,16 @@
  * @base: first block of the group
  * @size: blocks in the group
  * @free: free blocks
- * @by_start: free extents keyed by start
+ * @one_start: while there are no trees, the free space is the one extent
+ *	[@one_start, @one_start + @free) (none when @free is 0)
+ * @by_start: free extents keyed by start (NULL: not made yet)
  * @by_size: free extents keyed by (length, start)
  */
 struct wbsim_freespace {
 	uint64_t base;
 	uint64_t size;
 	uint64_t free;
+	uint64_t one_start;
 	GTree *by_start;
 	GTree *by_size;
 };

@@ -11,6 +11,7 @@
 #include <wbsim/error.h>
 #include "fs/alloc/extent-map.h"
 #include "fs/alloc/fs.h"
+#include "core/freelist.h"
 
 struct wbsim_fs {
 	const struct wbsim_fs_ops *ops;
@@ -25,8 +26,7 @@ struct wbsim_fs {
 	GPtrArray *inodes;	/* every inode, in creation order (owned) */
 	GPtrArray *locks;	/* model locks, for reports (not owned) */
 	wbsim_fs_inode *root;
-	GArray *live_calls;	/* struct wbsim_fs_live_call: map calls in flight */
-	GArray *free_calls;	/* struct wbsim_fs_free_calls: finished ones, for reuse */
+	GPtrArray *call_pools;	/* struct wbsim_fs_call_pool *: call states by size */
 	GArray *maps_spare;	/* struct wbsim_fs_map: map_call_finish()'s array, reused */
 	GPtrArray *wqs;		/* struct wbsim_workqueue *: completion work (owned) */
 	struct wbsim_workqueue *dio_wq;	/* wbsim_fs_end_bio_default()'s, made on first use */
@@ -42,19 +42,16 @@ struct wbsim_workqueue;
 struct wbsim_workqueue *wbsim_fs_alloc_workqueue(wbsim_fs *fs, const char *name,
 						 unsigned int max_active);
 
-/* A model's asynchronous call state, tracked while in flight so that a
- * simulation stopped in the middle (a time limit) frees it with the fs. */
-struct wbsim_fs_live_call {
-	void *call;
+/*
+ * The call states of one size and release function (core/freelist.h): a
+ * map call per bio would otherwise be a malloc and a free per bio. The
+ * pool owns them, so a simulation stopped in the middle (a time limit)
+ * releases and frees those in flight with the fs.
+ */
+struct wbsim_fs_call_pool {
 	size_t size;
 	void (*release)(void *call);
-};
-
-/* Finished call states of one size, linked through their first bytes:
- * a map call per bio would otherwise be a malloc and a free per bio. */
-struct wbsim_fs_free_calls {
-	size_t size;
-	void *head;
+	struct wbsim_freelist states;
 };
 
 /* Allocate a zeroed call state of @size bytes; @release frees what it owns

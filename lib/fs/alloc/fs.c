@@ -232,81 +232,72 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 	return fs;
 }
 
-/* The free list of call states of @size bytes (made on first use). */
-static struct wbsim_fs_free_calls *free_calls_of(wbsim_fs *fs, size_t size)
-{
-	struct wbsim_fs_free_calls fc = { size, NULL };
+/* Before each call state, in its pool's object: the pool it goes back to
+ * (a whole alignment unit, so the state is aligned as malloc's would be). */
+struct fs_call_head {
+	struct wbsim_fs_call_pool *pool;
+	_Alignas(WBSIM_FREELIST_ALIGN) char call[];
+};
 
-	if (!fs->free_calls)
-		fs->free_calls = g_array_new(FALSE, FALSE, sizeof(fc));
-	for (guint i = 0; i < fs->free_calls->len; i++)
-		if (g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i).size == size)
-			return &g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i);
-	g_array_append_val(fs->free_calls, fc);
-	return &g_array_index(fs->free_calls, struct wbsim_fs_free_calls, fs->free_calls->len - 1);
+/* The pool of call states of @size bytes and @release (made on first use). */
+static struct wbsim_fs_call_pool *call_pool_of(wbsim_fs *fs, size_t size,
+					       void (*release)(void *call))
+{
+	struct wbsim_fs_call_pool *pool;
+
+	if (!fs->call_pools)
+		fs->call_pools = g_ptr_array_new();
+	for (guint i = 0; i < fs->call_pools->len; i++) {
+		pool = fs->call_pools->pdata[i];
+		if (pool->size == size && pool->release == release)
+			return pool;
+	}
+	pool = g_new(struct wbsim_fs_call_pool, 1);
+	pool->size = size;
+	pool->release = release;
+	wbsim_freelist_init(&pool->states, offsetof(struct fs_call_head, call) + size);
+	g_ptr_array_add(fs->call_pools, pool);
+	return pool;
 }
 
 void *wbsim_fs_call_new(wbsim_fs *fs, size_t size, void (*release)(void *call))
 {
-	struct wbsim_fs_free_calls *fc = free_calls_of(fs, MAX(size, sizeof(void *)));
-	struct wbsim_fs_live_call lc = { fc->head, fc->size, release };
+	struct wbsim_fs_call_pool *pool = call_pool_of(fs, size, release);
+	struct fs_call_head *head = wbsim_freelist_alloc(&pool->states);
 
-	if (lc.call) {
-		fc->head = *(void **)lc.call;
-		memset(lc.call, 0, lc.size);
-	} else {
-		lc.call = g_malloc0(lc.size);
-	}
-	if (!fs->live_calls)
-		fs->live_calls = g_array_new(FALSE, FALSE, sizeof(lc));
-	g_array_append_val(fs->live_calls, lc);
-	return lc.call;
+	head->pool = pool;
+	return head->call;
 }
 
 void wbsim_fs_call_free(wbsim_fs *fs, void *call)
 {
-	for (guint i = 0; fs->live_calls && i < fs->live_calls->len; i++) {
-		struct wbsim_fs_live_call lc = g_array_index(fs->live_calls, struct wbsim_fs_live_call, i);
+	struct fs_call_head *head = (void *)((char *)call - offsetof(struct fs_call_head, call));
 
-		if (lc.call == call) {
-			struct wbsim_fs_free_calls *fc = free_calls_of(fs, lc.size);
+	(void)fs;
+	wbsim_freelist_free(&head->pool->states, head);
+}
 
-			g_array_remove_index_fast(fs->live_calls, i);
-			*(void **)call = fc->head;
-			fc->head = call;
-			return;
-		}
-	}
-	g_free(call);
+/* A call still in flight when the simulation stopped. */
+static void call_release(void *obj, void *data)
+{
+	const struct wbsim_fs_call_pool *pool = data;
+
+	if (pool->release)
+		pool->release(((struct fs_call_head *)obj)->call);
 }
 
 void wbsim_fs_free(wbsim_fs *fs)
 {
 	if (!fs)
 		return;
-	/* calls still in flight when the simulation stopped */
-	for (guint i = 0; fs->live_calls && i < fs->live_calls->len; i++) {
-		struct wbsim_fs_live_call *lc =
-			&g_array_index(fs->live_calls, struct wbsim_fs_live_call, i);
+	for (guint i = 0; fs->call_pools && i < fs->call_pools->len; i++) {
+		struct wbsim_fs_call_pool *pool = fs->call_pools->pdata[i];
 
-		if (lc->release)
-			lc->release(lc->call);
-		g_free(lc->call);
+		wbsim_freelist_clear(&pool->states, call_release, pool);
+		g_free(pool);
 	}
-	if (fs->live_calls)
-		g_array_free(fs->live_calls, TRUE);
-	for (guint i = 0; fs->free_calls && i < fs->free_calls->len; i++) {
-		void *call = g_array_index(fs->free_calls, struct wbsim_fs_free_calls, i).head;
-
-		while (call) {
-			void *next = *(void **)call;
-
-			g_free(call);
-			call = next;
-		}
-	}
-	if (fs->free_calls)
-		g_array_free(fs->free_calls, TRUE);
+	if (fs->call_pools)
+		g_ptr_array_free(fs->call_pools, TRUE);
 	if (fs->wqs)
 		g_ptr_array_free(fs->wqs, TRUE);
 	if (fs->maps_spare)

@@ -8,10 +8,26 @@
  */
 #include "fs/alloc/ioend.h"
 
-gboolean wbsim_ioend_list_add(struct wbsim_ioend_list *list, uint64_t first, uint64_t nr,
-			      unsigned int flags, wbsim_event_fn done, void *arg)
+void wbsim_ioend_cache_init(struct wbsim_ioend_cache *cache)
 {
-	struct wbsim_ioend *io = g_new0(struct wbsim_ioend, 1);
+	wbsim_freelist_init(&cache->ioends, sizeof(struct wbsim_ioend));
+	cache->spare = NULL;
+	wbsim_freelist_init(&cache->queues, sizeof(struct wbsim_ioend_queue));
+}
+
+void wbsim_ioend_cache_clear(struct wbsim_ioend_cache *cache)
+{
+	wbsim_freelist_clear(&cache->ioends, NULL, NULL);
+	wbsim_freelist_clear(&cache->queues, NULL, NULL);
+	if (cache->spare)
+		g_ptr_array_free(g_steal_pointer(&cache->spare), TRUE);
+}
+
+gboolean wbsim_ioend_list_add(struct wbsim_ioend_list *list, struct wbsim_ioend_cache *cache,
+			      uint64_t first, uint64_t nr, unsigned int flags,
+			      wbsim_event_fn done, void *arg)
+{
+	struct wbsim_ioend *io = wbsim_freelist_alloc(&cache->ioends);
 	gboolean was_empty;
 
 	io->first = first;
@@ -20,7 +36,7 @@ gboolean wbsim_ioend_list_add(struct wbsim_ioend_list *list, uint64_t first, uin
 	io->done = done;
 	io->arg = arg;
 	if (!list->items)
-		list->items = g_ptr_array_new();
+		list->items = cache->spare ? g_steal_pointer(&cache->spare) : g_ptr_array_new();
 	was_empty = list->items->len == 0;
 	g_ptr_array_add(list->items, io);
 	return was_empty;
@@ -68,41 +84,53 @@ void wbsim_ioend_sort_merge(GPtrArray *ioends)
 	g_ptr_array_set_size(ioends, out);
 }
 
-void wbsim_ioend_finish(wbsim_sim *sim, struct wbsim_ioend *ioend)
+void wbsim_ioend_finish(wbsim_sim *sim, struct wbsim_ioend_queue *q, struct wbsim_ioend *ioend)
 {
 	while (ioend) {
 		struct wbsim_ioend *next = ioend->next_merged;
 
 		ioend->done(sim, ioend->arg);
-		g_free(ioend);
+		wbsim_freelist_free(&q->cache->ioends, ioend);
 		ioend = next;
 	}
 }
 
-static void ioend_free_chain(struct wbsim_ioend *io)
-{
-
-	while (io) {
-		struct wbsim_ioend *next = io->next_merged;
-
-		g_free(io);
-		io = next;
-	}
-}
-
-void wbsim_ioends_free(GPtrArray *ioends)
+void wbsim_ioends_free(struct wbsim_ioend_cache *cache, GPtrArray *ioends)
 {
 	if (!ioends)
 		return;
-	for (guint i = 0; i < ioends->len; i++)
-		ioend_free_chain(g_ptr_array_index(ioends, i));
-	g_ptr_array_free(ioends, TRUE);
+	for (guint i = 0; i < ioends->len; i++) {
+		struct wbsim_ioend *io = g_ptr_array_index(ioends, i);
+
+		while (io) {
+			struct wbsim_ioend *next = io->next_merged;
+
+			wbsim_freelist_free(&cache->ioends, io);
+			io = next;
+		}
+	}
+	if (cache->spare) {
+		g_ptr_array_free(ioends, TRUE);
+	} else {
+		g_ptr_array_set_size(ioends, 0);
+		cache->spare = ioends;
+	}
 }
 
-void wbsim_ioend_list_clear(struct wbsim_ioend_list *list)
+void wbsim_ioend_list_clear(struct wbsim_ioend_list *list, struct wbsim_ioend_cache *cache)
 {
-	wbsim_ioends_free(list->items);
+	wbsim_ioends_free(cache, list->items);
 	list->items = NULL;
+}
+
+struct wbsim_ioend_queue *wbsim_ioend_queue_of(struct wbsim_ioend_queue **slot,
+					       struct wbsim_ioend_cache *cache)
+{
+	if (!*slot) {
+		*slot = wbsim_freelist_alloc(&cache->queues);
+		(*slot)->cache = cache;
+	}
+	return *slot;
 }
 
 void wbsim_ioend_queue_add(struct wbsim_ioend_queue *q, struct wbsim_workqueue *wq,
@@ -112,7 +140,7 @@ void wbsim_ioend_queue_add(struct wbsim_ioend_queue *q, struct wbsim_workqueue *
 {
 	if (!q->work.fn)
 		wbsim_work_init(&q->work, fn, arg);
-	if (wbsim_ioend_list_add(&q->list, first, nr, flags, done, done_arg))
+	if (wbsim_ioend_list_add(&q->list, q->cache, first, nr, flags, done, done_arg))
 		wbsim_queue_work_item(wq, &q->work);
 }
 
@@ -131,7 +159,7 @@ struct wbsim_ioend *wbsim_ioend_queue_peek(struct wbsim_ioend_queue *q)
 {
 	if (q->next < q->running->len)
 		return g_ptr_array_index(q->running, q->next);
-	wbsim_ioends_free(q->running);
+	wbsim_ioends_free(q->cache, q->running);
 	q->running = NULL;
 	wbsim_work_done(&q->work);
 	return NULL;
@@ -145,9 +173,14 @@ struct wbsim_ioend *wbsim_ioend_queue_pop(struct wbsim_ioend_queue *q)
 	return io;
 }
 
-void wbsim_ioend_queue_clear(struct wbsim_ioend_queue *q)
+void wbsim_ioend_queue_free(struct wbsim_ioend_queue **slot)
 {
-	wbsim_ioend_list_clear(&q->list);
-	wbsim_ioends_free(q->running);
-	q->running = NULL;
+	struct wbsim_ioend_queue *q = *slot;
+
+	if (!q)
+		return;		/* never used */
+	wbsim_ioend_list_clear(&q->list, q->cache);
+	wbsim_ioends_free(q->cache, q->running);
+	wbsim_freelist_free(&q->cache->queues, q);
+	*slot = NULL;
 }

@@ -197,6 +197,7 @@ struct xfs_fs {
 	uint64_t agirotor;
 	uint64_t max_extent;
 	struct wbsim_workqueue *conv_wq;	/* xfs-conv, made on first use */
+	struct wbsim_ioend_cache ioends;	/* the ioends of every inode's list */
 	wbsim_lock ilock_sum;	/* every inode's ILOCK, summed for reports */
 };
 
@@ -214,7 +215,7 @@ struct xfs_inode {
 	wbsim_fs_inode *inode;
 	wbsim_lock ilock;	/* i_lock: the ILOCK, an rw_semaphore */
 	struct xfs_ilock_seen ilock_seen;	/* counters last summed into ilock_sum */
-	struct wbsim_ioend_queue ioends;	/* i_ioend_list and i_ioend_work */
+	struct wbsim_ioend_queue *ioends;	/* i_ioend_list and i_ioend_work (first use) */
 };
 
 static inline uint64_t xfs_agno(const struct xfs_fs *x, uint64_t bno)
@@ -287,6 +288,7 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 	x->inopblog = log2_ceil(p->block_size / p->inode_size);
 	x->max_extent = p->max_extent;
 	x->ags = g_new0(struct xfs_ag, x->agcount);
+	wbsim_ioend_cache_init(&x->ioends);
 	for (uint64_t i = 0; i < x->agcount; i++) {
 		struct xfs_ag *ag = &x->ags[i];
 		g_autofree char *name = g_strdup_printf("xfs-ag-%" G_GUINT64_FORMAT, i);
@@ -323,6 +325,7 @@ static void xfs_exit(wbsim_fs *fs)
 		wbsim_lock_clear(&x->ags[i].lock);
 	}
 	wbsim_lock_clear(&x->ilock_sum);
+	wbsim_ioend_cache_clear(&x->ioends);
 	g_free(x->ags);
 	g_free(x);
 }
@@ -384,7 +387,7 @@ static void xfs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	wbsim_emap_clear(&xi->map);
 	wbsim_lock_clear(&xi->ilock);
 	/* ioends still waiting when the simulation stopped */
-	wbsim_ioend_queue_clear(&xi->ioends);
+	wbsim_ioend_queue_free(&xi->ioends);
 	g_free(xi);
 }
 
@@ -898,10 +901,10 @@ static void xfs_end_ioend_next(struct xfs_inode *xi);
 static void xfs_end_ioend_converted(wbsim_sim *sim, void *arg)
 {
 	struct xfs_inode *xi = arg;
-	struct wbsim_ioend *io = wbsim_ioend_queue_pop(&xi->ioends);
+	struct wbsim_ioend *io = wbsim_ioend_queue_pop(xi->ioends);
 
-	xfs_iunlock(xi, xi->ioends.worker, TRUE);
-	wbsim_ioend_finish(sim, io);
+	xfs_iunlock(xi, xi->ioends->worker, TRUE);
+	wbsim_ioend_finish(sim, xi->ioends, io);
 	xfs_end_ioend_next(xi);
 }
 
@@ -914,11 +917,11 @@ static void xfs_end_ioend_ilocked(wbsim_sim *sim, void *arg)
 {
 	struct xfs_inode *xi = arg;
 	struct xfs_params *p = xi->fs->params;
-	struct wbsim_ioend *io = wbsim_ioend_queue_peek(&xi->ioends);
+	struct wbsim_ioend *io = wbsim_ioend_queue_peek(xi->ioends);
 	wbsim_time_t cost = xfs_convert(p, xi, io->first, io->nr);
 
 	(void)sim;
-	wbsim_cpus_run(xi->fs->cpus, xi->ioends.worker, cost ? cost : p->end_io_cpu_ns,
+	wbsim_cpus_run(xi->fs->cpus, xi->ioends->worker, cost ? cost : p->end_io_cpu_ns,
 		       xfs_end_ioend_converted, xi);
 }
 
@@ -927,12 +930,12 @@ static void xfs_end_ioend_next(struct xfs_inode *xi)
 {
 	struct wbsim_ioend *io;
 
-	while ((io = wbsim_ioend_queue_peek(&xi->ioends))) {
+	while ((io = wbsim_ioend_queue_peek(xi->ioends))) {
 		if (io->flags & WBSIM_FS_IO_UNWRITTEN) {
-			wbsim_lock_acquire(&xi->ilock, xi->ioends.worker, xfs_end_ioend_ilocked, xi);
+			wbsim_lock_acquire(&xi->ilock, xi->ioends->worker, xfs_end_ioend_ilocked, xi);
 			return;
 		}
-		wbsim_ioend_finish(xi->fs->sim, wbsim_ioend_queue_pop(&xi->ioends));
+		wbsim_ioend_finish(xi->fs->sim, xi->ioends, wbsim_ioend_queue_pop(xi->ioends));
 	}
 }
 
@@ -941,9 +944,9 @@ static void xfs_end_io_work(struct wbsim_work *work, wbsim_task *worker)
 {
 	struct xfs_inode *xi = work->arg;
 
-	if (!wbsim_ioend_queue_begin(&xi->ioends, worker))
+	if (!wbsim_ioend_queue_begin(xi->ioends, worker))
 		return;
-	wbsim_ioend_sort_merge(xi->ioends.running);
+	wbsim_ioend_sort_merge(xi->ioends->running);
 	xfs_end_ioend_next(xi);
 }
 
@@ -968,7 +971,8 @@ static void xfs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uin
 		return;
 	if (!x->conv_wq)
 		x->conv_wq = wbsim_fs_alloc_workqueue(fs, "xfs-conv", wbsim_cpus_count(fs->cpus));
-	wbsim_ioend_queue_add(&xi->ioends, x->conv_wq, xfs_end_io_work, xi, first, nr, flags,
+	wbsim_ioend_queue_add(wbsim_ioend_queue_of(&xi->ioends, &x->ioends), x->conv_wq,
+			      xfs_end_io_work, xi, first, nr, flags,
 			      done, arg);
 }
 
