@@ -70,6 +70,11 @@ WBSIM_BEGIN_DECLS
  *	out and back in, paid when the lock is handed to it
  * @rwsem_wake_ns: the releaser of that rw_semaphore waking the sleeper
  *	(rwsem_wake, wake_up_q, try_to_wake_up with its IPI)
+ * @syscall_entry_ns: write(): the part of @write_syscall_ns run before the
+ *	inode lock is taken and after it is dropped (the system call's entry
+ *	and exit, fdget, vfs_write, the caller's user-space side); a writer
+ *	runs it on a CPU before it asks for the lock of a file other jobs
+ *	write too
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -90,6 +95,7 @@ struct wbsim_cpu_costs {
 	wbsim_time_t invalidate_page_ns;
 	wbsim_time_t rwsem_sleep_ns;
 	wbsim_time_t rwsem_wake_ns;
+	wbsim_time_t syscall_entry_ns;
 };
 
 WBSIM_END_DECLS

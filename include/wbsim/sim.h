@@ -182,6 +182,8 @@ typedef struct wbsim_task {
 	struct wbsim_cpus *on_pool;
 	int cpu;
 	gboolean wait_shared;	/* waiting for a lock in shared mode */
+	gboolean keep_cpu;	/* the burst's callback goes on on its CPU */
+	gboolean cpu_kept;	/* in that callback, its CPU kept */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */
@@ -245,6 +247,13 @@ typedef struct wbsim_lock {
 	gboolean spinner_granted;
 	unsigned int readers;	/* holders in shared mode (rwsem read side) */
 	GList *cpu_waits;	/* writers waiting for a CPU to try it */
+	/* the first sleeping writer, woken at a release and on its way back
+	 * to a CPU to try the lock again (others may take it meanwhile) */
+	wbsim_task *woken;
+	wbsim_event_fn woken_done;
+	void *woken_arg;
+	wbsim_time_t woken_since;
+	gboolean woken_granted;
 	uint64_t spins, sleeps;
 } wbsim_lock;
 

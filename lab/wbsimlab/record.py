@@ -367,6 +367,27 @@ INCLUSIVE = (
     "blk_mq_flush_plug_list", "wbt_wait", "rq_qos_wait", "filemap_get_folios_tag")
 INCLUSIVE_SET = frozenset(INCLUSIVE)
 
+# The write path of a lab program's worker threads (the E8 program's small
+# writers, every thread but the main one, which makes the large write), by
+# inclusive time: where a contended small write() spends its CPU, inside
+# and outside the inode's i_rwsem (cpu.json's perf_program_threads).
+THREAD_INCLUSIVE = (
+    "do_syscall_64", "ksys_pwrite64", "vfs_write", "xfs_file_write_iter",
+    "xfs_file_buffered_write", "xfs_ilock", "xfs_iunlock", "down_write", "up_write",
+    "rwsem_down_write_slowpath", "rwsem_optimistic_spin", "rwsem_spin_on_owner",
+    "osq_lock", "rwsem_wake", "wake_up_q", "try_to_wake_up", "schedule",
+    "schedule_preempt_disabled", "__schedule", "xfs_file_write_checks",
+    "kiocb_modified", "file_update_time", "iomap_file_buffered_write",
+    "iomap_write_iter", "fault_in_iov_iter_readable", "fault_in_readable",
+    "copy_folio_from_iter_atomic", "iomap_write_begin", "iomap_write_end",
+    "__filemap_get_folio", "xfs_buffered_write_iomap_begin", "iomap_dirty_folio",
+    "filemap_dirty_folio", "__folio_mark_dirty", "folio_account_dirtied",
+    "balance_dirty_pages_ratelimited_flags", "balance_dirty_pages",
+    "folio_wait_bit_common", "folio_lock", "__folio_lock", "pvm_irq_enable",
+    "irqentry_exit", "exc_page_fault", "asm_exc_page_fault",
+    "syscall_exit_to_user_mode", "entry_SYSCALL_64_after_hwframe")
+THREAD_INCLUSIVE_SET = frozenset(THREAD_INCLUSIVE)
+
 
 def categorise(frames):
     for fr in frames:
@@ -402,13 +423,14 @@ class PerfRecorder:
     def summarise(self):
         """(ms per kind, top functions per kind, samples) from perf script."""
         p = subprocess.run(["perf", "script", "-i", self.path, "-F",
-                            "comm,tid,ip,sym"], capture_output=True, text=True)
+                            "comm,pid,tid,ip,sym"], capture_output=True, text=True)
         per_kind = {}
         per_cat = {}
         incl = {}
         fadv = {}
         syms = {}
         samples = 0
+        threads = {"ms": 0.0, "categories": {}, "inclusive": {}, "top": {}}
         ms_per_sample = 1000.0 / self.freq
         for block in p.stdout.split("\n\n"):
             lines = block.strip().splitlines()
@@ -418,6 +440,7 @@ class PerfRecorder:
             if len(head) < 2:
                 continue
             comm = " ".join(head[:-1])
+            pid, _, tid = head[-1].partition("/")
             frames = []
             for l in lines[1:]:
                 parts = l.split()
@@ -437,6 +460,14 @@ class PerfRecorder:
             if frames:
                 k = (kind, frames[0])
                 syms[k] = syms.get(k, 0) + ms_per_sample
+            if comm in LAB_PROGRAM_COMMS and tid and tid != pid:
+                threads["ms"] += ms_per_sample
+                tc = threads["categories"]
+                tc[cat] = tc.get(cat, 0) + ms_per_sample
+                for fn in THREAD_INCLUSIVE_SET.intersection(frames):
+                    threads["inclusive"][fn] = threads["inclusive"].get(fn, 0) + ms_per_sample
+                if frames:
+                    threads["top"][frames[0]] = threads["top"].get(frames[0], 0) + ms_per_sample
         top = {}
         for (kind, sym), ms in sorted(syms.items(), key=lambda x: -x[1]):
             top.setdefault(kind, [])
@@ -447,6 +478,16 @@ class PerfRecorder:
         self.fadvise_ms = {k: round(v, 1) for k, v in fadv.items()}
         self.inclusive = {k: {f: round(v, 1) for f, v in sorted(fns.items())}
                           for k, fns in incl.items()}
+        self.program_threads = None
+        if threads["ms"]:
+            self.program_threads = {
+                "ms": round(threads["ms"], 1),
+                "categories_ms": {c: round(v, 1)
+                                  for c, v in sorted(threads["categories"].items())},
+                "inclusive_ms": {f: round(v, 1)
+                                 for f, v in sorted(threads["inclusive"].items())},
+                "top": [[f, round(v, 1)] for f, v in
+                        sorted(threads["top"].items(), key=lambda x: -x[1])[:25]]}
         return ({k: round(v, 1) for k, v in per_kind.items()}, top, samples)
 
 

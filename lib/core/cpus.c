@@ -13,6 +13,10 @@
  * work on a given CPU at once, stretching the burst of the task that runs
  * there (the kernel's interrupt entry saves the task's state and the task
  * resumes when the handler returns), or holding the CPU if it was idle.
+ * A burst run with wbsim_cpus_run_on() keeps its CPU through its
+ * callback: a burst the callback asks for at once starts there, ahead of
+ * the waiting tasks, as kernel code goes on without a scheduling point
+ * (a writer that spun on a lock owner goes on into its critical section).
  * Left out: preemption between tasks, time slices, per-CPU run queues and
  * migration, SMT.
  */
@@ -32,6 +36,7 @@ struct cpu_state {
 	wbsim_time_t runs_until;		/* when that burst ends, interrupts included */
 	wbsim_time_t irq_end;		/* the interrupts queued here end then */
 	gboolean irq_held;		/* idle when they came: kept from tasks */
+	wbsim_task *kept;		/* a wbsim_cpus_run_on() callback runs */
 };
 
 struct wbsim_cpus {
@@ -108,11 +113,26 @@ static void burst_end(wbsim_sim *sim, void *arg);
 static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 {
 	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
+	cpus->busy++;
 	task->last_cpu = (unsigned int)task->cpu;
 	task->preempted_ns = 0;
 	cpus->cpu[task->cpu].running = task;
 	cpus->cpu[task->cpu].runs_until = cpus->sim->now + task->burst_ns;
-	cpus->busy++;
+	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
+}
+
+/* The task goes on on the CPU it kept (task->cpu). */
+static void continue_burst(wbsim_cpus *cpus, wbsim_task *task)
+{
+	struct cpu_state *c = &cpus->cpu[task->cpu];
+
+	c->kept = NULL;
+	task->cpu_kept = FALSE;
+	/* interrupts that came meanwhile stretch the burst */
+	task->preempted_ns = c->irq_end > cpus->sim->now ? c->irq_end - cpus->sim->now : 0;
+	task->irq_ns += task->preempted_ns;
+	c->running = task;
+	c->runs_until = cpus->sim->now + task->preempted_ns + task->burst_ns;
 	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
 }
 
@@ -152,6 +172,24 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	task->bursts++;
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
+	if (task->keep_cpu) {
+		/* the callback goes on here; the CPU is released if it asks
+		 * for no burst at once */
+		unsigned int nr = (unsigned int)task->cpu;
+
+		task->keep_cpu = FALSE;
+		cpus->cpu[nr].kept = task;
+		task->cpu_kept = TRUE;
+		task->done_fn(sim, task->done_arg);
+		if (cpus->cpu[nr].kept == task) {
+			cpus->cpu[nr].kept = NULL;
+			task->cpu_kept = FALSE;
+			if (task->cpu == (int)nr)
+				task->cpu = -1;
+			cpu_release(cpus, nr);
+		}
+		return;
+	}
 	/* Hand the CPU to the longest waiter before resuming this task, so a
 	 * task that asks again at once queues behind it (FIFO fairness). */
 	cpu_release(cpus, (unsigned int)task->cpu);
@@ -185,7 +223,9 @@ wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
 	irq->bursts++;
 	irq->last_cpu = cpu;
 	cpus->busy_ns += t;
-	if (c->running) {
+	if (c->running || c->kept) {
+		if (!c->running)
+			return c->irq_end;	/* added to the kept burst */
 		c->runs_until += t;
 		c->running->preempted_ns += t;
 		c->running->irq_ns += t;
@@ -219,6 +259,10 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 	task->burst_ns = cpus->speed_pct == 100 ? cost : cost * 100 / cpus->speed_pct;
 	task->done_fn = done;
 	task->done_arg = arg;
+	if (task->cpu >= 0 && cpus->cpu[task->cpu].kept == task) {
+		continue_burst(cpus, task);
+		return;
+	}
 	if (cpus->nr_free > 0) {
 		start_burst(cpus, task);
 		return;
@@ -239,6 +283,18 @@ wbsim_time_t wbsim_cpus_running_until(const wbsim_cpus *cpus, const wbsim_task *
 	if (task->on_pool != cpus || task->cpu < 0)
 		return 0;
 	return cpus->cpu[task->cpu].runs_until;
+}
+
+void wbsim_cpus_run_on(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
+		       wbsim_event_fn done, void *arg)
+{
+	wbsim_cpus_run(cpus, task, cost, done, arg);
+	task->keep_cpu = TRUE;
+}
+
+gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task)
+{
+	return task->cpu >= 0 && cpus->cpu[task->cpu].kept == task;
 }
 
 unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus)

@@ -11,5 +11,12 @@
 wbsim_time_t wbsim_cpus_running_until(const wbsim_cpus *cpus, const wbsim_task *task);
 /* CPUs running nothing. */
 unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus);
+/* wbsim_cpus_run(), but the burst keeps its CPU through @done: a burst
+ * @task asks for at once from there starts on it, ahead of the waiting
+ * tasks; the CPU goes to them if it asks for none. */
+void wbsim_cpus_run_on(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
+		       wbsim_event_fn done, void *arg);
+/* Is @task in the callback of a wbsim_cpus_run_on() burst, its CPU kept? */
+gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task);
 
 #endif

@@ -14,14 +14,20 @@
  * the owner's burst ends; it takes the lock at the release, ahead of the
  * sleeping waiters, unless the first of them has waited RWSEM_WAIT_TIMEOUT
  * (the handoff). A writer that cannot spin, or whose owner left its CPU
- * still holding the lock, sleeps in the FIFO queue; when the lock is
- * handed to it, it pays the sleep (the slowpath and the context switch out
- * and back in) before it goes on, and the releaser pays the wake-up.
+ * still holding the lock, sleeps in the FIFO queue. A release wakes the
+ * first sleeping writer but does not give it the lock (rwsem_mark_wake():
+ * until the woken writer runs, other writers may steal the lock): the
+ * releaser pays the wake-up, the sleeper the sleep (the slowpath and the
+ * context switch out and back in) on its way back to a CPU, and there it
+ * takes the lock if it is still free, or finds it stolen (by a spinner or
+ * a writer arriving meanwhile) and sleeps again at the head of the queue.
+ * Once the first sleeper has waited RWSEM_WAIT_TIMEOUT, nobody steals:
+ * the release hands it the lock.
  * Left out: the osq queue of further spinners (one spins, the others
- * sleep), need_resched ending a spin early, woken waiters that find the
- * lock stolen and sleep again, spinning on other locks and on the read
- * side, the rwsem's reader batching behind a woken reader beyond the FIFO
- * head, priority inheritance.
+ * sleep), need_resched ending a spin early, a woken writer spinning on
+ * the owner once it has set the handoff bit, spinning on other locks and
+ * on the read side, the rwsem's reader batching behind a woken reader
+ * beyond the FIFO head, priority inheritance.
  */
 #include "core/cpus.h"
 #include "core/lock.h"
@@ -106,11 +112,21 @@ static void account_wait(wbsim_lock *lock, wbsim_task *task, wbsim_time_t since)
 		lock->max_wait_ns = waited;
 }
 
-/* The first sleeping waiter has waited long enough to force a handoff. */
+/* The first sleeping waiter (the woken one, else the queue's head) has
+ * waited long enough to force a handoff. */
 static gboolean handoff_due(const wbsim_lock *lock)
 {
+	if (lock->woken)
+		return lock->sim->now - lock->woken_since >= RWSEM_WAIT_TIMEOUT_NS;
 	return lock->wait_head &&
 	       lock->sim->now - lock->wait_head->wait_since >= RWSEM_WAIT_TIMEOUT_NS;
+}
+
+/* A writer may take the free lock now: nobody is owed it by handoff
+ * (rwsem_try_write_lock_unqueued() steals it from the sleepers). */
+static gboolean can_steal(const wbsim_lock *lock)
+{
+	return !lock_busy(lock) && !(lock->spin_cpus && handoff_due(lock));
 }
 
 /* The owner runs on a CPU until then (0: it runs nowhere). */
@@ -122,18 +138,25 @@ static wbsim_time_t owner_running_until(const wbsim_lock *lock)
 static void spin_end(wbsim_sim *sim, void *arg);
 
 /* Models rwsem_spin_on_owner() in rwsem_optimistic_spin(): burn a CPU
- * while the owner runs, until its burst ends; leaves out the osq. */
+ * while the owner runs, until its burst ends; leaves out the osq. The
+ * spinner keeps its CPU: it takes the lock and goes on there. */
 static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
 {
-	wbsim_cpus_run(lock->spin_cpus, lock->spinner, until - lock->sim->now, spin_end, lock);
+	wbsim_cpus_run_on(lock->spin_cpus, lock->spinner, until - lock->sim->now, spin_end, lock);
 }
 
-/* Can a writer arriving now spin (rwsem_can_spin_on_owner())? The owner
- * runs, nobody spins yet, a CPU is idle for the spinner, no handoff. */
-static gboolean can_spin(const wbsim_lock *lock)
+/* Has @task a CPU to spin on: one it runs on already, or an idle one? */
+static gboolean spin_cpu(const wbsim_lock *lock, const wbsim_task *task)
+{
+	return wbsim_cpus_kept(lock->spin_cpus, task) || wbsim_cpus_idle(lock->spin_cpus) > 0;
+}
+
+/* Can writer @task spin now (rwsem_can_spin_on_owner())? The owner runs,
+ * nobody spins yet, the writer has a CPU to spin on, no handoff. */
+static gboolean can_spin(const wbsim_lock *lock, const wbsim_task *task)
 {
 	return lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
-	       wbsim_cpus_idle(lock->spin_cpus) > 0 && !handoff_due(lock);
+	       spin_cpu(lock, task) && !handoff_due(lock);
 }
 
 /* The spinner's burst is over: the lock was handed to it at the release,
@@ -161,7 +184,7 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	/* spin on while the owner runs and no task waits for a CPU (the
 	 * kernel's need_resched() would end the spin) */
 	until = owner_running_until(lock);
-	if (until && wbsim_cpus_idle(lock->spin_cpus) > 0 && !handoff_due(lock)) {
+	if (until && spin_cpu(lock, task) && !handoff_due(lock)) {
 		rwsem_spin_on_owner(lock, until);
 		return;
 	}
@@ -188,7 +211,7 @@ static void cpu_wait_done(wbsim_sim *sim, void *arg)
 	wbsim_lock *lock = w->lock;
 
 	lock->cpu_waits = g_list_remove(lock->cpu_waits, w);
-	if (!lock_busy(lock) && !lock->wait_head && !lock->spinner) {
+	if (can_steal(lock) && !lock->spinner) {
 		account_wait(lock, w->task, w->since);
 		grant(lock, w->task, FALSE);
 		w->done(sim, w->arg);
@@ -207,7 +230,7 @@ static void cpu_wait_done(wbsim_sim *sim, void *arg)
 static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
 			      void *arg, wbsim_time_t since, gboolean running)
 {
-	if (can_spin(lock)) {
+	if (can_spin(lock, task)) {
 		lock->spins++;
 		lock->spinner = task;
 		lock->spin_done = done;
@@ -222,7 +245,8 @@ static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn
 
 		*w = (struct cpu_wait){ lock, task, done, arg, since };
 		lock->cpu_waits = g_list_prepend(lock->cpu_waits, w);
-		wbsim_cpus_run(lock->spin_cpus, task, 0, cpu_wait_done, w);
+		/* once on a CPU, it keeps it to spin there */
+		wbsim_cpus_run_on(lock->spin_cpus, task, 0, cpu_wait_done, w);
 		return;
 	}
 	enqueue_since(lock, task, FALSE, done, arg, since);
@@ -230,19 +254,23 @@ static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn
 
 void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
 {
-	if (!lock_busy(lock)) {
+	if (can_steal(lock)) {
 		grant(lock, task, FALSE);
-		wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
+		/* a task running on its CPU goes on with the lock at once */
+		if (task->cpu_kept)
+			done(lock->sim, arg);
+		else
+			wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
 		return;
 	}
 	lock->contended++;
-	try_spin_or_sleep(lock, task, done, arg, lock->sim->now, FALSE);
+	try_spin_or_sleep(lock, task, done, arg, lock->sim->now, task->cpu_kept);
 }
 
 void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
 			       void *arg)
 {
-	if (!lock->owner && !lock->wait_head) {
+	if (!lock->owner && !lock->wait_head && !lock->woken) {
 		grant(lock, task, TRUE);
 		wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
 		return;
@@ -250,10 +278,80 @@ void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_f
 	enqueue(lock, task, TRUE, done, arg);
 }
 
+/* The woken writer is back on a CPU (rwsem_down_write_slowpath()'s loop
+ * after schedule()): it takes the lock if it is free or was handed to it,
+ * else it sleeps again, still first in the queue. */
+static void woken_writer_runs(wbsim_sim *sim, void *arg)
+{
+	wbsim_lock *lock = arg;
+	wbsim_task *task = lock->woken;
+	wbsim_event_fn done = lock->woken_done;
+	void *done_arg = lock->woken_arg;
+	wbsim_time_t since = lock->woken_since;
+	gboolean granted = lock->woken_granted;
+
+	lock->woken = NULL;
+	lock->woken_granted = FALSE;
+	if (!granted && !lock_busy(lock)) {
+		grant(lock, task, FALSE);
+		granted = TRUE;
+	}
+	if (granted) {
+		account_wait(lock, task, since);
+		done(sim, done_arg);
+		return;
+	}
+	/* stolen: back to sleep at the head of the queue */
+	lock->sleeps++;
+	task->done_fn = done;
+	task->done_arg = done_arg;
+	task->wait_since = since;
+	task->wait_shared = FALSE;
+	task->next_waiter = lock->wait_head;
+	lock->wait_head = task;
+	if (!lock->wait_tail)
+		lock->wait_tail = task;
+}
+
+/* Models rwsem_wake() of a writer at the queue's head: wake it without
+ * giving it the lock (it runs woken_writer_runs() after its sleep), or,
+ * once it has waited RWSEM_WAIT_TIMEOUT, hand the lock to it. Returns the
+ * sleepers woken (0 when it was awake already). */
+static unsigned int rwsem_wake_writer(wbsim_lock *lock)
+{
+	wbsim_task *next;
+
+	if (lock->woken) {
+		if (handoff_due(lock) && !lock_busy(lock)) {
+			grant(lock, lock->woken, FALSE);
+			lock->woken_granted = TRUE;
+		}
+		return 0;
+	}
+	next = lock->wait_head;
+	lock->wait_head = next->next_waiter;
+	if (!lock->wait_head)
+		lock->wait_tail = NULL;
+	next->next_waiter = NULL;
+	lock->woken = next;
+	lock->woken_done = next->done_fn;
+	lock->woken_arg = next->done_arg;
+	lock->woken_since = next->wait_since;
+	if (handoff_due(lock)) {
+		grant(lock, next, FALSE);
+		lock->woken_granted = TRUE;
+	}
+	/* back on a CPU with the lock, it goes on there */
+	wbsim_cpus_run_on(lock->spin_cpus, next, lock->sleep_ns, woken_writer_runs, lock);
+	return 1;
+}
+
 /* Hand the lock to the spinner (it steals it from the sleepers unless a
- * handoff is due), else to the waiters at the head: one exclusive taker,
- * or every shared taker up to the first exclusive one. A woken sleeper
- * first pays its sleep on a CPU. Returns the sleepers woken. */
+ * handoff is due), else wake the waiters at the head: on a kernel
+ * rw_semaphore the first sleeping writer (rwsem_wake_writer()); otherwise
+ * one exclusive taker, or every shared taker up to the first exclusive
+ * one, who get the lock at once. A woken sleeper first pays its sleep on a
+ * CPU. Returns the sleepers woken. */
 static unsigned int wake_waiters(wbsim_lock *lock)
 {
 	wbsim_sim *sim = lock->sim;
@@ -265,6 +363,9 @@ static unsigned int wake_waiters(wbsim_lock *lock)
 		lock->spinner_granted = TRUE;	/* it goes on when its burst ends */
 		return 0;
 	}
+	if (lock->spin_cpus && lock->sleep_ns && !lock_busy(lock) &&
+	    (lock->woken || (lock->wait_head && !lock->wait_head->wait_shared)))
+		return rwsem_wake_writer(lock);
 	while ((next = lock->wait_head)) {
 		if (!next->wait_shared && lock_busy(lock))
 			break;

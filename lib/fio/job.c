@@ -69,10 +69,15 @@
  * that reaches nr_dirtied_pause, as the kernel does. Writes are simulated in
  * batches that end exactly where the throttle must be called (or after 64
  * writes, at a pass end, at an fsync or a rate-limit sleep); the page state
- * of a batch changes when its CPU burst starts.
+ * of a batch changes when its CPU burst starts. A batch holds its file's
+ * i_rwsem from its first write to its last, where the kernel takes and
+ * drops it in every write() call: only a file that no other job has open
+ * cannot tell the difference, so a file open in several jobs is written
+ * one write per batch (job_batch_max()).
  */
 #include <string.h>
 #include <wbsim/error.h>
+#include "core/cpus.h"
 #include "core/pid.h"
 #include "fio/fio-options.h"
 #include "fio/job.h"
@@ -824,6 +829,8 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
+static void job_write_entered(wbsim_sim *sim, void *arg);
+static unsigned int job_batch_max(const struct wbsim_job *job);
 
 /* Issue the next batch of writes, ending where the kernel would call
  * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
@@ -870,7 +877,23 @@ static void job_next(wbsim_sim *sim, void *arg)
 	}
 	/* ->write_iter: the batch's writes go to this file, under its i_rwsem */
 	job->locked_inode = f->inode;
+	if (job_batch_max(job) == 1) {
+		/* a file other jobs write: the syscall's entry runs on a CPU,
+		 * and the writer asks for the lock from there */
+		wbsim_cpus_run_on(job->m->cpus, &job->task, job->m->costs.syscall_entry_ns,
+				  job_write_entered, job);
+		return;
+	}
 	wbsim_file_write_lock(f->inode, &job->task, job_batch_start, job);
+}
+
+/* The write() call has entered the kernel: inode_lock(), on its CPU. */
+static void job_write_entered(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
+	wbsim_file_write_lock(job->locked_inode, &job->task, job_batch_start, job);
 }
 
 /* The batch ends: inode_unlock() after the last write's throttle.
@@ -884,6 +907,19 @@ static wbsim_time_t job_write_unlock(struct wbsim_job *job)
 	wake = wbsim_file_write_unlock(job->locked_inode, &job->task);
 	job->locked_inode = NULL;
 	return wake;
+}
+
+/*
+ * Writes per batch into the file whose i_rwsem the batch holds. The kernel
+ * takes the lock in each write() (xfs_file_buffered_write's
+ * xfs_ilock(XFS_IOLOCK_EXCL), inode_lock() in ext4 and the generic path)
+ * and drops it before the call returns; holding it across a batch is a
+ * shortcut only where no other task may want the lock in between, a file
+ * that this job alone has open.
+ */
+static unsigned int job_batch_max(const struct wbsim_job *job)
+{
+	return job->locked_inode && job->locked_inode->openers > 1 ? 1 : JOB_BATCH_MAX;
 }
 
 /* The folio lock writeback held is released: the write goes on. */
@@ -903,7 +939,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 	wbsim_time_t total = 0;
 
 	(void)sim;
-	while (job->batch_ios < JOB_BATCH_MAX) {
+	while (job->batch_ios < job_batch_max(job)) {
 		unsigned int fi = job->cur_file;
 		struct wbsim_job_file *f = &job->files[fi];
 		uint64_t blk;
@@ -983,6 +1019,14 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		wbsim_job_pass_over(job);
 		return;
 	}
+	if (job_batch_max(job) == 1) {
+		/* the syscall's entry ran before the lock (job_next()) */
+		wbsim_time_t entry = MIN(job->m->costs.syscall_entry_ns,
+					 job->batch_cost[0] - job->batch_fs_total);
+
+		job->batch_cost[0] -= entry;
+		total -= entry;
+	}
 	job->batch_total = total;
 	if (job->uring)
 		job_fio_thread_kick(job);
@@ -1009,7 +1053,12 @@ static void job_batch_locked(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 
 	(void)sim;
-	wbsim_cpus_run(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock, job);
+	/* a contended file's writer goes on on its CPU after the ILOCK part */
+	if (job_batch_max(job) == 1)
+		wbsim_cpus_run_on(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock,
+				  job);
+	else
+		wbsim_cpus_run(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock, job);
 }
 
 static void job_resume(struct wbsim_job *job);

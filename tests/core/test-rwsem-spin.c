@@ -155,9 +155,10 @@ static void test_spinner_burns_cpu_bounded_by_the_hold(void **state)
  * 5000 ns holding it. B asks at 100: A runs and no CPU is idle, so B is
  * runnable, not running, and waits for the CPU (100-1000); running at
  * 1000, it finds A off its CPU and sleeps (no CPU while it sleeps). A's
- * release at 6000 hands it the lock, and the one CPU runs, in the order
- * they were asked for: B's sleep (the slowpath and context switches,
- * 6000-6500), A's wake-up (6500-6800), B's hold (6800-7800).
+ * release at 6000 wakes it: B's sleep (the slowpath and context switches,
+ * 6000-6500) runs first on the one CPU; back on it, B finds the lock free,
+ * takes it and goes on there with its hold (6500-7500), ahead of A's
+ * wake-up (7500-7800). B waited for the lock until it took it (100-6500).
  */
 static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 {
@@ -174,13 +175,13 @@ static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 	assert_int_equal(s.w[0].released, 6000);
 	assert_int_equal(s.w[0].wake, WAKE_NS);
 	assert_int_equal(s.w[0].task.cpu_ns, 1000 + WAKE_NS);
-	assert_int_equal(s.w[0].done, 6000 + SLEEP_NS + WAKE_NS);
-	/* the lock is B's from the release; its code runs after the sleep */
+	assert_int_equal(s.w[0].done, 6000 + SLEEP_NS + 1000 + WAKE_NS);
+	/* woken, not handed the lock: B takes it when it runs after its sleep */
 	assert_int_equal(s.w[1].granted, 6000 + SLEEP_NS);
-	assert_int_equal(s.w[1].task.lock_wait_ns, 5900);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 6000 + SLEEP_NS - 100);
 	assert_int_equal(s.w[1].task.cpu_ns, SLEEP_NS + 1000);
-	assert_int_equal(s.w[1].task.cpu_wait_ns, 900 + WAKE_NS);
-	assert_int_equal(s.w[1].released, 6000 + SLEEP_NS + WAKE_NS + 1000);
+	assert_int_equal(s.w[1].task.cpu_wait_ns, 900);
+	assert_int_equal(s.w[1].released, 6000 + SLEEP_NS + 1000);
 	assert_int_equal(s.w[1].wake, 0);
 	assert_int_equal(s.lock.spins, 0);
 	assert_int_equal(s.lock.sleeps, 1);
@@ -217,8 +218,8 @@ static void test_runnable_writer_takes_a_freed_lock(void **state)
 /*
  * Two CPUs. A takes the lock at 0, runs 1000 ns and then holds it 5000 ns
  * off the CPU (a pause under the lock). B spins from 100 until A leaves
- * its CPU at 1000 (900 ns), then sleeps; A's release at 6000 hands it the
- * lock, and B pays its sleep (6000-6500) before its hold.
+ * its CPU at 1000 (900 ns), then sleeps; A's release at 6000 wakes it, and
+ * B pays its sleep (6000-6500) before it takes the lock and holds it.
  */
 static void test_spinner_sleeps_when_the_owner_leaves_its_cpu(void **state)
 {
@@ -236,7 +237,7 @@ static void test_spinner_sleeps_when_the_owner_leaves_its_cpu(void **state)
 	assert_int_equal(s.w[0].wake, WAKE_NS);
 	assert_int_equal(s.w[1].granted, 6000 + SLEEP_NS);
 	assert_int_equal(s.w[1].task.cpu_ns, 900 + SLEEP_NS + 1000);
-	assert_int_equal(s.w[1].task.lock_wait_ns, 5900);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 6000 + SLEEP_NS - 100);
 	assert_int_equal(s.lock.spins, 1);
 	assert_int_equal(s.lock.sleeps, 1);
 	assert_int_equal(s.lock.contended, 1);
@@ -279,6 +280,99 @@ static void test_handoff_to_the_first_sleeper(void **state)
 	setup_clear(&s);
 }
 
+/*
+ * Two CPUs. A takes the lock at 0, runs 1000 ns and releases it at 6000
+ * after a pause off the CPU. B asks at 2000, finds A off its CPU and
+ * sleeps. A's release wakes B without giving it the lock (rwsem_mark_wake:
+ * other writers may steal it until B runs): B's sleep runs 6000-6500, A's
+ * wake-up 6000-6300 on the other CPU. C asks at 6100, finds the lock free
+ * and takes it (no handoff: B has waited far less than RWSEM_WAIT_TIMEOUT);
+ * it waits for a CPU until A's wake-up ends and holds the lock 6300-7300.
+ * B, back on a CPU at 6500, finds it stolen and sleeps again, first in the
+ * queue; C's release wakes it once more (C pays the wake-up), and B takes
+ * the lock after its second sleep (7800) and holds it on (7800-8800).
+ */
+static void test_woken_writer_finds_the_lock_stolen(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 2);
+	s.w[0].run = 1000;
+	s.w[0].off = 5000;
+	s.w[1].run = 1000;
+	s.w[2].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 2000, writer_ask, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 6100, writer_ask, &s.w[2]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].released, 6000);
+	assert_int_equal(s.w[0].wake, WAKE_NS);
+	assert_int_equal(s.w[2].granted, 6100);
+	assert_int_equal(s.w[2].task.cpu_wait_ns, 6000 + WAKE_NS - 6100);
+	assert_int_equal(s.w[2].released, 6000 + WAKE_NS + 1000);
+	assert_int_equal(s.w[2].wake, WAKE_NS);
+	assert_int_equal(s.w[1].granted, s.w[2].released + SLEEP_NS);
+	assert_int_equal(s.w[1].released, s.w[1].granted + 1000);
+	assert_int_equal(s.w[1].task.cpu_ns, 2 * SLEEP_NS + 1000);
+	assert_int_equal(s.w[1].task.lock_wait_ns, s.w[1].granted - 2000);
+	assert_int_equal(s.lock.sleeps, 2);
+	assert_int_equal(s.lock.spins, 0);
+	assert_int_equal(s.lock.contended, 1);
+	setup_clear(&s);
+}
+
+/*
+ * Two CPUs, and a third task D that wants a CPU all along. A holds the
+ * lock for 1000 ns from 0 on CPU 0; D runs 0-3000 on CPU 1. B asks at 100
+ * with no CPU idle: it waits for one, behind nobody (D holds CPU 1, A CPU
+ * 0). At 1000 A's burst ends and A releases at once; the CPU A leaves goes
+ * to B, the longest waiter, which finds the lock free and takes it. E,
+ * asking at 500, queued behind B for a CPU; at 1000 it still waits: B goes
+ * on into its hold (1000-2000) on the CPU it got, without queueing again
+ * behind E (who would otherwise find B off its CPU and sleep). E gets that
+ * CPU at 2000, when B releases, and takes the free lock.
+ */
+static void other_done(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+}
+
+static void test_writer_goes_on_on_the_cpu_it_got(void **state)
+{
+	struct setup s;
+	wbsim_task d;
+	struct writer e;
+
+	(void)state;
+	setup_init(&s, 2);
+	wbsim_task_init(&d, "other", WBSIM_TASK_OTHER);
+	e = (struct writer){ .cpus = s.cpus, .lock = &s.lock, .run = 1000 };
+	wbsim_task_init(&e.task, "writer", WBSIM_TASK_DIRTIER);
+	s.w[0].run = 1000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_cpus_run(s.cpus, &d, 3000, other_done, NULL);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 500, writer_ask, &e);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.w[0].released, 1000);
+	assert_int_equal(s.w[1].granted, 1000);
+	assert_int_equal(s.w[1].released, 2000);
+	assert_int_equal(s.w[1].task.cpu_wait_ns, 900);
+	assert_int_equal(e.granted, 2000);
+	assert_int_equal(e.released, 3000);
+	assert_int_equal(e.task.cpu_wait_ns, 1500);
+	/* nobody slept: B and E each found the lock free once on a CPU */
+	assert_int_equal(s.lock.sleeps, 0);
+	assert_int_equal(s.lock.spins, 0);
+	assert_int_equal(s.lock.contended, 2);
+	wbsim_task_clear(&e.task);
+	wbsim_task_clear(&d);
+	setup_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_runnable_writer_takes_a_freed_lock),
 		cmocka_unit_test(test_spinner_sleeps_when_the_owner_leaves_its_cpu),
 		cmocka_unit_test(test_handoff_to_the_first_sleeper),
+		cmocka_unit_test(test_woken_writer_finds_the_lock_stolen),
+		cmocka_unit_test(test_writer_goes_on_on_the_cpu_it_got),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
