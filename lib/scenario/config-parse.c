@@ -170,6 +170,10 @@ char *wbsim_config_describe_type(const struct wbsim_config_key *k)
 	case WBSIM_CFG_SIZE:
 		g_string_append(s, wbsim_param_expected(WBSIM_PARAM_SIZE));
 		append_range(s, k);
+		if (k->choices) {
+			g_string_append(s, ", or ");
+			append_names(s, k->choices);
+		}
 		break;
 	case WBSIM_CFG_PERCENT:
 		g_string_append(s, "a percentage, an integer");

@@ -30,6 +30,9 @@ static const char *const accounting_names[] = { "whole-folio", "per-block", NULL
 /* [writeback] dying_wb, in enum wbsim_dying_wb order */
 static const char *const dying_wb_names[] = { "unreachable", "reachable", NULL };
 
+/* [writeback] folio_size's word: WBSIM_FOLIO_SIZE_AUTO */
+static const char *const folio_size_words[] = { "auto", NULL };
+
 /* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
 static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
@@ -112,9 +115,9 @@ static const struct wbsim_config_key config_keys[] = {
 	{ "writeback", "max_bytes", WBSIM_CFG_SIZE, F(bdi_max_bytes), "0", "bytes",
 	  0, UINT64_MAX, NULL, NULL, 0,
 	  "The bdi's max_bytes knob (/sys/class/bdi/*/max_bytes): caps the device's share of the dirty threshold at this many bytes, converted once into max_ratio against the global threshold of the moment it is set (the start of the run), as bdi_set_max_bytes() does; 0 = no cap (max_ratio 100%)." },
-	{ "writeback", "folio_size", WBSIM_CFG_SIZE, F(folio_size), "4k", "bytes",
-	  4096, 2 * MIB, NULL, NULL, 0,
-	  "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
+	{ "writeback", "folio_size", WBSIM_CFG_SIZE, F(folio_size), "auto", "bytes",
+	  4096, 2 * MIB, folio_size_words, NULL, 0,
+	  "Page-cache folio size of the files: auto = the folio the kernel's buffered write path allocates for the write that finds the file's page cache empty (its length rounded down to a power of two, bounded by its alignment and by the filesystem's largest folio: 2m on xfs and ext4, 4k on f2fs and ideal), kept for the file's folios until its cache is empty again; or a power of two from 4k to 2m for every file." },
 	{ "writeback", "dirty_accounting", WBSIM_CFG_ENUM, F(dirty_accounting), "whole-folio", "",
 	  0, 0, accounting_names, NULL, 0,
 	  "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
@@ -675,7 +678,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			    where, o ? o->raw : "?", cfg->memory);
 		return FALSE;
 	}
-	if (cfg->folio_size & (cfg->folio_size - 1)) {
+	if (cfg->folio_size != WBSIM_FOLIO_SIZE_AUTO && (cfg->folio_size & (cfg->folio_size - 1))) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
 		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
 
