@@ -683,7 +683,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m",
+			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m, or auto",
 			    where, o ? o->raw : "?");
 		return FALSE;
 	}
