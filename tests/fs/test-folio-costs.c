@@ -26,20 +26,6 @@
 
 #define MIB (UINT64_C(1) << 20)
 
-static struct folio_fx *fx_new(uint64_t folio_pages)
-{
-	struct folio_fx *fx = g_new0(struct folio_fx, 1);
-
-	folio_fx_open(fx, folio_pages, false);
-	return fx;
-}
-
-static void fx_free(struct folio_fx *fx)
-{
-	folio_fx_close(fx);
-	g_free(fx);
-}
-
 /* Only the walk's own two costs left in the table: the task's CPU time is
  * then the walk's charge alone. */
 static void walk_costs_only(struct folio_fx *fx)
@@ -84,7 +70,7 @@ static void write_back(struct folio_fx *fx)
  * request's worth each). */
 static void test_walk_charge_2m_folio_against_512_small(void **state)
 {
-	struct folio_fx *big = fx_new(512), *small = fx_new(1);
+	struct folio_fx *big = folio_fx_new(512, false), *small = folio_fx_new(1, false);
 
 	(void)state;
 	walk_costs_only(big);
@@ -97,15 +83,15 @@ static void test_walk_charge_2m_folio_against_512_small(void **state)
 	assert_int_equal(small->ib.vm.nr_written, 512);
 	assert_int_equal(big->task.cpu_ns, 550 + 800);
 	assert_int_equal(small->task.cpu_ns, 512 * 550 + 2 * 800);
-	fx_free(big);
-	fx_free(small);
+	folio_fx_free(big);
+	folio_fx_free(small);
 }
 
 /* A 2 MiB folio with three dirty blocks apart (4 KiB at 0, at 1 MiB and
  * at its last block): one folio, three ranges, three blocks written. */
 static void test_walk_charge_per_dirty_range(void **state)
 {
-	struct folio_fx *fx = fx_new(512);
+	struct folio_fx *fx = folio_fx_new(512, false);
 
 	(void)state;
 	walk_costs_only(fx);
@@ -114,7 +100,7 @@ static void test_walk_charge_per_dirty_range(void **state)
 	write_at(fx, 2 * MIB - 4096, 4096);
 	write_back(fx);
 	assert_int_equal(fx->task.cpu_ns, 550 + 3 * 800);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 /* One 2 MiB write into an empty file: the copy per byte either way; the
@@ -123,7 +109,7 @@ static void test_walk_charge_per_dirty_range(void **state)
  * both. */
 static void test_write_charge_2m_folio_against_512_small(void **state)
 {
-	struct folio_fx *big = fx_new(512), *small = fx_new(1);
+	struct folio_fx *big = folio_fx_new(512, false), *small = folio_fx_new(1, false);
 	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
 	wbsim_time_t fs_big, fs_small, cost_big, cost_small;
 	bool throttle;
@@ -145,8 +131,8 @@ static void test_write_charge_2m_folio_against_512_small(void **state)
 	/* a second write into the now cached folio allocates nothing */
 	cost_big = wbsim_generic_perform_write(big->inode, &big->d, MIB, 4096, &throttle, &fs_big);
 	assert_int_equal(cost_big - fs_big, c->write_syscall_ns + c->copy_page_ns + c->dirty_folio_ns);
-	fx_free(big);
-	fx_free(small);
+	folio_fx_free(big);
+	folio_fx_free(small);
 }
 
 /* __filemap_get_folio()'s order for a write, in pages (2 MiB = 512). */
@@ -183,7 +169,7 @@ static void test_folio_size_of_a_write(void **state)
  * it; per-block accounting keeps its one page per block. */
 static void test_auto_folio_size_from_first_write(void **state)
 {
-	struct folio_fx *fx = fx_new(1);
+	struct folio_fx *fx = folio_fx_new(1, false);
 	struct wbsim_inode *first = fx->inode, *whole, *per_block, *small;
 
 	(void)state;
