@@ -50,7 +50,9 @@ WBSIM_BEGIN_DECLS
  *	blk_mq_end_request, bio_endio chain, tag release)
  * @blk_complete_page_ns: completion: per 4 KiB page, including ending
  *	writeback of its page (folio_end_writeback, writeback counters,
- *	waking waiters); the end_io callback is charged nothing more
+ *	waking waiters); the end_io callback is charged nothing more. For
+ *	writeback of large folios, per folio: the completion walks one bvec
+ *	per folio and ends each folio's writeback once
  * @memcpy_bandwidth: bytes per second one CPU copies in a large memcpy
  *	(PMEM in block mode copies each bio at this rate)
  * @uring_io_ns: fio's io_uring engine, buffered writes: the fio thread's

@@ -80,10 +80,13 @@ static const struct wbsim_cpu_costs default_costs = {
 	 */
 	.blk_complete_rq_ns = 500,
 	/*
-	 * lab: ending writeback per page (iomap_finish_ioend_buffered,
-	 * folio_end_writeback and its counters): 354 (e1-lab-ram-xfs-1cpu),
-	 * 338 (invalidate1-lab-ram-xfs), 472 (e1-lab-ram-ext4-1cpu: ext4's
-	 * buffer heads)
+	 * lab: ending writeback per page of 4 KiB folios
+	 * (iomap_finish_ioend_buffered, folio_end_writeback and its
+	 * counters): 354 (e1-lab-ram-xfs-1cpu), 338 (invalidate1-lab-ram-xfs),
+	 * 472 (e1-lab-ram-ext4-1cpu: ext4's buffer heads). Charged per folio
+	 * for writeback of large folios: the lab's 1 MiB folios complete at
+	 * 12-22 ns a page (seq-6g-lab-disk-xfs-*, fresh runs), about 400 a
+	 * folio.
 	 */
 	.blk_complete_page_ns = 400,
 	/* bench: 1 MiB copies over a 256 MiB footprint, one thread */
@@ -169,7 +172,7 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(blk_submit_rq_ns, "submit_bio to blk_mq_submit_bio, per bio"),
 	COST_NS(blk_submit_page_ns, "submission per page (one bvec)"),
 	COST_NS(blk_complete_rq_ns, "completion interrupt per request"),
-	COST_NS(blk_complete_page_ns, "ending writeback per page"),
+	COST_NS(blk_complete_page_ns, "ending writeback per page (per folio of a large folio)"),
 	{ "memcpy_bandwidth", WBSIM_PARAM_RATE,
 	  offsetof(struct wbsim_cpu_costs, memcpy_bandwidth), NULL, NULL, 1, 1.8e19,
 	  "one CPU's copy bandwidth" },

@@ -515,6 +515,12 @@ static void iomap_submit_ioend(struct wbsim_writepages *wp)
 		} else {
 			bio->parent = parent;
 		}
+		/* large folios: the completion walks one bvec per folio, all
+		 * charged with the first piece (order-0 pages: one a page) */
+		if (wp->inode->folio_pages > 1) {
+			bio->bio.vecs_set = true;
+			bio->bio.nr_vecs = parent == bio ? io->nr_vecs : 0;
+		}
 		parent->pending++;
 		bio->link.data = bio;
 		g_queue_push_tail_link(&wp->inode->bdi->live_bios, &bio->link);

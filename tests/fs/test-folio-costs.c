@@ -6,6 +6,8 @@
  *   dirty block range (writeback_iter() hands out folios;
  *   iomap_writeback_folio() calls iomap_writeback_range() once per range
  *   iomap_find_dirty_range() finds);
+ * - the completion ends writeback per folio (iomap_finish_ioend walks the
+ *   bio's folios: one folio_end_writeback() each), besides its request;
  * - a write charges its bookkeeping per folio it goes through, an
  *   allocation per folio plus per page of it, its copy per byte;
  * - __filemap_get_folio()'s order for a write (fgf_set_order() of the
@@ -83,6 +85,33 @@ static void test_walk_charge_2m_folio_against_512_small(void **state)
 	assert_int_equal(small->ib.vm.nr_written, 512);
 	assert_int_equal(big->task.cpu_ns, 550 + 800);
 	assert_int_equal(small->task.cpu_ns, 512 * 550 + 2 * 800);
+	folio_fx_free(big);
+	folio_fx_free(small);
+}
+
+/* The completion: per request, and per folio ended. 2 MiB as one folio:
+ * two requests of 1 MiB (the fixture's largest), one folio; as 4 KiB
+ * folios: two ioends of 256 (BIO_MAX_VECS) in a request each, 512 folios.
+ * Only the completion's costs are left, so the pool's CPU time is theirs. */
+static void test_completion_charge_2m_folio_against_512_small(void **state)
+{
+	struct folio_fx *big = folio_fx_new(512, false), *small = folio_fx_new(1, false);
+	struct folio_fx *fxs[] = { big, small };
+
+	(void)state;
+	for (unsigned int i = 0; i < 2; i++) {
+		struct wbsim_cpu_costs *c = &fxs[i]->ib.costs;
+
+		memset(c, 0, sizeof(*c));
+		c->memcpy_bandwidth = 1;
+		c->blk_complete_rq_ns = 500;
+		c->blk_complete_page_ns = 400;
+		write_at(fxs[i], 0, 2 * MIB);
+		write_back(fxs[i]);
+		assert_int_equal(fxs[i]->ib.vm.nr_written, 512);
+	}
+	assert_int_equal(wbsim_cpus_busy_ns(big->ib.cpus), 2 * 500 + 400);
+	assert_int_equal(wbsim_cpus_busy_ns(small->ib.cpus), 2 * 500 + 512 * 400);
 	folio_fx_free(big);
 	folio_fx_free(small);
 }
@@ -216,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_charge_2m_folio_against_512_small),
 		cmocka_unit_test(test_walk_charge_per_dirty_range),
+		cmocka_unit_test(test_completion_charge_2m_folio_against_512_small),
 		cmocka_unit_test(test_write_charge_2m_folio_against_512_small),
 		cmocka_unit_test(test_folio_size_of_a_write),
 		cmocka_unit_test(test_auto_folio_size_from_first_write),
