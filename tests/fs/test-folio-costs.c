@@ -116,6 +116,26 @@ static void test_completion_charge_2m_folio_against_512_small(void **state)
 	folio_fx_free(small);
 }
 
+/* Three dirty blocks apart in a 2 MiB folio: three ioends, three
+ * requests, each ending its part of the folio (one bvec each). */
+static void test_completion_charge_per_range(void **state)
+{
+	struct folio_fx *fx = folio_fx_new(512, false);
+	struct wbsim_cpu_costs *c = &fx->ib.costs;
+
+	(void)state;
+	memset(c, 0, sizeof(*c));
+	c->memcpy_bandwidth = 1;
+	c->blk_complete_rq_ns = 500;
+	c->blk_complete_page_ns = 400;
+	write_at(fx, 0, 4096);
+	write_at(fx, MIB, 4096);
+	write_at(fx, 2 * MIB - 4096, 4096);
+	write_back(fx);
+	assert_int_equal(wbsim_cpus_busy_ns(fx->ib.cpus), 3 * (500 + 400));
+	folio_fx_free(fx);
+}
+
 /* A 2 MiB folio with three dirty blocks apart (4 KiB at 0, at 1 MiB and
  * at its last block): one folio, three ranges, three blocks written. */
 static void test_walk_charge_per_dirty_range(void **state)
@@ -246,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_walk_charge_2m_folio_against_512_small),
 		cmocka_unit_test(test_walk_charge_per_dirty_range),
 		cmocka_unit_test(test_completion_charge_2m_folio_against_512_small),
+		cmocka_unit_test(test_completion_charge_per_range),
 		cmocka_unit_test(test_write_charge_2m_folio_against_512_small),
 		cmocka_unit_test(test_folio_size_of_a_write),
 		cmocka_unit_test(test_auto_folio_size_from_first_write),
