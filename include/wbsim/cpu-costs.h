@@ -27,13 +27,17 @@ WBSIM_BEGIN_DECLS
  * struct wbsim_cpu_costs - CPU time of kernel work, in ns unless named
  * @copy_page_ns: write(): copy one 4 KiB page from user memory into the
  *	page cache (copy_page_from_iter_atomic on a cold destination page)
- * @dirty_page_ns: write(): per-page bookkeeping of a write into a page
- *	(page cache lookup, write_begin/write_end); a page not in the cache
- *	also costs @page_alloc_ns, a page that becomes dirty @account_dirty_ns
+ * @dirty_folio_ns: write(): the bookkeeping of a write per folio it
+ *	writes into (page cache lookup, write_begin/write_end: the write
+ *	path's loop goes folio by folio); a folio not in the cache also
+ *	costs @page_alloc_ns and @page_alloc_page_ns per page, a folio
+ *	that becomes dirty @account_dirty_ns
  * @write_syscall_ns: write(): fixed cost per syscall (entry/exit, fdget,
  *	file_update_time, iomap iteration set-up), independent of its size
- * @writepages_page_ns: flusher: per-page work in writepages (lookup of the
- *	dirty tag, clear_page_dirty_for_io, set writeback, add to the bio)
+ * @writepages_folio_ns: writeback: per-folio work in writepages, whatever
+ *	the folio's size (writeback_iter's lookup of the dirty tag,
+ *	folio_clear_dirty_for_io, folio_start_writeback, adding the folio to
+ *	the ioend's bio)
  * @bio_build_ns: writeback (flusher or a task writing back): per
  *	contiguous run of dirty pages, i.e. per ioend and bio (ioend and bio
  *	allocation and release, the filesystem's per-ioend work); fitted to
@@ -46,7 +50,9 @@ WBSIM_BEGIN_DECLS
  *	blk_mq_end_request, bio_endio chain, tag release)
  * @blk_complete_page_ns: completion: per 4 KiB page, including ending
  *	writeback of its page (folio_end_writeback, writeback counters,
- *	waking waiters); the end_io callback is charged nothing more
+ *	waking waiters); the end_io callback is charged nothing more. For
+ *	writeback of large folios, per folio: the completion walks one bvec
+ *	per folio and ends each folio's writeback once
  * @memcpy_bandwidth: bytes per second one CPU copies in a large memcpy
  *	(PMEM in block mode copies each bio at this rate)
  * @uring_io_ns: fio's io_uring engine, buffered writes: the fio thread's
@@ -61,6 +67,9 @@ WBSIM_BEGIN_DECLS
  * @page_alloc_ns: write(): a folio the write finds missing from the page
  *	cache: allocation, memcg charge, insertion, LRU add (batched, with the
  *	drains); per folio
+ * @page_alloc_page_ns: write(): the part of that allocation that grows
+ *	with the folio's size, per 4 KiB page of it (the buddy allocator's
+ *	per-page preparation)
  * @account_dirty_ns: write(): a page that becomes dirty: folio_mark_dirty
  *	with the xarray tag and the node, wb and memcg counters
  * @invalidate_page_ns: fadvise(DONTNEED): per clean page dropped from the
@@ -78,9 +87,9 @@ WBSIM_BEGIN_DECLS
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
-	wbsim_time_t dirty_page_ns;
+	wbsim_time_t dirty_folio_ns;
 	wbsim_time_t write_syscall_ns;
-	wbsim_time_t writepages_page_ns;
+	wbsim_time_t writepages_folio_ns;
 	wbsim_time_t bio_build_ns;
 	wbsim_time_t blk_submit_rq_ns;
 	wbsim_time_t blk_submit_page_ns;
@@ -96,6 +105,7 @@ struct wbsim_cpu_costs {
 	wbsim_time_t rwsem_sleep_ns;
 	wbsim_time_t rwsem_wake_ns;
 	wbsim_time_t syscall_entry_ns;
+	wbsim_time_t page_alloc_page_ns;
 };
 
 WBSIM_END_DECLS

@@ -278,6 +278,16 @@ WBSIM_API wbsim_sim *wbsim_fs_sim(wbsim_fs *fs);
 WBSIM_API wbsim_cpus *wbsim_fs_cpus(wbsim_fs *fs);
 /** wbsim_fs_set_block_size() - set the block size (a power of two, in @init). */
 WBSIM_API void wbsim_fs_set_block_size(wbsim_fs *fs, uint64_t block_size);
+/**
+ * wbsim_fs_set_max_folio_size() - the largest page-cache folio the
+ * filesystem lets its files use, in bytes (a power of two from 4096 to
+ * 2 MiB; the kernel's mapping_set_large_folios() and
+ * mapping_set_folio_order_range() at inode set-up). Call it in @init; a
+ * model that does not call it keeps 4096 (folios of one page). With
+ * [writeback] folio_size = auto, a write into an empty file gets the
+ * folio the kernel's write path chooses for it up to this size.
+ */
+WBSIM_API void wbsim_fs_set_max_folio_size(wbsim_fs *fs, uint64_t bytes);
 /** wbsim_fs_add_lock() - list @lock in the run's lock report (owned by the model). */
 WBSIM_API void wbsim_fs_add_lock(wbsim_fs *fs, wbsim_lock *lock);
 /** wbsim_fs_set_free_fn() - how the library asks the model for its free blocks. */

@@ -117,6 +117,12 @@ static uint64_t bio_pages(uint32_t nr_sectors)
 	return (nr_sectors + PAGE_SECTORS - 1) / PAGE_SECTORS;
 }
 
+/* The bvecs a bio's completion walks: its folios, or one per page. */
+static uint64_t bio_vecs(const struct wbsim_bio *bio)
+{
+	return bio->vecs_set ? bio->nr_vecs : bio_pages(bio->nr_sectors);
+}
+
 /* Integrate the queue-depth areas up to now; call before any change. */
 static void account_time(struct wbsim_blk_queue *q)
 {
@@ -782,7 +788,7 @@ static void submit_cpu_done(wbsim_sim *sim, void *arg)
 		wbsim_time_t t = q->dev->ops->copy_time(q->dev, bytes);
 
 		/* the inline bio_endio costs its per-page work here too */
-		t += bio_pages(bio->nr_sectors) * q->costs->blk_complete_page_ns;
+		t += bio_vecs(bio) * q->costs->blk_complete_page_ns;
 		account_time(q);
 		q->in_device++;
 		if (q->in_device > q->st.max_queue_depth)
@@ -855,11 +861,22 @@ static void irq_finish(struct wbsim_blk_queue *q)
 	blk_mq_end_request(q, rq);
 }
 
+/* The request's completion, and per bvec the end of writeback of its
+ * folio (blk_complete_page_ns: a 4 KiB folio's, measured per page of
+ * order-0 folios; a large folio ends in one folio_end_writeback()). */
 static wbsim_time_t complete_cost(const struct wbsim_blk_queue *q,
 				  const struct wbsim_request *rq)
 {
-	return q->costs->blk_complete_rq_ns +
-	       bio_pages(rq->nr_sectors) * q->costs->blk_complete_page_ns;
+	uint64_t vecs = 0, paged = 0;
+
+	for (const struct wbsim_bio *bio = rq->bio; bio; bio = bio->bi_next) {
+		if (bio->vecs_set)
+			vecs += bio->nr_vecs;
+		else
+			paged += bio->nr_sectors;
+	}
+	vecs += bio_pages((uint32_t)paged);
+	return q->costs->blk_complete_rq_ns + vecs * q->costs->blk_complete_page_ns;
 }
 
 static void irq_done(wbsim_sim *sim, void *arg);

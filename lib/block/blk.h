@@ -6,6 +6,7 @@
 #ifndef WBSIM_BLOCK_BLK_H
 #define WBSIM_BLOCK_BLK_H
 
+#include <stdbool.h>
 #include <wbsim/block.h>
 #include <wbsim/device.h>
 
@@ -52,6 +53,11 @@ struct wbsim_bio {
 	void *submitted_arg;
 	wbsim_time_t submit_time;
 	unsigned int wbt_acct;
+	/* set by writeback of large folios: the bvecs whose completion ends
+	 * writeback, one per folio (iomap_finish_ioend walks the bio's
+	 * folios, folio_end_writeback() once each); unset: one per page */
+	bool vecs_set;
+	uint32_t nr_vecs;
 };
 
 /**

@@ -124,6 +124,11 @@ enum wbsim_sync_mode {
  * @acct_folio: pages accounted per folio: @folio_pages with whole-folio
  *	dirty accounting, 1 per block otherwise (the page cache itself always
  *	keeps one state per 4 KiB block, as iomap's per-block state does)
+ * @max_folio_pages: with [writeback] folio_size = auto, the filesystem's
+ *	largest folio (mapping_max_folio_size()) in pages, and @folio_pages
+ *	is chosen by the write that finds the cache empty
+ *	(wbsim_filemap_folio_pages()); 0: @folio_pages is fixed
+ * @per_block_accounting: per-block dirty accounting (@acct_folio is 1)
  * @i_rwsem: the VFS inode lock; a buffered write holds it exclusive from
  *	before its copy to after its balance_dirty_pages_ratelimited()
  * @wb_locked_folio: first page of the folio that writeback holds locked
@@ -148,6 +153,8 @@ struct wbsim_inode {
 	void *affinity_data;
 	uint64_t folio_pages;
 	uint64_t acct_folio;
+	uint64_t max_folio_pages;
+	bool per_block_accounting;
 	wbsim_lock i_rwsem;
 	uint64_t wb_locked_folio;
 	/* cgroup writeback (fs/cgroup-writeback.c) */
@@ -157,6 +164,14 @@ struct wbsim_inode {
 	uint16_t i_wb_frn_history;		/* foreign slots, 125 ms each */
 	bool wb_switching;			/* I_WB_SWITCH */
 };
+
+/* The folio size of @inode's page cache (its cache must be empty), and
+ * the pages accounted per folio with it. */
+static inline void wbsim_inode_set_folio_pages(struct wbsim_inode *inode, uint64_t folio_pages)
+{
+	inode->folio_pages = folio_pages;
+	inode->acct_folio = inode->per_block_accounting ? 1 : folio_pages;
+}
 
 /* A waiter on an inode: resumed through @fn when its condition holds. */
 struct wbsim_inode_waiter {

@@ -10,6 +10,7 @@
 #include <wbsim/affinity.h>
 #include "core/lock.h"
 #include "fs/bdi.h"
+#include "fs/alloc/fs.h"
 #include "fs/fs-writeback.h"
 #include "fs/fs-glue.h"
 #include "fs/wb-ctx-change.h"
@@ -113,8 +114,11 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->bdi = bdi;
 	inode->fs_inode = fs_inode;
 	wbsim_page_cache_init(&inode->pages, 1);
-	inode->folio_pages = MAX(folio_pages, 1);
-	inode->acct_folio = per_block_accounting ? 1 : inode->folio_pages;
+	/* folio_pages 0: the filesystem's choice per write (folio_size = auto) */
+	if (folio_pages == 0 && bdi->fs)
+		inode->max_folio_pages = wbsim_fs_max_folio_size(bdi->fs) / WBSIM_PAGE_SIZE;
+	inode->per_block_accounting = per_block_accounting;
+	wbsim_inode_set_folio_pages(inode, MAX(folio_pages, 1));
 	wbsim_lock_init(&inode->i_rwsem, bdi->sim, "i_rwsem");
 	/* a writer spins on it or sleeps (i_rwsem is a kernel rw_semaphore) */
 	if (bdi->cpus && bdi->costs)

@@ -11,9 +11,9 @@
  *
  * The walk goes in batches of up to WP_BATCH_PAGES pages (the kernel's
  * folio_batch is 31 folios; a batch here is a simulation step, not a change
- * of behaviour): the CPU time of a batch (per page and per bio, from the
- * cost table) is charged in one burst on the task doing the writeback, then
- * its bios are submitted under one plug. Left out: pages_skipped
+ * of behaviour): the CPU time of a batch (per folio and per dirty block
+ * range, from the cost table) is charged in one burst on the task doing the
+ * writeback, then its bios are submitted under one plug. Left out: pages_skipped
  * (redirty_page_for_writepage never happens), write errors, writeback of
  * holes in large folios.
  */
@@ -69,6 +69,7 @@ struct wp_batch {
 	unsigned int nr_runs;
 	uint64_t pages;
 	uint64_t folios;	/* large folios taken */
+	uint64_t ranges;	/* their dirty block ranges (a range may be several runs) */
 	GPtrArray *bios;	/* struct wb_bio *, in submission order */
 	guint next_bio;
 	struct wbsim_plug plug;
@@ -310,7 +311,7 @@ static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark ma
 
 	while (b->pages < WP_BATCH_PAGES && b->nr_runs + f / 2 + 1 <= WP_RUNS_MAX) {
 		uint64_t idx = wbsim_page_cache_next(pc, mark, wp->index);
-		uint64_t start, end, pos;
+		uint64_t start, end, pos, run_end = WBSIM_PGOFF_NONE;
 
 		if (idx == WBSIM_PGOFF_NONE)
 			break;
@@ -334,9 +335,12 @@ static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark ma
 			len = wbsim_page_cache_run(pc, WBSIM_PC_DIRTY, r, MIN(end - r, max_run), true);
 			if (len == 0)
 				len = 1;
+			/* a run cut at the request size goes on the same range */
+			if (r != run_end)
+				b->ranges++;
 			b->runs[b->nr_runs++] = (struct wp_run){ r, len };
 			b->pages += len;
-			pos = r + len;
+			pos = run_end = r + len;
 		}
 		b->folios++;
 		wp->index = end;
@@ -345,6 +349,24 @@ static bool wp_collect_folios(struct wbsim_writepages *wp, enum wbsim_pc_mark ma
 			break;
 	}
 	return false;
+}
+
+/*
+ * The walk's CPU time for a batch: per folio, whatever its size
+ * (writeback_iter() hands out folios, locks each, folio_clear_dirty_for_io()
+ * and __folio_start_writeback() move the counters by folio_nr_pages() in one
+ * update; iomap_writeback_folio() runs once per folio), and per dirty block
+ * range (iomap_writeback_folio() calls iomap_writeback_range() for each
+ * range iomap_find_dirty_range() finds: the mapping lookup and the add to
+ * the ioend). A run of 4 KiB folios is one range here, as before.
+ */
+static wbsim_time_t wp_batch_cpu(const struct wbsim_inode *inode, const struct wp_batch *b,
+				 const struct wbsim_cpu_costs *costs)
+{
+	bool large = inode->folio_pages > 1;
+
+	return (large ? b->folios : b->pages) * costs->writepages_folio_ns +
+	       (large ? b->ranges : b->nr_runs) * costs->bio_build_ns;
 }
 
 /* Collect the next batch of runs; start writeback on them. */
@@ -363,6 +385,7 @@ static void wp_next_batch(wbsim_sim *sim, void *arg)
 	b->nr_runs = 0;
 	b->pages = 0;
 	b->folios = 0;
+	b->ranges = 0;
 	if (inode->folio_pages > 1) {
 		must_wait = wp_collect_folios(wp, mark);
 		goto collected;
@@ -434,8 +457,7 @@ collected:
 		wp->wb->pages_written += wp->context >= 0 ? b->pages : 0;
 	if (wp->context >= 0 && wp->context < 64)
 		inode->written_by |= UINT64_C(1) << wp->context;
-	wbsim_cpus_run(inode->bdi->cpus, wp->task,
-		       b->pages * costs->writepages_page_ns + b->nr_runs * costs->bio_build_ns,
+	wbsim_cpus_run(inode->bdi->cpus, wp->task, wp_batch_cpu(inode, b, costs),
 		       wp_charge_done, wp);
 }
 
@@ -490,6 +512,12 @@ static void iomap_submit_ioend(struct wbsim_writepages *wp)
 			bio->nr_pages = io->nr_pages;	/* ends the whole ioend */
 		} else {
 			bio->parent = parent;
+		}
+		/* large folios: the completion walks one bvec per folio, all
+		 * charged with the first piece (order-0 pages: one a page) */
+		if (wp->inode->folio_pages > 1) {
+			bio->bio.vecs_set = true;
+			bio->bio.nr_vecs = parent == bio ? io->nr_vecs : 0;
 		}
 		parent->pending++;
 		g_ptr_array_add(b->bios, bio);

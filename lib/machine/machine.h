@@ -33,7 +33,7 @@ struct wbsim_machine {
 	GPtrArray *jobs;	/* struct wbsim_job *, in fio order */
 	/* built only to check a scenario at load: jobs name no files */
 	bool setup_only;
-	unsigned int folio_pages;
+	unsigned int folio_pages;	/* 0: [writeback] folio_size = auto */
 	bool per_block_accounting;	/* [writeback] dirty_accounting = per-block */
 	GPtrArray *warnings;	/* char *: what the run could not model */
 };

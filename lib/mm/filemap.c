@@ -5,7 +5,11 @@
  * balance_dirty_pages_ratelimited() at its end).
  *
  * The pages of one write change state at once; the kernel's per-folio
- * loop of write_begin/copy/write_end is one step. The write runs under the
+ * loop of write_begin/copy/write_end is one step, charged per folio.
+ * With folio_size = auto a file keeps the folio size the first write into
+ * its empty cache chose (the kernel chooses per allocation: a file
+ * written with writes of several lengths or alignments mixes sizes, which
+ * the model does not). The write runs under the
  * inode's i_rwsem (wbsim_file_write_lock()), and write_begin waits for a
  * folio that writeback holds locked. Left out: reading in a partly written
  * page that is not cached, short copies, fault-in, folio_wait_stable()
@@ -37,6 +41,23 @@ static wbsim_time_t copy_cost(const struct wbsim_cpu_costs *c, uint64_t pages, u
 	return pages * touch + (c->copy_page_ns - touch) * len / WBSIM_PAGE_SIZE;
 }
 
+/* Models the folio order of __filemap_get_folio(FGP_CREAT) as iomap_get_folio()
+ * and write_begin_get_folio() ask for it; leaves out the fallback to smaller
+ * orders when the allocation fails or a folio already covers part of it. */
+uint64_t wbsim_filemap_folio_pages(uint64_t pos, uint64_t len, uint64_t max_pages)
+{
+	uint64_t chunk = max_pages * WBSIM_PAGE_SIZE;
+	uint64_t bytes = MIN(chunk - pos % chunk, len);
+	uint64_t index = pos / WBSIM_PAGE_SIZE;
+	unsigned int shift = 63 - (unsigned int)__builtin_clzll(MAX(bytes, 1));
+	unsigned int order = shift <= WBSIM_PAGE_SHIFT ? 0 : shift - WBSIM_PAGE_SHIFT;
+
+	order = MIN(order, (unsigned int)__builtin_ctzll(max_pages));
+	if (index & ((UINT64_C(1) << order) - 1))
+		order = (unsigned int)__builtin_ctzll(index);
+	return UINT64_C(1) << order;
+}
+
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
  * decision; leaves out the page cache read-in of partial pages. */
 wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
@@ -49,10 +70,20 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	/* a write of part of a page dirties the whole page (the page is in
 	 * the cache: reading it in first is not modelled) */
 	uint64_t pages = (pos + len - 1) / WBSIM_PAGE_SIZE - first + 1;
-	uint64_t newly, acct, allocated, calls;
-	/* folios that get their first dirty block (before they are marked) */
-	uint64_t folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
+	uint64_t newly, acct, allocated, calls, f, spanned;
+	uint64_t folios;
 	wbsim_time_t cost;
+
+	/* the filesystem's folio size: chosen by the write that finds the
+	 * cache empty, as __filemap_get_folio() sizes the folio it adds */
+	if (inode->max_folio_pages && wbsim_page_cache_nr(&inode->pages, WBSIM_PC_PRESENT) == 0)
+		wbsim_inode_set_folio_pages(inode,
+					    wbsim_filemap_folio_pages(pos, len, inode->max_folio_pages));
+	f = inode->folio_pages;
+	/* the folios the write goes through: write_begin .. write_end once each */
+	spanned = (first + pages - 1) / f - first / f + 1;
+	/* folios that get their first dirty block (before they are marked) */
+	folios = wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, first, pages);
 
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (d->memcg || inode->page_memcg)
@@ -64,13 +95,16 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	/* one folio_account_dirtied() per folio the write dirties anew: the
 	 * folios going clean -> dirty, or per block, the folios given new
 	 * dirty blocks (at most the folios the write spans) */
-	calls = inode->acct_folio > 1 ? folios :
-		MIN(newly, (first + pages - 1) / inode->folio_pages - first / inode->folio_pages + 1);
+	calls = inode->acct_folio > 1 ? folios : MIN(newly, spanned);
 	if (pos + len > inode->size)
 		inode->size = pos + len;
-	/* the copy costs in proportion to the bytes, the bookkeeping per page */
+	/* the copy costs in proportion to the bytes and per page it touches
+	 * (copy_cost), the bookkeeping per folio (the write path's loop takes
+	 * a folio at a time: iomap_write_iter() bounds each step by the folio
+	 * write_begin returned), an allocation per folio and per page of it */
 	cost = c->write_syscall_ns + copy_cost(c, pages, len) +
-	       pages * c->dirty_page_ns + allocated * c->page_alloc_ns +
+	       spanned * c->dirty_folio_ns +
+	       allocated * (c->page_alloc_ns + f * c->page_alloc_page_ns) +
 	       calls * c->account_dirty_ns;
 	*fs_cost = wbsim_fs_write(bdi->fs, inode->fs_inode, pos, len);
 	cost += *fs_cost;

@@ -26,12 +26,32 @@
  * block (accounting point a), moves i_size, reserves the filesystem's
  * delayed allocation (wbsim_fs_write()).
  *
- * Return: the CPU time of the write (syscall, copy, per-page bookkeeping,
- * page allocation, dirty accounting, the filesystem's reservation).
+ * With @inode's folio size left to the filesystem (struct wbsim_inode
+ * @max_folio_pages), a write that finds the cache empty sets it first
+ * (wbsim_filemap_folio_pages()).
+ *
+ * Return: the CPU time of the write (syscall, copy, per-folio bookkeeping,
+ * folio allocation, dirty accounting, the filesystem's reservation).
  */
 wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
 					 uint64_t pos, uint64_t len, bool *throttle,
 					 wbsim_time_t *fs_cost);
+
+/**
+ * wbsim_filemap_folio_pages() - the folio the kernel's buffered write path
+ * allocates for a write of @len bytes at byte @pos, in pages, when no folio
+ * covers @pos: the write's part in the first max-size chunk
+ * (iomap_write_iter() and generic_perform_write(): @chunk =
+ * mapping_max_folio_size()), its length rounded down to a power of two
+ * (fgf_set_order(): ilog2 of the length less PAGE_SHIFT, order 0 up to
+ * 8 KiB), at most @max_pages (mapping_max_folio_order()), and no larger
+ * than the alignment of @pos's page index allows (__filemap_get_folio():
+ * an unaligned index takes order __ffs(index)).
+ * @max_pages: the mapping's largest folio, pages (a power of two)
+ *
+ * Return: pages of the folio, a power of two from 1 to @max_pages.
+ */
+uint64_t wbsim_filemap_folio_pages(uint64_t pos, uint64_t len, uint64_t max_pages);
 
 /**
  * wbsim_file_write_lock() - inode_lock() of a buffered ->write_iter: take

@@ -121,7 +121,9 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	 * (allocation, the writeback walk); whole-folio accounting charges a
 	 * folio's worth at each accounting point, per-block accounting only
 	 * the blocks (iomap's per-block dirty state says which). */
-	m->folio_pages = (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
+	/* 0: chosen per file by the write that fills its empty cache */
+	m->folio_pages = cfg->folio_size == WBSIM_FOLIO_SIZE_AUTO ? 0 :
+			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
 	m->per_block_accounting = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK;
 
 	dev_set = settings_of(cfg->device_params, &n_dev);

@@ -32,6 +32,9 @@ static const char *const accounting_names[] = { "whole-folio", "per-block", NULL
 /* [writeback] dying_wb, in enum wbsim_dying_wb order */
 static const char *const dying_wb_names[] = { "unreachable", "reachable", NULL };
 
+/* [writeback] folio_size's word: WBSIM_FOLIO_SIZE_AUTO */
+static const char *const folio_size_words[] = { "auto", NULL };
+
 /* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
 static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
@@ -116,8 +119,9 @@ static const struct wbsim_param config_keys[] = {
 	  .offset = F(bdi_max_bytes), .def = "0", .unit = "bytes",
 	  .help = "The bdi's max_bytes knob (/sys/class/bdi/*/max_bytes): caps the device's share of the dirty threshold at this many bytes, converted once into max_ratio against the global threshold of the moment it is set (the start of the run), as bdi_set_max_bytes() does; 0 = no cap (max_ratio 100%)." },
 	{ .section = "writeback", .name = "folio_size", .type = WBSIM_PARAM_SIZE,
-	  .offset = F(folio_size), .def = "4k", .unit = "bytes", .min = 4096, .max = 2 * MIB,
-	  .help = "Page-cache folio size of the files (a power of two, 4k to 2m; large folios as XFS uses them)." },
+	  .offset = F(folio_size), .def = "auto", .unit = "bytes", .min = 4096, .max = 2 * MIB,
+	  .names = folio_size_words,
+	  .help = "Page-cache folio size of the files: auto = the folio the kernel's buffered write path allocates for the write that finds the file's page cache empty (its length rounded down to a power of two, bounded by its alignment and by the filesystem's largest folio: 2m on xfs and ext4, 4k on f2fs and ideal), kept for the file's folios until its cache is empty again; or a power of two from 4k to 2m for every file." },
 	{ .section = "writeback", .name = "dirty_accounting", .type = WBSIM_PARAM_ENUM,
 	  .offset = F(dirty_accounting), .def = "whole-folio", .unit = "", .names = accounting_names,
 	  .help = "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
@@ -591,12 +595,12 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			    where, o ? o->raw : "?", cfg->memory);
 		return FALSE;
 	}
-	if (cfg->folio_size & (cfg->folio_size - 1)) {
+	if (cfg->folio_size != WBSIM_FOLIO_SIZE_AUTO && (cfg->folio_size & (cfg->folio_size - 1))) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
 		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m",
+			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m, or auto",
 			    where, o ? o->raw : "?");
 		return FALSE;
 	}

@@ -60,6 +60,8 @@ enum wbsim_dying_wb {
 #define WBSIM_CONTEXTS_CPUS WBSIM_PARAM_SPECIAL(0)
 /* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
 #define WBSIM_CONTEXTS_AUTO WBSIM_PARAM_SPECIAL(1)
+/* [writeback] folio_size = auto: the filesystem's choice for each write. */
+#define WBSIM_FOLIO_SIZE_AUTO WBSIM_PARAM_SPECIAL(0)
 
 /**
  * struct wbsim_config_override - one [device] or [filesystem] parameter line
@@ -154,7 +156,8 @@ struct wbsim_config_private;
  *	(include/wbsim/affinity.h)
  * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
  * @bdi_max_bytes: [writeback] max_bytes, the bdi's max_bytes knob (0: none)
- * @folio_size: [writeback] folio_size, bytes of a page-cache folio
+ * @folio_size: [writeback] folio_size, bytes of a page-cache folio, or
+ *	WBSIM_FOLIO_SIZE_AUTO
  * @dirty_accounting: [writeback] dirty_accounting, enum wbsim_dirty_accounting
  * @dying_wb: [writeback] dying_wb, enum wbsim_dying_wb
  * @fio_file: [workload] fio, the job file name resolved relative to the

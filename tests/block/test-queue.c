@@ -638,18 +638,18 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
 	assert_string_equal(error->message,
 		"s.ini:4: [cpu] unknown key 'copy_pages_ns': expected one of "
-		"copy_page_ns, dirty_page_ns, write_syscall_ns, writepages_page_ns, "
+		"copy_page_ns, dirty_folio_ns, write_syscall_ns, writepages_folio_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
 		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
-		"uring_punt_ns, balance_dirty_pages_ns, page_alloc_ns, account_dirty_ns, invalidate_page_ns, "
-		"rwsem_sleep_ns, rwsem_wake_ns, syscall_entry_ns");
+		"uring_punt_ns, balance_dirty_pages_ns, page_alloc_ns, page_alloc_page_ns, account_dirty_ns, "
+		"invalidate_page_ns, rwsem_sleep_ns, rwsem_wake_ns, syscall_entry_ns");
 	g_clear_error(&error);
-	assert_false(wbsim_cpu_costs_set(&c, "dirty_page_ns", "fast", "s.ini", 5,
+	assert_false(wbsim_cpu_costs_set(&c, "dirty_folio_ns", "fast", "s.ini", 5,
 					 &error));
-	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_page_ns: invalid "
+	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_folio_ns: invalid "
 			    "value 'fast': expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
-	assert_int_equal(c.dirty_page_ns, wbsim_cpu_costs_default()->dirty_page_ns);
+	assert_int_equal(c.dirty_folio_ns, wbsim_cpu_costs_default()->dirty_folio_ns);
 }
 
 int main(void)

@@ -45,6 +45,21 @@ static inline void folio_fx_close(struct folio_fx *fx)
 	ideal_bdi_close(&fx->ib);
 }
 
+/* A fixture of its own, opened; folio_fx_free() closes and frees it. */
+static inline struct folio_fx *folio_fx_new(uint64_t folio_pages, bool per_block)
+{
+	struct folio_fx *fx = g_new0(struct folio_fx, 1);
+
+	folio_fx_open(fx, folio_pages, per_block);
+	return fx;
+}
+
+static inline void folio_fx_free(struct folio_fx *fx)
+{
+	folio_fx_close(fx);
+	g_free(fx);
+}
+
 /* The end callback of a wbsim_do_writepages() call with @arg the fixture. */
 static inline void folio_fx_written(wbsim_sim *sim, void *arg)
 {

@@ -20,20 +20,6 @@
 
 #define FOLIO_PAGES 512		/* a 2 MiB folio */
 
-static struct folio_fx *fx_new(bool per_block)
-{
-	struct folio_fx *fx = g_new0(struct folio_fx, 1);
-
-	folio_fx_open(fx, FOLIO_PAGES, per_block);
-	return fx;
-}
-
-static void fx_free(struct folio_fx *fx)
-{
-	folio_fx_close(fx);
-	g_free(fx);
-}
-
 /* A buffered write of @len bytes at byte @off through the model's write
  * path (generic_perform_write()). Returns the pages charged at (a). */
 static uint64_t write_bytes(struct folio_fx *fx, uint64_t off, uint64_t len)
@@ -87,7 +73,7 @@ static void start_writeback(struct folio_fx *fx)
  * folio another 512. */
 static void test_dirty_whole_folio(void **state)
 {
-	struct folio_fx *fx = fx_new(false);
+	struct folio_fx *fx = folio_fx_new(FOLIO_PAGES, false);
 
 	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), FOLIO_PAGES);
 	assert_int_equal(fx->ib.vm.nr_file_dirty, FOLIO_PAGES);
@@ -101,14 +87,14 @@ static void test_dirty_whole_folio(void **state)
 	assert_int_equal(write_bytes(fx, (2 << 20) + 4000, 50), FOLIO_PAGES);
 	assert_int_equal(fx->ib.vm.nr_file_dirty, 2 * FOLIO_PAGES);
 	assert_conserved(fx);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 /* (a) per block: the same write charges its one block; a write that
  * crosses a block boundary two; a block dirty already nothing. */
 static void test_dirty_per_block(void **state)
 {
-	struct folio_fx *fx = fx_new(true);
+	struct folio_fx *fx = folio_fx_new(FOLIO_PAGES, true);
 
 	assert_int_equal(write_bytes(fx, (1 << 20) + 100, 50), 1);
 	assert_int_equal(fx->ib.vm.nr_file_dirty, 1);
@@ -118,7 +104,7 @@ static void test_dirty_per_block(void **state)
 	assert_int_equal(fx->ib.vm.nr_file_dirty, 3);
 	assert_int_equal(wbsim_inode_acct(fx->inode, WBSIM_PC_DIRTY), 3);
 	assert_conserved(fx);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 /* (b)+(c) then (d) for one dirty block in a 2 MiB folio: the folio's
@@ -130,7 +116,7 @@ static void test_dirty_per_block(void **state)
  * state). */
 static void check_writeback(bool per_block, uint64_t moved)
 {
-	struct folio_fx *fx = fx_new(per_block);
+	struct folio_fx *fx = folio_fx_new(FOLIO_PAGES, per_block);
 
 	write_bytes(fx, (1 << 20) + 100, 50);
 	start_writeback(fx);
@@ -146,7 +132,7 @@ static void check_writeback(bool per_block, uint64_t moved)
 	assert_int_equal(fx->inode->wb->stat_written, moved);
 	assert_int_equal(device_bytes(fx), 4096);
 	assert_conserved(fx);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 static void test_writeback_whole_folio(void **state)
@@ -165,7 +151,7 @@ static void test_writeback_per_block(void **state)
  * kernel; the counters still balance after the second writeback. */
 static void test_redirty_under_writeback(void **state)
 {
-	struct folio_fx *fx = fx_new(false);
+	struct folio_fx *fx = folio_fx_new(FOLIO_PAGES, false);
 
 	write_bytes(fx, 100, 50);
 	start_writeback(fx);
@@ -181,7 +167,7 @@ static void test_redirty_under_writeback(void **state)
 	assert_int_equal(fx->ib.vm.nr_written, 2 * FOLIO_PAGES);
 	assert_int_equal(device_bytes(fx), 2 * 4096);
 	assert_conserved(fx);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 /* The folio writeback holds locked, and when a write waiting for it woke. */
@@ -219,7 +205,7 @@ static void write_resumes(wbsim_sim *sim, void *arg)
  * into the first folio does not wait at all. */
 static void test_write_waits_for_folio_lock(void **state)
 {
-	struct folio_fx *fx = fx_new(false);
+	struct folio_fx *fx = folio_fx_new(FOLIO_PAGES, false);
 	const uint64_t folio_bytes = FOLIO_PAGES * 4096;
 	wbsim_time_t locked_at, released_at;
 
@@ -247,7 +233,7 @@ static void test_write_waits_for_folio_lock(void **state)
 	wbsim_sim_run_while_not(fx->ib.sim, wrote, fx);
 	assert_int_equal(woke_at, released_at);
 	assert_int_equal(fx->inode->wb_locked_folio, WBSIM_PGOFF_NONE);
-	fx_free(fx);
+	folio_fx_free(fx);
 }
 
 int main(void)

@@ -43,6 +43,30 @@ static void test_small_write_accounting(void **state)
 	wbsim_run_result_free(b);
 }
 
+/* folio_size = auto: XFS and ext4 give fio's aligned 1 MiB writes 1 MiB
+ * folios (fgf_set_order() of the write's length), so the small write into
+ * the clean folio at 1 MiB is charged 256 pages; f2fs keeps 4 KiB folios
+ * and charges the one page. */
+static void test_auto_folio_size_follows_the_write(void **state)
+{
+	const char *xfs[] = { "writeback.folio_size=auto", NULL };
+	const char *ext4[] = { "writeback.folio_size=auto", "filesystem.type=ext4", NULL };
+	const char *f2fs[] = { "writeback.folio_size=auto", "filesystem.type=f2fs", NULL };
+	struct wbsim_run_result *x = run_text(one_small_write, xfs, TRUE);
+	struct wbsim_run_result *e = run_text(one_small_write, ext4, TRUE);
+	struct wbsim_run_result *f = run_text(one_small_write, f2fs, TRUE);
+	const uint64_t fill = 4 * 1024 * 1024 / 4096;
+
+	assert_int_equal(x->nr_dirtied, fill + 256);
+	assert_int_equal(e->nr_dirtied, fill + 256);
+	assert_int_equal(f->nr_dirtied, fill + 1);
+	/* only the dirty block reaches the device, whatever the folio */
+	assert_int_equal(x->device_stats.bytes, (fill + 1) * 4096);
+	wbsim_run_result_free(x);
+	wbsim_run_result_free(e);
+	wbsim_run_result_free(f);
+}
+
 /* With 4 KiB folios the two modes are the same kernel: identical runs. */
 static void test_4k_folios_modes_identical(void **state)
 {
@@ -74,7 +98,7 @@ static void test_folio_size_power_of_two(void **state)
 
 	assert_null(scn);
 	assert_string_equal(error->message,
-			    "bad.ini:2: [writeback] folio_size = 12k: expected a power of two from 4k to 2m");
+			    "bad.ini:2: [writeback] folio_size = 12k: expected a power of two from 4k to 2m, or auto");
 	g_error_free(error);
 }
 
@@ -84,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_small_write_accounting),
 		cmocka_unit_test(test_4k_folios_modes_identical),
 		cmocka_unit_test(test_folio_size_power_of_two),
+		cmocka_unit_test(test_auto_folio_size_follows_the_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -370,8 +370,8 @@ static void test_lag(void **state)
 	(void)state;
 	wbsim_cpu_costs_init(&c);
 	/* each write finds its page missing and makes it dirty */
-	cost = c.write_syscall_ns + c.copy_page_ns + c.dirty_page_ns + c.page_alloc_ns +
-	       c.account_dirty_ns;
+	cost = c.write_syscall_ns + c.copy_page_ns + c.dirty_folio_ns + c.page_alloc_ns +
+	       c.page_alloc_page_ns + c.account_dirty_ns;
 	assert_true(cost > 1000);
 
 	r = run_ok("[fio:w]\nrw=write\nbs=4k\nsize=400k\ninvalidate=0\nrate=4096000\n");

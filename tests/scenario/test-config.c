@@ -400,7 +400,7 @@ static void test_dump_defaults(void **state)
 		"affinity = inode\n"
 		"strictlimit = false\n"
 		"max_bytes = 0\n"
-		"folio_size = 4k\n"
+		"folio_size = auto\n"
 		"dirty_accounting = whole-folio\n"
 		"dying_wb = unreachable\n"
 		"\n"

@@ -289,6 +289,11 @@ static gboolean ext4_init(wbsim_fs *fs, GError **error)
 		return FALSE;
 	}
 	wbsim_fs_set_block_size(fs, p->block_size);
+	/* ext4_set_inode_mapping_order() (6.16 on): regular files of a
+	 * filesystem without data=journal, verity or encryption get folios
+	 * up to EXT4_MAX_PAGECACHE_ORDER, min(MAX_PAGECACHE_ORDER,
+	 * 11 + i_blkbits - PAGE_SHIFT): 2 MiB with 4 KiB blocks on x86-64 */
+	wbsim_fs_set_max_folio_size(fs, MIN(UINT64_C(2) << 20, p->block_size << 11));
 	nr_blocks = fs->dev_bytes / p->block_size;
 	e = g_new0(struct ext4_fs, 1);
 	e->bpg = p->blocks_per_group;

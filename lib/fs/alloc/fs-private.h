@@ -19,6 +19,7 @@ struct wbsim_fs {
 	wbsim_cpus *cpus;
 	uint64_t dev_bytes;
 	uint64_t block_size;
+	uint64_t max_folio_size;	/* mapping_max_folio_size(), bytes */
 	uint64_t nr_blocks;
 	void *params;
 	void *priv;

@@ -214,6 +214,7 @@ wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 	fs->cpus = cpus;
 	fs->dev_bytes = dev_bytes;
 	fs->block_size = 4096;
+	fs->max_folio_size = 4096;
 	fs->params = g_malloc0(ops->params_size ? ops->params_size : 1);
 	fs->inodes = g_ptr_array_new();
 	fs->locks = g_ptr_array_new();
@@ -325,6 +326,11 @@ const char *wbsim_fs_type(const wbsim_fs *fs)
 uint64_t wbsim_fs_block_size(const wbsim_fs *fs)
 {
 	return fs->block_size;
+}
+
+uint64_t wbsim_fs_max_folio_size(const wbsim_fs *fs)
+{
+	return fs->max_folio_size;
 }
 
 gboolean wbsim_fs_nowait_buffered_write(const wbsim_fs *fs)
@@ -666,6 +672,12 @@ void wbsim_fs_set_block_size(wbsim_fs *fs, uint64_t block_size)
 {
 	g_return_if_fail(block_size && !(block_size & (block_size - 1)));
 	fs->block_size = block_size;
+}
+
+void wbsim_fs_set_max_folio_size(wbsim_fs *fs, uint64_t bytes)
+{
+	g_return_if_fail(bytes >= 4096 && bytes <= (UINT64_C(2) << 20) && !(bytes & (bytes - 1)));
+	fs->max_folio_size = bytes;
 }
 
 void wbsim_fs_add_lock(wbsim_fs *fs, wbsim_lock *lock)

@@ -78,6 +78,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fs, wbsim_fs_free)
 const char *wbsim_fs_type(const wbsim_fs *fs);
 /** wbsim_fs_block_size() - block size in bytes. */
 uint64_t wbsim_fs_block_size(const wbsim_fs *fs);
+/** wbsim_fs_max_folio_size() - the largest folio its files use, bytes. */
+uint64_t wbsim_fs_max_folio_size(const wbsim_fs *fs);
 /** wbsim_fs_nowait_buffered_write() - the model's @nowait_buffered_write. */
 gboolean wbsim_fs_nowait_buffered_write(const wbsim_fs *fs);
 /** wbsim_fs_nr_blocks() - device size in blocks. */

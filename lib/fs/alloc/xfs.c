@@ -255,6 +255,10 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 		return FALSE;
 	}
 	wbsim_fs_set_block_size(fs, p->block_size);
+	/* xfs_inode_alloc(): mapping_set_folio_min_order(VFS_I(ip)->i_mapping,
+	 * M_IGEO(mp)->min_folio_order): large folios up to
+	 * MAX_PAGECACHE_ORDER, a PMD (2 MiB) on x86-64 */
+	wbsim_fs_set_max_folio_size(fs, UINT64_C(2) << 20);
 	nr_blocks = fs->dev_bytes / p->block_size;
 	agblocks = p->agsize ? p->agsize / p->block_size : nr_blocks / p->agcount;
 	/* three different mistakes, said apart (issue 21: one message for all) */
