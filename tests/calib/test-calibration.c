@@ -175,6 +175,19 @@ static void copy_scenarios(const char *src, const char *dst, const char *const *
 	}
 }
 
+/* Run wbsim-calibrate with @argv; it must succeed. Its output and errors. */
+static void run_calibrate(const char *const *argv, char **out, char **err)
+{
+	GError *error = NULL;
+	int status = -1;
+
+	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+				 err, &status, &error));
+	if (!g_spawn_check_wait_status(status, NULL))
+		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", *err, *out);
+	assert_true(g_spawn_check_wait_status(status, NULL));
+}
+
 /* The withheld part: E8's figure is the run time of its jobs, the clones
  * of one job folded into one entry. */
 static void calibrate_tool_prints_withheld_figures(void **state)
@@ -191,18 +204,13 @@ static void calibrate_tool_prints_withheld_figures(void **state)
 	g_autofree char *out = NULL;
 	g_autofree char *err = NULL;
 	g_autofree char *rm = NULL;
-	GError *error = NULL;
 	int status = -1;
 	const char *row;
 
 	(void)state;
 	assert_non_null(dir);
 	copy_scenarios(src, dir, prefixes);
-	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-				 &err, &status, &error));
-	if (!g_spawn_check_wait_status(status, NULL))
-		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
-	assert_true(g_spawn_check_wait_status(status, NULL));
+	run_calibrate(argv, &out, &err);
 	assert_non_null(strstr(out, "Predictions for withheld experiments"));
 	row = strstr(out, "e8-xfs-large-folios-per-block");
 	assert_non_null(row);
@@ -244,18 +252,13 @@ static void calibrate_tool_splits_sweep_into_points(void **state)
 			       NULL, NULL };
 	g_autofree char *out = NULL, *err = NULL, *whole_out = NULL, *whole_err = NULL;
 	g_autofree char *row = NULL, *whole_row = NULL, *rm = NULL;
-	GError *error = NULL;
 	int status = -1;
 	const char *p;
 
 	(void)state;
 	assert_non_null(dir);
 	copy_scenarios(src, dir, prefixes);
-	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-				 &err, &status, &error));
-	if (!g_spawn_check_wait_status(status, NULL))
-		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
-	assert_true(g_spawn_check_wait_status(status, NULL));
+	run_calibrate(argv, &out, &err);
 	/* 8 E1 runs and 12 points, each a process of its own */
 	assert_non_null(strstr(out, "\n20 runs, 2 at a time: "));
 	for (int k = 1; k <= 12; k++) {
@@ -265,9 +268,7 @@ static void calibrate_tool_splits_sweep_into_points(void **state)
 		assert_non_null(strstr(err, name));
 	}
 	argv[7] = "--whole-sweeps";
-	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-				 &whole_out, &whole_err, &status, &error));
-	assert_true(g_spawn_check_wait_status(status, NULL));
+	run_calibrate(argv, &whole_out, &whole_err);
 	assert_non_null(strstr(whole_out, "\n9 runs, 2 at a time: "));
 	assert_non_null(strstr(whole_err, "] e2-nvme-xfs-parallel: "));
 	row = row_of(out, "e2-nvme-xfs-parallel");
