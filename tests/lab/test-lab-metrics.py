@@ -98,6 +98,22 @@ class LabMetrics(unittest.TestCase):
              {"moment": "remount", "path": "/mnt/a", "filefrag": None}]
         self.assertEqual(metrics.extents_by_moment(e), {"end": 7})
 
+    def test_cpu_per_page_needs_pages_written(self):
+        perf = {"fio": 1000.0, "io_uring_worker": 500.0, "flusher": 44.0,
+                "irq": 16.0, "fs_completion": 18.0, "loop": 56.0}
+        # E6 on a new bdi: nothing written back while the jobs ran
+        m = metrics.cpu_per_page(perf, 262144, 2)
+        self.assertEqual(m, {"cpu_writer_ns_per_page": 1500.0 * 1e6 / 262144})
+        # 1% of the pages dirtied is the least that gives a figure
+        self.assertNotIn("cpu_flusher_ns_per_page", metrics.cpu_per_page(perf, 262144, 2620))
+        m = metrics.cpu_per_page(perf, 262144, 2621)
+        self.assertAlmostEqual(m["cpu_flusher_ns_per_page"], 44.0 * 1e6 / 2621)
+        self.assertAlmostEqual(m["cpu_completion_ns_per_page"], 34.0 * 1e6 / 2621)
+        self.assertAlmostEqual(m["cpu_loop_ns_per_page"], 56.0 * 1e6 / 2621)
+        # and never below MIN_PAGES_WRITTEN
+        self.assertNotIn("cpu_loop_ns_per_page", metrics.cpu_per_page(perf, 1000, 1023))
+        self.assertIn("cpu_loop_ns_per_page", metrics.cpu_per_page(perf, 1000, 1024))
+
     def test_tolerances(self):
         self.assertTrue(compare.within("bw", 100.0, 114.9, ("rel", 0.15)))
         self.assertFalse(compare.within("bw", 100.0, 115.1, ("rel", 0.15)))
@@ -111,6 +127,19 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(compare.tolerance_for(tols, "x", "bw_total_mib_s"), ("rel", 0.15))
         self.assertEqual(compare.tolerance_for(tols, "x", "cpu_loop_ns_per_page"), ("rel", 0.4))
         self.assertIsNone(compare.tolerance_for(tols, "x", "pauses"))
+
+    def test_pin_line(self):
+        # each pin holds the figure it was made from, and one 15% further does not fit
+        for metric, m, p, tol in [("bw_total_mib_s", 100.0, 159.0, ("rel", 0.15)),
+                                  ("first_writeback_s", 0.5, 1.6, ("abs", 1.0)),
+                                  ("extents_end", 2, 6, ("ext", 0.3))]:
+            line = compare.pin_line("w", metric, m, p, tol)
+            w, name, kind, limit = line.split()
+            self.assertEqual((w, name, kind), ("w", metric, tol[0]))
+            self.assertTrue(compare.within(metric, m, p, (kind, float(limit))))
+            self.assertFalse(compare.within(metric, m, m + (p - m) * 1.3, (kind, float(limit))))
+        self.assertEqual(compare.pin_line("w", "bw_x", 100.0, 159.0, ("rel", 0.15)),
+                         "w bw_x rel 0.65")
 
     def test_classify(self):
         self.assertEqual(record.classify("kworker/u8:3", ["memcpy", "wb_workfn"]), "flusher")
