@@ -19,7 +19,7 @@ void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
 void wbsim_emap_reset(struct wbsim_emap *map)
 {
 	for (size_t i = 0; i < map->nr_leaves; i++)
-		g_free(map->leaves[i].start);
+		g_free(map->leaves[i]);
 	map->nr_leaves = 0;
 	map->nr_extents = 0;
 	memset(map->extents, 0, sizeof(map->extents));
@@ -36,60 +36,35 @@ void wbsim_emap_clear(struct wbsim_emap *map)
 	map->cap_leaves = 0;
 }
 
-static inline struct wbsim_extent *ext_at(const struct wbsim_emap *map, size_t l, uint32_t s)
-{
-	return &wbsim_emap_leaf_ext(&map->leaves[l])[s];
-}
-
 static struct wbsim_extent *at(struct wbsim_emap *map, const struct wbsim_emap_cursor *cur)
 {
-	if (cur->leaf >= map->nr_leaves || cur->slot >= map->leaves[cur->leaf].nr)
+	if (cur->leaf >= map->nr_leaves || cur->slot >= map->leaves[cur->leaf]->nr)
 		return NULL;
-	return ext_at(map, cur->leaf, cur->slot);
+	return &map->leaves[cur->leaf]->ext[cur->slot];
 }
 
 /* Leaf @i's first extent was inserted, removed or moved: refresh its key. */
 static inline void leaf_key(struct wbsim_emap *map, size_t i)
 {
 	if (i < map->nr_leaves)
-		map->keys[i] = map->leaves[i].start[0];
-}
-
-/* The extent at (@l, @s) now starts at @lblk: its record, its start, its key. */
-static void set_lblk(struct wbsim_emap *map, size_t l, uint32_t s, uint64_t lblk)
-{
-	ext_at(map, l, s)->lblk = lblk;
-	map->leaves[l].start[s] = lblk;
-	if (!s)
-		leaf_key(map, l);
-}
-
-/*
- * The number of the first @n entries of the sorted @a that are <= @v.
- * Branch-free (the comparison selects, it does not jump), so the loads
- * of successive steps do not wait on a mispredicted branch.
- */
-static inline size_t count_le(const uint64_t *a, size_t n, uint64_t v)
-{
-	const uint64_t *base = a;
-
-	if (!n)
-		return 0;
-	while (n > 1) {
-		size_t half = n / 2;
-
-		base = base[half] <= v ? base + half : base;
-		n -= half;
-	}
-	return (size_t)(base - a) + (*base <= v);
+		map->keys[i] = map->leaves[i]->ext[0].lblk;
 }
 
 /* Index of the last leaf whose first extent starts at or before @lblk (0 if none). */
 static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
 {
-	size_t n = count_le(map->keys, map->nr_leaves, lblk);
+	const uint64_t *keys = map->keys;
+	size_t lo = 0, hi = map->nr_leaves;
 
-	return n ? n - 1 : 0;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid] <= lblk)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -99,29 +74,27 @@ static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
 static bool seek_ends_at(const struct wbsim_emap *map, size_t l, uint32_t s,
 			 uint64_t lblk)
 {
-	const struct wbsim_emap_leaf *leaf;
-	const struct wbsim_extent *ext;
+	const struct wbsim_emap_leaf *leaf, *prev;
 
 	if (l >= map->nr_leaves)
 		return false;
-	leaf = &map->leaves[l];
-	ext = wbsim_emap_leaf_ext(leaf);
-	if (s >= leaf->nr || wbsim_ext_end(&ext[s]) <= lblk)
+	leaf = map->leaves[l];
+	if (s >= leaf->nr || wbsim_ext_end(&leaf->ext[s]) <= lblk)
 		return false;
 	if (s)
-		return wbsim_ext_end(&ext[s - 1]) <= lblk;
+		return wbsim_ext_end(&leaf->ext[s - 1]) <= lblk;
 	if (!l)
 		return true;
-	leaf = &map->leaves[l - 1];
-	return wbsim_ext_end(&wbsim_emap_leaf_ext(leaf)[leaf->nr - 1]) <= lblk;
+	prev = map->leaves[l - 1];
+	return wbsim_ext_end(&prev->ext[prev->nr - 1]) <= lblk;
 }
 
 struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 				     struct wbsim_emap_cursor *cur)
 {
 	struct wbsim_emap_cursor h = map->hint;
-	const struct wbsim_emap_leaf *leaf;
-	size_t n;
+	struct wbsim_emap_leaf *leaf;
+	uint32_t lo, hi;
 
 	cur->leaf = 0;
 	cur->slot = 0;
@@ -134,7 +107,7 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	 */
 	if (seek_ends_at(map, h.leaf, h.slot, lblk))
 		goto found;
-	if (h.leaf < map->nr_leaves && h.slot + 1 >= map->leaves[h.leaf].nr) {
+	if (h.leaf < map->nr_leaves && h.slot + 1 >= map->leaves[h.leaf]->nr) {
 		h.leaf++;
 		h.slot = 0;
 	} else {
@@ -145,22 +118,20 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 		goto found;
 	}
 	cur->leaf = find_leaf(map, lblk);
-	leaf = &map->leaves[cur->leaf];
-#if defined(__GNUC__)
-	/* the start blocks' cache lines, all at once: the search then waits
-	 * on one miss, not on one per step */
-	for (uint32_t i = 0; i < leaf->nr; i += 64 / sizeof(uint64_t))
-		__builtin_prefetch(leaf->start + i);
-#endif
-	/*
-	 * The last extent that starts at or before lblk, if it ends after
-	 * lblk; else the one after it (the first that starts after lblk).
-	 */
-	n = count_le(leaf->start, leaf->nr, lblk);
-	cur->slot = (uint32_t)n;
-	if (n && wbsim_ext_end(&wbsim_emap_leaf_ext(leaf)[n - 1]) > lblk)
-		cur->slot = (uint32_t)n - 1;
-	if (cur->slot == leaf->nr && cur->leaf + 1 < map->nr_leaves) {
+	leaf = map->leaves[cur->leaf];
+	/* first slot whose end is beyond lblk (ends are sorted as starts are) */
+	lo = 0;
+	hi = leaf->nr;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wbsim_ext_end(&leaf->ext[mid]) <= lblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	cur->slot = lo;
+	if (lo == leaf->nr && cur->leaf + 1 < map->nr_leaves) {
 		cur->leaf++;
 		cur->slot = 0;
 	}
@@ -168,7 +139,7 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	return at(map, cur);
 found:
 	*cur = h;
-	return ext_at(map, h.leaf, h.slot);
+	return &map->leaves[h.leaf]->ext[h.slot];
 }
 
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
@@ -194,7 +165,7 @@ struct wbsim_extent *wbsim_emap_last(struct wbsim_emap *map, struct wbsim_emap_c
 		return NULL;
 	}
 	cur->leaf = map->nr_leaves - 1;
-	cur->slot = map->leaves[cur->leaf].nr - 1;
+	cur->slot = map->leaves[cur->leaf]->nr - 1;
 	return at(map, cur);
 }
 
@@ -202,7 +173,7 @@ struct wbsim_extent *wbsim_emap_next(struct wbsim_emap *map, struct wbsim_emap_c
 {
 	if (cur->leaf >= map->nr_leaves)
 		return NULL;
-	if (cur->slot + 1 < map->leaves[cur->leaf].nr) {
+	if (cur->slot + 1 < map->leaves[cur->leaf]->nr) {
 		cur->slot++;
 	} else {
 		cur->leaf++;
@@ -219,7 +190,7 @@ struct wbsim_extent *wbsim_emap_prev(struct wbsim_emap *map, struct wbsim_emap_c
 		if (cur->leaf == 0 || cur->leaf > map->nr_leaves)
 			return NULL;
 		cur->leaf--;
-		cur->slot = map->leaves[cur->leaf].nr - 1;
+		cur->slot = map->leaves[cur->leaf]->nr - 1;
 	}
 	return at(map, cur);
 }
@@ -238,32 +209,14 @@ struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk)
 	return wbsim_emap_prev(map, &cur);
 }
 
-/* A leaf with room for @cap extents and the first @nr of @from's (if any). */
-static struct wbsim_emap_leaf leaf_alloc(uint32_t cap, const struct wbsim_emap_leaf *from,
-					 uint32_t first, uint32_t nr)
+static struct wbsim_emap_leaf *leaf_alloc(uint32_t cap)
 {
-	struct wbsim_emap_leaf leaf = {
-		.start = g_malloc(cap * (sizeof(uint64_t) + sizeof(struct wbsim_extent))),
-		.nr = nr,
-		.cap = cap,
-	};
+	struct wbsim_emap_leaf *leaf =
+		g_malloc(sizeof(*leaf) + cap * sizeof(leaf->ext[0]));
 
-	if (nr) {
-		memcpy(leaf.start, from->start + first, nr * sizeof(uint64_t));
-		memcpy(wbsim_emap_leaf_ext(&leaf), wbsim_emap_leaf_ext(from) + first,
-		       nr * sizeof(struct wbsim_extent));
-	}
+	leaf->nr = 0;
+	leaf->cap = cap;
 	return leaf;
-}
-
-/* Room for one more leaf entry in the map's arrays. */
-static void grow_leaves(struct wbsim_emap *map)
-{
-	if (map->nr_leaves < map->cap_leaves)
-		return;
-	map->cap_leaves = map->cap_leaves ? map->cap_leaves * 2 : 4;
-	map->leaves = g_renew(struct wbsim_emap_leaf, map->leaves, map->cap_leaves);
-	map->keys = g_renew(uint64_t, map->keys, map->cap_leaves);
 }
 
 /* Insert @e before position @cur (which may be one past the end). */
@@ -271,11 +224,14 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 		      const struct wbsim_extent *e)
 {
 	struct wbsim_emap_leaf *leaf;
-	struct wbsim_extent *ext;
 
 	if (!map->nr_leaves) {
-		grow_leaves(map);
-		map->leaves[0] = leaf_alloc(WBSIM_EMAP_LEAF_MIN, NULL, 0, 0);
+		if (!map->cap_leaves) {
+			map->cap_leaves = 4;
+			map->leaves = g_new(struct wbsim_emap_leaf *, map->cap_leaves);
+			map->keys = g_new(uint64_t, map->cap_leaves);
+		}
+		map->leaves[0] = leaf_alloc(WBSIM_EMAP_LEAF_MIN);
 		map->nr_leaves = 1;
 		cur->leaf = 0;
 		cur->slot = 0;
@@ -283,17 +239,23 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 	if (cur->leaf >= map->nr_leaves) {
 		/* one past the end: append to the last leaf */
 		cur->leaf = map->nr_leaves - 1;
-		cur->slot = map->leaves[cur->leaf].nr;
+		cur->slot = map->leaves[cur->leaf]->nr;
 	}
-	leaf = &map->leaves[cur->leaf];
+	leaf = map->leaves[cur->leaf];
 	if (leaf->nr == WBSIM_EMAP_LEAF_MAX) {
 		/* split the full leaf in two halves */
+		struct wbsim_emap_leaf *right = leaf_alloc(WBSIM_EMAP_LEAF_MAX);
 		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2;
-		struct wbsim_emap_leaf right =
-			leaf_alloc(WBSIM_EMAP_LEAF_MAX, leaf, half, leaf->nr - half);
 
+		right->nr = leaf->nr - half;
+		memcpy(right->ext, leaf->ext + half, right->nr * sizeof(leaf->ext[0]));
 		leaf->nr = half;
-		grow_leaves(map);
+		if (map->nr_leaves == map->cap_leaves) {
+			map->cap_leaves *= 2;
+			map->leaves = g_renew(struct wbsim_emap_leaf *, map->leaves,
+					      map->cap_leaves);
+			map->keys = g_renew(uint64_t, map->keys, map->cap_leaves);
+		}
 		memmove(map->leaves + cur->leaf + 2, map->leaves + cur->leaf + 1,
 			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
 		memmove(map->keys + cur->leaf + 2, map->keys + cur->leaf + 1,
@@ -305,21 +267,15 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 			cur->leaf++;
 			cur->slot -= half;
 		}
-		leaf = &map->leaves[cur->leaf];
+		leaf = map->leaves[cur->leaf];
 	} else if (leaf->nr == leaf->cap) {
-		/* the records sit after start[cap]: a larger leaf moves both */
-		struct wbsim_emap_leaf bigger =
-			leaf_alloc(MIN(leaf->cap * 2, WBSIM_EMAP_LEAF_MAX), leaf, 0, leaf->nr);
-
-		g_free(leaf->start);
-		*leaf = bigger;
+		leaf->cap = MIN(leaf->cap * 2, WBSIM_EMAP_LEAF_MAX);
+		leaf = g_realloc(leaf, sizeof(*leaf) + leaf->cap * sizeof(leaf->ext[0]));
+		map->leaves[cur->leaf] = leaf;
 	}
-	ext = wbsim_emap_leaf_ext(leaf);
-	memmove(leaf->start + cur->slot + 1, leaf->start + cur->slot,
-		(leaf->nr - cur->slot) * sizeof(leaf->start[0]));
-	memmove(ext + cur->slot + 1, ext + cur->slot, (leaf->nr - cur->slot) * sizeof(ext[0]));
-	ext[cur->slot] = *e;
-	leaf->start[cur->slot] = e->lblk;
+	memmove(leaf->ext + cur->slot + 1, leaf->ext + cur->slot,
+		(leaf->nr - cur->slot) * sizeof(leaf->ext[0]));
+	leaf->ext[cur->slot] = *e;
 	leaf->nr++;
 	if (!cur->slot)
 		leaf_key(map, cur->leaf);
@@ -331,19 +287,16 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 /* Delete the extent at @cur; @cur then points at the following one. */
 static void delete_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
 {
-	struct wbsim_emap_leaf *leaf = &map->leaves[cur->leaf];
-	struct wbsim_extent *ext = wbsim_emap_leaf_ext(leaf);
+	struct wbsim_emap_leaf *leaf = map->leaves[cur->leaf];
 
-	map->blocks[ext[cur->slot].state] -= ext[cur->slot].len;
-	map->extents[ext[cur->slot].state]--;
+	map->blocks[leaf->ext[cur->slot].state] -= leaf->ext[cur->slot].len;
+	map->extents[leaf->ext[cur->slot].state]--;
 	map->nr_extents--;
-	memmove(leaf->start + cur->slot, leaf->start + cur->slot + 1,
-		(leaf->nr - cur->slot - 1) * sizeof(leaf->start[0]));
-	memmove(ext + cur->slot, ext + cur->slot + 1,
-		(leaf->nr - cur->slot - 1) * sizeof(ext[0]));
+	memmove(leaf->ext + cur->slot, leaf->ext + cur->slot + 1,
+		(leaf->nr - cur->slot - 1) * sizeof(leaf->ext[0]));
 	leaf->nr--;
 	if (!leaf->nr) {
-		g_free(leaf->start);
+		g_free(leaf);
 		memmove(map->leaves + cur->leaf, map->leaves + cur->leaf + 1,
 			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
 		memmove(map->keys + cur->leaf, map->keys + cur->leaf + 1,
@@ -395,10 +348,12 @@ void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len)
 			uint64_t cut = end - e->lblk;
 
 			map->blocks[e->state] -= cut;
+			e->lblk = end;
 			e->len -= cut;
 			if (e->state != WBSIM_EXT_DELALLOC)
 				e->pblk += cut;
-			set_lblk(map, cur.leaf, cur.slot, end);
+			if (!cur.slot)
+				leaf_key(map, cur.leaf);
 			return;
 		}
 		delete_at(map, &cur);
@@ -446,10 +401,12 @@ static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
 		return;
 	}
 	if (right && n->len + next->len <= max) {
+		next->lblk = n->lblk;
 		next->pblk = n->pblk;
 		next->len += n->len;
 		map->blocks[n->state] += n->len;
-		set_lblk(map, cur.leaf, cur.slot, n->lblk);
+		if (!cur.slot)
+			leaf_key(map, cur.leaf);
 		return;
 	}
 	insert_at(map, &cur, n);
@@ -486,17 +443,16 @@ gboolean wbsim_emap_check(const struct wbsim_emap *map)
 	const struct wbsim_extent *prev = NULL;
 
 	for (size_t i = 0; i < map->nr_leaves; i++) {
-		const struct wbsim_emap_leaf *leaf = &map->leaves[i];
-		const struct wbsim_extent *ext = wbsim_emap_leaf_ext(leaf);
+		const struct wbsim_emap_leaf *leaf = map->leaves[i];
 
 		if (!leaf->nr || leaf->nr > leaf->cap || leaf->cap > WBSIM_EMAP_LEAF_MAX ||
-		    map->keys[i] != ext[0].lblk)
+		    map->keys[i] != leaf->ext[0].lblk)
 			return FALSE;
 		for (uint32_t s = 0; s < leaf->nr; s++) {
-			const struct wbsim_extent *e = &ext[s];
+			const struct wbsim_extent *e = &leaf->ext[s];
 
 			if (!e->len || e->state >= WBSIM_EXT_NR_STATES ||
-			    e->len > map->max_len[e->state] || leaf->start[s] != e->lblk)
+			    e->len > map->max_len[e->state])
 				return FALSE;
 			if (prev && wbsim_ext_end(prev) > e->lblk)
 				return FALSE;

@@ -7,9 +7,7 @@
  * or delete moves at most one leaf's worth of extents, so the map stays fast
  * at hundreds of thousands of extents per file. The index keeps each leaf's
  * first logical block in an array of its own (@keys), so the search of the
- * index reads one contiguous array instead of one leaf per step; and each
- * leaf keeps its extents' first blocks apart from the extents, so the
- * search in a leaf reads 8 bytes an extent.
+ * index reads one contiguous array instead of one leaf per step.
  *
  * Merging follows the kernels' extent-insert rules (xfs_bmap_add_extent_*,
  * ext4_ext_try_to_merge, ext4_es_try_to_merge): a newly set range merges
@@ -41,10 +39,9 @@ enum wbsim_ext_state {
  * @len: blocks
  * @state: enum wbsim_ext_state
  *
- * 24 bytes (32 with a separate state word), and 8 more for the copy of
- * @lblk in its leaf's start array: a file written at random holds about
- * one extent per written block (4.6 M for E1 with 4 GiB files), and the
- * map's footprint is what its seeks miss the cache on.
+ * 24 bytes (32 with a separate state word): a file written at random
+ * holds about one extent per written block (4.6 M for E1 with 4 GiB
+ * files), and the map's footprint is what its seeks miss the cache on.
  * A length is bounded by its map's max_len, at most 2^62 - 1.
  */
 struct wbsim_extent {
@@ -59,28 +56,16 @@ struct wbsim_extent {
 #define WBSIM_EMAP_LEAF_MIN 4
 
 /*
- * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents, in one
- * allocation of room for @cap of them (doubled as the leaf fills, so
- * 500,000 files of one extent each hold 128 bytes of leaf apiece, not
- * 4 KiB): first the extents' start blocks, @start[@cap], then the
- * extents themselves, struct wbsim_extent[@cap] (wbsim_emap_leaf_ext()).
- * A seek searches @start, 8 bytes an extent (16 cache lines for a full
- * leaf, fetched together) instead of the 24-byte records, and reads one
- * record at the end. The leaf lives in the map's array with its count
- * @nr, so a seek reads @nr beside the leaf's address, not from the leaf.
- * An insert may move the leaf: extent pointers do not survive
- * wbsim_emap_set() or _punch().
+ * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents; room for
+ * @cap of them, doubled as the leaf fills (so 500,000 files of one extent
+ * each hold 150 bytes of leaf apiece, not 4 KiB). An insert may move the
+ * leaf: extent pointers do not survive wbsim_emap_set() or _punch().
  */
 struct wbsim_emap_leaf {
-	uint64_t *start;
 	uint32_t nr;
 	uint32_t cap;
+	struct wbsim_extent ext[];
 };
-
-static inline struct wbsim_extent *wbsim_emap_leaf_ext(const struct wbsim_emap_leaf *leaf)
-{
-	return (struct wbsim_extent *)(leaf->start + leaf->cap);
-}
 
 /** struct wbsim_emap_cursor - a position in the map (leaf, slot) */
 struct wbsim_emap_cursor {
@@ -91,7 +76,7 @@ struct wbsim_emap_cursor {
 /**
  * struct wbsim_emap - the map
  * @leaves: leaves in logical order, none empty
- * @keys: keys[i] == leaves[i].start[0], always
+ * @keys: keys[i] == leaves[i]->ext[0].lblk, always
  * @nr_leaves: used entries of @leaves and @keys
  * @cap_leaves: allocated entries of each
  * @nr_extents: extents in the map
@@ -103,7 +88,7 @@ struct wbsim_emap_cursor {
  *	map as it is, so inserts and deletes need not maintain it)
  */
 struct wbsim_emap {
-	struct wbsim_emap_leaf *leaves;
+	struct wbsim_emap_leaf **leaves;
 	uint64_t *keys;
 	size_t nr_leaves;
 	size_t cap_leaves;
@@ -163,8 +148,7 @@ static inline uint64_t wbsim_ext_end(const struct wbsim_extent *e)
 
 /*
  * wbsim_emap_check() - verify the structure (sorted, non-overlapping, no
- * empty leaf, lengths within limits, counters, index keys and leaves'
- * start blocks exact).
+ * empty leaf, lengths within limits, counters and index keys exact).
  * Return: TRUE if sound.
  */
 gboolean wbsim_emap_check(const struct wbsim_emap *map);
