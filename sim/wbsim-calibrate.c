@@ -11,9 +11,13 @@
  * time, the figures those experiments report.
  *
  * Usage: wbsim-calibrate SIM-WRITEBACK SCENARIO-DIR [-j N] [--e1-only]
- *        [--costs FILE] [--set SECTION.KEY=VALUE ...]
+ *        [--whole-sweeps] [--costs FILE] [--set SECTION.KEY=VALUE ...]
  * Each scenario runs in its own sim-writeback process with
- * --output-format=json --no-wall-time, in a pool of N processes (default:
+ * --output-format=json --no-wall-time, and each point of a sweep
+ * ([sweep] in the scenario's file) in a process of its own, named
+ * NAME[KEY=VALUE,...] in the cost file and on stderr (--whole-sweeps: a
+ * sweep in one process, as sim-writeback runs it by default, its points
+ * in threads); they run in a pool of N processes (default:
  * the number of CPUs): the costliest run first, and a process that ends
  * frees its slot for the next. The cost of a run is its CPU time in an
  * earlier run, read from --costs FILE (the file is rewritten with this
@@ -75,6 +79,13 @@ struct calib_run {
 	 * waiting for a CPU, device utilisation, pages written by flushers */
 	gboolean have_bounds;
 	double cpus_busy, cpus, flusher_busy, dev_util, flusher_share;
+	/* a sweep run as one process per point: the point runs (in point
+	 * order), or NULL */
+	GPtrArray *points;
+	/* a point run: its sweep (the parent), "SECTION.KEY=VALUE" per axis
+	 * (each passed as --sweep) */
+	struct calib_run *parent;
+	char **sweep_args;
 };
 
 static void calib_run_free(gpointer p)
@@ -90,6 +101,9 @@ static void calib_run_free(gpointer p)
 	g_free(r->extents);
 	g_free(r->sweep);
 	g_free(r->jobs);
+	if (r->points)
+		g_ptr_array_unref(r->points);
+	g_strfreev(r->sweep_args);
 	g_free(r);
 }
 
@@ -335,6 +349,10 @@ static gboolean start_run(struct calib_run *r, const char *sim, GPtrArray *sets)
 		g_ptr_array_add(argv, "--set");
 		g_ptr_array_add(argv, sets->pdata[i]);
 	}
+	for (char **a = r->sweep_args; a && *a; a++) {
+		g_ptr_array_add(argv, "--sweep");
+		g_ptr_array_add(argv, *a);
+	}
 	g_ptr_array_add(argv, r->path);
 	g_ptr_array_add(argv, NULL);
 	started = g_spawn_async_with_fds(NULL, (char **)argv->pdata, NULL,
@@ -535,24 +553,47 @@ static GHashTable *read_costs(const char *path)
 }
 
 /*
+ * @r's CPU time in an earlier run, from @costs: its own, or for a point
+ * of a split sweep its share of the whole sweep's (a cost file from
+ * before the sweep was split). Return: FALSE when unknown.
+ */
+static gboolean known_cost(GHashTable *costs, const struct calib_run *r, double *cpu_s)
+{
+	const double *known = g_hash_table_lookup(costs, r->name);
+
+	if (!known && r->parent) {
+		known = g_hash_table_lookup(costs, r->parent->name);
+		if (known) {
+			*cpu_s = *known / r->parent->points->len;
+			return TRUE;
+		}
+	}
+	if (known)
+		*cpu_s = *known;
+	return known != NULL;
+}
+
+/*
  * The expected cost of each run: its CPU time in an earlier run (@costs),
  * else its estimate scaled to CPU seconds by the median ratio of the runs
- * that have both.
+ * that have both. A point of a split sweep is estimated at its share of
+ * the sweep.
  */
 static void set_costs(GPtrArray *runs, const char *dir, GHashTable *costs)
 {
 	g_autoptr(GArray) ratios = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autofree double *est = g_new0(double, runs->len);
-	double scale = 1;
+	double scale = 1, known;
 
 	for (guint i = 0; i < runs->len; i++) {
 		struct calib_run *r = runs->pdata[i];
-		const double *known = g_hash_table_lookup(costs, r->name);
 
 		r->order = i;
 		est[i] = estimate_cost(dir, r->path);
-		if (known && est[i] > 0) {
-			double ratio = *known / est[i];
+		if (r->parent)
+			est[i] /= r->parent->points->len;
+		if (known_cost(costs, r, &known) && est[i] > 0) {
+			double ratio = known / est[i];
 
 			g_array_append_val(ratios, ratio);
 		}
@@ -564,9 +605,8 @@ static void set_costs(GPtrArray *runs, const char *dir, GHashTable *costs)
 	}
 	for (guint i = 0; i < runs->len; i++) {
 		struct calib_run *r = runs->pdata[i];
-		const double *known = g_hash_table_lookup(costs, r->name);
 
-		r->cost = known ? *known : est[i] * scale;
+		r->cost = known_cost(costs, r, &known) ? known : est[i] * scale;
 	}
 }
 
@@ -635,6 +675,152 @@ static struct calib_run *new_run(const char *dir, const char *name)
 	r->name = g_strdup(name);
 	r->path = g_build_filename(dir, file, NULL);
 	return r;
+}
+
+/* At most this many point runs for one sweep; a larger one runs whole. */
+#define MAX_SPLIT_POINTS 1000
+
+/*
+ * The values of one [sweep] line, as sim-writeback expands them (a list
+ * V1,V2,... whose items may be ranges FIRST..LAST[:STEP]), appended to
+ * @out. Return: FALSE for anything else (a value with '..' that is not
+ * such a range, an empty item, too many values): the sweep then runs whole.
+ */
+static gboolean sweep_values(const char *text, GPtrArray *out)
+{
+	g_auto(GStrv) items = g_strsplit(text, ",", -1);
+
+	for (char **it = items; *it; it++) {
+		char *item = g_strstrip(*it);
+		char *dots = strstr(item, ".."), *colon;
+		guint64 a, b, step = 1;
+
+		if (!*item)
+			return FALSE;
+		if (!dots) {
+			g_ptr_array_add(out, g_strdup(item));
+			continue;
+		}
+		*dots = '\0';
+		colon = strchr(dots + 2, ':');
+		if (colon)
+			*colon = '\0';
+		if (!g_ascii_string_to_unsigned(item, 10, 0, G_MAXUINT64, &a, NULL) ||
+		    !g_ascii_string_to_unsigned(dots + 2, 10, 0, G_MAXUINT64, &b, NULL) ||
+		    (colon && !g_ascii_string_to_unsigned(colon + 1, 10, 1, G_MAXUINT64,
+							  &step, NULL)) || a > b ||
+		    (b - a) / step >= MAX_SPLIT_POINTS)
+			return FALSE;
+		for (guint64 k = 0; k <= (b - a) / step; k++)
+			g_ptr_array_add(out, g_strdup_printf("%" G_GUINT64_FORMAT, a + k * step));
+	}
+	return out->len > 0 && out->len <= MAX_SPLIT_POINTS;
+}
+
+/*
+ * A scenario with a [sweep] section in its own file runs as one process
+ * per point (each with --sweep KEY=VALUE for every axis, which puts that
+ * one value in the axis's place), so that the pool can spread a long
+ * sweep over the CPUs; the points' reports are joined back into the
+ * sweep's row in point order. A point is the same simulation as in the
+ * whole sweep: same scenario, same seed. A sweep the tool cannot expand
+ * (see sweep_values()) runs whole.
+ */
+static void split_sweep(struct calib_run *r)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) axes = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	gboolean sweep = FALSE;
+	size_t n = 1;
+
+	if (!g_file_get_contents(r->path, &text, NULL, NULL))
+		return;
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *line = *l, *eq, *cut;
+
+		/* a line ends at its first ';', then its first '#' (ini-lexer.c) */
+		if ((cut = strchr(line, ';')))
+			*cut = '\0';
+		if ((cut = strchr(line, '#')))
+			*cut = '\0';
+		line = g_strstrip(line);
+		if (line[0] == '[') {
+			sweep = g_str_has_prefix(line, "[sweep]");
+			continue;
+		}
+		if (!sweep || !*line)
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			return;
+		*eq = '\0';
+		{
+			GPtrArray *values = g_ptr_array_new_with_free_func(g_free);
+
+			g_ptr_array_add(axes, values);
+			g_ptr_array_add(names, g_strdup(g_strstrip(line)));
+			if (!sweep_values(eq + 1, values))
+				return;
+			n *= values->len;
+			if (n > MAX_SPLIT_POINTS)
+				return;
+		}
+	}
+	if (!axes->len)
+		return;
+	r->points = g_ptr_array_new_with_free_func(calib_run_free);
+	for (size_t p = 0; p < n; p++) {
+		struct calib_run *pt = g_new0(struct calib_run, 1);
+		g_autoptr(GString) label = g_string_new(NULL);
+		size_t rest = p;
+
+		pt->sweep_args = g_new0(char *, axes->len + 1);
+		/* mixed radix, the last axis varying fastest (as sweep.c) */
+		for (guint i = axes->len; i-- > 0;) {
+			GPtrArray *values = axes->pdata[i];
+
+			pt->sweep_args[i] = g_strdup_printf("%s=%s", (char *)names->pdata[i],
+							    (char *)values->pdata[rest % values->len]);
+			rest /= values->len;
+		}
+		for (guint i = 0; i < axes->len; i++)
+			g_string_append_printf(label, "%s%s", i ? "," : "", pt->sweep_args[i]);
+		pt->name = g_strdup_printf("%s[%s]", r->name, label->str);
+		pt->path = g_strdup(r->path);
+		pt->parent = r;
+		g_ptr_array_add(r->points, pt);
+	}
+}
+
+/*
+ * A split sweep's row from its points: the points' figures in point
+ * order, the largest bandwidth, the points' CPU time; the first failed
+ * point's error.
+ */
+static void join_points(struct calib_run *r)
+{
+	g_autoptr(GString) sweep = g_string_new(NULL);
+
+	r->ok = TRUE;
+	for (guint i = 0; i < r->points->len; i++) {
+		struct calib_run *pt = r->points->pdata[i];
+
+		r->cpu_s += pt->cpu_s;
+		if (!pt->ok) {
+			if (r->ok)
+				r->error = g_strdup_printf("%s: %s", pt->name,
+							   pt->error ? pt->error : "no result");
+			r->ok = FALSE;
+			continue;
+		}
+		r->mib_s = MAX(r->mib_s, pt->mib_s);
+		if (pt->sweep)
+			g_string_append_printf(sweep, "%s%s", sweep->len ? " " : "", pt->sweep);
+	}
+	r->sweep = g_string_free(g_steal_pointer(&sweep), FALSE);
 }
 
 static struct calib_run *find_run(GPtrArray *runs, const char *name)
@@ -786,11 +972,12 @@ int main(int argc, char **argv)
 {
 	g_autoptr(GPtrArray) sets = g_ptr_array_new();
 	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(calib_run_free);
+	g_autoptr(GPtrArray) procs = g_ptr_array_new();
 	g_autoptr(GPtrArray) names = NULL;
 	const char *sim = NULL, *dir = NULL;
 	g_autoptr(GHashTable) costs = NULL;
 	const char *costs_path = NULL;
-	gboolean e1_only = FALSE, ok;
+	gboolean e1_only = FALSE, whole_sweeps = FALSE, ok;
 	guint jobs = (guint)CLAMP(g_get_num_processors(), 1, 64);
 	gint64 t0;
 
@@ -805,6 +992,8 @@ int main(int argc, char **argv)
 			costs_path = argv[++i];
 		} else if (strcmp(argv[i], "--e1-only") == 0) {
 			e1_only = TRUE;
+		} else if (strcmp(argv[i], "--whole-sweeps") == 0) {
+			whole_sweeps = TRUE;
 		} else if (!sim) {
 			sim = argv[i];
 		} else if (!dir) {
@@ -816,7 +1005,8 @@ int main(int argc, char **argv)
 	}
 	if (!sim || !dir) {
 		fprintf(stderr, "usage: wbsim-calibrate SIM-WRITEBACK SCENARIO-DIR [-j N] "
-				"[--e1-only] [--costs FILE] [--set SECTION.KEY=VALUE ...]\n");
+				"[--e1-only] [--whole-sweeps] [--costs FILE] "
+				"[--set SECTION.KEY=VALUE ...]\n");
 		return 2;
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(e1_table); i++) {
@@ -827,16 +1017,36 @@ int main(int argc, char **argv)
 		}
 	}
 	names = e1_only ? g_ptr_array_new_with_free_func(g_free) : withheld_names(dir);
-	for (guint i = 0; i < names->len; i++)
-		g_ptr_array_add(runs, new_run(dir, names->pdata[i]));
+	for (guint i = 0; i < names->len; i++) {
+		struct calib_run *r = new_run(dir, names->pdata[i]);
+
+		if (!whole_sweeps)
+			split_sweep(r);
+		g_ptr_array_add(runs, r);
+	}
+	/* the processes: each run, or each point of a split sweep */
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+
+		if (!r->points)
+			g_ptr_array_add(procs, r);
+		for (guint k = 0; r->points && k < r->points->len; k++)
+			g_ptr_array_add(procs, r->points->pdata[k]);
+	}
 	costs = read_costs(costs_path);
-	set_costs(runs, dir, costs);
+	set_costs(procs, dir, costs);
 	t0 = g_get_monotonic_time();
-	run_all(runs, sim, sets, jobs);
+	run_all(procs, sim, sets, jobs);
+	for (guint i = 0; i < runs->len; i++) {
+		struct calib_run *r = runs->pdata[i];
+
+		if (r->points)
+			join_points(r);
+	}
 	ok = print_e1(runs);
 	ok = print_withheld(runs, names) && ok;
-	print_times(runs, (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC, jobs);
+	print_times(procs, (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC, jobs);
 	if (costs_path)
-		write_costs(runs, costs, costs_path);
+		write_costs(procs, costs, costs_path);
 	return ok ? 0 : 1;
 }

@@ -176,6 +176,19 @@ static void copy_scenarios(const char *src, const char *dst, const char *const *
 	}
 }
 
+/* Run wbsim-calibrate with @argv; it must succeed. Its output and errors. */
+static void run_calibrate(const char *const *argv, char **out, char **err)
+{
+	GError *error = NULL;
+	int status = -1;
+
+	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+				 err, &status, &error));
+	if (!g_spawn_check_wait_status(status, NULL))
+		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", *err, *out);
+	assert_true(g_spawn_check_wait_status(status, NULL));
+}
+
 /* The withheld part: E8's figure is the run time of its jobs, the clones
  * of one job folded into one entry. */
 static void calibrate_tool_prints_withheld_figures(void **state)
@@ -192,24 +205,87 @@ static void calibrate_tool_prints_withheld_figures(void **state)
 	g_autofree char *out = NULL;
 	g_autofree char *err = NULL;
 	g_autofree char *rm = NULL;
-	GError *error = NULL;
 	int status = -1;
 	const char *row;
 
 	(void)state;
 	assert_non_null(dir);
 	copy_scenarios(src, dir, prefixes);
-	assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-				 &err, &status, &error));
-	if (!g_spawn_check_wait_status(status, NULL))
-		fprintf(stderr, "wbsim-calibrate: %s\n%s\n", err, out);
-	assert_true(g_spawn_check_wait_status(status, NULL));
+	run_calibrate(argv, &out, &err);
 	assert_non_null(strstr(out, "Predictions for withheld experiments"));
 	row = strstr(out, "e8-xfs-large-folios-per-block");
 	assert_non_null(row);
 	assert_non_null(strstr(row, "write-2g "));
 	assert_non_null(strstr(row, "small-writes x15 (max) "));
 	assert_non_null(strstr(out, "e8-xfs-large-folios-whole-folio"));
+	rm = g_strdup_printf("rm -rf '%s'", dir);
+	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
+}
+
+/* The line of @out that starts with @name followed by a space, a copy. */
+static char *row_of(const char *out, const char *name)
+{
+	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		if (g_str_has_prefix(*l, name) && (*l)[strlen(name)] == ' ')
+			return g_strdup(*l);
+	}
+	return NULL;
+}
+
+/*
+ * A sweep runs as one process per point (E2: twelve numbers of contexts),
+ * and the row the report prints from them is the one the whole sweep in
+ * one process gives (--whole-sweeps), every point in order.
+ */
+static void calibrate_tool_splits_sweep_into_points(void **state)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
+						 NULL);
+	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
+						NULL);
+	g_autofree char *src = source_path("scenarios");
+	g_autofree char *dir = g_dir_make_tmp("wbsim-calib-XXXXXX", NULL);
+	static const char *const prefixes[] = { "e1-", "e2-nvme-xfs-parallel", NULL };
+	const char *argv[] = { tool, sim, dir, "-j", "2", "--set", "run.time_limit=20ms",
+			       NULL, NULL };
+	g_autofree char *out = NULL, *err = NULL, *whole_out = NULL, *whole_err = NULL;
+	g_autofree char *row = NULL, *whole_row = NULL, *rm = NULL;
+	int status = -1;
+	const char *p;
+
+	(void)state;
+	assert_non_null(dir);
+	copy_scenarios(src, dir, prefixes);
+	run_calibrate(argv, &out, &err);
+	/* 8 E1 runs and 12 points, each a process of its own */
+	assert_non_null(strstr(out, "\n20 runs, 2 at a time: "));
+	for (int k = 1; k <= 12; k++) {
+		g_autofree char *name = g_strdup_printf(
+			"] e2-nvme-xfs-parallel[writeback.contexts=%d]: ", k);
+
+		assert_non_null(strstr(err, name));
+	}
+	argv[7] = "--whole-sweeps";
+	run_calibrate(argv, &whole_out, &whole_err);
+	assert_non_null(strstr(whole_out, "\n9 runs, 2 at a time: "));
+	assert_non_null(strstr(whole_err, "] e2-nvme-xfs-parallel: "));
+	row = row_of(out, "e2-nvme-xfs-parallel");
+	whole_row = row_of(whole_out, "e2-nvme-xfs-parallel");
+	assert_non_null(row);
+	assert_non_null(whole_row);
+	assert_string_equal(row, whole_row);
+	/* the points in sweep order, 1 to 12 */
+	p = strstr(row, "sweep (point:MiB/s) writeback.contexts=1:");
+	assert_non_null(p);
+	for (int k = 2; k <= 12; k++) {
+		g_autofree char *pt = g_strdup_printf(" writeback.contexts=%d:", k);
+
+		p = strstr(p, pt);
+		assert_non_null(p);
+	}
 	rm = g_strdup_printf("rm -rf '%s'", dir);
 	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
 }
@@ -278,6 +354,7 @@ int main(void)
 		cmocka_unit_test(calibrate_tool_prints_e1_table),
 		cmocka_unit_test(calibrate_tool_prints_withheld_figures),
 		cmocka_unit_test(calibrate_tool_runs_costliest_first),
+		cmocka_unit_test(calibrate_tool_splits_sweep_into_points),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,114 @@ static void test_emap_large(void **state)
 	g_free(order);
 }
 
+/*
+ * Index in @ext (@n extents in order) of the first extent that ends after
+ * @lblk, or @n: what a seek must find, by a linear scan.
+ */
+static size_t scan_seek(const struct wbsim_extent *ext, size_t n, uint64_t lblk)
+{
+	size_t i = 0;
+
+	while (i < n && wbsim_ext_end(&ext[i]) <= lblk)
+		i++;
+	return i;
+}
+
+/* The seek's answer and its cursor against a linear scan of the extents. */
+static void check_seek(struct wbsim_emap *map, const struct wbsim_extent *ext, size_t n,
+		       uint64_t lblk)
+{
+	struct wbsim_emap_cursor cur, c2;
+	size_t want = scan_seek(ext, n, lblk);
+	struct wbsim_extent *e = wbsim_emap_seek(map, lblk, &cur), *p;
+
+	if (want == n) {
+		assert_null(e);
+	} else {
+		assert_non_null(e);
+		assert_int_equal(e->lblk, ext[want].lblk);
+		assert_int_equal(e->len, ext[want].len);
+		/* the cursor is where the extent is: its neighbours follow */
+		c2 = cur;
+		p = wbsim_emap_next(map, &c2);
+		if (want + 1 < n)
+			assert_int_equal(p->lblk, ext[want + 1].lblk);
+		else
+			assert_null(p);
+		c2 = cur;
+		p = wbsim_emap_prev(map, &c2);
+		if (want)
+			assert_int_equal(p->lblk, ext[want - 1].lblk);
+		else
+			assert_null(p);
+	}
+	/* the last extent that starts before lblk */
+	p = wbsim_emap_prev_of(map, lblk);
+	if (want < n && ext[want].lblk < lblk)
+		assert_int_equal(p->lblk, ext[want].lblk);
+	else if (want)
+		assert_int_equal(p->lblk, ext[want - 1].lblk);
+	else
+		assert_null(p);
+}
+
+/*
+ * Seeks at every block of a map of many leaves (in order, as writeback
+ * walks a file, then backwards, then at random) find what a linear scan
+ * finds: in extents, in holes, before the first and after the last.
+ */
+static void test_emap_seek_matches_scan(void **state)
+{
+	const size_t n = 3000;
+	struct wbsim_emap map;
+	struct wbsim_extent *ext = g_new(struct wbsim_extent, n);
+	struct wbsim_emap_cursor cur;
+	uint64_t pos = 5, span;
+	size_t i = 0;
+	wbsim_rng rng;
+
+	(void)state;
+	wbsim_rng_seed(&rng, 19);
+	wbsim_emap_init(&map, 1000, 1000, 1000);
+	/* extents of 1 to 4 blocks with holes of 0 to 2 between, placed
+	 * apart physically, so none merge */
+	for (size_t k = 0; k < n; k++) {
+		ext[k].lblk = pos;
+		ext[k].len = 1 + wbsim_rng_below(&rng, 4);
+		ext[k].pblk = 10 * pos + 7;
+		ext[k].state = WBSIM_EXT_WRITTEN;
+		pos += ext[k].len + wbsim_rng_below(&rng, 3);
+		if (wbsim_rng_below(&rng, 8) == 0)
+			pos++;
+	}
+	span = pos + 3;
+	/* inserted in random order, so that leaves split everywhere */
+	for (size_t k = n - 1; k > 0; k--) {
+		size_t j = wbsim_rng_below(&rng, k + 1);
+		struct wbsim_extent t = ext[k];
+
+		ext[k] = ext[j];
+		ext[j] = t;
+	}
+	for (size_t k = 0; k < n; k++)
+		wbsim_emap_set(&map, ext[k].lblk, ext[k].len, WBSIM_EXT_WRITTEN, ext[k].pblk);
+	assert_int_equal(wbsim_emap_count(&map), n);
+	assert_true(wbsim_emap_check(&map));
+	/* the extents in order, by walking the map (no seek) */
+	for (struct wbsim_extent *e = wbsim_emap_first(&map, &cur); e;
+	     e = wbsim_emap_next(&map, &cur))
+		ext[i++] = *e;
+	assert_int_equal(i, n);
+	for (uint64_t b = 0; b < span; b++)
+		check_seek(&map, ext, n, b);
+	for (uint64_t b = span; b-- > 0;)
+		check_seek(&map, ext, n, b);
+	for (int k = 0; k < 20000; k++)
+		check_seek(&map, ext, n, wbsim_rng_below(&rng, span));
+	wbsim_emap_clear(&map);
+	g_free(ext);
+}
+
 /* Free space: random takes and gives against a bitmap; exact accounting. */
 static void test_freespace_random(void **state)
 {
@@ -269,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_emap_random),
 		cmocka_unit_test(test_emap_merge_rules),
 		cmocka_unit_test(test_emap_large),
+		cmocka_unit_test(test_emap_seek_matches_scan),
 		cmocka_unit_test(test_freespace_random),
 		cmocka_unit_test(test_freespace_near),
 	};
