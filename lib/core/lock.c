@@ -41,8 +41,8 @@ void wbsim_lock_init(wbsim_lock *lock, wbsim_sim *sim, const char *name)
 {
 	*lock = (wbsim_lock){ 0 };
 	/* every inode has its i_rwsem (and an XFS inode its ILOCK): one
-	 * copy of each name, not one per lock */
-	lock->name = g_intern_string(name);
+	 * copy of each name, not one per lock, kept by the sim */
+	lock->name = wbsim_sim_intern(sim, name);
 	lock->sim = sim;
 }
 

@@ -18,7 +18,17 @@ struct wbsim_sim {
 	/* Called after every event when set (the --check mode's invariant hook). */
 	wbsim_event_fn after_event;
 	void *after_event_arg;
+	/* wbsim_sim_intern(): one copy of each name, freed with the sim */
+	GHashTable *names;
 };
+
+/*
+ * wbsim_sim_intern() - @name as a string the sim keeps until it is freed:
+ * one copy for every lock of that name (each inode's i_rwsem), where
+ * g_intern_string() would keep every distinct name (an ext4 group's) for
+ * the life of the process.
+ */
+const char *wbsim_sim_intern(wbsim_sim *sim, const char *name);
 
 /* Install (or remove, with fn == NULL) the after-every-event hook. */
 void wbsim_sim_set_after_event_hook(wbsim_sim *sim, wbsim_event_fn fn, void *arg);

@@ -17,6 +17,20 @@ wbsim_sim *wbsim_sim_new(uint64_t seed)
 	return sim;
 }
 
+const char *wbsim_sim_intern(wbsim_sim *sim, const char *name)
+{
+	char *kept;
+
+	if (!sim->names)
+		sim->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	kept = g_hash_table_lookup(sim->names, name);
+	if (!kept) {
+		kept = g_strdup(name);
+		g_hash_table_add(sim->names, kept);
+	}
+	return kept;
+}
+
 unsigned int wbsim_sim_alloc_pid(wbsim_sim *sim)
 {
 	return sim->next_pid++;
@@ -27,6 +41,7 @@ void wbsim_sim_free(wbsim_sim *sim)
 	if (!sim)
 		return;
 	wbsim_event_queue_clear(&sim->queue);
+	g_clear_pointer(&sim->names, g_hash_table_destroy);
 	g_free(sim);
 }
 
