@@ -343,8 +343,9 @@ bool wbsim_dirtier_ratelimited(struct wbsim_dirtier *d, struct wbsim_wb *wb)
 						     wb->bw.dirty_exceeded);
 }
 
-gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim_wb *wb,
-					   wbsim_event_fn cont, void *arg)
+/* The state of one balance_dirty_pages() call, before its first pass. */
+static void bdp_begin(struct wbsim_dirtier *d, struct wbsim_wb *wb, wbsim_event_fn cont,
+		      void *arg, bool async)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
 
@@ -354,22 +355,20 @@ gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim
 	d->call_start = wbsim_sim_now(vm->sim);
 	d->cont = cont;
 	d->cont_arg = arg;
-	d->async = false;
+	d->async = async;
+}
+
+gboolean wbsim_dirtier_balance_dirty_pages(struct wbsim_dirtier *d, struct wbsim_wb *wb,
+					   wbsim_event_fn cont, void *arg)
+{
+	bdp_begin(d, wb, cont, arg, false);
 	return bdp_pass(d);
 }
 
 /* balance_dirty_pages(BDP_ASYNC): one pass, never a sleep. */
 bool wbsim_dirtier_balance_dirty_pages_async(struct wbsim_dirtier *d, struct wbsim_wb *wb)
 {
-	struct wbsim_vm *vm = wb->bdi->vm;
-
-	d->wb = wb;
-	d->pages_dirtied = d->td.nr_dirtied;
-	d->start_jiffies = wbsim_jiffies(vm);
-	d->call_start = wbsim_sim_now(vm->sim);
-	d->cont = NULL;
-	d->cont_arg = NULL;
-	d->async = true;
+	bdp_begin(d, wb, NULL, NULL, true);
 	bdp_pass(d);
 	d->async = false;
 	return d->eagain;
