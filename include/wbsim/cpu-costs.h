@@ -84,6 +84,11 @@ WBSIM_BEGIN_DECLS
  *	and exit, fdget, vfs_write, the caller's user-space side); a writer
  *	runs it on a CPU before it asks for the lock of a file other jobs
  *	write too
+ * @copy_touch_ns: write(): the part of @copy_page_ns a copy pays for each
+ *	page it touches whatever its length (the destination's TLB and cache
+ *	misses, the iov_iter set-up); the rest of @copy_page_ns goes by the
+ *	byte, so a whole page costs @copy_page_ns and a 50-byte copy about
+ *	@copy_touch_ns
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -106,6 +111,7 @@ struct wbsim_cpu_costs {
 	wbsim_time_t rwsem_wake_ns;
 	wbsim_time_t syscall_entry_ns;
 	wbsim_time_t page_alloc_page_ns;
+	wbsim_time_t copy_touch_ns;
 };
 
 WBSIM_END_DECLS

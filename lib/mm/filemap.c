@@ -24,19 +24,17 @@
 
 /*
  * What copying @len bytes into @pages page cache pages costs. The cost
- * table's copy_page_ns is a whole 4 KiB page: its transfer at
- * memcpy_bandwidth and, the rest, what touching a cold destination page
- * costs whatever the bytes (its kmap, the TLB and cache misses). A copy
- * pays the latter per page it touches and the former per byte, so a page
- * costs copy_page_ns as before, and a 50-byte copy into a page far more
- * than 50/4096 of it (E8's small writes: 440 ns a copy on the lab host,
- * lab/run-kernel's perf_program_threads, against 8.5 by the byte).
+ * table's copy_page_ns is a whole 4 KiB page: copy_touch_ns of it is what
+ * touching the destination page costs whatever the bytes (the TLB and
+ * cache misses, the iov_iter set-up), the rest the bytes' transfer out of
+ * the writer's hot buffer. A copy pays the former per page it touches and
+ * the latter per byte, so a page costs copy_page_ns, and a 50-byte copy
+ * into a page far more than 50/4096 of it (E8's small writes: 440 ns a
+ * copy on the lab host, against 10 by the byte).
  */
 static wbsim_time_t copy_cost(const struct wbsim_cpu_costs *c, uint64_t pages, uint64_t len)
 {
-	wbsim_time_t transfer = c->memcpy_bandwidth ?
-		WBSIM_PAGE_SIZE * WBSIM_NSEC_PER_SEC / c->memcpy_bandwidth : 0;
-	wbsim_time_t touch = c->copy_page_ns > transfer ? c->copy_page_ns - transfer : 0;
+	wbsim_time_t touch = MIN(c->copy_touch_ns, c->copy_page_ns);
 
 	return pages * touch + (c->copy_page_ns - touch) * len / WBSIM_PAGE_SIZE;
 }

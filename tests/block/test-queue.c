@@ -614,7 +614,7 @@ static void test_cpu_costs(void **state)
 	GError *error = NULL;
 
 	wbsim_cpu_costs_init(&c);
-	assert_int_equal(c.copy_page_ns, 700);
+	assert_int_equal(c.copy_page_ns, 800);
 	assert_true(wbsim_cpu_costs_set(&c, "copy_page_ns", "2us", "s.ini", 3, &error));
 	assert_int_equal(c.copy_page_ns, 2000);
 	assert_true(wbsim_cpu_costs_set(&c, "bio_build_ns", "750ns", NULL, 0, &error));
@@ -638,7 +638,7 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
 	assert_string_equal(error->message,
 		"s.ini:4: [cpu] unknown key 'copy_pages_ns': expected one of "
-		"copy_page_ns, dirty_folio_ns, write_syscall_ns, writepages_folio_ns, "
+		"copy_page_ns, copy_touch_ns, dirty_folio_ns, write_syscall_ns, writepages_folio_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
 		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
 		"uring_punt_ns, balance_dirty_pages_ns, page_alloc_ns, page_alloc_page_ns, account_dirty_ns, "

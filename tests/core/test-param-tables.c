@@ -114,7 +114,7 @@ static void test_cost_table(void **state)
 	assert_int_equal(check_table("[cpu]", wbsim_cpu_costs_params(),
 				     sizeof(struct wbsim_cpu_costs),
 				     DEFAULT_FROM_STRUCT, wbsim_cpu_costs_default()),
-			 20);
+			 21);
 }
 
 int main(void)

@@ -121,7 +121,7 @@ static void test_defaults(void **state)
 	tfs_open(&t, "ext4", 4 * GiB, NULL, 0, 2);
 	f = wbsim_fs_create(t.fs, NULL);
 	assert_int_equal(wbsim_fs_write(t.fs, f, 0, BS), 2550);
-	assert_int_equal(wbsim_fs_write(t.fs, f, 0, BS), 460);
+	assert_int_equal(wbsim_fs_write(t.fs, f, 0, BS), 600);
 	tfs_close(&t);
 }
 

@@ -32,6 +32,7 @@ def load_script(name):
 
 compare = load_script("compare")
 slim_results = load_script("slim-results")
+costs = load_script("costs")
 
 TRACE = """\
 # tracer: nop
@@ -212,6 +213,47 @@ class LabLoopDevice(unittest.TestCase):
         self.busy = 1000
         with self.assertRaises(host.LabError):
             host.remove_loop(66)
+
+
+def source_defaults():
+    """The committed cost table's rows (lib/core/cpu-costs.c) and the
+    filesystems' write_cpu_ns defaults, read from the source."""
+    import re
+    rows = {}
+    with open(os.path.join(TOP, "lib", "core", "cpu-costs.c")) as f:
+        text = f.read()
+    body = text[text.index("default_costs = {"):text.index("};")]
+    for name, value in re.findall(r"\.(\w+) = (\d+)(?:ull)?,", body):
+        rows[name] = int(value)
+    for fs in ("xfs", "ext4"):
+        with open(os.path.join(TOP, "lib", "fs", "alloc", fs + ".c")) as f:
+            m = re.search(r'\{ "write_cpu_ns", WBSIM_PARAM_TIME, \w+\(write_cpu_ns\), "(\d+)ns"',
+                          f.read())
+        rows[fs + " write_cpu_ns"] = int(m.group(1))
+    return rows
+
+
+class CostTable(unittest.TestCase):
+    """The cost table is what lab/results measures: every row lab/costs
+    --table computes is within 5% (or 30 ns, the table's rounding) of the
+    committed value. Re-recording the lab on another host fails this test
+    until the table is re-measured there."""
+
+    def test_rows_match_lab_results(self):
+        measured = costs.table_values(os.path.join(TOP, "lab", "results"))
+        table = source_defaults()
+        self.assertGreaterEqual(len(measured), 14)
+        for row, value in measured.items():
+            committed = sum(table[r.strip()] for r in row.split("+"))
+            with self.subTest(row=row):
+                self.assertLessEqual(abs(committed - value), max(0.05 * value, 30),
+                                     f"{row}: table {committed}, lab/results {value:.0f}")
+
+    def test_formula_terms(self):
+        # a term subtracting an earlier row uses that row's measured value
+        measured = costs.table_values(os.path.join(TOP, "lab", "results"))
+        self.assertLess(measured["bio_build_ns"], 1642)
+        self.assertGreater(measured["uring_punt_ns"], 0)
 
 
 if __name__ == "__main__":

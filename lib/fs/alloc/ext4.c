@@ -159,9 +159,10 @@ static const struct wbsim_param ext4_options[] = {
 	 * into preallocated blocks: 1744/1669/1494 ns, median 1669 */
 	{ "split_cpu_ns", WBSIM_PARAM_TIME, EO(split_cpu_ns), "1670ns", "ns", 0, 0,
 	  "CPU per unwritten extent writeback maps, on top of map_cpu_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)" },
-	/* lab: ext4_da_write_begin and ext4_da_map_blocks 427 ns per write
-	 * into preallocated blocks (e1-lab-ram-ext4-1cpu) */
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), "460ns", "ns", 0, 0,
+	/* lab v1045 (`lab/costs --table`): ext4_da_write_begin and
+	 * ext4_da_map_blocks 600 ns per write into preallocated blocks
+	 * (e1-lab-ram-ext4-1cpu). v669: 427: 460 */
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), "600ns", "ns", 0, 0,
 	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)" },
 	/* lab: `lab/costs lab/results/e6-lab-ram-ext4`: fs_write_begin
 	 * (ext4_da_write_begin, ext4_da_map_blocks) 2553 ns per 4 KiB write
