@@ -53,8 +53,9 @@ WBSIM_BEGIN_DECLS
  *	waking waiters); the end_io callback is charged nothing more. For
  *	writeback of large folios, per folio: the completion walks one bvec
  *	per folio and ends each folio's writeback once
- * @memcpy_bandwidth: bytes per second one CPU copies in a large memcpy
- *	(PMEM in block mode copies each bio at this rate)
+ * @memcpy_bandwidth: bytes per second one CPU copies in a large copy
+ *	with non-temporal stores (PMEM in block mode copies each bio so, at
+ *	this rate: memcpy_flushcache)
  * @uring_io_ns: fio's io_uring engine, buffered writes: the fio thread's
  *	work per write besides the write itself (its share of io_uring_enter,
  *	the SQE, reaping the CQE, fio's own per-I/O bookkeeping)

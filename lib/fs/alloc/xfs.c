@@ -149,6 +149,17 @@ static const struct wbsim_param xfs_options[] = {
 	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), "185ns", "ns", 0, 0,
 	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
 	  "buffer cache and searched) in the free-space btrees and the bmbt" },
+	/* A guess, kept because the idle lab agrees with its sum, not with its
+	 * name: xfs_map_blocks itself costs only 12-46 ns per extent lookup it
+	 * makes (lab/e1-sparse, lab/xfs-paths/summary.txt), and the kernel
+	 * looks up only where the writeback context's cached mapping does not
+	 * cover the block (xfs_imap_valid), yet the idle lab's XFS flusher
+	 * costs 2457 ns a page in xfs-paths-prealloc-lab-ram against the
+	 * model's 2611 with this charge per run and 1925 at 50 ns: the
+	 * kernel's other per-run work (ioend, bio, submission) there is above
+	 * bio_build_ns and blk_submit_rq_ns, which E2's single-page runs
+	 * measure. Loaded runs (lab/e1-sparse) show half the flusher CPU a page
+	 * (997 ns); issue 22 */
 	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
 	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
 	/* lab v1045 (`lab/costs --table`): xfs_buffered_write_iomap_begin
