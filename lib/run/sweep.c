@@ -20,6 +20,7 @@
 #include "core/arg-check.h"
 #include "scenario/config-private.h"
 #include "run/sweep.h"
+#include "run/sweep-results.h"
 #include "report/report.h"
 
 #define RANGE_SYNTAX "expected FIRST..LAST or FIRST..LAST:STEP with non-negative integers"
@@ -386,6 +387,9 @@ void wbsim_sweep_free(struct wbsim_sweep *sw)
 		g_ptr_array_unref(sw->overrides);
 	if (sw->groups)
 		g_array_unref(sw->groups);
+	wbsim_sweep_results_close(sw->results);
+	g_free(sw->results_path);
+	g_free(sw->header);
 	g_free(sw);
 }
 
