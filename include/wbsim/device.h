@@ -217,7 +217,10 @@ struct wbsim_device_ops {
  * wbsim_device_register() - add a model to the registry
  * @ops: the model; must stay valid for the life of the process
  * @error: WBSIM_ERROR_INVALID_ARGUMENT naming the missing hook, a wrong
- *	version, a bad parameter table or a name already registered
+ *	version, the first bad row of @ops->params ("device model 'NAME':
+ *	parameter table: row N: KEY: ...", the faults
+ *	wbsim_param_table_check() finds, with @ops->priv_size as the struct's
+ *	size) or a name already registered
  *
  * Thread safety: safe from any thread.
  * Return: TRUE on success.

@@ -126,6 +126,36 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field);
  * inode, none".
  */
 char *wbsim_param_describe(const struct wbsim_param *p);
+/**
+ * enum wbsim_param_table_rules - what a registry asks of its models' tables
+ * beyond the shape every table has
+ * @WBSIM_PARAM_RULE_DEFAULTS: every row has a default (no required rows)
+ * @WBSIM_PARAM_RULE_NUMBERS: no text rows (STRING, NAME, PATH): the
+ *	struct holds numbers only
+ */
+enum wbsim_param_table_rules {
+	WBSIM_PARAM_RULE_DEFAULTS = 1u << 0,
+	WBSIM_PARAM_RULE_NUMBERS = 1u << 1,
+};
+
+/**
+ * wbsim_param_table_check_as() - the one check of a parameter table
+ * @table: the rows, ending with a NULL name
+ * @struct_size: the size of the struct the table fills
+ * @rules: enum wbsim_param_table_rules
+ * @owner: the start of the message ("parameter table:", "device model
+ *	'NAME': parameter table:")
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT "OWNER row N: KEY: ..." naming the
+ *	first bad row and its fault (wbsim_param_table_check() lists them),
+ *	or a fault of @rules
+ *
+ * wbsim_param_table_check() is this with no rules; the registries
+ * (core/registry.h) run it on each model they are given.
+ * Return: TRUE, or FALSE with @error set.
+ */
+gboolean wbsim_param_table_check_as(const struct wbsim_param *table, size_t struct_size,
+				    unsigned int rules, const char *owner, GError **error);
+
 /* wbsim_param_where() - "FILE:LINE: " or "FILE: " or "" for messages. */
 char *wbsim_param_where(const char *file, unsigned int line);
 
