@@ -80,8 +80,9 @@ WBSIM_API gboolean wbsim_param_table_defaults(const struct wbsim_param *table, v
  *	string, or "auto" where the row's default is "auto"
  * @error: WBSIM_ERROR_UNKNOWN_KEY "parameter table: unknown key 'KEY':
  *	expected one of KEYS"; WBSIM_ERROR_INVALID_VALUE "parameter table:
- *	KEY: invalid value 'TEXT': expected ..." or "parameter table: KEY:
- *	value 'TEXT' out of range: expected A to B"
+ *	KEY = TEXT: [WHY: ]expected ..." (what the row takes, with its range:
+ *	the frame of a bad scenario value, "FILE:LINE: [SECTION] KEY = TEXT:
+ *	...")
  *
  * A string row's old value is freed (wbsim_param_table_clear() frees the
  * last).

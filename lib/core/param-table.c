@@ -43,7 +43,7 @@ static char *row_fault(const struct wbsim_param *table, const struct wbsim_param
 		return g_strdup_printf("%s: no default: expected one in every row", p->name);
 	if (!p->def)
 		return NULL;	/* a required row */
-	/* the default, parsed as a setting is ("default of KEY: invalid value ...") */
+	/* the default, parsed as a setting is ("default of KEY = TEXT: expected ...") */
 	scratch = g_malloc0(MAX(size, 1));
 	ok = wbsim_param_apply(p, scratch, p->def, "default of", NULL, 0, &error);
 	if (ok)

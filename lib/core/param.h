@@ -72,11 +72,22 @@ char *wbsim_format_time(uint64_t ns);
  */
 const char *wbsim_closest_name(const char *word, const char *const *names);
 /*
+ * wbsim_param_value_error() - the one message of a bad value, for the
+ * scenario's keys and a model's rows alike:
+ * "FILE:LINE: OWNER KEY = TEXT: REASON", @owner "[SECTION]" for a
+ * scenario key or "device model nvme:", "filesystem xfs:", "[cpu]",
+ * "parameter table:" for a model's row; @file NULL: no location, @line 0:
+ * the file alone ("--set: "); @reason wbsim_param_parse_row()'s
+ * "[WHY: ]expected ...".
+ */
+void wbsim_param_value_error(GError **error, gint code, const char *file,
+			     unsigned int line, const char *owner, const char *key,
+			     const char *text, const char *reason);
+/*
  * wbsim_param_apply() - parse @text (NULL: "") for table row @p and store
- * it in @base at @p->offset after the range check. Messages read
- * "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner such as
- * "device model nvme:", "filesystem xfs:" or "[cpu]"; @file NULL: no
- * location).
+ * it in @base at @p->offset: wbsim_param_parse_row(), and "auto" where
+ * the row's default is "auto". Messages are wbsim_param_value_error()'s
+ * (@owner such as "device model nvme:", "filesystem xfs:" or "[cpu]").
  */
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,

@@ -275,8 +275,8 @@ gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
 	}
 	a = axis_new(name, value, file, line, base_dir, &local);
 	if (!a) {
-		g_set_error(error, WBSIM_ERROR, local->code, "%s[sweep] %s = %s: %s",
-			    where, name, value, local->message);
+		wbsim_param_value_error(error, local->code, file, line, "[sweep]", name,
+					value, local->message);
 		return FALSE;
 	}
 	axis_free(a);
@@ -361,9 +361,8 @@ struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
 		/* checked when the line was read: this does not fail */
 		a = axis_new(sl->key, sl->value, sl->file, sl->line, sl->base_dir, &local);
 		if (!a) {
-			g_set_error(error, WBSIM_ERROR, local->code,
-				    "%s[sweep] %s = %s: %s", where, sl->key,
-				    sl->value, local->message);
+			wbsim_param_value_error(error, local->code, sl->file, sl->line,
+						"[sweep]", sl->key, sl->value, local->message);
 			wbsim_sweep_free(sw);
 			return NULL;
 		}
