@@ -9,7 +9,7 @@
 #ifndef WBSIM_CORE_PARAM_H
 #define WBSIM_CORE_PARAM_H
 
-#include <wbsim/device.h>
+#include <wbsim/param.h>
 
 /*
  * The unit parsers (the grammar: param.c and scenarios/README.md "Units").
