@@ -251,7 +251,7 @@ static void receive(struct coordinator *co, const MPI_Status *probe,
  */
 static gboolean coordinate(struct wbsim_sweep_cli *cli, int size, GError **error)
 {
-	struct coordinator co = { .cli = cli, .n = wbsim_sweep_n_points(cli->sw) };
+	struct coordinator co = { .cli = cli, .n = wbsim_sweep_info(cli->sw)->n_points };
 	GThread *local;
 	int stopped = 0;
 	gboolean local_done = FALSE;

@@ -95,13 +95,14 @@ wbsim_run_opts wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli)
 
 gboolean wbsim_sweep_cli_is_sweep(const struct wbsim_sweep_cli *cli)
 {
-	return wbsim_sweep_n_axes(cli->sw) || cli->repeat > 1 || cli->opt_results;
+	return wbsim_sweep_info(cli->sw)->sweep;
 }
 
 gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points,
 			      GError **error)
 {
 	char **args = cli->opt_args;
+	wbsim_sweep_opts opts = { 0 };
 
 	if (!args || !args[0]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
@@ -135,28 +136,21 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 
 	cli->path = wbsim_scenario_find(args[0]);
 	cli->name = args[0];
-	cli->sw = wbsim_sweep_load(cli->path, (const char *const *)cli->overrides->pdata,
-				   error);
-	for (size_t i = 0; cli->sw && cli->opt_sweeps && cli->opt_sweeps[i]; i++) {
-		if (!wbsim_sweep_add_option(cli->sw, cli->opt_sweeps[i], error))
-			g_clear_pointer(&cli->sw, wbsim_sweep_free);
-	}
+	opts.overrides = (const char *const *)cli->overrides->pdata;
+	opts.sweeps = (const char *const *)cli->opt_sweeps;
+	/* a sweep writes CSV unless --output-format says otherwise */
+	opts.format = cli->format_given ? cli->format : WBSIM_FORMAT_CSV;
+	opts.repeat = cli->repeat;
+	opts.no_wall_time = !cli->wall_time;
+	opts.results = cli->opt_results;
+	opts.no_point_check = !check_points;
+	cli->sw = wbsim_sweep_load(cli->path, &opts, error);
 	if (!cli->sw)
 		return FALSE;
 	cli->scn = wbsim_sweep_scenario(cli->sw);
-	if (!wbsim_sweep_cli_is_sweep(cli))
-		return TRUE;
-	if (!cli->format_given)
-		cli->format = WBSIM_FORMAT_CSV;
-	if (cli->format == WBSIM_FORMAT_JSON_PLUS) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--output-format json+: for one run (a sweep writes its points as json)");
-		return FALSE;
-	}
-	if (!wbsim_sweep_set_output(cli->sw, cli->format, cli->repeat, cli->wall_time, error))
-		return FALSE;
-	/* every point's values are checked before anything runs */
-	return !check_points || wbsim_sweep_check_points(cli->sw, error);
+	if (wbsim_sweep_cli_is_sweep(cli))
+		cli->format = opts.format;
+	return TRUE;
 }
 
 gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error)
@@ -351,29 +345,22 @@ void wbsim_sweep_cli_progress_clear(struct wbsim_sweep_cli *cli)
 gboolean wbsim_sweep_cli_start(struct wbsim_sweep_cli *cli, unsigned int n_slots,
 			       GError **error)
 {
-	size_t done = 0;
+	const struct wbsim_sweep_info *info = wbsim_sweep_info(cli->sw);
 
-	g_autofree char *header = NULL;
-
-	if (cli->opt_results) {
-		cli->results = wbsim_sweep_results_open(cli->sw, cli->opt_results, error);
-		if (!cli->results)
-			return FALSE;
-		done = wbsim_sweep_results_n_done(cli->results);
-	}
-	header = wbsim_sweep_header(cli->sw);
-	if (header && !wbsim_sweep_cli_emit(0, header, cli, error))
+	if (!wbsim_sweep_start(cli->sw, error))
+		return FALSE;
+	if (info->header && !wbsim_sweep_cli_emit(0, info->header, cli, error))
 		return FALSE;
 	if (cli->progress_stream)
-		cli->progress = progress_new(cli->progress_stream,
-					     wbsim_sweep_n_points(cli->sw), done, n_slots);
+		cli->progress = progress_new(cli->progress_stream, info->n_points,
+					     info->n_done, n_slots);
 	return TRUE;
 }
 
 const char *wbsim_sweep_cli_done_text(const struct wbsim_sweep_cli *cli,
 				      size_t point)
 {
-	return cli->results ? wbsim_sweep_results_text(cli->results, point) : NULL;
+	return wbsim_sweep_done_text(cli->sw, point);
 }
 
 char *wbsim_sweep_cli_point(const struct wbsim_sweep_cli *cli, size_t point,
@@ -400,7 +387,7 @@ gboolean wbsim_sweep_cli_finished(struct wbsim_sweep_cli *cli, size_t point,
 {
 	struct wbsim_sweep_progress *pg = cli->progress;
 
-	if (cli->results && !wbsim_sweep_results_add(cli->results, point, text, error))
+	if (!wbsim_sweep_record(cli->sw, point, text, error))
 		return FALSE;
 	if (pg) {
 		g_mutex_lock(&pg->lock);
@@ -445,7 +432,7 @@ static char *local_task(size_t point, void *arg, GError **error)
 gboolean wbsim_sweep_cli_run_local(struct wbsim_sweep_cli *cli, unsigned int jobs,
 				   GError **error)
 {
-	gboolean ok = wbsim_sweep_run_tasks(wbsim_sweep_n_points(cli->sw), jobs,
+	gboolean ok = wbsim_sweep_run_tasks(wbsim_sweep_info(cli->sw)->n_points, jobs,
 					    local_task, cli, wbsim_sweep_cli_emit,
 					    cli, error);
 
@@ -466,7 +453,6 @@ void wbsim_sweep_cli_clear(struct wbsim_sweep_cli *cli)
 	g_free(cli->path);
 	if (cli->overrides)
 		g_ptr_array_unref(cli->overrides);
-	wbsim_sweep_results_close(cli->results);
 	wbsim_sweep_free(cli->sw);
 	progress_free(cli->progress);
 	memset(cli, 0, sizeof(*cli));

@@ -46,7 +46,6 @@ struct wbsim_sweep_progress;
  * @name: the scenario's name in the reports (the argument as given)
  * @out: the output stream (stdout or --output)
  * @out_name: "standard output" or the --output file
- * @results: the --results file, or NULL
  * @progress_stream: where the progress line goes (the program sets it to
  *	stderr when that is a terminal, or with --progress), or NULL: quiet
  * @progress: the progress line, or NULL when quiet
@@ -75,7 +74,6 @@ struct wbsim_sweep_cli {
 	const char *name;
 	FILE *out;
 	const char *out_name;
-	wbsim_sweep_results *results;
 	FILE *progress_stream;
 	struct wbsim_sweep_progress *progress;
 };
@@ -137,7 +135,7 @@ gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error
  * the CSV header
  * @cli: the loaded options, output open
  * @n_slots: points computed at once in this process (progress slots)
- * @error: wbsim_sweep_results_open()'s, or a write error
+ * @error: wbsim_sweep_start()'s, or a write error
  *
  * Opens --results (reading the points it holds) and starts the progress
  * line on @cli->progress_stream if set.

@@ -6,9 +6,9 @@
  * registered by name; the built-ins (ideal, pmem, nvme, hdd, raid0) use the
  * same registry.
  *
- * This header is what a model needs: the ops table, its parameter table
- * type, the registry and the helpers of its hooks (wbsim/block.h has the
- * request queue_rq receives). The library makes the devices a scenario
+ * This header is what a model needs: the ops table, the registry and the
+ * helpers of its hooks (wbsim/param.h has the parameter table's row,
+ * wbsim/block.h the request queue_rq receives). The library makes the devices a scenario
  * names and runs the block layer in front of them; a program does not
  * make a device itself.
  *
@@ -67,114 +67,6 @@ enum wbsim_device_flags {
 	WBSIM_DEVICE_RAM_BACKED = 1u << 3,
 };
 
-/**
- * enum wbsim_param_type - the type and unit of a parameter, in the one
- * grammar of every scenario section (scenarios/README.md, "Units")
- * @WBSIM_PARAM_UINT: an unsigned integer (uint64_t), no unit
- * @WBSIM_PARAM_BOOL: 0/1, true/false, yes/no, on/off (gboolean)
- * @WBSIM_PARAM_SIZE: bytes (uint64_t); suffixes k, m, g, t, p, optionally
- *	with b, any case: powers of 1024 (fio's with kb_base=1024); no
- *	suffix: bytes; KiB-style IEC suffixes are refused
- * @WBSIM_PARAM_TIME: nanoseconds (uint64_t); units ns, us, ms, s, m, h, d;
- *	no unit is an error (but for 0)
- * @WBSIM_PARAM_RATE: bytes per second (uint64_t); a size, optionally
- *	followed by "/s"
- * @WBSIM_PARAM_DOUBLE: a number (double)
- * @WBSIM_PARAM_STRING: text (char *, owned by the struct the table fills)
- * @WBSIM_PARAM_PERCENT: a whole percentage 0..100, optionally followed by
- *	'%' (uint64_t), as the kernel's *_ratio sysctls
- * @WBSIM_PARAM_CENTISECS: a whole number of 1/100 s (uint64_t), as the
- *	kernel's *_centisecs sysctls keep them
- * @WBSIM_PARAM_ENUM: one of the row's @names (unsigned int: its index)
- * @WBSIM_PARAM_NAME: one of the names the row's @names_fn returns at the
- *	time (char *: the name; a registry's, such as the affinity policies)
- * @WBSIM_PARAM_PATH: a file name, relative to the directory of the file
- *	that sets it (char *: the resolved name)
- */
-enum wbsim_param_type {
-	WBSIM_PARAM_UINT,
-	WBSIM_PARAM_BOOL,
-	WBSIM_PARAM_SIZE,
-	WBSIM_PARAM_TIME,
-	WBSIM_PARAM_RATE,
-	WBSIM_PARAM_DOUBLE,
-	WBSIM_PARAM_STRING,
-	WBSIM_PARAM_PERCENT,
-	WBSIM_PARAM_CENTISECS,
-	WBSIM_PARAM_ENUM,
-	WBSIM_PARAM_NAME,
-	WBSIM_PARAM_PATH,
-};
-
-/**
- * struct wbsim_param - one entry of a parameter table: a device model's
- * option table, a filesystem model's options (struct wbsim_fs_ops), the
- * CPU cost table (lib/core/cpu-costs.c), the scenario keys
- * (lib/scenario/config.c); set through one lookup, parser and range check
- * (lib/core/param.c)
- * @name: the key
- * @type: type and unit
- * @offset: offsetof() the field in the struct the table fills (a model's
- *	private struct)
- * @def: default value as text (parsed like a setting); NULL: required (a
- *	device model's) or set elsewhere (the CPU costs); "auto": the value
- *	may also be "auto", stored as WBSIM_PARAM_AUTO, for the model to
- *	compute
- * @unit: what a count counts ("blocks", "requests"); NULL: the unit of
- *	@type (bytes, ns, bytes/s); "": none shown
- * @min: smallest accepted value in base units
- * @max: largest accepted value in base units; 0: no upper limit (and
- *	@min 0 too: no range check)
- * @help: one line: what it is
- * @section: the scenario section of a scenario key ("vm"); NULL in a
- *	model's table (the section is the model's)
- * @flags: enum wbsim_param_flags
- * @names: for ENUM, the names (NULL-terminated); for a number, words also
- *	accepted, stored as WBSIM_PARAM_SPECIAL(index) ("cpus", "auto")
- * @names_fn: for NAME, the names valid now (a new NULL-terminated array:
- *	g_strfreev() it)
- *
- * The table ends with an entry whose @name is NULL. A model's rows may be
- * written positionally up to @help: the members after it stay zero.
- */
-struct wbsim_param {
-	const char *name;
-	enum wbsim_param_type type;
-	size_t offset;
-	const char *def;
-	const char *unit;
-	double min, max;
-	const char *help;
-	const char *section;
-	unsigned int flags;
-	const char *const *names;
-	char **(*names_fn)(void);
-};
-
-/** WBSIM_PARAM_AUTO - stored for "auto" (a uint64_t row whose default is "auto"). */
-#define WBSIM_PARAM_AUTO UINT64_MAX
-
-/** WBSIM_PARAM_SPECIAL() - what the @i-th of a number row's @names stores. */
-#define WBSIM_PARAM_SPECIAL(i) (UINT64_MAX - (uint64_t)(i))
-
-/**
- * enum wbsim_param_flags - properties of a row (struct wbsim_param @flags)
- * @WBSIM_PARAM_REPEATABLE: the key may appear several times in a section;
- *	its lines are kept by the loader, not stored at @offset (and it
- *	cannot be swept)
- * @WBSIM_PARAM_NO_STORE: the row has no field (the loader handles it:
- *	[scenario] include, [events] at, [measure] extents)
- * @WBSIM_PARAM_NO_DUMP: not printed by --dump-config
- * @WBSIM_PARAM_ZERO_OR_RANGE: 0 is accepted besides @min..@max (0 =
- *	unset, as vm.dirty_bytes)
- */
-enum wbsim_param_flags {
-	WBSIM_PARAM_REPEATABLE = 1u << 0,
-	WBSIM_PARAM_NO_STORE = 1u << 1,
-	WBSIM_PARAM_NO_DUMP = 1u << 2,
-	WBSIM_PARAM_ZERO_OR_RANGE = 1u << 3,
-};
-
 /* 3: struct wbsim_param gained @section, @flags, @names and @names_fn */
 #define WBSIM_DEVICE_OPS_VERSION 3
 
@@ -217,7 +109,10 @@ struct wbsim_device_ops {
  * wbsim_device_register() - add a model to the registry
  * @ops: the model; must stay valid for the life of the process
  * @error: WBSIM_ERROR_INVALID_ARGUMENT naming the missing hook, a wrong
- *	version, a bad parameter table or a name already registered
+ *	version, the first bad row of @ops->params ("device model 'NAME':
+ *	parameter table: row N: KEY: ...", the faults
+ *	wbsim_param_table_check() finds, with @ops->priv_size as the struct's
+ *	size) or a name already registered
  *
  * Thread safety: safe from any thread.
  * Return: TRUE on success.

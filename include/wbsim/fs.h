@@ -48,7 +48,7 @@
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
-#include <wbsim/device.h>	/* struct wbsim_param */
+#include <wbsim/param.h>	/* struct wbsim_param */
 
 WBSIM_BEGIN_DECLS
 
@@ -218,7 +218,11 @@ struct wbsim_fs_ops {
  * wbsim_fs_register() - add a model to the registry
  * @ops: the model; must stay valid for the life of the process
  * @error: WBSIM_ERROR_INVALID_ARGUMENT on a wrong version, a missing
- *         mandatory hook, an option without a default, or a duplicate name
+ *         mandatory hook, the first bad row of @ops->options
+ *         ("filesystem model 'NAME': parameter table: row N: KEY: ...":
+ *         the faults wbsim_param_table_check() finds with
+ *         @ops->params_size as the struct's size, and a row without a
+ *         default or of a text type), or a duplicate name
  *
  * Return: TRUE on success.
  */

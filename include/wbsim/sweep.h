@@ -7,18 +7,20 @@
  * are independent simulations, so they may be computed in any order, in
  * threads or processes, and their texts written in point order.
  *
- *   g_autoptr(wbsim_sweep) sw = wbsim_sweep_load("s.ini", NULL, &error);
- *   wbsim_sweep_add_option(sw, "writeback.contexts=1..4", &error);
- *   wbsim_sweep_set_output(sw, WBSIM_FORMAT_CSV, 1, FALSE, &error);
- *   wbsim_sweep_check_points(sw, &error);
- *   header = wbsim_sweep_header(sw);
- *   for (size_t p = 0; p < wbsim_sweep_n_points(sw); p++)
+ *   const char *axes[] = { "writeback.contexts=1..4", NULL };
+ *   const wbsim_sweep_opts o = { .sweeps = axes, .format = WBSIM_FORMAT_CSV };
+ *   g_autoptr(wbsim_sweep) sw = wbsim_sweep_load("s.ini", &o, &error);
+ *   const struct wbsim_sweep_info *info = wbsim_sweep_info(sw);
+ *   fputs(info->header, out);
+ *   for (size_t p = 0; p < info->n_points; p++)
  *           row = wbsim_sweep_point_output(sw, p, NULL, &error);
  *
  * VALUES is "V1,V2,..." whose items are values or, for keys that are not
  * text or file names, integer ranges "FIRST..LAST" or "FIRST..LAST:STEP".
- * Thread safety: a sweep is set up in one thread; afterwards
- * wbsim_sweep_point_output() may run in several threads at once.
+ * Thread safety: a sweep is set up in one thread (wbsim_sweep_load(),
+ * wbsim_sweep_start()); afterwards wbsim_sweep_point_output(),
+ * wbsim_sweep_done_text() and wbsim_sweep_record() may run in several
+ * threads at once.
  */
 #ifndef WBSIM_SWEEP_H
 #define WBSIM_SWEEP_H
@@ -32,27 +34,67 @@
 
 WBSIM_BEGIN_DECLS
 
-/* The most runs of a point (wbsim_sweep_set_output()'s @repeat). */
+/* The most runs of a point (wbsim_sweep_opts.repeat). */
 #define WBSIM_SWEEP_MAX_REPEAT 1000
 
 /** typedef wbsim_sweep - a scenario and the keys swept over it (opaque) */
 typedef struct wbsim_sweep wbsim_sweep;
 
 /**
- * wbsim_sweep_load() - load a scenario and the sweep its [sweep] declares
+ * struct wbsim_sweep_opts - what to sweep and what each point's text is,
+ * all in one struct the caller fills (zero is the default of every member)
+ * @overrides: NULL-terminated "section.key=value" list (--set) applied to
+ *	every point before the point's values, or NULL
+ * @sweeps: NULL-terminated "section.key=VALUES" list (--sweep) after the
+ *	scenario's [sweep] lines: a key already swept gets the new values
+ *	where it stood, a new key becomes the last axis; or NULL
+ * @format: the layout of a point's text when the run is a sweep
+ *	(struct wbsim_sweep_info.sweep); WBSIM_FORMAT_JSON gives one JSON
+ *	line per point, WBSIM_FORMAT_TEXT the point's label then its report;
+ *	WBSIM_FORMAT_JSON_PLUS is for one run only
+ * @repeat: runs per point (0 or 1: one; K > 1: K seeds, the first the
+ *	point's own, and the mean, standard deviation and 95% confidence
+ *	interval of the headline figures)
+ * @no_wall_time: leave wall-clock figures out of the texts
+ * @results: a JSON Lines file of finished points (--results), opened by
+ *	wbsim_sweep_start(), or NULL
+ * @no_point_check: do not load every point in wbsim_sweep_load() (for a
+ *	program that only dumps the scenario); wbsim_sweep_info()'s header
+ *	then lacks the reporting groups' columns
+ * @reserved: zero (room for later options without a new ABI)
+ */
+typedef struct wbsim_sweep_opts {
+	const char *const *overrides;
+	const char *const *sweeps;
+	enum wbsim_format format;
+	unsigned int repeat;
+	gboolean no_wall_time;
+	const char *results;
+	gboolean no_point_check;
+	void *reserved[4];
+} wbsim_sweep_opts;
+
+/**
+ * wbsim_sweep_load() - load a scenario and the sweep it and @opts declare
  * @path: the scenario file
- * @overrides: NULL-terminated "section.key=value" list (--set) applied
- *	to every point before the point's values, or NULL
- * @error: wbsim_scenario_load()'s, or WBSIM_ERROR_INVALID_VALUE when
- *	the product has too many points
+ * @opts: options, or NULL for none (the scenario's own [sweep], one
+ *	run a point, text)
+ * @error: wbsim_scenario_load()'s; "--sweep: ..." naming a bad
+ *	@opts->sweeps item; WBSIM_ERROR_INVALID_VALUE when the product has
+ *	too many points, a job of a sweep writes fio logs (the files of one
+ *	run), @opts->repeat > 1 with run.seed swept, @opts->repeat is above
+ *	WBSIM_SWEEP_MAX_REPEAT or a sweep's @opts->format is
+ *	WBSIM_FORMAT_JSON_PLUS; the first bad point's error, "sweep point N/M
+ *	(KEY=VALUE ...): " then the loader's message
  *
- * A scenario without [sweep] is a sweep of one point.
+ * A scenario without [sweep] is a sweep of one point. Unless
+ * @opts->no_point_check, every point is loaded once, before anything runs.
  * Return: the sweep (wbsim_sweep_free() it), or NULL with @error set.
  */
-WBSIM_API wbsim_sweep *wbsim_sweep_load(const char *path, const char *const *overrides,
+WBSIM_API wbsim_sweep *wbsim_sweep_load(const char *path, const wbsim_sweep_opts *opts,
 					GError **error);
 
-/** wbsim_sweep_free() - free a sweep and its scenario (NULL is fine). */
+/** wbsim_sweep_free() - free a sweep, its scenario and its results file (NULL is fine). */
 WBSIM_API void wbsim_sweep_free(wbsim_sweep *sw);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_sweep, wbsim_sweep_free)
@@ -66,74 +108,59 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_sweep, wbsim_sweep_free)
 WBSIM_API const wbsim_scenario *wbsim_sweep_scenario(const wbsim_sweep *sw);
 
 /**
- * wbsim_sweep_add_option() - one --sweep KEY=VALUES option
+ * struct wbsim_sweep_info - the shape of a sweep
+ * @sweep: TRUE when the run is a sweep (swept keys, @repeat > 1 or a
+ *	results file): its points' texts are wbsim_sweep_point_output()'s;
+ *	FALSE: one plain run, of wbsim_sweep_scenario() with wbsim_run()
+ * @n_axes: swept keys
+ * @n_points: points: the product (1 for no axes)
+ * @n_done: points the results file held when wbsim_sweep_start() opened
+ *	it (0 without one)
+ * @header: the text before the first point: the CSV header row for a
+ *	sweep in WBSIM_FORMAT_CSV, else NULL
+ */
+struct wbsim_sweep_info {
+	gboolean sweep;
+	unsigned int n_axes;
+	size_t n_points;
+	size_t n_done;
+	const char *header;
+};
+
+/**
+ * wbsim_sweep_info() - the sweep's shape
  * @sw: the sweep
- * @assignment: "section.key=VALUES"
- * @error: "--sweep: ..." naming the key and values
  *
- * A key already swept gets the new values where it stood; a new key
- * becomes the last axis.
+ * Return: the figures, owned by @sw (n_done changes in wbsim_sweep_start()).
+ */
+WBSIM_API const struct wbsim_sweep_info *wbsim_sweep_info(const wbsim_sweep *sw);
+
+/**
+ * wbsim_sweep_start() - before the first point: open the results file
+ * @sw: the sweep
+ * @error: WBSIM_ERROR_IO; WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
+ *	when it holds another sweep (a different key, value, seed, format
+ *	or configuration) or a line that is not a point of this one
+ *
+ * Opens or creates wbsim_sweep_opts.results, whose first line names the
+ * sweep, and reads the points it holds (wbsim_sweep_done_text()). Without
+ * a results file there is nothing to do.
  * Return: TRUE, or FALSE with @error set.
  */
-WBSIM_API gboolean wbsim_sweep_add_option(wbsim_sweep *sw, const char *assignment,
-					  GError **error);
-
-/** wbsim_sweep_n_axes() - number of swept keys (0: a single run). */
-WBSIM_API guint wbsim_sweep_n_axes(const wbsim_sweep *sw);
-
-/** wbsim_sweep_n_points() - number of points: the product (1 for no axes). */
-WBSIM_API size_t wbsim_sweep_n_points(const wbsim_sweep *sw);
+WBSIM_API gboolean wbsim_sweep_start(wbsim_sweep *sw, GError **error);
 
 /**
- * wbsim_sweep_label() - a point's values as "KEY=VALUE KEY=VALUE"
+ * wbsim_sweep_done_text() - a point's text from the results file
  * @sw: the sweep
- * @point: 0 .. wbsim_sweep_n_points() - 1
+ * @point: the point
  *
- * Return: a new string.
+ * Return: the text an earlier run recorded (owned by @sw), or NULL.
  */
-WBSIM_API char *wbsim_sweep_label(const wbsim_sweep *sw, size_t point);
-
-/**
- * wbsim_sweep_set_output() - what each point's text is
- * @sw: the sweep
- * @format: the layout; WBSIM_FORMAT_JSON gives one JSON line per point,
- *	WBSIM_FORMAT_TEXT the point's label then its report
- * @repeat: runs per point (1: one; K > 1: K seeds, the first the point's
- *	own, and the mean, standard deviation and 95% confidence interval of
- *	the headline figures)
- * @include_wall: print wall-clock figures
- * @error: WBSIM_ERROR_INVALID_VALUE when a job writes fio logs (the files
- *	of one run), @repeat > 1 with run.seed swept, or @repeat is above
- *	WBSIM_SWEEP_MAX_REPEAT
- *
- * Return: TRUE, or FALSE with @error set.
- */
-WBSIM_API gboolean wbsim_sweep_set_output(wbsim_sweep *sw, enum wbsim_format format,
-					  unsigned int repeat, gboolean include_wall,
-					  GError **error);
-
-/**
- * wbsim_sweep_check_points() - load every point once, before anything runs
- * @sw: the sweep
- * @error: the first bad point's error, "sweep point N/M (KEY=VALUE ...): "
- *	then the loader's message
- *
- * Also finds the fio reporting groups of all points (the CSV's columns).
- * Return: TRUE when every point loads.
- */
-WBSIM_API gboolean wbsim_sweep_check_points(wbsim_sweep *sw, GError **error);
-
-/**
- * wbsim_sweep_header() - the text before the first point
- * @sw: the sweep, checked
- *
- * Return: the CSV header row for WBSIM_FORMAT_CSV, else NULL (g_free() it).
- */
-WBSIM_API char *wbsim_sweep_header(const wbsim_sweep *sw);
+WBSIM_API const char *wbsim_sweep_done_text(const wbsim_sweep *sw, size_t point);
 
 /**
  * wbsim_sweep_point_output() - simulate one point and make its text
- * @sw: the sweep, checked
+ * @sw: the sweep
  * @point: the point
  * @opts: run options (no trace, no fio logs), or NULL
  * @error: the point's error, prefixed "sweep point N/M (...): "; a failed
@@ -146,53 +173,19 @@ WBSIM_API char *wbsim_sweep_header(const wbsim_sweep *sw);
 WBSIM_API char *wbsim_sweep_point_output(const wbsim_sweep *sw, size_t point,
 					 const wbsim_run_opts *opts, GError **error);
 
-/* ------------------------------------------------------------------------ */
-/* Resumable sweeps                                                         */
-
 /**
- * typedef wbsim_sweep_results - a JSON Lines file of finished points
- * (sim-writeback --results), whose first line names the sweep (opaque)
- */
-typedef struct wbsim_sweep_results wbsim_sweep_results;
-
-/**
- * wbsim_sweep_results_open() - open or create a results file
- * @sw: the sweep, its output set
- * @path: the file
- * @error: WBSIM_ERROR_IO; WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
- *	when it holds another sweep (a different key, value, seed, format
- *	or configuration) or a line that is not a point of this one
- *
- * Return: the open file (wbsim_sweep_results_close() it), or NULL with
- * @error set.
- */
-WBSIM_API wbsim_sweep_results *wbsim_sweep_results_open(const wbsim_sweep *sw,
-							const char *path, GError **error);
-
-/** wbsim_sweep_results_text() - a point's stored text, or NULL. */
-WBSIM_API const char *wbsim_sweep_results_text(const wbsim_sweep_results *res,
-					       size_t point);
-
-/** wbsim_sweep_results_n_done() - points the file held when opened. */
-WBSIM_API size_t wbsim_sweep_results_n_done(const wbsim_sweep_results *res);
-
-/**
- * wbsim_sweep_results_add() - append a finished point, flushed at once
- * @res: the file
+ * wbsim_sweep_record() - a point is finished: append it to the results file
+ * @sw: the sweep
  * @point: the point
  * @text: its text
  * @error: WBSIM_ERROR_IO
  *
+ * The line is flushed at once; without a results file nothing is written.
  * Thread safety: safe.
  * Return: TRUE, or FALSE with @error set.
  */
-WBSIM_API gboolean wbsim_sweep_results_add(wbsim_sweep_results *res, size_t point,
-					   const char *text, GError **error);
-
-/** wbsim_sweep_results_close() - close and free @res (NULL is fine). */
-WBSIM_API void wbsim_sweep_results_close(wbsim_sweep_results *res);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_sweep_results, wbsim_sweep_results_close)
+WBSIM_API gboolean wbsim_sweep_record(wbsim_sweep *sw, size_t point, const char *text,
+				      GError **error);
 
 /* ------------------------------------------------------------------------ */
 /* Points in threads, texts in order                                        */

@@ -9,7 +9,7 @@
 #define WBSIM_CORE_CPU_COSTS_H
 
 #include <wbsim/cpu-costs.h>
-#include <wbsim/device.h>	/* struct wbsim_param */
+#include <wbsim/param.h>	/* struct wbsim_param */
 
 /**
  * wbsim_cpu_costs_default() - the default cost table

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * param-table.c - the public face of the parameter tables
- * (include/wbsim/param.h): a model's own checks and tests set its struct
- * through the same rows, grammar and messages (param.c) as the registries
- * do when a scenario names the model.
+ * param-table.c - the parameter tables as a whole: the one check of a
+ * table (the registries run it on every model they are given, and a model
+ * runs it in its own tests through include/wbsim/param.h), and the public
+ * face by which a model's own checks and tests set its struct through the
+ * same rows, grammar and messages (param.c) as the registries do when a
+ * scenario names the model.
  */
 #include <string.h>
 #include <wbsim/error.h>
@@ -15,11 +17,11 @@
 #define TABLE_OWNER "parameter table:"
 
 /*
- * The first fault of row @p of @table (filling @size bytes), "KEY: what",
- * or NULL.
+ * The first fault of row @p of @table (filling @size bytes, under @rules),
+ * "KEY: what", or NULL.
  */
 static char *row_fault(const struct wbsim_param *table, const struct wbsim_param *p,
-		       size_t size)
+		       size_t size, unsigned int rules)
 {
 	g_autofree void *scratch = NULL;
 	g_autoptr(GError) error = NULL;
@@ -35,9 +37,13 @@ static char *row_fault(const struct wbsim_param *table, const struct wbsim_param
 		return g_strdup_printf("%s: no help text", p->name);
 	if (p->max > 0 && p->min > p->max)
 		return g_strdup_printf("%s: minimum %g above maximum %g", p->name, p->min, p->max);
+	if ((rules & WBSIM_PARAM_RULE_NUMBERS) && wbsim_param_is_text(p->type))
+		return g_strdup_printf("%s: a text row: expected numbers only", p->name);
+	if ((rules & WBSIM_PARAM_RULE_DEFAULTS) && !p->def)
+		return g_strdup_printf("%s: no default: expected one in every row", p->name);
 	if (!p->def)
 		return NULL;	/* a required row */
-	/* the default, parsed as a setting is ("default of KEY: invalid value ...") */
+	/* the default, parsed as a setting is ("default of KEY = TEXT: expected ...") */
 	scratch = g_malloc0(MAX(size, 1));
 	ok = wbsim_param_apply(p, scratch, p->def, "default of", NULL, 0, &error);
 	if (ok)
@@ -45,20 +51,26 @@ static char *row_fault(const struct wbsim_param *table, const struct wbsim_param
 	return ok ? NULL : g_strdup(error->message);
 }
 
-gboolean wbsim_param_table_check(const struct wbsim_param *table, size_t struct_size,
-				 GError **error)
+gboolean wbsim_param_table_check_as(const struct wbsim_param *table, size_t struct_size,
+				    unsigned int rules, const char *owner, GError **error)
 {
-	wbsim_check_arg(table != NULL, FALSE, error);
 	for (const struct wbsim_param *p = table; p->name; p++) {
-		g_autofree char *fault = row_fault(table, p, struct_size);
+		g_autofree char *fault = row_fault(table, p, struct_size, rules);
 
 		if (fault) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    TABLE_OWNER " row %td: %s", p - table, fault);
+				    "%s row %td: %s", owner, p - table, fault);
 			return FALSE;
 		}
 	}
 	return TRUE;
+}
+
+gboolean wbsim_param_table_check(const struct wbsim_param *table, size_t struct_size,
+				 GError **error)
+{
+	wbsim_check_arg(table != NULL, FALSE, error);
+	return wbsim_param_table_check_as(table, struct_size, 0, TABLE_OWNER, error);
 }
 
 gboolean wbsim_param_table_defaults(const struct wbsim_param *table, void *base,

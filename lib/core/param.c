@@ -325,22 +325,6 @@ gboolean wbsim_param_parse(enum wbsim_param_type type, const char *text,
 	return FALSE;
 }
 
-/*
- * Bound @v of row @p as text, in the unit of its type ("4096B"); a count
- * also with its unit when @unit ("65536 requests").
- */
-static char *format_bound(const struct wbsim_param *p, double v, gboolean unit)
-{
-	uint64_t u = (uint64_t)v;
-	g_autofree char *num = p->type == WBSIM_PARAM_DOUBLE ?
-		wbsim_param_format_value(p->type, &v) :
-		wbsim_param_format_value(p->type, &u);
-
-	if (unit && p->unit && (p->type == WBSIM_PARAM_UINT || p->type == WBSIM_PARAM_DOUBLE))
-		return g_strdup_printf("%s %s", num, p->unit);
-	return g_steal_pointer(&num);
-}
-
 /* Whether row @p has a default of "auto" and @text is "auto". */
 static gboolean is_auto(const struct wbsim_param *p, const char *text)
 {
@@ -349,79 +333,34 @@ static gboolean is_auto(const struct wbsim_param *p, const char *text)
 	       wbsim_param_field_size(p->type) == sizeof(uint64_t);
 }
 
+void wbsim_param_value_error(GError **error, gint code, const char *file,
+			     unsigned int line, const char *owner, const char *key,
+			     const char *text, const char *reason)
+{
+	g_autofree char *where = wbsim_param_where(file, line);
+
+	g_set_error(error, WBSIM_ERROR, code, "%s%s %s = %s: %s", where, owner, key,
+		    text, reason);
+}
+
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,
 			   const char *file, unsigned int line, GError **error)
 {
-	g_autofree char *where = wbsim_param_where(file, line);
-	void *field = (char *)base + p->offset;
-	const char *why;
-	union {
-		uint64_t u;
-		gboolean b;
-		double d;
-		char *str;
-	} tmp = { 0 };
-	double v;
+	g_autoptr(GError) local = NULL;
 
 	if (!text)
 		text = "";
-	if (p->type == WBSIM_PARAM_STRING) {
-		g_free(*(char **)field);
-		*(char **)field = g_strdup(text);
-		return TRUE;
-	}
 	if (is_auto(p, text)) {
-		*(uint64_t *)field = WBSIM_PARAM_AUTO;
+		*(uint64_t *)((char *)base + p->offset) = WBSIM_PARAM_AUTO;
 		return TRUE;
 	}
-	if (p->names || (p->flags & WBSIM_PARAM_ZERO_OR_RANGE) ||
-	    wbsim_param_needs_row(p->type)) {
-		/* what only the row says: its words, zero, its names */
-		g_autoptr(GError) local = NULL;
-
-		if (wbsim_param_parse_row(p, text, NULL, field, &local))
-			return TRUE;
-		g_set_error(error, WBSIM_ERROR, local->code,
-			    "%s%s %s: invalid value '%s': %s",
-			    where, owner, p->name, text, local->message);
-		return FALSE;
-	}
-	if (!wbsim_param_parse_value(p->type, text, &tmp, &why)) {
-		g_autofree char *explained = wbsim_param_explain(p->type, why);
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s%s %s: invalid value '%s': %s",
-			    where, owner, p->name, text, explained);
-		return FALSE;
-	}
-	v = wbsim_param_as_double(p->type, &tmp);
-	if (v < p->min || (p->max > 0 && v > p->max)) {
-		g_autofree char *lo = format_bound(p, p->min, p->max <= 0);
-		g_autofree char *hi = p->max > 0 ? format_bound(p, p->max, TRUE) : NULL;
-
-		if (hi)
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s%s %s: value '%s' out of range: expected %s to %s",
-				    where, owner, p->name, text, lo, hi);
-		else
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s%s %s: value '%s' out of range: expected at least %s",
-				    where, owner, p->name, text, lo);
-		return FALSE;
-	}
-	switch (p->type) {
-	case WBSIM_PARAM_BOOL:
-		*(gboolean *)field = tmp.b;
-		break;
-	case WBSIM_PARAM_DOUBLE:
-		*(double *)field = tmp.d;
-		break;
-	default:
-		*(uint64_t *)field = tmp.u;
-		break;
-	}
-	return TRUE;
+	/* the row's words, zero, names and range, as a scenario key's */
+	if (wbsim_param_parse_row(p, text, NULL, (char *)base + p->offset, &local))
+		return TRUE;
+	wbsim_param_value_error(error, local->code, file, line, owner, p->name, text,
+				local->message);
+	return FALSE;
 }
 
 const struct wbsim_param *wbsim_param_find(const struct wbsim_param *table,

@@ -9,7 +9,7 @@
 #ifndef WBSIM_CORE_PARAM_H
 #define WBSIM_CORE_PARAM_H
 
-#include <wbsim/device.h>
+#include <wbsim/param.h>
 
 /*
  * The unit parsers (the grammar: param.c and scenarios/README.md "Units").
@@ -72,11 +72,22 @@ char *wbsim_format_time(uint64_t ns);
  */
 const char *wbsim_closest_name(const char *word, const char *const *names);
 /*
+ * wbsim_param_value_error() - the one message of a bad value, for the
+ * scenario's keys and a model's rows alike:
+ * "FILE:LINE: OWNER KEY = TEXT: REASON", @owner "[SECTION]" for a
+ * scenario key or "device model nvme:", "filesystem xfs:", "[cpu]",
+ * "parameter table:" for a model's row; @file NULL: no location, @line 0:
+ * the file alone ("--set: "); @reason wbsim_param_parse_row()'s
+ * "[WHY: ]expected ...".
+ */
+void wbsim_param_value_error(GError **error, gint code, const char *file,
+			     unsigned int line, const char *owner, const char *key,
+			     const char *text, const char *reason);
+/*
  * wbsim_param_apply() - parse @text (NULL: "") for table row @p and store
- * it in @base at @p->offset after the range check. Messages read
- * "FILE:LINE: OWNER KEY: invalid value 'TEXT': ..." (@owner such as
- * "device model nvme:", "filesystem xfs:" or "[cpu]"; @file NULL: no
- * location).
+ * it in @base at @p->offset: wbsim_param_parse_row(), and "auto" where
+ * the row's default is "auto". Messages are wbsim_param_value_error()'s
+ * (@owner such as "device model nvme:", "filesystem xfs:" or "[cpu]").
  */
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,
@@ -126,6 +137,36 @@ char *wbsim_param_format_value(enum wbsim_param_type type, const void *field);
  * inode, none".
  */
 char *wbsim_param_describe(const struct wbsim_param *p);
+/**
+ * enum wbsim_param_table_rules - what a registry asks of its models' tables
+ * beyond the shape every table has
+ * @WBSIM_PARAM_RULE_DEFAULTS: every row has a default (no required rows)
+ * @WBSIM_PARAM_RULE_NUMBERS: no text rows (STRING, NAME, PATH): the
+ *	struct holds numbers only
+ */
+enum wbsim_param_table_rules {
+	WBSIM_PARAM_RULE_DEFAULTS = 1u << 0,
+	WBSIM_PARAM_RULE_NUMBERS = 1u << 1,
+};
+
+/**
+ * wbsim_param_table_check_as() - the one check of a parameter table
+ * @table: the rows, ending with a NULL name
+ * @struct_size: the size of the struct the table fills
+ * @rules: enum wbsim_param_table_rules
+ * @owner: the start of the message ("parameter table:", "device model
+ *	'NAME': parameter table:")
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT "OWNER row N: KEY: ..." naming the
+ *	first bad row and its fault (wbsim_param_table_check() lists them),
+ *	or a fault of @rules
+ *
+ * wbsim_param_table_check() is this with no rules; the registries
+ * (core/registry.h) run it on each model they are given.
+ * Return: TRUE, or FALSE with @error set.
+ */
+gboolean wbsim_param_table_check_as(const struct wbsim_param *table, size_t struct_size,
+				    unsigned int rules, const char *owner, GError **error);
+
 /* wbsim_param_where() - "FILE:LINE: " or "FILE: " or "" for messages. */
 char *wbsim_param_where(const char *file, unsigned int line);
 

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include <wbsim/error.h>
+#include "core/param.h"
 #include "core/registry.h"
 
 static const char *name_of(const struct wbsim_registry *r, const void *ops)
@@ -29,10 +30,30 @@ static const void *find_locked(const struct wbsim_registry *r, const char *name)
 	return NULL;
 }
 
+/* The parameter table of @ops, if the registry's ops have one. */
+static gboolean check_params(const struct wbsim_registry *r, const void *ops,
+			     GError **error)
+{
+	const struct wbsim_param *table;
+	size_t size;
+	g_autofree char *owner = NULL;
+
+	if (!r->has_params)
+		return TRUE;
+	table = *(const struct wbsim_param *const *)((const char *)ops + r->params_offset);
+	size = *(const size_t *)((const char *)ops + r->size_offset);
+	if (!table)
+		return TRUE;
+	owner = g_strdup_printf("%s '%s': parameter table:", r->what, name_of(r, ops));
+	return wbsim_param_table_check_as(table, size, r->param_rules, owner, error);
+}
+
 gboolean wbsim_registry_add(struct wbsim_registry *r, const void *ops, GError **error)
 {
 	gboolean ok = FALSE;
 
+	if (!check_params(r, ops, error))
+		return FALSE;
 	g_mutex_lock(&r->lock);
 	init_locked(r);
 	if (find_locked(r, name_of(r, ops))) {

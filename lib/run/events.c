@@ -81,7 +81,7 @@ static gboolean cgroup_limit(const char *word, struct wbsim_cgroup_event *cg, GE
 {
 	const char *eq = strchr(word, '=');
 	g_autofree char *key = NULL;
-	g_autoptr(GError) local = NULL;
+	const char *why;
 	uint64_t v;
 	bool is_max;
 
@@ -104,13 +104,11 @@ static gboolean cgroup_limit(const char *word, struct wbsim_cgroup_event *cg, GE
 	}
 	if (strcmp(eq + 1, "max") == 0) {
 		v = UINT64_MAX;
-	} else if (!wbsim_param_parse(WBSIM_PARAM_SIZE, eq + 1, &v, &local)) {
-		const char *why = local->message;
-
-		if (g_str_has_prefix(why, "expected "))
-			why += strlen("expected ");
+	} else if (!wbsim_param_parse_value(WBSIM_PARAM_SIZE, eq + 1, &v, &why)) {
+		/* the size grammar's reason ("an IEC suffix, ..."), then the choice */
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s=%s: expected max or %s", key, eq + 1, why);
+			    "%s=%s: %s%sexpected max or %s", key, eq + 1, why, *why ? ": " : "",
+			    wbsim_param_expected(WBSIM_PARAM_SIZE));
 		return FALSE;
 	} else if (v < CGROUP_PAGE) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
@@ -195,11 +193,17 @@ fail:
 }
 
 
+/* N of contexts N: a count in the one grammar (core/param.c), as [writeback] contexts */
+static const struct wbsim_param contexts_row = {
+	"contexts", WBSIM_PARAM_UINT, 0, NULL, "contexts", 1, 1024,
+	"writeback contexts after the change",
+};
+
 /* contexts N [quiesce|freeze] */
 static gboolean contexts_args(const char *args, unsigned int *nr, gboolean *freeze)
 {
 	g_auto(GStrv) parts = g_strsplit_set(args, " \t", -1);
-	guint64 n;
+	uint64_t n = 0;
 	guint i = 0, words = 0;
 	const char *w[2] = { NULL, NULL };
 
@@ -210,7 +214,7 @@ static gboolean contexts_args(const char *args, unsigned int *nr, gboolean *free
 			return FALSE;
 		w[words++] = parts[i];
 	}
-	if (!words || !g_ascii_string_to_unsigned(w[0], 10, 1, 1024, &n, NULL))
+	if (!words || !wbsim_param_parse_row(&contexts_row, w[0], NULL, &n, NULL))
 		return FALSE;
 	*nr = (unsigned int)n;
 	*freeze = FALSE;

@@ -17,38 +17,6 @@
 #include "run/sweep-stats.h"
 #include "report/report.h"
 
-wbsim_sweep *wbsim_sweep_load(const char *path, const char *const *overrides, GError **error)
-{
-	struct wbsim_scenario *scn;
-	struct wbsim_sweep *sw;
-
-	wbsim_check_arg(path != NULL, NULL, error);
-	scn = wbsim_scenario_load(path, overrides, error);
-	if (!scn)
-		return NULL;
-	sw = wbsim_sweep_new(wbsim_scenario_config(scn), error);
-	if (!sw) {
-		wbsim_scenario_free(scn);
-		return NULL;
-	}
-	sw->scn = scn;
-	sw->path = g_strdup(path);
-	sw->overrides = g_ptr_array_new_with_free_func(g_free);
-	for (size_t i = 0; overrides && overrides[i]; i++)
-		g_ptr_array_add(sw->overrides, g_strdup(overrides[i]));
-	g_ptr_array_add(sw->overrides, NULL);
-	sw->format = WBSIM_SWEEP_TEXT;
-	sw->repeat = 1;
-	sw->include_wall = TRUE;
-	return sw;
-}
-
-const wbsim_scenario *wbsim_sweep_scenario(const wbsim_sweep *sw)
-{
-	g_return_val_if_fail(sw != NULL, NULL);
-	return sw->scn;
-}
-
 /* The axis sweeping [run] seed, if any. */
 static gboolean seed_swept(const struct wbsim_sweep *sw)
 {
@@ -83,11 +51,16 @@ static gboolean no_job_logs(const struct wbsim_scenario *scn, GError **error)
 	return TRUE;
 }
 
-gboolean wbsim_sweep_set_output(wbsim_sweep *sw, enum wbsim_format format,
-				unsigned int repeat, gboolean include_wall, GError **error)
+/* wbsim_sweep_opts.format and .repeat for a sweep: the layout of its texts */
+static gboolean set_output(struct wbsim_sweep *sw, enum wbsim_format format,
+			   unsigned int repeat, gboolean include_wall, GError **error)
 {
-	wbsim_check_arg(sw != NULL && sw->scn != NULL, FALSE, error);
-	if (repeat < 1 || repeat > WBSIM_SWEEP_MAX_REPEAT) {
+	if (format == WBSIM_FORMAT_JSON_PLUS) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--output-format json+: for one run (a sweep writes its points as json)");
+		return FALSE;
+	}
+	if (repeat > WBSIM_SWEEP_MAX_REPEAT) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "repeat %u: expected an integer from 1 to %d", repeat,
 			    WBSIM_SWEEP_MAX_REPEAT);
@@ -103,28 +76,86 @@ gboolean wbsim_sweep_set_output(wbsim_sweep *sw, enum wbsim_format format,
 	}
 	sw->format = format == WBSIM_FORMAT_CSV ? WBSIM_SWEEP_CSV :
 		     format == WBSIM_FORMAT_TEXT ? WBSIM_SWEEP_TEXT : WBSIM_SWEEP_JSON;
-	sw->json_plus = format == WBSIM_FORMAT_JSON_PLUS;
 	sw->repeat = repeat;
 	sw->include_wall = include_wall;
 	return TRUE;
 }
 
-gboolean wbsim_sweep_check_points(wbsim_sweep *sw, GError **error)
+/* The reserved members are zero (a later version may give them meaning). */
+static gboolean reserved_zero(const wbsim_sweep_opts *o)
 {
-	wbsim_check_arg(sw != NULL && sw->scn != NULL, FALSE, error);
-	if (sw->groups)
-		g_clear_pointer(&sw->groups, g_array_unref);
-	return wbsim_sweep_check(sw, sw->path, (const char *const *)sw->overrides->pdata,
-				 &sw->groups, error);
+	for (size_t i = 0; i < G_N_ELEMENTS(o->reserved); i++) {
+		if (o->reserved[i])
+			return FALSE;
+	}
+	return TRUE;
 }
 
-char *wbsim_sweep_header(const wbsim_sweep *sw)
+wbsim_sweep *wbsim_sweep_load(const char *path, const wbsim_sweep_opts *opts,
+			      GError **error)
+{
+	static const wbsim_sweep_opts none = { 0 };
+	const wbsim_sweep_opts *o = opts ? opts : &none;
+	struct wbsim_scenario *scn;
+	struct wbsim_sweep *sw;
+	unsigned int repeat = MAX(o->repeat, 1u);
+
+	wbsim_check_arg(path != NULL, NULL, error);
+	wbsim_check_arg(reserved_zero(o), NULL, error);
+	scn = wbsim_scenario_load(path, o->overrides, error);
+	if (!scn)
+		return NULL;
+	sw = wbsim_sweep_new(wbsim_scenario_config(scn), error);
+	if (!sw) {
+		wbsim_scenario_free(scn);
+		return NULL;
+	}
+	sw->scn = scn;
+	sw->path = g_strdup(path);
+	sw->overrides = g_ptr_array_new_with_free_func(g_free);
+	for (size_t i = 0; o->overrides && o->overrides[i]; i++)
+		g_ptr_array_add(sw->overrides, g_strdup(o->overrides[i]));
+	g_ptr_array_add(sw->overrides, NULL);
+	sw->format = WBSIM_SWEEP_TEXT;
+	sw->repeat = 1;
+	sw->include_wall = TRUE;
+	sw->results_path = g_strdup(o->results);
+	for (size_t i = 0; o->sweeps && o->sweeps[i]; i++) {
+		if (!wbsim_sweep_add_option(sw, o->sweeps[i], error))
+			goto fail;
+	}
+	sw->info.n_axes = wbsim_sweep_n_axes(sw);
+	sw->info.n_points = wbsim_sweep_n_points(sw);
+	sw->info.sweep = sw->info.n_axes || repeat > 1 || o->results;
+	if (!sw->info.sweep)
+		return sw;
+	if (!set_output(sw, o->format, repeat, !o->no_wall_time, error))
+		goto fail;
+	/* every point's values are checked before anything runs */
+	if (!o->no_point_check &&
+	    !wbsim_sweep_check(sw, sw->path, (const char *const *)sw->overrides->pdata,
+			       &sw->groups, error))
+		goto fail;
+	if (sw->format == WBSIM_SWEEP_CSV)
+		sw->header = sw->repeat > 1 ? wbsim_sweep_repeat_csv_header(sw)
+					    : wbsim_sweep_csv_header(sw, sw->groups);
+	sw->info.header = sw->header;
+	return sw;
+fail:
+	wbsim_sweep_free(sw);
+	return NULL;
+}
+
+const wbsim_scenario *wbsim_sweep_scenario(const wbsim_sweep *sw)
 {
 	g_return_val_if_fail(sw != NULL, NULL);
-	if (sw->format != WBSIM_SWEEP_CSV)
-		return NULL;
-	return sw->repeat > 1 ? wbsim_sweep_repeat_csv_header(sw)
-			      : wbsim_sweep_csv_header(sw, sw->groups);
+	return sw->scn;
+}
+
+const struct wbsim_sweep_info *wbsim_sweep_info(const wbsim_sweep *sw)
+{
+	g_return_val_if_fail(sw != NULL, NULL);
+	return &sw->info;
 }
 
 /* A point's text from its one run. */
@@ -274,12 +305,30 @@ static char *results_identity(const struct wbsim_sweep *sw)
 	return json_to_string(root, FALSE);
 }
 
-wbsim_sweep_results *wbsim_sweep_results_open(const wbsim_sweep *sw, const char *path,
-					      GError **error)
+gboolean wbsim_sweep_start(wbsim_sweep *sw, GError **error)
 {
 	g_autofree char *identity = NULL;
 
-	wbsim_check_arg(sw != NULL && sw->scn != NULL && path != NULL, NULL, error);
+	wbsim_check_arg(sw != NULL && sw->scn != NULL && sw->results == NULL, FALSE, error);
+	if (!sw->results_path)
+		return TRUE;
 	identity = results_identity(sw);
-	return wbsim_sweep_results_open_as(path, identity, sw, error);
+	sw->results = wbsim_sweep_results_open_as(sw->results_path, identity, sw, error);
+	if (!sw->results)
+		return FALSE;
+	sw->info.n_done = wbsim_sweep_results_n_done(sw->results);
+	return TRUE;
+}
+
+const char *wbsim_sweep_done_text(const wbsim_sweep *sw, size_t point)
+{
+	g_return_val_if_fail(sw != NULL, NULL);
+	return sw->results ? wbsim_sweep_results_text(sw->results, point) : NULL;
+}
+
+gboolean wbsim_sweep_record(wbsim_sweep *sw, size_t point, const char *text,
+			    GError **error)
+{
+	wbsim_check_arg(sw != NULL && text != NULL && point < sw->info.n_points, FALSE, error);
+	return !sw->results || wbsim_sweep_results_add(sw->results, point, text, error);
 }

@@ -23,7 +23,7 @@ struct wbsim_sweep_results;
 
 /**
  * wbsim_sweep_results_open_as() - open (or create) a results file
- * (the public wbsim_sweep_results_open() makes @identity from the sweep)
+ * (wbsim_sweep_start() makes @identity from the sweep)
  * @path: the file
  * @identity: a one-line JSON object naming the sweep (scenario, keys and
  *	values, seed, ...); an existing file must start with the same line
@@ -40,6 +40,27 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 							const struct wbsim_sweep *sw,
 							GError **error);
 
-/* The rest (text, n_done, add, close) is public: include/wbsim/sweep.h. */
+/* wbsim_sweep_results_text() - a point's stored text, or NULL. */
+const char *wbsim_sweep_results_text(const struct wbsim_sweep_results *res,
+				     size_t point);
+
+/* wbsim_sweep_results_n_done() - points the file held when opened. */
+size_t wbsim_sweep_results_n_done(const struct wbsim_sweep_results *res);
+
+/**
+ * wbsim_sweep_results_add() - append a finished point, flushed at once
+ * @res: the file
+ * @point: the point
+ * @text: its text
+ * @error: WBSIM_ERROR_IO
+ *
+ * Thread safety: safe.
+ * Return: TRUE, or FALSE with @error set.
+ */
+gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
+				 const char *text, GError **error);
+
+/* wbsim_sweep_results_close() - close and free @res (NULL is fine). */
+void wbsim_sweep_results_close(struct wbsim_sweep_results *res);
 
 #endif /* WBSIM_RUN_SWEEP_RESULTS_H */

@@ -20,6 +20,7 @@
 #include "core/arg-check.h"
 #include "scenario/config-private.h"
 #include "run/sweep.h"
+#include "run/sweep-results.h"
 #include "report/report.h"
 
 #define RANGE_SYNTAX "expected FIRST..LAST or FIRST..LAST:STEP with non-negative integers"
@@ -274,8 +275,8 @@ gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
 	}
 	a = axis_new(name, value, file, line, base_dir, &local);
 	if (!a) {
-		g_set_error(error, WBSIM_ERROR, local->code, "%s[sweep] %s = %s: %s",
-			    where, name, value, local->message);
+		wbsim_param_value_error(error, local->code, file, line, "[sweep]", name,
+					value, local->message);
 		return FALSE;
 	}
 	axis_free(a);
@@ -360,9 +361,8 @@ struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
 		/* checked when the line was read: this does not fail */
 		a = axis_new(sl->key, sl->value, sl->file, sl->line, sl->base_dir, &local);
 		if (!a) {
-			g_set_error(error, WBSIM_ERROR, local->code,
-				    "%s[sweep] %s = %s: %s", where, sl->key,
-				    sl->value, local->message);
+			wbsim_param_value_error(error, local->code, sl->file, sl->line,
+						"[sweep]", sl->key, sl->value, local->message);
 			wbsim_sweep_free(sw);
 			return NULL;
 		}
@@ -386,6 +386,9 @@ void wbsim_sweep_free(struct wbsim_sweep *sw)
 		g_ptr_array_unref(sw->overrides);
 	if (sw->groups)
 		g_array_unref(sw->groups);
+	wbsim_sweep_results_close(sw->results);
+	g_free(sw->results_path);
+	g_free(sw->header);
 	g_free(sw);
 }
 

@@ -69,12 +69,43 @@ struct wbsim_sweep {
 	struct wbsim_scenario *scn;
 	char *path;
 	GPtrArray *overrides;	/* char *, NULL-terminated */
-	GArray *groups;		/* guint, wbsim_sweep_check_points() */
+	GArray *groups;		/* guint, from wbsim_sweep_check() */
 	enum wbsim_sweep_format format;
-	gboolean json_plus;
 	unsigned int repeat;
 	gboolean include_wall;
+	char *results_path;	/* wbsim_sweep_opts.results */
+	struct wbsim_sweep_results *results;	/* wbsim_sweep_start() */
+	char *header;
+	struct wbsim_sweep_info info;
 };
+
+/* wbsim_sweep_n_axes() - number of swept keys (0: a single run). */
+guint wbsim_sweep_n_axes(const struct wbsim_sweep *sw);
+
+/* wbsim_sweep_n_points() - number of points: the product (1 for no axes). */
+size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw);
+
+/**
+ * wbsim_sweep_label() - a point's values as "KEY=VALUE KEY=VALUE"
+ * @sw: the sweep
+ * @point: 0 .. wbsim_sweep_n_points() - 1
+ *
+ * Return: a new string.
+ */
+char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
+
+/**
+ * wbsim_sweep_add_option() - one --sweep KEY=VALUES option
+ * @sw: the sweep
+ * @assignment: "section.key=VALUES"
+ * @error: "--sweep: ..." naming the key and values
+ *
+ * A key already swept gets the new values where it stood; a new key
+ * becomes the last axis.
+ * Return: TRUE, or FALSE with @error set.
+ */
+gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
+				GError **error);
 
 /**
  * wbsim_sweep_parse_values() - expand a VALUES text

@@ -406,9 +406,8 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 
 		if (!wbsim_config_parse_event(value, ev, &local)) {
 			wbsim_config_event_free(ev);
-			g_set_error(error, WBSIM_ERROR, local->code,
-				    "%s[%s] %s = %s: %s", where, section, key,
-				    value, local->message);
+			wbsim_param_value_error(error, local->code, file, line, "[events]",
+						key, value, local->message);
 			return FALSE;
 		}
 		ev->file = g_strdup(file);
@@ -421,9 +420,8 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 
 		if (!wbsim_config_parse_moment(value, cfg->measure_extents, mo, &local)) {
 			wbsim_config_moment_free(mo);
-			g_set_error(error, WBSIM_ERROR, local->code,
-				    "%s[%s] %s = %s: %s", where, section, key,
-				    value, local->message);
+			wbsim_param_value_error(error, local->code, file, line, "[measure]",
+						key, value, local->message);
 			return FALSE;
 		}
 		mo->file = g_strdup(file);
@@ -448,9 +446,10 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 	}
 	if (!wbsim_param_parse_row(k, value, base_dir,
 				   (char *)cfg + k->offset, &local)) {
-		g_set_error(error, WBSIM_ERROR, local->code,
-			    "%s[%s] %s = %s: %s", where, section, key, value,
-			    local->message);
+		g_autofree char *owner = g_strdup_printf("[%s]", section);
+
+		wbsim_param_value_error(error, local->code, file, line, owner, key,
+					value, local->message);
 		return FALSE;
 	}
 	g_free(origin->file);
@@ -588,20 +587,22 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 		return FALSE;
 	if (cfg->memmap && (cfg->memmap >= cfg->memory || cfg->memmap % cfg->page_size)) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "machine", "memmap");
-		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
+		g_autofree char *why = g_strdup_printf(
+			"expected a whole number of pages below [machine] memory = %" G_GUINT64_FORMAT " bytes",
+			cfg->memory);
 
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[machine] memmap = %s: expected a whole number of pages below [machine] memory = %" G_GUINT64_FORMAT " bytes",
-			    where, o ? o->raw : "?", cfg->memory);
+		wbsim_param_value_error(error, WBSIM_ERROR_INVALID_VALUE, o ? o->file : NULL,
+					o ? o->line : 0, "[machine]", "memmap",
+					o ? o->raw : "?", why);
 		return FALSE;
 	}
 	if (cfg->folio_size != WBSIM_FOLIO_SIZE_AUTO && (cfg->folio_size & (cfg->folio_size - 1))) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
-		g_autofree char *where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
 
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[writeback] folio_size = %s: expected a power of two from 4k to 2m, or auto",
-			    where, o ? o->raw : "?");
+		wbsim_param_value_error(error, WBSIM_ERROR_INVALID_VALUE, o ? o->file : NULL,
+					o ? o->line : 0, "[writeback]", "folio_size",
+					o ? o->raw : "?",
+					"expected a power of two from 4k to 2m, or auto");
 		return FALSE;
 	}
 	for (guint i = 0; cfg->time_limit && i < cfg->events->len; i++) {

@@ -28,7 +28,7 @@
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
-#include <wbsim/device.h>	/* struct wbsim_param */
+#include <wbsim/param.h>	/* struct wbsim_param */
 
 WBSIM_BEGIN_DECLS
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# check-program-api.sh SIM_DIR LIB_DIR MAP PROGRAM... -- HEADER... - the
+# check-program-api.sh [--expect FILE] SIM_DIR LIB_DIR MAP PROGRAM... -- HEADER... - the
 # programs of SIM_DIR (sim-writeback, sim-writeback-mpi, their sweep CLI)
 # are built on the public API alone:
 #  - every #include of SIM_DIR's sources is a system header, a public
@@ -9,9 +9,17 @@
 #    fails;
 #  - each PROGRAM links the shared libwbsim.so.0, and every wbsim_ symbol
 #    it takes from a library is one MAP exports.
+#  - with --expect, the library functions the programs call are exactly
+#    those FILE lists (one a line): a program API that grows or shrinks
+#    is a change of this file, seen in review.
 # Prints the program API: the library functions the programs call, with
 # their count. Exit 0 on success, 1 with the offending lines otherwise.
 set -u
+expect=
+if [ "${1:-}" = --expect ]; then
+	expect=$2
+	shift 2
+fi
 sim=$1 lib=$2 map=$3
 shift 3
 progs=
@@ -75,4 +83,12 @@ sort -u "$tmp/used" -o "$tmp/used"
 echo "program API: $(wc -l < "$tmp/used") functions of $(wc -l < "$tmp/mapped") exported:"
 tr '\n' ' ' < "$tmp/used"
 echo
+if [ -n "$expect" ]; then
+	grep -v '^#' "$expect" | sort -u > "$tmp/expected"
+	if ! cmp -s "$tmp/expected" "$tmp/used"; then
+		echo "the programs' functions differ from $expect (<: listed, not called; >: called, not listed):"
+		diff "$tmp/expected" "$tmp/used" | grep '^[<>]'
+		fail=1
+	fi
+fi
 exit $fail

@@ -331,61 +331,117 @@ static void test_sweep(void **state)
 	g_autofree char *path = small_file(&dir);
 	g_autofree char *results = g_build_filename(dir, "r.jsonl", NULL);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, NULL, &error);
-	g_autofree char *label = NULL, *header = NULL, *p0 = NULL, *p1 = NULL;
+	const char *axes[] = { "writeback.contexts=1,2", NULL };
+	const char *bad_axes[] = { "writeback.contexts", NULL };
+	const char *seed_axes[] = { "writeback.contexts=1,2", "run.seed=1,2", NULL };
+	wbsim_sweep_opts o = { .sweeps = axes, .format = WBSIM_FORMAT_CSV };
+	const struct wbsim_sweep_info *info;
+	g_autofree char *p0 = NULL, *p1 = NULL;
 	g_autoptr(GString) order = g_string_new(NULL);
 
 	(void)state;
-	assert_non_null(sw);
-	assert_non_null(wbsim_sweep_scenario(sw));
-	assert_int_equal(wbsim_sweep_n_axes(sw), 0);
-	assert_int_equal(wbsim_sweep_n_points(sw), 1);
-	assert_true(wbsim_sweep_add_option(sw, "writeback.contexts=1,2", &error));
-	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts", &error));
+	/* no axes, one seed, no results file: a plain run */
+	{
+		g_autoptr(wbsim_sweep) one = wbsim_sweep_load(path, NULL, &error);
+
+		assert_non_null(one);
+		assert_non_null(wbsim_sweep_scenario(one));
+		info = wbsim_sweep_info(one);
+		assert_false(info->sweep);
+		assert_int_equal(info->n_axes, 0);
+		assert_int_equal(info->n_points, 1);
+		assert_null(info->header);
+	}
+	o.sweeps = bad_axes;
+	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_int_equal(error->code, WBSIM_ERROR_PARSE);
 	g_clear_error(&error);
-	assert_int_equal(wbsim_sweep_n_points(sw), 2);
-	label = wbsim_sweep_label(sw, 1);
-	assert_string_equal(label, "writeback.contexts=2");
-	assert_true(wbsim_sweep_set_output(sw, WBSIM_FORMAT_CSV, 1, FALSE, &error));
-	assert_true(wbsim_sweep_check_points(sw, &error));
-	header = wbsim_sweep_header(sw);
-	assert_true(g_str_has_prefix(header, "writeback.contexts,write_bw_mib_s,"));
-	p0 = wbsim_sweep_point_output(sw, 0, NULL, &error);
-	p1 = wbsim_sweep_point_output(sw, 1, NULL, &error);
-	assert_true(g_str_has_prefix(p0, "1,"));
-	assert_true(g_str_has_prefix(p1, "2,"));
-	assert_null(wbsim_sweep_point_output(sw, 2, NULL, &error));
-	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
-	g_clear_error(&error);
-
-	/* the results file: a point added is there when reopened */
+	o.sweeps = axes;
 	{
-		g_autoptr(wbsim_sweep_results) res = wbsim_sweep_results_open(sw, results, &error);
+		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &o, &error);
 
-		assert_non_null(res);
-		assert_int_equal(wbsim_sweep_results_n_done(res), 0);
-		assert_null(wbsim_sweep_results_text(res, 1));
-		assert_true(wbsim_sweep_results_add(res, 1, p1, &error));
+		assert_non_null(sw);
+		info = wbsim_sweep_info(sw);
+		assert_true(info->sweep);
+		assert_int_equal(info->n_axes, 1);
+		assert_int_equal(info->n_points, 2);
+		assert_true(g_str_has_prefix(info->header, "writeback.contexts,write_bw_mib_s,"));
+		/* without a results file: nothing stored, nothing written */
+		assert_true(wbsim_sweep_start(sw, &error));
+		assert_int_equal(info->n_done, 0);
+		assert_null(wbsim_sweep_done_text(sw, 0));
+		p0 = wbsim_sweep_point_output(sw, 0, NULL, &error);
+		p1 = wbsim_sweep_point_output(sw, 1, NULL, &error);
+		assert_true(g_str_has_prefix(p0, "1,"));
+		assert_true(g_str_has_prefix(p1, "2,"));
+		assert_true(wbsim_sweep_record(sw, 1, p1, &error));
+		assert_null(wbsim_sweep_point_output(sw, 2, NULL, &error));
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+		g_clear_error(&error);
+	}
+
+	/* the results file: a point recorded is there when reopened */
+	o.results = results;
+	{
+		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &o, &error);
+
+		assert_non_null(sw);
+		assert_true(wbsim_sweep_start(sw, &error));
+		assert_int_equal(wbsim_sweep_info(sw)->n_done, 0);
+		assert_null(wbsim_sweep_done_text(sw, 1));
+		assert_true(wbsim_sweep_record(sw, 1, p1, &error));
 	}
 	{
-		g_autoptr(wbsim_sweep_results) res = wbsim_sweep_results_open(sw, results, &error);
+		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &o, &error);
 
-		assert_non_null(res);
-		assert_int_equal(wbsim_sweep_results_n_done(res), 1);
-		assert_string_equal(wbsim_sweep_results_text(res, 1), p1);
-		assert_null(wbsim_sweep_results_text(res, 0));
+		assert_non_null(sw);
+		assert_true(wbsim_sweep_start(sw, &error));
+		assert_int_equal(wbsim_sweep_info(sw)->n_done, 1);
+		assert_string_equal(wbsim_sweep_done_text(sw, 1), p1);
+		assert_null(wbsim_sweep_done_text(sw, 0));
 	}
 	/* another output is another sweep: the file is refused */
-	assert_true(wbsim_sweep_set_output(sw, WBSIM_FORMAT_JSON, 1, FALSE, &error));
-	assert_null(wbsim_sweep_results_open(sw, results, &error));
-	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+	o.format = WBSIM_FORMAT_JSON;
+	{
+		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &o, &error);
+
+		assert_non_null(sw);
+		assert_false(wbsim_sweep_start(sw, &error));
+		assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+		g_clear_error(&error);
+	}
+	/* a results file alone makes one run a sweep of one point */
+	{
+		const wbsim_sweep_opts one = { .results = results };
+		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &one, &error);
+
+		assert_non_null(sw);
+		assert_true(wbsim_sweep_info(sw)->sweep);
+		assert_int_equal(wbsim_sweep_info(sw)->n_points, 1);
+	}
+	/* json+ is for one run; --repeat with the seed swept */
+	o.results = NULL;
+	o.format = WBSIM_FORMAT_JSON_PLUS;
+	assert_null(wbsim_sweep_load(path, &o, &error));
+	assert_string_equal(error->message,
+			    "--output-format json+: for one run (a sweep writes its points as json)");
 	g_clear_error(&error);
-	/* --repeat with the seed swept */
-	assert_true(wbsim_sweep_add_option(sw, "run.seed=1,2", &error));
-	assert_false(wbsim_sweep_set_output(sw, WBSIM_FORMAT_CSV, 3, FALSE, &error));
+	o.format = WBSIM_FORMAT_CSV;
+	o.sweeps = seed_axes;
+	o.repeat = 3;
+	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_string_equal(error->message,
 			    "--repeat 3: run.seed is swept: expected --repeat or a sweep of run.seed, not both");
+	g_clear_error(&error);
+	o.repeat = WBSIM_SWEEP_MAX_REPEAT + 1;
+	o.sweeps = axes;
+	assert_null(wbsim_sweep_load(path, &o, &error));
+	assert_string_equal(error->message, "repeat 1001: expected an integer from 1 to 1000");
+	g_clear_error(&error);
+	o.repeat = 0;
+	o.reserved[0] = &o;
+	assert_null(wbsim_sweep_load(path, &o, &error));
+	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
 	g_clear_error(&error);
 
 	assert_true(wbsim_sweep_run_tasks(4, 3, task_text, NULL, emit_text, order, &error));

@@ -457,12 +457,12 @@ static void test_param_table(void **state)
 	/* a bad value leaves the field as it was */
 	assert_false(wbsim_param_table_set(delay_params, &d, "latency", "20", &error));
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
-	assert_string_equal(error->message, "parameter table: latency: invalid value '20': "
-			    "a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
+	assert_string_equal(error->message, "parameter table: latency = 20: a number without "
+			    "a unit: expected a time with a unit (ns, us, ms, s, m, h) from 1ns to 1s");
 	g_clear_error(&error);
 	assert_false(wbsim_param_table_set(delay_params, &d, "latency", "2s", &error));
-	assert_string_equal(error->message, "parameter table: latency: value '2s' out of range: "
-			    "expected 1ns to 1000000000ns");
+	assert_string_equal(error->message, "parameter table: latency = 2s: expected a time "
+			    "with a unit (ns, us, ms, s, m, h) from 1ns to 1s");
 	g_clear_error(&error);
 	assert_false(wbsim_param_table_set(delay_params, &d, "latncy", "2ms", &error));
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
@@ -487,11 +487,11 @@ static void test_param_table(void **state)
 	assert_table_fault(no_help, 8, "parameter table: row 0: latency: no help text");
 	assert_table_fault(backwards, 8, "parameter table: row 0: depth: minimum 8 above maximum 2");
 	assert_table_fault(bad_default, 8,
-			   "parameter table: row 0: default of latency: invalid value '50': "
+			   "parameter table: row 0: default of latency = 50: "
 			   "a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
 	assert_table_fault(default_out, 8,
-			   "parameter table: row 0: default of depth: value '64' out of range: "
-			   "expected 1 to 32 requests");
+			   "parameter table: row 0: default of depth = 64: "
+			   "expected an integer from 1 to 32");
 }
 
 /* A filesystem model written outside the tree: each file owns a region of

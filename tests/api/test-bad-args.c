@@ -149,6 +149,23 @@ static void test_device(void **state)
 		     "wbsim_device_register: invalid argument: expected ops != NULL");
 	assert_false(wbsim_device_register(&no_name, &e));
 	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, NULL);
+	/* the registry checks the table: the one check, under the model's name */
+	{
+		static const struct wbsim_param rows[] = {
+			{ "latency", WBSIM_PARAM_TIME, 0, "1us", NULL, 0, 0, "time of one request" },
+			{ .name = NULL },
+		};
+		struct wbsim_device_ops bad = *wbsim_device_find_ops("ideal");
+
+		bad.name = "bad-table";
+		bad.params = rows;
+		bad.priv_size = 4;
+		assert_false(wbsim_device_register(&bad, &e));
+		expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
+			     "device model 'bad-table': parameter table: row 0: latency: "
+			     "its field (offset 0, 8 bytes) lies outside the struct (4 bytes)");
+		assert_null(wbsim_device_find_ops("bad-table"));
+	}
 	assert_null(wbsim_device_new(NULL, cpus, NULL, "ideal", NULL, 0, &e));
 	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
 		     "wbsim_device_new: invalid argument: expected sim && cpus && model");
@@ -195,6 +212,23 @@ static void test_fs(void **state)
 	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, "filesystem model without a name");
 	assert_false(wbsim_fs_register(&no_name, &e));
 	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT, "filesystem model without a name");
+	/* the registry checks the options: every one optional, numbers only */
+	{
+		static const struct wbsim_param rows[] = {
+			{ "region", WBSIM_PARAM_SIZE, 0, NULL, NULL, 0, 0, "blocks of a file" },
+			{ .name = NULL },
+		};
+		struct wbsim_fs_ops bad = *wbsim_fs_lookup("ideal");
+
+		bad.name = "bad-options";
+		bad.options = rows;
+		bad.params_size = 8;
+		assert_false(wbsim_fs_register(&bad, &e));
+		expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
+			     "filesystem model 'bad-options': parameter table: row 0: region: "
+			     "no default: expected one in every row");
+		assert_null(wbsim_fs_lookup("bad-options"));
+	}
 	assert_false(wbsim_fs_check_settings(NULL, NULL, NULL, 0, &e));
 	expect_error(&e, WBSIM_ERROR_INVALID_VALUE, NULL);
 	assert_false(wbsim_fs_check_settings("xfs", NULL, NULL, 2, &e));

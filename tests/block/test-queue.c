@@ -451,9 +451,9 @@ static void test_bad_preset(void **state)
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", NULL, 0, &error);
 	assert_null(dev);
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
-	expect = g_strdup_printf("%s:4: device model ideal: bandwidth: invalid "
-				 "value 'fast': expected a rate in bytes per second "
-				 "(a size, optionally followed by /s: 500m/s)", path);
+	expect = g_strdup_printf("%s:4: device model ideal: bandwidth = fast: expected "
+				 "a rate in bytes per second (a size, optionally followed "
+				 "by /s: 500m/s) from 1/s to 1000000000000000/s", path);
 	assert_string_equal(error->message, expect);
 	g_clear_error(&error);
 
@@ -462,8 +462,8 @@ static void test_bad_preset(void **state)
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", ov, 1, &error);
 	assert_null(dev);
 	assert_string_equal(error->message,
-		"scenario.ini:12: device model ideal: latency: invalid value "
-		"'5 parsecs': expected a time with a unit (ns, us, ms, s, m, h)");
+		"scenario.ini:12: device model ideal: latency = 5 parsecs: expected "
+		"a time with a unit (ns, us, ms, s, m, h) from 0 to 1000s");
 	g_clear_error(&error);
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", ov2, 1, &error);
 	assert_null(dev);
@@ -494,8 +494,8 @@ static void test_bad_preset(void **state)
 	dev = wbsim_device_new_from_preset(sim, cpus, NULL, "bad", NULL, 0, &error);
 	assert_null(dev);
 	g_free(expect);
-	expect = g_strdup_printf("%s:3: device model ideal: queue_depth: value '0' "
-				 "out of range: expected 1 to 65536 requests", path);
+	expect = g_strdup_printf("%s:3: device model ideal: queue_depth = 0: expected "
+				 "an integer from 1 to 65536", path);
 	assert_string_equal(error->message, expect);
 	g_clear_error(&error);
 
@@ -621,9 +621,8 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(c.bio_build_ns, 750);
 	/* a bare number is no time (it was ns here alone) */
 	assert_false(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", "s.ini", 2, &error));
-	assert_string_equal(error->message, "s.ini:2: [cpu] bio_build_ns: invalid "
-			    "value '750': a number without a unit: expected a time "
-			    "with a unit (ns, us, ms, s, m, h)");
+	assert_string_equal(error->message, "s.ini:2: [cpu] bio_build_ns = 750: a number "
+			    "without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.bio_build_ns, 750);
 	assert_true(wbsim_cpu_costs_set(&c, "memcpy_bandwidth", "10000000000/s", NULL, 0,
@@ -646,8 +645,8 @@ static void test_cpu_costs(void **state)
 	g_clear_error(&error);
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_folio_ns", "fast", "s.ini", 5,
 					 &error));
-	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_folio_ns: invalid "
-			    "value 'fast': expected a time with a unit (ns, us, ms, s, m, h)");
+	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_folio_ns = fast: expected "
+			    "a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.dirty_folio_ns, wbsim_cpu_costs_default()->dirty_folio_ns);
 }

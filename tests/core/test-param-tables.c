@@ -4,7 +4,8 @@
  * wbsim_param: the parameters every device has, each device model's, each
  * filesystem model's options, the CPU costs) has a unit, a line of help and
  * a default that parses with the row's own grammar and lies in its range;
- * keys are unique in their table; a row without a default is one the
+ * keys are unique in their table; each model's table passes the check its
+ * registry runs on a registered model; a row without a default is one the
  * listing marks (a device model's required parameter, the scheduler, the
  * costs, whose defaults are the cost table's values).
  */
@@ -91,6 +92,9 @@ static void test_device_tables(void **state)
 
 		assert_true(check_table(ops->name, ops->params, ops->priv_size,
 					DEFAULT_REQUIRED, NULL) > 0);
+		/* what the registry asks of a registered model, the built-ins too */
+		assert_true(wbsim_param_table_check_as(ops->params, ops->priv_size, 0,
+						       ops->name, NULL));
 	}
 }
 
@@ -105,6 +109,9 @@ static void test_fs_tables(void **state)
 
 		assert_true(check_table(ops->name, ops->options, ops->params_size,
 					DEFAULT_NEEDED, NULL) > 0);
+		assert_true(wbsim_param_table_check_as(ops->options, ops->params_size,
+						       WBSIM_PARAM_RULE_DEFAULTS |
+						       WBSIM_PARAM_RULE_NUMBERS, ops->name, NULL));
 	}
 }
 

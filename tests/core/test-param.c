@@ -278,21 +278,21 @@ static void test_table(void **state)
 			    "expected one of blocks, journal, on, delay");
 	g_clear_error(&error);
 	assert_false(wbsim_param_set(table, &f, "blocks", "0", "test:", "t.ini", 6, &error));
-	assert_string_equal(error->message, "t.ini:6: test: blocks: value '0' out of "
-			    "range: expected at least 1 blocks");
+	assert_string_equal(error->message, "t.ini:6: test: blocks = 0: expected an integer "
+			    "of at least 1");
 	g_clear_error(&error);
 	assert_false(wbsim_param_set(table, &f, "journal", "1m1", "test:", NULL, 0, &error));
-	assert_string_equal(error->message, "test: journal: invalid value '1m1': expected "
-			    "a size in bytes (suffixes k, m, g, t, p are powers of 1024)");
+	assert_string_equal(error->message, "test: journal = 1m1: expected a size in bytes "
+			    "(suffixes k, m, g, t, p are powers of 1024) from 4k to 1g");
 	g_clear_error(&error);
 	assert_false(wbsim_param_set(table, &f, "journal", "2g", "test:", "t.ini", 7, &error));
-	assert_string_equal(error->message, "t.ini:7: test: journal: value '2g' out of "
-			    "range: expected 4096B to 1073741824B");
+	assert_string_equal(error->message, "t.ini:7: test: journal = 2g: expected a size in "
+			    "bytes (suffixes k, m, g, t, p are powers of 1024) from 4k to 1g");
 	g_clear_error(&error);
 	/* "auto" only where the default is "auto" */
 	assert_false(wbsim_param_set(table, &f, "blocks", "auto", "test:", NULL, 0, &error));
-	assert_string_equal(error->message, "test: blocks: invalid value 'auto': "
-			    "expected a non-negative integer");
+	assert_string_equal(error->message, "test: blocks = auto: expected an integer of "
+			    "at least 1");
 	g_clear_error(&error);
 	/* a failed set leaves the field as it was */
 	assert_true(f.blocks == 16 && f.journal == 64 * MI);
@@ -441,9 +441,10 @@ static void test_kinds_errors(void **state)
 	(void)state;
 	assert_true(wbsim_param_apply_defaults(kinds, &f, "[test]", NULL));
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-		/* the message names file, line, key, value and what was expected */
+		/* the message names file, line, key, value and what was expected,
+		 * in the frame of a scenario key's (wbsim_param_value_error()) */
 		g_autofree char *message = g_strdup_printf(
-			"k.ini:9: [test] %s: invalid value '%s': %s",
+			"k.ini:9: [test] %s = %s: %s",
 			bad[i].key, bad[i].text, bad[i].expected);
 
 		assert_false(wbsim_param_set(kinds, &f, bad[i].key, bad[i].text,
