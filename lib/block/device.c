@@ -131,6 +131,7 @@ static gboolean apply_one(const struct wbsim_param *p, void *base,
 }
 
 /* The I/O schedulers a device may name (queue/scheduler). */
+#define SCHEDULER_EXPECTED "expected none or mq-deadline"
 static const struct {
 	const char *name;
 	enum wbsim_blk_sched sched;
@@ -256,12 +257,11 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 		} else if ((p = find_param(common_params, s->key, &idx))) {
 			if (strcmp(s->key, "scheduler") == 0 &&
 			    !scheduler_lookup(s->value, &sched)) {
-				g_autofree char *where = wbsim_param_where(s->file, s->line);
+				g_autofree char *owner = g_strdup_printf("device model %s:", model);
 
-				g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-					    "%sdevice model %s: scheduler: invalid "
-					    "value '%s': expected none or mq-deadline",
-					    where, model, s->value);
+				wbsim_param_value_error(error, WBSIM_ERROR_INVALID_VALUE,
+							s->file, s->line, owner, s->key,
+							s->value, SCHEDULER_EXPECTED);
 				goto fail;
 			}
 			if (!apply_one(p, dev, model, s, error))
@@ -294,9 +294,13 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 		}
 	}
 	if (!scheduler_lookup(dev->scheduler, &sched)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "device %s: scheduler: invalid value '%s': expected "
-			    "none or mq-deadline", dev->name, dev->scheduler);
+		/* a model's default_scheduler: no file names it */
+		g_autofree char *owner = g_strdup_printf("device %s (model %s):",
+							 dev->name, model);
+
+		wbsim_param_value_error(error, WBSIM_ERROR_INVALID_VALUE, NULL, 0,
+					owner, "scheduler", dev->scheduler,
+					SCHEDULER_EXPECTED);
 		goto fail;
 	}
 	if (!ops->init(dev, error)) {

@@ -262,7 +262,7 @@ gboolean wbsim_sweep_add_line(struct wbsim_config *cfg, const char *name,
 			      const char *base_dir, GError **error)
 {
 	GPtrArray *lines = cfg->priv->sweep_lines;
-	g_autofree char *where = wbsim_config_where(file, line);
+	g_autofree char *where = wbsim_param_where(file, line);
 	g_autoptr(GError) local = NULL;
 	struct wbsim_config_sweep_line *sl = NULL;
 	struct wbsim_sweep_axis *a;
@@ -354,7 +354,7 @@ struct wbsim_sweep *wbsim_sweep_new(const struct wbsim_config *cfg,
 	sw->axes = g_ptr_array_new_with_free_func(axis_free);
 	for (guint i = 0; i < lines->len; i++) {
 		const struct wbsim_config_sweep_line *sl = lines->pdata[i];
-		g_autofree char *where = wbsim_config_where(sl->file, sl->line);
+		g_autofree char *where = wbsim_param_where(sl->file, sl->line);
 		g_autoptr(GError) local = NULL;
 		struct wbsim_sweep_axis *a;
 

@@ -141,7 +141,7 @@ static gboolean check_contexts_without_cgroups(const struct wbsim_config *cfg,
 	}
 	if (!ctx || !user)
 		return TRUE;
-	where = wbsim_config_where(ctx->file, ctx->line);
+	where = wbsim_param_where(ctx->file, ctx->line);
 	at = wbsim_format_time(ctx->at);
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
 		    "%s[events] at = %s contexts %s: changing the number of writeback contexts "
@@ -179,7 +179,7 @@ gboolean wbsim_config_check_events(const struct wbsim_config *cfg,
 				continue;
 			g_string_append_printf(names, "%s%s", names->len ? ", " : "", job->name);
 		}
-		where = wbsim_config_where(ev->file, ev->line);
+		where = wbsim_param_where(ev->file, ev->line);
 		at = wbsim_format_time(ev->at);
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "%s[events] at = %s cgroup-move %s: no fio job is named '%s': expected one of: %s",

@@ -75,9 +75,6 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 				unsigned int instance, const char *base_dir,
 				GError **error);
 
-/* Prefix for messages about a line: "FILE:LINE: " or "--set: ". */
-char *wbsim_config_where(const char *file, unsigned int line);
-
 /*
  * The most samples of the time series a run takes ([run] series_interval
  * apart): what bounds a run's simulated length against its memory and time.

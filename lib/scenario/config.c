@@ -255,13 +255,6 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	g_free(cfg);
 }
 
-char *wbsim_config_where(const char *file, unsigned int line)
-{
-	if (line)
-		return g_strdup_printf("%s:%u: ", file, line);
-	return g_strdup_printf("%s: ", file);
-}
-
 /* The keys of @section, NULL-terminated, for suggestions. */
 static GPtrArray *section_key_names(const char *section)
 {
@@ -358,7 +351,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 				unsigned int instance, const char *base_dir,
 				GError **error)
 {
-	g_autofree char *where = wbsim_config_where(file, line);
+	g_autofree char *where = wbsim_param_where(file, line);
 	struct wbsim_config_origin *origin;
 	const struct wbsim_param *k;
 	g_autoptr(GError) local = NULL;
@@ -520,7 +513,7 @@ char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section
 
 	if (!o)
 		return g_strdup_printf("[%s] %s (the default)", section, key);
-	where = wbsim_config_where(o->file, o->line);
+	where = wbsim_param_where(o->file, o->line);
 	return g_strdup_printf("%s[%s] %s = %s", where, section, key, o->raw);
 }
 
@@ -535,8 +528,8 @@ static gboolean check_exclusive(struct wbsim_config *cfg, const char *ratio,
 	if (!bytes_val)
 		return TRUE;
 	if (ro && *ratio_val) {
-		g_autofree char *where = wbsim_config_where(bo->file, bo->line);
-		g_autofree char *rwhere = wbsim_config_where(ro->file, ro->line);
+		g_autofree char *where = wbsim_param_where(bo->file, bo->line);
+		g_autofree char *rwhere = wbsim_param_where(ro->file, ro->line);
 
 		/* rwhere ends in ": "; drop that for the parenthesis */
 		rwhere[strlen(rwhere) - 2] = '\0';
@@ -565,7 +558,7 @@ static gboolean check_params(const struct wbsim_config *cfg,
 	gboolean is_dev = strcmp(section, "device") == 0;
 	const struct wbsim_config_origin *o =
 		origin_of(cfg, section, is_dev ? "preset" : "type");
-	g_autofree char *where = o ? wbsim_config_where(o->file, o->line)
+	g_autofree char *where = o ? wbsim_param_where(o->file, o->line)
 				   : g_strdup("");
 
 	return section_ops(section)->check(cfg, is_dev ? cfg->device_preset
@@ -611,7 +604,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 
 		if (ev->at <= cfg->time_limit)
 			continue;
-		where = wbsim_config_where(ev->file, ev->line);
+		where = wbsim_param_where(ev->file, ev->line);
 		at = wbsim_format_time(ev->at);
 		limit = wbsim_format_time(cfg->time_limit);
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
@@ -629,7 +622,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 		if (cfg->time_limit) {
 			const struct wbsim_config_origin *o = origin_of(cfg, "run", "time_limit");
 
-			where = wbsim_config_where(o ? o->file : NULL, o ? o->line : 0);
+			where = wbsim_param_where(o ? o->file : NULL, o ? o->line : 0);
 			what = "[run] time_limit";
 		}
 		for (guint i = 0; !cfg->time_limit && i < cfg->events->len; i++) {
@@ -638,7 +631,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			if (ev->at > horizon) {
 				horizon = ev->at;
 				g_free(where);
-				where = wbsim_config_where(ev->file, ev->line);
+				where = wbsim_param_where(ev->file, ev->line);
 				g_free(action);
 				action = g_strdup_printf(" %s%s%s", ev->action, ev->args ? " " : "",
 							 ev->args ? ev->args : "");

@@ -122,7 +122,7 @@ static gboolean check_first_line(const char *file, const char *text,
 static gboolean load_include(struct loader *ld, const struct wbsim_ini_entry *e,
 			     const char *base_dir, GError **error)
 {
-	g_autofree char *where = wbsim_config_where(e->file, e->line);
+	g_autofree char *where = wbsim_param_where(e->file, e->line);
 	g_autofree char *path = NULL, *canon = NULL, *text = NULL, *dir = NULL;
 	gsize len;
 	gboolean ok;
@@ -357,7 +357,7 @@ static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 	wbsim_config_find_key("workload", "fio", &idx);
 	if (cfg->fio_file && priv->fio_sections->len) {
 		const struct wbsim_config_origin *o = &priv->origins[idx];
-		g_autofree char *where = wbsim_config_where(o->file, o->line);
+		g_autofree char *where = wbsim_param_where(o->file, o->line);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "%s[workload] fio = %s: the workload is also given inline ([%s] at %s:%u): expected exactly one of the two forms",
@@ -368,7 +368,7 @@ static gboolean resolve_workload(struct wbsim_scenario *scn, GError **error)
 	}
 	if (cfg->fio_file) {
 		const struct wbsim_config_origin *o = &priv->origins[idx];
-		g_autofree char *where = wbsim_config_where(o->file, o->line);
+		g_autofree char *where = wbsim_param_where(o->file, o->line);
 		g_autofree char *w = g_strdup_printf("%s[workload] fio = %s: ",
 						     where, o->raw);
 		g_autofree char *text = NULL, *dir = NULL;

@@ -483,8 +483,8 @@ static void test_bad_preset(void **state)
 		assert_null(dev);
 		assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
 		assert_string_equal(error->message,
-			"scenario.ini:14: device model ideal: scheduler: invalid value "
-			"'bfq': expected none or mq-deadline");
+			"scenario.ini:14: device model ideal: scheduler = bfq: "
+			"expected none or mq-deadline");
 		g_clear_error(&error);
 	}
 
