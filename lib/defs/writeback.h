@@ -13,6 +13,7 @@
 #define WBSIM_DEFS_WRITEBACK_H
 
 #include <stdint.h>
+#include <wbsim/fs.h>
 #include <wbsim/sim.h>
 
 struct wbsim_bdi;
@@ -52,5 +53,19 @@ void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb);
 /* page-writeback.c: the bandwidth work queued 200 ms after an inode's
  * writeback ends (wb_update_bandwidth without the ratelimit update). */
 void wbsim_wb_update_bandwidth_workfn(wbsim_sim *sim, void *arg);
+
+/*
+ * The filesystem's part of a buffered write, which lib/mm's
+ * generic_perform_write calls (kernel: a_ops->write_begin and write_end,
+ * declared for mm/filemap.c by include/linux/fs.h); lib/fs/alloc/fs.c
+ * dispatches it to the model.
+ */
+/**
+ * wbsim_fs_write() - a buffered write of @len bytes at @offset dirtied the
+ * page cache: reserve delayed allocation for holes, extend i_size
+ * Return: CPU ns the writer spends in the filesystem for it.
+ */
+wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode,
+			    uint64_t offset, uint64_t len);
 
 #endif /* WBSIM_DEFS_WRITEBACK_H */

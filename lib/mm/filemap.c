@@ -20,7 +20,6 @@
 #include "core/lock.h"
 #include "mm/filemap.h"
 #include "defs/writeback.h"
-#include "fs/alloc/fs.h"
 
 /*
  * What copying @len bytes into @pages page cache pages costs. The cost

@@ -14,6 +14,7 @@
 
 #include <wbsim/fs.h>
 #include "defs/setting.h"
+#include "defs/writeback.h"
 
 /**
  * WBSIM_FS_MAX_BYTES - the largest device wbsim_fs_new() lays a filesystem
@@ -116,13 +117,8 @@ wbsim_fs_inode *wbsim_fs_mkdir(wbsim_fs *fs, wbsim_fs_inode *parent);
  */
 wbsim_fs_inode *wbsim_fs_create(wbsim_fs *fs, wbsim_fs_inode *dir);
 
-/**
- * wbsim_fs_write() - a buffered write of @len bytes at @offset dirtied the
- * page cache: reserve delayed allocation for holes, extend i_size
- * Return: CPU ns the writer spends in the filesystem for it.
- */
-wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode,
-			    uint64_t offset, uint64_t len);
+/* wbsim_fs_write(): in defs/writeback.h, the call lib/mm makes on a
+ * filesystem (kernel: a_ops->write_begin/write_end of generic_perform_write) */
 /**
  * wbsim_fs_fallocate() - fallocate(fd, 0, @offset, @len): unwritten extents
  * for the holes of the range; extends i_size. fio's default
