@@ -3,9 +3,10 @@
  * fs/alloc/extent-map.h - a file's logical-to-physical extent map: sorted,
  * non-overlapping extents (delayed, unwritten or written) in a two-level
  * sorted array (a B-tree of height two: an index of leaves of up to
- * WBSIM_EMAP_LEAF_MAX extents each). Lookups are binary searches; an insert
- * or delete moves at most one leaf's worth of extents, so the map stays fast
- * at hundreds of thousands of extents per file. The index keeps each leaf's
+ * WBSIM_EMAP_LEAF_MAX extents each). Lookups interpolate, then gallop (the
+ * index, then the leaf: extent-map.c); an insert or delete moves at most
+ * one leaf's worth of extents, so the map stays fast at hundreds of
+ * thousands of extents per file. The index keeps each leaf's
  * first logical block in an array of its own (@keys), so the search of the
  * index reads one contiguous array instead of one leaf per step.
  *
