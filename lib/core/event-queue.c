@@ -38,6 +38,7 @@ void wbsim_event_queue_init(struct wbsim_event_queue *q)
 	q->cap = 256;
 	q->len = 0;
 	q->stale = 0;
+	q->top_taken = 0;
 	q->heap = heap_alloc(q->cap);
 }
 
@@ -46,6 +47,7 @@ void wbsim_event_queue_clear(struct wbsim_event_queue *q)
 	heap_free(q->heap);
 	q->heap = NULL;
 	q->len = q->cap = q->stale = 0;
+	q->top_taken = 0;
 }
 
 static void sift_up(struct wbsim_event *heap, size_t i, struct wbsim_event ev)
@@ -84,6 +86,14 @@ static void sift_down(struct wbsim_event *heap, size_t len, size_t i, struct wbs
 
 void wbsim_event_queue_push(struct wbsim_event_queue *q, const struct wbsim_event *ev)
 {
+	if (q->top_taken) {
+		/* the hole at the root takes the new entry: one sift down
+		 * instead of a pop's and a push's (keys are unique, so the
+		 * order of pops does not depend on which) */
+		q->top_taken = 0;
+		sift_down(q->heap, q->len, 0, *ev);
+		return;
+	}
 	if (q->len == q->cap) {
 		struct wbsim_event *heap = heap_alloc(q->cap * 2);
 
@@ -95,12 +105,12 @@ void wbsim_event_queue_push(struct wbsim_event_queue *q, const struct wbsim_even
 	sift_up(q->heap, q->len++, *ev);
 }
 
-void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
+/* Remove the root entry (already copied out or taken). */
+static void remove_top(struct wbsim_event_queue *q)
 {
 	struct wbsim_event *heap = q->heap;
 	size_t len, i = 0;
 
-	*out = heap[0];
 	len = --q->len;
 	if (!len)
 		return;
@@ -132,10 +142,33 @@ void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
 	sift_up(heap, i, heap[len]);
 }
 
+void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out)
+{
+	wbsim_event_queue_settle(q);
+	*out = q->heap[0];
+	remove_top(q);
+}
+
+void wbsim_event_queue_take(struct wbsim_event_queue *q, struct wbsim_event *out)
+{
+	wbsim_event_queue_settle(q);
+	*out = q->heap[0];
+	q->top_taken = 1;
+}
+
+void wbsim_event_queue_settle(struct wbsim_event_queue *q)
+{
+	if (q->top_taken) {
+		q->top_taken = 0;
+		remove_top(q);
+	}
+}
+
 void wbsim_event_queue_compact(struct wbsim_event_queue *q)
 {
 	size_t n = 0;
 
+	wbsim_event_queue_settle(q);
 	for (size_t i = 0; i < q->len; i++)
 		if (!wbsim_event_is_stale(&q->heap[i]))
 			q->heap[n++] = q->heap[i];

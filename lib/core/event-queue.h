@@ -27,6 +27,7 @@ struct wbsim_event_queue {
 	size_t len;
 	size_t cap;
 	size_t stale;	/* entries of cancelled or re-armed timers still in the heap */
+	size_t top_taken;	/* 1: heap[0] was taken and is a hole (in len) */
 };
 
 void wbsim_event_queue_init(struct wbsim_event_queue *q);
@@ -34,9 +35,20 @@ void wbsim_event_queue_clear(struct wbsim_event_queue *q);
 void wbsim_event_queue_push(struct wbsim_event_queue *q, const struct wbsim_event *ev);
 /* Remove the earliest entry into *out; the queue must not be empty. */
 void wbsim_event_queue_pop(struct wbsim_event_queue *q, struct wbsim_event *out);
+/*
+ * wbsim_event_queue_take() - pop, lazily: the earliest entry into *out,
+ * its slot left as a hole at the root. The next push fills the hole (one
+ * sift down, where pop then push sift twice); wbsim_event_queue_settle()
+ * removes it if no push came. An event that schedules its successor (most
+ * do) then costs the heap one walk. Until settled, the queue must not be
+ * peeked.
+ */
+void wbsim_event_queue_take(struct wbsim_event_queue *q, struct wbsim_event *out);
+void wbsim_event_queue_settle(struct wbsim_event_queue *q);
 /* Drop stale timer entries and rebuild the heap in O(n). */
 void wbsim_event_queue_compact(struct wbsim_event_queue *q);
 
+/* The earliest entry, or NULL; not while a taken entry is unsettled. */
 static inline const struct wbsim_event *wbsim_event_queue_peek(const struct wbsim_event_queue *q)
 {
 	return q->len ? &q->heap[0] : NULL;

@@ -136,11 +136,13 @@ static inline gboolean run_one(wbsim_sim *sim)
 {
 	struct wbsim_event ev;
 
-	wbsim_event_queue_pop(&sim->queue, &ev);
+	/* taken, not popped: the event's first push fills its slot */
+	wbsim_event_queue_take(&sim->queue, &ev);
 	if (ev.fn == NULL) {
 		wbsim_timer *timer = ev.arg;
 
 		if (timer->armed_seq != ev.seq) {
+			wbsim_event_queue_settle(&sim->queue);
 			sim->queue.stale--;
 			return FALSE;
 		}
@@ -153,6 +155,7 @@ static inline gboolean run_one(wbsim_sim *sim)
 		sim->processed++;
 		ev.fn(sim, ev.arg);
 	}
+	wbsim_event_queue_settle(&sim->queue);
 	if (sim->after_event)
 		sim->after_event(sim, sim->after_event_arg);
 	return TRUE;
@@ -195,7 +198,7 @@ void wbsim_sim_stop(wbsim_sim *sim)
 
 size_t wbsim_sim_pending(const wbsim_sim *sim)
 {
-	return sim->queue.len - sim->queue.stale;
+	return sim->queue.len - sim->queue.stale - sim->queue.top_taken;
 }
 
 uint64_t wbsim_sim_events_processed(const wbsim_sim *sim)

@@ -205,6 +205,90 @@ static void test_randomized_against_reference(void **state)
 	wbsim_event_queue_clear(&q);
 }
 
+/* Insert @ev into the sorted reference. */
+static void ref_insert(GArray *ref, const struct wbsim_event *ev)
+{
+	guint lo = 0, hi = ref->len;
+
+	while (lo < hi) {
+		guint mid = (lo + hi) / 2;
+
+		if (ref_cmp(&g_array_index(ref, struct wbsim_event, mid), ev) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	g_array_insert_val(ref, lo, *ev);
+}
+
+/*
+ * Randomized: the simulator's lazy pop (take, then 0 to 3 pushes, the
+ * first of which fills the taken slot, then settle), mixed with plain
+ * pops and pushes, against the sorted reference: every entry comes out in
+ * (time, seq) order, whatever its time against the taken one's.
+ */
+static void test_take_settle_against_reference(void **state)
+{
+	struct wbsim_event_queue q;
+	GArray *ref = g_array_new(FALSE, FALSE, sizeof(struct wbsim_event));
+	wbsim_rng rng;
+	uint64_t seq = 0, now = 0;
+	unsigned int taken = 0, filled = 0;
+
+	(void)state;
+	wbsim_event_queue_init(&q);
+	wbsim_rng_seed(&rng, 19);
+	for (int op = 0; op < 100000; op++) {
+		unsigned int kind = (unsigned int)wbsim_rng_below(&rng, 8);
+
+		if (ref->len == 0 || kind == 0) {
+			struct wbsim_event ev = { .time = now + wbsim_rng_below(&rng, 300),
+						  .seq = ++seq };
+
+			wbsim_event_queue_push(&q, &ev);
+			ref_insert(ref, &ev);
+		} else {
+			struct wbsim_event got, want = g_array_index(ref, struct wbsim_event, 0);
+			unsigned int pushes = (unsigned int)wbsim_rng_below(&rng, 4);
+
+			if (kind == 1) {
+				wbsim_event_queue_pop(&q, &got);
+				pushes = 0;
+			} else {
+				wbsim_event_queue_take(&q, &got);
+				taken++;
+			}
+			g_array_remove_index(ref, 0);
+			assert_int_equal(got.time, want.time);
+			assert_int_equal(got.seq, want.seq);
+			now = got.time;
+			filled += kind != 1 && pushes;
+			for (unsigned int k = 0; k < pushes; k++) {
+				/* mostly soon after, sometimes at the same time */
+				struct wbsim_event ev = { .time = now + wbsim_rng_below(&rng, 40),
+							  .seq = ++seq };
+
+				wbsim_event_queue_push(&q, &ev);
+				ref_insert(ref, &ev);
+			}
+			wbsim_event_queue_settle(&q);
+		}
+		assert_int_equal(q.len, ref->len);
+		assert_int_equal(q.top_taken, 0);
+	}
+	while (ref->len) {
+		struct wbsim_event got, want = g_array_index(ref, struct wbsim_event, 0);
+
+		wbsim_event_queue_pop(&q, &got);
+		g_array_remove_index(ref, 0);
+		assert_int_equal(got.seq, want.seq);
+	}
+	assert_int_equal(q.len, 0);
+	assert_true(taken > 50000 && filled > 30000 && filled < taken);
+	g_array_free(ref, TRUE);
+	wbsim_event_queue_clear(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_past_schedule_is_counted),
 		cmocka_unit_test(test_stop_condition),
 		cmocka_unit_test(test_randomized_against_reference),
+		cmocka_unit_test(test_take_settle_against_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,6 +279,53 @@ static void test_emap_seek_matches_scan(void **state)
 	g_free(ext);
 }
 
+/*
+ * The seek starts where interpolation between a leaf's key and the next
+ * one's puts the block, then gallops: on a map far from even (a dense run
+ * of 2,000 one-block extents, 500 extents a million blocks apart, then
+ * another dense run) the guess is far off in both directions, and every
+ * seek must still find what a linear scan finds.
+ */
+static void test_emap_seek_skewed(void **state)
+{
+	const size_t n = 4500;
+	struct wbsim_emap map;
+	struct wbsim_extent *ext = g_new(struct wbsim_extent, n);
+	uint64_t pos = 0;
+	wbsim_rng rng;
+
+	(void)state;
+	wbsim_rng_seed(&rng, 7);
+	wbsim_emap_init(&map, 1000, 1000, 1000);
+	for (size_t k = 0; k < n; k++) {
+		ext[k].lblk = pos;
+		ext[k].len = 1;
+		ext[k].pblk = 3 * pos + 11;
+		ext[k].state = WBSIM_EXT_WRITTEN;
+		pos += k >= 2000 && k < 2500 ? 1000000 : 2;
+	}
+	/* inserted from both ends inwards, so that no leaf is even */
+	for (size_t k = 0; k < n / 2; k++) {
+		wbsim_emap_set(&map, ext[k].lblk, 1, WBSIM_EXT_WRITTEN, ext[k].pblk);
+		wbsim_emap_set(&map, ext[n - 1 - k].lblk, 1, WBSIM_EXT_WRITTEN,
+			       ext[n - 1 - k].pblk);
+	}
+	assert_int_equal(wbsim_emap_count(&map), n);
+	assert_true(wbsim_emap_check(&map));
+	for (size_t k = 0; k < n; k++) {
+		/* at, before and after every extent, alternating far apart so
+		 * the cursor's hint never helps */
+		check_seek(&map, ext, n, ext[k].lblk);
+		check_seek(&map, ext, n, ext[n - 1 - k].lblk + 1);
+		if (ext[k].lblk)
+			check_seek(&map, ext, n, ext[k].lblk - 1);
+	}
+	for (int k = 0; k < 20000; k++)
+		check_seek(&map, ext, n, wbsim_rng_below(&rng, pos + 10));
+	wbsim_emap_clear(&map);
+	g_free(ext);
+}
+
 /* Free space: random takes and gives against a bitmap; exact accounting. */
 static void test_freespace_random(void **state)
 {
@@ -378,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_emap_merge_rules),
 		cmocka_unit_test(test_emap_large),
 		cmocka_unit_test(test_emap_seek_matches_scan),
+		cmocka_unit_test(test_emap_seek_skewed),
 		cmocka_unit_test(test_freespace_random),
 		cmocka_unit_test(test_freespace_near),
 	};

@@ -19,7 +19,7 @@ void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
 void wbsim_emap_reset(struct wbsim_emap *map)
 {
 	for (size_t i = 0; i < map->nr_leaves; i++)
-		g_free(map->leaves[i]);
+		g_free(map->index[i].leaf);
 	map->nr_leaves = 0;
 	map->nr_extents = 0;
 	memset(map->extents, 0, sizeof(map->extents));
@@ -29,38 +29,157 @@ void wbsim_emap_reset(struct wbsim_emap *map)
 void wbsim_emap_clear(struct wbsim_emap *map)
 {
 	wbsim_emap_reset(map);
-	g_free(map->leaves);
-	g_free(map->keys);
-	map->leaves = NULL;
-	map->keys = NULL;
+	g_free(map->index);
+	map->index = NULL;
 	map->cap_leaves = 0;
 }
 
 static struct wbsim_extent *at(struct wbsim_emap *map, const struct wbsim_emap_cursor *cur)
 {
-	if (cur->leaf >= map->nr_leaves || cur->slot >= map->leaves[cur->leaf]->nr)
+	if (cur->leaf >= map->nr_leaves || cur->slot >= map->index[cur->leaf].nr)
 		return NULL;
-	return &map->leaves[cur->leaf]->ext[cur->slot];
+	return &map->index[cur->leaf].leaf->ext[cur->slot];
 }
 
 /* Leaf @i's first extent was inserted, removed or moved: refresh its key. */
 static inline void leaf_key(struct wbsim_emap *map, size_t i)
 {
 	if (i < map->nr_leaves)
-		map->keys[i] = map->leaves[i]->ext[0].lblk;
+		map->index[i].key = map->index[i].leaf->ext[0].lblk;
+}
+
+/*
+ * The searches below start where interpolation puts @lblk between two known
+ * keys and gallop from there (steps 1, 2, 4, ... until the answer is
+ * bracketed, then a binary search of the bracket). A random 4 KiB writer
+ * spreads a file's extents about evenly over its blocks, so the guess is
+ * within a slot or two and a seek touches two or three cache lines where a
+ * binary search from the middle touches one per halving; on a map whose
+ * keys are far from even the gallop costs at most twice the binary
+ * search's steps. The guess only decides where the search starts: the
+ * slot found is the same as a binary search's.
+ */
+static inline size_t interpolate(uint64_t x, uint64_t lo_key, uint64_t hi_key, size_t n)
+{
+	double g;
+
+	if (x <= lo_key || hi_key <= lo_key)
+		return 0;
+	if (x >= hi_key)
+		return n - 1;
+	g = (double)(x - lo_key) / (double)(hi_key - lo_key) * (double)n;
+	return g >= (double)(n - 1) ? n - 1 : (size_t)g;
+}
+
+/* First index in [0, @n) whose key is above @lblk (@n if none), from guess @g < @n. */
+static size_t keys_above(const struct wbsim_emap_index *index, size_t n, size_t g,
+			 uint64_t lblk)
+{
+	size_t lo, hi, step = 1;
+
+	if (index[g].key <= lblk) {
+		lo = g + 1;
+		for (;;) {
+			size_t probe = lo + step - 1;
+
+			if (probe >= n) {
+				hi = n;
+				break;
+			}
+			if (index[probe].key > lblk) {
+				hi = probe;
+				break;
+			}
+			lo = probe + 1;
+			step *= 2;
+		}
+	} else {
+		hi = g;
+		for (;;) {
+			if (hi < step) {
+				lo = 0;
+				break;
+			}
+			if (index[hi - step].key <= lblk) {
+				lo = hi - step + 1;
+				break;
+			}
+			hi -= step;
+			step *= 2;
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (index[mid].key <= lblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Index of the last leaf whose first extent starts at or before @lblk (0 if none). */
 static size_t find_leaf(const struct wbsim_emap *map, uint64_t lblk)
 {
-	const uint64_t *keys = map->keys;
-	size_t lo = 0, hi = map->nr_leaves;
+	const struct wbsim_emap_index *index = map->index;
+	size_t n = map->nr_leaves, above;
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (n == 1 || lblk < index[0].key)
+		return 0;
+	if (lblk >= index[n - 1].key)
+		return n - 1;
+	above = keys_above(index, n, interpolate(lblk, index[0].key, index[n - 1].key, n - 1),
+			   lblk);
+	return above - 1;
+}
 
-		if (keys[mid] <= lblk)
-			lo = mid;
+/*
+ * First slot of the @nr extents @ext whose extent ends after @lblk (@nr if
+ * none), from guess @g < @nr. Extents are sorted and do not overlap, so
+ * their ends are sorted as their starts are.
+ */
+static uint32_t slot_ending_after(const struct wbsim_extent *ext, uint32_t nr, uint32_t g,
+				  uint64_t lblk)
+{
+	uint32_t lo, hi, step = 1;
+
+	if (wbsim_ext_end(&ext[g]) <= lblk) {
+		lo = g + 1;
+		for (;;) {
+			uint32_t probe = lo + step - 1;
+
+			if (probe >= nr) {
+				hi = nr;
+				break;
+			}
+			if (wbsim_ext_end(&ext[probe]) > lblk) {
+				hi = probe;
+				break;
+			}
+			lo = probe + 1;
+			step *= 2;
+		}
+	} else {
+		hi = g;
+		for (;;) {
+			if (hi < step) {
+				lo = 0;
+				break;
+			}
+			if (wbsim_ext_end(&ext[hi - step]) <= lblk) {
+				lo = hi - step + 1;
+				break;
+			}
+			hi -= step;
+			step *= 2;
+		}
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wbsim_ext_end(&ext[mid]) <= lblk)
+			lo = mid + 1;
 		else
 			hi = mid;
 	}
@@ -78,23 +197,40 @@ static bool seek_ends_at(const struct wbsim_emap *map, size_t l, uint32_t s,
 
 	if (l >= map->nr_leaves)
 		return false;
-	leaf = map->leaves[l];
-	if (s >= leaf->nr || wbsim_ext_end(&leaf->ext[s]) <= lblk)
+	leaf = map->index[l].leaf;
+	if (s >= map->index[l].nr || wbsim_ext_end(&leaf->ext[s]) <= lblk)
 		return false;
 	if (s)
 		return wbsim_ext_end(&leaf->ext[s - 1]) <= lblk;
 	if (!l)
 		return true;
-	prev = map->leaves[l - 1];
-	return wbsim_ext_end(&prev->ext[prev->nr - 1]) <= lblk;
+	prev = map->index[l - 1].leaf;
+	return wbsim_ext_end(&prev->ext[map->index[l - 1].nr - 1]) <= lblk;
+}
+
+/*
+ * Can a seek for @lblk end in leaf @l or @l + 1? It ends in the last leaf
+ * that starts at or before @lblk or in the one after, so not unless that
+ * leaf is one of @l - 1 .. @l + 1. Read from the index alone: a seek at
+ * random then skips the hint's extents, which are rarely in the cache.
+ */
+static bool hint_near(const struct wbsim_emap *map, size_t l, uint64_t lblk)
+{
+	const struct wbsim_emap_index *index = map->index;
+
+	if (l >= map->nr_leaves)
+		return false;
+	if (l && lblk < index[l - 1].key)
+		return false;
+	return l + 2 >= map->nr_leaves || lblk < index[l + 2].key;
 }
 
 struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 				     struct wbsim_emap_cursor *cur)
 {
 	struct wbsim_emap_cursor h = map->hint;
-	struct wbsim_emap_leaf *leaf;
-	uint32_t lo, hi;
+	const struct wbsim_emap_index *ix;
+	uint32_t lo, g;
 
 	cur->leaf = 0;
 	cur->slot = 0;
@@ -105,33 +241,30 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	 * punch and set of that), or the next one (writeback walking the
 	 * file): no search.
 	 */
-	if (seek_ends_at(map, h.leaf, h.slot, lblk))
-		goto found;
-	if (h.leaf < map->nr_leaves && h.slot + 1 >= map->leaves[h.leaf]->nr) {
-		h.leaf++;
-		h.slot = 0;
-	} else {
-		h.slot++;
-	}
-	if (seek_ends_at(map, h.leaf, h.slot, lblk)) {
-		map->hint = h;
-		goto found;
+	if (hint_near(map, h.leaf, lblk)) {
+		if (seek_ends_at(map, h.leaf, h.slot, lblk))
+			goto found;
+		if (h.slot + 1 >= map->index[h.leaf].nr) {
+			h.leaf++;
+			h.slot = 0;
+		} else {
+			h.slot++;
+		}
+		if (seek_ends_at(map, h.leaf, h.slot, lblk)) {
+			map->hint = h;
+			goto found;
+		}
 	}
 	cur->leaf = find_leaf(map, lblk);
-	leaf = map->leaves[cur->leaf];
-	/* first slot whose end is beyond lblk (ends are sorted as starts are) */
-	lo = 0;
-	hi = leaf->nr;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (wbsim_ext_end(&leaf->ext[mid]) <= lblk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	ix = &map->index[cur->leaf];
+	/* the next leaf's key bounds this one's blocks; the last leaf has none */
+	if (cur->leaf + 1 < map->nr_leaves)
+		g = (uint32_t)interpolate(lblk, ix[0].key, ix[1].key, ix->nr);
+	else
+		g = ix->nr / 2;
+	lo = slot_ending_after(ix->leaf->ext, ix->nr, g, lblk);
 	cur->slot = lo;
-	if (lo == leaf->nr && cur->leaf + 1 < map->nr_leaves) {
+	if (lo == ix->nr && cur->leaf + 1 < map->nr_leaves) {
 		cur->leaf++;
 		cur->slot = 0;
 	}
@@ -139,7 +272,7 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	return at(map, cur);
 found:
 	*cur = h;
-	return &map->leaves[h.leaf]->ext[h.slot];
+	return &map->index[h.leaf].leaf->ext[h.slot];
 }
 
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
@@ -165,7 +298,7 @@ struct wbsim_extent *wbsim_emap_last(struct wbsim_emap *map, struct wbsim_emap_c
 		return NULL;
 	}
 	cur->leaf = map->nr_leaves - 1;
-	cur->slot = map->leaves[cur->leaf]->nr - 1;
+	cur->slot = map->index[cur->leaf].nr - 1;
 	return at(map, cur);
 }
 
@@ -173,7 +306,7 @@ struct wbsim_extent *wbsim_emap_next(struct wbsim_emap *map, struct wbsim_emap_c
 {
 	if (cur->leaf >= map->nr_leaves)
 		return NULL;
-	if (cur->slot + 1 < map->leaves[cur->leaf]->nr) {
+	if (cur->slot + 1 < map->index[cur->leaf].nr) {
 		cur->slot++;
 	} else {
 		cur->leaf++;
@@ -190,7 +323,7 @@ struct wbsim_extent *wbsim_emap_prev(struct wbsim_emap *map, struct wbsim_emap_c
 		if (cur->leaf == 0 || cur->leaf > map->nr_leaves)
 			return NULL;
 		cur->leaf--;
-		cur->slot = map->leaves[cur->leaf]->nr - 1;
+		cur->slot = map->index[cur->leaf].nr - 1;
 	}
 	return at(map, cur);
 }
@@ -214,24 +347,30 @@ static struct wbsim_emap_leaf *leaf_alloc(uint32_t cap)
 	struct wbsim_emap_leaf *leaf =
 		g_malloc(sizeof(*leaf) + cap * sizeof(leaf->ext[0]));
 
-	leaf->nr = 0;
 	leaf->cap = cap;
 	return leaf;
+}
+
+/* Room for one more leaf in the index. */
+static void index_grow(struct wbsim_emap *map)
+{
+	if (map->nr_leaves < map->cap_leaves)
+		return;
+	map->cap_leaves = map->cap_leaves ? map->cap_leaves * 2 : 4;
+	map->index = g_renew(struct wbsim_emap_index, map->index, map->cap_leaves);
 }
 
 /* Insert @e before position @cur (which may be one past the end). */
 static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 		      const struct wbsim_extent *e)
 {
+	struct wbsim_emap_index *ix;
 	struct wbsim_emap_leaf *leaf;
 
 	if (!map->nr_leaves) {
-		if (!map->cap_leaves) {
-			map->cap_leaves = 4;
-			map->leaves = g_new(struct wbsim_emap_leaf *, map->cap_leaves);
-			map->keys = g_new(uint64_t, map->cap_leaves);
-		}
-		map->leaves[0] = leaf_alloc(WBSIM_EMAP_LEAF_MIN);
+		index_grow(map);
+		map->index[0].leaf = leaf_alloc(WBSIM_EMAP_LEAF_MIN);
+		map->index[0].nr = 0;
 		map->nr_leaves = 1;
 		cur->leaf = 0;
 		cur->slot = 0;
@@ -239,44 +378,39 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 	if (cur->leaf >= map->nr_leaves) {
 		/* one past the end: append to the last leaf */
 		cur->leaf = map->nr_leaves - 1;
-		cur->slot = map->leaves[cur->leaf]->nr;
+		cur->slot = map->index[cur->leaf].nr;
 	}
-	leaf = map->leaves[cur->leaf];
-	if (leaf->nr == WBSIM_EMAP_LEAF_MAX) {
+	ix = &map->index[cur->leaf];
+	leaf = ix->leaf;
+	if (ix->nr == WBSIM_EMAP_LEAF_MAX) {
 		/* split the full leaf in two halves */
 		struct wbsim_emap_leaf *right = leaf_alloc(WBSIM_EMAP_LEAF_MAX);
-		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2;
+		uint32_t half = WBSIM_EMAP_LEAF_MAX / 2, rnr = ix->nr - half;
 
-		right->nr = leaf->nr - half;
-		memcpy(right->ext, leaf->ext + half, right->nr * sizeof(leaf->ext[0]));
-		leaf->nr = half;
-		if (map->nr_leaves == map->cap_leaves) {
-			map->cap_leaves *= 2;
-			map->leaves = g_renew(struct wbsim_emap_leaf *, map->leaves,
-					      map->cap_leaves);
-			map->keys = g_renew(uint64_t, map->keys, map->cap_leaves);
-		}
-		memmove(map->leaves + cur->leaf + 2, map->leaves + cur->leaf + 1,
-			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
-		memmove(map->keys + cur->leaf + 2, map->keys + cur->leaf + 1,
-			(map->nr_leaves - cur->leaf - 1) * sizeof(map->keys[0]));
-		map->leaves[cur->leaf + 1] = right;
+		memcpy(right->ext, leaf->ext + half, rnr * sizeof(leaf->ext[0]));
+		index_grow(map);
+		memmove(map->index + cur->leaf + 2, map->index + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->index[0]));
+		map->index[cur->leaf].nr = half;
+		map->index[cur->leaf + 1].leaf = right;
+		map->index[cur->leaf + 1].nr = rnr;
 		map->nr_leaves++;
 		leaf_key(map, cur->leaf + 1);
 		if (cur->slot > half) {
 			cur->leaf++;
 			cur->slot -= half;
 		}
-		leaf = map->leaves[cur->leaf];
-	} else if (leaf->nr == leaf->cap) {
+		ix = &map->index[cur->leaf];
+		leaf = ix->leaf;
+	} else if (ix->nr == leaf->cap) {
 		leaf->cap = MIN(leaf->cap * 2, WBSIM_EMAP_LEAF_MAX);
 		leaf = g_realloc(leaf, sizeof(*leaf) + leaf->cap * sizeof(leaf->ext[0]));
-		map->leaves[cur->leaf] = leaf;
+		ix->leaf = leaf;
 	}
 	memmove(leaf->ext + cur->slot + 1, leaf->ext + cur->slot,
-		(leaf->nr - cur->slot) * sizeof(leaf->ext[0]));
+		(ix->nr - cur->slot) * sizeof(leaf->ext[0]));
 	leaf->ext[cur->slot] = *e;
-	leaf->nr++;
+	ix->nr++;
 	if (!cur->slot)
 		leaf_key(map, cur->leaf);
 	map->nr_extents++;
@@ -287,25 +421,24 @@ static void insert_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur,
 /* Delete the extent at @cur; @cur then points at the following one. */
 static void delete_at(struct wbsim_emap *map, struct wbsim_emap_cursor *cur)
 {
-	struct wbsim_emap_leaf *leaf = map->leaves[cur->leaf];
+	struct wbsim_emap_index *ix = &map->index[cur->leaf];
+	struct wbsim_emap_leaf *leaf = ix->leaf;
 
 	map->blocks[leaf->ext[cur->slot].state] -= leaf->ext[cur->slot].len;
 	map->extents[leaf->ext[cur->slot].state]--;
 	map->nr_extents--;
 	memmove(leaf->ext + cur->slot, leaf->ext + cur->slot + 1,
-		(leaf->nr - cur->slot - 1) * sizeof(leaf->ext[0]));
-	leaf->nr--;
-	if (!leaf->nr) {
+		(ix->nr - cur->slot - 1) * sizeof(leaf->ext[0]));
+	ix->nr--;
+	if (!ix->nr) {
 		g_free(leaf);
-		memmove(map->leaves + cur->leaf, map->leaves + cur->leaf + 1,
-			(map->nr_leaves - cur->leaf - 1) * sizeof(map->leaves[0]));
-		memmove(map->keys + cur->leaf, map->keys + cur->leaf + 1,
-			(map->nr_leaves - cur->leaf - 1) * sizeof(map->keys[0]));
+		memmove(map->index + cur->leaf, map->index + cur->leaf + 1,
+			(map->nr_leaves - cur->leaf - 1) * sizeof(map->index[0]));
 		map->nr_leaves--;
 		cur->slot = 0;
 	} else if (!cur->slot) {
 		leaf_key(map, cur->leaf);
-	} else if (cur->slot == leaf->nr) {
+	} else if (cur->slot == ix->nr) {
 		cur->leaf++;
 		cur->slot = 0;
 	}
@@ -443,12 +576,13 @@ gboolean wbsim_emap_check(const struct wbsim_emap *map)
 	const struct wbsim_extent *prev = NULL;
 
 	for (size_t i = 0; i < map->nr_leaves; i++) {
-		const struct wbsim_emap_leaf *leaf = map->leaves[i];
+		const struct wbsim_emap_leaf *leaf = map->index[i].leaf;
+		uint32_t nr = map->index[i].nr;
 
-		if (!leaf->nr || leaf->nr > leaf->cap || leaf->cap > WBSIM_EMAP_LEAF_MAX ||
-		    map->keys[i] != leaf->ext[0].lblk)
+		if (!nr || nr > leaf->cap || leaf->cap > WBSIM_EMAP_LEAF_MAX ||
+		    map->index[i].key != leaf->ext[0].lblk)
 			return FALSE;
-		for (uint32_t s = 0; s < leaf->nr; s++) {
+		for (uint32_t s = 0; s < nr; s++) {
 			const struct wbsim_extent *e = &leaf->ext[s];
 
 			if (!e->len || e->state >= WBSIM_EXT_NR_STATES ||

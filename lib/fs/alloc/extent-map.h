@@ -3,11 +3,13 @@
  * fs/alloc/extent-map.h - a file's logical-to-physical extent map: sorted,
  * non-overlapping extents (delayed, unwritten or written) in a two-level
  * sorted array (a B-tree of height two: an index of leaves of up to
- * WBSIM_EMAP_LEAF_MAX extents each). Lookups are binary searches; an insert
- * or delete moves at most one leaf's worth of extents, so the map stays fast
- * at hundreds of thousands of extents per file. The index keeps each leaf's
- * first logical block in an array of its own (@keys), so the search of the
- * index reads one contiguous array instead of one leaf per step.
+ * WBSIM_EMAP_LEAF_MAX extents each). Lookups interpolate, then gallop (the
+ * index, then the leaf: extent-map.c); an insert or delete moves at most
+ * one leaf's worth of extents, so the map stays fast at hundreds of
+ * thousands of extents per file. The index keeps each leaf's
+ * first logical block and size in an array of its own (@index), so the
+ * search of the index reads one contiguous array instead of one leaf per
+ * step.
  *
  * Merging follows the kernels' extent-insert rules (xfs_bmap_add_extent_*,
  * ext4_ext_try_to_merge, ext4_es_try_to_merge): a newly set range merges
@@ -56,15 +58,30 @@ struct wbsim_extent {
 #define WBSIM_EMAP_LEAF_MIN 4
 
 /*
- * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents; room for
- * @cap of them, doubled as the leaf fills (so 500,000 files of one extent
- * each hold 150 bytes of leaf apiece, not 4 KiB). An insert may move the
- * leaf: extent pointers do not survive wbsim_emap_set() or _punch().
+ * struct wbsim_emap_leaf - up to WBSIM_EMAP_LEAF_MAX extents (how many:
+ * its index entry's @nr); room for @cap of them, doubled as the leaf fills
+ * (so 500,000 files of one extent each hold 150 bytes of leaf apiece, not
+ * 4 KiB). An insert may move the leaf: extent pointers do not survive
+ * wbsim_emap_set() or _punch().
  */
 struct wbsim_emap_leaf {
-	uint32_t nr;
 	uint32_t cap;
 	struct wbsim_extent ext[];
+};
+
+/*
+ * struct wbsim_emap_index - one leaf's entry in the index
+ * @key: the leaf's first logical block (ext[0].lblk), always
+ * @leaf: the leaf
+ * @nr: extents in the leaf (at least one)
+ *
+ * Kept together so that a seek reads a leaf's key, place and size from one
+ * cache line and goes from there straight to the extent it wants.
+ */
+struct wbsim_emap_index {
+	uint64_t key;
+	struct wbsim_emap_leaf *leaf;
+	uint32_t nr;
 };
 
 /** struct wbsim_emap_cursor - a position in the map (leaf, slot) */
@@ -75,10 +92,9 @@ struct wbsim_emap_cursor {
 
 /**
  * struct wbsim_emap - the map
- * @leaves: leaves in logical order, none empty
- * @keys: keys[i] == leaves[i]->ext[0].lblk, always
- * @nr_leaves: used entries of @leaves and @keys
- * @cap_leaves: allocated entries of each
+ * @index: the leaves in logical order, none empty
+ * @nr_leaves: used entries of @index
+ * @cap_leaves: allocated entries of @index
  * @nr_extents: extents in the map
  * @extents: per-state number of extents
  * @max_len: per-state maximum extent length (merging and splitting)
@@ -88,8 +104,7 @@ struct wbsim_emap_cursor {
  *	map as it is, so inserts and deletes need not maintain it)
  */
 struct wbsim_emap {
-	struct wbsim_emap_leaf **leaves;
-	uint64_t *keys;
+	struct wbsim_emap_index *index;
 	size_t nr_leaves;
 	size_t cap_leaves;
 	uint64_t nr_extents;
