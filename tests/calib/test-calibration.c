@@ -34,7 +34,9 @@ static char *source_path(const char *rel)
 static void e1_pmem_base_is_flusher_bound(void **state)
 {
 	g_autofree char *path = source_path("scenarios/e1-pmem-xfs-base.ini");
-	const char *const overrides[] = { "run.time_limit=12s", NULL };
+	/* long enough for fio's first pass over the files to end (about 13 s
+	 * here), after which its fadvise(DONTNEED) writes back too */
+	const char *const overrides[] = { "run.time_limit=16s", NULL };
 	GError *error = NULL;
 	struct wbsim_scenario *scn = wbsim_scenario_load(path, overrides, &error);
 	struct wbsim_run_options opts = { 0 };

@@ -134,30 +134,29 @@ static const struct wbsim_param xfs_options[] = {
 	{ "ag_trylock", WBSIM_PARAM_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
 	/*
-	 * lab v1045, the idle runs of lab/results, as the cost table: the
-	 * flusher's fs_map_blocks CPU (xfs_map_blocks and the delalloc
-	 * conversion below it) per page written, 11004 ns in e2-lab-ram-xfs
-	 * and 13101 in xfs-paths-sparse-lab-ram (`lab/costs`), over the
-	 * allocations per page written that lab/count-xfs-paths counts on the
-	 * same workloads (xfs_map_blocks_alloc: medians 0.548 and 0.755,
-	 * lab/xfs-paths/summary.txt): 20.1 and 17.4 us per allocation, less
-	 * map_cpu_ns and the 16 btree levels (btree_level_cpu_ns) of their
-	 * AGs and files: 16.1 and 13.4, mean 14.7. The loaded runs of
-	 * lab/xfs-paths measured the conversion itself at 8.48 us
-	 * (xfs_bmapi_convert_delalloc inclusive): on this host a loaded machine
-	 * halves the flusher's CPU a page (lab/xfs-paths/summary.txt, "the
-	 * load's shift"), and the lab's reference is the idle host. Was 4.5 us
-	 * from those loaded runs.
+	 * lab v1045, idle machine (lab/xfs-paths/idle-v1045/summary.txt, the
+	 * host state lab/results was recorded in): xfs_bmapi_convert_delalloc
+	 * inclusive 29.65 us per delalloc conversion in e2-lab-ram-xfs and
+	 * 23.26 in xfs-paths-sparse-lab-ram (medians of 3), less the flusher's
+	 * xfs_btree_lookup time per allocation (9.74 and 5.22 us, the levels
+	 * below): 19.9 and 18.0, mean 19. The same runs on a loaded machine
+	 * measured the conversion at 8.48 us (lab/xfs-paths/summary.txt): on
+	 * this paravirtualised host, work after a sleep finds its caches cold,
+	 * and the kernel's writeback and completion paths cost 3-5 times more
+	 * a call when the machine is otherwise idle. Was 4.5 us from the
+	 * loaded runs, then 14.7 from lab/results' categories.
 	 */
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "14700ns", "ns", 0, 0,
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "19us", "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
 	  "(transaction, AGF/AGFL, CIL commit)" },
-	/* lab (same runs): the flusher's xfs_btree_lookup 2.96 us per allocation
-	 * (median of 3: 2.77, 3.14, 2.96) over 7 lookups of 2 levels in the
-	 * bnobt/cntbt and one of 2 in the bmbt; the one-file
-	 * xfs-paths-sparse-lab-ram, at the same levels, 1.55 us (97 ns a level:
-	 * fewer btree blocks to miss in the cache, not modelled) */
-	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), "185ns", "ns", 0, 0,
+	/* lab v1045, idle (same runs): the flusher's xfs_btree_lookup 9.74 us
+	 * per allocation in e2-lab-ram-xfs (median of 3: 9.74, 9.74, 8.54) over
+	 * 7 lookups of 2 levels in the bnobt/cntbt and one of 2 in the bmbt:
+	 * 609 ns a level; the one-file xfs-paths-sparse-lab-ram, at the same
+	 * levels, 5.22 us (326 ns a level: fewer btree blocks to miss in the
+	 * cache, not modelled). Loaded: 2.96 us, 185 ns a level (was the
+	 * value) */
+	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), "600ns", "ns", 0, 0,
 	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
 	  "buffer cache and searched) in the free-space btrees and the bmbt" },
 	/* A guess, kept because the idle lab agrees with its sum, not with its
@@ -193,12 +192,15 @@ static const struct wbsim_param xfs_options[] = {
 	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), "400ns", "ns", 0, 0,
 	  "CPU of a delalloc reservation for a write into a hole "
 	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)" },
-	/* lab (lab/xfs-paths/summary.txt, e2): xfs_iomap_write_unwritten 1.80 us
-	 * per xfs_unwritten_convert (median of 3: 1.80, 1.93, 1.79), less one
-	 * bmbt lookup of 2 levels; e1-lab-ram-xfs-2cpu converts ioends of ~580
-	 * pages at 0.39 us a page, the pages' completion alone: no per-page
-	 * conversion cost */
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "1450ns", "ns", 0, 0,
+	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt):
+	 * xfs_iomap_write_unwritten 8.86, 9.07 and 9.78 us per
+	 * xfs_unwritten_convert (e2-lab-ram-xfs, xfs-paths-sparse-lab-ram,
+	 * xfs-paths-prealloc-lab-ram, medians of 3): 9.07, less one bmbt
+	 * lookup of 2 levels (btree_level_cpu_ns): 7.9 us. Loaded: 1.80 us
+	 * (lab/xfs-paths/summary.txt), which was the value less the lookup,
+	 * 1.45. e1-lab-ram-xfs-2cpu converts ioends of ~580 pages at 0.39 us a
+	 * page, the pages' completion alone: no per-page conversion cost */
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "7900ns", "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
 	{ .name = NULL },
 };
