@@ -347,6 +347,10 @@ INCLUSIVE = (
     # (lab/count-uring-retries)
     "balance_dirty_pages", "xfs_buffered_write_iomap_end", "xfs_bmap_punch_delalloc_range",
     "io_queue_iowq", "io_wq_submit_work", "xfs_vn_update_time", "kiocb_modified",
+    # a write's timestamp update (file_update_time(), once a file and tick):
+    # XFS's own transaction, ext4's through generic_update_time() ->
+    # __mark_inode_dirty() -> ext4_dirty_inode() (a journal handle)
+    "generic_update_time", "ext4_dirty_inode",
     # ext4's writeback and completion (issue 22, lab/e1-sparse): the page
     # walk and its buffer heads, the mapping of an extent under a journal
     # handle, the bio per extent, and the completion of its buffer heads
@@ -366,6 +370,20 @@ INCLUSIVE = (
     "iomap_finish_ioend_buffered", "submit_bio_noacct", "blk_mq_submit_bio",
     "blk_mq_flush_plug_list", "wbt_wait", "rq_qos_wait", "filemap_get_folios_tag")
 INCLUSIVE_SET = frozenset(INCLUSIVE)
+
+# Of these, also the time outside any lock wait (samples with none of
+# LOCK_WAIT on the stack), kept as "FN nowait": the CPU a path costs by
+# itself, where the model accounts the lock and its waits separately.
+INCLUSIVE_NOWAIT = frozenset(("xfs_vn_update_time", "generic_update_time",
+                              "ext4_dirty_inode"))
+# and the time outside both the lock waits and the walk of the in-core
+# extent list that formatting an inode whose data fork is in extents format
+# makes (xfs_inode_item_format -> xfs_iextents_copy: every record, delalloc
+# ones included), kept as "FN nowalk": XFS's own cost of the transaction
+IEXT_WALK = frozenset(("xfs_iextents_copy", "xfs_iext_get_extent", "xfs_iext_next"))
+LOCK_WAIT = frozenset(("rwsem_down_write_slowpath", "rwsem_down_read_slowpath",
+                       "rwsem_optimistic_spin", "osq_lock", "__schedule",
+                       "native_queued_spin_lock_slowpath", "pv_queued_spin_lock_slowpath"))
 
 # The write path of a lab program's worker threads (the E8 program's small
 # writers, every thread but the main one, which makes the large write), by
@@ -454,9 +472,17 @@ class PerfRecorder:
             per_cat[kind][cat] = per_cat[kind].get(cat, 0) + ms_per_sample
             if "fadvise" in (CATEGORY_OF.get(fr) for fr in frames):
                 fadv[kind] = fadv.get(kind, 0) + ms_per_sample
-            for fn in INCLUSIVE_SET.intersection(frames):
+            on_stack = INCLUSIVE_SET.intersection(frames)
+            for fn in on_stack:
                 incl.setdefault(kind, {})
                 incl[kind][fn] = incl[kind].get(fn, 0) + ms_per_sample
+            if not LOCK_WAIT.intersection(frames):
+                for fn in INCLUSIVE_NOWAIT.intersection(on_stack):
+                    k = fn + " nowait"
+                    incl[kind][k] = incl[kind].get(k, 0) + ms_per_sample
+                    if not IEXT_WALK.intersection(frames):
+                        k = fn + " nowalk"
+                        incl[kind][k] = incl[kind].get(k, 0) + ms_per_sample
             if frames:
                 k = (kind, frames[0])
                 syms[k] = syms.get(k, 0) + ms_per_sample
