@@ -57,9 +57,10 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
 
 /*
  * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
- * expects (5: struct wbsim_param, its @options rows, grew four members).
+ * expects (5: struct wbsim_param, its @options rows, grew four members;
+ * 6: @update_time).
  */
-#define WBSIM_FS_OPS_VERSION 5
+#define WBSIM_FS_OPS_VERSION 6
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
@@ -165,6 +166,12 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  *        part of the write (@write's CPU), as @task, then call
  *        @done(sim, @arg); NULL: no such lock
  * @write_unlock: release it
+ * @update_time: a write changes the file's timestamps (file_update_time(),
+ *        once a file and tick of the coarse clock): the filesystem's
+ *        update, as XFS's transaction or ext4's journal handle. Runs under
+ *        @write_lock when the model has one. Return: CPU ns of the writing
+ *        task. NULL: the generic update, which only marks the inode dirty
+ *        (no cost)
  * @fiemap: append the FIEMAP records of @inode to @out (an array of struct
  *        wbsim_fs_extent) as the filesystem reports them now; mandatory
  * @nr_extents: raw extent count (XFS fsx_nextents: on-disk records)
@@ -209,6 +216,7 @@ struct wbsim_fs_ops {
 	void (*write_lock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			   wbsim_event_fn done, void *arg);
 	void (*write_unlock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
+	wbsim_time_t (*update_time)(wbsim_fs *fs, wbsim_fs_inode *inode);
 };
 
 /* ------------------------------------------------------------------------ */

@@ -133,6 +133,9 @@ enum wbsim_sync_mode {
  *	before its copy to after its balance_dirty_pages_ratelimited()
  * @wb_locked_folio: first page of the folio that writeback holds locked
  *	while it submits the ioend before it (WBSIM_PGOFF_NONE: none)
+ * @mtime_tick: the tick of the coarse clock (simulated time / jiffy) the
+ *	timestamps were last set in: at creation, then by a write's
+ *	file_update_time()
  */
 struct wbsim_inode {
 	uint64_t ino;
@@ -157,6 +160,7 @@ struct wbsim_inode {
 	bool per_block_accounting;
 	wbsim_lock i_rwsem;
 	uint64_t wb_locked_folio;
+	uint64_t mtime_tick;
 	/* cgroup writeback (fs/cgroup-writeback.c) */
 	struct wbsim_page_memcg *page_memcg;	/* folio_memcg() of each page, or NULL */
 	unsigned int i_wb_frn_winner;		/* last round's majority memcg id */

@@ -67,5 +67,12 @@ void wbsim_wb_update_bandwidth_workfn(wbsim_sim *sim, void *arg);
  */
 wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode,
 			    uint64_t offset, uint64_t len);
+/**
+ * wbsim_fs_update_time() - a write changes @inode's timestamps (the
+ * filesystem's ->update_time, which file_update_time() calls)
+ * Return: CPU ns the writer spends in the filesystem for it (0 without a
+ * hook).
+ */
+wbsim_time_t wbsim_fs_update_time(wbsim_fs *fs, wbsim_fs_inode *inode);
 
 #endif /* WBSIM_DEFS_WRITEBACK_H */

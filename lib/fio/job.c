@@ -737,16 +737,19 @@ static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim
  * job. Sets *@throttle when balance_dirty_pages() is due after it.
  * Returns its CPU cost. */
 static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk,
-				       bool *throttle)
+				       wbsim_time_t at, bool *throttle)
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_inode *inode = f->inode;
 	uint64_t off = job_write_offset(job, f, blk);
+	/* ->write_iter's checks first: the timestamps (under the ILOCK) */
+	wbsim_time_t update = wbsim_file_update_time(inode, at);
 	wbsim_time_t fs_cost;
 	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle,
 							&fs_cost);
 
-	job->batch_fs_total += fs_cost;
+	cost += update;
+	job->batch_fs_total += fs_cost + update;
 
 	if (job->uring) {
 		bool punted = job_uring_punted(job);
@@ -783,20 +786,28 @@ static bool job_uring_inline_first(const struct wbsim_job *job)
  * (current->nr_dirtied). Sets *@wq_throttle, writing nothing, when the
  * worker must throttle before the punted write (the caller runs it, then
  * issues the write again). Returns the CPU cost, all serial at iodepth 1.
+ * A write that must update the file's timestamps (the first of a tick,
+ * wbsim_inode_needs_update_time()) fails earlier: kiocb_modified() returns
+ * -EAGAIN under IOCB_NOWAIT before iomap_begin, and the worker makes the
+ * update and the write.
  * Left out: the other -EAGAINs of the inline attempt (the IOLOCK and
- * ILOCK trylocks, a timestamp update, FGP_NOWAIT folios).
+ * ILOCK trylocks, FGP_NOWAIT folios).
  */
 static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_job_file *f,
-					   uint64_t blk, bool *wq_throttle)
+					   uint64_t blk, wbsim_time_t at, bool *wq_throttle)
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_inode *inode = f->inode;
 	struct wbsim_bdi *bdi = &job->m->bdi;
 	bool punted = job->pending_punted;
-	wbsim_time_t cost, fs_cost;
+	bool time_punt = job->pending_time_punt;
+	wbsim_time_t cost, fs_cost, update;
 
 	*wq_throttle = false;
 	job->pending_punted = false;
+	job->pending_time_punt = false;
+	if (!punted && wbsim_inode_needs_update_time(inode, at))
+		punted = time_punt = true;
 	/* the fio thread shares the worker's cgroup */
 	job->fio_dirtier.memcg = job->dirtier.memcg;
 	if (!punted && inode->wb &&
@@ -808,23 +819,31 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 	    wbsim_dirtier_ratelimited(&job->dirtier,
 				      wbsim_dirtier_wb(bdi, inode, job->dirtier.memcg))) {
 		job->pending_punted = true;
+		job->pending_time_punt = time_punt;
 		job->pending_punted_looked = true;
 		*wq_throttle = true;
 		return 0;
 	}
 	job->pending_punted_looked = false;
+	/* the worker's write updates the timestamps if they are still stale
+	 * (an inline write gets here only with them current) */
+	update = wbsim_file_update_time(inode, at);
 	cost = wbsim_generic_perform_write(inode, punted ? &job->dirtier : &job->fio_dirtier,
 					   job_write_offset(job, f, blk), job->bs, NULL, &fs_cost);
-	cost += c->uring_io_ns;
-	if (punted) {
+	cost += c->uring_io_ns + update;
+	if (punted && !time_punt) {
 		/* the failed attempt: iomap_begin's walk and reservation and
 		 * iomap_end's punch of it (the same walk, undoing what it
-		 * reserved), the BDP_ASYNC pass; then the punt to io-wq */
-		cost += 2 * fs_cost + c->balance_dirty_pages_ns + c->uring_punt_ns;
+		 * reserved), the BDP_ASYNC pass */
+		cost += 2 * fs_cost + c->balance_dirty_pages_ns;
 		fs_cost += 2 * fs_cost;
-		job->uring_punts++;
 	}
-	job->batch_fs_total += fs_cost;
+	if (punted) {
+		cost += c->uring_punt_ns;	/* the punt to io-wq */
+		job->uring_punts++;
+		job->uring_time_punts += time_punt;
+	}
+	job->batch_fs_total += fs_cost + update;
 	return cost;
 }
 
@@ -972,6 +991,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			bool wq_throttle;
 
 			job->batch_cost[job->batch_ios] = job_uring_nowait_write(job, f, blk,
+										 now_of(job) + total,
 										 &wq_throttle);
 			if (wq_throttle) {
 				/* the worker throttles before the punted write */
@@ -982,7 +1002,9 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			}
 			throttle = false;
 		} else {
-			job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk, &throttle);
+			job->batch_cost[job->batch_ios] = job_buffered_write(job, f, blk,
+									     now_of(job) + total,
+									     &throttle);
 		}
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;

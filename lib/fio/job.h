@@ -105,7 +105,9 @@ struct wbsim_job {
 	struct wbsim_dirtier fio_dirtier;
 	bool pending_punted;	/* @pending_blk failed inline: the worker writes it */
 	bool pending_punted_looked;	/* and the worker's throttle look was taken */
+	bool pending_time_punt;		/* punted for a timestamp update, not the throttle */
 	uint64_t uring_punts;	/* writes punted after -EAGAIN */
+	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */

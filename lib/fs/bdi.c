@@ -125,6 +125,9 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 		wbsim_lock_set_rwsem(&inode->i_rwsem, bdi->cpus, bdi->costs->rwsem_sleep_ns,
 				     bdi->costs->rwsem_wake_ns);
 	inode->wb_locked_folio = WBSIM_PGOFF_NONE;
+	/* created now: its timestamps are this tick's */
+	if (bdi->vm)
+		inode->mtime_tick = wbsim_sim_now(bdi->sim) / bdi->vm->jiffy_ns;
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }

@@ -13,6 +13,7 @@
 #include "fs/direct-io.h"
 #include "block/blk.h"
 #include "fs/alloc/fs.h"
+#include "mm/filemap.h"
 
 struct direct_io {
 	struct wbsim_inode *inode;
@@ -138,5 +139,9 @@ void wbsim_iomap_dio_write(struct wbsim_inode *inode, wbsim_task *task, uint64_t
 	io->submitted = submitted;
 	io->done = done;
 	io->arg = arg;
-	wbsim_cpus_run(bdi->cpus, task, bdi->costs->write_syscall_ns, direct_syscall_done, io);
+	/* ->write_iter's checks update the timestamps as a buffered write's do */
+	wbsim_cpus_run(bdi->cpus, task,
+		       bdi->costs->write_syscall_ns +
+		       wbsim_file_update_time(inode, wbsim_sim_now(bdi->sim)),
+		       direct_syscall_done, io);
 }

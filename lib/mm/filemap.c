@@ -38,6 +38,19 @@ static wbsim_time_t copy_cost(const struct wbsim_cpu_costs *c, uint64_t pages, u
 	return pages * touch + (c->copy_page_ns - touch) * len / WBSIM_PAGE_SIZE;
 }
 
+bool wbsim_inode_needs_update_time(const struct wbsim_inode *inode, wbsim_time_t at)
+{
+	return at / inode->bdi->vm->jiffy_ns != inode->mtime_tick;
+}
+
+wbsim_time_t wbsim_file_update_time(struct wbsim_inode *inode, wbsim_time_t at)
+{
+	if (!wbsim_inode_needs_update_time(inode, at))
+		return 0;
+	inode->mtime_tick = at / inode->bdi->vm->jiffy_ns;
+	return wbsim_fs_update_time(inode->bdi->fs, inode->fs_inode);
+}
+
 /* Models the folio order of __filemap_get_folio(FGP_CREAT) as iomap_get_folio()
  * and write_begin_get_folio() ask for it; leaves out the fallback to smaller
  * orders when the allocation fails or a folio already covers part of it. */

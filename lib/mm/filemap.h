@@ -38,6 +38,30 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 					 wbsim_time_t *fs_cost);
 
 /**
+ * wbsim_inode_needs_update_time() - inode_needs_update_time() for a write
+ * at simulated time @at: the timestamps are older than the coarse clock's
+ * current tick
+ */
+bool wbsim_inode_needs_update_time(const struct wbsim_inode *inode, wbsim_time_t at);
+
+/**
+ * wbsim_file_update_time() - file_update_time() of a write at @at (kernel:
+ * kiocb_modified() in ->write_iter's checks: xfs_file_write_checks(),
+ * ext4_write_checks(), generic_file_write_iter())
+ *
+ * The write sets mtime and ctime to the coarse clock, which advances once
+ * a tick; only the first write of a tick changes them, and only that one
+ * calls the filesystem's update (wbsim_fs_update_time()). Multigrain
+ * timestamps (XFS, ext4) take a fine-grained time instead only once
+ * someone has read them since the last change (I_CTIME_QUERIED: a stat);
+ * the writers modelled do not.
+ *
+ * Return: the filesystem's CPU time of the update, 0 when the timestamps
+ * are current.
+ */
+wbsim_time_t wbsim_file_update_time(struct wbsim_inode *inode, wbsim_time_t at);
+
+/**
  * wbsim_filemap_folio_pages() - the folio the kernel's buffered write path
  * allocates for a write of @len bytes at byte @pos, in pages, when no folio
  * covers @pos: the write's part in the first max-size chunk

@@ -64,6 +64,7 @@ struct wbsim_job_result {
 	wbsim_time_t lock_wait_ns;
 	uint64_t invalidates;
 	uint64_t uring_punts;	/* io_uring writes punted to io-wq after -EAGAIN */
+	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
 	unsigned int laid_out_files;	/* files fio lays out before the job */

@@ -1057,6 +1057,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->lock_wait_ns = job->task.lock_wait_ns;
 		jr->invalidates = job->invalidates;
 		jr->uring_punts = job->uring_punts;
+		jr->uring_time_punts = job->uring_time_punts;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;
 		/* a job stalled when the run stopped: its next write is late by

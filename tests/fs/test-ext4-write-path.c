@@ -7,7 +7,9 @@
  * the cache dropped at a remount) costs write_miss_cpu_ns. And what
  * writeback's ext4_do_writepages() costs the flusher per run: nothing for
  * blocks over written extents, map_cpu_ns per extent it maps, split_cpu_ns
- * more per extent in preallocated (unwritten) blocks.
+ * more per extent in preallocated (unwritten) blocks. A timestamp update
+ * (ext4_dirty_inode's journal handle) costs update_time_cpu_ns, whatever
+ * the file's extents.
  */
 #include "fs-test-util.h"
 
@@ -122,6 +124,10 @@ static void test_defaults(void **state)
 	f = wbsim_fs_create(t.fs, NULL);
 	assert_int_equal(wbsim_fs_write(t.fs, f, 0, BS), 2550);
 	assert_int_equal(wbsim_fs_write(t.fs, f, 0, BS), 600);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 10000);
+	for (uint64_t i = 1; i <= 40; i++)
+		wbsim_fs_write(t.fs, f, 2 * i * BS, BS);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 10000);
 	tfs_close(&t);
 }
 

@@ -56,6 +56,8 @@ struct knee_point {
  * allocation (no btree levels) and a 1 us lookup. CPUs are not the limit. */
 static const struct wbsim_setting knee_costs[] = {
 	{ "alloc_cpu_ns", "7us", NULL, 0 },
+	/* nor the walk of a young file's extent list at each commit */
+	{ "iext_level_cpu_ns", "0", NULL, 0 },
 	{ "btree_level_cpu_ns", "0", NULL, 0 },
 	{ "map_cpu_ns", "1us", NULL, 0 },
 };

@@ -7,7 +7,9 @@
  * more than one into an extent, and more as the in-core tree deepens; an
  * allocation costs more once the AG's free space has more records than one
  * btree leaf holds; an unwritten conversion costs more once the file's
- * extents leave the inode for a bmbt.
+ * extents leave the inode for a bmbt; a transaction on a file whose real
+ * extents still fit in the inode walks the whole in-core extent list,
+ * delalloc records included, and stops walking once they need a bmbt.
  */
 #include "fs-test-util.h"
 #include "fs/alloc/fs-private.h"
@@ -24,6 +26,7 @@ static const struct wbsim_setting costs[] = {
 	{ "alloc_cpu_ns", "5us", NULL, 0 },
 	{ "btree_level_cpu_ns", "200ns", NULL, 0 },
 	{ "end_io_cpu_ns", "1us", NULL, 0 },
+	{ "update_time_cpu_ns", "2us", NULL, 0 },
 	{ "prealloc", "0", NULL, 0 },
 };
 
@@ -158,7 +161,9 @@ static void test_conversion_cost_grows_with_bmbt(void **state)
 	/* unwritten extents over 64 blocks, converted one block in two: each
 	 * conversion splits off records */
 	assert_int_not_equal(wbsim_fs_fallocate(t.fs, f, 0, 64 * BS, &error), G_MAXUINT64);
-	assert_int_equal(wbsim_fs_end_io(t.fs, f, 0, 1), 1000);
+	/* the extents still fit in the inode: the commit copies them out of
+	 * the in-core list ([0] written, [1, 64) unwritten: 2 records) */
+	assert_int_equal(wbsim_fs_end_io(t.fs, f, 0, 1), 1000 + 2 * 100 / 15);
 	for (uint64_t i = 1; i < 16; i++)
 		wbsim_fs_end_io(t.fs, f, 2 * i, 1);
 	assert_true(wbsim_fs_nr_extents(t.fs, f) > 21);
@@ -172,6 +177,37 @@ static void test_conversion_cost_grows_with_bmbt(void **state)
 	tfs_close(&t);
 }
 
+/*
+ * xfs_vn_update_time: the transaction, and the inode's format at its
+ * commit, which walks every in-core record (delalloc ones too) while the
+ * data fork is in extents format and holds a real extent.
+ */
+static void test_update_time_walks_extent_list(void **state)
+{
+	struct tfs t;
+	wbsim_fs_inode *f;
+	GError *error = NULL;
+
+	(void)state;
+	tfs_open(&t, "xfs", 4 * GiB, costs, G_N_ELEMENTS(costs), 2);
+	f = wbsim_fs_create(t.fs, NULL);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 2000);
+	/* 30 delalloc records, no real extent: nothing to copy */
+	for (uint64_t i = 1; i <= 30; i++)
+		wbsim_fs_write(t.fs, f, 2 * i * BS, BS);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 2000);
+	/* one unwritten extent: the walk covers all 31 records */
+	assert_int_not_equal(wbsim_fs_fallocate(t.fs, f, 0, BS, &error), G_MAXUINT64);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 2000 + 31 * 100 / 15);
+	/* 21 more (22 real extents): the fork is a btree, its root is logged */
+	for (uint64_t i = 0; i < 21; i++)
+		assert_int_not_equal(wbsim_fs_fallocate(t.fs, f, (101 + 2 * i) * BS, BS, &error),
+				     G_MAXUINT64);
+	assert_int_equal(wbsim_fs_nr_extents(t.fs, f), 22);
+	assert_int_equal(wbsim_fs_update_time(t.fs, f), 2000);
+	tfs_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_write_cost_grows_with_iext_height),
 		cmocka_unit_test(test_alloc_cost_grows_with_free_records),
 		cmocka_unit_test(test_conversion_cost_grows_with_bmbt),
+		cmocka_unit_test(test_update_time_walks_extent_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

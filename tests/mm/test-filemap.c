@@ -119,11 +119,32 @@ static void test_forced_look_per_cpu(void **state)
 	assert_int_equal(bdp_ratelimits(fx, 3), 4);
 }
 
+/* file_update_time(): the timestamps follow the coarse clock, so only the
+ * first write of each tick (1 ms at this machine's HZ 1000) updates them;
+ * a file created in a tick has that tick's timestamps. */
+static void test_update_time_once_a_tick(void **state)
+{
+	struct fx *fx = *state;
+	const wbsim_time_t ms = WBSIM_NSEC_PER_SEC / 1000;
+
+	assert_false(wbsim_inode_needs_update_time(fx->inode, 0));
+	assert_false(wbsim_inode_needs_update_time(fx->inode, ms - 1));
+	assert_true(wbsim_inode_needs_update_time(fx->inode, ms));
+	/* the ideal filesystem's update costs nothing: the clock moves on */
+	assert_int_equal(wbsim_file_update_time(fx->inode, ms + ms / 2), 0);
+	assert_false(wbsim_inode_needs_update_time(fx->inode, 2 * ms - 1));
+	assert_true(wbsim_inode_needs_update_time(fx->inode, 2 * ms));
+	assert_true(wbsim_inode_needs_update_time(fx->inode, 7 * ms));
+	wbsim_file_update_time(fx->inode, 7 * ms);
+	assert_false(wbsim_inode_needs_update_time(fx->inode, 7 * ms + 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_counts_on_task_cpu, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_forced_look_per_cpu, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_update_time_once_a_tick, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -391,6 +391,11 @@ uint64_t wbsim_fs_inode_group(const wbsim_fs_inode *inode)
 	return inode->group;
 }
 
+wbsim_time_t wbsim_fs_update_time(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	return fs && fs->ops->update_time ? fs->ops->update_time(fs, inode) : 0;
+}
+
 wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
 			    uint64_t len)
 {

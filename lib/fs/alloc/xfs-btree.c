@@ -6,7 +6,7 @@
 #include "fs/alloc/xfs-btree.h"
 
 /* xfs_iext_tree.c: NODE_SIZE 256 */
-#define IEXT_RECS_PER_LEAF 15
+#define IEXT_RECS_PER_LEAF WBSIM_XFS_IEXT_RECS_PER_LEAF
 #define IEXT_KEYS_PER_NODE 16
 #define XFS_BTREE_SBLOCK_CRC_LEN 56
 #define XFS_BTREE_LBLOCK_CRC_LEN 72

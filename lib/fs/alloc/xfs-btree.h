@@ -27,6 +27,9 @@
  */
 unsigned int wbsim_xfs_iext_height(uint64_t nr);
 
+/* WBSIM_XFS_IEXT_RECS_PER_LEAF - records of an in-core extent tree leaf */
+#define WBSIM_XFS_IEXT_RECS_PER_LEAF 15
+
 /*
  * wbsim_xfs_allocbt_levels() - levels of a free-space btree (bnobt or
  * cntbt, which hold the same records) of @nr records in blocks of

@@ -111,6 +111,7 @@ struct xfs_params {
 	uint64_t iext_level_cpu_ns;
 	uint64_t delalloc_cpu_ns;
 	uint64_t end_io_cpu_ns;
+	uint64_t update_time_cpu_ns;
 };
 
 #define XO(f) offsetof(struct xfs_params, f)
@@ -178,18 +179,21 @@ static const struct wbsim_param xfs_options[] = {
 	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), "420ns", "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin that finds its extent in a "
 	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)" },
-	/* lab (lab/xfs-paths/summary.txt): xfs_iext_lookup_extent 0.93 us per
-	 * write into holes (xfs-paths-sparse-lab-ram, median of 3) and 0.92 us
-	 * into unwritten extents (xfs-paths-prealloc-lab-ram): 1 GiB files
-	 * whose trees are 3.7 levels below the root on average over a random
-	 * fill (N p (1 - p) records at fill p) */
-	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), "250ns", "ns", 0, 0,
+	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt, "writer:"
+	 * lines): xfs_iext_lookup_extent 573 ns per write into holes
+	 * (xfs-paths-sparse-lab-ram, median of 3) and 596 ns into unwritten
+	 * extents (xfs-paths-prealloc-lab-ram): 1 GiB files whose trees are
+	 * 3.7 levels below the root on average over a random fill
+	 * (N p (1 - p) records at fill p): 585 / 3.7. Loaded runs
+	 * (lab/xfs-paths/summary.txt): 936 and 925, 250 ns a level */
+	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), "160ns", "ns", 0, 0,
 	  "CPU per further level of the in-core extent tree a lookup descends "
 	  "(xfs_iext_lookup_extent: a 256-byte node scanned)" },
-	/* lab (lab/xfs-paths/summary.txt): xfs_bmapi_reserve_delalloc 413 ns
-	 * per write into a hole (xfs-paths-sparse-lab-ram, median of 3: 573,
-	 * 413, 275; e2-lab-ram-xfs 409) */
-	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), "400ns", "ns", 0, 0,
+	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt, "writer:"
+	 * lines): xfs_bmapi_reserve_delalloc 833 ns per write into a hole
+	 * (xfs-paths-sparse-lab-ram, median of 3: 696, 833, 940;
+	 * e2-lab-ram-xfs 895). Loaded runs: 413 and 409 */
+	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), "850ns", "ns", 0, 0,
 	  "CPU of a delalloc reservation for a write into a hole "
 	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)" },
 	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt):
@@ -202,6 +206,14 @@ static const struct wbsim_param xfs_options[] = {
 	 * page, the pages' completion alone: no per-page conversion cost */
 	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "7900ns", "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
+	/* lab v1045, idle: `lab/count-uring-retries` on e2-lab-ram-xfs
+	 * (lab/uring-retries/idle-v1045): the io-wq workers' inclusive time in
+	 * xfs_vn_update_time per xfs:xfs_update_time, outside lock waits and
+	 * outside the walk of the in-core extent list (the format cost, below
+	 * the transaction's: xfs_inode_item_format_cost()), 4228, 4209 and
+	 * 7490 ns; with the walk 44.8 us (36.8-50.1) */
+	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, XO(update_time_cpu_ns), "4200ns", "ns", 0, 0,
+	  "CPU of a write's timestamp update, once a file and tick (xfs_vn_update_time: a tr_fsyncts transaction under ILOCK_EXCL), besides the inode's format" },
 	{ .name = NULL },
 };
 
@@ -591,6 +603,42 @@ static unsigned int xfs_inode_bmbt_levels(const struct xfs_params *p, const stru
 }
 
 /*
+ * What formatting @xi into a transaction's log item costs beyond the
+ * transaction (xfs_inode_item_format at the commit): while the data fork
+ * is in extents format (its written and unwritten extents fit in the
+ * inode: no bmbt) and holds any, the logged extent list is copied out of
+ * the in-core tree by a walk of every record, the delalloc ones included
+ * (xfs_iextents_copy skips those but steps over them). A file filled by
+ * random writes holds thousands of delalloc records behind its first real
+ * extents, and every transaction on it walks them all until the fork
+ * becomes a btree (lab/uring-retries/idle-v1045: 90% of the timestamp
+ * updates' CPU in E2). The walk scans leaves as a lookup does:
+ * iext_level_cpu_ns per leaf of records.
+ */
+static wbsim_time_t xfs_inode_item_format_cost(const struct xfs_params *p,
+						const struct xfs_inode *xi)
+{
+	uint64_t all = wbsim_emap_count(&xi->map);
+	uint64_t real = all - xi->map.extents[WBSIM_EXT_DELALLOC];
+
+	if (!real || xfs_inode_bmbt_levels(p, xi) > 0)
+		return 0;
+	return all * p->iext_level_cpu_ns / WBSIM_XFS_IEXT_RECS_PER_LEAF;
+}
+
+/*
+ * Models xfs_vn_update_time(): a tr_fsyncts transaction under ILOCK_EXCL
+ * (the caller holds the write lock, which is the ILOCK) that logs the
+ * timestamps, and the inode's format at its commit.
+ */
+static wbsim_time_t xfs_update_time(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	const struct xfs_params *p = fs->params;
+
+	return p->update_time_cpu_ns + xfs_inode_item_format_cost(p, inode->priv);
+}
+
+/*
  * Btree lookups (xfs_btree_lookup, each descending every level) of a small
  * allocation carved from inside a free extent, as the kernel makes them:
  * xfs_alloc_ag_vextent_near positions a cursor in the cntbt
@@ -621,7 +669,7 @@ static wbsim_time_t xfs_alloc_cost(const struct xfs_params *p, const struct xfs_
 	unsigned int levels = (XFS_ALLOC_CNTBT_LOOKUPS + XFS_ALLOC_BNOBT_LOOKUPS) * allocbt +
 			      XFS_ALLOC_BMBT_LOOKUPS * xfs_inode_bmbt_levels(p, xi);
 
-	return p->alloc_cpu_ns + levels * p->btree_level_cpu_ns;
+	return p->alloc_cpu_ns + levels * p->btree_level_cpu_ns + xfs_inode_item_format_cost(p, xi);
 }
 
 /*
@@ -914,7 +962,7 @@ static wbsim_time_t xfs_convert(const struct xfs_params *p, struct xfs_inode *xi
 		return 0;
 	after = wbsim_emap_count(map) - map->extents[WBSIM_EXT_DELALLOC];
 	return p->end_io_cpu_ns + (XFS_CONVERT_BMBT_LOOKUPS + (after > before ? after - before : 0)) *
-				  levels * p->btree_level_cpu_ns;
+				  levels * p->btree_level_cpu_ns + xfs_inode_item_format_cost(p, xi);
 }
 
 /* The conversion as a cost, for direct I/O completions (xfs_dio_write_end_io). */
@@ -1161,6 +1209,7 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.end_bio = xfs_end_bio,
 	.write_lock = xfs_write_lock,
 	.write_unlock = xfs_write_unlock,
+	.update_time = xfs_update_time,
 	.fiemap = xfs_fiemap,
 	.nr_extents = xfs_nr_extents,
 	.remount = xfs_remount,
