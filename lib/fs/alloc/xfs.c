@@ -211,9 +211,9 @@ static const struct wbsim_param xfs_options[] = {
 	 * per xfs:xfs_update_time, outside lock waits and outside the walk of
 	 * the in-core extent list (the format cost, below the transaction's:
 	 * xfs_inode_item_format_cost()), medians of 3 runs: 4.2 us on
-	 * e2-lab-ram-xfs (an update every 0.25 ms a file; 44.8 us with the
+	 * e2-lab-ram-xfs (about 2,800 updates a second; 44.8 us with the
 	 * walk), 12.9 on e1-lab-ram-xfs-2cpu and 15.2 on e1-lab-ram-xfs-1cpu
-	 * (one every 1.5 ms: on this host a path taken rarely runs from cold
+	 * (about 440 a second: on this host a path taken rarely runs from cold
 	 * caches). The median of the three */
 	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, XO(update_time_cpu_ns), "12900ns", "ns", 0, 0,
 	  "CPU of a write's timestamp update, once a file and tick (xfs_vn_update_time: a tr_fsyncts transaction under ILOCK_EXCL), besides the inode's format" },
