@@ -133,8 +133,8 @@ enum wbsim_sync_mode {
  *	before its copy to after its balance_dirty_pages_ratelimited()
  * @wb_locked_folio: first page of the folio that writeback holds locked
  *	while it submits the ioend before it (WBSIM_PGOFF_NONE: none)
- * @mtime_tick: the tick of the coarse clock (simulated time / jiffy) the
- *	timestamps were last set in: at creation, then by a write's
+ * @mtime_tick: the tick of the coarse clock (the jiffies clock,
+ *	wbsim_jiffies_at()) the timestamps were last set in: at creation, then by a write's
  *	file_update_time()
  */
 struct wbsim_inode {

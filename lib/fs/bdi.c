@@ -127,7 +127,7 @@ struct wbsim_inode *wbsim_inode_new(struct wbsim_bdi *bdi, struct wbsim_fs_inode
 	inode->wb_locked_folio = WBSIM_PGOFF_NONE;
 	/* created now: its timestamps are this tick's */
 	if (bdi->vm)
-		inode->mtime_tick = wbsim_sim_now(bdi->sim) / bdi->vm->jiffy_ns;
+		inode->mtime_tick = wbsim_jiffies(bdi->vm);
 	g_ptr_array_add(bdi->inodes, inode);
 	return inode;
 }

@@ -40,14 +40,14 @@ static wbsim_time_t copy_cost(const struct wbsim_cpu_costs *c, uint64_t pages, u
 
 bool wbsim_inode_needs_update_time(const struct wbsim_inode *inode, wbsim_time_t at)
 {
-	return at / inode->bdi->vm->jiffy_ns != inode->mtime_tick;
+	return wbsim_jiffies_at(inode->bdi->vm, at) != inode->mtime_tick;
 }
 
 wbsim_time_t wbsim_file_update_time(struct wbsim_inode *inode, wbsim_time_t at)
 {
 	if (!wbsim_inode_needs_update_time(inode, at))
 		return 0;
-	inode->mtime_tick = at / inode->bdi->vm->jiffy_ns;
+	inode->mtime_tick = wbsim_jiffies_at(inode->bdi->vm, at);
 	return wbsim_fs_update_time(inode->bdi->fs, inode->fs_inode);
 }
 

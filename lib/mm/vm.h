@@ -68,9 +68,15 @@ static inline uint64_t wbsim_initial_jiffies(const struct wbsim_vm *vm)
 	return (uint64_t)(uint32_t)(-300 * (int64_t)vm->dirty.hz);
 }
 
+/* The jiffies clock at simulated time @t. */
+static inline uint64_t wbsim_jiffies_at(const struct wbsim_vm *vm, wbsim_time_t t)
+{
+	return wbsim_initial_jiffies(vm) + t / vm->jiffy_ns;
+}
+
 static inline uint64_t wbsim_jiffies(const struct wbsim_vm *vm)
 {
-	return wbsim_initial_jiffies(vm) + wbsim_sim_now(vm->sim) / vm->jiffy_ns;
+	return wbsim_jiffies_at(vm, wbsim_sim_now(vm->sim));
 }
 
 /* A duration in jiffies as ns. */
