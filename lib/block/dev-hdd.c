@@ -53,6 +53,10 @@ struct hdd_job {
 	uint32_t nr_sectors;
 	struct wbsim_request *rq;	/* NULL: a cached write, already acknowledged */
 	wbsim_time_t arrival;
+	/* hdd_track() of @sector and its cylinder, computed once on arrival:
+	 * a cached write is weighed in up to reorder_window picks */
+	double track;
+	uint64_t cyl;
 	struct hdd_job *next;
 };
 
@@ -88,7 +92,9 @@ struct wbsim_hdd {
 	double last_end_angle;		/* where that sector is on the platter */
 	gboolean busy;
 	struct hdd_job *jobs;		/* media queue in arrival order */
+	struct hdd_job **jobs_tail;	/* where the next arrival is linked */
 	unsigned int nr_jobs;
+	unsigned int nr_commands;	/* of them, jobs with a request (not cached) */
 	struct hdd_job *cur;
 	struct hdd_job *free_jobs;
 	GPtrArray *all_jobs;
@@ -224,8 +230,8 @@ static wbsim_time_t positioning(const struct wbsim_hdd *h, const struct hdd_job 
 			*seek_out = 0;
 		return rot_wait(h, t, h->last_end_angle);
 	}
-	tr = hdd_track(h, job->sector);
-	uint64_t cyl = track_cyl(h, tr);
+	tr = job->track;
+	uint64_t cyl = job->cyl;
 	uint64_t d = cyl > h->head_cyl ? cyl - h->head_cyl : h->head_cyl - cyl;
 	wbsim_time_t seek = wbsim_hdd_seek_time(h, d);
 
@@ -255,6 +261,7 @@ static gboolean hdd_init(struct wbsim_device *dev, GError **error)
 	}
 	h->dev = dev;
 	h->last_end = UINT64_MAX;
+	h->jobs_tail = &h->jobs;
 	h->rev_ns = 60 * WBSIM_NSEC_PER_SEC / h->rpm;
 	rev_s = (double)h->rev_ns / 1e9;
 	h->ratio = (double)h->inner_rate / (double)h->outer_rate;
@@ -352,9 +359,12 @@ static struct hdd_job *hdd_pick(struct wbsim_hdd *h, wbsim_time_t now)
 
 	if (!h->jobs)
 		return NULL;
-	for (pp = &h->jobs; *pp && !(*pp)->rq; pp = &(*pp)->next)
-		;
-	if (*pp && now - (*pp)->arrival >= h->ncq_max_age) {
+	/* the oldest command (cached writes are not commands) */
+	pp = &h->jobs;
+	if (h->nr_commands)
+		for (; *pp && !(*pp)->rq; pp = &(*pp)->next)
+			;
+	if (h->nr_commands && *pp && now - (*pp)->arrival >= h->ncq_max_age) {
 		bestp = pp;
 	} else {
 		pp = &h->jobs;
@@ -370,8 +380,12 @@ static struct hdd_job *hdd_pick(struct wbsim_hdd *h, wbsim_time_t now)
 	}
 	best = *bestp;
 	*bestp = best->next;
+	if (h->jobs_tail == &best->next)
+		h->jobs_tail = bestp;
 	best->next = NULL;
 	h->nr_jobs--;
+	if (best->rq)
+		h->nr_commands--;
 	return best;
 }
 
@@ -387,7 +401,7 @@ static void hdd_kick(struct wbsim_hdd *h)
 		return;
 	pos = positioning(h, j, now, &seek);
 	/* transfer: dT tracks take dT revolutions (the zone's rate) */
-	t0 = hdd_track(h, j->sector);
+	t0 = j->track;
 	t1 = hdd_track(h, j->sector + j->nr_sectors);
 	xfer = (wbsim_time_t)llround((t1 - t0) * (double)h->rev_ns);
 	if (seek)
@@ -402,16 +416,19 @@ static void hdd_kick(struct wbsim_hdd *h)
 static void hdd_add_job(struct wbsim_hdd *h, uint64_t sector, uint32_t nr,
 			struct wbsim_request *rq)
 {
-	struct hdd_job *j = job_alloc(h), **pp = &h->jobs;
+	struct hdd_job *j = job_alloc(h);
 
 	j->sector = sector;
 	j->nr_sectors = nr;
 	j->rq = rq;
 	j->arrival = wbsim_sim_now(wbsim_device_sim(h->dev));
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = j;
+	j->track = hdd_track(h, sector);
+	j->cyl = track_cyl(h, j->track);
+	*h->jobs_tail = j;
+	h->jobs_tail = &j->next;
 	h->nr_jobs++;
+	if (rq)
+		h->nr_commands++;
 	hdd_kick(h);
 }
 
