@@ -362,6 +362,25 @@ static uint64_t popcount(uint64_t x)
 	return wbsim_hweight64(x);
 }
 
+/* Start loading mark @mark's word of page @index into the cache. */
+static inline void hbm_prefetch(const struct wbsim_hbitmap *bm, uint64_t index)
+{
+	uint64_t w = index / WORD_BITS;
+	const uint64_t *leaf;
+
+	if (!bm->nlevels || w >= bm->nwords[0])
+		return;
+	leaf = bm->leaf[w / LEAF_WORDS];
+	if (leaf)
+		__builtin_prefetch(&leaf[w % LEAF_WORDS], 1);
+}
+
+void wbsim_page_cache_prefetch(const struct wbsim_page_cache *pc, uint64_t index)
+{
+	hbm_prefetch(&pc->marks[WBSIM_PC_PRESENT], index);
+	hbm_prefetch(&pc->marks[WBSIM_PC_DIRTY], index);
+}
+
 /**
  * wbsim_page_cache_mark_dirty() - dirty a range (whole folios)
  * @pc: the state

@@ -106,6 +106,12 @@ bool wbsim_page_cache_test(const struct wbsim_page_cache *pc,
 			   enum wbsim_pc_mark mark, uint64_t index);
 size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc);
 
+/*
+ * wbsim_page_cache_prefetch() - a hint, no state change: start loading the
+ * words a write to page @index will test and mark (PRESENT and DIRTY), so
+ * that a caller that knows its next write ahead hides their cache misses.
+ */
+void wbsim_page_cache_prefetch(const struct wbsim_page_cache *pc, uint64_t index);
 uint64_t wbsim_page_cache_mark_dirty(struct wbsim_page_cache *pc,
 				     uint64_t index, uint64_t nr);
 uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
