@@ -28,6 +28,7 @@
  */
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/event-fifo.h"
 #include "core/freelist.h"
 
 #define NVME_STREAMS 8
@@ -64,6 +65,11 @@ struct nvme {
 	uint64_t streams[NVME_STREAMS];
 	unsigned int stream_next;
 	struct wbsim_freelist rels;	/* struct nvme_release */
+	/* pending releases per unit and completions: each in time order (a
+	 * unit programs one piece after another; the link and the latency
+	 * complete requests in the order they started) */
+	struct wbsim_event_fifo *unit_releases;
+	struct wbsim_event_fifo completions;
 };
 
 #define P(f) offsetof(struct nvme, f)
@@ -119,6 +125,10 @@ static gboolean nvme_init(struct wbsim_device *dev, GError **error)
 	d->unit_free = g_new0(wbsim_time_t, d->units);
 	/* all free at 0: in index order, the array is a heap */
 	d->unit_heap = g_new(unsigned int, d->units);
+	d->unit_releases = g_new(struct wbsim_event_fifo, d->units);
+	for (unsigned int i = 0; i < d->units; i++)
+		wbsim_event_fifo_init(&d->unit_releases[i], wbsim_device_sim(dev));
+	wbsim_event_fifo_init(&d->completions, wbsim_device_sim(dev));
 	for (unsigned int i = 0; i < d->units; i++)
 		d->unit_heap[i] = i;
 	d->random_extra = (wbsim_time_t)((per_iop - per_4k) * d->units + 0.5);
@@ -145,6 +155,10 @@ static void nvme_exit(struct wbsim_device *dev)
 
 	g_free(d->unit_free);
 	g_free(d->unit_heap);
+	for (unsigned int i = 0; d->unit_releases && i < d->units; i++)
+		wbsim_event_fifo_clear(&d->unit_releases[i]);
+	g_free(d->unit_releases);
+	wbsim_event_fifo_clear(&d->completions);
 	wbsim_freelist_clear(&d->rels, NULL, NULL);
 }
 
@@ -224,7 +238,7 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 	t1 = MAX(t0, d->link_free) + wbsim_blk_xfer_ns(bytes, d->link_bandwidth);
 	d->link_free = t1;
 	d->buf_used += bytes;
-	wbsim_sim_schedule_at(sim, t1 + d->write_latency, nvme_done, rq);
+	wbsim_event_fifo_schedule_at(&d->completions, t1 + d->write_latency, nvme_done, rq);
 
 	for (uint64_t off = 0; off < bytes;) {
 		uint64_t piece = MIN(d->program_unit, bytes - off);
@@ -241,7 +255,7 @@ static void nvme_start(struct wbsim_device *dev, struct wbsim_request *rq)
 		rel = wbsim_freelist_alloc(&d->rels);
 		rel->dev = dev;
 		rel->bytes = piece;
-		wbsim_sim_schedule_at(sim, start + dur, nvme_release, rel);
+		wbsim_event_fifo_schedule_at(&d->unit_releases[u], start + dur, nvme_release, rel);
 		off += piece;
 	}
 }

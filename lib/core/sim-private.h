@@ -14,6 +14,8 @@ struct wbsim_sim {
 	gboolean stop;
 	unsigned int next_pid;	/* wbsim_sim_alloc_pid() */
 	struct wbsim_event_queue queue;
+	/* events held in a wbsim_event_fifo behind its head (not in @queue) */
+	size_t deferred;
 	wbsim_rng rng;
 	/* Called after every event when set (the --check mode's invariant hook). */
 	wbsim_event_fn after_event;

@@ -198,7 +198,7 @@ void wbsim_sim_stop(wbsim_sim *sim)
 
 size_t wbsim_sim_pending(const wbsim_sim *sim)
 {
-	return sim->queue.len - sim->queue.stale - sim->queue.top_taken;
+	return sim->queue.len - sim->queue.stale - sim->queue.top_taken + sim->deferred;
 }
 
 uint64_t wbsim_sim_events_processed(const wbsim_sim *sim)

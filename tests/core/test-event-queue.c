@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include <wbsim/sim.h>
+#include "core/event-fifo.h"
 #include "core/sim-private.h"
 #include "core/sim.h"
 
@@ -289,6 +290,131 @@ static void test_take_settle_against_reference(void **state)
 	wbsim_event_queue_clear(&q);
 }
 
+
+/*
+ * A world of chained events, run twice: once with the events of four
+ * sources scheduled through a wbsim_event_fifo each (in time order within
+ * a source, with one in ten out of order to take the fallback), once with
+ * everything through wbsim_sim_schedule_at(). Every event schedules up to
+ * three more from draws of its own generator; the two runs draw the same
+ * numbers only while they run the same events in the same order, so the
+ * logs of ids and times must be equal, and so must the event counts and
+ * the pending counts along the way.
+ */
+#define FIFO_SOURCES 4
+#define FIFO_EVENTS 20000
+
+struct fifo_world {
+	wbsim_sim *sim;
+	gboolean use_fifo;
+	struct wbsim_event_fifo fifo[FIFO_SOURCES];
+	wbsim_time_t last[FIFO_SOURCES];
+	wbsim_rng rng;
+	GPtrArray *events;	/* struct fifo_ev *, owned */
+	GArray *ids, *times, *pending;
+	int next_id;
+};
+
+struct fifo_ev {
+	struct fifo_world *w;
+	int id;
+};
+
+static void fifo_world_event(wbsim_sim *sim, void *arg);
+
+static void fifo_world_spawn(struct fifo_world *w)
+{
+	struct fifo_ev *e = g_new(struct fifo_ev, 1);
+	wbsim_time_t now = wbsim_sim_now(w->sim);
+	uint64_t src = wbsim_rng_below(&w->rng, FIFO_SOURCES + 1);
+	wbsim_time_t d = wbsim_rng_below(&w->rng, 100), when;
+
+	*e = (struct fifo_ev){ w, w->next_id++ };
+	g_ptr_array_add(w->events, e);
+	if (src == FIFO_SOURCES) {
+		/* a plain event; a tenth at the current time */
+		when = wbsim_rng_below(&w->rng, 10) ? now + d : now;
+		wbsim_sim_schedule_at(w->sim, when, fifo_world_event, e);
+		return;
+	}
+	/* a source's event: after its last one, or a tenth of them anywhere */
+	if (wbsim_rng_below(&w->rng, 10))
+		when = MAX(w->last[src], now) + d;
+	else
+		when = now + d;
+	w->last[src] = MAX(w->last[src], when);
+	if (w->use_fifo)
+		wbsim_event_fifo_schedule_at(&w->fifo[src], when, fifo_world_event, e);
+	else
+		wbsim_sim_schedule_at(w->sim, when, fifo_world_event, e);
+}
+
+static void fifo_world_event(wbsim_sim *sim, void *arg)
+{
+	struct fifo_ev *e = arg;
+	struct fifo_world *w = e->w;
+	wbsim_time_t now = wbsim_sim_now(sim);
+	size_t pending = wbsim_sim_pending(sim);
+	uint64_t n = wbsim_rng_below(&w->rng, 4);
+
+	g_array_append_val(w->ids, e->id);
+	g_array_append_val(w->times, now);
+	g_array_append_val(w->pending, pending);
+	for (uint64_t i = 0; i < n && w->next_id < FIFO_EVENTS; i++)
+		fifo_world_spawn(w);
+}
+
+static void fifo_world_run(struct fifo_world *w, gboolean use_fifo)
+{
+	*w = (struct fifo_world){ .use_fifo = use_fifo };
+	w->sim = wbsim_sim_new(1);
+	wbsim_rng_seed(&w->rng, 42);
+	for (int i = 0; i < FIFO_SOURCES; i++)
+		wbsim_event_fifo_init(&w->fifo[i], w->sim);
+	w->events = g_ptr_array_new_with_free_func(g_free);
+	w->ids = g_array_new(FALSE, FALSE, sizeof(int));
+	w->times = g_array_new(FALSE, FALSE, sizeof(wbsim_time_t));
+	w->pending = g_array_new(FALSE, FALSE, sizeof(size_t));
+	for (int i = 0; i < 50; i++)
+		fifo_world_spawn(w);
+	assert_int_equal(wbsim_sim_pending(w->sim), 50);
+	wbsim_sim_run(w->sim);
+	assert_int_equal(wbsim_sim_pending(w->sim), 0);
+}
+
+static void fifo_world_free(struct fifo_world *w)
+{
+	for (int i = 0; i < FIFO_SOURCES; i++)
+		wbsim_event_fifo_clear(&w->fifo[i]);
+	wbsim_sim_free(w->sim);
+	g_ptr_array_free(w->events, TRUE);
+	g_array_free(w->ids, TRUE);
+	g_array_free(w->times, TRUE);
+	g_array_free(w->pending, TRUE);
+}
+
+static void test_fifo_same_order_as_heap(void **state)
+{
+	struct fifo_world a, b;
+	gboolean deferred = FALSE;
+
+	fifo_world_run(&a, TRUE);
+	fifo_world_run(&b, FALSE);
+	assert_int_equal(a.ids->len, FIFO_EVENTS);
+	assert_int_equal(b.ids->len, FIFO_EVENTS);
+	assert_int_equal(wbsim_sim_events_processed(a.sim), wbsim_sim_events_processed(b.sim));
+	assert_memory_equal(a.ids->data, b.ids->data, FIFO_EVENTS * sizeof(int));
+	assert_memory_equal(a.times->data, b.times->data, FIFO_EVENTS * sizeof(wbsim_time_t));
+	assert_memory_equal(a.pending->data, b.pending->data, FIFO_EVENTS * sizeof(size_t));
+	/* the FIFOs did hold events back from the heap */
+	for (int i = 0; i < FIFO_SOURCES; i++)
+		deferred |= a.fifo[i].cap > 0;
+	assert_true(deferred);
+	assert_true(a.sim->queue.cap <= b.sim->queue.cap);
+	fifo_world_free(&a);
+	fifo_world_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_stop_condition),
 		cmocka_unit_test(test_randomized_against_reference),
 		cmocka_unit_test(test_take_settle_against_reference),
+		cmocka_unit_test(test_fifo_same_order_as_heap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
