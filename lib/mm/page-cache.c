@@ -362,6 +362,72 @@ static uint64_t popcount(uint64_t x)
 	return wbsim_hweight64(x);
 }
 
+/* Bit 0 of every aligned group of @g bits (@g a power of two up to 64):
+ * 0x0101...01 for 8. */
+static uint64_t group_lowest_bits(unsigned int g)
+{
+	return g == WORD_BITS ? 1 : ~UINT64_C(0) / ((UINT64_C(1) << g) - 1);
+}
+
+/* Of the aligned groups of @g bits of @x, how many have a bit set: each
+ * group's bits are folded onto its lowest (@lowest: group_lowest_bits()). */
+static inline uint64_t groups_set(uint64_t x, unsigned int g, uint64_t lowest)
+{
+	for (unsigned int s = 1; s < g; s <<= 1)
+		x |= x >> s;
+	return wbsim_hweight64(x & lowest);
+}
+
+uint64_t wbsim_page_cache_count_folios(const struct wbsim_page_cache *pc,
+				       enum wbsim_pc_mark mark, uint64_t folio_pages)
+{
+	const struct wbsim_hbitmap *bm = &pc->marks[mark];
+	uint64_t count = 0;
+
+	if (!bm->nlevels || !bm->weight)
+		return 0;
+	if (folio_pages == 1)
+		return bm->weight;
+	if (folio_pages & (folio_pages - 1)) {
+		/* not a power of two: folio by folio */
+		for (uint64_t pos = 0, next;
+		     (next = wbsim_page_cache_next(pc, mark, pos)) != WBSIM_PGOFF_NONE;
+		     pos = (next / folio_pages + 1) * folio_pages)
+			count++;
+		return count;
+	}
+	if (folio_pages < WORD_BITS) {
+		/* groups of bits of the non-zero words, found from the summary
+		 * level (its word l summarises leaf l) */
+		unsigned int g = (unsigned int)folio_pages;
+		uint64_t lowest = group_lowest_bits(g);
+
+		for (size_t l = 0; l < bm->nwords[1]; l++)
+			for (uint64_t s = bm->level[1][l]; s; s &= s - 1)
+				count += groups_set(bm->leaf[l][__builtin_ctzll(s)], g, lowest);
+		return count;
+	}
+	/* a folio spans whole words: groups of bits of the summary level,
+	 * whose bit j says word j is non-zero */
+	if (folio_pages / WORD_BITS <= WORD_BITS) {
+		unsigned int g = (unsigned int)(folio_pages / WORD_BITS);
+		uint64_t lowest = group_lowest_bits(g);
+
+		for (size_t i = 0; i < bm->nwords[1]; i++)
+			count += groups_set(bm->level[1][i], g, lowest);
+		return count;
+	}
+	/* a folio spans whole summary words */
+	for (size_t i = 0; i < bm->nwords[1]; i += folio_pages / (WORD_BITS * WORD_BITS)) {
+		uint64_t any = 0;
+
+		for (size_t j = i; j < MIN(bm->nwords[1], i + folio_pages / (WORD_BITS * WORD_BITS)); j++)
+			any |= bm->level[1][j];
+		count += any != 0;
+	}
+	return count;
+}
+
 /* Start loading mark @mark's word of page @index into the cache. */
 static inline void hbm_prefetch(const struct wbsim_hbitmap *bm, uint64_t index)
 {

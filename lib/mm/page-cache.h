@@ -107,6 +107,13 @@ bool wbsim_page_cache_test(const struct wbsim_page_cache *pc,
 size_t wbsim_page_cache_mem_bytes(const struct wbsim_page_cache *pc);
 
 /*
+ * wbsim_page_cache_count_folios() - how many aligned folios of
+ * @folio_pages pages have a page with @mark: a word of bits at a time (the
+ * summary level's for folios of 64 pages or more), not a search per folio.
+ */
+uint64_t wbsim_page_cache_count_folios(const struct wbsim_page_cache *pc,
+				       enum wbsim_pc_mark mark, uint64_t folio_pages);
+/*
  * wbsim_page_cache_prefetch() - a hint, no state change: start loading the
  * words a write to page @index will test and mark (PRESENT and DIRTY), so
  * that a caller that knows its next write ahead hides their cache misses.

@@ -102,15 +102,9 @@ uint64_t wbsim_inode_dirty_charge(const struct wbsim_inode *inode, uint64_t foli
  * folio's worth for every folio that has such a block. */
 uint64_t wbsim_inode_acct(const struct wbsim_inode *inode, enum wbsim_pc_mark mark)
 {
-	uint64_t f = inode->acct_folio, pos = 0, count = 0, next;
+	uint64_t f = inode->acct_folio;
 
-	if (f == 1)
-		return wbsim_page_cache_nr(&inode->pages, mark);
-	while ((next = wbsim_page_cache_next(&inode->pages, mark, pos)) != WBSIM_PGOFF_NONE) {
-		count += f;
-		pos = (next / f + 1) * f;
-	}
-	return count;
+	return f * wbsim_page_cache_count_folios(&inode->pages, mark, f);
 }
 
 /* (d) __folio_end_writeback(): counters, the fprop completion event, and

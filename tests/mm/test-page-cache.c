@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <glib.h>
 #include "mm/page-cache.h"
 
 #define NONE WBSIM_PGOFF_NONE
@@ -460,6 +461,62 @@ static void random_ops(uint64_t folio, unsigned int nops)
 	free(nv);
 }
 
+
+/*
+ * wbsim_page_cache_count_folios() against a count folio by folio: dirty
+ * pages at three densities (scattered, runs, a dense stretch) over 2^21
+ * pages, then for folio sizes from one page to 16,384 (below a word, a
+ * word of summary bits, several summary words) and two that are not powers
+ * of two.
+ */
+static void test_count_folios_vs_naive(void **state)
+{
+	const uint64_t pages = UINT64_C(1) << 21;
+	const uint64_t sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128, 512, 4096, 8192, 16384, 3, 24 };
+	struct wbsim_page_cache pc;
+	uint8_t *dirty = calloc(pages, 1);
+
+	(void)state;
+	assert_non_null(dirty);
+	assert_true(wbsim_page_cache_init(&pc, 1));
+	rnd_state = 20261202;
+	for (int i = 0; i < 3000; i++) {		/* scattered pages */
+		uint64_t p = rnd(pages);
+
+		wbsim_page_cache_mark_dirty(&pc, p, 1);
+		dirty[p] = 1;
+	}
+	for (int i = 0; i < 200; i++) {		/* runs */
+		uint64_t p = rnd(pages - 5000), n = 1 + rnd(5000);
+
+		wbsim_page_cache_mark_dirty(&pc, p, n);
+		memset(dirty + p, 1, n);
+	}
+	for (uint64_t p = 1000000; p < 1300000; p++) {	/* dense, with holes */
+		if (rnd(8)) {
+			wbsim_page_cache_mark_dirty(&pc, p, 1);
+			dirty[p] = 1;
+		}
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		uint64_t f = sizes[k], naive = 0;
+
+		for (uint64_t fo = 0; fo * f < pages; fo++) {
+			for (uint64_t p = fo * f; p < MIN(pages, (fo + 1) * f); p++) {
+				if (dirty[p]) {
+					naive++;
+					break;
+				}
+			}
+		}
+		assert_int_equal(wbsim_page_cache_count_folios(&pc, WBSIM_PC_DIRTY, f), naive);
+	}
+	/* nothing marked: none */
+	assert_int_equal(wbsim_page_cache_count_folios(&pc, WBSIM_PC_WRITEBACK, 512), 0);
+	wbsim_page_cache_destroy(&pc);
+	free(dirty);
+}
+
 static void test_random_vs_naive(void **state)
 {
 	(void)state;
@@ -485,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_large_folios),
 		cmocka_unit_test(test_random_vs_naive),
 		cmocka_unit_test(test_random_vs_naive_folios),
+		cmocka_unit_test(test_count_folios_vs_naive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
