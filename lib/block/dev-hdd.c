@@ -359,12 +359,11 @@ static struct hdd_job *hdd_pick(struct wbsim_hdd *h, wbsim_time_t now)
 
 	if (!h->jobs)
 		return NULL;
-	/* the oldest command (cached writes are not commands) */
-	pp = &h->jobs;
-	if (h->nr_commands)
-		for (; *pp && !(*pp)->rq; pp = &(*pp)->next)
-			;
-	if (h->nr_commands && *pp && now - (*pp)->arrival >= h->ncq_max_age) {
+	/* the oldest command (cached writes are not commands): looked for
+	 * only when there is one, past every cached write before it */
+	for (pp = &h->jobs; h->nr_commands && !(*pp)->rq; pp = &(*pp)->next)
+		;
+	if (h->nr_commands && now - (*pp)->arrival >= h->ncq_max_age) {
 		bestp = pp;
 	} else {
 		pp = &h->jobs;

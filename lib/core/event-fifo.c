@@ -75,12 +75,9 @@ void wbsim_event_fifo_schedule_at(struct wbsim_event_fifo *fifo, wbsim_time_t wh
 		wbsim_sim_schedule_at(sim, when, fn, arg);
 		return;
 	}
-	/* as wbsim_sim_schedule_at(): a past time runs now, and is counted */
-	if (G_UNLIKELY(when < sim->now)) {
-		sim->past_schedules++;
-		when = sim->now;
-	}
-	ev = (struct wbsim_event){ .time = when, .seq = sim->next_seq++, .fn = fn, .arg = arg };
+	/* as wbsim_sim_schedule_at() */
+	ev = (struct wbsim_event){ .time = wbsim_sim_not_in_past(sim, when), .seq = sim->next_seq++,
+				   .fn = fn, .arg = arg };
 	if (fifo->len == fifo->cap)
 		fifo_grow(fifo);
 	*fifo_at(fifo, fifo->len++) = ev;

@@ -32,6 +32,16 @@ struct wbsim_sim {
  */
 const char *wbsim_sim_intern(wbsim_sim *sim, const char *name);
 
+/* A time scheduled in the past runs now, and is counted. */
+static inline wbsim_time_t wbsim_sim_not_in_past(wbsim_sim *sim, wbsim_time_t when)
+{
+	if (G_UNLIKELY(when < sim->now)) {
+		sim->past_schedules++;
+		return sim->now;
+	}
+	return when;
+}
+
 /* Install (or remove, with fn == NULL) the after-every-event hook. */
 void wbsim_sim_set_after_event_hook(wbsim_sim *sim, wbsim_event_fn fn, void *arg);
 

@@ -63,18 +63,9 @@ static inline void push(wbsim_sim *sim, wbsim_time_t when, uint64_t seq,
 	wbsim_event_queue_push(&sim->queue, &ev);
 }
 
-static inline wbsim_time_t not_in_past(wbsim_sim *sim, wbsim_time_t when)
-{
-	if (G_UNLIKELY(when < sim->now)) {
-		sim->past_schedules++;
-		return sim->now;
-	}
-	return when;
-}
-
 void wbsim_sim_schedule_at(wbsim_sim *sim, wbsim_time_t when, wbsim_event_fn fn, void *arg)
 {
-	push(sim, not_in_past(sim, when), sim->next_seq++, fn, arg);
+	push(sim, wbsim_sim_not_in_past(sim, when), sim->next_seq++, fn, arg);
 }
 
 void wbsim_sim_schedule_after(wbsim_sim *sim, wbsim_time_t delay, wbsim_event_fn fn, void *arg)
@@ -109,7 +100,7 @@ void wbsim_timer_arm(wbsim_sim *sim, wbsim_timer *timer, wbsim_time_t when)
 
 	/* Re-point the timer first: the old entry must already look stale if
 	 * note_stale() compacts the heap. */
-	timer->expires = not_in_past(sim, when);
+	timer->expires = wbsim_sim_not_in_past(sim, when);
 	timer->armed_seq = sim->next_seq++;
 	if (was_pending)
 		note_stale(sim);

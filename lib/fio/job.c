@@ -623,10 +623,11 @@ static void randmap_set(struct wbsim_job_file *f, uint64_t b)
  */
 static uint64_t job_peek_next_block(const struct wbsim_job *job, const struct wbsim_job_file *f)
 {
-	wbsim_rng copy = job->rng;
+	wbsim_rng copy;
 
 	if (job->fio->rw == WBSIM_FIO_WRITE || !f->randmap || f->randmap_used >= f->nr_blocks)
 		return UINT64_MAX;
+	copy = job->rng;
 	return wbsim_rng_below(&copy, f->nr_blocks);
 }
 

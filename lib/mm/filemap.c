@@ -45,9 +45,11 @@ bool wbsim_inode_needs_update_time(const struct wbsim_inode *inode, wbsim_time_t
 
 wbsim_time_t wbsim_file_update_time(struct wbsim_inode *inode, wbsim_time_t at)
 {
-	if (!wbsim_inode_needs_update_time(inode, at))
+	uint64_t tick = wbsim_jiffies_at(inode->bdi->vm, at);
+
+	if (tick == inode->mtime_tick)
 		return 0;
-	inode->mtime_tick = wbsim_jiffies_at(inode->bdi->vm, at);
+	inode->mtime_tick = tick;
 	return wbsim_fs_update_time(inode->bdi->fs, inode->fs_inode);
 }
 

@@ -28,14 +28,22 @@
 /* Level-0 words per leaf: one level-1 word summarises one leaf. */
 #define LEAF_WORDS 64
 
-static uint64_t hbm_word(const struct wbsim_hbitmap *bm, uint64_t w)
+/* Where level-0 word @w is stored, or NULL while it is zero in no leaf. */
+static inline const uint64_t *hbm_word_ptr(const struct wbsim_hbitmap *bm, uint64_t w)
 {
 	const uint64_t *leaf;
 
 	if (!bm->nlevels || w >= bm->nwords[0])
-		return 0;
+		return NULL;
 	leaf = bm->leaf[w / LEAF_WORDS];
-	return leaf ? leaf[w % LEAF_WORDS] : 0;
+	return leaf ? &leaf[w % LEAF_WORDS] : NULL;
+}
+
+static uint64_t hbm_word(const struct wbsim_hbitmap *bm, uint64_t w)
+{
+	const uint64_t *p = hbm_word_ptr(bm, w);
+
+	return p ? *p : 0;
 }
 
 /* Word @w of level @l, for any level. */
@@ -428,17 +436,13 @@ uint64_t wbsim_page_cache_count_folios(const struct wbsim_page_cache *pc,
 	return count;
 }
 
-/* Start loading mark @mark's word of page @index into the cache. */
+/* Start loading the word of page @index into the cache. */
 static inline void hbm_prefetch(const struct wbsim_hbitmap *bm, uint64_t index)
 {
-	uint64_t w = index / WORD_BITS;
-	const uint64_t *leaf;
+	const uint64_t *p = hbm_word_ptr(bm, index / WORD_BITS);
 
-	if (!bm->nlevels || w >= bm->nwords[0])
-		return;
-	leaf = bm->leaf[w / LEAF_WORDS];
-	if (leaf)
-		__builtin_prefetch(&leaf[w % LEAF_WORDS], 1);
+	if (p)
+		__builtin_prefetch(p, 1);
 }
 
 void wbsim_page_cache_prefetch(const struct wbsim_page_cache *pc, uint64_t index)
