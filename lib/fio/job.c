@@ -631,12 +631,15 @@ static uint64_t job_peek_next_block(const struct wbsim_job *job, const struct wb
 	return wbsim_rng_below(&copy, f->nr_blocks);
 }
 
+static unsigned int job_batch_max(const struct wbsim_job *job);
+
 /*
  * Start loading what the job's next write will touch while this one runs:
- * its randmap word and its page's page-cache words. The writes of a random
- * writer land anywhere in a file of hundreds of MiB, and each of these
- * loads would otherwise miss the cache in turn. A hint only: no state
- * changes, so the simulation is the same with it or without.
+ * its randmap word, its page's page-cache words and the filesystem's map
+ * where its write hook looks. The writes of a random writer land anywhere
+ * in a file of hundreds of MiB, and each of these loads would otherwise
+ * miss the cache in turn. A hint only: no state changes, so the
+ * simulation is the same with it or without.
  */
 static void job_prefetch_next(const struct wbsim_job *job)
 {
@@ -649,9 +652,17 @@ static void job_prefetch_next(const struct wbsim_job *job)
 	if (b == UINT64_MAX)
 		return;
 	__builtin_prefetch(&f->randmap[b / 64], 1);
-	if (!job->fio->file_append)
-		wbsim_page_cache_prefetch(&f->inode->pages,
-					  (f->offset + b * job->bs) / WBSIM_PAGE_SIZE);
+	if (job->fio->file_append)
+		return;
+	wbsim_page_cache_prefetch(&f->inode->pages, (f->offset + b * job->bs) / WBSIM_PAGE_SIZE);
+	/*
+	 * The filesystem's map too, when the next write comes in a later
+	 * event (another file's batch, or this one is the batch's last): in
+	 * the same batch the load would have no time to land before the
+	 * write, and the prefetch's own index search would only add work.
+	 */
+	if (f->inode != job->locked_inode || job->batch_ios + 1 >= job_batch_max(job))
+		wbsim_fs_prefetch_write(job->m->fs, f->inode->fs_inode, f->offset + b * job->bs);
 }
 
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
@@ -888,7 +899,6 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
 static void job_write_entered(wbsim_sim *sim, void *arg);
-static unsigned int job_batch_max(const struct wbsim_job *job);
 
 /* Issue the next batch of writes, ending where the kernel would call
  * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */

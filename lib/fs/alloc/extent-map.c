@@ -257,6 +257,22 @@ found:
 	return &map->index[h.leaf].leaf->ext[h.slot];
 }
 
+void wbsim_emap_prefetch(const struct wbsim_emap *map, uint64_t lblk)
+{
+	const struct wbsim_emap_index *ix;
+	size_t l;
+	size_t g;
+
+	if (!map->nr_leaves)
+		return;
+	/* the index is small and read often; the leaves are where a seek
+	 * at random misses */
+	l = find_leaf(map, lblk);
+	ix = &map->index[l];
+	g = l + 1 < map->nr_leaves ? interpolate(lblk, ix[0].key, ix[1].key, ix->nr) : ix->nr / 2;
+	__builtin_prefetch(&ix->leaf->ext[g]);
+}
+
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
 {
 	struct wbsim_emap_cursor cur;

@@ -166,6 +166,13 @@ static inline uint64_t wbsim_ext_end(const struct wbsim_extent *e)
  * empty leaf, lengths within limits, counters and index keys exact).
  * Return: TRUE if sound.
  */
+/*
+ * wbsim_emap_prefetch() - start loading the leaf line where a seek for
+ * @lblk will look first, without searching the leaf: a hint for a seek to
+ * come, no state changes.
+ */
+void wbsim_emap_prefetch(const struct wbsim_emap *map, uint64_t lblk);
+
 gboolean wbsim_emap_check(const struct wbsim_emap *map);
 
 #endif /* WBSIM_FS_ALLOC_EXTENT_MAP_H */

@@ -24,6 +24,8 @@ struct wbsim_fs {
 	void *params;
 	void *priv;
 	uint64_t (*free_fn)(wbsim_fs *fs);
+	/* a cache hint for a write to come (wbsim_fs_prefetch_write()), or NULL */
+	void (*prefetch_write)(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first);
 	GPtrArray *inodes;	/* every inode, in creation order (owned) */
 	GPtrArray *locks;	/* model locks, for reports (not owned) */
 	wbsim_fs_inode *root;

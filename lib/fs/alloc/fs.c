@@ -534,6 +534,12 @@ gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *ta
 	return TRUE;
 }
 
+void wbsim_fs_prefetch_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset)
+{
+	if (fs->prefetch_write)
+		fs->prefetch_write(fs, inode, offset / fs->block_size);
+}
+
 void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
 {
 	if (fs->ops->write_unlock)

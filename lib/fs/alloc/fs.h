@@ -180,6 +180,12 @@ wbsim_time_t wbsim_fs_completion_cpu_ns(const wbsim_fs *fs);
  */
 gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			     wbsim_event_fn done, void *arg);
+/**
+ * wbsim_fs_prefetch_write() - start loading what the model's write hook
+ * will read for a write at byte @offset of @inode (XFS: the extent map's
+ * leaf); a cache hint for a write a later event makes, no state changes
+ */
+void wbsim_fs_prefetch_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset);
 /** wbsim_fs_write_unlock() - release what wbsim_fs_write_lock() took. */
 void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 /** wbsim_fs_has_write_lock() - the model has a write_lock hook. */

@@ -282,6 +282,16 @@ static unsigned int log2_ceil(uint64_t v)
 	return l;
 }
 
+/* xfs_write()'s seek of the data fork is the miss of a write at random:
+ * start loading its leaf. */
+static void xfs_prefetch_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	(void)fs;
+	wbsim_emap_prefetch(&xi->map, first);
+}
+
 static gboolean xfs_init(wbsim_fs *fs, GError **error)
 {
 	struct xfs_params *p = fs->params;
@@ -295,6 +305,7 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 		return FALSE;
 	}
 	wbsim_fs_set_block_size(fs, p->block_size);
+	fs->prefetch_write = xfs_prefetch_write;
 	/* xfs_inode_alloc(): mapping_set_folio_min_order(VFS_I(ip)->i_mapping,
 	 * M_IGEO(mp)->min_folio_order): large folios up to
 	 * MAX_PAGECACHE_ORDER, a PMD (2 MiB) on x86-64 */
