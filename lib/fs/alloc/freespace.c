@@ -48,6 +48,21 @@ static void del_ext(struct wbsim_freespace *fsp, struct free_ext *e)
 	g_free(e);
 }
 
+/*
+ * Make @e [start, start + len) in place. The new range lies where the old
+ * one did, between the same neighbours (a trim, or a merge with the hole
+ * beside it), so its place by start holds: only the by-size tree, whose
+ * key changes, takes it out and back.
+ */
+static void resize_ext(struct wbsim_freespace *fsp, struct free_ext *e, uint64_t start,
+		       uint64_t len)
+{
+	g_tree_remove(fsp->by_size, e);
+	e->start = start;
+	e->len = len;
+	g_tree_insert(fsp->by_size, e, e);
+}
+
 void wbsim_freespace_init(struct wbsim_freespace *fsp, uint64_t base, uint64_t size)
 {
 	fsp->base = base;
@@ -169,12 +184,17 @@ gboolean wbsim_freespace_take(struct wbsim_freespace *fsp, uint64_t start, uint6
 		return FALSE;
 	e_start = e->start;
 	e_end = e->start + e->len;
-	del_ext(fsp, e);
-	if (e_start < start)
-		add_ext(fsp, e_start, start - e_start);
-	if (start + len < e_end)
-		add_ext(fsp, start + len, e_end - start - len);
 	fsp->free -= len;
+	/* what is left of @e: its head, its tail, or both (a new extent) */
+	if (e_start < start) {
+		resize_ext(fsp, e, e_start, start - e_start);
+		if (start + len < e_end)
+			add_ext(fsp, start + len, e_end - start - len);
+	} else if (start + len < e_end) {
+		resize_ext(fsp, e, start + len, e_end - start - len);
+	} else {
+		del_ext(fsp, e);
+	}
 	return TRUE;
 }
 
@@ -194,16 +214,23 @@ void wbsim_freespace_give(struct wbsim_freespace *fsp, uint64_t start, uint64_t 
 	g_return_if_fail(!left || left->start + left->len <= start);
 	g_return_if_fail(!right || start + len <= right->start);
 	fsp->free += len;
-	if (left && left->start + left->len == start) {
-		start = left->start;
-		len += left->len;
-		del_ext(fsp, left);
-	}
-	if (right && right->start == start + len) {
-		len += right->len;
+	if (left && left->start + left->len != start)
+		left = NULL;
+	if (right && right->start != start + len)
+		right = NULL;
+	/* merged into a neighbour in place, or a new extent */
+	if (left && right) {
+		uint64_t right_len = right->len;
+
 		del_ext(fsp, right);
+		resize_ext(fsp, left, left->start, left->len + len + right_len);
+	} else if (left) {
+		resize_ext(fsp, left, left->start, left->len + len);
+	} else if (right) {
+		resize_ext(fsp, right, start, len + right->len);
+	} else {
+		add_ext(fsp, start, len);
 	}
-	add_ext(fsp, start, len);
 }
 
 uint64_t wbsim_freespace_longest(struct wbsim_freespace *fsp)
