@@ -553,7 +553,7 @@ static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 			stop = MIN(stop, es->lblk);
 		if (d)
 			stop = MIN(stop, d->lblk);
-		wbsim_emap_set(&ei->es, pos, stop - pos, WBSIM_EXT_DELALLOC, 0);
+		wbsim_emap_fill_hole(&ei->es, pos, stop - pos, WBSIM_EXT_DELALLOC, 0);
 		missed += stop - pos;
 		pos = stop;
 	}

@@ -543,14 +543,11 @@ static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
 	insert_at(map, &cur, n);
 }
 
-void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
-		    enum wbsim_ext_state state, uint64_t pblk)
+void wbsim_emap_fill_hole(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+			  enum wbsim_ext_state state, uint64_t pblk)
 {
 	uint64_t max = map->max_len[state];
 
-	if (!len)
-		return;
-	wbsim_emap_punch(map, lblk, len);
 	while (len) {
 		struct wbsim_extent n = {
 			.lblk = lblk,
@@ -565,6 +562,15 @@ void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 			pblk += n.len;
 		len -= n.len;
 	}
+}
+
+void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+		    enum wbsim_ext_state state, uint64_t pblk)
+{
+	if (!len)
+		return;
+	wbsim_emap_punch(map, lblk, len);
+	wbsim_emap_fill_hole(map, lblk, len, state, pblk);
 }
 
 gboolean wbsim_emap_check(const struct wbsim_emap *map)

@@ -148,6 +148,12 @@ struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk);
  */
 void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 		    enum wbsim_ext_state state, uint64_t pblk);
+/*
+ * wbsim_emap_fill_hole() - wbsim_emap_set() of a range the caller knows
+ * is a hole (it has just seen the extent after it): no unmapping first.
+ */
+void wbsim_emap_fill_hole(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+			  enum wbsim_ext_state state, uint64_t pblk);
 /* wbsim_emap_punch() - unmap [@lblk, @lblk + @len). */
 void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len);
 

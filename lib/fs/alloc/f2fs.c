@@ -286,7 +286,7 @@ static wbsim_time_t f2fs_reserve(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t f
 			continue;
 		}
 		stop = e ? MIN(e->lblk, end) : end;
-		wbsim_emap_set(&fi->map, pos, stop - pos, WBSIM_EXT_DELALLOC, 0);
+		wbsim_emap_fill_hole(&fi->map, pos, stop - pos, WBSIM_EXT_DELALLOC, 0);
 		pos = stop;
 	}
 	return 0;

@@ -548,7 +548,7 @@ static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t 
 			continue;
 		}
 		hole_end = e ? MIN(e->lblk, end) : end;
-		wbsim_emap_set(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
+		wbsim_emap_fill_hole(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
 		pos = hole_end;
 	}
 }
