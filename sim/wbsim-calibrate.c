@@ -25,7 +25,9 @@
  * its sweep points. Each run's CPU time goes to stderr as it ends; the
  * report ends with the wall time and the CPU time of all runs. --set
  * options are passed on to every run (the test suite uses a short
- * run.time_limit).
+ * run.time_limit). A point whose resolved scenario (--dump-config, the
+ * description and [sweep] aside) is a whole scenario's takes that run's
+ * result instead of running again (E2: the base kernel and one context).
  * Exit status: 0 when every run succeeded, 1 otherwise.
  */
 #include <errno.h>
@@ -86,6 +88,9 @@ struct calib_run {
 	 * (each passed as --sweep) */
 	struct calib_run *parent;
 	char **sweep_args;
+	/* the run whose result this one takes (the same resolved scenario),
+	 * or NULL: this one runs */
+	struct calib_run *same_as;
 };
 
 static void calib_run_free(gpointer p)
@@ -326,6 +331,25 @@ static void parse_output(struct calib_run *r)
 }
 
 /*
+ * The end of @r's sim-writeback command line: the --set options, a
+ * point's values (each after @point_opt), the scenario, the NULL.
+ */
+static void add_scenario_args(GPtrArray *argv, const struct calib_run *r, GPtrArray *sets,
+			      const char *point_opt)
+{
+	for (guint i = 0; i < sets->len; i++) {
+		g_ptr_array_add(argv, "--set");
+		g_ptr_array_add(argv, sets->pdata[i]);
+	}
+	for (char **a = r->sweep_args; a && *a; a++) {
+		g_ptr_array_add(argv, (char *)point_opt);
+		g_ptr_array_add(argv, *a);
+	}
+	g_ptr_array_add(argv, r->path);
+	g_ptr_array_add(argv, NULL);
+}
+
+/*
  * Start @r's sim-writeback, its report into a temporary file. The child is
  * not reaped by GLib: run_all waits for it with wait4, which gives its CPU
  * time.
@@ -345,16 +369,7 @@ static gboolean start_run(struct calib_run *r, const char *sim, GPtrArray *sets)
 	g_ptr_array_add(argv, (char *)sim);
 	g_ptr_array_add(argv, "--output-format=json");
 	g_ptr_array_add(argv, "--no-wall-time");
-	for (guint i = 0; i < sets->len; i++) {
-		g_ptr_array_add(argv, "--set");
-		g_ptr_array_add(argv, sets->pdata[i]);
-	}
-	for (char **a = r->sweep_args; a && *a; a++) {
-		g_ptr_array_add(argv, "--sweep");
-		g_ptr_array_add(argv, *a);
-	}
-	g_ptr_array_add(argv, r->path);
-	g_ptr_array_add(argv, NULL);
+	add_scenario_args(argv, r, sets, "--sweep");
 	started = g_spawn_async_with_fds(NULL, (char **)argv->pdata, NULL,
 					 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
 					 NULL, NULL, &r->pid, -1, fd, -1, &err);
@@ -405,6 +420,112 @@ static struct calib_run *find_pid(GPtrArray *runs, GPid pid)
 }
 
 /*
+ * What @r simulates: sim-writeback's --dump-config of it (the --set
+ * options, and a point's values as --set), without the description, the
+ * [sweep] section and blank lines, which change no figure. NULL when it
+ * fails.
+ */
+static char *resolved_scenario(const struct calib_run *r, const char *sim, GPtrArray *sets)
+{
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	g_autofree char *out = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GString) key = g_string_new(NULL);
+	gboolean in_sweep = FALSE;
+	int status = -1;
+
+	g_ptr_array_add(argv, (char *)sim);
+	g_ptr_array_add(argv, "--dump-config");
+	add_scenario_args(argv, r, sets, "--set");
+	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+			  NULL, &out, NULL, &status, NULL) ||
+	    !g_spawn_check_wait_status(status, NULL))
+		return NULL;
+	lines = g_strsplit(out, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		if ((*l)[0] == '[')
+			in_sweep = strcmp(*l, "[sweep]") == 0;
+		/* the comments after [sweep] are the fio workload's */
+		if ((in_sweep && **l != '#') || !**l || g_str_has_prefix(*l, "description ="))
+			continue;
+		g_string_append_printf(key, "%s\n", *l);
+	}
+	return g_string_free(g_steal_pointer(&key), FALSE);
+}
+
+/* Each value of @r's point is an integer: its JSON report names the
+ * point as its KEY=VALUE arguments read. */
+static gboolean integer_point(const struct calib_run *r)
+{
+	for (char **a = r->sweep_args; a && *a; a++) {
+		const char *v = strchr(*a, '=');
+
+		if (!v || !v[1] || strspn(v + 1, "0123456789") != strlen(v + 1))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * A point that simulates what a whole scenario of @procs simulates takes
+ * that run's result (share_results()) instead of running. Only a point
+ * with integer values follows, and only a whole scenario leads: its report
+ * has every figure, and the point's row needs its bandwidth alone.
+ */
+static void find_same_runs(GPtrArray *procs, const char *sim, GPtrArray *sets)
+{
+	g_autoptr(GHashTable) leaders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+								NULL);
+
+	for (guint i = 0; i < procs->len; i++) {
+		struct calib_run *r = procs->pdata[i];
+		char *key;
+
+		if (r->parent)
+			continue;
+		key = resolved_scenario(r, sim, sets);
+		if (key && !g_hash_table_contains(leaders, key))
+			g_hash_table_insert(leaders, key, r);
+		else
+			g_free(key);
+	}
+	for (guint i = 0; i < procs->len; i++) {
+		struct calib_run *r = procs->pdata[i];
+		g_autofree char *key = NULL;
+
+		if (!r->parent || !integer_point(r))
+			continue;
+		key = resolved_scenario(r, sim, sets);
+		if (key)
+			r->same_as = g_hash_table_lookup(leaders, key);
+	}
+}
+
+/* The points that ran as another run take its bandwidth, and name
+ * themselves as their own report would. */
+static void share_results(GPtrArray *procs)
+{
+	for (guint i = 0; i < procs->len; i++) {
+		struct calib_run *r = procs->pdata[i];
+		const struct calib_run *from = r->same_as;
+		g_autofree char *args = NULL;
+
+		if (!from)
+			continue;
+		r->ok = from->ok;
+		if (!from->ok) {
+			r->error = g_strdup_printf("as %s: %s", from->name,
+						   from->error ? from->error : "no result");
+			continue;
+		}
+		r->mib_s = from->mib_s;
+		args = g_strjoinv(" ", r->sweep_args);
+		r->sweep = g_strdup_printf("%s:%.0f", args, r->mib_s);
+		fprintf(stderr, "%s: the same simulation as %s, its result\n", r->name, from->name);
+	}
+}
+
+/*
  * Run every scenario in a pool of @slots processes: the costliest first
  * (longest-processing-time order), and a slot that frees takes the next.
  * Reports each finished run on stderr.
@@ -415,7 +536,8 @@ static void run_all(GPtrArray *runs, const char *sim, GPtrArray *sets, guint slo
 	guint next = 0, running = 0, done = 0;
 
 	for (guint i = 0; i < runs->len; i++)
-		g_ptr_array_add(queue, runs->pdata[i]);
+		if (!((struct calib_run *)runs->pdata[i])->same_as)
+			g_ptr_array_add(queue, runs->pdata[i]);
 	g_ptr_array_sort(queue, cmp_cost);
 	while (next < queue->len || running > 0) {
 		struct rusage ru;
@@ -649,16 +771,24 @@ static void print_times(GPtrArray *runs, double wall_s, guint slots)
 {
 	g_autoptr(GPtrArray) by_cpu = g_ptr_array_new();
 	double sum = 0;
+	guint shared = 0;
 
 	for (guint i = 0; i < runs->len; i++) {
 		struct calib_run *r = runs->pdata[i];
 
+		if (r->same_as) {
+			shared++;
+			continue;
+		}
 		sum += r->cpu_s;
 		g_ptr_array_add(by_cpu, r);
 	}
 	g_ptr_array_sort(by_cpu, cmp_cpu);
-	printf("\n%u runs, %u at a time: %.1f s wall, %.1f s CPU (user + system of the runs); "
-	       "costliest:", runs->len, slots, wall_s, sum);
+	printf("\n%u runs", by_cpu->len);
+	if (shared)
+		printf(" (and %u the same as one of them)", shared);
+	printf(", %u at a time: %.1f s wall, %.1f s CPU (user + system of the runs); "
+	       "costliest:", slots, wall_s, sum);
 	for (guint i = 0; i < MIN(3u, by_cpu->len); i++) {
 		struct calib_run *r = by_cpu->pdata[i];
 
@@ -1060,7 +1190,9 @@ int main(int argc, char **argv)
 	set_costs(procs, dir, costs);
 	t0 = g_get_monotonic_time();
 	runs_on_huge_pages();
+	find_same_runs(procs, sim, sets);
 	run_all(procs, sim, sets, jobs);
+	share_results(procs);
 	for (guint i = 0; i < runs->len; i++) {
 		struct calib_run *r = runs->pdata[i];
 
