@@ -418,6 +418,11 @@ gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 			    name, text, local->message);
 		return FALSE;
 	}
+	/* the scenario's [sweep] says it too, as --dump-config prints it */
+	if (sw->scn && !wbsim_scenario_add_sweep(sw->scn, name, text, error)) {
+		axis_free(a);
+		return FALSE;
+	}
 	for (guint i = 0; i < sw->axes->len; i++) {
 		struct wbsim_sweep_axis *o = sw->axes->pdata[i];
 

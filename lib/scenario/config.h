@@ -346,6 +346,17 @@ struct wbsim_fio_file;
 const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn);
 
 /**
+ * wbsim_scenario_add_sweep() - a --sweep option's line in @scn's [sweep]:
+ * it replaces the line of the same key where it stood, else it comes last,
+ * so the scenario's dump (--dump-config) sweeps what the run sweeps
+ * @name: "section.key"
+ * @values: VALUES as --sweep takes them
+ * Return: FALSE with @error set for values that do not parse.
+ */
+gboolean wbsim_scenario_add_sweep(struct wbsim_scenario *scn, const char *name,
+				  const char *values, GError **error);
+
+/**
  * wbsim_scenario_fio() - a loaded scenario's fio jobs after numjobs expansion
  * @scn: the scenario
  *

@@ -503,6 +503,13 @@ const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *sc
 	return scn->cfg;
 }
 
+gboolean wbsim_scenario_add_sweep(struct wbsim_scenario *scn, const char *name,
+				  const char *values, GError **error)
+{
+	wbsim_check_arg(scn != NULL && name != NULL && values != NULL, FALSE, error);
+	return wbsim_sweep_add_line(scn->cfg, name, values, "--sweep", 0, 0, NULL, error);
+}
+
 const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn)
 {
 	g_return_val_if_fail(scn != NULL, NULL);

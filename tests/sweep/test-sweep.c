@@ -635,14 +635,21 @@ static void test_program_text_and_errors(void **state)
 	prog_clear(&csv1);
 }
 
-/* --dump-config keeps the [sweep] section, and the dump loads back. */
-static void test_dump(void **state)
+/* A scenario file @name: small.ini with a [sweep] of two lines. */
+static char *put_swept_small(const char *name)
 {
 	g_autofree char *small = source_path("tests/sweep/data/small.ini");
 	g_autofree char *text = g_strdup_printf(
 		"[scenario]\ninclude = %s\n[sweep]\nwriteback.contexts = 1..12\nfilesystem.block_size = 4k\n",
 		small);
-	g_autofree char *scn = put("dump.ini", text);
+
+	return put(name, text);
+}
+
+/* --dump-config keeps the [sweep] section, and the dump loads back. */
+static void test_dump(void **state)
+{
+	g_autofree char *scn = put_swept_small("dump.ini");
 	g_autofree char *dump_path = NULL;
 	struct prog d = prog_run("--dump-config", scn, NULL);
 	struct prog d2;
@@ -656,6 +663,31 @@ static void test_dump(void **state)
 	assert_string_equal(d.out, d2.out);
 	prog_clear(&d);
 	prog_clear(&d2);
+}
+
+/*
+ * --dump-config prints the sweep the run makes: a --sweep option replaces
+ * the scenario's line of its key where it stood, or comes after them.
+ */
+static void test_dump_sweep_option(void **state)
+{
+	g_autofree char *small = source_path("tests/sweep/data/small.ini");
+	g_autofree char *scn = put_swept_small("dump-sweep.ini");
+	struct prog d = prog_run("--dump-config", "--sweep", "writeback.contexts=3,5", "--sweep",
+				 "vm.dirty_ratio=10..20:10", scn, NULL);
+	struct prog none = prog_run("--dump-config", "--sweep", "writeback.contexts=2..3", small,
+				    NULL);
+
+	(void)state;
+	assert_int_equal(d.status, 0);
+	assert_non_null(strstr(d.out, "\n[sweep]\nwriteback.contexts = 3,5\nfilesystem.block_size = 4k\n"
+				      "vm.dirty_ratio = 10..20:10\n"));
+	assert_null(strstr(d.out, "1..12"));
+	/* a scenario without [sweep] gets one */
+	assert_int_equal(none.status, 0);
+	assert_non_null(strstr(none.out, "\n[sweep]\nwriteback.contexts = 2..3\n"));
+	prog_clear(&d);
+	prog_clear(&none);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1078,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_program_csv),
 		cmocka_unit_test(test_program_text_and_errors),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_dump_sweep_option),
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_seeds),
