@@ -128,6 +128,12 @@ void wbsim_emap_reset(struct wbsim_emap *map);
  */
 struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 				     struct wbsim_emap_cursor *cur);
+/*
+ * wbsim_emap_prefetch() - start loading the leaf line where a seek for
+ * @lblk will look first, without searching the leaf: a hint for a seek to
+ * come, no state changes.
+ */
+void wbsim_emap_prefetch(const struct wbsim_emap *map, uint64_t lblk);
 /* wbsim_emap_lookup() - the extent containing @lblk, or NULL. */
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk);
 /* wbsim_emap_first() / _last() - the first / last extent, or NULL. */
@@ -172,13 +178,6 @@ static inline uint64_t wbsim_ext_end(const struct wbsim_extent *e)
  * empty leaf, lengths within limits, counters and index keys exact).
  * Return: TRUE if sound.
  */
-/*
- * wbsim_emap_prefetch() - start loading the leaf line where a seek for
- * @lblk will look first, without searching the leaf: a hint for a seek to
- * come, no state changes.
- */
-void wbsim_emap_prefetch(const struct wbsim_emap *map, uint64_t lblk);
-
 gboolean wbsim_emap_check(const struct wbsim_emap *map);
 
 #endif /* WBSIM_FS_ALLOC_EXTENT_MAP_H */
