@@ -423,9 +423,10 @@ static struct calib_run *find_pid(GPtrArray *runs, GPid pid)
  * What @r simulates: sim-writeback's --dump-config of it (the --set
  * options, and a point's values as --set), without the description, the
  * [sweep] section and blank lines, which change no figure. NULL when it
- * fails.
+ * fails. *@swept: the dump has a [sweep] line (the run is a whole sweep).
  */
-static char *resolved_scenario(const struct calib_run *r, const char *sim, GPtrArray *sets)
+static char *resolved_scenario(const struct calib_run *r, const char *sim, GPtrArray *sets,
+			       gboolean *swept)
 {
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	g_autofree char *out = NULL;
@@ -442,9 +443,12 @@ static char *resolved_scenario(const struct calib_run *r, const char *sim, GPtrA
 	    !g_spawn_check_wait_status(status, NULL))
 		return NULL;
 	lines = g_strsplit(out, "\n", -1);
+	*swept = FALSE;
 	for (char **l = lines; *l; l++) {
 		if ((*l)[0] == '[')
 			in_sweep = strcmp(*l, "[sweep]") == 0;
+		else if (in_sweep && **l && **l != '#')
+			*swept = TRUE;
 		/* the comments after [sweep] are the fio workload's */
 		if ((in_sweep && **l != '#') || !**l || g_str_has_prefix(*l, "description ="))
 			continue;
@@ -469,8 +473,9 @@ static gboolean integer_point(const struct calib_run *r)
 /*
  * A point that simulates what a whole scenario of @procs simulates takes
  * that run's result (share_results()) instead of running. Only a point
- * with integer values follows, and only a whole scenario leads: its report
- * has every figure, and the point's row needs its bandwidth alone.
+ * with integer values follows, and only a scenario run once leads (not a
+ * sweep run whole, whose bandwidth is its points' largest): its report has
+ * every figure, and the point's row needs its bandwidth alone.
  */
 static void find_same_runs(GPtrArray *procs, const char *sim, GPtrArray *sets)
 {
@@ -479,12 +484,13 @@ static void find_same_runs(GPtrArray *procs, const char *sim, GPtrArray *sets)
 
 	for (guint i = 0; i < procs->len; i++) {
 		struct calib_run *r = procs->pdata[i];
+		gboolean swept;
 		char *key;
 
 		if (r->parent)
 			continue;
-		key = resolved_scenario(r, sim, sets);
-		if (key && !g_hash_table_contains(leaders, key))
+		key = resolved_scenario(r, sim, sets, &swept);
+		if (key && !swept && !g_hash_table_contains(leaders, key))
 			g_hash_table_insert(leaders, key, r);
 		else
 			g_free(key);
@@ -492,10 +498,11 @@ static void find_same_runs(GPtrArray *procs, const char *sim, GPtrArray *sets)
 	for (guint i = 0; i < procs->len; i++) {
 		struct calib_run *r = procs->pdata[i];
 		g_autofree char *key = NULL;
+		gboolean swept;
 
 		if (!r->parent || !integer_point(r))
 			continue;
-		key = resolved_scenario(r, sim, sets);
+		key = resolved_scenario(r, sim, sets, &swept);
 		if (key)
 			r->same_as = g_hash_table_lookup(leaders, key);
 	}

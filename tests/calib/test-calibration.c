@@ -191,37 +191,61 @@ static void run_calibrate(const char *const *argv, char **out, char **err)
 	assert_true(g_spawn_check_wait_status(status, NULL));
 }
 
+/* The programs, and a new scenario directory with the bundled scenarios
+ * a test names: what each run of wbsim-calibrate below works on. */
+struct calib_dir {
+	char *tool, *sim, *dir;
+};
+
+static void calib_dir_make(struct calib_dir *c, const char *const *prefixes)
+{
+	const char *build = g_getenv("WBSIM_BUILD_ROOT");
+	g_autofree char *src = source_path("scenarios");
+
+	c->tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate", NULL);
+	c->sim = g_build_filename(build ? build : ".", "sim", "sim-writeback", NULL);
+	c->dir = g_dir_make_tmp("wbsim-calib-XXXXXX", NULL);
+	assert_non_null(c->dir);
+	copy_scenarios(src, c->dir, prefixes);
+}
+
+/* Remove the directory and free @c. */
+static void calib_dir_remove(struct calib_dir *c)
+{
+	g_autofree char *rm = g_strdup_printf("rm -rf '%s'", c->dir);
+	int status = -1;
+
+	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
+	g_free(c->tool);
+	g_free(c->sim);
+	g_free(c->dir);
+}
+
 /* The withheld part: E8's figure is the run time of its jobs, the clones
  * of one job folded into one entry. */
 static void calibrate_tool_prints_withheld_figures(void **state)
 {
-	const char *build = g_getenv("WBSIM_BUILD_ROOT");
-	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
-						 NULL);
-	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
-						NULL);
-	g_autofree char *src = source_path("scenarios");
-	g_autofree char *dir = g_dir_make_tmp("wbsim-calib-XXXXXX", NULL);
 	static const char *const prefixes[] = { "e1-", "e8-", NULL };
-	const char *argv[] = { tool, sim, dir, "-j", "2", "--set", "run.time_limit=1500ms", NULL };
+	struct calib_dir c;
 	g_autofree char *out = NULL;
 	g_autofree char *err = NULL;
-	g_autofree char *rm = NULL;
-	int status = -1;
 	const char *row;
 
 	(void)state;
-	assert_non_null(dir);
-	copy_scenarios(src, dir, prefixes);
-	run_calibrate(argv, &out, &err);
+	calib_dir_make(&c, prefixes);
+	{
+		const char *argv[] = { c.tool, c.sim, c.dir, "-j", "2", "--set",
+				       "run.time_limit=1500ms", NULL };
+
+		run_calibrate(argv, &out, &err);
+	}
 	assert_non_null(strstr(out, "Predictions for withheld experiments"));
 	row = strstr(out, "e8-xfs-large-folios-per-block");
 	assert_non_null(row);
 	assert_non_null(strstr(row, "write-2g "));
 	assert_non_null(strstr(row, "small-writes x15 (max) "));
 	assert_non_null(strstr(out, "e8-xfs-large-folios-whole-folio"));
-	rm = g_strdup_printf("rm -rf '%s'", dir);
-	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
+	calib_dir_remove(&c);
 }
 
 /* The line of @out that starts with @name followed by a space, a copy. */
@@ -245,26 +269,23 @@ static char *row_of(const char *out, const char *name)
  */
 static void calibrate_tool_splits_sweep_into_points(void **state)
 {
-	const char *build = g_getenv("WBSIM_BUILD_ROOT");
-	g_autofree char *tool = g_build_filename(build ? build : ".", "sim", "wbsim-calibrate",
-						 NULL);
-	g_autofree char *sim = g_build_filename(build ? build : ".", "sim", "sim-writeback",
-						NULL);
-	g_autofree char *src = source_path("scenarios");
-	g_autofree char *dir = g_dir_make_tmp("wbsim-calib-XXXXXX", NULL);
 	static const char *const prefixes[] = { "e1-", "e2-nvme-xfs-parallel", "e2-nvme-xfs-base",
 						NULL };
-	const char *argv[] = { tool, sim, dir, "-j", "2", "--set", "run.time_limit=20ms",
-			       NULL, NULL };
+	struct calib_dir c;
 	g_autofree char *out = NULL, *err = NULL, *whole_out = NULL, *whole_err = NULL;
-	g_autofree char *row = NULL, *whole_row = NULL, *rm = NULL;
-	int status = -1;
+	g_autofree char *row = NULL, *whole_row = NULL;
 	const char *p;
 
 	(void)state;
-	assert_non_null(dir);
-	copy_scenarios(src, dir, prefixes);
-	run_calibrate(argv, &out, &err);
+	calib_dir_make(&c, prefixes);
+	{
+		const char *argv[] = { c.tool, c.sim, c.dir, "-j", "2", "--set",
+				       "run.time_limit=20ms", NULL, NULL };
+
+		run_calibrate(argv, &out, &err);
+		argv[7] = "--whole-sweeps";
+		run_calibrate(argv, &whole_out, &whole_err);
+	}
 	/* 8 E1 runs, the base and 11 points, each a process of its own */
 	assert_non_null(strstr(out, "\n20 runs (and 1 the same as one of them), 2 at a time: "));
 	assert_non_null(strstr(err, "\ne2-nvme-xfs-parallel[writeback.contexts=1]: the same "
@@ -276,8 +297,6 @@ static void calibrate_tool_splits_sweep_into_points(void **state)
 
 		assert_non_null(strstr(err, name));
 	}
-	argv[7] = "--whole-sweeps";
-	run_calibrate(argv, &whole_out, &whole_err);
 	assert_non_null(strstr(whole_out, "\n10 runs, 2 at a time: "));
 	assert_non_null(strstr(whole_err, "] e2-nvme-xfs-parallel: "));
 	row = row_of(out, "e2-nvme-xfs-parallel");
@@ -294,8 +313,37 @@ static void calibrate_tool_splits_sweep_into_points(void **state)
 		p = strstr(p, pt);
 		assert_non_null(p);
 	}
-	rm = g_strdup_printf("rm -rf '%s'", dir);
-	assert_true(g_spawn_command_line_sync(rm, NULL, NULL, &status, NULL));
+	calib_dir_remove(&c);
+}
+
+/*
+ * Only a scenario run once gives its result to a point: a sweep that runs
+ * whole (its [sweep] in an included file, which the tool does not split)
+ * resolves, [sweep] aside, to its last point's scenario, but its
+ * bandwidth is the largest of its points', so no point takes it.
+ */
+static void calibrate_tool_shares_no_whole_sweep(void **state)
+{
+	static const char *const prefixes[] = { "e1-", "e2-nvme-xfs-parallel", NULL };
+	struct calib_dir c;
+	g_autofree char *whole = NULL, *out = NULL, *err = NULL;
+
+	(void)state;
+	calib_dir_make(&c, prefixes);
+	whole = g_build_filename(c.dir, "e2-nvme-xfs-whole.ini", NULL);
+	assert_true(g_file_set_contents(whole, "[scenario]\ninclude = e2-nvme-xfs-parallel.ini\n",
+					-1, NULL));
+	{
+		const char *argv[] = { c.tool, c.sim, c.dir, "-j", "2", "--set",
+				       "run.time_limit=20ms", NULL };
+
+		run_calibrate(argv, &out, &err);
+	}
+	/* it ran as one process: 8 E1 runs, 12 points, the whole sweep */
+	assert_non_null(strstr(err, "] e2-nvme-xfs-whole: "));
+	assert_non_null(strstr(out, "\n21 runs, 2 at a time: "));
+	assert_null(strstr(err, "the same simulation as"));
+	calib_dir_remove(&c);
 }
 
 /*
@@ -363,6 +411,7 @@ int main(void)
 		cmocka_unit_test(calibrate_tool_prints_withheld_figures),
 		cmocka_unit_test(calibrate_tool_runs_costliest_first),
 		cmocka_unit_test(calibrate_tool_splits_sweep_into_points),
+		cmocka_unit_test(calibrate_tool_shares_no_whole_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
