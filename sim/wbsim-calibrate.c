@@ -479,9 +479,18 @@ static gboolean integer_point(const struct calib_run *r)
  */
 static void find_same_runs(GPtrArray *procs, const char *sim, GPtrArray *sets)
 {
-	g_autoptr(GHashTable) leaders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-								NULL);
+	g_autoptr(GHashTable) leaders = NULL;
+	guint followers = 0;
 
+	for (guint i = 0; i < procs->len; i++) {
+		const struct calib_run *r = procs->pdata[i];
+
+		followers += r->parent && integer_point(r);
+	}
+	/* no point could follow (--whole-sweeps, --e1-only): no dump to make */
+	if (!followers)
+		return;
+	leaders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < procs->len; i++) {
 		struct calib_run *r = procs->pdata[i];
 		gboolean swept;

@@ -632,6 +632,8 @@ static uint64_t job_peek_next_block(const struct wbsim_job *job, const struct wb
 }
 
 static unsigned int job_batch_max(const struct wbsim_job *job);
+static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim_job_file *f,
+				 uint64_t blk);
 
 /*
  * Start loading what the job's next write will touch while this one runs:
@@ -644,7 +646,7 @@ static unsigned int job_batch_max(const struct wbsim_job *job);
 static void job_prefetch_next(const struct wbsim_job *job)
 {
 	const struct wbsim_job_file *f = &job->files[(job->cur_file + 1) % job->nr_files];
-	uint64_t b;
+	uint64_t b, off;
 
 	if (!f->opened)
 		return;
@@ -654,7 +656,8 @@ static void job_prefetch_next(const struct wbsim_job *job)
 	__builtin_prefetch(&f->randmap[b / 64], 1);
 	if (job->fio->file_append)
 		return;
-	wbsim_page_cache_prefetch(&f->inode->pages, (f->offset + b * job->bs) / WBSIM_PAGE_SIZE);
+	off = job_write_offset(job, f, b);
+	wbsim_page_cache_prefetch(&f->inode->pages, off / WBSIM_PAGE_SIZE);
 	/*
 	 * The filesystem's map too, when the next write comes in a later
 	 * event (another file's batch, or this one is the batch's last): in
@@ -662,7 +665,7 @@ static void job_prefetch_next(const struct wbsim_job *job)
 	 * write, and the prefetch's own index search would only add work.
 	 */
 	if (f->inode != job->locked_inode || job->batch_ios + 1 >= job_batch_max(job))
-		wbsim_fs_prefetch_write(job->m->fs, f->inode->fs_inode, f->offset + b * job->bs);
+		wbsim_fs_prefetch_write(job->m->fs, f->inode->fs_inode, off);
 }
 
 /* Next block of file @f, or UINT64_MAX when the pass is over. */

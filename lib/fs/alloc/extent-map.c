@@ -207,6 +207,18 @@ static bool hint_near(const struct wbsim_emap *map, size_t l, uint64_t lblk)
 	return l + 2 >= map->nr_leaves || lblk < index[l + 2].key;
 }
 
+/* Where in leaf @l a search for @lblk starts: interpolated between the
+ * leaf's key and the next leaf's, which bounds its blocks (the last leaf
+ * has none: its middle). */
+static uint32_t slot_guess(const struct wbsim_emap *map, size_t l, uint64_t lblk)
+{
+	const struct wbsim_emap_index *ix = &map->index[l];
+
+	if (l + 1 < map->nr_leaves)
+		return (uint32_t)interpolate(lblk, ix[0].key, ix[1].key, ix->nr);
+	return ix->nr / 2;
+}
+
 struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 				     struct wbsim_emap_cursor *cur)
 {
@@ -239,11 +251,7 @@ struct wbsim_extent *wbsim_emap_seek(struct wbsim_emap *map, uint64_t lblk,
 	}
 	cur->leaf = find_leaf(map, lblk);
 	ix = &map->index[cur->leaf];
-	/* the next leaf's key bounds this one's blocks; the last leaf has none */
-	if (cur->leaf + 1 < map->nr_leaves)
-		g = (uint32_t)interpolate(lblk, ix[0].key, ix[1].key, ix->nr);
-	else
-		g = ix->nr / 2;
+	g = slot_guess(map, cur->leaf, lblk);
 	lo = slot_ending_after(ix->leaf->ext, ix->nr, g, lblk);
 	cur->slot = lo;
 	if (lo == ix->nr && cur->leaf + 1 < map->nr_leaves) {
@@ -259,18 +267,14 @@ found:
 
 void wbsim_emap_prefetch(const struct wbsim_emap *map, uint64_t lblk)
 {
-	const struct wbsim_emap_index *ix;
 	size_t l;
-	size_t g;
 
 	if (!map->nr_leaves)
 		return;
 	/* the index is small and read often; the leaves are where a seek
 	 * at random misses */
 	l = find_leaf(map, lblk);
-	ix = &map->index[l];
-	g = l + 1 < map->nr_leaves ? interpolate(lblk, ix[0].key, ix[1].key, ix->nr) : ix->nr / 2;
-	__builtin_prefetch(&ix->leaf->ext[g]);
+	__builtin_prefetch(&map->index[l].leaf->ext[slot_guess(map, l, lblk)]);
 }
 
 struct wbsim_extent *wbsim_emap_lookup(struct wbsim_emap *map, uint64_t lblk)
