@@ -210,7 +210,8 @@ static bool hint_near(const struct wbsim_emap *map, size_t l, uint64_t lblk)
 /* Where in leaf @l a search for @lblk starts: interpolated between the
  * leaf's key and the next leaf's, which bounds its blocks (the last leaf
  * has none: its middle). */
-static uint32_t slot_guess(const struct wbsim_emap *map, size_t l, uint64_t lblk)
+static inline __attribute__((always_inline)) uint32_t
+slot_guess(const struct wbsim_emap *map, size_t l, uint64_t lblk)
 {
 	const struct wbsim_emap_index *ix = &map->index[l];
 
