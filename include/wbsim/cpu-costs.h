@@ -4,10 +4,10 @@
  * piece of kernel work takes on the simulated machine.
  *
  * One table is used by the whole model (page cache, flusher, block layer,
- * PMEM). The defaults are set once, from bench/bench-memcpy on the
- * development machine or from documented reasoning (lib/core/cpu-costs.c
- * gives the source of each value). Scenarios do not change them; a key in a
- * scenario's [cpu] section may override one, visibly.
+ * PMEM). Its values are a host's: the defaults come from the built-in host
+ * profile (lib/core/hosts/NAME.inc, each value with its source), measured in
+ * the lab; a scenario's [costs] section, or an included host profile of
+ * another host (lab/calibrate writes one), sets any of them, visibly.
  *
  * A device model reads the run's table through wbsim_device_costs()
  * (wbsim/device.h); the library fills it. The table is read-only to
@@ -40,8 +40,7 @@ WBSIM_BEGIN_DECLS
  *	the ioend's bio)
  * @bio_build_ns: writeback (flusher or a task writing back): per
  *	contiguous run of dirty pages, i.e. per ioend and bio (ioend and bio
- *	allocation and release, the filesystem's per-ioend work); fitted to
- *	E1 base (see the calibration report, sim/wbsim-calibrate.c)
+ *	allocation and release, the filesystem's per-ioend work)
  * @blk_submit_rq_ns: submit_bio: per request (bio checks, plug or tag
  *	allocation, request set-up, scheduler insert, dispatch, doorbell)
  * @blk_submit_page_ns: submit_bio: per 4 KiB page (segment mapping, DMA

@@ -140,12 +140,18 @@ struct wbsim_param {
  * @WBSIM_PARAM_NO_DUMP: not printed by --dump-config
  * @WBSIM_PARAM_ZERO_OR_RANGE: 0 is accepted besides @min..@max (0 =
  *	unset, as vm.dirty_bytes)
+ * @WBSIM_PARAM_COST: a filesystem model's CPU cost, a figure of the host
+ *	rather than of the filesystem: its value comes from the host profile
+ *	as "FS.KEY" (a scenario's [costs] section, else the built-in
+ *	profile), and @def only where the built-in profile has no such key
+ *	(a model a program registered); a scenario's [filesystem] refuses it
  */
 enum wbsim_param_flags {
 	WBSIM_PARAM_REPEATABLE = 1u << 0,
 	WBSIM_PARAM_NO_STORE = 1u << 1,
 	WBSIM_PARAM_NO_DUMP = 1u << 2,
 	WBSIM_PARAM_ZERO_OR_RANGE = 1u << 3,
+	WBSIM_PARAM_COST = 1u << 4,
 };
 
 

@@ -2,7 +2,7 @@
 /*
  * core/cpu-costs.h - the library's side of wbsim/cpu-costs.h: the default
  * table (lib/core/cpu-costs.c, each value with its source) and the setter
- * behind a scenario's [cpu] keys. Models read the table the run hands them
+ * behind a scenario's [costs] keys. Models read the table the run hands them
  * (wbsim_device_costs()); only the runner fills and changes it.
  */
 #ifndef WBSIM_CORE_CPU_COSTS_H

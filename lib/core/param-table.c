@@ -39,7 +39,8 @@ static char *row_fault(const struct wbsim_param *table, const struct wbsim_param
 		return g_strdup_printf("%s: minimum %g above maximum %g", p->name, p->min, p->max);
 	if ((rules & WBSIM_PARAM_RULE_NUMBERS) && wbsim_param_is_text(p->type))
 		return g_strdup_printf("%s: a text row: expected numbers only", p->name);
-	if ((rules & WBSIM_PARAM_RULE_DEFAULTS) && !p->def)
+	/* a cost row's default is the host profile's (WBSIM_PARAM_COST) */
+	if ((rules & WBSIM_PARAM_RULE_DEFAULTS) && !p->def && !(p->flags & WBSIM_PARAM_COST))
 		return g_strdup_printf("%s: no default: expected one in every row", p->name);
 	if (!p->def)
 		return NULL;	/* a required row */

@@ -375,7 +375,8 @@ const struct wbsim_param *wbsim_param_find(const struct wbsim_param *table,
 void wbsim_param_append_names(GString *out, const struct wbsim_param *table)
 {
 	for (const struct wbsim_param *p = table; p && p->name; p++)
-		g_string_append_printf(out, "%s%s", out->len ? ", " : "", p->name);
+		if (!(p->flags & WBSIM_PARAM_COST))	/* set in [costs] */
+			g_string_append_printf(out, "%s%s", out->len ? ", " : "", p->name);
 }
 
 void wbsim_param_set_unknown_key(GError **error, const char *owner,

@@ -75,7 +75,7 @@ const char *wbsim_closest_name(const char *word, const char *const *names);
  * wbsim_param_value_error() - the one message of a bad value, for the
  * scenario's keys and a model's rows alike:
  * "FILE:LINE: OWNER KEY = TEXT: REASON", @owner "[SECTION]" for a
- * scenario key or "device model nvme:", "filesystem xfs:", "[cpu]",
+ * scenario key or "device model nvme:", "filesystem xfs:", "[costs]",
  * "parameter table:" for a model's row; @file NULL: no location, @line 0:
  * the file alone ("--set: "); @reason wbsim_param_parse_row()'s
  * "[WHY: ]expected ...".
@@ -87,7 +87,7 @@ void wbsim_param_value_error(GError **error, gint code, const char *file,
  * wbsim_param_apply() - parse @text (NULL: "") for table row @p and store
  * it in @base at @p->offset: wbsim_param_parse_row(), and "auto" where
  * the row's default is "auto". Messages are wbsim_param_value_error()'s
- * (@owner such as "device model nvme:", "filesystem xfs:" or "[cpu]").
+ * (@owner such as "device model nvme:", "filesystem xfs:" or "[costs]").
  */
 gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 			   const char *text, const char *owner,
@@ -95,7 +95,8 @@ gboolean wbsim_param_apply(const struct wbsim_param *p, void *base,
 /* wbsim_param_find() - the row of @table called @key, or NULL. */
 const struct wbsim_param *wbsim_param_find(const struct wbsim_param *table,
 					   const char *key);
-/* wbsim_param_append_names() - the keys of @table onto @out, ", "-separated. */
+/* wbsim_param_append_names() - the keys of @table onto @out, ", "-separated,
+ * but its cost rows (WBSIM_PARAM_COST: a scenario's [costs] sets them). */
 void wbsim_param_append_names(GString *out, const struct wbsim_param *table);
 /*
  * wbsim_param_set_unknown_key() - the one message of a key no table has:

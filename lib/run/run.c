@@ -100,8 +100,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	const struct wbsim_config *cfg = run->cfg;
 	struct wbsim_machine *m = &run->m;
 	g_autofree struct wbsim_setting *dev_set = NULL;
-	g_autofree struct wbsim_setting *fs_set = NULL;
-	size_t n_dev, n_fs;
+	g_autoptr(GArray) fs_set = NULL;
+	size_t n_dev;
 	uint64_t ram = cfg->memory, unreclaimable, reserved;
 	struct wbsim_bdi_params bp = { .name = "259:0" };
 	const struct wbsim_affinity_ops *aff;
@@ -112,7 +112,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	if (!m->cpus)
 		return FALSE;
 	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
-	wbsim_cpu_costs_init(&m->costs);
+	if (!wbsim_config_costs_apply(cfg, &m->costs, error))
+		return FALSE;
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->files = g_hash_table_new(g_str_hash, g_str_equal);
 	m->inodes = g_ptr_array_new();
@@ -131,13 +132,14 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 					      dev_set, n_dev, error);
 	if (!m->dev)
 		return FALSE;
-	fs_set = settings_of(cfg->fs_params, &n_fs);
+	fs_set = wbsim_config_fs_settings(cfg);
 	{
 		g_autoptr(GError) local = NULL;
 
 		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
-				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT, fs_set,
-				     n_fs, &local);
+				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
+				     (const struct wbsim_setting *)fs_set->data, fs_set->len,
+				     &local);
 		if (!m->fs) {
 			/* the layout on this device: say which lines chose both */
 			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");

@@ -202,7 +202,8 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 		return FALSE;
 	}
 	k = wbsim_config_find_key(sec, dot + 1, NULL);
-	if (!k && strcmp(sec, "device") != 0 && strcmp(sec, "filesystem") != 0) {
+	if (!k && strcmp(sec, "device") != 0 && strcmp(sec, "filesystem") != 0 &&
+	    strcmp(sec, "costs") != 0) {
 		size_t n;
 		const struct wbsim_param *keys = wbsim_config_keys(&n);
 		g_autoptr(GPtrArray) names = g_ptr_array_new();
@@ -227,7 +228,7 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 			    sec, k->name);
 		return FALSE;
 	}
-	/* device and filesystem parameters are checked by their layer */
+	/* device, filesystem and cost parameters are checked by their layer */
 	*ranges = !k || !wbsim_param_is_text(k->type);
 	*section = g_steal_pointer(&sec);
 	*key = g_strdup(dot + 1);

@@ -2,10 +2,13 @@
 /*
  * config-fs.c - [filesystem] of a scenario, checked and printed by the
  * filesystem layer (include/wbsim/fs.h): "type" names a registered model,
- * the other keys are its options, applied in order by wbsim_fs_new() when
+ * the other keys are its options but its CPU costs (which [costs] holds:
+ * config-costs.c), applied in order by wbsim_fs_new() when
  * the run lays the filesystem out. Checking the layout against the device
  * size is left to that point.
  */
+#include <string.h>
+
 #include <wbsim/fs.h>
 #include <wbsim/error.h>
 #include "scenario/config-private.h"
@@ -14,7 +17,23 @@
 static gboolean fs_check(const struct wbsim_config *cfg, const char *name,
 			 const char *name_where, GError **error)
 {
-	g_autoptr(GArray) settings = wbsim_config_settings(cfg->fs_params);
+	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(name);
+	g_autoptr(GArray) settings = wbsim_config_fs_settings(cfg);
+
+	/* a CPU cost is the host's, not the filesystem's */
+	for (guint i = 0; ops && i < cfg->fs_params->len; i++) {
+		const struct wbsim_config_override *o = cfg->fs_params->pdata[i];
+		const struct wbsim_param *row = wbsim_param_find(ops->options, o->key);
+		g_autofree char *where = NULL;
+
+		if (!row || !(row->flags & WBSIM_PARAM_COST))
+			continue;
+		where = wbsim_param_where(o->file, o->line);
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[filesystem] %s = %s: a CPU cost of the host, not an option of the filesystem: expected it in [costs] as %s.%s = %s",
+			    where, o->key, o->value, ops->name, o->key, o->value);
+		return FALSE;
+	}
 
 	return wbsim_fs_check_settings(name, name_where,
 				       (const struct wbsim_setting *)settings->data,

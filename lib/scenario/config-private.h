@@ -45,6 +45,28 @@ struct wbsim_config_private {
 	GPtrArray *sweep_lines;
 };
 
+/* -- [costs] (config-costs.c) -------------------------------------------- */
+struct wbsim_cpu_costs;
+/* Every [costs] line a cost table key or a filesystem's "FS.KEY" cost,
+ * its value in the row's grammar; messages name the line. */
+gboolean wbsim_config_check_costs(const struct wbsim_config *cfg, GError **error);
+/* The run's cost table: the built-in profile, then [costs]' table keys. */
+gboolean wbsim_config_costs_apply(const struct wbsim_config *cfg,
+				  struct wbsim_cpu_costs *costs, GError **error);
+/*
+ * The settings wbsim_fs_new() takes for the scenario's filesystem: its
+ * [costs] "TYPE.KEY" lines (as KEY), then [filesystem]'s, in order; the
+ * strings are @cfg's.
+ */
+GArray *wbsim_config_fs_settings(const struct wbsim_config *cfg);
+/* --dump-config's [costs] lines after host: every cost the run takes. */
+void wbsim_config_dump_costs(GString *out, const struct wbsim_config *cfg);
+/* The key reference's [costs] rows, each with the built-in profile's value
+ * as its default, written by @row. */
+void wbsim_config_costs_markdown(GString *out,
+				 void (*row)(GString *, const char *,
+					     const struct wbsim_param *, const char *));
+
 /* One [sweep] line, KEY = VALUES, as read (checked by run/sweep.c). */
 struct wbsim_config_sweep_line {
 	char *key;		/* "section.key" */

@@ -16,6 +16,7 @@
 #include <wbsim/error.h>
 #include <wbsim/fs.h>
 #include "core/arg-check.h"
+#include "core/host-profile.h"
 #include "core/param.h"
 #include "block/blk.h"
 #include "scenario/config-private.h"
@@ -40,7 +41,7 @@ static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
 /* The scenario file's sections, in documentation and --dump-config order. */
 static const char *const config_sections[] = {
-	"scenario", "machine", "vm", "device", "filesystem", "writeback",
+	"scenario", "machine", "costs", "vm", "device", "filesystem", "writeback",
 	"workload", "run", "events", "sweep", "measure", NULL,
 };
 
@@ -71,13 +72,17 @@ static const struct wbsim_param config_keys[] = {
 	  .help = "RAM reserved at boot by the kernel's memmap=SIZE!OFFSET for a PMEM region emulated on DRAM: outside MemTotal, never dirtyable, not in fio's $mb_memory. A pmem device lives in it and must fit; 0: a pmem device reserves its own capacity." },
 	{ .section = "machine", .name = "cpu_speed", .type = WBSIM_PARAM_UINT,
 	  .offset = F(cpu_speed), .def = "100", .unit = "% of the lab host", .min = 10, .max = 1000,
-	  .help = "Speed of the machine's CPUs in percent of the lab host on which the CPU cost table was measured (lib/core/cpu-costs.c, lab/): every CPU burst of the model lasts cost * 100 / cpu_speed. One number per machine preset, never per scenario." },
+	  .help = "Speed of the machine's CPUs in percent of the host whose profile gives the CPU costs ([costs]; the built-in lib/core/hosts/lab-v1045.inc): every CPU burst of the model lasts cost * 100 / cpu_speed. For machines never in the lab; one number per machine preset, never per scenario." },
 	{ .section = "machine", .name = "hz", .type = WBSIM_PARAM_UINT,
 	  .offset = F(hz), .def = "1000", .unit = "jiffies/s", .min = 100, .max = 10000,
 	  .help = "Jiffy rate of the simulated kernel (CONFIG_HZ): timers and bandwidth estimates round to jiffies." },
 	{ .section = "machine", .name = "page_size", .type = WBSIM_PARAM_SIZE,
 	  .offset = F(page_size), .def = "4k", .unit = "bytes", .min = 4096, .max = 4096,
 	  .help = "Page size; only 4096 is modelled; fio's $pagesize." },
+
+	{ .section = "costs", .name = "host", .type = WBSIM_PARAM_STRING,
+	  .offset = F(cost_host), .def = "", .unit = "",
+	  .help = "The kernel build (uname -r) the host profile's costs were measured on, as lab/calibrate writes it (default: the built-in profile's); lab/compare says so first when the lab ran on another. The model does not read it. Every other key of [costs] sets one CPU cost of the host: a key of the cost table or FS.KEY, a filesystem model's cost; a host profile is an include file of such lines (lib/core/hosts/, lab/calibrate), and a cost no file sets is the built-in profile's." },
 
 	{ .section = "vm", .name = "dirty_ratio", .type = WBSIM_PARAM_PERCENT,
 	  .offset = F(dirty_ratio), .def = "20", .unit = "% of memory", .max = 100,
@@ -211,6 +216,7 @@ struct wbsim_config *wbsim_config_new(void)
 			       N_KEYS);
 	priv->fio_sections = g_ptr_array_new();
 	priv->next_instance = 1;
+	cfg->cost_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->device_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->fs_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
 	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
@@ -225,6 +231,9 @@ struct wbsim_config *wbsim_config_new(void)
 			g_critical("default of [%s] %s does not parse: %s",
 				   k->section, k->name, k->def);
 	}
+	/* the costs not set are the built-in profile's: so is their host */
+	g_free(cfg->cost_host);
+	cfg->cost_host = g_strdup(wbsim_host_profile_host());
 	return cfg;
 }
 
@@ -248,6 +257,7 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	g_free(priv->fio_sections_dir);
 	g_ptr_array_unref(priv->sweep_lines);
 	g_free(priv);
+	g_ptr_array_unref(cfg->cost_params);
 	g_ptr_array_unref(cfg->device_params);
 	g_ptr_array_unref(cfg->fs_params);
 	g_ptr_array_unref(cfg->events);
@@ -381,6 +391,10 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 						  line, instance, error);
 		if (strcmp(section, "filesystem") == 0)
 			return add_param_override(cfg->fs_params, where,
+						  section, key, value, file,
+						  line, instance, error);
+		if (strcmp(section, "costs") == 0)
+			return add_param_override(cfg->cost_params, where,
 						  section, key, value, file,
 						  line, instance, error);
 		return unknown_key(where, section, key, value, error);
@@ -650,6 +664,8 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			return FALSE;
 		}
 	}
+	if (!wbsim_config_check_costs(cfg, error))
+		return FALSE;
 	if (!check_params(cfg, "device", error))
 		return FALSE;
 	return check_params(cfg, "filesystem", error);
@@ -722,6 +738,8 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 		if (strcmp(section, "device") == 0 ||
 		    strcmp(section, "filesystem") == 0)
 			dump_params(out, cfg, section);
+		if (strcmp(section, "costs") == 0)
+			wbsim_config_dump_costs(out, cfg);
 		if (strcmp(section, "sweep") == 0) {
 			for (guint i = 0; i < cfg->priv->sweep_lines->len; i++) {
 				const struct wbsim_config_sweep_line *sl =
@@ -795,7 +813,8 @@ static void markdown_params(GString *out, const char *section,
 	}
 	markdown_header(out);
 	for (const struct wbsim_param *p = table; p->name; p++)
-		markdown_row(out, section, p, no_default);
+		if (!(p->flags & WBSIM_PARAM_COST))	/* [costs] lists it */
+			markdown_row(out, section, p, no_default);
 }
 
 /*
@@ -830,8 +849,11 @@ char *wbsim_config_keys_markdown(void)
 	GString *out = g_string_new(NULL);
 
 	markdown_header(out);
-	for (size_t i = 0; i < N_KEYS; i++)
+	for (size_t i = 0; i < N_KEYS; i++) {
 		markdown_row(out, config_keys[i].section, &config_keys[i], "(none)");
+		if (strcmp(config_keys[i].section, "costs") == 0)
+			wbsim_config_costs_markdown(out, markdown_row);
+	}
 	markdown_models(out);
 	return g_string_free(out, FALSE);
 }

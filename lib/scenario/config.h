@@ -145,6 +145,10 @@ struct wbsim_config_private;
  * @dirty_background_bytes: [vm] dirty_background_bytes, bytes
  * @dirty_expire_centisecs: [vm] dirty_expire_centisecs, 1/100 s
  * @dirty_writeback_centisecs: [vm] dirty_writeback_centisecs, 1/100 s
+ * @cost_host: [costs] host, the kernel build the host profile was
+ *	measured on (provenance: the model does not read it)
+ * @cost_params: [costs] overrides of the host profile's CPU costs, as
+ *	@device_params: a cost table key or "FS.KEY" (config-costs.c)
  * @device_preset: [device] preset, a registered device preset name
  * @device_params: [device] parameter overrides, struct wbsim_config_override *
  *	in the order set (a later setting of a key replaces the earlier one)
@@ -188,6 +192,9 @@ struct wbsim_config {
 	uint64_t dirty_background_bytes;
 	uint64_t dirty_expire_centisecs;
 	uint64_t dirty_writeback_centisecs;
+
+	char *cost_host;
+	GPtrArray *cost_params;
 
 	char *device_preset;
 	GPtrArray *device_params;

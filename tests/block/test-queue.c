@@ -621,7 +621,7 @@ static void test_cpu_costs(void **state)
 	assert_int_equal(c.bio_build_ns, 750);
 	/* a bare number is no time (it was ns here alone) */
 	assert_false(wbsim_cpu_costs_set(&c, "bio_build_ns", "750", "s.ini", 2, &error));
-	assert_string_equal(error->message, "s.ini:2: [cpu] bio_build_ns = 750: a number "
+	assert_string_equal(error->message, "s.ini:2: [costs] bio_build_ns = 750: a number "
 			    "without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.bio_build_ns, 750);
@@ -636,7 +636,7 @@ static void test_cpu_costs(void **state)
 					 &error));
 	assert_int_equal(error->code, WBSIM_ERROR_UNKNOWN_KEY);
 	assert_string_equal(error->message,
-		"s.ini:4: [cpu] unknown key 'copy_pages_ns': expected one of "
+		"s.ini:4: [costs] unknown key 'copy_pages_ns': expected one of "
 		"copy_page_ns, copy_touch_ns, dirty_folio_ns, write_syscall_ns, writepages_folio_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
 		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
@@ -645,7 +645,7 @@ static void test_cpu_costs(void **state)
 	g_clear_error(&error);
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_folio_ns", "fast", "s.ini", 5,
 					 &error));
-	assert_string_equal(error->message, "s.ini:5: [cpu] dirty_folio_ns = fast: expected "
+	assert_string_equal(error->message, "s.ini:5: [costs] dirty_folio_ns = fast: expected "
 			    "a time with a unit (ns, us, ms, s, m, h)");
 	g_clear_error(&error);
 	assert_int_equal(c.dirty_folio_ns, wbsim_cpu_costs_default()->dirty_folio_ns);

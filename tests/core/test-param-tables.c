@@ -7,7 +7,7 @@
  * keys are unique in their table; each model's table passes the check its
  * registry runs on a registered model; a row without a default is one the
  * listing marks (a device model's required parameter, the scheduler, the
- * costs, whose defaults are the cost table's values).
+ * costs, whose defaults are the built-in host profile's values).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 #include <wbsim/fs.h>
 #include "block/blk.h"
 #include "core/cpu-costs.h"
+#include "core/host-profile.h"
 #include "core/param.h"
 
 enum no_default {
@@ -52,6 +53,16 @@ static size_t check_table(const char *owner, const struct wbsim_param *table,
 		for (const struct wbsim_param *q = table; q < p; q++)
 			if (strcmp(q->name, p->name) == 0)
 				fail_msg("%s %s: twice", owner, p->name);
+		/* a filesystem's cost: the built-in host profile's FS.KEY */
+		if (!def && (p->flags & WBSIM_PARAM_COST)) {
+			g_autofree char *key = g_strdup_printf("%s.%s", owner, p->name);
+			const struct wbsim_ini_entry *e = wbsim_host_profile_lookup(key);
+
+			if (!e)
+				fail_msg("%s: a cost the built-in host profile (%s) does not give",
+					 key, wbsim_host_profile_name());
+			def = e->value;
+		}
 		if (!def && no_default == DEFAULT_FROM_STRUCT) {
 			from_struct = wbsim_param_format_value(p->type,
 					(const char *)defaults + p->offset);
@@ -118,7 +129,7 @@ static void test_fs_tables(void **state)
 static void test_cost_table(void **state)
 {
 	(void)state;
-	assert_int_equal(check_table("[cpu]", wbsim_cpu_costs_params(),
+	assert_int_equal(check_table("[costs]", wbsim_cpu_costs_params(),
 				     sizeof(struct wbsim_cpu_costs),
 				     DEFAULT_FROM_STRUCT, wbsim_cpu_costs_default()),
 			 21);

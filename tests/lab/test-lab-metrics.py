@@ -10,6 +10,7 @@ import importlib.machinery
 import importlib.util
 import lzma
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -17,7 +18,7 @@ import unittest
 TOP = os.environ.get("WBSIM_SOURCE_ROOT",
                      os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(TOP, "lab"))
-from wbsimlab import host, metrics, record, scenario    # noqa: E402
+from wbsimlab import host, metrics, profile, record, scenario    # noqa: E402
 
 
 
@@ -215,36 +216,25 @@ class LabLoopDevice(unittest.TestCase):
             host.remove_loop(66)
 
 
-def source_defaults():
-    """The committed cost table's rows (lib/core/cpu-costs.c) and the
-    filesystems' write_cpu_ns defaults, read from the source."""
-    import re
-    rows = {}
-    with open(os.path.join(TOP, "lib", "core", "cpu-costs.c")) as f:
-        text = f.read()
-    body = text[text.index("default_costs = {"):text.index("};")]
-    for name, value in re.findall(r"\.(\w+) = (\d+)(?:ull)?,", body):
-        rows[name] = int(value)
-    for fs in ("xfs", "ext4"):
-        with open(os.path.join(TOP, "lib", "fs", "alloc", fs + ".c")) as f:
-            m = re.search(r'\{ "write_cpu_ns", WBSIM_PARAM_TIME, \w+\(write_cpu_ns\), "(\d+)ns"',
-                          f.read())
-        rows[fs + " write_cpu_ns"] = int(m.group(1))
-    return rows
+def v1045_profile():
+    """The committed profile of host build v1045, which lab/results
+    measured (lib/core/hosts/lab-v1045.inc), in ns."""
+    host_build, values = profile.read(os.path.join(TOP, "lib", "core", "hosts",
+                                                   "lab-v1045.inc"))
+    return {k: profile.to_ns(v) for k, v in values.items()}
 
 
 class CostTable(unittest.TestCase):
-    """The cost table is what lab/results measures: every row lab/costs
-    --table computes is within 5% (or 30 ns, the table's rounding) of the
-    committed value. Re-recording the lab on another host fails this test
-    until the table is re-measured there."""
+    """The v1045 host profile is what lab/results measures: every row
+    lab/costs --table computes is within 5% (or 30 ns, the profile's
+    rounding) of the committed value."""
 
     def test_rows_match_lab_results(self):
         measured = costs.table_values(os.path.join(TOP, "lab", "results"))
-        table = source_defaults()
+        table = v1045_profile()
         self.assertGreaterEqual(len(measured), 14)
         for row, value in measured.items():
-            committed = sum(table[r.strip()] for r in row.split("+"))
+            committed = sum(table[r] for r in row.split("+"))
             with self.subTest(row=row):
                 self.assertLessEqual(abs(committed - value), max(0.05 * value, 30),
                                      f"{row}: table {committed}, lab/results {value:.0f}")
@@ -254,6 +244,91 @@ class CostTable(unittest.TestCase):
         measured = costs.table_values(os.path.join(TOP, "lab", "results"))
         self.assertLess(measured["bio_build_ns"], 1642)
         self.assertGreater(measured["uring_punt_ns"], 0)
+
+
+class Calibrate(unittest.TestCase):
+    """lab/calibrate refuses what it cannot use before it changes anything:
+    exit status 2 and a message naming what is wrong and what was expected."""
+
+    def calibrate(self, *args, user=None):
+        import subprocess
+        cmd = [sys.executable, os.path.join(TOP, "lab", "calibrate")] + list(args)
+        if user is not None:
+            cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] + cmd
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd="/")
+        return p.returncode, p.stderr
+
+    def test_runs(self):
+        rc, err = self.calibrate("/tmp/never.inc", "--runs", "0")
+        self.assertEqual(rc, 2)
+        self.assertIn("--runs 0: expected 1 to 20 runs of each workload", err)
+
+    def test_base_not_a_profile(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".inc") as f:
+            f.write("[vm]\ndirty_ratio = 20\n")
+            f.flush()
+            rc, err = self.calibrate("/tmp/never.inc", "--base", f.name)
+        self.assertEqual(rc, 2)
+        self.assertIn("no [costs] KEY = VALUE line: expected a host profile", err)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"),
+                         "needs root to drop to another user")
+    def test_not_root(self):
+        rc, err = self.calibrate("/tmp/never.inc", user=65534)
+        self.assertEqual(rc, 2)
+        self.assertIn("needs root", err)
+
+    @unittest.skipUnless(os.geteuid() == 0 and os.path.exists("/dev/loop-control") and
+                         shutil.which("fio") and shutil.which("perf"),
+                         "the checks after root's need the lab's tools")
+    def test_runs_of_another_build(self):
+        sim = os.path.join(os.environ.get("WBSIM_BUILD_ROOT", os.path.join(TOP, "build")),
+                           "sim", "sim-writeback")
+        with tempfile.TemporaryDirectory() as d:
+            run = os.path.join(d, "cal-loop-xfs", "run1")
+            os.makedirs(run)
+            for name, text in (("meta.json", "{}"), ("machine.txt", "kernel: 0.0-other #1\n")):
+                with open(os.path.join(run, name), "w") as f:
+                    f.write(text)
+            rc, err = self.calibrate(os.path.join(d, "p.inc"), "--keep", d, "--sim", sim)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("was made on kernel build 0.0-other", err)
+            self.assertFalse(os.path.exists(os.path.join(d, "p.inc")))
+            # the output is a directory
+            rc, err = self.calibrate(d, "--sim", sim)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("a directory: expected the host profile's file name", err)
+
+
+class Profiles(unittest.TestCase):
+    """Host profiles as the lab reads them, and which one a run gets."""
+
+    def test_read(self):
+        build, values = profile.read(os.path.join(TOP, "lib", "core", "hosts",
+                                                  "lab-v1045.inc"))
+        self.assertEqual(build, "6.18.44-fc-v1045")
+        self.assertEqual(profile.to_ns(values["xfs.alloc_cpu_ns"]), 19000)
+        self.assertEqual(profile.to_ns(values["memcpy_bandwidth"]), 6.4e9)
+        self.assertEqual(profile.for_build("6.18.44-fc-v1045"),
+                         os.path.join(TOP, "lib", "core", "hosts", "lab-v1045.inc"))
+        self.assertIsNone(profile.for_build("0.0-never"))
+
+    def test_bad_profile(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".inc") as f:
+            f.write("[costs]\ncopy_page_ns\n")
+            f.flush()
+            with self.assertRaisesRegex(profile.ProfileError, r":2: \[costs\] 'copy_page_ns': "
+                                        "expected KEY = VALUE"):
+                profile.read(f.name)
+        with self.assertRaisesRegex(ValueError, "expected a number with ns"):
+            profile.to_ns("-800ns")
+
+    def test_drift_note(self):
+        c = {"name": "w", "kernel_builds": ["6.18.44-fc-v1272"], "profile": "built-in",
+             "profile_build": "6.18.44-fc-v1045"}
+        self.assertIn("host drift: w ran on 6.18.44-fc-v1272", compare.drift_note(c))
+        c["kernel_builds"] = ["6.18.44-fc-v1045"]
+        self.assertIsNone(compare.drift_note(c))
 
 
 if __name__ == "__main__":

@@ -51,10 +51,12 @@ static struct job_figures run_job(const char *fs, const char *engine, unsigned i
 		"[machine]\ncpus = 4\nmemory = 4g\n"
 		"%s"
 		"[device]\npreset = ideal\n"
-		"[filesystem]\ntype = %s\n%s"
+		"[filesystem]\ntype = %s\n"
+		"[costs]\n%s%s"
 		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
 		"ioengine=%s\niodepth=%u\n",
-		vm, fs, g_str_equal(fs, "ideal") ? "" : "update_time_cpu_ns = 0\n", engine, iodepth);
+		vm, fs, g_str_equal(fs, "ideal") ? "" : fs,
+		g_str_equal(fs, "ideal") ? "" : ".update_time_cpu_ns = 0\n", engine, iodepth);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
 	const struct wbsim_job_result *j;
 	struct job_figures f;

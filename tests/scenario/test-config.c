@@ -366,6 +366,15 @@ static void test_dump_defaults(void **state)
 	assert_non_null(strstr(dev, "\nblock_size = "));
 	memmove(dev, "@FS@", 4);
 	memmove(dev + 4, end + 1, strlen(end + 1) + 1);
+	/* the costs: the built-in host profile's (tests/scenario/test-costs.c) */
+	dev = strstr(dump, "[costs]\n");
+	assert_non_null(dev);
+	dev += strlen("[costs]\n");
+	end = strstr(dev, "\n\n");
+	assert_non_null(end);
+	assert_true(g_str_has_prefix(dev, "host = 6.18.44-fc-v1045\ncopy_page_ns = "));
+	memmove(dev, "@COSTS@", 7);
+	memmove(dev + 7, end + 1, strlen(end + 1) + 1);
 	assert_string_equal(dump,
 		"[scenario]\n"
 		"description = \n"
@@ -378,6 +387,9 @@ static void test_dump_defaults(void **state)
 		"cpu_speed = 100\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
+		"\n"
+		"[costs]\n"
+		"@COSTS@"
 		"\n"
 		"[vm]\n"
 		"dirty_ratio = 20\n"

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <wbsim/wbsim.h>
+#include "core/host-profile.h"
 
 struct run_result {
 	int status;
@@ -116,10 +117,26 @@ static void test_list_keys(void **state)
 		table += strlen(heading);
 		next = strstr(table, "\n#### ");
 		for (const struct wbsim_param *p = ops->options; p && p->name; p++, n++) {
-			g_autofree char *row = g_strdup_printf("| `[filesystem]` | `%s` | ",
-							       p->name);
-			g_autofree char *def = g_strdup_printf(" | `%s` | ", p->def);
-			const char *at = strstr(table, row);
+			g_autofree char *row = NULL, *def = NULL;
+			const char *at;
+
+			if (p->flags & WBSIM_PARAM_COST) {
+				/* a cost: in [costs] as FS.KEY, the host profile's default */
+				g_autofree char *key = g_strdup_printf("%s.%s", ops->name, p->name);
+				const struct wbsim_ini_entry *e = wbsim_host_profile_lookup(key);
+
+				assert_non_null(e);
+				row = g_strdup_printf("| `[costs]` | `%s` | ", key);
+				def = g_strdup_printf(" | `%s` | ", e->value);
+				at = strstr(r.out, row);
+				if (!at || !strstr(at, def) || strchr(at, '\n') < strstr(at, def))
+					fail_msg("--list-keys: [costs] %s missing or not at %s", key,
+						 e->value);
+				continue;
+			}
+			row = g_strdup_printf("| `[filesystem]` | `%s` | ", p->name);
+			def = g_strdup_printf(" | `%s` | ", p->def);
+			at = strstr(table, row);
 
 			if (!at || (next && at > next))
 				fail_msg("--list-keys: filesystem %s lacks %s", ops->name,

@@ -138,64 +138,36 @@ static const struct wbsim_param ext4_options[] = {
 	  "stream-allocation goals (1: the global s_mb_last_group)" },
 	{ "writepages_max", WBSIM_PARAM_UINT, EO(writepages_max), "2048", "blocks", 1,
 	  EXT_UNWRITTEN_MAX_LEN, "blocks mapped per allocation request (MAX_WRITEPAGES_EXTENT_LEN)" },
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, EO(alloc_cpu_ns), "3us", "ns", 0, 0,
-	  "CPU with the group lock held per mballoc allocation (buddy search, bitmap)" },
-	{ "alloc_unlocked_ns", WBSIM_PARAM_TIME, EO(alloc_unlocked_ns), "4us", "ns", 0, 0,
-	  "CPU after the group lock per allocation (extent insert, jbd2 handle)" },
-	{ "pa_cpu_ns", WBSIM_PARAM_TIME, EO(pa_cpu_ns), "2us", "ns", 0, 0,
-	  "CPU per request served from a preallocation (extent insert, no group lock)" },
-	/* lab v1045, idle: `lab/extent-costs lab/e1-sparse/idle-v1045/ext4
-	 * lab/e1-sparse/idle-v1045/xfs` (lab/e1-sparse/summary.txt; E1 at
-	 * E1's dirty density, 3 runs): per extent mapped
-	 * (ext4:ext4_da_write_pages_extent), the writeback tasks' inclusive
-	 * time in ext4_map_blocks, __ext4_journal_start_sb,
-	 * __ext4_journal_stop and ext4_init_io_end, 6357/5943/6734 ns, less
-	 * the split (split_cpu_ns), plus the new folio lookups of the
-	 * extent's own mpage_prepare_extent_to_map call
-	 * (filemap_get_folios_tag per page written beyond XFS's on the twin
-	 * workload, per extent: -1646/1406/2459 ns, noisy: the idle runs
-	 * write ~30 pages per extent mapped): medians 6357 - 1687 + 1406.
-	 * The loaded runs (lab/e1-sparse/ext4): 5146 - 1669 + 1905 */
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), "6100ns", "ns", 0, 0,
-	  "CPU per extent writeback maps (one journal handle, an io_end, ext4_map_blocks' lookup, the folio lookups of a new mpage_prepare_extent_to_map call)" },
-	/* lab: as map_cpu_ns, ext4_split_extent inclusive per extent mapped
-	 * into preallocated blocks: 1687/1732/1535 ns, median 1687 (loaded
-	 * runs: 1669) */
-	{ "split_cpu_ns", WBSIM_PARAM_TIME, EO(split_cpu_ns), "1690ns", "ns", 0, 0,
-	  "CPU per unwritten extent writeback maps, on top of map_cpu_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)" },
-	/* lab v1045 (`lab/costs --table`): ext4_da_write_begin and
-	 * ext4_da_map_blocks 600 ns per write into preallocated blocks
-	 * (e1-lab-ram-ext4-1cpu). v669: 427: 460 */
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), "600ns", "ns", 0, 0,
-	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)" },
-	/* lab: `lab/costs lab/results/e6-lab-ram-ext4`: fs_write_begin
-	 * (ext4_da_write_begin, ext4_da_map_blocks) 2553 ns per 4 KiB write
-	 * into the holes of a sparse 1 GiB file (runs 2133, 2553, 2683);
-	 * `lab/count-jbd2` on the same workload: per write 2.2-2.35 extent
-	 * status lookups, one ext4_da_reserve_space, one delayed insert */
-	{ "write_miss_cpu_ns", WBSIM_PARAM_TIME, EO(write_miss_cpu_ns), "2550ns", "ns", 0, 0,
-	  "CPU per block the extent status cache does not map (ext4_da_map_blocks: i_data_sem, extent-tree query, reservation, delayed insert), instead of write_cpu_ns" },
-	/* lab v1045, idle: `lab/extent-costs` on lab/e1-sparse/idle-v1045
-	 * (as map_cpu_ns): ext4-rsv-conversion's ext4_end_io_rsv_work less its
-	 * ext4_finish_bio (the pages' part, end_io_page_ns) per io_end
-	 * converted, 5995/6480/7375 ns, median 6480. The loaded runs of the
-	 * same workload: 5008; E6's (lab/conversions, loaded, one run with
-	 * writeback inside the window) 3663 with the pages' part, which the
-	 * idle re-count could not repeat: E6 writes back after the window */
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, EO(end_io_cpu_ns), "6500ns", "ns", 0, 0,
-	  "CPU per io_end converted on ext4-rsv-conversion (reserved handle, extent split)" },
-	/* lab: `lab/count-conversions lab/workloads/e1-lab-ram-ext4-2cpu.ini`:
-	 * 0.88 us per page converted (median 202 ms, 166..226, for 230400
-	 * pages in 126 io_ends), less blk_complete_page_ns (400) */
-	{ "end_io_page_ns", WBSIM_PARAM_TIME, EO(end_io_page_ns), "480ns", "ns", 0, 0,
-	  "CPU per page of an io_end converted (ext4_finish_bio's buffer heads, extent work)" },
-	/* lab v1045, idle: `lab/count-jbd2` on e1-sparse-lab-ram-ext4
-	 * (lab/e1-sparse/idle-v1045/ext4): the io-wq workers' inclusive time in
-	 * generic_update_time per update (inode journal handles less one per
-	 * extent mapped: 10175, 10244, 9786 a run, 2 files at HZ 250 over
-	 * 30 s), none of it in lock waits: 10241, 9391, 13111 ns */
-	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, EO(update_time_cpu_ns), "10us", "ns", 0, 0,
-	  "CPU of a write's timestamp update, once a file and tick (generic_update_time -> ext4_dirty_inode: a journal handle logging the inode)" },
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, EO(alloc_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU with the group lock held per mballoc allocation (buddy search, bitmap)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "alloc_unlocked_ns", WBSIM_PARAM_TIME, EO(alloc_unlocked_ns), NULL, "ns", 0, 0,
+	  "CPU after the group lock per allocation (extent insert, jbd2 handle)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "pa_cpu_ns", WBSIM_PARAM_TIME, EO(pa_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per request served from a preallocation (extent insert, no group lock)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per extent writeback maps (one journal handle, an io_end, ext4_map_blocks' lookup, the folio lookups of a new mpage_prepare_extent_to_map call)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "split_cpu_ns", WBSIM_PARAM_TIME, EO(split_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per unwritten extent writeback maps, on top of map_cpu_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "write_miss_cpu_ns", WBSIM_PARAM_TIME, EO(write_miss_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per block the extent status cache does not map (ext4_da_map_blocks: i_data_sem, extent-tree query, reservation, delayed insert), instead of write_cpu_ns",
+	  .flags = WBSIM_PARAM_COST },
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, EO(end_io_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per io_end converted on ext4-rsv-conversion (reserved handle, extent split)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "end_io_page_ns", WBSIM_PARAM_TIME, EO(end_io_page_ns), NULL, "ns", 0, 0,
+	  "CPU per page of an io_end converted (ext4_finish_bio's buffer heads, extent work)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, EO(update_time_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU of a write's timestamp update, once a file and tick (generic_update_time -> ext4_dirty_inode: a journal handle logging the inode)",
+	  .flags = WBSIM_PARAM_COST },
 	{ .name = NULL },
 };
 

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <string.h>
 #include "core/arg-check.h"
+#include "core/host-profile.h"
 #include "core/param.h"
 #include "core/registry.h"
 #include "core/workqueue.h"
@@ -88,7 +89,34 @@ static char *options_owner(const struct wbsim_fs_ops *ops)
 	return g_strdup_printf("filesystem %s:", ops->name);
 }
 
-/* The defaults, then @ovr in order (a later one wins). */
+/*
+ * The host profile's line for cost row @o of @ops ("FS.KEY" in the
+ * built-in profile), or NULL.
+ */
+static const struct wbsim_ini_entry *profile_cost(const struct wbsim_fs_ops *ops,
+						  const struct wbsim_param *o)
+{
+	g_autofree char *key = NULL;
+
+	if (!(o->flags & WBSIM_PARAM_COST))
+		return NULL;
+	key = g_strdup_printf("%s.%s", ops->name, o->name);
+	return wbsim_host_profile_lookup(key);
+}
+
+/* Whether @key is set in @ovr. */
+static gboolean is_set(const char *key, const struct wbsim_setting *ovr, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ovr[i].key && strcmp(ovr[i].key, key) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * The defaults, the built-in host profile's costs, then @ovr in order (a
+ * later one wins). A cost row that none of them gives is an error.
+ */
 static gboolean parse_params(const struct wbsim_fs_ops *ops, void *params,
 			     const struct wbsim_setting *ovr, size_t n, GError **error)
 {
@@ -96,6 +124,18 @@ static gboolean parse_params(const struct wbsim_fs_ops *ops, void *params,
 
 	if (!wbsim_param_apply_defaults(ops->options, params, owner, error))
 		return FALSE;
+	for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
+		const struct wbsim_ini_entry *e = profile_cost(ops, o);
+
+		if (e && !wbsim_param_apply(o, params, e->value, owner, e->file, e->line, error))
+			return FALSE;
+		if (!e && (o->flags & WBSIM_PARAM_COST) && !o->def && !is_set(o->name, ovr, n)) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s %s: a CPU cost that neither the host profile (%s) nor the scenario gives: expected [costs] %s.%s = TIME",
+				    owner, o->name, wbsim_host_profile_name(), ops->name, o->name);
+			return FALSE;
+		}
+	}
 	for (size_t i = 0; i < n; i++)
 		if (!wbsim_param_set(ops->options, params, ovr[i].key,
 				     ovr[i].value ? ovr[i].value : "", owner,
@@ -142,6 +182,10 @@ char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings, 
 	for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
 		const char *value = o->def;
 
+		/* a cost is the host's: [costs] prints it (wbsim_fs_cost_value()) */
+		if (o->flags & WBSIM_PARAM_COST)
+			continue;
+
 		for (size_t i = 0; i < nr; i++)
 			if (settings[i].key && !strcmp(settings[i].key, o->name) && settings[i].value)
 				value = settings[i].value;
@@ -149,6 +193,24 @@ char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings, 
 				       wbsim_param_unit(o) ? wbsim_param_unit(o) : "", o->name, value);
 	}
 	return g_string_free(out, FALSE);
+}
+
+const char *wbsim_fs_cost_value(const char *type, const char *key,
+				const struct wbsim_setting *settings, size_t nr)
+{
+	const struct wbsim_fs_ops *ops = wbsim_fs_lookup(type);
+	const struct wbsim_param *o = ops ? wbsim_param_find(ops->options, key) : NULL;
+	const struct wbsim_ini_entry *e;
+	const char *value;
+
+	if (!o || !(o->flags & WBSIM_PARAM_COST))
+		return NULL;
+	e = profile_cost(ops, o);
+	value = e ? e->value : o->def;
+	for (size_t i = 0; i < nr; i++)
+		if (settings[i].key && !strcmp(settings[i].key, key) && settings[i].value)
+			value = settings[i].value;
+	return value;
 }
 
 /* ------------------------------------------------------------------------ */

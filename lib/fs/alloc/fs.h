@@ -41,9 +41,19 @@ gboolean wbsim_fs_check_settings(const char *type, const char *type_where,
 				 const struct wbsim_setting *settings, size_t nr,
 				 GError **error);
 /**
- * wbsim_fs_describe() - every option of @type as a "; help (unit)" comment
- * line and a "key = value" line, in table order, the last override of a
- * key replacing its default; the values load back to themselves
+ * wbsim_fs_cost_value() - the value of @type's cost row @key
+ * (WBSIM_PARAM_COST) as a run takes it: the last of @settings that sets
+ * it, else the built-in host profile's "TYPE.KEY", else the row's default
+ * Return: the text (owned by @settings, the profile or the table), or NULL
+ * where @type has no such cost row.
+ */
+const char *wbsim_fs_cost_value(const char *type, const char *key,
+				const struct wbsim_setting *settings, size_t nr);
+/**
+ * wbsim_fs_describe() - every option of @type but its costs (which a
+ * scenario's [costs] holds) as a "; help (unit)" comment line and a
+ * "key = value" line, in table order, the last override of a key
+ * replacing its default; the values load back to themselves
  * Return: a newly allocated string, or NULL for an unknown @type.
  */
 char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings,

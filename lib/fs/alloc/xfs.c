@@ -134,89 +134,35 @@ static const struct wbsim_param xfs_options[] = {
 	  "dynamic speculative preallocation beyond EOF" },
 	{ "ag_trylock", WBSIM_PARAM_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
-	/*
-	 * lab v1045, idle machine (lab/xfs-paths/idle-v1045/summary.txt, the
-	 * host state lab/results was recorded in): xfs_bmapi_convert_delalloc
-	 * inclusive 29.65 us per delalloc conversion in e2-lab-ram-xfs and
-	 * 23.26 in xfs-paths-sparse-lab-ram (medians of 3), less the flusher's
-	 * xfs_btree_lookup time per allocation (9.74 and 5.22 us, the levels
-	 * below): 19.9 and 18.0, mean 19. The same runs on a loaded machine
-	 * measured the conversion at 8.48 us (lab/xfs-paths/summary.txt): on
-	 * this paravirtualised host, work after a sleep finds its caches cold,
-	 * and the kernel's writeback and completion paths cost 3-5 times more
-	 * a call when the machine is otherwise idle. Was 4.5 us from the
-	 * loaded runs, then 14.7 from lab/results' categories.
-	 */
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), "19us", "ns", 0, 0,
+	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
-	  "(transaction, AGF/AGFL, CIL commit)" },
-	/* lab v1045, idle (same runs): the flusher's xfs_btree_lookup 9.74 us
-	 * per allocation in e2-lab-ram-xfs (median of 3: 9.74, 9.74, 8.54) over
-	 * 7 lookups of 2 levels in the bnobt/cntbt and one of 2 in the bmbt:
-	 * 609 ns a level; the one-file xfs-paths-sparse-lab-ram, at the same
-	 * levels, 5.22 us (326 ns a level: fewer btree blocks to miss in the
-	 * cache, not modelled). Loaded: 2.96 us, 185 ns a level (was the
-	 * value) */
-	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), "600ns", "ns", 0, 0,
+	  "(transaction, AGF/AGFL, CIL commit)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
-	  "buffer cache and searched) in the free-space btrees and the bmbt" },
-	/* A guess, kept because the idle lab agrees with its sum, not with its
-	 * name: xfs_map_blocks itself costs only 12-46 ns per extent lookup it
-	 * makes (lab/e1-sparse, lab/xfs-paths/summary.txt), and the kernel
-	 * looks up only where the writeback context's cached mapping does not
-	 * cover the block (xfs_imap_valid), yet the idle lab's XFS flusher
-	 * costs 2457 ns a page in xfs-paths-prealloc-lab-ram against the
-	 * model's 2611 with this charge per run and 1925 at 50 ns: the
-	 * kernel's other per-run work (ioend, bio, submission) there is above
-	 * bio_build_ns and blk_submit_rq_ns, which E2's single-page runs
-	 * measure. Loaded runs (lab/e1-sparse) show half the flusher CPU a page
-	 * (997 ns); issue 22 */
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), "1us", "ns", 0, 0,
-	  "CPU per writeback mapping call (extent lookup, ILOCK)" },
-	/* lab v1045 (`lab/costs --table`): xfs_buffered_write_iomap_begin
-	 * 410 ns per write (e1-lab-ram-xfs-1cpu), 430 (invalidate1-lab-ram-xfs).
-	 * v669: 331, 324: 350 */
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), "420ns", "ns", 0, 0,
+	  "buffer cache and searched) in the free-space btrees and the bmbt",
+	  .flags = WBSIM_PARAM_COST },
+	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per writeback mapping call (extent lookup, ILOCK)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin that finds its extent in a "
-	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)" },
-	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt, "writer:"
-	 * lines): xfs_iext_lookup_extent 573 ns per write into holes
-	 * (xfs-paths-sparse-lab-ram, median of 3) and 596 ns into unwritten
-	 * extents (xfs-paths-prealloc-lab-ram): 1 GiB files whose trees are
-	 * 3.7 levels below the root on average over a random fill
-	 * (N p (1 - p) records at fill p): 585 / 3.7. Loaded runs
-	 * (lab/xfs-paths/summary.txt): 936 and 925, 250 ns a level */
-	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), "160ns", "ns", 0, 0,
+	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU per further level of the in-core extent tree a lookup descends "
-	  "(xfs_iext_lookup_extent: a 256-byte node scanned)" },
-	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt, "writer:"
-	 * lines): xfs_bmapi_reserve_delalloc 833 ns per write into a hole
-	 * (xfs-paths-sparse-lab-ram, median of 3: 696, 833, 940;
-	 * e2-lab-ram-xfs 895). Loaded runs: 413 and 409 */
-	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), "850ns", "ns", 0, 0,
+	  "(xfs_iext_lookup_extent: a 256-byte node scanned)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU of a delalloc reservation for a write into a hole "
-	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)" },
-	/* lab v1045, idle (lab/xfs-paths/idle-v1045/summary.txt):
-	 * xfs_iomap_write_unwritten 8.86, 9.07 and 9.78 us per
-	 * xfs_unwritten_convert (e2-lab-ram-xfs, xfs-paths-sparse-lab-ram,
-	 * xfs-paths-prealloc-lab-ram, medians of 3): 9.07, less one bmbt
-	 * lookup of 2 levels (btree_level_cpu_ns): 7.9 us. Loaded: 1.80 us
-	 * (lab/xfs-paths/summary.txt), which was the value less the lookup,
-	 * 1.45. e1-lab-ram-xfs-2cpu converts ioends of ~580 pages at 0.39 us a
-	 * page, the pages' completion alone: no per-page conversion cost */
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), "7900ns", "ns", 0, 0,
-	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)" },
-	/* lab v1045, idle: `lab/count-uring-retries` (lab/uring-retries/
-	 * idle-v1045): the io-wq workers' inclusive time in xfs_vn_update_time
-	 * per xfs:xfs_update_time, outside lock waits and outside the walk of
-	 * the in-core extent list (the format cost, below the transaction's:
-	 * xfs_inode_item_format_cost()), medians of 3 runs: 4.2 us on
-	 * e2-lab-ram-xfs (about 2,800 updates a second; 44.8 us with the
-	 * walk), 12.9 on e1-lab-ram-xfs-2cpu and 15.2 on e1-lab-ram-xfs-1cpu
-	 * (about 440 a second: on this host a path taken rarely runs from cold
-	 * caches). The median of the three */
-	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, XO(update_time_cpu_ns), "12900ns", "ns", 0, 0,
-	  "CPU of a write's timestamp update, once a file and tick (xfs_vn_update_time: a tr_fsyncts transaction under ILOCK_EXCL), besides the inode's format" },
+	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, XO(update_time_cpu_ns), NULL, "ns", 0, 0,
+	  "CPU of a write's timestamp update, once a file and tick (xfs_vn_update_time: a tr_fsyncts transaction under ILOCK_EXCL), besides the inode's format",
+	  .flags = WBSIM_PARAM_COST },
 	{ .name = NULL },
 };
 
