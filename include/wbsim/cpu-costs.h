@@ -58,6 +58,11 @@ WBSIM_BEGIN_DECLS
  * @uring_io_ns: fio's io_uring engine, buffered writes: the fio thread's
  *	work per write besides the write itself (its share of io_uring_enter,
  *	the SQE, reaping the CQE, fio's own per-I/O bookkeeping)
+ * @sync_io_ns: fio's engines that issue every buffered write with a system
+ *	call of its own (psync, sync, pvsync, pvsync2, libaio's io_submit):
+ *	per write, the call's entry and exit and fio's own work per I/O in
+ *	user space beyond @write_syscall_ns (which io_uring's writes, issued
+ *	in batches, pay with @uring_io_ns instead)
  * @uring_punt_ns: io_uring: a buffered write punted to the io-wq worker
  *	(the inline issue that returned -EAGAIN or was skipped, io_wq_enqueue,
  *	the worker's dequeue, posting the CQE and waking the fio thread)
@@ -112,6 +117,7 @@ struct wbsim_cpu_costs {
 	wbsim_time_t syscall_entry_ns;
 	wbsim_time_t page_alloc_page_ns;
 	wbsim_time_t copy_touch_ns;
+	wbsim_time_t sync_io_ns;
 };
 
 WBSIM_END_DECLS

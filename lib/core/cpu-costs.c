@@ -37,6 +37,7 @@ static const struct wbsim_param cost_params[] = {
 	  "one CPU's copy bandwidth" },
 	COST_NS(uring_io_ns, "io_uring issue and reaping per write"),
 	COST_NS(uring_punt_ns, "io_uring punt to io-wq per write"),
+	COST_NS(sync_io_ns, "a write of fio's synchronous engines (psync, sync, libaio): its own system call and fio's user-space work, beyond write_syscall_ns"),
 	COST_NS(balance_dirty_pages_ns, "a balance_dirty_pages() pass that returns -EAGAIN (BDP_ASYNC)"),
 	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache folio, per folio"),
 	COST_NS(page_alloc_page_ns, "allocating a page cache folio, per 4 KiB page of it"),

@@ -786,8 +786,8 @@ static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim
 }
 
 /* One buffered write of bs bytes at block @blk of file @f
- * (wbsim_generic_perform_write()), with the io_uring costs of the fio
- * job. Sets *@throttle when balance_dirty_pages() is due after it.
+ * (wbsim_generic_perform_write()), with the engine's costs of the fio
+ * job (io_uring's, or a system call per write). Sets *@throttle when balance_dirty_pages() is due after it.
  * Returns its CPU cost. */
 static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk,
 				       wbsim_time_t at, bool *throttle)
@@ -813,6 +813,9 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 			job->fio_backlog += c->uring_io_ns;
 		else
 			cost += c->uring_io_ns;
+	} else {
+		/* a pwrite() (or io_submit()) of its own, and fio's loop around it */
+		cost += c->sync_io_ns;
 	}
 	return cost;
 }

@@ -27,6 +27,10 @@ static const char hdd_randwrite[] =
 	"[writeback]\ncontexts = 1\n"
 	"[run]\ntime_limit = 6s\n"
 	"[fio:global]\nrw=randwrite\nbs=4k\nsize=64M\ntime_based\nruntime=6s\n"
+	/* no fadvise writeback by the writers at their passes' ends: the
+	 * depth is the flushers' alone (it made one context's mean swing by
+	 * a quarter with the writers' CPU cost per write) */
+	"invalidate=0\n"
 	"[fio:w]\nnumjobs=12\n";
 
 /* time-average of the in-flight requests at the device from @t0 seconds */
@@ -69,10 +73,10 @@ static void test_one_context_fills_the_shared_limits(void **state)
 	assert_true(r12->device_stats.utilisation > 0.9);
 	/* one flusher keeps the queue deep: it does not wait for each bio */
 	assert_true(d1 > 12);
-	/* twelve add no more than the shared limits allow */
-	assert_true(d12 <= d1 * 1.1);
 	fprintf(stderr, "in flight: one context %.2f (max %.0f), twelve %.2f (max %.0f)\n",
 		d1, max1, d12, max12);
+	/* twelve add no more than the shared limits allow */
+	assert_true(d12 <= d1 * 1.1);
 	wbsim_run_result_free(r1);
 	wbsim_run_result_free(r12);
 }
