@@ -53,6 +53,23 @@ def read(path):
     return host, values
 
 
+def provenance(path):
+    """{key: the comment lines just above its line} of the [costs] of @path:
+    what a profile says of where each value comes from."""
+    out, comments = {}, []
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.strip()
+            if line.startswith(";"):
+                comments.append(line)
+                continue
+            key = line.split("=", 1)[0].strip() if "=" in line else None
+            if key and key != "host":
+                out[key] = comments
+            comments = []
+    return out
+
+
 def to_ns(text):
     """A [costs] value as a number: ns for a time ("850ns", "19us"), the
     number itself for a bare one (memcpy_bandwidth's bytes/s)."""
