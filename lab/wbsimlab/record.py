@@ -97,7 +97,10 @@ class SeriesSampler(threading.Thread):
     def sample(self):
         now = time.monotonic()
         vm = read_kv("/proc/vmstat")
-        bdi = read_kv(f"/sys/kernel/debug/bdi/{self.bdi}/stats")
+        try:
+            bdi = read_kv(f"/sys/kernel/debug/bdi/{self.bdi}/stats")
+        except OSError:
+            bdi = {}            # the device is gone (a run ending in an error)
         if self.fio_pid and not self.job_pids:
             self.job_pids = fio_job_pids(self.fio_pid)
         for i, pid in enumerate(self.job_pids):
@@ -134,9 +137,15 @@ class SeriesSampler(threading.Thread):
             self.stop_event.wait(max(0.0, nxt - time.monotonic()))
         self.sample()
 
-    def stop(self):
+    def halt(self):
+        """Stop sampling, nothing written: before the device goes (the lab
+        registers it with Host.on_undo(), so an error stops it in time)."""
         self.stop_event.set()
-        self.join()
+        if self.is_alive():
+            self.join()
+
+    def stop(self):
+        self.halt()
         # counters relative to the start, as the simulator's begin at 0
         base = dict(self.rows[0]) if self.rows else {}
         for r in self.rows:
@@ -168,8 +177,9 @@ class TraceRecorder:
         return os.path.isdir(f"{TRACEFS}/events/writeback")
 
     def start(self):
+        self.host.on_undo(self.inst, self._remove,
+                          {"op": "trace-instance", "path": self.inst})
         os.mkdir(self.inst)
-        self.host.on_undo(self.inst, self._remove)
         with open(f"{self.inst}/buffer_size_kb", "w") as f:
             f.write(str(self.buffer_kb))
         for ev in TRACE_EVENTS:
@@ -233,6 +243,8 @@ class TraceRecorder:
             try:
                 os.rmdir(self.inst)
                 return
+            except FileNotFoundError:
+                return          # never made (the mkdir failed)
             except OSError as e:
                 if e.errno != errno.EBUSY or attempt == 4:
                     raise

@@ -8,6 +8,7 @@ prints the result as one INI text with the fio jobs inline ([fio:global],
 a small reader of its own, not configparser.
 """
 import os
+import posixpath
 import re
 import subprocess
 
@@ -109,16 +110,43 @@ class Scenario:
                         dirs.add(os.path.dirname(p))
         return sorted(dirs)
 
-    def fio_names_outside(self, mountpoint):
+    def fio_paths_outside_mnt(self):
+        """[(job, key, value)] of every directory=, filename= and
+        filename_format= that does not lie under /mnt, the one folder
+        run-kernel puts on the lab's device: an absolute path elsewhere
+        (or leaving /mnt by ..), a relative directory, and a relative file
+        name in a job with no directory (fio makes it in its working
+        folder, off the device). ':' separates several."""
+        glob = {}
+        for name, items in self.fio_sections():
+            if name == "global":
+                glob = dict((k, v) for k, v in items if v is not None)
         bad = []
-        for _, items in self.fio_sections():
+        for name, items in self.fio_sections():
+            d = dict(glob, **dict((k, v) for k, v in items if v is not None))
             for k, v in items:
-                if k in ("directory", "filename") and v:
-                    for p in v.split(":"):
-                        if p.startswith("/") and not \
-                                rewrite_mnt(p, mountpoint).startswith(mountpoint):
-                            bad.append(f"{k}={p}")
+                if v is None or k not in ("directory", "filename", "filename_format"):
+                    continue
+                for p in v.split(":"):
+                    if not p:
+                        continue
+                    if p.startswith("/"):
+                        ok = under_mnt(p)
+                    elif k == "directory":
+                        ok = False
+                    else:
+                        ok = "directory" in d and not \
+                            posixpath.normpath(p).startswith("..")
+                    if not ok:
+                        bad.append((name, k, p))
+            if name != "global" and not any(k in d for k in ("directory", "filename")):
+                bad.append((name, "directory", "(none: fio's working folder)"))
         return bad
+
+
+def under_mnt(path):
+    p = posixpath.normpath(path)
+    return p == "/mnt" or p.startswith("/mnt/")
 
 
 def rewrite_mnt(path, mountpoint):

@@ -3,8 +3,12 @@
 """The lab's readings of kernel output, on small texts of known content:
 the trace pairing of writeback_start/writeback_written, the rule that a
 throttle pause counts only where the task slept it, the series reader and
-filefrag's counts, and the tolerance rules of lab/compare."""
+filefrag's counts, and the tolerance rules of lab/compare. The lab's guards
+(the journal of host changes, run-kernel's and compare's refusals) on a
+fake root: nothing here changes the machine."""
 import errno
+import json
+import subprocess
 import gzip
 import importlib.machinery
 import importlib.util
@@ -32,6 +36,7 @@ def load_script(name):
 
 
 compare = load_script("compare")
+run_kernel = load_script("run-kernel")
 slim_results = load_script("slim-results")
 costs = load_script("costs")
 
@@ -329,6 +334,368 @@ class Profiles(unittest.TestCase):
         self.assertIn("host drift: w ran on 6.18.44-fc-v1272", compare.drift_note(c))
         c["kernel_builds"] = ["6.18.44-fc-v1045"]
         self.assertIsNone(compare.drift_note(c))
+
+
+RUN = host.run
+SIM = os.path.join(os.environ.get("WBSIM_BUILD_ROOT", os.path.join(TOP, "build")),
+                   "sim", "sim-writeback")
+
+
+def tree(root):
+    """{relative path: content or None for a folder} of every file under
+    @root: what a test compares to say nothing was changed."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for name in dirs:
+            out[os.path.relpath(os.path.join(d, name), root)] = None
+        for name in files:
+            with open(os.path.join(d, name), "rb") as f:
+                out[os.path.relpath(os.path.join(d, name), root)] = f.read()
+    return out
+
+
+class FakeRoot(unittest.TestCase):
+    """host.ROOT pointed at a fake tree of the host's files: sysctls, a
+    bdi, /var/tmp and /dev/shm; host.run records commands instead of
+    running them."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="wbsim-fake-root.")
+        self.addCleanup(shutil.rmtree, self.root)
+        self.put("/proc/sys/vm/dirty_ratio", "20")
+        self.put("/proc/sys/vm/dirty_bytes", "0")
+        self.put("/sys/class/bdi/7:64/max_bytes", "4972257280")
+        self.put("/sys/class/bdi/7:64/max_ratio_fine", "1000000")
+        self.put("/sys/class/bdi/7:64/max_ratio", "100")
+        self.put("/sys/class/bdi/7:64/strict_limit", "0")
+        self.put("/proc/mounts", "/dev/vda / ext4 rw 0 0\n")
+        for d in ("/var/tmp", "/dev/shm"):
+            os.makedirs(self.root + d)
+        self.commands = []
+        saved = (host.ROOT, host.run)
+        self.addCleanup(self.restore_module, saved)
+        host.ROOT = self.root
+        host.run = lambda cmd, **kw: self.commands.append(cmd) or ""
+        self.log = []
+
+    @staticmethod
+    def restore_module(saved):
+        host.ROOT, host.run = saved
+
+    def put(self, path, text):
+        os.makedirs(os.path.dirname(self.root + path), exist_ok=True)
+        with open(self.root + path, "w") as f:
+            f.write(text)
+
+    def get(self, path):
+        with open(self.root + path) as f:
+            return f.read()
+
+    def journal_path(self):
+        return self.root + host.JOURNAL
+
+    def host(self):
+        return host.Host(self.log.append, host.Journal("test"))
+
+
+class LabJournal(FakeRoot):
+    """Every change is journaled before it is made, undone by restore()
+    (the journal then removed), or after a kill by replay()."""
+
+    def test_write_journaled_then_restored(self):
+        h = self.host()
+        h.write("/proc/sys/vm/dirty_ratio", 40)
+        self.assertEqual(self.get("/proc/sys/vm/dirty_ratio"), "40")
+        steps = host.pending(self.journal_path())
+        self.assertEqual([(d["op"], d["path"], d["value"]) for d in steps],
+                         [("write", "/proc/sys/vm/dirty_ratio", "20")])
+        self.assertTrue(h.restore())
+        self.assertEqual(self.get("/proc/sys/vm/dirty_ratio"), "20")
+        self.assertFalse(os.path.exists(self.journal_path()))
+
+    def test_max_bytes_restores_the_ratio(self):
+        # the kernel refuses the old max_bytes once the threshold moved:
+        # the bdi's max_ratio_fine is what comes back, max_bytes untouched
+        s = scenario.Scenario("t.ini", "[writeback]\nstrictlimit = true\nmax_bytes = 256m\n")
+        h = self.host()
+        run_kernel.limit_bdi(h, s, "/sys/class/bdi/7:64")
+        self.assertEqual(self.get("/sys/class/bdi/7:64/max_bytes"), str(256 << 20))
+        self.put("/sys/class/bdi/7:64/max_ratio_fine", "54321")    # the kernel's own
+        self.assertTrue(h.restore())
+        self.assertEqual(self.get("/sys/class/bdi/7:64/max_ratio_fine"), "1000000")
+        self.assertEqual(self.get("/sys/class/bdi/7:64/max_bytes"), str(256 << 20))
+        self.assertEqual(self.get("/sys/class/bdi/7:64/strict_limit"), "0")
+        # a kernel without max_ratio_fine: max_ratio
+        os.unlink(self.root + "/sys/class/bdi/7:64/max_ratio_fine")
+        self.put("/sys/class/bdi/7:64/max_bytes", "4972257280")
+        h = self.host()
+        run_kernel.limit_bdi(h, s, "/sys/class/bdi/7:64")
+        self.put("/sys/class/bdi/7:64/max_ratio", "5")
+        self.assertTrue(h.restore())
+        self.assertEqual(self.get("/sys/class/bdi/7:64/max_ratio"), "100")
+
+    def test_replay_after_kill(self):
+        h = self.host()
+        h.write("/proc/sys/vm/dirty_ratio", 40)
+        with h.make_file("/dev/shm/wbsim-lab-warm.1") as f:
+            f.write(b"x")
+        h.write("/sys/class/bdi/7:64/strict_limit", 1)
+        # the run is killed: its lock goes with it, restore() never runs
+        os.close(h.journal.fd)
+        self.assertEqual(len(host.pending(self.journal_path())), 3)
+        self.log.clear()
+        self.assertEqual(host.replay(self.log.append), [])
+        self.assertEqual(self.get("/proc/sys/vm/dirty_ratio"), "20")
+        self.assertEqual(self.get("/sys/class/bdi/7:64/strict_limit"), "0")
+        self.assertFalse(os.path.exists(self.root + "/dev/shm/wbsim-lab-warm.1"))
+        self.assertFalse(os.path.exists(self.journal_path()))
+        self.assertIn("did not finish", self.log[0])
+        self.assertIsNone(host.replay(self.log.append))
+
+    def test_replay_skips_what_is_gone(self):
+        # a journal of steps whose objects are all gone (a stopped machine):
+        # each is skipped, no command runs, the journal goes
+        steps = [{"op": "rmtree", "path": "/tmp/wbsim-lab.1"},
+                 {"op": "unlink", "path": "/var/tmp/wbsim-lab.1.img"},
+                 {"op": "loop-remove", "index": 64},
+                 {"op": "losetup-d", "dev": "/dev/loop64", "backing": "/var/tmp/wbsim-lab.1.img"},
+                 {"op": "umount", "path": "/tmp/wbsim-lab.1/mnt"},
+                 {"op": "write", "path": "/sys/class/bdi/7:65/strict_limit", "value": "0"},
+                 {"op": "trace-instance", "path": "/sys/kernel/tracing/instances/wbsim-lab-1"}]
+        with open(self.journal_path(), "w") as f:
+            f.write("# wbsim-lab journal: pid 1\n")
+            for i, d in enumerate(steps, 1):
+                f.write(json.dumps(dict(d, id=i)) + "\n")
+            f.write('{"op": "write", "pa')       # cut short by the stop
+        before = tree(self.root)
+        del before[os.path.relpath(self.journal_path(), self.root)]
+        self.assertEqual(host.replay(self.log.append), [])
+        self.assertEqual(self.commands, [])
+        self.assertEqual(tree(self.root), before)
+
+    def test_replay_undoes_a_mount_and_a_loop_device(self):
+        self.put("/proc/mounts", "/dev/loop64 /tmp/wbsim-lab.1/mnt xfs rw 0 0\n")
+        self.put("/sys/block/loop64/loop/backing_file", "/var/tmp/wbsim-lab.1.img\n")
+        self.put("/sys/block/loop65/loop/backing_file", "/home/someone-else.img\n")
+        os.makedirs(self.root + "/tmp/wbsim-lab.1/mnt/data")
+        with open(self.journal_path(), "w") as f:
+            for i, d in enumerate([{"op": "losetup-d", "dev": "/dev/loop64",
+                                    "backing": "/var/tmp/wbsim-lab.1.img"},
+                                   {"op": "losetup-d", "dev": "/dev/loop65",
+                                    "backing": "/var/tmp/wbsim-lab.1.img"},
+                                   {"op": "rmtree", "path": "/tmp/wbsim-lab.1"},
+                                   {"op": "umount", "path": "/tmp/wbsim-lab.1/mnt"}], 1):
+                f.write(json.dumps(dict(d, id=i)) + "\n")
+        errors = host.replay(self.log.append)
+        # umount is not run under a fake root: the mount stays, and the
+        # folder under it is not removed; the loop device not the lab's
+        # (another backing file) is left alone
+        self.assertEqual(len(errors), 2, errors)
+        self.assertIn("not run under the fake root", errors[0])
+        self.assertIn("is still mounted", errors[1])
+        self.assertEqual(self.commands, [["losetup", "-d", "/dev/loop64"]])
+        self.assertEqual([d["op"] for d in host.pending(self.journal_path())],
+                         ["rmtree", "umount"])
+        self.assertTrue(os.path.isdir(self.root + "/tmp/wbsim-lab.1/mnt/data"))
+
+    def test_one_run_at_a_time(self):
+        h = self.host()
+        h.write("/proc/sys/vm/dirty_ratio", 40)
+        with self.assertRaisesRegex(host.JournalBusy, "pid %d" % os.getpid()):
+            host.Journal("second")
+        with self.assertRaises(host.JournalBusy):
+            host.replay(self.log.append)
+        self.assertEqual(self.get("/proc/sys/vm/dirty_ratio"), "40")
+        self.assertTrue(h.restore())
+
+    def test_loop_device_journaled_before_it_is_made(self):
+        self.put("/dev/loop-control", "")
+        calls = []
+        def ioctl(fd, request, index):
+            calls.append((request, index))
+            # the journal holds the index before LOOP_CTL_ADD
+            ops = [(d["op"], d.get("index")) for d in host.pending(self.journal_path())]
+            if request == host.LOOP_CTL_ADD:
+                self.assertIn(("loop-remove", index), ops)
+                if index == 64:
+                    raise OSError(errno.EEXIST, "taken meanwhile")
+            return index
+        saved = host.fcntl.ioctl
+        self.addCleanup(setattr, host.fcntl, "ioctl", saved)
+        host.fcntl.ioctl = ioctl
+        h = self.host()
+        dev = h.make_loop("/var/tmp/wbsim-lab.1.img", direct_io=True)
+        self.assertEqual(dev, "/dev/loop65")
+        # the index someone else took is not the lab's to remove
+        self.assertEqual([(d["op"], d.get("index")) for d in host.pending(self.journal_path())],
+                         [("loop-remove", 65), ("losetup-d", None)])
+        self.assertEqual(self.commands, [["losetup", "--show", "--direct-io=on",
+                                          "/dev/loop65", "/var/tmp/wbsim-lab.1.img"]])
+        self.put("/sys/block/loop65/loop/backing_file", "/var/tmp/wbsim-lab.1.img")
+        self.assertTrue(h.restore())
+        self.assertEqual(self.commands[-1], ["losetup", "-d", "/dev/loop65"])
+        self.assertEqual(calls[-1], (host.LOOP_CTL_REMOVE, 65))
+        self.assertFalse(os.path.exists(self.journal_path()))
+
+    def test_no_command_under_a_fake_root(self):
+        host.run = RUN                  # the module's own, not the recorder
+        with self.assertRaisesRegex(host.LabError, "not run under the fake root"):
+            host.run(["mount", "-t", "xfs", "/dev/loop64", "/mnt"])
+        with self.assertRaisesRegex(host.LabError, "not run under the fake root"):
+            host.umount("/mnt")
+
+
+class SeriesSamplerGone(unittest.TestCase):
+    """A run that ends in an error (a full filesystem) stops sampling before
+    its device goes, and a stats file gone meanwhile is no traceback."""
+
+    def test_vanished_stats(self):
+        s = record.SeriesSampler(os.devnull, "999:999", 0.01)
+        s.t0 = 0
+        s.sample()
+        self.assertEqual(s.rows[0]["wb0_dirty_pages"], 0)
+
+    def test_halt(self):
+        s = record.SeriesSampler(os.devnull, "999:999", 0.01)
+        s.start()
+        s.halt()
+        self.assertFalse(s.is_alive())
+        n = len(s.rows)
+        self.assertGreater(n, 0)
+        s.halt()                        # again, at restore: nothing
+        self.assertEqual(len(s.rows), n)
+
+
+class RunKernelRefusals(unittest.TestCase):
+    """lab/run-kernel refuses before it changes anything: exit status 2, the
+    scenario file, key and what was expected. Run under a fake root
+    (WBSIM_LAB_ROOT): the tree must be as it was, OUTDIR not made."""
+
+    def setUp(self):
+        if not os.access(SIM, os.X_OK):
+            self.skipTest(f"{SIM}: not built")
+        self.d = tempfile.mkdtemp(prefix="wbsim-run-kernel.")
+        self.addCleanup(shutil.rmtree, self.d)
+        self.root = os.path.join(self.d, "root")
+        for p in ("var/tmp", "dev/shm", "proc/sys/vm"):
+            os.makedirs(os.path.join(self.root, p))
+        with open(os.path.join(self.root, "proc/sys/vm/dirty_ratio"), "w") as f:
+            f.write("40")
+        self.out = os.path.join(self.d, "out")
+
+    def run_kernel(self, *args):
+        env = dict(os.environ, WBSIM_LAB_ROOT=self.root)
+        p = subprocess.run([sys.executable, os.path.join(TOP, "lab", "run-kernel"),
+                            "--sim", SIM] + list(args), capture_output=True, text=True,
+                           env=env, cwd="/")
+        return p.returncode, p.stderr
+
+    def scenario(self, text, name="s.ini"):
+        path = os.path.join(self.d, name)
+        with open(path, "w") as f:
+            f.write("[scenario]\ninclude = " +
+                    os.path.join(TOP, "lab", "workloads", "smoke-lab-ram-xfs.ini") + "\n" + text)
+        return path
+
+    def refused(self, args, *expect):
+        before = tree(self.root)
+        rc, err = self.run_kernel(*args)
+        self.assertEqual(rc, 2, err)
+        for e in expect:
+            self.assertIn(e, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertEqual(tree(self.root), before)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_lab_ram_too_big_for_dev_shm(self):
+        path = self.scenario("[device]\ncapacity = 30t\n")
+        self.refused([path, self.out], f"{path}: [device] capacity = {30 << 40}: "
+                     "expected at most", "/dev/shm has")
+
+    def test_lab_disk_too_big_for_var_tmp(self):
+        path = self.scenario("[device]\npreset = lab-disk\ncapacity = 30t\n")
+        self.refused([path, self.out], f"{path}: [device] capacity = {30 << 40}: "
+                     "expected at most", "/var/tmp has", "less 10 GiB kept for the host")
+
+    def test_fio_files_outside_mnt(self):
+        path = self.scenario("[fio:two]\nfilename=/mnt/../etc/x\nrw=write\nsize=1m\n"
+                             "[fio:three]\nfilename=rel\nrw=write\nsize=1m\n"
+                             "[fio:four]\ndirectory=/var/tmp\nrw=write\nsize=1m\n")
+        self.refused([path, self.out], f"{path}: [fio:two] filename=/mnt/../etc/x; "
+                     "[fio:three] filename=rel; [fio:four] directory=/var/tmp: "
+                     "expected paths under /mnt")
+
+    def test_outdir_a_regular_file(self):
+        open(self.out, "w").close()
+        before = tree(self.root)
+        rc, err = self.run_kernel(self.scenario(""), self.out)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(f"{self.out}: not a folder: expected OUTDIR to be a new or empty "
+                      "folder", err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(tree(self.root), before)
+
+    @unittest.skipUnless(all(shutil.which(t) for t in
+                             ("fio", "losetup", "filefrag", "mkfs.xfs", "mkfs.ext4")),
+                         "a scenario passes the checks only where the lab's tools are")
+    def test_killed_run_restored_first(self):
+        path = self.scenario("")
+        with open(os.path.join(self.root, "var/tmp/wbsim-lab.journal"), "w") as f:
+            f.write("# wbsim-lab journal: pid 1\n" + json.dumps(
+                {"id": 1, "op": "write", "path": "/proc/sys/vm/dirty_ratio",
+                 "value": "20"}) + "\n")
+        rc, err = self.run_kernel(path, self.out)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("left by a run that did not finish (pid 1): undoing 1 step", err)
+        self.assertIn("passes the lab's checks", err)
+        with open(os.path.join(self.root, "proc/sys/vm/dirty_ratio")) as f:
+            self.assertEqual(f.read(), "20")
+        self.assertFalse(os.path.exists(os.path.join(self.root, "var/tmp/wbsim-lab.journal")))
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_restore(self):
+        with open(os.path.join(self.root, "var/tmp/wbsim-lab.journal"), "w") as f:
+            f.write(json.dumps({"id": 1, "op": "write", "path": "/proc/sys/vm/dirty_ratio",
+                                "value": "20"}) + "\n" + json.dumps({"undone": 1}) + "\n" +
+                    json.dumps({"id": 2, "op": "unlink", "path": "/dev/shm/x"}) + "\n")
+        open(os.path.join(self.root, "dev/shm/x"), "w").close()
+        rc, err = self.run_kernel("--restore")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("undone: unlink /dev/shm/x", err)
+        # the step marked undone is not replayed
+        with open(os.path.join(self.root, "proc/sys/vm/dirty_ratio")) as f:
+            self.assertEqual(f.read(), "40")
+        self.assertEqual(tree(self.root), {"var": None, "var/tmp": None, "dev": None,
+                                           "dev/shm": None, "proc": None, "proc/sys": None,
+                                           "proc/sys/vm": None, "proc/sys/vm/dirty_ratio": b"40"})
+        rc, err = self.run_kernel("--restore")
+        self.assertEqual((rc, err.strip()), (0, "run-kernel: nothing to restore"))
+
+
+class CompareMisuse(unittest.TestCase):
+    """lab/compare misused: one line, exit status 2, no traceback."""
+
+    def compare(self, *args):
+        p = subprocess.run([sys.executable, os.path.join(TOP, "lab", "compare"),
+                            "--sim", SIM] + list(args), capture_output=True, text=True,
+                           cwd="/")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        return p.stderr
+
+    def test_misuse(self):
+        run = os.path.join(TOP, "lab", "results", "smoke-lab-ram-xfs")
+        with tempfile.TemporaryDirectory() as d:
+            self.assertIn(f"{d}/none: no such folder", self.compare(os.path.join(d, "none")))
+            self.assertIn(f"{d}: no lab run", self.compare(d))
+            self.assertIn(f"--all {d}: no workload folder", self.compare("--all", d))
+            self.assertIn(f"--check {d}/none: No such file or directory",
+                          self.compare("--check", os.path.join(d, "none"), run))
+            self.assertIn("expected a host profile",
+                          self.compare("--profile", os.path.join(TOP, "lab", "README.md"), run))
+            self.assertIn("cannot read the host profile", self.compare("--profile", d, run))
 
 
 if __name__ == "__main__":
