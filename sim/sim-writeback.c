@@ -5,7 +5,15 @@
  * simulate and report.
  *
  * Exit status: 0 success, 2 bad input or usage (message on stderr prefixed
- * "sim-writeback: "), 1 when a simulation fails.
+ * "sim-writeback: "), 1 when a simulation fails, 128 when SIGINT or
+ * SIGTERM interrupted the run (fio's status for it).
+ *
+ * SIGINT and SIGTERM do what they do to fio: the simulation stops at the
+ * simulated time it has reached, the report of what ran is written and
+ * every output file is closed whole (the series' last row, a trace.dat
+ * trace-cmd opens); standard error says so and at which simulated time. A
+ * sweep starts no further point: the points under way run to their end
+ * and are written. A second signal ends the program at once.
  *
  * run_scenario() is the one place a single simulation is called: the
  * library returns the results as data, and this program prints them (text,
@@ -22,6 +30,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <wbsim/wbsim.h>
@@ -35,6 +44,13 @@ enum exit_status {
 	EXIT_OK = 0,
 	EXIT_SIM_FAILED = 1,
 	EXIT_BAD_INPUT = 2,
+	/*
+	 * fio's exit status after SIGINT or SIGTERM: backend.c, sig_int()
+	 * (the handler of both, set_sig_handlers()) prints "fio: terminating
+	 * on signal N" and sets exit_value = 128, which fio_backend() returns
+	 * and fio's main() exits with (fio 3.33 as today's fio).
+	 */
+	EXIT_INTERRUPTED = 128,
 };
 
 /* No more threads than this, whatever --jobs says. */
@@ -48,6 +64,8 @@ enum exit_status {
  * @series: @series_file, opened before the run (open_out())
  * @trace: @trace_file, opened before the run
  * @trace_events: --trace-events, resolved (NULL: every tracepoint)
+ * @interrupted: the run was stopped by a signal (stop_signal)
+ * @stopped_ns: then, the simulated time it stopped at
  */
 struct run_options {
 	const struct wbsim_sweep_cli *cli;
@@ -56,6 +74,8 @@ struct run_options {
 	FILE *series;
 	FILE *trace;
 	char **trace_events;
+	gboolean interrupted;
+	wbsim_time_t stopped_ns;
 };
 
 static gboolean opt_version;
@@ -109,6 +129,57 @@ static void free_options(void)
 
 /* "PROG: message" on standard error; returns @status. */
 #define fail(status, ...) prog_fail(PROG, (status), __VA_ARGS__)
+
+/*
+ * SIGINT, SIGTERM: the signal's number, set by on_stop_signal(); the run
+ * reads it before each event (wbsim_run_opts.stop) and stops.
+ */
+static volatile sig_atomic_t stop_signal;
+
+/*
+ * The handler of SIGINT and SIGTERM: async-signal-safe, it only sets
+ * stop_signal and gives both signals back their default action, so a
+ * second one ends the program at once.
+ */
+static void on_stop_signal(int sig)
+{
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	stop_signal = sig;
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+}
+
+/*
+ * Catch SIGINT and SIGTERM while simulating; a signal the program was
+ * started with ignored (nohup, a background job of a non-interactive
+ * shell) stays ignored.
+ */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+		struct sigaction old, act;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		memset(&act, 0, sizeof(act));
+		act.sa_handler = on_stop_signal;
+		sigemptyset(&act.sa_mask);
+		sigaddset(&act.sa_mask, SIGINT);
+		sigaddset(&act.sa_mask, SIGTERM);
+		act.sa_flags = SA_RESTART;
+		sigaction(sigs[i], &act, NULL);
+	}
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
 
 /* --trace FILE.dat: trace-cmd's binary trace.dat; any other name: text. */
 static gboolean trace_is_dat(const char *path)
@@ -445,7 +516,7 @@ static void run_sample(wbsim_time_t now, const char *const *columns, const doubl
  * Return: TRUE on success.
  */
 static gboolean run_scenario(const struct wbsim_scenario *scn,
-			     const struct run_options *ro, GError **error)
+			     struct run_options *ro, GError **error)
 {
 	const struct wbsim_sweep_cli *cli = ro->cli;
 	wbsim_run_opts opts = wbsim_sweep_cli_run_opts(cli);
@@ -483,10 +554,15 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	}
 	opts.fio_log_fn = io_log_write;
 	opts.user_data = &hooks;
+	opts.stop = &stop_signal;
 	r = wbsim_run(scn, &opts, error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);
+	}
+	if (r && wbsim_result_interrupted(r)) {
+		ro->interrupted = TRUE;
+		ro->stopped_ns = wbsim_result_summary(r)->sim_time_ns;
 	}
 	if (dat && r)
 		ok = wbsim_result_write_trace_dat(r, trace, ro->trace_file, error);
@@ -508,10 +584,15 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	return ok;
 }
 
-/* Simulate and report: one run, or the points of a sweep. */
-static gboolean simulate(struct wbsim_sweep_cli *cli, const struct run_options *ro,
+/*
+ * Simulate and report: one run, or the points of a sweep. SIGINT and
+ * SIGTERM stop it from here on (stop_signal).
+ */
+static gboolean simulate(struct wbsim_sweep_cli *cli, struct run_options *ro,
 			 unsigned int jobs, GError **error)
 {
+	catch_stop_signals();
+	cli->stop = &stop_signal;
 	if (!wbsim_sweep_cli_is_sweep(cli))
 		return run_scenario(cli->scn, ro, error);
 	/*
@@ -520,6 +601,35 @@ static gboolean simulate(struct wbsim_sweep_cli *cli, const struct run_options *
 	 */
 	return wbsim_sweep_cli_start(cli, jobs, error) &&
 	       wbsim_sweep_cli_run_local(cli, jobs, error);
+}
+
+/*
+ * After SIGINT or SIGTERM, with every output written and closed: say what
+ * was done, as fio's "fio: terminating on signal N" does; return fio's
+ * exit status for it.
+ */
+static int report_interruption(const struct wbsim_sweep_cli *cli, const struct run_options *ro)
+{
+	int sig = stop_signal;
+
+	if (wbsim_sweep_cli_is_sweep(cli)) {
+		size_t n = wbsim_sweep_info(cli->sw)->n_points;
+
+		return fail(EXIT_INTERRUPTED,
+			    "terminating on signal %d (%s): the sweep stopped after %zu of %zu point%s "
+			    "(the points under way ran to their end; no further point was started)%s",
+			    sig, signal_name(sig), MIN(cli->n_emitted, n), n, n == 1 ? "" : "s",
+			    cli->opt_results ? "; --results keeps every point computed: run the "
+					       "same command again to resume" : "");
+	}
+	if (!ro->interrupted)	/* it came after the run ended: all is there */
+		return fail(EXIT_INTERRUPTED,
+			    "terminating on signal %d (%s): the run had ended; its report and files are whole",
+			    sig, signal_name(sig));
+	return fail(EXIT_INTERRUPTED,
+		    "terminating on signal %d (%s): the run was interrupted at %.9f s of simulated time; "
+		    "the report and the output files hold the time simulated so far",
+		    sig, signal_name(sig), (double)ro->stopped_ns / 1e9);
 }
 
 static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
@@ -538,7 +648,10 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 		"not a file runs the bundled scenario NAME.ini (--list-scenarios).");
 	g_option_context_set_description(ctx,
 		"Exit status: 0 on success, 2 for bad input or usage, 1 when a\n"
-		"simulation fails. Scenario keys are documented in the scenarios' README.md\n"
+		"simulation fails, 128 when SIGINT or SIGTERM stopped it (fio's status):\n"
+		"the report and the files then hold the simulated time reached (a sweep\n"
+		"finishes the points under way and starts no other); a second signal\n"
+		"ends the program at once. Scenario keys are documented in the scenarios' README.md\n"
 		"(scenarios/ in the source tree, share/wbsim/scenarios/ when installed).\n");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	wbsim_sweep_cli_add_entries(ctx, cli);
@@ -605,10 +718,11 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 		fputs(dump, cli->out);
 	} else if (!simulate(cli, &ro, jobs, &error)) {
 		wbsim_sweep_cli_progress_clear(cli);
-		status = fail(g_error_matches(error, WBSIM_ERROR,
-					      WBSIM_ERROR_SIMULATION)
-			      ? EXIT_SIM_FAILED : EXIT_BAD_INPUT,
-			      "%s", error->message);
+		if (!g_error_matches(error, WBSIM_SWEEP_CLI_INTERRUPTED, 0))
+			status = fail(g_error_matches(error, WBSIM_ERROR,
+						      WBSIM_ERROR_SIMULATION)
+				      ? EXIT_SIM_FAILED : EXIT_BAD_INPUT,
+				      "%s", error->message);
 	}
 	g_clear_error(&error);
 	if (ro.series && !close_out(ro.series, "--series", ro.series_file, &error) &&
@@ -621,6 +735,8 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	g_clear_error(&error);
 	if (!wbsim_sweep_cli_close_output(cli, &error) && status == EXIT_OK)
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	if (stop_signal && status == EXIT_OK)
+		status = report_interruption(cli, &ro);
 	g_strfreev(ro.trace_events);
 	return status;
 }

@@ -414,7 +414,13 @@ gboolean wbsim_sweep_cli_emit(size_t point, const char *text, void *arg,
 	return TRUE;
 }
 
-/* A local worker's point: from the results file, or computed and recorded. */
+G_DEFINE_QUARK(wbsim-sweep-cli-interrupted, wbsim_sweep_cli_interrupted)
+
+/*
+ * A local worker's point: from the results file, or computed and recorded;
+ * after a stop request, not started (a point under way runs to its end: a
+ * sweep's points are whole runs, and --results records them).
+ */
 static char *local_task(size_t point, void *arg, GError **error)
 {
 	struct wbsim_sweep_cli *cli = arg;
@@ -423,18 +429,37 @@ static char *local_task(size_t point, void *arg, GError **error)
 
 	if (done)
 		return g_strdup(done);
+	if (cli->stop && *cli->stop) {
+		g_set_error(error, WBSIM_SWEEP_CLI_INTERRUPTED, 0,
+			    "sweep point %zu/%zu: not started: interrupted", point + 1,
+			    wbsim_sweep_info(cli->sw)->n_points);
+		return NULL;
+	}
 	text = wbsim_sweep_cli_point(cli, point, error);
 	if (text && !wbsim_sweep_cli_finished(cli, point, text, error))
 		g_clear_pointer(&text, g_free);
 	return text;
 }
 
+/* wbsim_sweep_cli_emit(), counted */
+static gboolean local_emit(size_t point, const char *text, void *arg, GError **error)
+{
+	struct wbsim_sweep_cli *cli = arg;
+
+	if (!wbsim_sweep_cli_emit(point, text, cli, error))
+		return FALSE;
+	cli->n_emitted++;
+	return TRUE;
+}
+
 gboolean wbsim_sweep_cli_run_local(struct wbsim_sweep_cli *cli, unsigned int jobs,
 				   GError **error)
 {
-	gboolean ok = wbsim_sweep_run_tasks(wbsim_sweep_info(cli->sw)->n_points, jobs,
-					    local_task, cli, wbsim_sweep_cli_emit,
-					    cli, error);
+	gboolean ok;
+
+	cli->n_emitted = 0;
+	ok = wbsim_sweep_run_tasks(wbsim_sweep_info(cli->sw)->n_points, jobs, local_task, cli,
+				   local_emit, cli, error);
 
 	wbsim_sweep_cli_progress_clear(cli);
 	return ok;

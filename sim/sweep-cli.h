@@ -14,6 +14,7 @@
 #ifndef WBSIM_SIM_SWEEP_CLI_H
 #define WBSIM_SIM_SWEEP_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <glib.h>
 #include <wbsim/sweep.h>
@@ -49,6 +50,10 @@ struct wbsim_sweep_progress;
  * @progress_stream: where the progress line goes (the program sets it to
  *	stderr when that is a terminal, or with --progress), or NULL: quiet
  * @progress: the progress line, or NULL when quiet
+ * @stop: NULL, or a flag (sim-writeback's SIGINT/SIGTERM handler sets it):
+ *	once it is nonzero, wbsim_sweep_cli_run_local() starts no further
+ *	point; the points under way run to their end and are written
+ * @n_emitted: points written by wbsim_sweep_cli_run_local() so far
  */
 struct wbsim_sweep_cli {
 	char *opt_seed;
@@ -76,7 +81,16 @@ struct wbsim_sweep_cli {
 	const char *out_name;
 	FILE *progress_stream;
 	struct wbsim_sweep_progress *progress;
+	const volatile sig_atomic_t *stop;
+	size_t n_emitted;
 };
+
+/*
+ * WBSIM_SWEEP_CLI_INTERRUPTED - the error domain of a sweep point not
+ * started because @stop was set (wbsim_sweep_cli_run_local())
+ */
+#define WBSIM_SWEEP_CLI_INTERRUPTED (wbsim_sweep_cli_interrupted_quark())
+GQuark wbsim_sweep_cli_interrupted_quark(void);
 
 /**
  * wbsim_sweep_cli_add_entries() - add the shared options to @ctx
@@ -197,7 +211,9 @@ gboolean wbsim_sweep_cli_emit(size_t point, const char *text, void *arg,
  * threads (what sim-writeback does for a sweep)
  * @cli: the loaded options, output open
  * @jobs: points at once
- * @error: as wbsim_sweep_run_tasks()
+ * @error: as wbsim_sweep_run_tasks(); WBSIM_SWEEP_CLI_INTERRUPTED when
+ *	@cli->stop stopped the sweep (@cli->n_emitted points were written,
+ *	in point order)
  *
  * Return: TRUE when every point was written.
  */

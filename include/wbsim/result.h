@@ -94,6 +94,17 @@ WBSIM_API const struct wbsim_result_summary *wbsim_result_summary(const wbsim_re
  */
 WBSIM_API const char *wbsim_result_warning(const wbsim_result *r, unsigned int i);
 
+/**
+ * wbsim_result_interrupted() - whether wbsim_run_opts.stop stopped the run
+ * @r: the results
+ *
+ * An interrupted run's results are those of the simulated time it reached
+ * (wbsim_result_summary()'s @sim_time_ns), not of its whole scenario.
+ *
+ * Return: TRUE when the run was interrupted (FALSE for a NULL @r).
+ */
+WBSIM_API gboolean wbsim_result_interrupted(const wbsim_result *r);
+
 /* ------------------------------------------------------------------------ */
 /* Records: fio jobs, writeback contexts, files                             */
 

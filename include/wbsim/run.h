@@ -17,6 +17,7 @@
 #ifndef WBSIM_RUN_H
 #define WBSIM_RUN_H
 
+#include <signal.h>
 #include <glib.h>
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
@@ -221,6 +222,18 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
  * @fio_log_fn: where the jobs' fio logs go, or NULL: logs are not
  *	written and the result warns
  * @user_data: passed to every callback
+ * @stop: NULL, or a flag the run reads before each event: once it is
+ *	nonzero, the run stops at the simulated time it has reached and
+ *	wbsim_run() returns the results of the time simulated so far, as
+ *	complete as a run's at its [run] time_limit (jobs not finished
+ *	report the I/O they did; @sample_fn gets the final row, @point_fn
+ *	WBSIM_POINT_RUN_END), marked interrupted: wbsim_result_interrupted()
+ *	is TRUE and wbsim_result_warning() says at which time. Set it from a
+ *	signal handler (what sim-writeback does on SIGINT and SIGTERM: the
+ *	store to a volatile sig_atomic_t is async-signal-safe) or from
+ *	another thread; one flag may stop several runs. A flag set before
+ *	the run stops it at time 0. A run the flag does not stop gives the
+ *	results it gives without it.
  * @reserved: zero (room for later options without a new ABI)
  *
  * Zero is the default of every member, so a program names only what it
@@ -246,7 +259,8 @@ typedef struct wbsim_run_opts {
 	wbsim_progress_fn progress_fn;
 	wbsim_fio_log_fn fio_log_fn;
 	void *user_data;
-	void *reserved[4];
+	const volatile sig_atomic_t *stop;
+	void *reserved[3];
 } wbsim_run_opts;
 
 /**
@@ -277,7 +291,9 @@ WBSIM_API char **wbsim_trace_events_select(const char *list, GError **error);
  *	broke under wbsim_run_opts.check, a model failed)
  *
  * The same scenario gives the same results in every run (the simulation's
- * random generator is seeded from [run] seed).
+ * random generator is seeded from [run] seed). A run stopped by
+ * @opts->stop is not an error: its results are returned, marked
+ * interrupted (wbsim_result_interrupted()).
  * Thread safety: safe; independent runs may proceed in different threads.
  * Register policies and models before runs that use them start.
  * Return: the results (free them with wbsim_result_free()), or NULL with

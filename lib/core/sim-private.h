@@ -3,6 +3,7 @@
 #ifndef WBSIM_CORE_SIM_PRIVATE_H
 #define WBSIM_CORE_SIM_PRIVATE_H
 
+#include <signal.h>
 #include <wbsim/sim.h>
 #include "core/event-queue.h"
 
@@ -12,6 +13,10 @@ struct wbsim_sim {
 	uint64_t processed;
 	uint64_t past_schedules;
 	gboolean stop;
+	/* wbsim_sim_set_stop_flag(): polled before each event; once nonzero,
+	 * wbsim_sim_run_until() returns at the time reached, @interrupted */
+	const volatile sig_atomic_t *stop_flag;
+	gboolean interrupted;
 	unsigned int next_pid;	/* wbsim_sim_alloc_pid() */
 	struct wbsim_event_queue queue;
 	/* events held in a wbsim_event_fifo behind its head (not in @queue) */
@@ -41,6 +46,17 @@ static inline wbsim_time_t wbsim_sim_not_in_past(wbsim_sim *sim, wbsim_time_t wh
 	}
 	return when;
 }
+
+/*
+ * wbsim_sim_set_stop_flag() - a flag (a signal handler's, another
+ * thread's; NULL: none) that wbsim_sim_run_until() reads before each
+ * event: once it is nonzero, the run returns at once, at the simulated time
+ * reached (not advanced to its limit), and wbsim_sim_interrupted() says so.
+ */
+void wbsim_sim_set_stop_flag(wbsim_sim *sim, const volatile sig_atomic_t *flag);
+
+/* wbsim_sim_interrupted() - a run stopped by the stop flag */
+gboolean wbsim_sim_interrupted(const wbsim_sim *sim);
 
 /* Install (or remove, with fn == NULL) the after-every-event hook. */
 void wbsim_sim_set_after_event_hook(wbsim_sim *sim, wbsim_event_fn fn, void *arg);

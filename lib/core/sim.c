@@ -158,8 +158,14 @@ uint64_t wbsim_sim_run_until(wbsim_sim *sim, wbsim_time_t limit)
 	const struct wbsim_event *top;
 
 	sim->stop = FALSE;
-	while (!sim->stop && (top = wbsim_event_queue_peek(&sim->queue)) && top->time <= limit)
+	while (!sim->stop && (top = wbsim_event_queue_peek(&sim->queue)) && top->time <= limit) {
+		if (G_UNLIKELY(sim->stop_flag && *sim->stop_flag)) {
+			/* interrupted: the time stays the last event's */
+			sim->interrupted = TRUE;
+			return sim->processed - start;
+		}
 		run_one(sim);
+	}
 	if (!sim->stop && limit != WBSIM_TIME_NEVER && sim->now < limit)
 		sim->now = limit;
 	return sim->processed - start;
@@ -185,6 +191,16 @@ uint64_t wbsim_sim_run_while_not(wbsim_sim *sim, wbsim_stop_fn stop, void *arg)
 void wbsim_sim_stop(wbsim_sim *sim)
 {
 	sim->stop = TRUE;
+}
+
+void wbsim_sim_set_stop_flag(wbsim_sim *sim, const volatile sig_atomic_t *flag)
+{
+	sim->stop_flag = flag;
+}
+
+gboolean wbsim_sim_interrupted(const wbsim_sim *sim)
+{
+	return sim->interrupted;
 }
 
 size_t wbsim_sim_pending(const wbsim_sim *sim)

@@ -215,6 +215,7 @@ struct wbsim_run_result {
 	uint64_t events;
 	wbsim_time_t sim_ns;
 	double wall_s;
+	bool interrupted;	/* stopped by wbsim_run_options.stop at sim_ns */
 	uint64_t nr_dirtied;
 	uint64_t nr_written;
 	uint64_t bg_thresh, thresh;	/* global thresholds, pages, at the end */

@@ -114,6 +114,12 @@ const char *wbsim_result_warning(const wbsim_result *r, unsigned int i)
 	return i < r->r->warnings->len ? r->r->warnings->pdata[i] : NULL;
 }
 
+gboolean wbsim_result_interrupted(const wbsim_result *r)
+{
+	g_return_val_if_fail(r != NULL, FALSE);
+	return r->r->interrupted;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Records                                                                  */
 

@@ -251,6 +251,7 @@ void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_opt
 	ro->name = opts->name;
 	ro->check = opts->check;
 	ro->series_streamed = opts->stream_series;
+	ro->stop = opts->stop;
 	ro->hook_arg = (void *)opts;
 	if (opts->sample_fn)
 		ro->sample_fn = api_sample;

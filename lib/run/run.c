@@ -473,7 +473,7 @@ void wbsim_run_maybe_finish(struct wbsim_run *run)
 	wbsim_run_sync_then(run, "remount", true, remount_then_count, "remount");
 }
 
-/* Moments a run stopped by [run] time_limit never reached. */
+/* Moments a run stopped by [run] time_limit (or interrupted) never reached. */
 static void note_unreached_moments(struct wbsim_run *run)
 {
 	const GPtrArray *list = run->cfg->measure_extents;
@@ -493,7 +493,9 @@ static void note_unreached_moments(struct wbsim_run *run)
 		if (!found && run->m.inodes->len)
 			g_ptr_array_add(run->m.warnings,
 					g_strdup_printf("[measure] extents = %s: the run stopped "
-							"(time_limit) before that moment", mo->name));
+							"(%s) before that moment", mo->name,
+							run->result->interrupted ? "interrupted"
+										 : "time_limit"));
 	}
 }
 
@@ -1319,8 +1321,17 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->workload_done = true;
 		schedule_after_jobs(run);
 	}
+	wbsim_sim_set_stop_flag(run->m.sim, run->opts.stop);
 	wbsim_sim_run_until(run->m.sim, run->cfg->time_limit ? run->cfg->time_limit
 							     : WBSIM_TIME_NEVER);
+	/* stopped from outside (a signal): the results of the time simulated */
+	if (wbsim_sim_interrupted(run->m.sim)) {
+		run->result->interrupted = true;
+		g_ptr_array_add(run->m.warnings,
+				g_strdup_printf("the run was interrupted at %.9f s of simulated time: "
+						"these are the results of the time simulated so far",
+						wbsim_sim_now(run->m.sim) / 1e9));
+	}
 	if (run->m.bdi.failure && !run->failure)
 		run->failure = g_error_copy(run->m.bdi.failure);
 	if (run->opts.check && !run->failure) {

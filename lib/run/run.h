@@ -3,6 +3,7 @@
 #ifndef WBSIM_RUN_RUN_H
 #define WBSIM_RUN_RUN_H
 
+#include <signal.h>
 #include <wbsim/scenario.h>
 #include "report/results.h"
 #include "fio/job-log.h"
@@ -48,6 +49,9 @@ struct wbsim_run_progress {
  *	the result keeps the column names but no rows: memory stays flat in
  *	simulated time (sim-writeback streams --series; sweep points have no
  *	use for it)
+ * @stop: NULL, or a flag read before each event: once nonzero, the run
+ *	stops at the simulated time reached and its results are those of
+ *	that time, marked interrupted (the public wbsim_run_opts.stop)
  */
 struct wbsim_run_options {
 	const char *name;
@@ -64,6 +68,7 @@ struct wbsim_run_options {
 	wbsim_io_log_fn io_log_fn;
 	void *io_log_arg;
 	void (*progress_fn)(void *arg, const struct wbsim_run_progress *p);
+	const volatile sig_atomic_t *stop;
 };
 
 /* Build the machine of @scn, run it and return the results, or NULL with

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
@@ -267,6 +268,145 @@ static const struct wbsim_affinity_ops first_ops = {
 
 /* Registration checks the ops as fio's check_engine_ops() does; a
  * registered policy is a valid [writeback] affinity and is used. */
+/*
+ * wbsim_run_opts.stop: a run whose flag is set (here by its own sample
+ * callback, as a signal handler would between two events) stops at the
+ * simulated time it reached and returns whole results of that time,
+ * marked interrupted; the same stop gives the same results; a flag that
+ * stays zero changes nothing.
+ */
+struct stop_state {
+	volatile sig_atomic_t flag;
+	unsigned int samples;
+	unsigned int stop_at;		/* the sample that sets the flag */
+	wbsim_time_t flagged_ns;	/* its time */
+	wbsim_time_t last_sample_ns;
+	wbsim_time_t run_end_ns;
+	gboolean run_end;
+};
+
+static void stop_on_sample(wbsim_time_t now, const char *const *columns, const double *row,
+			   unsigned int n, void *arg)
+{
+	struct stop_state *st = arg;
+
+	(void)columns;
+	(void)row;
+	(void)n;
+	st->last_sample_ns = now;
+	if (++st->samples == st->stop_at) {
+		st->flag = 1;
+		st->flagged_ns = now;
+	}
+}
+
+static void stop_on_point(enum wbsim_point point, wbsim_time_t now, int job,
+			  const char *name, void *arg)
+{
+	struct stop_state *st = arg;
+
+	(void)job;
+	(void)name;
+	if (point == WBSIM_POINT_RUN_END) {
+		st->run_end = TRUE;
+		st->run_end_ns = now;
+	}
+}
+
+static wbsim_result *run_stopped(const wbsim_scenario *scn, struct stop_state *st)
+{
+	const wbsim_run_opts opts = {
+		.check = TRUE,
+		.sample_fn = stop_on_sample,
+		.point_fn = stop_on_point,
+		.user_data = st,
+		.stop = &st->flag,
+	};
+	g_autoptr(GError) error = NULL;
+	wbsim_result *r = wbsim_run(scn, &opts, &error);
+
+	if (!r)
+		fail_msg("%s", error->message);
+	return r;
+}
+
+static void test_run_stop(void **state)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("stop");
+	g_autoptr(wbsim_scenario) scn = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) whole = NULL, plain = NULL, r = NULL, again = NULL, at0 = NULL;
+	g_autofree char *whole_text = NULL, *plain_text = NULL, *r_text = NULL, *again_text = NULL;
+	g_autofree char *want = NULL;
+	struct stop_state never = { 0 }, st = { .stop_at = 5 }, st2 = { .stop_at = 5 };
+	struct stop_state pre = { .flag = 1 };
+	const struct wbsim_result_summary *sum;
+	const double *last;
+	unsigned int n_warn;
+	gboolean said = FALSE;
+
+	(void)state;
+	assert_true(wbsim_scenario_builder_set(b, "machine.cpus", "2", &error));
+	assert_true(wbsim_scenario_builder_set(b, "machine.memory", "2G", &error));
+	assert_true(wbsim_scenario_builder_set(b, "run.series_interval", "10ms", &error));
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w", "rw=write\nbs=64k\nsize=256m\n",
+						       &error));
+	scn = wbsim_scenario_builder_build(b, &error);
+	if (!scn)
+		fail_msg("%s", error->message);
+
+	/* a flag that stays zero: the run as without one */
+	whole = run_stopped(scn, &never);
+	plain = wbsim_run(scn, &(const wbsim_run_opts){ .check = TRUE }, &error);
+	assert_non_null(plain);
+	assert_false(wbsim_result_interrupted(whole));
+	assert_false(wbsim_result_interrupted(plain));
+	whole_text = wbsim_result_report(whole, WBSIM_FORMAT_JSON, FALSE);
+	plain_text = wbsim_result_report(plain, WBSIM_FORMAT_JSON, FALSE);
+	assert_string_equal(whole_text, plain_text);
+	assert_int_equal(wbsim_result_job(whole, 0)->bytes, 256 << 20);
+	assert_true(never.samples > 5);
+
+	/* set at the fifth sample (40 ms): the run stops there */
+	r = run_stopped(scn, &st);
+	assert_true(wbsim_result_interrupted(r));
+	assert_int_equal(st.flagged_ns, 40000000);
+	sum = wbsim_result_summary(r);
+	assert_int_equal(sum->sim_time_ns, st.flagged_ns);
+	/* the final row is of that time, the run's end point too */
+	assert_int_equal(st.last_sample_ns, st.flagged_ns);
+	assert_true(st.run_end);
+	assert_int_equal(st.run_end_ns, st.flagged_ns);
+	assert_int_equal(sum->n_series_rows, 5);
+	last = wbsim_result_series_row(r, sum->n_series_rows - 1);
+	assert_true(last[0] == 0.04);
+	/* the job's I/O so far, over the time it ran */
+	assert_true(wbsim_result_job(r, 0)->bytes > 0);
+	assert_true(wbsim_result_job(r, 0)->bytes < wbsim_result_job(whole, 0)->bytes);
+	assert_true(wbsim_result_job(r, 0)->runtime_ns <= st.flagged_ns);
+	/* a note says where it stopped */
+	want = g_strdup_printf("the run was interrupted at 0.040000000 s of simulated time: "
+			       "these are the results of the time simulated so far");
+	n_warn = sum->n_warnings;
+	for (unsigned int i = 0; i < n_warn; i++)
+		said |= strcmp(wbsim_result_warning(r, i), want) == 0;
+	assert_true(said);
+	for (unsigned int i = 0; i < wbsim_result_summary(whole)->n_warnings; i++)
+		assert_null(strstr(wbsim_result_warning(whole, i), "interrupted"));
+
+	/* the same stop, the same results */
+	again = run_stopped(scn, &st2);
+	r_text = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
+	again_text = wbsim_result_report(again, WBSIM_FORMAT_JSON, FALSE);
+	assert_string_equal(r_text, again_text);
+	assert_string_not_equal(r_text, whole_text);
+
+	/* set before the run: it stops at time 0 */
+	at0 = run_stopped(scn, &pre);
+	assert_true(wbsim_result_interrupted(at0));
+	assert_int_equal(wbsim_result_summary(at0)->sim_time_ns, 0);
+}
+
 static void test_affinity_registry(void **state)
 {
 	struct wbsim_affinity_ops bad = first_ops;
@@ -663,6 +803,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builder_text_and_errors),
 		cmocka_unit_test(test_run_callbacks_and_results),
+		cmocka_unit_test(test_run_stop),
 		cmocka_unit_test(test_affinity_registry),
 		cmocka_unit_test(test_external_device_model),
 		cmocka_unit_test(test_param_table),

@@ -87,6 +87,8 @@ static void test_null_args(void **state)
 	(void)wbsim_result_summary(NULL);
 	step("wbsim_result_warning");
 	(void)wbsim_result_warning(NULL, 0);
+	step("wbsim_result_interrupted");
+	assert_false(wbsim_result_interrupted(NULL));
 	step("wbsim_result_job");
 	(void)wbsim_result_job(NULL, 0);
 	step("wbsim_result_wb");
