@@ -53,7 +53,11 @@ static void test_queue_depth(void **state)
 	assert_true(fabs(iops(a) - 1e9 / mean_clat) < 0.02 * iops(a));
 	/* the PM1733 preset: 135K random 4 KiB write IOPS */
 	assert_true(fabs(iops(b) - 135000) < 0.05 * 135000);
-	assert_true(iops(b) > 3 * iops(a));
+	/* depth 1 waits out the preset's 15 us write latency and the CPU of
+	 * each write; depth 32 goes past what any depth-1 cycle could do,
+	 * whatever the host's CPU costs */
+	assert_true(iops(a) < 1e9 / 15000.0);
+	assert_true(iops(b) > 2 * 1e9 / 15000.0);
 	/* psync submits one write at a time whatever iodepth says */
 	assert_true(fabs(iops(c) - iops(a)) < 0.02 * iops(a));
 	wbsim_run_result_free(a);

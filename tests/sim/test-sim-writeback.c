@@ -778,7 +778,7 @@ static void test_fio_logs_like_fio(void **state)
 
 	assert_true(g_file_set_contents(ini,
 		"[scenario]\ndescription = one fio job, logged\n\n"
-		"[fio:a]\nioengine=psync\nbs=4k\nrw=write\nsize=1m\n"
+		"[fio:a]\nioengine=psync\nbs=4k\nrw=write\nsize=16m\n"
 		"write_bw_log=sim\nwrite_lat_log=sim\n", -1, NULL));
 	r = run_in(dir, "--no-wall-time", "sim.ini", NULL);
 	assert_int_equal(r.status, 0);
@@ -789,7 +789,8 @@ static void test_fio_logs_like_fio(void **state)
 	}
 	{
 		g_autofree char *fname = g_strdup_printf("--filename=%s", file);
-		const char *argv[] = { fio, "--name=a", fname, "--size=1m", "--bs=4k", "--rw=write",
+		/* 16 MiB: a few ms, so that fiologparser.py's sums span time */
+		const char *argv[] = { fio, "--name=a", fname, "--size=16m", "--bs=4k", "--rw=write",
 				       "--ioengine=psync", "--write_bw_log=real", "--write_lat_log=real",
 				       NULL };
 		g_autofree char *out = NULL, *err = NULL;
