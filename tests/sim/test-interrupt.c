@@ -292,6 +292,28 @@ static char *make_dir_with_scenario(void)
 	return dir;
 }
 
+/*
+ * Start sim-writeback in @dir with @args, wait until @watched has two
+ * lines, send it @sig and wait for it: it must exit with fio's status for
+ * an interrupted run. Returns its standard error (g_free()).
+ */
+static char *interrupt_run(const char *dir, const char *const *args, const char *watched,
+			   int sig)
+{
+	pid_t pid = start(dir, args);
+	char *err;
+	int st;
+
+	wait_for_lines(pid, watched, 2);
+	assert_int_equal(kill(pid, sig), 0);
+	st = reap(pid);
+	err = read_in(dir, "stderr", NULL);
+	if (!WIFEXITED(st))
+		fail_msg("sim-writeback did not exit (status 0x%x); stderr: %s", st, err);
+	assert_int_equal(WEXITSTATUS(st), FIO_EXIT_INTERRUPTED);
+	return err;
+}
+
 /* SIGINT: JSON to -o, --series, --trace t.dat: all whole; status 128. */
 static void test_sigint_outputs(void **state)
 {
@@ -300,19 +322,10 @@ static void test_sigint_outputs(void **state)
 	g_autofree char *err = NULL, *out = NULL;
 	const char *args[] = { "--no-wall-time", "--output-format=json", "-o", "o.json",
 			       "--series", "s.csv", "--trace", "t.dat", "long.ini", NULL };
-	pid_t pid;
-	int st;
 	double t;
 
 	(void)state;
-	pid = start(dir, args);
-	wait_for_lines(pid, series, 2);
-	assert_int_equal(kill(pid, SIGINT), 0);
-	st = reap(pid);
-	err = read_in(dir, "stderr", NULL);
-	if (!WIFEXITED(st))
-		fail_msg("sim-writeback did not exit (status 0x%x); stderr: %s", st, err);
-	assert_int_equal(WEXITSTATUS(st), FIO_EXIT_INTERRUPTED);
+	err = interrupt_run(dir, args, series, SIGINT);
 	t = stop_time(err, SIGINT, "SIGINT");
 	out = read_in(dir, "stdout", NULL);
 	assert_string_equal(out, "");		/* the report went to -o */
@@ -331,19 +344,10 @@ static void test_sigterm_text(void **state)
 	const char *args[] = { "--no-wall-time", "--series", "s.csv", "--trace", "t.txt",
 			       "long.ini", NULL };
 	gsize len = 0;
-	pid_t pid;
-	int st;
 	double t;
 
 	(void)state;
-	pid = start(dir, args);
-	wait_for_lines(pid, series, 2);
-	assert_int_equal(kill(pid, SIGTERM), 0);
-	st = reap(pid);
-	err = read_in(dir, "stderr", NULL);
-	if (!WIFEXITED(st))
-		fail_msg("sim-writeback did not exit (status 0x%x); stderr: %s", st, err);
-	assert_int_equal(WEXITSTATUS(st), FIO_EXIT_INTERRUPTED);
+	err = interrupt_run(dir, args, series, SIGTERM);
 	t = stop_time(err, SIGTERM, "SIGTERM");
 	/* fio's report of the partial run, and the note of the stop */
 	out = read_in(dir, "stdout", NULL);
@@ -414,18 +418,10 @@ static void test_sweep(void **state)
 			       NULL };
 	gsize len = 0;
 	size_t rows;
-	pid_t pid;
-	int st;
 
 	(void)state;
-	pid = start(dir, args);
-	wait_for_lines(pid, csv_path, 2);	/* the header, the first point */
-	assert_int_equal(kill(pid, SIGINT), 0);
-	st = reap(pid);
-	err = read_in(dir, "stderr", NULL);
-	if (!WIFEXITED(st))
-		fail_msg("sim-writeback did not exit (status 0x%x); stderr: %s", st, err);
-	assert_int_equal(WEXITSTATUS(st), FIO_EXIT_INTERRUPTED);
+	/* two lines of o.csv: the header, the first point */
+	err = interrupt_run(dir, args, csv_path, SIGINT);
 	csv = read_in(dir, "o.csv", &len);
 	assert_true(len > 0 && csv[len - 1] == '\n');
 	rows = count_lines(csv_path) - 1;
