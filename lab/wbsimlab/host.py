@@ -166,13 +166,13 @@ def undo_loop_remove(step):
             raise
 
 
-def undo_trace_instance(step):
-    """A tracefs instance of the lab's: every event group and its tracing
-    off, then the rmdir (the kernel refuses it, EBUSY, while either is on)."""
-    inst = hp(step["path"])
+def remove_trace_instance(inst, knobs=()):
+    """A tracefs instance of the lab's: every event group, its tracing and
+    @knobs (events it enabled one by one) off, then the rmdir (the kernel
+    refuses it, EBUSY, while any is on)."""
     if not os.path.isdir(inst):
         return
-    for knob in ("events/enable", "tracing_on"):
+    for knob in ("events/enable", "tracing_on", *knobs):
         try:
             with open(f"{inst}/{knob}", "w") as f:
                 f.write("0")
@@ -188,6 +188,10 @@ def undo_trace_instance(step):
             if e.errno != errno.EBUSY or attempt == 4:
                 raise
             time.sleep(0.2)
+
+
+def undo_trace_instance(step):
+    remove_trace_instance(hp(step["path"]))
 
 
 UNDO = {"write": undo_write, "unlink": undo_unlink, "rmtree": undo_rmtree,

@@ -10,7 +10,6 @@
   a system-wide perf sample whose stacks say which kernel work a kworker
   ran, for CPU time by task kind.
 """
-import errno
 import gzip
 import os
 import select
@@ -18,6 +17,8 @@ import shutil
 import subprocess
 import threading
 import time
+
+from . import host
 
 TRACEFS = "/sys/kernel/tracing"
 TRACE_EVENTS = ["balance_dirty_pages", "bdi_dirty_ratelimit", "writeback_start",
@@ -231,24 +232,10 @@ class TraceRecorder:
             self.out.close()
         # every event group the run enabled (not only writeback's) and the
         # instance's tracing: the kernel refuses the rmdir (EBUSY) otherwise,
-        # as a failed E8 run showed (its program could not be executed)
-        for knob in ["events/enable", "tracing_on"] + [
-                f"events/writeback/{ev}/enable" for ev in TRACE_EVENTS]:
-            try:
-                with open(f"{self.inst}/{knob}", "w") as f:
-                    f.write("0")
-            except OSError:
-                pass
-        for attempt in range(5):
-            try:
-                os.rmdir(self.inst)
-                return
-            except FileNotFoundError:
-                return          # never made (the mkdir failed)
-            except OSError as e:
-                if e.errno != errno.EBUSY or attempt == 4:
-                    raise
-                time.sleep(0.2)
+        # as a failed E8 run showed (its program could not be executed); an
+        # instance never made (the mkdir failed) is left alone
+        host.remove_trace_instance(self.inst, [f"events/writeback/{ev}/enable"
+                                               for ev in TRACE_EVENTS])
 
 
 # -- CPU time by task kind from perf stacks -------------------------------
