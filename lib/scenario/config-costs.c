@@ -141,11 +141,10 @@ GArray *wbsim_config_fs_settings(const struct wbsim_config *cfg)
 			g_array_append_val(a, s);
 		}
 	}
-	for (guint i = 0; i < cfg->fs_params->len; i++) {
-		const struct wbsim_config_override *o = cfg->fs_params->pdata[i];
-		struct wbsim_setting s = { o->key, o->value, o->file, o->line };
+	{
+		g_autoptr(GArray) fs = wbsim_config_settings(cfg->fs_params);
 
-		g_array_append_val(a, s);
+		g_array_append_vals(a, fs->data, fs->len);
 	}
 	return a;
 }

@@ -27,6 +27,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include "../sweep/sweep-prog.h"
 
 /* fio's exit status after SIGINT/SIGTERM (backend.c: sig_int(), exit_value = 128) */
 #define FIO_EXIT_INTERRUPTED 128
@@ -41,14 +42,6 @@ static const char long_scenario[] =
 	"[fio:global]\nioengine=psync\ntime_based\nruntime=1h\n"
 	"[fio:w]\nrw=write\nbs=4k\nsize=256m\n";
 
-static char *program(void)
-{
-	const char *build = g_getenv("WBSIM_BUILD_ROOT");
-
-	assert_non_null(build);
-	return g_build_filename(build, "sim", "sim-writeback", NULL);
-}
-
 /*
  * Start sim-writeback with @args (NULL-terminated) in @dir, its standard
  * output and error in @dir/stdout and @dir/stderr; SIGINT and SIGTERM at
@@ -56,7 +49,7 @@ static char *program(void)
  */
 static pid_t start(const char *dir, const char *const *args)
 {
-	g_autofree char *prog = program();
+	g_autofree char *prog = built_program("sim-writeback");
 	g_autofree char *out = g_build_filename(dir, "stdout", NULL);
 	g_autofree char *err = g_build_filename(dir, "stderr", NULL);
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
@@ -83,17 +76,11 @@ static pid_t start(const char *dir, const char *const *args)
 }
 
 /* The number of '\n' in @path (0 when it does not exist yet). */
-static size_t count_lines(const char *path)
+static size_t file_lines(const char *path)
 {
 	g_autofree char *text = NULL;
-	gsize len = 0;
-	size_t n = 0;
 
-	if (!g_file_get_contents(path, &text, &len, NULL))
-		return 0;
-	for (gsize i = 0; i < len; i++)
-		n += text[i] == '\n';
-	return n;
+	return g_file_get_contents(path, &text, NULL, NULL) ? count_lines(text) : 0;
 }
 
 /*
@@ -105,7 +92,7 @@ static void wait_for_lines(pid_t pid, const char *path, size_t lines)
 	for (int i = 0; i < 6000; i++) {
 		int st;
 
-		if (count_lines(path) >= lines)
+		if (file_lines(path) >= lines)
 			return;
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			fail_msg("sim-writeback ended (status 0x%x) before %s had %zu lines", st, path,
@@ -269,19 +256,6 @@ static void assert_json_whole(const char *dir, double t_s)
 		fail_msg("the JSON's warnings do not say '%s'", note);
 }
 
-static void remove_dir(const char *dir)
-{
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	const char *name;
-
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *p = g_build_filename(dir, name, NULL);
-
-		g_unlink(p);
-	}
-	g_rmdir(dir);
-}
-
 static char *make_dir_with_scenario(void)
 {
 	char *dir = g_dir_make_tmp("wbsim-interrupt-XXXXXX", NULL);
@@ -332,7 +306,7 @@ static void test_sigint_outputs(void **state)
 	assert_json_whole(dir, t);
 	assert_true(assert_series_whole(dir, t) > 10);
 	assert_trace_dat_opens(dir, t);
-	remove_dir(dir);
+	tmpdir_remove(g_steal_pointer(&dir));
 }
 
 /* SIGTERM: the text report on standard output, the text trace: whole. */
@@ -371,7 +345,7 @@ static void test_sigterm_text(void **state)
 		assert_non_null(strstr(last, ": "));
 		assert_true(g_ascii_strtod(strstr(last, "] ") + 2, NULL) <= t + 1e-6);
 	}
-	remove_dir(dir);
+	tmpdir_remove(g_steal_pointer(&dir));
 }
 
 /*
@@ -401,7 +375,7 @@ static void test_second_signal(void **state)
 	if (!WIFSIGNALED(st))
 		fail_msg("sim-writeback was not killed by the second signal (status 0x%x)", st);
 	assert_int_equal(WTERMSIG(st), SIGTERM);
-	remove_dir(dir);
+	tmpdir_remove(g_steal_pointer(&dir));
 }
 
 /*
@@ -424,13 +398,13 @@ static void test_sweep(void **state)
 	err = interrupt_run(dir, args, csv_path, SIGINT);
 	csv = read_in(dir, "o.csv", &len);
 	assert_true(len > 0 && csv[len - 1] == '\n');
-	rows = count_lines(csv_path) - 1;
+	rows = file_lines(csv_path) - 1;
 	assert_true(rows >= 1 && rows < 16);
 	want = g_strdup_printf("sim-writeback: terminating on signal 2 (SIGINT): the sweep stopped "
 			       "after %zu of 16 points (the points under way ran to their end; no "
 			       "further point was started)\n", rows);
 	assert_string_equal(err, want);
-	remove_dir(dir);
+	tmpdir_remove(g_steal_pointer(&dir));
 }
 
 int main(void)
