@@ -58,9 +58,9 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
 /*
  * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
  * expects (5: struct wbsim_param, its @options rows, grew four members;
- * 6: @update_time).
+ * 6: @update_time; 7: @write_space, @free_space).
  */
-#define WBSIM_FS_OPS_VERSION 6
+#define WBSIM_FS_OPS_VERSION 7
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
@@ -178,6 +178,14 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * @remount: drop in-memory state as unmount and mount would; FALSE with
  *        @error when delayed allocation inside EOF remains (sync first)
  * @sync_fs: make allocations durable (F2FS: checkpoint)
+ * @write_space: would the space a buffered write of [@first, @first +
+ *        @nr) reserves now be granted (XFS: its delalloc blocks and their
+ *        worst-case indirect blocks against the free-block counter)?
+ *        FALSE: the write fails with ENOSPC unless the writer frees space
+ *        (wbsim_fs_write_space()); NULL: always
+ * @free_space: free what the filesystem holds speculatively, as its
+ *        ENOSPC path does before retrying a write (XFS:
+ *        xfs_blockgc_free_space(), the preallocation past EOF); NULL: none
  * @nowait_buffered_write: buffered writes can run without blocking
  *        (FOP_BUFFER_WASYNC, formerly FMODE_BUF_WASYNC): io_uring issues
  *        them inline and punts to io-wq only a write that would block;
@@ -217,6 +225,9 @@ struct wbsim_fs_ops {
 			   wbsim_event_fn done, void *arg);
 	void (*write_unlock)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 	wbsim_time_t (*update_time)(wbsim_fs *fs, wbsim_fs_inode *inode);
+	gboolean (*write_space)(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
+				uint64_t nr);
+	void (*free_space)(wbsim_fs *fs);
 };
 
 /* ------------------------------------------------------------------------ */

@@ -74,5 +74,14 @@ wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode,
  * hook).
  */
 wbsim_time_t wbsim_fs_update_time(wbsim_fs *fs, wbsim_fs_inode *inode);
+/*
+ * wbsim_fs_write_space() - would a buffered write of @len bytes at @offset
+ * get the space it reserves now? FALSE: ENOSPC (the model's write_space
+ * hook; TRUE without one).
+ */
+gboolean wbsim_fs_write_space(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
+			      uint64_t len);
+/* wbsim_fs_free_space() - the model's free_space hook (blockgc), if any. */
+void wbsim_fs_free_space(wbsim_fs *fs);
 
 #endif /* WBSIM_DEFS_WRITEBACK_H */

@@ -905,6 +905,7 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
 static void job_write_entered(wbsim_sim *sim, void *arg);
+static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f);
 
 /* Issue the next batch of writes, ending where the kernel would call
  * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
@@ -1005,6 +1006,48 @@ static void job_folio_unlocked(wbsim_sim *sim, void *arg)
 	job_batch_start(sim, job);
 }
 
+/* The flush is over: blockgc, then the write is tried again (still under
+ * i_rwsem: the kernel drops it for blockgc and takes it back). */
+static void job_enospc_flushed(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	wbsim_fs_free_space(job->m->fs);
+	job_batch_start(sim, job);
+}
+
+/*
+ * The write's reservation failed with ENOSPC. Models
+ * xfs_file_buffered_write()'s answer: once per write, flush every dirty
+ * inode and wait for it (xfs_flush_inodes(): sync_inodes_sb, WB_SYNC_ALL,
+ * reason sync; a writer that finds one under way waits for that one), free
+ * the speculative preallocations (xfs_blockgc_free_space) and retry; a
+ * second ENOSPC fails the write, and fio ends the job with its error
+ * (td_verror: err=28, "No space left on device").
+ */
+static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	if (!job->enospc_cleared) {
+		job->enospc_cleared = true;
+		job->enospc_wait.fn = job_enospc_flushed;
+		job->enospc_wait.arg = job;
+		wbsim_flush_inodes(&job->m->flush_inodes, &job->m->bdi, job->m->inodes,
+				   job->m->cgroups, &job->enospc_wait);
+		return;
+	}
+	job->error = 28;	/* ENOSPC */
+	g_ptr_array_add(job->m->warnings,
+			g_strdup_printf("fio: io_u error on file %s: No space left on device: "
+					"write offset=%" G_GUINT64_FORMAT ", buflen=%" G_GUINT64_FORMAT
+					" (job %s, at %.3f s)", f->path,
+					job_write_offset(job, f, job->pending_blk), job->bs,
+					job->fio->name, now_of(job) / 1e9));
+	job->pending_blk = UINT64_MAX;
+	job->stopped = true;
+	(void)job_write_unlock(job);
+	job_next(job->m->sim, job);
+}
+
 /* i_rwsem is held: issue the writes of the batch into its file. */
 static void job_batch_start(wbsim_sim *sim, void *arg)
 {
@@ -1041,6 +1084,16 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			job->folio_wait_since = now_of(job);
 			return;
 		}
+		/* iomap_begin's reservation: ENOSPC ends the batch before it */
+		if (!wbsim_fs_write_space(job->m->fs, f->inode->fs_inode,
+					  job_write_offset(job, f, blk), job->bs)) {
+			job->pending_blk = blk;
+			if (job->batch_ios)
+				break;
+			job_write_enospc(job, f);
+			return;
+		}
+		job->enospc_cleared = false;
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job_prefetch_next(job);
 		if (job_uring_inline_first(job)) {

@@ -83,6 +83,10 @@ struct wbsim_job {
 	uint64_t pending_blk;		/* drawn block whose write waits (UINT64_MAX: none) */
 	wbsim_time_t folio_wait_since;	/* waiting for writeback's folio lock since */
 	bool batch_throttle;		/* balance_dirty_pages() is due */
+	/* ENOSPC (job_write_enospc()): this write has had its flush and retry */
+	bool enospc_cleared;
+	struct wbsim_flush_waiter enospc_wait;
+	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
 	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */
 	struct wbsim_wbc wbc;

@@ -201,6 +201,110 @@ void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 	wbsim_wb_wakeup(wb);
 }
 
+/* One sync_inodes_sb() in flight (wbsim_sync_inodes_sb()). */
+struct sync_sb {
+	struct wbsim_bdi *bdi;
+	GPtrArray *inodes;
+	struct wbsim_wb_work *works;
+	unsigned int outstanding;
+	guint wait_next;
+	wbsim_event_fn done;
+	void *arg;
+};
+
+/* wait_sb_inodes(): after the works, wait for every inode that still has
+ * pages under writeback, one after the other. */
+static void sync_sb_wait_inodes(wbsim_sim *sim, void *arg)
+{
+	struct sync_sb *s = arg;
+
+	while (s->wait_next < s->inodes->len) {
+		struct wbsim_inode *inode = s->inodes->pdata[s->wait_next];
+
+		if (inode->nr_writeback) {
+			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, sync_sb_wait_inodes, s);
+			return;
+		}
+		s->wait_next++;
+	}
+	s->done(sim, s->arg);
+	g_free(s->works);
+	g_free(s);
+}
+
+/*
+ * Models sync_inodes_sb(): a WB_SYNC_ALL work of @reason to every wb with
+ * dirty IO (with cgroup writeback, every wb of the bdi: bdi_split_work_to_wbs()
+ * walks bdi->wb_list, where killed wbs stay until released), waited for,
+ * then wait_sb_inodes() over @inodes; @done(@arg) runs at the end. With
+ * @start_all (sync(2)), every flusher is first woken for a start-all pass.
+ */
+void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
+			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
+			  void *arg)
+{
+	struct sync_sb *s = g_new0(struct sync_sb, 1);
+	bool cg = cgroups && bdi->wb_list;
+	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
+
+	s->bdi = bdi;
+	s->inodes = inodes;
+	s->done = done;
+	s->arg = arg;
+	s->works = g_new0(struct wbsim_wb_work, nr);
+	s->outstanding = 1;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		if (start_all)
+			wbsim_wb_start_writeback(wb, reason);
+		if (!wb->has_dirty_io)
+			continue;
+		s->works[i] = (struct wbsim_wb_work){
+			.nr_pages = WBSIM_LONG_MAX,
+			.sync_mode = WB_SYNC_ALL,
+			.for_sync = true,
+			.range_cyclic = false,
+			.reason = reason,
+			.done_fn = sync_sb_wait_inodes,
+			.done_arg = s,
+			.done_count = &s->outstanding,
+		};
+		s->outstanding++;
+		wbsim_wb_queue_work(wb, &s->works[i]);
+	}
+	/* the issuer's own reference */
+	if (--s->outstanding == 0)
+		sync_sb_wait_inodes(bdi->sim, s);
+}
+
+static void flush_inodes_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_flush_inodes *f = arg;
+	GQueue waiters = f->waiters;
+	GList *l;
+
+	f->running = false;
+	g_queue_init(&f->waiters);
+	while ((l = g_queue_pop_head_link(&waiters)) != NULL) {
+		struct wbsim_flush_waiter *w = l->data;
+
+		w->fn(sim, w->arg);
+	}
+}
+
+void wbsim_flush_inodes(struct wbsim_flush_inodes *f, struct wbsim_bdi *bdi, GPtrArray *inodes,
+			bool cgroups, struct wbsim_flush_waiter *w)
+{
+	w->link.data = w;
+	w->link.prev = w->link.next = NULL;
+	g_queue_push_tail_link(&f->waiters, &w->link);
+	if (f->running)
+		return;
+	f->running = true;
+	wbsim_sync_inodes_sb(bdi, inodes, cgroups, false, WB_REASON_SYNC, flush_inodes_done, f);
+}
+
 /* wb_start_writeback(): a start-all request (deduplicated). */
 void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason)
 {

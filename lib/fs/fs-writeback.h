@@ -18,6 +18,11 @@ void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb);
 void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work);
 void wbsim_wb_start_writeback(struct wbsim_wb *wb, enum wbsim_wb_reason reason);
 bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
+/* sync_inodes_sb(): write back and wait for every dirty inode of @inodes
+ * (WB_SYNC_ALL, @reason), then @done(@arg). */
+void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
+			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
+			  void *arg);
 
 /* writepages.c: do_writepages() for @inode, asynchronously; @done runs when
  * every request of this call has been submitted (not completed). */

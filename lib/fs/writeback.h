@@ -36,6 +36,29 @@ unsigned int wbsim_affinity_select(struct wbsim_bdi *bdi, struct wbsim_inode *in
 /* Free the policy's per-inode pointer (wbsim_affinity_inode_set_data()). */
 void wbsim_affinity_release(struct wbsim_inode *inode);
 
+/*
+ * struct wbsim_flush_inodes - one filesystem's flush of every dirty inode
+ * on ENOSPC (XFS's m_flush_inodes_work behind xfs_flush_inodes()): one at
+ * a time; a writer arriving while one runs waits for it and starts none
+ * of its own (flush_work() of a work in flight).
+ */
+struct wbsim_flush_inodes {
+	bool running;
+	GQueue waiters;		/* struct wbsim_flush_waiter, by @link */
+};
+
+/** struct wbsim_flush_waiter - a writer waiting for the flush (@fn(@arg)) */
+struct wbsim_flush_waiter {
+	wbsim_event_fn fn;
+	void *arg;
+	GList link;
+};
+
+/* xfs_flush_inodes(): sync_inodes_sb() of @inodes (reason sync), or wait
+ * for the one under way; @w->fn(@w->arg) when it is over. */
+void wbsim_flush_inodes(struct wbsim_flush_inodes *f, struct wbsim_bdi *bdi, GPtrArray *inodes,
+			bool cgroups, struct wbsim_flush_waiter *w);
+
 /* Record @error as the simulation's failure and stop it. */
 void wbsim_bdi_fail(struct wbsim_bdi *bdi, const GError *error);
 

@@ -36,6 +36,9 @@ struct wbsim_machine {
 	unsigned int folio_pages;	/* 0: [writeback] folio_size = auto */
 	bool per_block_accounting;	/* [writeback] dirty_accounting = per-block */
 	GPtrArray *warnings;	/* char *: what the run could not model */
+	bool cgroups;		/* cgroup writeback: some job runs in a cgroup */
+	/* the filesystem's flush on ENOSPC (xfs_flush_inodes) */
+	struct wbsim_flush_inodes flush_inodes;
 };
 
 /* The inode for @path, created (with its parent directories) on first use. */

@@ -214,7 +214,7 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	json_builder_begin_object(b);
 	set_str(b, "jobname", ts->first->name);
 	set_int(b, "groupid", ts->groupid);
-	set_int(b, "error", 0);
+	set_int(b, "error", ts->error);
 	set_int(b, "eta", 0);
 	/* elapsed: whole seconds of simulated time, rounded up */
 	set_int(b, "elapsed", (r->sim_ns + 999999999) / 1000000000);

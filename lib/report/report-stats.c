@@ -241,6 +241,9 @@ static void ts_add_job(struct wbsim_report_ts *ts, const struct wbsim_job_result
 	uint64_t runtime_ms = j->runtime_ns / 1000000;
 
 	ts->members++;
+	/* fio's group: the first member's error that is set */
+	if (!ts->error)
+		ts->error = j->error;
 	ts->io_bytes += j->io_bytes;
 	ts->total_ios += j->total_ios;
 	if (runtime_ms > ts->runtime_ms)

@@ -212,8 +212,13 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 
 	if (!ts->io_bytes && !ts->total_ios)
 		return;
-	g_string_append_printf(s, "%s: (groupid=%u, jobs=%u): err= 0: pid=%u: simulated\n",
-			       ts->first->name, ts->groupid, ts->members, ts->first->pid);
+	if (ts->error)
+		g_string_append_printf(s, "%s: (groupid=%u, jobs=%u): err=%2d (func=io_u error, "
+				       "error=%s): pid=%u: simulated\n", ts->first->name, ts->groupid,
+				       ts->members, ts->error, g_strerror(ts->error), ts->first->pid);
+	else
+		g_string_append_printf(s, "%s: (groupid=%u, jobs=%u): err= 0: pid=%u: simulated\n",
+				       ts->first->name, ts->groupid, ts->members, ts->first->pid);
 	/* fio stat.c show_thread_status_normal(): the first job's description */
 	if (ts->first->fio && ts->first->fio->description && *ts->first->fio->description)
 		g_string_append_printf(s, "  Description  : [%.255s]\n", ts->first->fio->description);

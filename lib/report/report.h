@@ -154,6 +154,7 @@ struct wbsim_report_ts {
 	unsigned int first_index;
 	unsigned int groupid;
 	unsigned int members;
+	int error;		/* errno that ended a member (fio's err=), 0 */
 	unsigned int kb_base;
 	unsigned int iodepth;
 	uint64_t io_bytes;

@@ -38,6 +38,7 @@ struct wbsim_fio_job;
  * @lock_wait_ns: time its task waited for locks (i_rwsem, the
  *	filesystem's write lock, a folio writeback held locked)
  * @invalidates: fadvise(DONTNEED) calls (open and pass ends)
+ * @error: errno that ended the job (fio's err=: 28 for ENOSPC), 0
  * @max_lag_ns: with rate=, the worst lag of a write behind fio's schedule,
  *	max(0, issue - (io_start + bytes before it / rate)), including the
  *	lag of a job still stalled when the run stopped; 0 without rate=
@@ -63,6 +64,7 @@ struct wbsim_job_result {
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
 	uint64_t invalidates;
+	int error;		/* errno that ended the job (fio's td->error), 0 */
 	uint64_t uring_punts;	/* io_uring writes punted to io-wq after -EAGAIN */
 	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_time_t max_lag_ns;

@@ -306,10 +306,7 @@ struct timed_event {
 	const void *args;
 	const char *what;
 	bool start_all;		/* sync(2): every flusher starts first */
-	unsigned int outstanding;
 	wbsim_time_t start;
-	struct wbsim_wb_work *works;
-	guint wait_next;
 	/* called when the writeback is over (remount, filefrag), else NULL */
 	void (*then)(struct wbsim_run *run, const char *moment);
 	/* filefrag: the [measure] moment counted after the sync */
@@ -323,7 +320,6 @@ void wbsim_timed_event_free(void *p)
 {
 	struct timed_event *te = p;
 
-	g_free(te->works);
 	if (te->stopping)
 		g_ptr_array_unref(te->stopping);
 	g_free(te);
@@ -344,64 +340,15 @@ static void timed_event_done(wbsim_sim *sim, void *arg)
 	wbsim_run_maybe_finish(run);
 }
 
-/* wait_sb_inodes(): after the works, wait for every inode that still has
- * pages under writeback, one after the other. */
-static void timed_event_wait_inodes(wbsim_sim *sim, void *arg)
-{
-	struct timed_event *te = arg;
-	GPtrArray *inodes = te->run->m.inodes;
-
-	while (te->wait_next < inodes->len) {
-		struct wbsim_inode *inode = inodes->pdata[te->wait_next];
-
-		if (inode->nr_writeback) {
-			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, timed_event_wait_inodes, te);
-			return;
-		}
-		te->wait_next++;
-	}
-	timed_event_done(sim, te);
-}
-
 /* sync_inodes_sb(): a WB_SYNC_ALL work to every wb with dirty IO, waited
  * for; sync(2) first wakes every flusher for a start-all pass. */
 static void sync_event_fire(wbsim_sim *sim, void *arg)
 {
 	struct timed_event *te = arg;
-	struct wbsim_bdi *bdi = &te->run->m.bdi;
-	bool all = te->start_all;
-
-	/* with cgroups, every wb of the bdi (bdi_split_work_to_wbs() walks
-	 * bdi->wb_list, where killed wbs stay until released) */
-	bool cg = te->run->cgroups && bdi->wb_list;
-	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
 
 	te->start = wbsim_sim_now(sim);
-	te->works = g_new0(struct wbsim_wb_work, nr);
-	te->outstanding = 1;
-	for (unsigned int i = 0; i < nr; i++) {
-		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
-
-		if (all)
-			wbsim_wb_start_writeback(wb, WB_REASON_SYNC);
-		if (!wb->has_dirty_io)
-			continue;
-		te->works[i] = (struct wbsim_wb_work){
-			.nr_pages = WBSIM_LONG_MAX,
-			.sync_mode = WB_SYNC_ALL,
-			.for_sync = true,
-			.range_cyclic = false,
-			.reason = WB_REASON_SYNC,
-			.done_fn = timed_event_wait_inodes,
-			.done_arg = te,
-			.done_count = &te->outstanding,
-		};
-		te->outstanding++;
-		wbsim_wb_queue_work(wb, &te->works[i]);
-	}
-	/* the issuer's own reference */
-	if (--te->outstanding == 0)
-		timed_event_wait_inodes(sim, te);
+	wbsim_sync_inodes_sb(&te->run->m.bdi, te->run->m.inodes, te->run->cgroups, te->start_all,
+			     WB_REASON_SYNC, timed_event_done, te);
 }
 
 /* [events] at = TIME contexts N [quiesce|freeze]: change nr_wb_ctx. */

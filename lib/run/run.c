@@ -341,6 +341,7 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 			break;
 		}
 		run->cgroups = true;
+		run->m.cgroups = true;
 		/* the parents first, as mkdir -p creates them */
 		for (char *p = path + 1; ; p++) {
 			if (*p == '/' || !*p) {
@@ -1060,6 +1061,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->lock_wait_ns = job->task.lock_wait_ns;
 		jr->invalidates = job->invalidates;
+		jr->error = job->error;
 		jr->uring_punts = job->uring_punts;
 		jr->uring_time_punts = job->uring_time_punts;
 		jr->laid_out_files = job->laid_out_files;

@@ -8,7 +8,10 @@
  * - fio writes 256 random blocks of a 1024-block file (io_size = 1m of
  *   size = 4m), far below the background threshold, and exits within
  *   milliseconds: nothing is written back by the kernel's own writeback
- *   yet, every written block is delayed allocation. filefrag (without -s)
+ *   yet, every written block is delayed allocation, except where a write
+ *   past EOF found the preallocation beyond EOF and converted it to an
+ *   unwritten extent (xfs_file_write_zero_eof: a few, one per running
+ *   maximum of the offsets after the first few). filefrag (without -s)
  *   asks FIEMAP with fm_flags 0, no FIEMAP_FLAG_SYNC, so it sees the
  *   delayed extents: one DELALLOC record at physical 0 per run of written
  *   blocks, each counted apart (on the lab kernel, 2048 random blocks of a
@@ -17,11 +20,15 @@
  * - One second later nothing has changed: no writeback has started.
  * - 40 s later kupdate wrote the file back (the pages expired after 30 s).
  *   Writeback maps the file in index order, and xfs_bmap_adjacent puts
- *   each extent where the previous one ends plus the logical gap, on an
- *   empty filesystem exactly there, so filefrag sees one physically
- *   consistent mapping: 1 extent. The on-disk records are at least one
- *   per run of written blocks (each delalloc record is allocated whole; the
- *   blocks fio never wrote are holes between them).
+ *   each extent where the previous one ends plus the logical gap; the
+ *   unwritten extents made at the writes sit elsewhere (allocated before,
+ *   near the inode), and each breaks the mapping where it is and where the
+ *   gap rule would have put it: filefrag sees more than one extent and far
+ *   fewer than the records (the lab kernel: 232 after a sync for 2048
+ *   random blocks of 64 MiB; this model 313 with its own offsets). The
+ *   on-disk records are at least one per run of written blocks (each
+ *   delalloc record is allocated whole; the blocks fio never wrote are
+ *   holes between them).
  * - Unmount and mount: XFS keeps in memory exactly the on-disk extent list
  *   (speculative preallocation past EOF was trimmed when fio closed the
  *   file), so the counts do not change.
@@ -81,14 +88,21 @@ static void test_e6_moments_xfs(void **state)
 	e = at(r, 4, "end");
 
 	/* 256 random blocks of 1024 leave many separate runs, each a delayed
-	 * record at the first count; nothing is allocated yet */
-	assert_int_equal(a->nextents, 0);
+	 * record at the first count; only what writes past EOF converted is
+	 * allocated yet */
+	assert_true(a->nextents > 0 && a->nextents < 16);
 	assert_true(a->filefrag > 16 && a->filefrag <= 256);
 	assert_int_equal(b->filefrag, a->filefrag);
-	assert_int_equal(b->nextents, 0);
-	/* written back by kupdate before the third count: one consistent mapping */
-	assert_int_equal(c->filefrag, 1);
-	assert_string_equal(c->line, "/mnt/f: 1 extent found");
+	assert_int_equal(b->nextents, a->nextents);
+	/* written back by kupdate before the third count: the mapping broken
+	 * where the early unwritten extents sit */
+	assert_true(c->filefrag > 1 && c->filefrag < a->filefrag);
+	{
+		g_autofree char *line = g_strdup_printf("/mnt/f: %" G_GUINT64_FORMAT
+							" extents found", c->filefrag);
+
+		assert_string_equal(c->line, line);
+	}
 	assert_true(c->nextents > 16 && c->nextents <= 256);
 	assert_int_equal(r->nr_written, r->nr_dirtied);
 	for (const struct wbsim_extent_result *x = d; x; x = x == d ? e : NULL) {

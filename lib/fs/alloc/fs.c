@@ -481,6 +481,21 @@ wbsim_time_t wbsim_fs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset
 	}
 }
 
+gboolean wbsim_fs_write_space(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
+			      uint64_t len)
+{
+	if (!fs || !fs->ops->write_space || !len)
+		return TRUE;
+	return fs->ops->write_space(fs, inode, offset / fs->block_size,
+				    (offset + len - 1) / fs->block_size - offset / fs->block_size + 1);
+}
+
+void wbsim_fs_free_space(wbsim_fs *fs)
+{
+	if (fs && fs->ops->free_space)
+		fs->ops->free_space(fs);
+}
+
 wbsim_time_t wbsim_fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
 				uint64_t len, GError **error)
 {

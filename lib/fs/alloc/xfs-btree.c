@@ -12,6 +12,7 @@
 #define XFS_BTREE_LBLOCK_CRC_LEN 72
 #define XFS_DINODE_V3_CORE 176
 #define XFS_BMDR_HEADER 4
+#define XFS_MAX_EXTCNT_DATA_FORK_SMALL ((1ull << 31) - 1)
 
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
@@ -74,4 +75,46 @@ unsigned int wbsim_xfs_bmbt_levels(uint64_t nr, uint64_t block_size, uint64_t in
 		return 0;
 	return 1 + levels_above(div_up(nr, mean_fill(per_block)), mean_fill(per_block),
 				root_max);
+}
+
+unsigned int wbsim_xfs_bmap_maxlevels(uint64_t block_size)
+{
+	uint64_t minrecs = (block_size - XFS_BTREE_LBLOCK_CRC_LEN) / 16 / 2;
+	/* XFS_BMDR_SPACE_CALC(MINDBTPTRS): the smallest root an inode holds */
+	uint64_t rootrecs = 3;
+	uint64_t blocks = div_up(XFS_MAX_EXTCNT_DATA_FORK_SMALL, minrecs);
+	unsigned int level;
+
+	for (level = 1; blocks > 1; level++)
+		blocks = blocks <= rootrecs ? 1 : div_up(blocks, minrecs);
+	return level;
+}
+
+/* xfs_btree_calc_size(): the blocks of a btree of @records at @minrecs a
+ * leaf and @minnode a node. */
+static uint64_t btree_calc_size(uint64_t minrecs, uint64_t minnode, uint64_t records)
+{
+	uint64_t blocks = div_up(records, minrecs), total = blocks;
+
+	while (blocks > 1) {
+		blocks = div_up(blocks, minnode);
+		total += blocks;
+	}
+	return total;
+}
+
+uint64_t wbsim_xfs_ag_resv_blocks(uint64_t agblocks, uint64_t block_size, uint64_t inode_size,
+				  int reflink)
+{
+	/* short-form v5 blocks: 4-byte keys and pointers in the nodes */
+	uint64_t node_min = (block_size - XFS_BTREE_SBLOCK_CRC_LEN) / 8 / 2;
+	/* finobt: one 16-byte record per 64-inode chunk the AG could hold */
+	uint64_t resv = btree_calc_size((block_size - XFS_BTREE_SBLOCK_CRC_LEN) / 16 / 2, node_min,
+					agblocks * (block_size / inode_size) / 64);
+
+	/* refcountbt: a 12-byte record per block, at worst */
+	if (reflink)
+		resv += btree_calc_size((block_size - XFS_BTREE_SBLOCK_CRC_LEN) / 12 / 2, node_min,
+					agblocks);
+	return resv;
 }

@@ -48,4 +48,28 @@ unsigned int wbsim_xfs_allocbt_levels(uint64_t nr, uint64_t block_size);
  */
 unsigned int wbsim_xfs_bmbt_levels(uint64_t nr, uint64_t block_size, uint64_t inode_size);
 
+/*
+ * wbsim_xfs_bmap_maxlevels() - the most levels a data fork's bmbt can have
+ * (xfs_bmap_compute_maxlevels, m_bm_maxlevels): XFS_MAX_EXTCNT_DATA_FORK_SMALL
+ * (2^31 - 1) records in blocks half full (minrecs) under the smallest root
+ * an inode holds (MINDBTPTRS, 3 records). 5 with 4 KiB blocks. The
+ * worst-case indirect reservation of a delalloc extent counts on it.
+ */
+unsigned int wbsim_xfs_bmap_maxlevels(uint64_t block_size);
+
+/*
+ * wbsim_xfs_ag_resv_blocks() - the blocks an AG of @agblocks holds back
+ * from the free-block counter for its metadata btrees at mount
+ * (xfs_ag_resv_init): the free inode btree's largest size
+ * (xfs_finobt_calc_reserves: a record per 64-inode chunk the AG could
+ * hold) and, with @reflink, the refcount btree's (xfs_refcountbt_calc_reserves:
+ * a record per block), each at half-full blocks (xfs_btree_calc_size).
+ */
+uint64_t wbsim_xfs_ag_resv_blocks(uint64_t agblocks, uint64_t block_size, uint64_t inode_size,
+				  int reflink);
+
+/* WBSIM_XFS_BMBT_RECS - records of a full bmbt block (m_bmap_dmxr[0]):
+ * 16-byte records after the 72-byte long-form v5 header */
+#define WBSIM_XFS_BMBT_RECS(block_size) (((block_size) - 72) / 16)
+
 #endif /* WBSIM_FS_ALLOC_XFS_BTREE_H */

@@ -30,8 +30,13 @@
  *   at or after it reserves extra delalloc blocks beyond EOF: none while
  *   i_size < allocsize (64 KiB), allocsize after a hole, else twice the
  *   length of the contiguous extents before it, rounded down to a power of
- *   two, at most XFS_MAX_BMBT_EXTLEN (beyond that: the write offset).
- *   Free-space throttling and quota throttling are left out.
+ *   two, at most XFS_MAX_BMBT_EXTLEN (beyond that: the write offset),
+ *   counted from the allocsize boundary at or below the write's last byte
+ *   (XFS_ALLOC_ALIGN). Free-space throttling and quota throttling are left
+ *   out.
+ * - Zeroing beyond EOF (xfs_file_write_zero_eof): a write that starts past
+ *   EOF converts the delalloc extent holding the preallocation beyond EOF
+ *   to an unwritten extent, whole, in the writer (xfs_zero_eof below).
  * - Writeback (xfs_map_blocks -> xfs_bmapi_convert_delalloc): the whole
  *   delalloc extent containing a dirty block is allocated at once (beyond
  *   the range being written, including post-EOF preallocation), in as
@@ -112,6 +117,7 @@ struct xfs_params {
 	uint64_t delalloc_cpu_ns;
 	uint64_t end_io_cpu_ns;
 	uint64_t update_time_cpu_ns;
+	gboolean reflink;
 };
 
 #define XO(f) offsetof(struct xfs_params, f)
@@ -134,6 +140,9 @@ static const struct wbsim_param xfs_options[] = {
 	  "dynamic speculative preallocation beyond EOF" },
 	{ "ag_trylock", WBSIM_PARAM_BOOL, XO(ag_trylock), "1", "bool", 0, 1,
 	  "skip busy AGs before sleeping on the goal AG (first pass with trylock)" },
+	{ "reflink", WBSIM_PARAM_BOOL, XO(reflink), "1", "bool", 0, 1,
+	  "reflink (mkfs.xfs -m reflink, default since xfsprogs 5.1): each AG holds "
+	  "back its refcount btree's largest size from the free-block counter" },
 	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), NULL, "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
 	  "(transaction, AGF/AGFL, CIL commit)",
@@ -176,6 +185,13 @@ struct xfs_ag {
 
 struct xfs_fs {
 	struct xfs_ag *ags;
+	/* the free-block counter (m_fdblocks) as the reservations see it */
+	uint64_t dblocks;	/* sb_dblocks */
+	uint64_t unavailable;	/* reserve pool, set-aside, per-AG reservations */
+	uint64_t dl_blocks;	/* delalloc blocks of every inode */
+	uint64_t dl_extents;	/* delalloc records of every inode */
+	unsigned int bmap_maxlevels;	/* m_bm_maxlevels[XFS_DATA_FORK] */
+	uint64_t bmap_recs;	/* m_bmap_dmxr[0] */
 	uint64_t agcount;
 	uint64_t agblocks;
 	unsigned int agblklog;
@@ -201,6 +217,7 @@ struct xfs_inode {
 	wbsim_fs_inode *inode;
 	wbsim_lock ilock;	/* i_lock: the ILOCK, an rw_semaphore */
 	struct xfs_ilock_seen ilock_seen;	/* counters last summed into ilock_sum */
+	uint64_t dl_blocks_seen, dl_extents_seen;	/* last added to the fs's totals */
 	struct wbsim_ioend_queue *ioends;	/* i_ioend_list and i_ioend_work (first use) */
 };
 
@@ -217,6 +234,64 @@ static uint64_t xfs_free(wbsim_fs *fs)
 	for (uint64_t i = 0; i < x->agcount; i++)
 		sum += x->ags[i].free.free;
 	return sum;
+}
+
+/* Add @xi's delalloc records and blocks, as its map holds them now, to
+ * the filesystem's totals (after every change of the map). */
+static void xfs_delalloc_account(struct xfs_inode *xi)
+{
+	struct xfs_fs *x = xi->fs->priv;
+
+	x->dl_blocks += xi->map.blocks[WBSIM_EXT_DELALLOC] - xi->dl_blocks_seen;
+	x->dl_extents += xi->map.extents[WBSIM_EXT_DELALLOC] - xi->dl_extents_seen;
+	xi->dl_blocks_seen = xi->map.blocks[WBSIM_EXT_DELALLOC];
+	xi->dl_extents_seen = xi->map.extents[WBSIM_EXT_DELALLOC];
+}
+
+/*
+ * Models xfs_bmap_worst_indlen(): the bmbt blocks a delalloc extent of
+ * @len blocks may need once allocated, were each of its blocks to become an
+ * extent of its own: a leaf per bmap_recs records, a node per bmap_recs of
+ * those (a bmbt key and pointer take a record's 16 bytes), and one block
+ * for each level above the first that holds them all. With 4 KiB blocks, 5
+ * for any extent up to 251 blocks: six blocks held for a lone 4 KiB write.
+ */
+static uint64_t xfs_bmap_worst_indlen(const struct xfs_fs *x, uint64_t len)
+{
+	uint64_t rval = 0;
+
+	for (unsigned int level = 0; level < x->bmap_maxlevels; level++) {
+		len = (len + x->bmap_recs - 1) / x->bmap_recs;
+		rval += len;
+		if (len == 1)
+			return rval + x->bmap_maxlevels - level - 1;
+	}
+	return rval;
+}
+
+/*
+ * The free-block counter a reservation may take from (m_fdblocks above the
+ * set-aside, where xfs_dec_fdblocks() fails with ENOSPC): the AGs' free
+ * blocks less the delalloc reservations (their blocks and their worst-case
+ * indirect blocks, xfs_bmapi_reserve_delalloc) and what mount holds back
+ * (@unavailable). A delalloc record of len blocks holds
+ * xfs_bmap_worst_indlen(len) = 1 + (len - 1) / bmap_recs + maxlevels - 1
+ * blocks (below bmap_recs^2 blocks), summed here over the records from
+ * their number and total length: exact for records up to bmap_recs blocks,
+ * the one-block records of writes at random, within a block per record
+ * above (the kernel keeps min(worst case, sum of the parts) when records
+ * merge: the merged record's worst case). Lab (lab/xfs-alloc/summary.txt):
+ * 20,480 writes at random into a sparse file, 18,180 records, took
+ * 111,392 blocks of statfs's free count; this counts 111,380.
+ */
+static uint64_t xfs_fdblocks(wbsim_fs *fs)
+{
+	struct xfs_fs *x = fs->priv;
+	uint64_t held = x->dl_blocks + x->dl_extents * x->bmap_maxlevels +
+			(x->dl_blocks - x->dl_extents) / x->bmap_recs + x->unavailable;
+	uint64_t free = xfs_free(fs);
+
+	return free > held ? free - held : 0;
 }
 
 static unsigned int log2_ceil(uint64_t v)
@@ -288,6 +363,17 @@ static gboolean xfs_init(wbsim_fs *fs, GError **error)
 	x->agblklog = log2_ceil(agblocks);
 	x->inopblog = log2_ceil(p->block_size / p->inode_size);
 	x->max_extent = p->max_extent;
+	x->dblocks = nr_blocks;
+	x->bmap_maxlevels = wbsim_xfs_bmap_maxlevels(p->block_size);
+	x->bmap_recs = WBSIM_XFS_BMBT_RECS(p->block_size);
+	/* mount: the reserve pool (xfs_default_resblks: 5%, at most 8192
+	 * blocks), the set-aside (xfs_alloc_set_aside: 4 blocks and the AGFL
+	 * reserve of 4 per AG) and the per-AG metadata reservations (lab,
+	 * statfs after mkfs.xfs on 4 GiB: 1,016,730 free blocks with 4 AGs,
+	 * 1,016,539 with 16; this counts 1,016,564 and 1,016,232) */
+	x->unavailable = MIN(nr_blocks / 20, 8192) +
+			 x->agcount * (8 + wbsim_xfs_ag_resv_blocks(agblocks, p->block_size,
+								     p->inode_size, p->reflink));
 	x->ags = g_new0(struct xfs_ag, x->agcount);
 	wbsim_ioend_cache_init(&x->ioends);
 	for (uint64_t i = 0; i < x->agcount; i++) {
@@ -384,7 +470,10 @@ static uint64_t xfs_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
 static void xfs_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 {
 	struct xfs_inode *xi = inode->priv;
+	struct xfs_fs *x = fs->priv;
 
+	x->dl_blocks -= xi->dl_blocks_seen;
+	x->dl_extents -= xi->dl_extents_seen;
 	wbsim_emap_clear(&xi->map);
 	wbsim_lock_clear(&xi->ilock);
 	/* ioends still waiting when the simulation stopped */
@@ -471,6 +560,7 @@ static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint6
 		}
 	}
 	wbsim_emap_punch(&xi->map, lblk, len);
+	xfs_delalloc_account(xi);
 }
 
 /*
@@ -497,6 +587,7 @@ static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t 
 		wbsim_emap_fill_hole(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
 		pos = hole_end;
 	}
+	xfs_delalloc_account(xi);
 }
 
 static uint64_t rounddown_pow2(uint64_t v)
@@ -508,7 +599,12 @@ static uint64_t rounddown_pow2(uint64_t v)
 	return v ? r : 0;
 }
 
-/* Models xfs_iomap_prealloc_size(); leaves out free-space and quota throttling. */
+/*
+ * Models xfs_iomap_prealloc_size(), its throttling as free space runs low
+ * included (the m_low_space thresholds at 1..5% of the data blocks: a
+ * quarter below 5%, halved again below each lower percent; then cut by 16
+ * while it is not below the free blocks); leaves out quota throttling.
+ */
 static uint64_t xfs_iomap_prealloc_size(wbsim_fs *fs, struct xfs_inode *xi, uint64_t old_size,
 				    uint64_t first)
 {
@@ -517,7 +613,7 @@ static uint64_t xfs_iomap_prealloc_size(wbsim_fs *fs, struct xfs_inode *xi, uint
 	uint64_t allocsize = p->allocsize / p->block_size;
 	struct wbsim_emap_cursor cur;
 	struct wbsim_extent *prev, *got;
-	uint64_t plen, alloc;
+	uint64_t plen, alloc, freesp;
 
 	if (old_size < p->allocsize)
 		return 0;
@@ -538,8 +634,19 @@ static uint64_t xfs_iomap_prealloc_size(wbsim_fs *fs, struct xfs_inode *xi, uint
 	if (alloc > x->max_extent)
 		alloc = first;
 	alloc = MIN(alloc, 1ull << 21);
+	freesp = xfs_fdblocks(fs);
+	if (freesp < x->dblocks / 100 * 5) {
+		unsigned int shift = 2;
+
+		for (unsigned int pct = 4; pct >= 1; pct--)
+			if (freesp < x->dblocks / 100 * pct)
+				shift++;
+		alloc >>= shift;
+	}
 	alloc = rounddown_pow2(alloc);
 	alloc = MIN(alloc, x->max_extent);
+	while (alloc && alloc >= freesp)
+		alloc >>= 4;
 	return MAX(alloc, allocsize);
 }
 
@@ -632,10 +739,108 @@ static wbsim_time_t xfs_alloc_cost(const struct xfs_params *p, const struct xfs_
 	return p->alloc_cpu_ns + levels * p->btree_level_cpu_ns + xfs_inode_item_format_cost(p, xi);
 }
 
+static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk,
+				       uint64_t want, wbsim_time_t *cost);
+
+/*
+ * Models xfs_file_write_zero_eof(): a write that starts beyond EOF first
+ * zeroes [old EOF, write) (xfs_zero_range -> iomap_zero_range with
+ * xfs_buffered_write_iomap_begin(IOMAP_ZERO)). Holes and unwritten
+ * extents there read as zeroes already; a delalloc extent reaching beyond
+ * EOF (the speculative preallocation of the last write that extended the
+ * file) is converted to an unwritten extent by the writer, whole, from its
+ * start (xfs_bmapi_convert_delalloc: "xfs: convert delayed extents to
+ * unwritten when zeroing post eof blocks", in the lab's 6.18), so that
+ * the blocks past EOF are never written without zeroes. Each such write
+ * splits the file's delalloc at EOF, and the writeback that converts the
+ * delalloc between two of them allocates one extent per stretch: a file
+ * written at random ends with two extents per extending write that found
+ * preallocation (lab: 17 for every E6 file, fio's offsets extending a
+ * 256 MiB, 1 GiB or 2 GiB file the same 9 times; lab/README.md).
+ * Partial-block zeroing (block-aligned writes in every workload) is left out.
+ */
+static wbsim_time_t xfs_zero_eof(wbsim_fs *fs, struct xfs_inode *xi, uint64_t old_size,
+				 uint64_t first)
+{
+	uint64_t pos = (old_size + fs->block_size - 1) / fs->block_size;
+	wbsim_time_t cost = 0;
+
+	while (pos < first) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
+		uint64_t lblk, len;
+
+		if (!e || e->lblk >= first)
+			break;
+		if (e->lblk > pos || e->state != WBSIM_EXT_DELALLOC) {
+			pos = MAX(pos, e->lblk > pos ? e->lblk : wbsim_ext_end(e));
+			continue;
+		}
+		/* the whole delalloc extent, piece by piece if free space is split */
+		lblk = e->lblk;
+		len = xfs_alloc_unwritten_now(fs, xi, lblk, e->len, &cost);
+		if (!len)
+			break;	/* no space: left delalloc (ENOSPC is not modelled here) */
+		pos = MAX(pos, lblk + len);
+	}
+	return cost;
+}
+
+/* Blocks of [first, first+nr) that no extent maps: what a write there reserves. */
+static uint64_t xfs_hole_blocks(struct xfs_inode *xi, uint64_t first, uint64_t nr)
+{
+	uint64_t pos = first, end = first + nr, holes = 0;
+
+	while (pos < end) {
+		struct wbsim_emap_cursor cur;
+		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
+
+		if (!e || e->lblk >= end)
+			return holes + (end - pos);
+		if (e->lblk > pos)
+			holes += e->lblk - pos;
+		pos = wbsim_ext_end(e);
+	}
+	return holes;
+}
+
+/* Would xfs_bmapi_reserve_delalloc() get @holes blocks and their indirect
+ * blocks from the free-block counter? */
+static gboolean xfs_delalloc_fits(wbsim_fs *fs, uint64_t holes)
+{
+	return !holes || xfs_fdblocks(fs) >= holes + xfs_bmap_worst_indlen(fs->priv, holes);
+}
+
+/*
+ * write_space hook: does the delalloc reservation of a write of [first,
+ * first+nr) fit, without its preallocation (which the kernel drops first,
+ * retrying without it)? FALSE: iomap_begin fails with ENOSPC, and the
+ * caller does what xfs_file_buffered_write() does (flush, blockgc, retry).
+ */
+static gboolean xfs_write_space(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uint64_t nr)
+{
+	return xfs_delalloc_fits(fs, xfs_hole_blocks(inode->priv, first, nr));
+}
+
+static void xfs_free_eofblocks(wbsim_fs *fs, wbsim_fs_inode *inode);
+
+/* free_space hook, xfs_blockgc_free_space(): every file's blocks past EOF
+ * (its speculative preallocation) are freed (xfs_inode_free_eofblocks). */
+static void xfs_blockgc_free_space(wbsim_fs *fs)
+{
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+
+		if (!inode->is_dir)
+			xfs_free_eofblocks(fs, inode);
+	}
+}
+
 /*
  * Models xfs_buffered_write_iomap_begin(); leaves out CoW forks and extent
  * size hints. Its CPU: the lookup (deeper as the in-core extent tree
- * grows), and a delalloc reservation when the write is into a hole.
+ * grows), the zeroing beyond EOF of a write that starts past it
+ * (xfs_zero_eof), and a delalloc reservation when the write is into a hole.
  */
 static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 			      uint64_t nr, uint64_t new_size)
@@ -644,14 +849,28 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 	struct xfs_inode *xi = inode->priv;
 	struct wbsim_emap_cursor cur;
 	struct wbsim_extent *e = wbsim_emap_seek(&xi->map, first, &cur);
-	uint64_t prealloc = 0;
-
-	uint64_t delalloc_before = xi->map.blocks[WBSIM_EXT_DELALLOC];
+	uint64_t prealloc = 0, delalloc_before;
 	wbsim_time_t cost = xfs_iext_lookup_cost(p, xi);
 
+	if (first * fs->block_size > inode->size) {
+		cost += xfs_zero_eof(fs, xi, inode->size, first);
+		e = wbsim_emap_seek(&xi->map, first, &cur);
+	}
+	delalloc_before = xi->map.blocks[WBSIM_EXT_DELALLOC];
 	/* xfs_iomap_prealloc_size() only reads the map: @e stays valid */
-	if (p->prealloc && !e && new_size > inode->size)
+	if (p->prealloc && !e && new_size > inode->size) {
+		uint64_t align = MAX(p->allocsize / p->block_size, 1);
+		uint64_t p_end;
+
 		prealloc = xfs_iomap_prealloc_size(fs, xi, inode->size, first);
+		/* the preallocation ends @prealloc blocks past the allocsize
+		 * boundary at or below the write's last byte (XFS_ALLOC_ALIGN) */
+		p_end = (first + nr - 1) / align * align + prealloc;
+		prealloc = p_end > first + nr ? p_end - (first + nr) : 0;
+		/* -ENOSPC with preallocation: the reservation is retried without it */
+		if (prealloc && !xfs_delalloc_fits(fs, xfs_hole_blocks(xi, first, nr) + prealloc))
+			prealloc = 0;
+	}
 	xfs_reserve_delalloc(xi, first, nr + prealloc, e);
 	/* a hole was reserved: xfs_bmapi_reserve_delalloc() ran */
 	if (xi->map.blocks[WBSIM_EXT_DELALLOC] != delalloc_before)
@@ -762,6 +981,7 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	cost = xfs_alloc_cost(p, xi, &ag->free);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
+	xfs_delalloc_account(xi);
 	wbsim_fs_map_call_new_range(&c->mc, c->dlblk, len);
 	wbsim_cpus_run(fs->cpus, c->mc.task, cost, xfs_alloc_done, c);
 }
@@ -1013,12 +1233,46 @@ static void xfs_end_bio(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first, uin
 			      done, arg);
 }
 
+/*
+ * Allocate up to @want blocks for [@lblk, @lblk+@want) of @xi as one
+ * unwritten extent, there and then, near xfs_bmap_adjacent()'s goal: its
+ * AG first, then the following ones (xfs_alloc_vextent_start_ag without
+ * the AGF locks: the callers run synchronously). Returns the length
+ * mapped (0: no AG has a free block) and adds the allocation's CPU to
+ * @cost.
+ */
+static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk,
+				       uint64_t want, wbsim_time_t *cost)
+{
+	struct xfs_fs *x = fs->priv;
+	struct xfs_params *p = fs->params;
+	uint64_t goal, g, start = 0, len = 0;
+
+	want = MIN(want, x->max_extent);
+	goal = xfs_bmap_adjacent(x, xi, lblk, want);
+	g = xfs_agno(x, goal);
+	for (uint64_t i = 0; i < x->agcount && !len; i++) {
+		uint64_t a = (g + i) % x->agcount;
+
+		len = wbsim_freespace_near(&x->ags[a].free, a == g ? goal : a * x->agblocks,
+					   want, &start);
+		if (len) {
+			len = MIN(len, want);
+			*cost += xfs_alloc_cost(p, xi, &x->ags[a].free);
+			wbsim_freespace_take(&x->ags[a].free, start, len);
+		}
+	}
+	if (len) {
+		wbsim_emap_set(&xi->map, lblk, len, WBSIM_EXT_UNWRITTEN, start);
+		xfs_delalloc_account(xi);
+	}
+	return len;
+}
+
 /* xfs_alloc_file_space(): unwritten extents for the holes of the range. */
 static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 				  uint64_t nr, GError **error)
 {
-	struct xfs_fs *x = fs->priv;
-	struct xfs_params *p = fs->params;
 	struct xfs_inode *xi = inode->priv;
 	uint64_t pos = first, end = first + nr;
 	wbsim_time_t cost = 0;
@@ -1026,7 +1280,7 @@ static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t 
 	while (pos < end) {
 		struct wbsim_emap_cursor cur;
 		struct wbsim_extent *e = wbsim_emap_seek(&xi->map, pos, &cur);
-		uint64_t hole_end, want, goal, g, start = 0, len = 0;
+		uint64_t hole_end, len;
 
 		if (e && e->lblk <= pos && e->state != WBSIM_EXT_DELALLOC) {
 			pos = wbsim_ext_end(e);
@@ -1036,27 +1290,13 @@ static wbsim_time_t xfs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t 
 			hole_end = MIN(wbsim_ext_end(e), end);
 		else
 			hole_end = e ? MIN(e->lblk, end) : end;
-		want = MIN(hole_end - pos, x->max_extent);
-		goal = xfs_bmap_adjacent(x, xi, pos, want);
-		g = xfs_agno(x, goal);
-		for (uint64_t i = 0; i < x->agcount && !len; i++) {
-			uint64_t a = (g + i) % x->agcount;
-
-			len = wbsim_freespace_near(&x->ags[a].free,
-						   a == g ? goal : a * x->agblocks, want, &start);
-			if (len) {
-				len = MIN(len, want);
-				cost += xfs_alloc_cost(p, xi, &x->ags[a].free);
-				wbsim_freespace_take(&x->ags[a].free, start, len);
-			}
-		}
+		len = xfs_alloc_unwritten_now(fs, xi, pos, hole_end - pos, &cost);
 		if (!len) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 				    "xfs: fallocate: no space left for inode %" G_GUINT64_FORMAT,
 				    inode->ino);
 			return G_MAXUINT64;
 		}
-		wbsim_emap_set(&xi->map, pos, len, WBSIM_EXT_UNWRITTEN, start);
 		pos += len;
 	}
 	return cost;
@@ -1173,6 +1413,8 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.fiemap = xfs_fiemap,
 	.nr_extents = xfs_nr_extents,
 	.remount = xfs_remount,
+	.write_space = xfs_write_space,
+	.free_space = xfs_blockgc_free_space,
 	/* xfs_file_operations: FOP_BUFFER_WASYNC */
 	.nowait_buffered_write = TRUE,
 };
