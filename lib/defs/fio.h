@@ -119,7 +119,10 @@ struct wbsim_fio_option {
  * @name: fio's job name: the section name, or the job section's own name=
  *	  (a name= in [global] does not rename jobs, as in fio)
  * @section: the section name as written
- * @clone: 0..numjobs-1
+ * @clone: 0..numjobs-1 (fio's subjob number: $jobnum, offset_increment)
+ * @thread_number: fio's thread number, 1-based in the order fio creates
+ *		   its jobs: a job, then its clones from numjobs-1 down to 1
+ *		   (init.c add_job()); it seeds the job's random offsets
  * @numjobs: numjobs as set (the same in every clone)
  * @group_id: reporting group: stonewall and new_group start a new one
  *	      (clones stay in their job's group)
@@ -177,6 +180,9 @@ struct wbsim_fio_option {
  * @randseed: randseed= (fio's default 0x89)
  * @randseed_set: randseed= was given
  * @random_generator: default tausworthe
+ * @random_generator_set: random_generator= was given (fio then keeps
+ *			  tausworthe for files of more than 2^32 blocks)
+ * @allrandrepeat: allrandrepeat=1: every generator's seed is fixed
  * @invalidate: fadvise(DONTNEED) before I/O on a file (default 1)
  * @thinktime_ns: thinktime= (default unit us)
  * @thinktime_blocks: I/Os between think times (default 1)
@@ -210,6 +216,7 @@ struct wbsim_fio_job {
 	char *name;
 	char *section;
 	unsigned int clone;
+	unsigned int thread_number;
 	unsigned int numjobs;
 	unsigned int group_id;
 	gboolean stonewall;
@@ -265,6 +272,8 @@ struct wbsim_fio_job {
 	uint64_t randseed;
 	gboolean randseed_set;
 	enum wbsim_fio_random_generator random_generator;
+	gboolean random_generator_set;
+	gboolean allrandrepeat;
 	gboolean invalidate;
 	wbsim_time_t thinktime_ns;
 	unsigned int thinktime_blocks;

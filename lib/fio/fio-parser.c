@@ -786,6 +786,9 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 	case WBSIM_FIO_K_RANDREPEAT:
 		job->randrepeat = v != 0;
 		break;
+	case WBSIM_FIO_K_ALLRANDREPEAT:
+		job->allrandrepeat = v != 0;
+		break;
 	case WBSIM_FIO_K_RANDSEED:
 		job->randseed = (uint64_t)v;
 		job->randseed_set = TRUE;
@@ -798,6 +801,7 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 			g_str_has_prefix(val->posval, "tausworthe64") ? WBSIM_FIO_RAND_TAUSWORTHE64 :
 			g_str_has_prefix(val->posval, "lfsr") ? WBSIM_FIO_RAND_LFSR :
 			WBSIM_FIO_RAND_TAUSWORTHE;
+		job->random_generator_set = TRUE;
 		break;
 	case WBSIM_FIO_K_NRFILES:
 		job->nrfiles = (unsigned int)MIN(v, G_MAXUINT);
@@ -1020,8 +1024,9 @@ static gboolean value_is_default(const struct wbsim_fio_optdesc *d,
 static gboolean value_is_harmless(const struct wbsim_fio_optdesc *d,
 				  const char *text, const struct fio_val *val)
 {
+	/* a ":N" after the value changes it (file_service_type=roundrobin:4) */
 	if (d->ok && val->posval)
-		return in_list(d->ok, val->posval, strcspn(val->posval, "|"));
+		return in_list(d->ok, val->posval, strcspn(val->posval, "|")) && !val->postfix;
 	if (d->flags & WBSIM_FIO_F_ZERO_OK) {
 		guint i;
 
@@ -1313,12 +1318,31 @@ static gboolean check_job(struct wbsim_fio_file *file,
 					      job->section, wbsim_fio_rw_name(job->rw));
 			return fio_refuse(error, at.file, at.line, "rw", why);
 		}
-		fio_warn(file, &at, "job '%s': rw=%s: only the write share (%u%%) is simulated; the reads (rwmixread=%u) are not modelled",
+		fio_warn(file, &at, "job '%s': rw=%s: only the write share (%u%%) is simulated; the reads (rwmixread=%u) are not modelled%s",
 			 job->section, wbsim_fio_rw_name(job->rw),
-			 100 - job->rwmix_read, job->rwmix_read);
+			 100 - job->rwmix_read, job->rwmix_read,
+			 job->rw == WBSIM_FIO_RANDRW
+				 ? ", nor their draws: fio takes the reads' offsets from the generator of the writes', so the writes land elsewhere than under fio"
+				 : "");
 		break;
 	default:
 		break;
+	}
+	/* fio's LFSR (lib/lfsr.c) orders the blocks its own way */
+	if (rw_is_random(job->rw) && job->random_generator == WBSIM_FIO_RAND_LFSR) {
+		struct fio_entry gen = { .file = job->file, .line = job->line };
+
+		for (guint k = 0; k < job->options->len; k++) {
+			const struct wbsim_fio_option *o = job->options->pdata[k];
+
+			if (strcmp(o->name, "random_generator") == 0) {
+				gen.file = o->file;
+				gen.line = o->line;
+			}
+		}
+		why = g_strdup_printf("job '%s': rw=%s would draw its offsets from fio's LFSR; only tausworthe and tausworthe64 are modelled",
+				      job->section, wbsim_fio_rw_name(job->rw));
+		return fio_refuse(error, gen.file, gen.line, "random_generator", why);
 	}
 	/* it was warned as applied, and never was */
 	if (rw_is_random(job->rw) && job->rw_modifier > 1) {
@@ -1350,6 +1374,7 @@ static gboolean add_job(struct fio_file_priv *priv, struct wbsim_fio_job *job,
 			GError **error)
 {
 	unsigned int i, n = MAX(job->numjobs, 1u);
+	unsigned int thread = priv->pub.jobs->len + 1;
 
 	if (n > FIO_MAX_JOBS - priv->pub.jobs->len) {
 		const char *file = job->file;
@@ -1374,6 +1399,8 @@ static gboolean add_job(struct fio_file_priv *priv, struct wbsim_fio_job *job,
 		struct wbsim_fio_job *j = i ? fio_job_clone(job) : job;
 
 		j->clone = i;
+		/* fio makes clone numjobs-1 first, clone 1 last (add_job()) */
+		j->thread_number = i ? thread + n - i : thread;
 		if (i) {
 			/* clones never wait and never open a group */
 			j->stonewall = FALSE;

@@ -15,11 +15,18 @@
  *   file when sequential). On Linux that starts writeback of the range's
  *   dirty pages from the calling task (WB_SYNC_NONE, no page limit, no
  *   wait) and then drops clean pages.
- * - offsets (io_u.c get_next_rand_offset, lib/axmap.c): a uniform draw;
- *   if that block was written in this pass, the first free block above it,
- *   wrapping once; every block once per pass. norandommap: plain draws.
- *   Each job has its own generator (fio seeds it per thread), drawn here
- *   from the simulation's seed and the job's index.
+ * - offsets (io_u.c get_next_rand_offset, lib/axmap.c): fio's own draws
+ *   (fio-random.h), block = blocks x draw / (rand_max + 1); if that block
+ *   was written in this pass, the first free block above it, wrapping
+ *   once; every block once per pass. norandommap: plain draws. rw=write
+ *   and rw=rw write sequentially. Each job has one generator, shared by
+ *   its files, seeded as fio seeds it: with randrepeat=1 (fio's default)
+ *   from the job's thread number, so that every run draws the same
+ *   offsets as fio; from randseed= (fio-random.h says when fio takes it);
+ *   with randrepeat=0, where fio takes the system's entropy, from the
+ *   simulation's seed. fio reseeds it at each new loop (randrepeat=1); a
+ *   pass that fills a file's map ends with a draw that finds it full (one
+ *   per file at the end of a loop).
  * - several files: round robin, switching after every write; each file
  *   gets size/nrfiles bytes; names from filename_format in the directory.
  * - runtime: from the first write to the end of the drain and end_fsync;
@@ -131,6 +138,13 @@ static char *job_option_where(const struct wbsim_fio_job *fio, const char *key,
 static inline unsigned int job_sync_every(const struct wbsim_fio_job *fio)
 {
 	return fio->fsync ? fio->fsync : fio->fdatasync;
+}
+
+/* rw=randwrite and randrw draw their offsets; rw=write and rw=rw (fio's
+ * writes there follow their own last position) do not. */
+static inline bool job_random_offsets(const struct wbsim_fio_job *fio)
+{
+	return fio->rw == WBSIM_FIO_RANDWRITE || fio->rw == WBSIM_FIO_RANDRW;
 }
 
 /*
@@ -295,6 +309,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	 * own (inline writes included: one serial writer, see above). */
 	engine = wbsim_fio_engine_find(fio->ioengine);
 	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
+	job->loop_by_bytes = engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC);
 	if (job->uring) {
 		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
@@ -312,9 +327,15 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	/* the fio thread's attempts run on @task too: one serial writer */
 	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
 	job->pending_blk = UINT64_MAX;
-	/* Each job draws from its own stream, as fio seeds one per thread. */
-	wbsim_rng_seed(&job->rng, wbsim_rng_next(wbsim_sim_rng(m->sim)) ^
-				  (fio->randseed_set ? fio->randseed : 0));
+	/*
+	 * fio's offset generator of the job (fio-random.h): seeded from its
+	 * thread number, or randseed=; where fio would take the system's
+	 * entropy (randrepeat=0), from the simulation's seed. The draw from
+	 * the simulation's generator is taken in every case, so that its
+	 * other users see the same stream whatever the job's options.
+	 */
+	job->offrand_entropy = wbsim_rng_next(wbsim_sim_rng(m->sim));
+	wbsim_fio_offset_rand_init(&job->offrand, fio, job->offrand_entropy, false);
 	job->nr_files = job_nr_files(fio);
 	job->files = g_new0(struct wbsim_job_file, job->nr_files);
 	per_file = fio->filesize_min ? fio->filesize_min : fio->size / job->nr_files;
@@ -346,6 +367,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			f->randmap = g_new0(uint64_t, nwords);
 			f->randfull = g_new0(uint64_t, (nwords + 63) / 64);
 		}
+		if (job_random_offsets(fio) && wbsim_fio_rand_switches_to_64(fio, f->nr_blocks))
+			job->offrand_use64 = true;
 	}
 	if (fio->cgroup) {
 		const char *c = fio->cgroup;
@@ -621,14 +644,97 @@ static void randmap_set(struct wbsim_job_file *f, uint64_t b)
  * the draw names (its randmap bit is usually clear), or UINT64_MAX when
  * the next block is not a random draw.
  */
-static uint64_t job_peek_next_block(const struct wbsim_job *job, const struct wbsim_job_file *f)
+uint64_t wbsim_job_peek_next_block(const struct wbsim_job *job, const struct wbsim_job_file *f)
 {
-	wbsim_rng copy;
+	struct wbsim_fio_rand copy;
 
-	if (job->fio->rw == WBSIM_FIO_WRITE || !f->randmap || f->randmap_used >= f->nr_blocks)
+	if (!job_random_offsets(job->fio) || !f->randmap || f->randmap_used >= f->nr_blocks)
 		return UINT64_MAX;
-	copy = job->rng;
-	return wbsim_rng_below(&copy, f->nr_blocks);
+	copy = job->offrand;
+	return wbsim_fio_rand_block(&copy, f->nr_blocks);
+}
+
+static void randmap_clear(struct wbsim_job_file *f)
+{
+	uint64_t nwords = (f->nr_blocks + 63) / 64;
+
+	memset(f->randmap, 0, sizeof(uint64_t) * nwords);
+	memset(f->randfull, 0, sizeof(uint64_t) * ((nwords + 63) / 64));
+	f->randmap_used = 0;
+}
+
+/*
+ * A new loop of fio's (loops=, or io_size= beyond the files): fio reopens
+ * the files, which clears their random maps (ioengines.c
+ * td_io_open_file()), and with randrepeat=1 reseeds the generator
+ * (libfio.c clear_io_state()), so that each loop draws the first loop's
+ * offsets again. A file whose map is full starts its new pass (and its
+ * fadvise) when it is next asked for a block, without a draw; another
+ * file's map is cleared here.
+ */
+static void job_new_loop(struct wbsim_job *job)
+{
+	job->loop_start = job->rand_blocks;
+	job->loop_files_left = 0;
+	for (unsigned int i = 0; i < job->nr_files; i++) {
+		struct wbsim_job_file *f = &job->files[i];
+
+		if (!f->randmap || f->map_full_seen)
+			continue;
+		if (f->randmap_used >= f->nr_blocks)
+			job->loop_files_left++;
+		else
+			randmap_clear(f);
+	}
+	if (wbsim_fio_rand_repeatable(job->fio))
+		wbsim_fio_offset_rand_init(&job->offrand, job->fio, job->offrand_entropy,
+					   job->offrand_use64);
+}
+
+/*
+ * loops=N with an engine fio queues to (libaio, io_uring): the loop ends
+ * when its bytes are issued, and the next begins. fio 3.33 counts a
+ * loop's bytes only for I/O an engine queues (backend.c do_io(),
+ * io_queue_event()): with psync and the other synchronous engines a loop
+ * goes on until its files are done (job_map_full()) or the bytes of all
+ * loops are written, so that norandommap=1 draws one sequence throughout.
+ */
+static void job_loop_check(struct wbsim_job *job)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+	uint64_t per_loop = job->io_limit / job->bs;
+
+	if (!job->loop_by_bytes || fio->time_based || fio->loops <= 1 || per_loop == 0 ||
+	    job->rand_blocks == 0 ||
+	    job->rand_blocks % per_loop || job->rand_blocks == job->loop_start)
+		return;
+	job_new_loop(job);
+}
+
+/*
+ * fio draws, and finds no free block in @f's map (axmap_next_free() is -1):
+ * a time_based job clears the map and draws again (io_u.c
+ * get_next_rand_block()); another job's loop is over (loops=, io_size=
+ * beyond the files): fio draws once in each file, finds each full, and
+ * starts a new loop. Taken once per full map: a direct I/O job asks again
+ * while its writes drain.
+ */
+static void job_map_full(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	if (f->map_full_seen)
+		return;
+	f->map_full_seen = true;
+	if (job->fio->time_based) {
+		(void)wbsim_fio_rand_next(&job->offrand);
+		return;
+	}
+	if (job->loop_files_left) {
+		job->loop_files_left--;
+		return;
+	}
+	for (unsigned int i = 0; i < job->nr_files; i++)
+		(void)wbsim_fio_rand_next(&job->offrand);
+	job_new_loop(job);
 }
 
 static unsigned int job_batch_max(const struct wbsim_job *job);
@@ -650,7 +756,7 @@ static void job_prefetch_next(const struct wbsim_job *job)
 
 	if (!f->opened)
 		return;
-	b = job_peek_next_block(job, f);
+	b = wbsim_job_peek_next_block(job, f);
 	if (b == UINT64_MAX)
 		return;
 	__builtin_prefetch(&f->randmap[b / 64], 1);
@@ -671,7 +777,7 @@ static void job_prefetch_next(const struct wbsim_job *job)
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 {
-	if (job->fio->rw == WBSIM_FIO_WRITE) {
+	if (!job_random_offsets(job->fio)) {
 		uint64_t b = f->seq_next;
 
 		if (b >= f->nr_blocks)
@@ -680,30 +786,36 @@ uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f)
 		f->seq_next += 1 + job->fio->rw_modifier / job->bs;
 		return b;
 	}
-	if (!f->randmap)
-		return wbsim_rng_below(&job->rng, f->nr_blocks);
-	if (f->randmap_used >= f->nr_blocks)
+	job_loop_check(job);
+	if (!f->randmap) {
+		/* norandommap: every draw is taken as it comes */
+		job->rand_blocks++;
+		return wbsim_fio_rand_block(&job->offrand, f->nr_blocks);
+	}
+	if (f->randmap_used >= f->nr_blocks) {
+		job_map_full(job, f);
 		return UINT64_MAX;
+	}
 	{
-		uint64_t b = randmap_next_free(f, wbsim_rng_below(&job->rng, f->nr_blocks));
+		uint64_t b = wbsim_fio_rand_block(&job->offrand, f->nr_blocks);
 
+		/* written in this pass: the next free block above, wrapping */
+		if (f->randmap[b / 64] & (UINT64_C(1) << (b % 64)))
+			b = randmap_next_free(f, b);
 		randmap_set(f, b);
+		job->rand_blocks++;
 		return b;
 	}
 }
 
-static void job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
+void wbsim_job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f)
 {
 	f->seq_next = 0;
 	if (job->fio->file_append)
 		f->pass_start = f->inode->size;
-	if (f->randmap) {
-		uint64_t nwords = (f->nr_blocks + 63) / 64;
-
-		memset(f->randmap, 0, sizeof(uint64_t) * nwords);
-		memset(f->randfull, 0, sizeof(uint64_t) * ((nwords + 63) / 64));
-		f->randmap_used = 0;
-	}
+	f->map_full_seen = false;
+	if (f->randmap)
+		randmap_clear(f);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1320,7 +1432,7 @@ static void job_resume(struct wbsim_job *job)
 /* After the pass-end fadvise: the next pass of the file begins. */
 static void job_pass_resume(struct wbsim_job *job)
 {
-	job_new_pass(job, &job->files[job->cur_file]);
+	wbsim_job_new_pass(job, &job->files[job->cur_file]);
 	job_resume(job);
 }
 
@@ -1344,7 +1456,7 @@ void wbsim_job_pass_over(struct wbsim_job *job)
 		job_fadvise_dontneed(job, fi, job_pass_resume);
 		return;
 	}
-	job_new_pass(job, f);
+	wbsim_job_new_pass(job, f);
 	job_resume(job);
 }
 

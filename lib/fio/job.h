@@ -9,6 +9,7 @@
 #include "mm/page-writeback.h"
 #include "core/lat-hist.h"
 #include "fio/job-log.h"
+#include "fio/fio-random.h"
 
 struct wbsim_job_file {
 	struct wbsim_inode *inode;
@@ -23,6 +24,7 @@ struct wbsim_job_file {
 	bool opened;
 	uint64_t since_fsync;	/* writes since the last fsync=N */
 	uint64_t pass_start;	/* file_append: the file's end when this pass began */
+	bool map_full_seen;	/* this pass's map was found full (its draw taken) */
 };
 
 enum wbsim_job_state {
@@ -41,7 +43,14 @@ struct wbsim_job {
 	wbsim_task task;
 	unsigned int pid;	/* fio's process for the job: task's, or fio_thread's */
 	struct wbsim_dirtier dirtier;
-	wbsim_rng rng;
+	/* fio's random_state: the generator of the job's random offsets */
+	struct wbsim_fio_rand offrand;
+	uint64_t offrand_entropy;	/* its seed where fio takes the system's */
+	bool offrand_use64;		/* reseeds take tausworthe64 (> 2^32 blocks) */
+	uint64_t rand_blocks;		/* random blocks handed out (all loops) */
+	uint64_t loop_start;		/* @rand_blocks when the last loop began */
+	unsigned int loop_files_left;	/* files a new loop found full and reopens */
+	bool loop_by_bytes;		/* fio ends a loop at its bytes (queued I/O) */
 	struct wbsim_job_file *files;
 	unsigned int nr_files;
 	unsigned int cur_file;
@@ -135,8 +144,16 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 /* CPU time of the job's tasks (with io_uring its fio thread and io-wq
  * worker, one process for fio); their time waiting for a CPU in @wait_ns */
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
-/* job.c helpers shared with job-direct.c */
+/* job.c helpers shared with job-direct.c (and the offsets' tests) */
+/* Next block of file @f, or UINT64_MAX when the pass is over. */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);
+/* The block wbsim_job_next_block() will most likely return for @f next,
+ * from a copy of the job's generator (nothing changes); UINT64_MAX when
+ * the next block is not a random draw. */
+uint64_t wbsim_job_peek_next_block(const struct wbsim_job *job, const struct wbsim_job_file *f);
+/* A new pass over @f begins: its random map is cleared (the last step of
+ * wbsim_job_pass_over(), after the pass-end fadvise). */
+void wbsim_job_new_pass(struct wbsim_job *job, struct wbsim_job_file *f);
 bool wbsim_job_should_stop(const struct wbsim_job *job);
 /* How far @job is at @now, 0..1, as fio's ETA counts it: its bytes of the
  * bytes it will write, or its time of a runtime=, whichever is further. */

@@ -140,7 +140,7 @@ static const struct wbsim_param config_keys[] = {
 
 	{ .section = "run", .name = "seed", .type = WBSIM_PARAM_UINT,
 	  .offset = F(seed), .def = "1", .unit = "",
-	  .help = "Seed of the simulation's random generator (sim-writeback --seed overrides it)." },
+	  .help = "Seed of the simulation's random generator (sim-writeback --seed overrides it); fio's random offsets are fio's own and take it only with randrepeat=0." },
 	{ .section = "run", .name = "time_limit", .type = WBSIM_PARAM_TIME,
 	  .offset = F(time_limit), .def = "0", .unit = "",
 	  .help = "Stop the simulation at this simulated time; 0 = run until the workload ends." },

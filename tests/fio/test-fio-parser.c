@@ -219,13 +219,17 @@ static void test_values(void **state)
 	assert_int_equal(b->fallocate, WBSIM_FIO_FALLOCATE_POSIX);
 	assert_false(b->direct);	/* buffered=1 after direct=1: file order */
 	assert_int_equal(b->rwmix_read, 70);
-	/* reporting only: the simulation draws every offset from its own generator */
-	assert_int_equal(b->random_generator, WBSIM_FIO_RAND_TAUSWORTHE);
+	/* a sequential job draws no offsets: lfsr is harmless there */
+	assert_int_equal(b->random_generator, WBSIM_FIO_RAND_LFSR);
+	assert_true(b->random_generator_set);
+	assert_false(a->random_generator_set);
 	assert_int_equal(b->filesize_min, 64 * KB);
 	assert_int_equal(b->filesize_max, 64 * KB);
 
 	assert_int_equal(c->rw, WBSIM_FIO_RANDRW);
 	assert_true(fio_warned(f, "job 'c': rw=randrw: only the write share (50%) is simulated"));
+	/* the reads' draws are missing between the writes' */
+	assert_true(fio_warned(f, "nor their draws"));
 	assert_int_equal(c->fallocate, WBSIM_FIO_FALLOCATE_KEEP);
 	assert_true(c->end_fsync);
 	assert_true(c->fsync_on_close);
@@ -260,6 +264,7 @@ static void test_unused_options_refused(void **state)
 		{ "rate_iops=100", "'rate_iops' is not modelled" },
 		{ "bsrange=4k-16k", "'bsrange' is not modelled" },
 		{ "file_service_type=random", "'file_service_type' is not modelled" },
+		{ "file_service_type=roundrobin:4", "'file_service_type' is not modelled" },
 		{ "size=50%", "size as a percentage of the file or device is not modelled" },
 		{ "offset=10%", "offset as a percentage of the file or device is not modelled" },
 		{ "filesize=1m-4m", "a range of file sizes (a random size per file) is not modelled" },
@@ -274,6 +279,9 @@ static void test_unused_options_refused(void **state)
 	}
 	fio_fails("[w]\nrw=randwrite:8\nsize=1m\n", WBSIM_ERROR_UNSUPPORTED,
 		  "rw=randwrite:8: a new random offset every 8 I/Os is not modelled", TRUE);
+	fio_fails("[w]\nrw=randwrite\nsize=1m\nrandom_generator=lfsr\n", WBSIM_ERROR_UNSUPPORTED,
+		  "t.fio:4: fio option 'random_generator' is not modelled by wbsim (job 'w': rw=randwrite would draw its offsets from fio's LFSR",
+		  TRUE);
 	fio_fails("[w]\nrw=write:1000\nsize=1m\n", WBSIM_ERROR_UNSUPPORTED,
 		  "rw=write:1000: a skip that is not a whole number of bs=4096 blocks is not modelled", TRUE);
 }
@@ -291,12 +299,13 @@ static void test_clones_and_groups(void **state)
 		const char *name;
 		unsigned int clone, group;
 		gboolean stonewall;
+		unsigned int thread;	/* fio makes a's clone 2 before clone 1 */
 	} want[] = {
-		{ "a", 0, 0, TRUE }, { "a", 1, 0, FALSE }, { "a", 2, 0, FALSE },
-		{ "b", 0, 0, FALSE },
-		{ "c", 0, 1, TRUE }, { "c", 1, 1, FALSE },
-		{ "d", 0, 2, FALSE },
-		{ "e", 0, 3, TRUE },
+		{ "a", 0, 0, TRUE, 1 }, { "a", 1, 0, FALSE, 3 }, { "a", 2, 0, FALSE, 2 },
+		{ "b", 0, 0, FALSE, 4 },
+		{ "c", 0, 1, TRUE, 5 }, { "c", 1, 1, FALSE, 6 },
+		{ "d", 0, 2, FALSE, 7 },
+		{ "e", 0, 3, TRUE, 8 },
 	};
 	guint i;
 
@@ -306,6 +315,7 @@ static void test_clones_and_groups(void **state)
 
 		assert_string_equal(j->name, want[i].name);
 		assert_int_equal(j->clone, want[i].clone);
+		assert_int_equal(j->thread_number, want[i].thread);
 		assert_int_equal(j->group_id, want[i].group);
 		assert_int_equal(j->stonewall, want[i].stonewall);
 	}
