@@ -25,7 +25,8 @@
  *   near the inode), and each breaks the mapping where it is and where the
  *   gap rule would have put it: filefrag sees more than one extent and far
  *   fewer than the records (the lab kernel: 232 after a sync for 2048
- *   random blocks of 64 MiB; this model 313 with its own offsets). The
+ *   random blocks of 64 MiB; this model 156 from fio's offsets, which
+ *   give it the kernel's 1669 records before the writeback). The
  *   on-disk records are at least one per run of written blocks (each
  *   delalloc record is allocated whole; the blocks fio never wrote are
  *   holes between them).
