@@ -1161,11 +1161,11 @@ static void test_trace_events(void **state)
 			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "balance_dirty_pages")));
 	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_start")),
 			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_start")));
-	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(ns, "writeback_written")),
-			 GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_written")));
+	/* writeback_st* is not writeback_written, which each pass traces too */
+	assert_true(GPOINTER_TO_UINT(g_hash_table_lookup(na, "writeback_written")) > 0);
+	assert_null(g_hash_table_lookup(ns, "writeback_written"));
 	g_hash_table_remove(ns, "balance_dirty_pages");
 	g_hash_table_remove(ns, "writeback_start");
-	g_hash_table_remove(ns, "writeback_written");
 	assert_int_equal(g_hash_table_size(ns), 0);
 
 	r = run("--trace", some, "--trace-events", "sched", "scenarios/validate-minimal.ini");
