@@ -24,22 +24,6 @@
 #include "mm/bandwidth.h"
 #include "mm/writeback-chunk.h"
 
-static const char *const reason_names[WB_REASON_MAX] = {
-	[WB_REASON_BACKGROUND] = "background",
-	[WB_REASON_VMSCAN] = "vmscan",
-	[WB_REASON_SYNC] = "sync",
-	[WB_REASON_PERIODIC] = "periodic",
-	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
-	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
-	[WB_REASON_FORKER_THREAD] = "forker_thread",
-	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
-};
-
-const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason)
-{
-	return reason < WB_REASON_MAX ? reason_names[reason] : "unknown";
-}
-
 static inline wbsim_time_t now_ns(const struct wbsim_wb *wb)
 {
 	return wbsim_sim_now(wb->bdi->sim);
@@ -690,7 +674,9 @@ static void wb_writeback_loop(wbsim_sim *sim, void *arg)
 		cutoff = (int64_t)wb->work_start;	/* livelock guard of one-shot works */
 	/* wb_writeback() traces writeback_start at every pass of its loop,
 	 * writeback_written after the pass's writeback_sb_inodes()
-	 * (wb_writeback_after_slice()) */
+	 * (wb_writeback_after_slice()); the starts are counted by reason
+	 * for the report whether traced or not */
+	wb->bdi->writeback_starts[work->reason]++;
 	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_START);
 	if (!wb->b_io.length) {
 		queue_io(wb, work, cutoff);
