@@ -161,12 +161,17 @@ struct wbsim_result_wb {
  * @extents: the file's extents as filefrag counts them
  * @written_by: which contexts' flushers wrote the file, a bitmap: context
  *	c is bit c (contexts past 63 are not told apart)
+ * @median_length: the median length of the file's FIEMAP records in
+ *	filesystem blocks, as `filefrag -v` shows them (delayed allocation
+ *	included; the mean of the two middle ones for an even number of
+ *	records; 0 without records)
  */
 struct wbsim_result_file {
 	const char *path;
 	const char *moment;
 	uint64_t extents;
 	uint64_t written_by;
+	double median_length;
 };
 
 /*

@@ -3,7 +3,8 @@
 run (lab/run-kernel's files) and from a simulator run (sim-writeback's JSON
 and --series CSV): one dict of metric -> value for each.
 
-Pages are 4 KiB pages; bandwidths MiB/s; times seconds; CPU ns per page.
+Pages are 4 KiB pages; bandwidths MiB/s; times seconds; CPU ns per page;
+extent lengths filesystem blocks; writeback starts a count per reason.
 """
 import csv
 import gzip
@@ -172,6 +173,80 @@ def extents_by_moment(items):
     return out
 
 
+def median_of_counts(counts):
+    """The exact median of a multiset given as {value: how many} (the mean
+    of the two middle values for an even number), or None when empty."""
+    n = sum(counts.values())
+    if not n:
+        return None
+    lo, hi = (n - 1) // 2, n // 2
+    vals = []
+    seen = 0
+    for v in sorted(counts):
+        c = counts[v]
+        for k in (lo, hi):
+            if seen <= k < seen + c:
+                vals.append(v)
+        seen += c
+        if len(vals) == 2:
+            break
+    return (vals[0] + vals[1]) / 2
+
+
+def extent_lengths_by_moment(items):
+    """{moment: median length in blocks of every file's extents} from
+    [{moment, path, lengths: {"<blocks>": records}}] (lab/run-kernel's
+    filefrag -v, the simulator's "lengths"): the files' length counts
+    merged, their exact median; 0 for a moment whose files have no
+    extents. A moment without "lengths" (runs recorded before them) has
+    none."""
+    merged = {}
+    for e in items:
+        if e.get("lengths") is None:
+            continue
+        m = merged.setdefault(e["moment"], {})
+        for length, n in e["lengths"].items():
+            m[int(length)] = m.get(int(length), 0) + n
+    out = {}
+    for moment, counts in merged.items():
+        med = median_of_counts(counts)
+        out[moment] = med if med is not None else 0.0
+    return out
+
+
+def extent_figures(items):
+    """extents_<moment> and extents_median_len_<moment> of an extents list."""
+    m = {}
+    for moment, n in extents_by_moment(items).items():
+        m[f"extents_{moment}"] = n
+    for moment, med in extent_lengths_by_moment(items).items():
+        m[f"extents_median_len_{moment}"] = med
+    return m
+
+
+# The reasons writeback_start prints (the kernel's WB_WORK_REASON, in its
+# order): every one is a figure, 0 where none occurred, so that a reason
+# only one side has is compared too.
+WB_REASONS = ["background", "vmscan", "sync", "periodic", "laptop_timer",
+              "fs_free_space", "forker_thread", "foreign_flush"]
+
+
+def writeback_starts(path):
+    """{reason: writeback_start events} of a text trace (.xz, .gz or
+    plain): one per pass of wb_writeback()."""
+    out = dict.fromkeys(WB_REASONS, 0)
+    for ev, _pid, _comm, f in parse_trace(path):
+        if ev == "writeback_start":
+            r = f.get("reason", "unknown")
+            out[r] = out.get(r, 0) + 1
+    return out
+
+
+def wb_start_figures(starts):
+    """wb_starts_<reason> of {reason: count}."""
+    return {f"wb_starts_{r}": n for r, n in starts.items()}
+
+
 # -- one lab run -------------------------------------------------------------
 
 def lab_series_rows(d):
@@ -215,6 +290,16 @@ def cpu_per_page(perf_ms, dirtied, written):
     return m
 
 
+def trace_file(d):
+    """A lab run's trace: trace.txt.xz (lab/slim-results' form),
+    trace.txt.gz (as lab/run-kernel records it) or trace.txt; None."""
+    for name in ("trace.txt.xz", "trace.txt.gz", "trace.txt"):
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def lab_run(d):
     with open(os.path.join(d, "meta.json")) as f:
         meta = json.load(f)
@@ -232,24 +317,22 @@ def lab_run(d):
             m["last_group_s"] = g
     rows, t0 = lab_series_rows(d)
     m.update(series_figures(rows, meta["jobs_wall_s"] - t0))
-    tr = os.path.join(d, "trace.txt.xz")       # lab/slim-results' form
-    if not os.path.exists(tr):
-        tr = os.path.join(d, "trace.txt.gz")   # as lab/run-kernel records it
+    tr = trace_file(d)
     written = cpu["nr_written"]
     dirtied = cpu["nr_dirtied"]
-    if os.path.exists(tr):
+    if tr:
         t = trace_figures(tr)
         m["pauses"] = t["pauses"]
         m["paused_s"] = t["paused_ms"] / 1e3
         if written:
             m["flusher_share"] = min(1.0, t["flusher_pages"] / written)
+        m.update(wb_start_figures(writeback_starts(tr)))
     m["pages_written"] = written
     m["pages_dirtied"] = dirtied
     if "perf_ms" in cpu:
         m.update(cpu_per_page(cpu["perf_ms"], dirtied, written))
     with open(os.path.join(d, "extents.json")) as f:
-        for moment, n in extents_by_moment(json.load(f)).items():
-            m[f"extents_{moment}"] = n
+        m.update(extent_figures(json.load(f)))
     return m
 
 
@@ -281,6 +364,7 @@ def sim_run(result_json, series_csv):
         m["cpu_flusher_ns_per_page"] = ck.get("flusher", 0) / written
         m["cpu_completion_ns_per_page"] = ck.get("irq", 0) / written
         m["cpu_loop_ns_per_page"] = ck.get("other", 0) / written
-    for moment, n in extents_by_moment(w.get("extents", [])).items():
-        m[f"extents_{moment}"] = n
+    m.update(extent_figures(w.get("extents", [])))
+    if "writeback_starts" in w:
+        m.update(wb_start_figures(w["writeback_starts"]))
     return m

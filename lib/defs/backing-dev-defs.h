@@ -90,6 +90,24 @@ enum wbsim_wb_reason {
 	WB_REASON_MAX,
 };
 
+/* wbsim_wb_reason_name() - @reason as the tracepoints print it (the
+ * kernel's WB_WORK_REASON) and the reports name it; "unknown" past them */
+static inline const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason)
+{
+	static const char *const names[WB_REASON_MAX] = {
+		[WB_REASON_BACKGROUND] = "background",
+		[WB_REASON_VMSCAN] = "vmscan",
+		[WB_REASON_SYNC] = "sync",
+		[WB_REASON_PERIODIC] = "periodic",
+		[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
+		[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
+		[WB_REASON_FORKER_THREAD] = "forker_thread",
+		[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
+	};
+
+	return (unsigned int)reason < WB_REASON_MAX ? names[reason] : "unknown";
+}
+
 enum wbsim_sync_mode {
 	WB_SYNC_NONE,	/* do not wait on anything */
 	WB_SYNC_ALL,	/* wait on every page under writeback */
@@ -340,6 +358,8 @@ struct wbsim_bdi {
 	uint64_t last_bdp_sleep;	/* jiffies */
 	/* tracing hook: NULL when not tracing */
 	struct wbsim_trace *trace;
+	/* writeback_start events of its wbs by reason, traced or not */
+	uint64_t writeback_starts[WB_REASON_MAX];
 	/* the first failure of a model (allocation error): ends the run */
 	GError *failure;
 	/* every inode of the bdi, in creation order (for a context change) */

@@ -24,22 +24,6 @@
 #include "mm/bandwidth.h"
 #include "mm/writeback-chunk.h"
 
-static const char *const reason_names[WB_REASON_MAX] = {
-	[WB_REASON_BACKGROUND] = "background",
-	[WB_REASON_VMSCAN] = "vmscan",
-	[WB_REASON_SYNC] = "sync",
-	[WB_REASON_PERIODIC] = "periodic",
-	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
-	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
-	[WB_REASON_FORKER_THREAD] = "forker_thread",
-	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
-};
-
-const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason)
-{
-	return reason < WB_REASON_MAX ? reason_names[reason] : "unknown";
-}
-
 static inline wbsim_time_t now_ns(const struct wbsim_wb *wb)
 {
 	return wbsim_sim_now(wb->bdi->sim);
@@ -627,6 +611,12 @@ static void flusher_next(struct wbsim_wb *wb)
 /* ------------------------------------------------------------------------ */
 /* wb_writeback()                                                           */
 
+/*
+ * Run @work. writeback_exec is traced by wb_do_writeback() for a work of
+ * the work list only; the flusher's own works (start-all, kupdate,
+ * background: wb_check_start_all(), wb_check_old_data_flush(),
+ * wb_check_background_flush()) call wb_writeback() directly.
+ */
 static void wb_writeback_start(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 {
 	wb->work = work;
@@ -634,8 +624,8 @@ static void wb_writeback_start(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 	wb->work_start = now_ns(wb);
 	wb->work_queued = false;
 	wb->idle_loops = 0;
-	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_EXEC);
-	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_START);
+	if (work != &wb->own_work)
+		wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_EXEC);
 	wb_writeback_loop(wb->bdi->sim, wb);
 }
 
@@ -643,7 +633,6 @@ static void wb_writeback_done(struct wbsim_wb *wb)
 {
 	struct wbsim_wb_work *work = wb->work;
 
-	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_WRITTEN);
 	wb->work = NULL;
 	wb->works_done++;
 	if (work != &wb->own_work) {
@@ -683,6 +672,12 @@ static void wb_writeback_loop(wbsim_sim *sim, void *arg)
 		cutoff = now;
 	else
 		cutoff = (int64_t)wb->work_start;	/* livelock guard of one-shot works */
+	/* wb_writeback() traces writeback_start at every pass of its loop,
+	 * writeback_written after the pass's writeback_sb_inodes()
+	 * (wb_writeback_after_slice()); the starts are counted by reason
+	 * for the report whether traced or not */
+	wb->bdi->writeback_starts[work->reason]++;
+	wbsim_trace_writeback_work(wb, work, WBSIM_TRACE_WRITEBACK_START);
 	if (!wb->b_io.length) {
 		queue_io(wb, work, cutoff);
 		wb->work_queued = true;
@@ -700,6 +695,7 @@ static void wb_writeback_after_slice(struct wbsim_wb *wb)
 {
 	struct wbsim_inode *inode;
 
+	wbsim_trace_writeback_work(wb, wb->work, WBSIM_TRACE_WRITEBACK_WRITTEN);
 	if (wb->slice_total > 0) {
 		wb->idle_loops = 0;
 		wbsim_sim_schedule_at(wb->bdi->sim, now_ns(wb), wb_writeback_loop, wb);

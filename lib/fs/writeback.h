@@ -27,8 +27,6 @@
 #include "mm/writeback-control.h"
 #include "mm/memcontrol.h"
 
-const char *wbsim_wb_reason_name(enum wbsim_wb_reason reason);
-
 /* The policy of [writeback] affinity (registry in affinity.c): the context
  * for @inode going clean -> dirty, dirtied by @task (may be NULL). */
 unsigned int wbsim_affinity_select(struct wbsim_bdi *bdi, struct wbsim_inode *inode,

@@ -344,6 +344,47 @@ static void add_wbsim_contexts(JsonBuilder *b, const struct wbsim_run_result *r)
 	json_builder_end_array(b);
 }
 
+/* "writeback_starts": the writeback_start events by reason, every reason
+ * the kernel names, in its order (WB_WORK_REASON) */
+static void add_wbsim_writeback_starts(JsonBuilder *b, const struct wbsim_run_result *r)
+{
+	json_builder_set_member_name(b, "writeback_starts");
+	json_builder_begin_object(b);
+	for (int i = 0; i < WB_REASON_MAX; i++)
+		set_int(b, wbsim_wb_reason_name((enum wbsim_wb_reason)i), r->writeback_starts[i]);
+	json_builder_end_object(b);
+}
+
+/* an extents entry's lengths: "median_length", "length_log2_histogram"
+ * (bucket 2^k .. 2^(k+1) - 1 under the key 2^k, from 1 to the last
+ * bucket in use) and "lengths" (length: records, by increasing length),
+ * in filesystem blocks */
+static void add_extent_lengths(JsonBuilder *b, const struct wbsim_extent_result *e)
+{
+	uint64_t hist[64];
+	unsigned int used = wbsim_extent_log2_histogram(e, hist);
+	char key[24];
+
+	set_dbl(b, "median_length", wbsim_extent_median_length(e));
+	json_builder_set_member_name(b, "length_log2_histogram");
+	json_builder_begin_object(b);
+	for (unsigned int k = 0; k < used; k++) {
+		g_snprintf(key, sizeof(key), "%" G_GUINT64_FORMAT, (guint64)1 << k);
+		set_int(b, key, hist[k]);
+	}
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "lengths");
+	json_builder_begin_object(b);
+	for (guint i = 0; e->lengths && i < e->lengths->len; i++) {
+		const struct wbsim_extent_length *l =
+			&g_array_index(e->lengths, struct wbsim_extent_length, i);
+
+		g_snprintf(key, sizeof(key), "%" G_GUINT64_FORMAT, l->blocks);
+		set_int(b, key, l->count);
+	}
+	json_builder_end_object(b);
+}
+
 /* "cgroup_writeback": every wb (dying ones too), every memcg, switches. */
 static void add_wbsim_cgroups(JsonBuilder *b, const struct wbsim_run_result *r)
 {
@@ -446,6 +487,7 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 	set_int(b, "thresh", r->thresh);
 	add_wbsim_jobs(b, r);
 	add_wbsim_contexts(b, r);
+	add_wbsim_writeback_starts(b, r);
 	if (r->cgroups)
 		add_wbsim_cgroups(b, r);
 	add_wbsim_device(b, r);
@@ -483,6 +525,7 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 		set_int(b, "filefrag", e->filefrag);
 		set_int(b, "nextents", e->nextents);
 		set_str(b, "line", e->line);
+		add_extent_lengths(b, e);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

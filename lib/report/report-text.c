@@ -373,6 +373,20 @@ static void wbsim_section_contexts(GString *s, const struct wbsim_run_result *r)
 	}
 }
 
+/* The writeback_start events by reason, the reasons that occurred. */
+static void wbsim_section_writeback_starts(GString *s, const struct wbsim_run_result *r)
+{
+	unsigned int n = 0;
+
+	g_string_append(s, "  writeback starts (writeback_start):");
+	for (int i = 0; i < WB_REASON_MAX; i++)
+		if (r->writeback_starts[i])
+			g_string_append_printf(s, "%s %s=%" PRIu64, n++ ? "," : "",
+					       wbsim_wb_reason_name((enum wbsim_wb_reason)i),
+					       r->writeback_starts[i]);
+	g_string_append(s, n ? "\n" : " none\n");
+}
+
 static void wbsim_section_cgroups(GString *s, const struct wbsim_run_result *r)
 {
 	g_string_append_printf(s, "cgroup writeback (dying_wb = %s): inode switches=%" PRIu64
@@ -466,6 +480,7 @@ static void wbsim_section(GString *s, const struct wbsim_run_result *r, gboolean
 	wbsim_section_jobs(s, r);
 	g_string_append(s, "writeback contexts:\n");
 	wbsim_section_contexts(s, r);
+	wbsim_section_writeback_starts(s, r);
 	if (r->cgroups)
 		wbsim_section_cgroups(s, r);
 	g_string_append(s, "block device:\n");
@@ -502,8 +517,13 @@ static void wbsim_section(GString *s, const struct wbsim_run_result *r, gboolean
 	for (guint i = 0; i < r->extents->len; i++) {
 		const struct wbsim_extent_result *e = r->extents->pdata[i];
 
-		g_string_append_printf(s, "  [%s] %s (nextents=%" PRIu64 ")\n", e->moment,
-				       e->line ? e->line : e->path, e->nextents);
+		double median = wbsim_extent_median_length(e);
+
+		g_string_append_printf(s, "  [%s] %s (nextents=%" PRIu64 ", median length=",
+				       e->moment, e->line ? e->line : e->path, e->nextents);
+		/* a whole number of blocks, or one and a half */
+		add_d(s, median == floor(median) ? "%.0f" : "%.1f", median);
+		g_string_append_printf(s, " block%s)\n", median == 1 ? "" : "s");
 	}
 
 	if (r->ctx_changes)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results.c - allocation and release of struct wbsim_run_result.
+ * results.c - allocation and release of struct wbsim_run_result, and the
+ * figures the reports draw from a file's extent lengths.
  *
  * Ownership: every string and array of the result is owned by it. The
  * arrays are created by wbsim_run_result_new() with free functions, so the
@@ -63,7 +64,84 @@ static void extent_result_free(gpointer p)
 	g_free(e->moment);
 	g_free(e->path);
 	g_free(e->line);
+	if (e->lengths)
+		g_array_unref(e->lengths);
 	g_free(e);
+}
+
+static gint cmp_u64(gconstpointer a, gconstpointer b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void wbsim_extent_lengths_set(struct wbsim_extent_result *e, GArray *blocks)
+{
+	g_array_sort(blocks, cmp_u64);
+	if (e->lengths)
+		g_array_set_size(e->lengths, 0);
+	else
+		e->lengths = g_array_sized_new(FALSE, FALSE, sizeof(struct wbsim_extent_length), 1);
+	for (guint i = 0; i < blocks->len; i++) {
+		uint64_t b = g_array_index(blocks, uint64_t, i);
+		struct wbsim_extent_length *last = e->lengths->len ?
+			&g_array_index(e->lengths, struct wbsim_extent_length, e->lengths->len - 1) :
+			NULL;
+
+		if (last && last->blocks == b) {
+			last->count++;
+		} else {
+			struct wbsim_extent_length l = { .blocks = b, .count = 1 };
+
+			g_array_append_val(e->lengths, l);
+		}
+	}
+}
+
+/* The length of record @k (0-based) in order of length. */
+static uint64_t nth_length(const GArray *lengths, uint64_t k)
+{
+	for (guint i = 0; i < lengths->len; i++) {
+		const struct wbsim_extent_length *l =
+			&g_array_index(lengths, struct wbsim_extent_length, i);
+
+		if (k < l->count)
+			return l->blocks;
+		k -= l->count;
+	}
+	return 0;
+}
+
+double wbsim_extent_median_length(const struct wbsim_extent_result *e)
+{
+	uint64_t n = 0;
+
+	for (guint i = 0; e->lengths && i < e->lengths->len; i++)
+		n += g_array_index(e->lengths, struct wbsim_extent_length, i).count;
+	if (!n)
+		return 0;
+	return ((double)nth_length(e->lengths, (n - 1) / 2) +
+		(double)nth_length(e->lengths, n / 2)) / 2;
+}
+
+unsigned int wbsim_extent_log2_histogram(const struct wbsim_extent_result *e, uint64_t hist[64])
+{
+	unsigned int used = 0;
+
+	memset(hist, 0, 64 * sizeof(hist[0]));
+	for (guint i = 0; e->lengths && i < e->lengths->len; i++) {
+		const struct wbsim_extent_length *l =
+			&g_array_index(e->lengths, struct wbsim_extent_length, i);
+		unsigned int k;
+
+		if (!l->blocks)
+			continue;
+		k = 63u - (unsigned int)__builtin_clzll(l->blocks);
+		hist[k] += l->count;
+		used = MAX(used, k + 1);
+	}
+	return used;
 }
 
 /**

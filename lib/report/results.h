@@ -12,6 +12,7 @@
 #include <wbsim/sim.h>
 #include <wbsim/block.h>
 #include "core/lat-hist.h"
+#include "defs/backing-dev-defs.h"	/* WB_REASON_MAX */
 
 struct wbsim_fio_job;
 
@@ -167,6 +168,17 @@ struct wbsim_lock_result {
 };
 
 /**
+ * struct wbsim_extent_length - how many FIEMAP records of a file have one
+ *	length
+ * @blocks: the length, filesystem blocks
+ * @count: records of that length
+ */
+struct wbsim_extent_length {
+	uint64_t blocks;
+	uint64_t count;
+};
+
+/**
  * struct wbsim_extent_result - extent counts of one file at one moment
  * @moment: when ("end", "+30s", "remount", ...)
  * @path: the file
@@ -175,6 +187,9 @@ struct wbsim_lock_result {
  * @line: filefrag's own output line ("FILE: N extents found")
  * @written_by: bitmap of the writeback contexts whose flushers wrote the
  *	file back (context i is bit i; contexts past 63 are not told apart)
+ * @lengths: struct wbsim_extent_length by increasing length: the length of
+ *	every FIEMAP record as `filefrag -v` shows it, delayed allocation
+ *	records included (wbsim_fs_filefrag_verbose())
  */
 struct wbsim_extent_result {
 	char *moment;
@@ -183,7 +198,27 @@ struct wbsim_extent_result {
 	uint64_t nextents;
 	char *line;
 	uint64_t written_by;
+	GArray *lengths;
 };
+
+/*
+ * wbsim_extent_lengths_set() - @e's lengths from @blocks, one length per
+ * record (uint64_t, any order; sorted here), counted by length.
+ */
+void wbsim_extent_lengths_set(struct wbsim_extent_result *e, GArray *blocks);
+/*
+ * wbsim_extent_median_length() - the median of @e's record lengths,
+ * blocks: the middle one, or the mean of the two middle ones for an even
+ * number of records; 0 for a file without records.
+ */
+double wbsim_extent_median_length(const struct wbsim_extent_result *e);
+/*
+ * wbsim_extent_log2_histogram() - @e's records by length in power-of-two
+ * buckets: @hist[k] counts the records of 2^k .. 2^(k+1) - 1 blocks.
+ * Return: the buckets in use, the last non-empty one's k + 1 (0 without
+ * records).
+ */
+unsigned int wbsim_extent_log2_histogram(const struct wbsim_extent_result *e, uint64_t hist[64]);
 
 /**
  * struct wbsim_series - the time series: one row per sample
@@ -232,6 +267,9 @@ struct wbsim_run_result {
 	GPtrArray *memcgs;		/* struct wbsim_memcg_result * */
 	uint64_t isw_done, isw_skipped;	/* inode switches done, refused */
 	uint64_t tot_write_bandwidth;	/* the bdi's, pages/s, at the end */
+	/* writeback_start events (passes of wb_writeback()) by reason,
+	 * traced or not */
+	uint64_t writeback_starts[WB_REASON_MAX];
 	struct wbsim_series series;
 };
 

@@ -165,6 +165,7 @@ static GArray *file_records(const wbsim_result *r)
 				.moment = e->moment,
 				.extents = e->filefrag,
 				.written_by = e->written_by,
+				.median_length = wbsim_extent_median_length(e),
 			};
 
 			g_array_append_val(files, o);

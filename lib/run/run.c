@@ -366,10 +366,12 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 /* ------------------------------------------------------------------------ */
 /* Extent counts at the [measure] moments                                   */
 
-/* What filefrag prints for every file, now, recorded under @moment. */
+/* What filefrag -v prints for every file, now, recorded under @moment:
+ * the count and the records' lengths. */
 static void count_extents(struct wbsim_run *run, const char *moment)
 {
 	struct wbsim_machine *m = &run->m;
+	g_autoptr(GArray) lengths = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 
 	for (guint i = 0; i < m->inodes->len; i++) {
 		struct wbsim_inode *inode = m->inodes->pdata[i];
@@ -377,7 +379,9 @@ static void count_extents(struct wbsim_run *run, const char *moment)
 
 		er->moment = g_strdup(moment);
 		er->path = g_strdup(inode->name);
-		er->filefrag = wbsim_fs_filefrag_count(m->fs, inode->fs_inode);
+		g_array_set_size(lengths, 0);
+		er->filefrag = wbsim_fs_filefrag_verbose(m->fs, inode->fs_inode, lengths);
+		wbsim_extent_lengths_set(er, lengths);
 		er->nextents = wbsim_fs_nr_extents(m->fs, inode->fs_inode);
 		er->line = wbsim_fs_filefrag_format(inode->name, er->filefrag);
 		er->written_by = inode->written_by;
@@ -1123,6 +1127,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 	r->wall_s = wall_s;
 	r->nr_dirtied = m->vm.nr_dirtied;
 	r->nr_written = m->vm.nr_written;
+	memcpy(r->writeback_starts, bdi->writeback_starts, sizeof(r->writeback_starts));
 	wbsim_global_dirty_limits(&m->vm, &r->bg_thresh, &r->thresh);
 	for (guint i = 0; i < m->warnings->len; i++)
 		g_ptr_array_add(r->warnings, g_strdup(m->warnings->pdata[i]));

@@ -86,6 +86,7 @@ static void assert_same(const wbsim_result *a, const wbsim_result *b)
 		assert_non_null(fb);
 		assert_int_equal(fa->extents, fb->extents);
 		assert_int_equal(fa->written_by, fb->written_by);
+		assert_true(fa->median_length == fb->median_length);
 	}
 	assert_int_equal(sa->n_series_rows, sb->n_series_rows);
 	assert_int_equal(sa->n_series_columns, sb->n_series_columns);

@@ -74,6 +74,15 @@ static void test_xfs_seq_1g_short_records(void **state)
 	assert_int_equal(wbsim_fs_nr_extents(t.fs, f), GiB / BS / 65536);
 	assert_int_equal(tfs_fiemap_records(&t, f), 4);
 	assert_int_equal(wbsim_fs_filefrag_count(t.fs, f), 1);
+	/* filefrag -v: one line per record, each 65536 blocks long */
+	{
+		g_autoptr(GArray) len = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+
+		assert_int_equal(wbsim_fs_filefrag_verbose(t.fs, f, len), 1);
+		assert_int_equal(len->len, 4);
+		for (guint i = 0; i < len->len; i++)
+			assert_int_equal(g_array_index(len, uint64_t, i), 65536);
+	}
 	tfs_close(&t);
 }
 
@@ -111,6 +120,15 @@ static void test_ext4_seq_1g(void **state)
 	assert_int_equal(wbsim_fs_filefrag_count(t.fs, f), 5);
 	assert_int_equal(wbsim_fs_nr_extents(t.fs, f), 9);
 	assert_true(wbsim_fs_nr_extents(t.fs, f) >= GiB / BS / 32768);
+	/* filefrag -v's lengths, in blocks: the five runs above */
+	{
+		static const uint64_t want[] = { 22528, 63488, 63488, 63488, 49152 };
+		g_autoptr(GArray) len = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+
+		assert_int_equal(wbsim_fs_filefrag_verbose(t.fs, f, len), 5);
+		assert_int_equal(len->len, G_N_ELEMENTS(want));
+		assert_memory_equal(len->data, want, sizeof(want));
+	}
 	wbsim_fs_close(t.fs, f);
 	assert_true(wbsim_fs_remount(t.fs, NULL));
 	/* first FIEMAP after mount reads the on-disk tree: 9 records ... */

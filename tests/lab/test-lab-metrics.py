@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The lab's readings of kernel output, on small texts of known content:
-the trace pairing of writeback_start/writeback_written, the rule that a
-throttle pause counts only where the task slept it, the series reader and
-filefrag's counts, and the tolerance rules of lab/compare. The lab's guards
+the trace pairing of writeback_start/writeback_written and the count of
+writeback starts by reason, the rule that a throttle pause counts only
+where the task slept it, the series reader, filefrag's counts and extent
+lengths (a lab run folder and a simulator result of a few lines), and the
+tolerance rules of lab/compare (rel, abs, ext, factor). The lab's guards
 (the journal of host changes, run-kernel's and compare's refusals) on a
 fake root: nothing here changes the machine."""
 import errno
@@ -33,6 +35,14 @@ def load_script(name):
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def write_file(d, name, text):
+    """@text as the file @name in the folder @d; its path."""
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 compare = load_script("compare")
@@ -89,11 +99,9 @@ class LabMetrics(unittest.TestCase):
 
     def test_series(self):
         with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "s.csv")
-            with open(p, "w") as f:
-                f.write("# comment\ntime_s,dirty_pages,writeback,wb0_written\n"
-                        "0,0,0,0\n0.1,100,10,0\n0.2,300,20,5\n0.3,200,0,9\n")
-            rows = metrics.series_rows(p)
+            rows = metrics.series_rows(write_file(
+                d, "s.csv", "# comment\ntime_s,dirty_pages,writeback,wb0_written\n"
+                "0,0,0,0\n0.1,100,10,0\n0.2,300,20,5\n0.3,200,0,9\n"))
         fig = metrics.series_figures(rows, 0.2)
         self.assertAlmostEqual(fig["dirty_mean_pages"], 400 / 3)
         self.assertEqual(fig["dirty_peak_pages"], 300)
@@ -104,6 +112,91 @@ class LabMetrics(unittest.TestCase):
              {"moment": "end", "path": "/mnt/b", "filefrag": 4},
              {"moment": "remount", "path": "/mnt/a", "filefrag": None}]
         self.assertEqual(metrics.extents_by_moment(e), {"end": 7})
+
+    def test_extent_lengths(self):
+        # the exact median of a multiset: the middle one, or the mean of
+        # the two middle ones
+        self.assertEqual(metrics.median_of_counts({1: 2, 2: 1, 4: 1}), 1.5)
+        self.assertEqual(metrics.median_of_counts({1: 2, 2: 1, 4: 2}), 2)
+        self.assertEqual(metrics.median_of_counts({7: 1}), 7)
+        self.assertEqual(metrics.median_of_counts({3: 2, 100: 2}), 51.5)
+        self.assertIsNone(metrics.median_of_counts({}))
+        # every file's extents of a moment merged: a: 1 1 5, b: 2 (and one
+        # empty file) -> 1 1 2 5 -> 1.5, although each file's median is 1
+        # and 2; a moment without lengths (older runs) has no figure
+        e = [{"moment": "after-jobs", "path": "/mnt/a", "filefrag": 3,
+              "lengths": {"5": 1, "1": 2}},
+             {"moment": "after-jobs", "path": "/mnt/b", "filefrag": 1, "lengths": {"2": 1}},
+             {"moment": "after-jobs", "path": "/mnt/c", "filefrag": 0, "lengths": {}},
+             {"moment": "remount", "path": "/mnt/a", "filefrag": 1, "lengths": {}},
+             {"moment": "end", "path": "/mnt/a", "filefrag": 2}]
+        self.assertEqual(metrics.extent_lengths_by_moment(e),
+                         {"after-jobs": 1.5, "remount": 0.0})
+        self.assertEqual(metrics.extent_figures(e),
+                         {"extents_after-jobs": 4, "extents_remount": 1, "extents_end": 2,
+                          "extents_median_len_after-jobs": 1.5,
+                          "extents_median_len_remount": 0.0})
+
+    def test_writeback_starts(self):
+        # one writeback_start per pass of wb_writeback(), counted by
+        # reason from the trace however it is stored; every reason the
+        # kernel names is a figure
+        text = TRACE + "".join(
+            f" kworker/u8:0-12      [001] ...1.  10{i}.500000: writeback_start: bdi 7:0: "
+            f"sb_dev 0:0 nr_pages=10 sync_mode=1 kupdate=0 range_cyclic=0 background=0 "
+            f"reason=sync cgroup_ino=1\n" for i in range(3))
+        expect = dict.fromkeys(metrics.WB_REASONS, 0)
+        expect.update(background=1, periodic=1, sync=3)
+        with tempfile.TemporaryDirectory() as d:
+            for name, opener in (("trace.txt", open), ("trace.txt.gz", gzip.open),
+                                 ("trace.txt.xz", lzma.open)):
+                p = os.path.join(d, name)
+                with opener(p, "wt") as f:
+                    f.write(text)
+                self.assertEqual(metrics.writeback_starts(p), expect, name)
+        self.assertEqual(list(expect), ["background", "vmscan", "sync", "periodic",
+                                        "laptop_timer", "fs_free_space", "forker_thread",
+                                        "foreign_flush"])
+        self.assertEqual(metrics.wb_start_figures({"sync": 3, "periodic": 0}),
+                         {"wb_starts_sync": 3, "wb_starts_periodic": 0})
+
+    def test_lab_and_sim_run_figures(self):
+        # a tiny lab run folder and a simulator result of the same shape
+        # give the same new figures under the same names
+        lengths = {"after-jobs": {"1": 3, "8": 1}, "remount": {"16": 1, "64": 1}}
+        ext = [{"path": "/mnt/f", "moment": m, "filefrag": sum(l.values()), "lengths": l}
+               for m, l in lengths.items()]
+        series = "time_s,wb0_dirty,wb0_writeback,dirty,wb0_written\n" \
+                 "0,0,0,0,0\n0.1,300,0,300,0\n0.2,500,10,500,4\n"
+        with tempfile.TemporaryDirectory() as d:
+            files = {"meta.json": {"jobs_wall_s": 0.2},
+                     "cpu.json": {"nr_written": 600, "nr_dirtied": 1000},
+                     "fio.json": {"jobs": [{"write": {"bw_bytes": 2 ** 20}}]},
+                     "extents.json": ext}
+            for name, obj in files.items():
+                with open(os.path.join(d, name), "w") as f:
+                    json.dump(obj, f)
+            write_file(d, "series.csv", series)
+            write_file(d, "trace.txt", TRACE)
+            lab = metrics.lab_run(d)
+            starts = dict.fromkeys(metrics.WB_REASONS, 0)
+            starts.update(background=1, periodic=1)
+            sim_json = {"jobs": [{"write": {"bw_bytes": 2 ** 20}}],
+                        "wbsim": {"jobs": [{"start_ns": 0, "runtime_ns": 2 * 10 ** 8,
+                                            "pauses": 0, "paused_ns": 0}],
+                                  "nr_written": 600, "nr_dirtied": 1000,
+                                  "contexts": [{"pages_written": 600}],
+                                  "cpu_by_kind_ns": {},
+                                  "writeback_starts": starts, "extents": ext}}
+            sim = metrics.sim_run(sim_json, os.path.join(d, "series.csv"))
+        for m in (lab, sim):
+            self.assertEqual(m["extents_median_len_after-jobs"], 1)
+            self.assertEqual(m["extents_median_len_remount"], 40)
+            self.assertEqual(m["extents_after-jobs"], 4)
+            self.assertEqual(m["wb_starts_background"], 1)
+            self.assertEqual(m["wb_starts_periodic"], 1)
+            self.assertEqual(m["wb_starts_sync"], 0)
+            self.assertEqual(len([k for k in m if k.startswith("wb_starts_")]), 8)
 
     def test_cpu_per_page_needs_pages_written(self):
         perf = {"fio": 1000.0, "io_uring_worker": 500.0, "flusher": 44.0,
@@ -134,6 +227,43 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(compare.tolerance_for(tols, "x", "bw_total_mib_s"), ("rel", 0.15))
         self.assertEqual(compare.tolerance_for(tols, "x", "cpu_loop_ns_per_page"), ("rel", 0.4))
         self.assertIsNone(compare.tolerance_for(tols, "x", "pauses"))
+        # the issue's goals for the new figures: extent lengths within a
+        # factor of 2, writeback starts by reason within 30%
+        self.assertEqual(compare.tolerance_for([], "x", "extents_median_len_remount"),
+                         ("factor", 2.0))
+        self.assertEqual(compare.tolerance_for([], "x", "extents_remount"), ("ext", 0.3))
+        self.assertEqual(compare.tolerance_for([], "x", "wb_starts_sync"), ("rel", 0.3))
+
+    def test_factor(self):
+        # within a factor F: measured / F .. measured * F, both ways
+        for m, p, ok in [(100, 200, True), (100, 50, True), (100, 201, False),
+                         (100, 49.9, False), (3, 3, True), (0, 0, True), (0, 1, False),
+                         (1, 0, False)]:
+            self.assertEqual(compare.within("extents_median_len_end", m, p, ("factor", 2.0)),
+                             ok, (m, p))
+        self.assertTrue(compare.within("x", 10, 10, ("factor", 1)))
+        # a pin holds what it was made from, not a figure 1.3 times further
+        line = compare.pin_line("w", "extents_median_len_end", 100, 300, ("factor", 2.0))
+        self.assertEqual(line, "w extents_median_len_end factor 3.3")
+        self.assertTrue(compare.within("m", 100, 300, ("factor", 3.3)))
+        self.assertTrue(compare.within("m", 300, 100, ("factor", 3.3)))
+        self.assertFalse(compare.within("m", 100, 300 * 1.3, ("factor", 3.3)))
+        self.assertEqual(compare.pin_line("w", "m", 0, 5, ("factor", 2.0)), "w m factor 1000")
+        # the file format takes the kind
+        with tempfile.TemporaryDirectory() as d:
+            tols = compare.load_tolerances(write_file(
+                d, "fidelity.txt", "# x\nw extents_median_len_* factor 4  # why\n"
+                "* wb_starts_sync rel 0.5\n"))
+        self.assertEqual(compare.tolerance_for(tols, "w", "extents_median_len_after-jobs"),
+                         ("factor", 4.0))
+        self.assertEqual(compare.tolerance_for(tols, "v", "wb_starts_sync"), ("rel", 0.5))
+
+    def test_figure_order(self):
+        names = ["extents_median_len_end", "wb_starts_sync", "extents_end", "pauses",
+                 "bw_total_mib_s", "extents_after-jobs", "wb_starts_background"]
+        self.assertEqual(sorted(names, key=compare.sort_key),
+                         ["bw_total_mib_s", "pauses", "wb_starts_background", "wb_starts_sync",
+                          "extents_after-jobs", "extents_end", "extents_median_len_end"])
 
     def test_pin_line(self):
         # each pin holds the figure it was made from, and one 15% further does not fit
@@ -696,6 +826,10 @@ class CompareMisuse(unittest.TestCase):
             self.assertIn("expected a host profile",
                           self.compare("--profile", os.path.join(TOP, "lab", "README.md"), run))
             self.assertIn("cannot read the host profile", self.compare("--profile", d, run))
+            for bad in ("w m factor 0.5", "w m fact 2", "w m rel x"):
+                tol = write_file(d, "bad.txt", bad + "\n")
+                self.assertIn(f"{tol}:1: expected 'WORKLOAD METRIC rel|abs|ext|factor LIMIT'",
+                              self.compare("--check", tol, run))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,9 @@
  * - Unmount and mount: XFS keeps in memory exactly the on-disk extent list
  *   (speculative preallocation past EOF was trimmed when fio closed the
  *   file), so the counts do not change.
+ *
+ * And the lengths of the extents filefrag -v lists, on files of known
+ * layout (test_extent_lengths()).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +118,96 @@ static void test_e6_moments_xfs(void **state)
 	wbsim_run_result_free(r);
 }
 
+/*
+ * The lengths of the records filefrag -v shows, on files whose layout is
+ * known: /mnt/a, 4 MiB written sequentially, is one run of 1024 blocks,
+ * one delayed record after the job (its speculative preallocation was
+ * trimmed at close) and one extent after the remount writeback on an empty
+ * filesystem; /mnt/b, 8 KiB writes with 8 KiB skipped after each (fio's
+ * rw=write:8k) over 64 KiB, is four runs of 2 blocks at blocks 0, 4, 8
+ * and 12 (below 64 KiB no preallocation), four delayed records, then four
+ * extents that xfs_bmap_adjacent() places as the logical gaps say: one
+ * physically consistent mapping (filefrag: 1 extent) of four records.
+ */
+static const char sequential[] =
+	"[machine]\n"
+	"cpus = 2\n"
+	"memory = 4g\n"
+	"[filesystem]\n"
+	"type = xfs\n"
+	"[fio:a]\n"
+	"filename=/mnt/a\n"
+	"rw=write\n"
+	"bs=4k\n"
+	"size=4m\n"
+	"fallocate=none\n"
+	"[fio:b]\n"
+	"filename=/mnt/b\n"
+	"rw=write:8k\n"
+	"bs=8k\n"
+	"size=64k\n"
+	"fallocate=none\n"
+	"[measure]\n"
+	"extents = after-jobs\n"
+	"extents = remount\n";
+
+static const struct wbsim_extent_result *file_at(const struct wbsim_run_result *r,
+						 const char *moment, const char *path)
+{
+	for (guint i = 0; i < r->extents->len; i++) {
+		const struct wbsim_extent_result *e = r->extents->pdata[i];
+
+		if (strcmp(e->moment, moment) == 0 && strcmp(e->path, path) == 0)
+			return e;
+	}
+	fail_msg("no extents record of %s at %s", path, moment);
+	return NULL;
+}
+
+/* @e's lengths are exactly @n records of @blocks blocks */
+static void assert_lengths(const struct wbsim_extent_result *e, uint64_t blocks, uint64_t n)
+{
+	uint64_t hist[64];
+	unsigned int used = wbsim_extent_log2_histogram(e, hist);
+
+	assert_non_null(e->lengths);
+	assert_int_equal(e->lengths->len, 1);
+	assert_int_equal(g_array_index(e->lengths, struct wbsim_extent_length, 0).blocks, blocks);
+	assert_int_equal(g_array_index(e->lengths, struct wbsim_extent_length, 0).count, n);
+	assert_true(wbsim_extent_median_length(e) == (double)blocks);
+	/* one bucket in use, the last: 2^k <= blocks < 2^(k+1) */
+	assert_int_equal(used, g_bit_storage(blocks));
+	assert_int_equal(hist[used - 1], n);
+	for (unsigned int k = 0; k + 1 < used; k++)
+		assert_int_equal(hist[k], 0);
+}
+
+static void test_extent_lengths(void **state)
+{
+	struct wbsim_run_result *r = run_text(sequential, NULL, TRUE);
+	const struct wbsim_extent_result *e;
+
+	(void)state;
+	assert_int_equal(r->extents->len, 4);
+	e = file_at(r, "after-jobs", "/mnt/a");
+	assert_int_equal(e->filefrag, 1);
+	assert_int_equal(e->nextents, 0);		/* delayed */
+	assert_lengths(e, 1024, 1);
+	e = file_at(r, "remount", "/mnt/a");
+	assert_int_equal(e->filefrag, 1);
+	assert_int_equal(e->nextents, 1);
+	assert_lengths(e, 1024, 1);
+	e = file_at(r, "after-jobs", "/mnt/b");
+	assert_int_equal(e->filefrag, 4);		/* delayed records count apart */
+	assert_int_equal(e->nextents, 0);
+	assert_lengths(e, 2, 4);
+	e = file_at(r, "remount", "/mnt/b");
+	assert_int_equal(e->filefrag, 1);
+	assert_int_equal(e->nextents, 4);
+	assert_lengths(e, 2, 4);
+	wbsim_run_result_free(r);
+}
+
 /* A run stopped by its time limit counts the moments it reached and says
  * which it did not reach. */
 static void test_unreached_moment(void **state)
@@ -166,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_e6_moments_xfs),
+		cmocka_unit_test(test_extent_lengths),
 		cmocka_unit_test(test_unreached_moment),
 		cmocka_unit_test(test_bad_moments),
 	};

@@ -8,6 +8,8 @@
  *   job C (group 1, no group_reporting): 8 MiB in 2048 writes in 81.5 ms
  *	(fio's real "98.8MiB/s (104MB/s)(8192KiB/81msec)" case), half the
  *	writes at 302 us and half at 1 ms, two fsyncs (848 us, 1886 us)
+ *   its file at the end: 3 extents, FIEMAP records of 1, 1, 2 and 8 blocks;
+ *	25 background and 1 periodic writeback_start
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,7 +189,17 @@ static int setup(void **state)
 	e->filefrag = 3;
 	e->nextents = 4;
 	e->line = g_strdup("/mnt/C.0.0: 3 extents found");
+	{
+		/* four FIEMAP records (two physically contiguous): 1 1 2 8 */
+		static const uint64_t blocks[] = { 8, 1, 2, 1 };
+		g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+
+		g_array_append_vals(b, blocks, G_N_ELEMENTS(blocks));
+		wbsim_extent_lengths_set(e, b);
+	}
 	g_ptr_array_add(r->extents, e);
+	r->writeback_starts[WB_REASON_BACKGROUND] = 25;
+	r->writeback_starts[WB_REASON_PERIODIC] = 1;
 	g_ptr_array_add(r->warnings, g_strdup("test.fio:3: option verify is not modelled"));
 
 	r->device_stats.bytes = 24 * MIB;
@@ -396,7 +408,12 @@ static void test_text_wbsim_section(void **state)
 	assert_true(contains(a, "lock contention:\n  wb->list_lock: acquisitions=100, "
 				"contended=5, wait=2.000ms, max wait=1.000ms, hold=0.000ms\n"));
 	assert_null(strstr(a->str, "quiet_lock"));
-	assert_true(contains(a, "extents:\n  [end] /mnt/C.0.0: 3 extents found (nextents=4)\n"));
+	/* the median of 1 1 2 8: the mean of the two middle ones */
+	assert_true(contains(a, "extents:\n  [end] /mnt/C.0.0: 3 extents found (nextents=4, "
+				"median length=1.5 blocks)\n"));
+	/* after the contexts, the reasons that occurred */
+	assert_true(contains(a, "    flusher: pid=100, cpu=3.000ms, cpu wait=0.000ms, lock wait=0.000ms\n"
+				"  writeback starts (writeback_start): background=25, periodic=1\n"));
 	assert_true(contains(a, "warnings:\n  test.fio:3: option verify is not modelled\n"));
 	/* no seeks on this device: no seek line */
 	assert_null(strstr(a->str, "seeks="));
@@ -560,6 +577,41 @@ static void test_json(void **state)
 	assert_int_equal(json_array_get_length(json_object_get_array_member(ws, "jobs")), 3);
 	assert_int_equal(json_array_get_length(json_object_get_array_member(ws, "locks")), 2);
 	assert_false(json_object_has_member(ws, "wall_s"));
+	{
+		/* every reason the kernel names, in WB_WORK_REASON's order */
+		static const char *const reasons[] = {
+			"background", "vmscan", "sync", "periodic", "laptop_timer",
+			"fs_free_space", "forker_thread", "foreign_flush",
+		};
+		static const char *const ekeys[] = {
+			"moment", "path", "filefrag", "nextents", "line", "median_length",
+			"length_log2_histogram", "lengths",
+		};
+		static const char *const hkeys[] = { "1", "2", "4", "8" };
+		static const char *const lkeys[] = { "1", "2", "8" };
+		JsonObject *st = json_object_get_object_member(ws, "writeback_starts");
+		JsonObject *ext = json_array_get_object_element(
+			json_object_get_array_member(ws, "extents"), 0);
+		JsonObject *h = json_object_get_object_member(ext, "length_log2_histogram");
+		JsonObject *len = json_object_get_object_member(ext, "lengths");
+
+		check_keys(st, reasons, G_N_ELEMENTS(reasons));
+		assert_int_equal(json_object_get_int_member(st, "background"), 25);
+		assert_int_equal(json_object_get_int_member(st, "periodic"), 1);
+		assert_int_equal(json_object_get_int_member(st, "sync"), 0);
+		check_keys(ext, ekeys, G_N_ELEMENTS(ekeys));
+		assert_float_equal(json_object_get_double_member(ext, "median_length"), 1.5, 0.0);
+		/* 1 1 | 2 | - | 8: buckets 2^k .. 2^(k+1) - 1 up to the last one used */
+		check_keys(h, hkeys, G_N_ELEMENTS(hkeys));
+		assert_int_equal(json_object_get_int_member(h, "1"), 2);
+		assert_int_equal(json_object_get_int_member(h, "2"), 1);
+		assert_int_equal(json_object_get_int_member(h, "4"), 0);
+		assert_int_equal(json_object_get_int_member(h, "8"), 1);
+		check_keys(len, lkeys, G_N_ELEMENTS(lkeys));
+		assert_int_equal(json_object_get_int_member(len, "1"), 2);
+		assert_int_equal(json_object_get_int_member(len, "2"), 1);
+		assert_int_equal(json_object_get_int_member(len, "8"), 1);
+	}
 	assert_float_equal(json_object_get_double_member(
 		json_object_get_object_member(json_node_get_object(wroot), "wbsim"), "wall_s"), 1.25, 0.0);
 }
@@ -706,6 +758,50 @@ static void test_csv(void **state)
 			    "1,2048.5,1e+20\n");
 }
 
+/* A file's record lengths: counted by length, the median exactly, the
+ * power-of-two buckets. */
+static void test_extent_lengths(void **state)
+{
+	static const uint64_t odd[] = { 7, 1, 7, 7, 3 }, even[] = { 100, 3, 100, 3 };
+	static const uint64_t big[] = { UINT64_C(1) << 40, 1 };
+	struct wbsim_extent_result e = { 0 };
+	g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	uint64_t hist[64];
+
+	(void)state;
+	/* no records (an empty file): median 0, no bucket */
+	assert_true(wbsim_extent_median_length(&e) == 0);
+	assert_int_equal(wbsim_extent_log2_histogram(&e, hist), 0);
+	wbsim_extent_lengths_set(&e, b);
+	assert_int_equal(e.lengths->len, 0);
+	assert_true(wbsim_extent_median_length(&e) == 0);
+
+	g_array_append_vals(b, odd, G_N_ELEMENTS(odd));
+	wbsim_extent_lengths_set(&e, b);
+	assert_int_equal(e.lengths->len, 3);
+	assert_int_equal(g_array_index(e.lengths, struct wbsim_extent_length, 2).blocks, 7);
+	assert_int_equal(g_array_index(e.lengths, struct wbsim_extent_length, 2).count, 3);
+	assert_true(wbsim_extent_median_length(&e) == 7);	/* 1 3 7 7 7 */
+	assert_int_equal(wbsim_extent_log2_histogram(&e, hist), 3);
+	assert_int_equal(hist[0], 1);
+	assert_int_equal(hist[1], 1);
+	assert_int_equal(hist[2], 3);
+
+	g_array_set_size(b, 0);
+	g_array_append_vals(b, even, G_N_ELEMENTS(even));
+	wbsim_extent_lengths_set(&e, b);	/* replaces the lengths */
+	assert_true(wbsim_extent_median_length(&e) == 51.5);	/* 3 3 | 100 100 */
+
+	g_array_set_size(b, 0);
+	g_array_append_vals(b, big, G_N_ELEMENTS(big));
+	wbsim_extent_lengths_set(&e, b);
+	assert_int_equal(wbsim_extent_log2_histogram(&e, hist), 41);
+	assert_int_equal(hist[40], 1);
+	assert_int_equal(hist[0], 1);
+	assert_true(wbsim_extent_median_length(&e) == ((double)(UINT64_C(1) << 40) + 1) / 2);
+	g_array_unref(e.lengths);
+}
+
 /* An empty result reports without crashing, and frees. */
 static void test_empty_result(void **state)
 {
@@ -716,6 +812,7 @@ static void test_empty_result(void **state)
 	g_autoptr(JsonNode) root = parse(j);
 
 	assert_true(g_str_has_prefix(t->str, "\nwbsim: "));
+	assert_true(contains(t, "  writeback starts (writeback_start): none\n"));
 	assert_int_equal(json_array_get_length(json_object_get_array_member(
 		json_node_get_object(root), "jobs")), 0);
 	assert_false(json_object_has_member(json_node_get_object(root), "disk_util"));
@@ -736,6 +833,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_plus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroups, setup, teardown),
+		cmocka_unit_test(test_extent_lengths),
 		cmocka_unit_test(test_empty_result),
 	};
 

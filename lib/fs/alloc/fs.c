@@ -692,6 +692,26 @@ uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode)
 				      ext->len);
 }
 
+/*
+ * e2fsprogs' print_extent_info() prints a record as the logical range
+ * fe_logical >> blk_shift .. that + ((fe_length - 1) >> blk_shift), so a
+ * record of fe_length bytes spans ceil(fe_length / block size) blocks.
+ */
+uint64_t wbsim_fs_filefrag_verbose(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *lengths)
+{
+	g_autoptr(GArray) ext = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_extent));
+	const struct wbsim_fs_extent *e;
+
+	wbsim_fs_fiemap(fs, inode, ext);
+	e = (const struct wbsim_fs_extent *)(void *)ext->data;
+	for (guint i = 0; i < ext->len; i++) {
+		uint64_t blocks = e[i].length ? (e[i].length - 1) / fs->block_size + 1 : 0;
+
+		g_array_append_val(lengths, blocks);
+	}
+	return filefrag_count_records(e, ext->len);
+}
+
 char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode, const char *path)
 {
 	return wbsim_fs_filefrag_format(path, wbsim_fs_filefrag_count(fs, inode));

@@ -240,6 +240,17 @@ size_t wbsim_fs_fiemap(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *out);
  */
 uint64_t wbsim_fs_filefrag_count(wbsim_fs *fs, wbsim_fs_inode *inode);
 /**
+ * wbsim_fs_filefrag_verbose() - what `filefrag -v FILE` shows, from one
+ * FIEMAP call: the count wbsim_fs_filefrag_count() gives, and the length
+ * of every record in filesystem blocks as its line's logical range gives
+ * it (first..last block, ceil(fe_length / block size) blocks; delayed
+ * allocation records included, as the count includes them)
+ * @lengths: GArray of uint64_t; one length is appended per record, in
+ *	file order
+ * Return: the count.
+ */
+uint64_t wbsim_fs_filefrag_verbose(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *lengths);
+/**
  * wbsim_fs_filefrag_line() - filefrag's line "PATH: N extents found"
  * ("1 extent found" for one)
  * Return: a newly allocated string without a newline.
