@@ -4,7 +4,8 @@
 # byte-identity check of issue 19: every scenario under scenarios/ and the
 # runnable ones under tests/*/data is run for a few simulated seconds
 # (--no-wall-time, so the reports depend on the seed only), a few of them
-# also with --series, --trace, --check and the JSON report. "record" writes
+# also with --series, --trace (text and trace.dat), --check and the JSON
+# report, and one with fio's logs (bench/long-outputs.ini). "record" writes
 # the outputs to REFDIR (run it on the unmodified tree); "compare" runs the
 # same commands into a fresh directory and compares every file, byte for
 # byte, with REFDIR. Exit status 1 when an output differs or is missing.
@@ -16,6 +17,7 @@ top="$(cd "$(dirname "$0")/.." && pwd)"
 mode=${1:-}
 ref=${2:-}
 build=${3:-$top/build}
+build=$(cd "$build" 2>/dev/null && pwd || echo "$build")	# the fio logs' run is elsewhere
 prog="$build/sim/sim-writeback"
 
 if [ "$mode" != record ] && [ "$mode" != compare ] || [ -z "$ref" ]; then
@@ -79,6 +81,18 @@ for scn in scenarios/e1-pmem-xfs-parallel.ini scenarios/e1-nvme-ext4-base.ini \
 	run "$name.full" "$scn" --check --output-format=json \
 		--series "@$name.series.csv" --trace "@$name.trace.txt"
 done
+
+# trace-cmd's trace.dat of two of them (12 CPUs and 4)
+for scn in scenarios/e1-pmem-xfs-parallel.ini scenarios/e7-dying-cgroup-unreachable-syncfs.ini; do
+	name=$(basename "$scn" .ini)
+	run "$name.dat" "$scn" --trace "@$name.trace.dat"
+done
+# fio's logs, per job and shared (per_job_logs=0: each job's rows appended
+# at its end), with a trace.dat and the series, in the output directory,
+# where fio writes them: one CPU for 20 s of bench/long-outputs.ini
+(cd "$out" && "$prog" --no-wall-time --set run.time_limit=20s --trace long-outputs.trace.dat \
+	--series long-outputs.series.csv "$top/bench/long-outputs.ini" >long-outputs.out \
+	2>long-outputs.err; echo "exit $?" >>long-outputs.err)
 
 if [ "$mode" = record ]; then
 	echo "recorded $(ls "$out" | wc -l) files in $out"

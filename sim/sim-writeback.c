@@ -367,11 +367,16 @@ static gboolean series_finish(struct series_out *so, gboolean ok, GError **error
  * struct io_logs_out - the jobs' fio logs (write_bw_log, write_lat_log,
  * write_iops_log), written where fio writes them: the current directory,
  * or the path the option names
- * @files: log name -> FILE *
  * @err: the first failure ("NAME: why"), or NULL
+ *
+ * Each log is created (or, per_job_logs=0, opened for appending) before
+ * the run, so that one that cannot be written stops the run before it
+ * starts (wbsim_run_opts.fio_log_open_fn); then each piece of rows is
+ * appended with the file opened for that piece only: fio too opens a log
+ * only to write it (at the job's end, iolog.c flush_log()), and a run of
+ * many jobs needs no descriptor per log.
  */
 struct io_logs_out {
-	GHashTable *files;
 	char *err;
 };
 
@@ -381,39 +386,40 @@ static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
 		lo->err = g_strdup_printf("fio log %s: %s", name, g_strerror(e ? e : EIO));
 }
 
-/* wbsim_fio_log_fn */
+/* wbsim_fio_log_open_fn: fio's fopen() of the log, "w" or "a", before the run */
+static int io_log_open(const char *name, gboolean append, void *arg)
+{
+	FILE *f = fopen(name, append ? "a" : "w");
+
+	(void)arg;
+	if (!f)
+		return errno ? errno : EIO;
+	return fclose(f) == 0 ? 0 : (errno ? errno : EIO);
+}
+
+/* wbsim_fio_log_fn: @text appended to @name (created by io_log_open()) */
 static void io_log_write(const char *name, const char *text, gboolean append, void *arg)
 {
 	struct io_logs_out *lo = ((struct run_hooks *)arg)->lo;
-	FILE *f = g_hash_table_lookup(lo->files, name);
+	FILE *f;
 
-	if (!text) {
-		/* several jobs may share a file (per_job_logs=0): opened once */
-		if (!f && !g_hash_table_contains(lo->files, name)) {
-			f = fopen(name, append ? "a" : "w");
-			if (!f)
-				io_log_fail(lo, name, errno);
-			g_hash_table_insert(lo->files, g_strdup(name), f);
-		}
+	(void)append;
+	if (!text)
+		return;
+	f = fopen(name, "a");
+	if (!f) {
+		io_log_fail(lo, name, errno);
 		return;
 	}
-	if (f && fputs(text, f) == EOF)
+	if (fputs(text, f) == EOF)
+		io_log_fail(lo, name, errno);
+	if (fclose(f) != 0)
 		io_log_fail(lo, name, errno);
 }
 
-/* Close every log; FALSE (and @error) if one could not be written. */
+/* FALSE (and @error) if a log could not be written. */
 static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **error)
 {
-	GHashTableIter it;
-	gpointer name, f;
-
-	if (!lo->files)
-		return ok;
-	g_hash_table_iter_init(&it, lo->files);
-	while (g_hash_table_iter_next(&it, &name, &f))
-		if (f && fclose(f) != 0)
-			io_log_fail(lo, name, errno);
-	g_hash_table_destroy(lo->files);
 	if (ok && lo->err) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s", lo->err);
 		ok = FALSE;
@@ -421,7 +427,6 @@ static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **err
 	g_free(lo->err);
 	return ok;
 }
-
 
 /* "45.0%", fio's one decimal, never 100.0% before the end */
 static void add_percent(GString *s, double f)
@@ -522,11 +527,14 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	wbsim_run_opts opts = wbsim_sweep_cli_run_opts(cli);
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
-	struct io_logs_out lo = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL };
+	struct io_logs_out lo = { NULL };
 	struct run_hooks hooks = { .trace = ro->trace, .lo = &lo };
 	wbsim_result *r;
 	FILE *trace = ro->trace;
 	gboolean dat = trace && trace_is_dat(ro->trace_file);
+	/* what waits for the end (trace.dat's pages, per_job_logs=0 rows)
+	 * waits beside the trace, else in the logs' directory */
+	g_autofree char *temp_dir = dat ? g_path_get_dirname(ro->trace_file) : g_strdup(".");
 	gboolean ok = TRUE;
 
 	if (rp.stream) {
@@ -553,6 +561,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		opts.trace_fn = write_trace_line;
 	}
 	opts.fio_log_fn = io_log_write;
+	opts.fio_log_open_fn = io_log_open;
+	opts.temp_dir = temp_dir;
 	opts.user_data = &hooks;
 	opts.stop = &stop_signal;
 	r = wbsim_run(scn, &opts, error);

@@ -53,12 +53,17 @@ WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format for
  * @r: results of a run with wbsim_run_opts.trace_dat set
  * @f: the file, open for writing
  * @path: its name, for messages
- * @error: WBSIM_ERROR_IO naming @path; WBSIM_ERROR_INVALID_ARGUMENT when
- *	the run recorded nothing (wbsim_run_opts.trace_dat not set)
+ * @error: WBSIM_ERROR_IO naming @path (also when the run could not keep
+ *	the pages in its temporary file: a full disk); WBSIM_ERROR_INVALID_ARGUMENT
+ *	when the run recorded nothing (wbsim_run_opts.trace_dat not set)
  *
  * One buffer per simulated CPU, as trace-cmd record writes them
  * (trace-cmd report and KernelShark read the file), with the format files
- * of the events selected by wbsim_run_opts.trace_events only.
+ * of the events selected by wbsim_run_opts.trace_events only. The pages
+ * are copied from the temporary file in wbsim_run_opts.temp_dir where they
+ * waited (it goes with @r), a piece at a time.
+ * Thread safety: only reads @r: the file may be written again, or by
+ * several threads at once.
  * Return: TRUE, or FALSE with @error set.
  */
 WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,

@@ -198,6 +198,24 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
 				 void *user_data);
 
 /**
+ * typedef wbsim_fio_log_open_fn - can a job's fio log be written?
+ * @name: the log's file name, as wbsim_fio_log_fn gets it
+ * @append: whether fio would append to it (per_job_logs=0) rather than
+ *	truncate it
+ * @user_data: wbsim_run_opts.user_data
+ *
+ * Called for every log of every job before the simulation starts, each
+ * just before wbsim_fio_log_fn's open call (@text NULL) of the same log,
+ * so that a log that cannot be written stops the run before it has
+ * simulated anything.
+ * Return: 0, or an errno value saying why @name cannot be written:
+ * wbsim_run() then fails with WBSIM_ERROR_IO naming the job file, line and
+ * option (write_bw_log=, write_lat_log=, write_iops_log=) that asked for
+ * the log.
+ */
+typedef int (*wbsim_fio_log_open_fn)(const char *name, gboolean append, void *user_data);
+
+/**
  * struct wbsim_run_opts - how to run: checks, outputs and callbacks, all
  * in one struct the caller fills
  * @name: the scenario's name in the reports (a file name, as the user
@@ -212,7 +230,9 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
  * @trace_events: NULL-terminated tracepoint names that @trace_fn receives
  *	and @trace_dat records, or NULL for every event
  * @trace_dat: record the tracepoints in the result for trace-cmd's
- *	trace.dat (wbsim_result_write_trace_dat())
+ *	trace.dat (wbsim_result_write_trace_dat()): the result holds a few
+ *	ring-buffer pages per CPU in memory, the others in a temporary file
+ *	in @temp_dir
  * @sample_fn: called at each sample of the series (every [run]
  *	series_interval and once at the end), or NULL
  * @trace_fn: called for each tracepoint of @trace_events, or NULL (no
@@ -220,7 +240,10 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
  * @point_fn: called at each measurement point, or NULL
  * @progress_fn: called at each sample with the run's progress, or NULL
  * @fio_log_fn: where the jobs' fio logs go, or NULL: logs are not
- *	written and the result warns
+ *	written and the result warns. A log of a job with per_job_logs=0
+ *	gets its rows at the job's end, as fio appends them to the file the
+ *	jobs share; until then they wait in a temporary file in @temp_dir
+ *	(memory holds no more than 64 KiB of each log)
  * @user_data: passed to every callback
  * @stop: NULL, or a flag the run reads before each event: once it is
  *	nonzero, the run stops at the simulated time it has reached and
@@ -234,6 +257,15 @@ typedef void (*wbsim_fio_log_fn)(const char *name, const char *text, gboolean ap
  *	another thread; one flag may stop several runs. A flag set before
  *	the run stops it at time 0. A run the flag does not stop gives the
  *	results it gives without it.
+ * @temp_dir: the directory where the run keeps what it writes only at
+ *	the end (@trace_dat's pages, the rows of per_job_logs=0 logs), in
+ *	temporary files unlinked as soon as they are made; NULL:
+ *	g_get_tmp_dir() ($TMPDIR). sim-writeback gives the --trace file's
+ *	directory, else the current one. The trace's pages take there the
+ *	size of the trace.dat, until the result is freed (the file is
+ *	written from them: twice that space while it is)
+ * @fio_log_open_fn: called for each fio log before the simulation starts
+ *	(wbsim_fio_log_open_fn), or NULL
  * @reserved: zero (room for later options without a new ABI)
  *
  * Zero is the default of every member, so a program names only what it
@@ -260,7 +292,9 @@ typedef struct wbsim_run_opts {
 	wbsim_fio_log_fn fio_log_fn;
 	void *user_data;
 	const volatile sig_atomic_t *stop;
-	void *reserved[3];
+	const char *temp_dir;
+	wbsim_fio_log_open_fn fio_log_open_fn;
+	void *reserved[1];
 } wbsim_run_opts;
 
 /**
@@ -287,7 +321,10 @@ WBSIM_API char **wbsim_trace_events_select(const char *list, GError **error);
  *	member that is not zero; bad input the
  *	loader could not see (a device or filesystem
  *	parameter, a job that cannot be modelled; WBSIM_ERROR_INVALID_VALUE,
- *	WBSIM_ERROR_UNSUPPORTED), or WBSIM_ERROR_SIMULATION (an invariant
+ *	WBSIM_ERROR_UNSUPPORTED); WBSIM_ERROR_IO before the simulation
+ *	starts when @opts->fio_log_open_fn refuses a log or no temporary
+ *	file can be made in @opts->temp_dir, after it when one could not be
+ *	written (a full disk); or WBSIM_ERROR_SIMULATION (an invariant
  *	broke under wbsim_run_opts.check, a model failed)
  *
  * The same scenario gives the same results in every run (the simulation's

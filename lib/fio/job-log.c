@@ -88,6 +88,29 @@ static void log_flush(struct wbsim_job_logs *l, struct wbsim_io_log *g)
 	}
 }
 
+/* per_job_logs=0: the rows so far wait in the spool (a failure is the
+ * spool's error, which the run reports) */
+static void log_spool(struct wbsim_job_logs *l, struct wbsim_io_log *g)
+{
+	wbsim_spool_append(l->spool, &g->held, g->buf->str, g->buf->len);
+	g_string_truncate(g->buf, 0);
+}
+
+/* wbsim_spool_read_fn: spooled rows to the sink */
+struct log_drain {
+	struct wbsim_job_logs *l;
+	struct wbsim_io_log *g;
+};
+
+static gboolean log_unspool(const void *data, size_t n, void *arg)
+{
+	struct log_drain *d = arg;
+
+	(void)n;
+	d->l->fn(d->l->arg, d->g->name, data, !d->l->fio->per_job_logs);
+	return TRUE;
+}
+
 /* fio flush_samples(): one row */
 static void log_row(struct wbsim_job_logs *l, struct wbsim_io_log *g, uint64_t ms,
 		    uint64_t val, uint64_t bs, uint64_t offset)
@@ -99,8 +122,12 @@ static void log_row(struct wbsim_job_logs *l, struct wbsim_io_log *g, uint64_t m
 	if (fio->log_offset)
 		g_string_append_printf(g->buf, ", %" G_GUINT64_FORMAT, offset);
 	g_string_append(g->buf, fio->log_prio ? ", 0x0000\n" : ", 0\n");
-	if (!l->hold && g->buf->len >= LOG_BUF_BYTES)
+	if (g->buf->len < LOG_BUF_BYTES)
+		return;
+	if (!l->hold)
 		log_flush(l, g);
+	else if (l->spool)
+		log_spool(l, g);
 }
 
 /* fio __add_stat_to_log(): the window's row, if it had samples */
@@ -201,10 +228,33 @@ bool wbsim_job_logs_init(struct wbsim_job_logs *l, const struct wbsim_fio_job *f
 		if (!inline_log(t) && g->avg_msec)
 			l->tick_ns[t] = (uint64_t)g->avg_msec * WBSIM_NSEC_PER_MSEC;
 		l->log[t] = g;
-		fn(arg, g->name, NULL, !fio->per_job_logs);
 		any = true;
 	}
 	return any;
+}
+
+int wbsim_job_logs_open(struct wbsim_job_logs *l, wbsim_io_log_open_fn open_fn,
+			enum wbsim_io_log_type *refused)
+{
+	for (int t = 0; t < WBSIM_IO_LOG_NR; t++) {
+		struct wbsim_io_log *g = l->log[t];
+		int e;
+
+		if (!g)
+			continue;
+		if (open_fn && (e = open_fn(l->arg, g->name, !l->fio->per_job_logs)) != 0) {
+			*refused = (enum wbsim_io_log_type)t;
+			return e;
+		}
+		l->fn(l->arg, g->name, NULL, !l->fio->per_job_logs);
+	}
+	return 0;
+}
+
+const char *wbsim_job_logs_option(enum wbsim_io_log_type t)
+{
+	return t == WBSIM_IO_LOG_BW ? "write_bw_log" :
+	       t == WBSIM_IO_LOG_IOPS ? "write_iops_log" : "write_lat_log";
 }
 
 void wbsim_job_logs_start(struct wbsim_job_logs *l, uint64_t now_ns)
@@ -252,6 +302,11 @@ void wbsim_job_logs_finish(struct wbsim_job_logs *l, uint64_t now_ns, uint64_t b
 		 * bw/iops log's partial period is never sampled */
 		if (g->avg_msec && !l->tick_ns[t])
 			log_window_row(l, g, ms);
+		if (g->held.first) {	/* the spooled rows first, then the rest */
+			struct log_drain d = { l, g };
+
+			wbsim_spool_drain(l->spool, &g->held, log_unspool, &d);
+		}
 		log_flush(l, g);
 	}
 	l->fn = NULL;	/* finished: a second call does nothing */

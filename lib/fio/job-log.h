@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
+#include "core/spool.h"
 #include "defs/fio.h"
 
 /*
@@ -20,6 +21,12 @@
  */
 typedef void (*wbsim_io_log_fn)(void *arg, const char *name, const char *text,
 				gboolean append);
+
+/*
+ * wbsim_io_log_open_fn - can the log file @name be written (created, or
+ * appended to when @append)? Return: 0, or an errno value.
+ */
+typedef int (*wbsim_io_log_open_fn)(void *arg, const char *name, gboolean append);
 
 enum wbsim_io_log_type {
 	WBSIM_IO_LOG_LAT,
@@ -39,6 +46,7 @@ enum wbsim_io_log_type {
  * @max: their largest value
  * @avg_last: start of the current window, ms since the job's start
  * @buf: rows not yet handed to the sink
+ * @held: per_job_logs=0: the rows spooled until the job's end
  */
 struct wbsim_io_log {
 	char *name;
@@ -48,6 +56,7 @@ struct wbsim_io_log {
 	uint64_t max;
 	uint64_t avg_last;
 	GString *buf;
+	struct wbsim_spool_chain held;
 };
 
 /**
@@ -63,6 +72,8 @@ struct wbsim_io_log {
  * @ios_iops: writes done when the IOPS window began
  * @hold: per_job_logs=0: the rows are handed over at the job's end, as
  *	  fio writes them (several jobs share the file)
+ * @spool: where @hold rows wait, a piece of about 64 KiB at a time (the
+ *	   run's, shared by its jobs), or NULL: in memory
  */
 struct wbsim_job_logs {
 	struct wbsim_io_log *log[WBSIM_IO_LOG_NR];
@@ -74,15 +85,29 @@ struct wbsim_job_logs {
 	uint64_t next_tick[WBSIM_IO_LOG_NR];
 	uint64_t tick_count[WBSIM_IO_LOG_NR];
 	bool hold;
+	struct wbsim_spool *spool;
 };
 
 /*
  * wbsim_job_logs_init() - the logs @fio asks for, named as fio names them
- * (PREFIX_TYPE.N.log, N = @thread_number, fio's 1-based job number); the
- * files are created through @fn at once. Return: TRUE if any log is asked.
+ * (PREFIX_TYPE.N.log, N = @thread_number, fio's 1-based job number),
+ * written through @fn (wbsim_job_logs_open() creates them); with
+ * per_job_logs=0 their rows wait in memory until the job ends, unless the
+ * caller sets @l->spool. Return: TRUE if any log is asked.
  */
 bool wbsim_job_logs_init(struct wbsim_job_logs *l, const struct wbsim_fio_job *fio,
 			 unsigned int thread_number, wbsim_io_log_fn fn, void *arg);
+/*
+ * wbsim_job_logs_open() - each log is checked by @open_fn (NULL: none),
+ * then created through the logs' sink (@text NULL). Return: 0, or the
+ * errno @open_fn gave for the first log it refused, whose type goes to
+ * @refused (the later logs are neither checked nor created).
+ */
+int wbsim_job_logs_open(struct wbsim_job_logs *l, wbsim_io_log_open_fn open_fn,
+			enum wbsim_io_log_type *refused);
+/* The option asking for a log of type @t: "write_bw_log", "write_lat_log"
+ * or "write_iops_log". */
+const char *wbsim_job_logs_option(enum wbsim_io_log_type t);
 /* The job's I/O starts now (@now_ns): times in the logs count from here. */
 void wbsim_job_logs_start(struct wbsim_job_logs *l, uint64_t now_ns);
 /*

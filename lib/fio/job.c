@@ -108,12 +108,8 @@
 #define JOB_MAX_FILES (1u << 20)
 #define JOB_MAX_RANDMAP_BYTES (UINT64_C(1) << 30)
 
-/*
- * "FILE:LINE: job 'NAME': KEY=VALUE" of the option line that set @key (the
- * job's own line, or its [global]'s), or of the section when none did.
- */
-static char *job_option_where(const struct wbsim_fio_job *fio, const char *key,
-			      const char *shown)
+char *wbsim_fio_job_option_where(const struct wbsim_fio_job *fio, const char *key,
+				 const char *shown)
 {
 	const struct wbsim_fio_option *o = NULL;
 
@@ -170,7 +166,7 @@ static gboolean job_check_bounds(const struct wbsim_fio_job *fio, uint64_t bs,
 
 	if (nr_files > JOB_MAX_FILES) {
 		g_autofree char *shown = g_strdup_printf("%u", fio->nrfiles);
-		g_autofree char *where = job_option_where(fio, "nrfiles", shown);
+		g_autofree char *where = wbsim_fio_job_option_where(fio, "nrfiles", shown);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
 			    "%s: %u files: expected at most %u files per job (each is a simulated inode)",
@@ -185,7 +181,7 @@ static gboolean job_check_bounds(const struct wbsim_fio_job *fio, uint64_t bs,
 	map = ((blocks + 63) / 64 + (blocks + 4095) / 4096) * 8;
 	if (map > JOB_MAX_RANDMAP_BYTES / nr_files) {
 		g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, fio->size);
-		g_autofree char *where = job_option_where(fio, "size", size);
+		g_autofree char *where = wbsim_fio_job_option_where(fio, "size", size);
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
 			    "%s: rw=randwrite over %" G_GUINT64_FORMAT " blocks of bs=%" G_GUINT64_FORMAT

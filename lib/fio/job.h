@@ -139,6 +139,13 @@ void wbsim_job_start(struct wbsim_job *job, void (*on_done)(struct wbsim_job *, 
 		     void *arg);
 void wbsim_job_clear(struct wbsim_job *job);
 
+/*
+ * wbsim_fio_job_option_where() - "FILE:LINE: job 'NAME': KEY=VALUE" of the
+ * option line of @fio's own section that set @key, or of the section
+ * itself (KEY=@shown) when none did (the key came from [global]).
+ */
+char *wbsim_fio_job_option_where(const struct wbsim_fio_job *fio, const char *key,
+				 const char *shown);
 /* The path of file @filenum of @fio, as fio names it (filename, directory, filename_format). */
 char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum);
 /* CPU time of the job's tasks (with io_uring its fio thread and io-wq

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 #include <wbsim/error.h>
+#include "core/spool.h"
 #include "report/trace-dat.h"
 #include "report/trace-format.h"
 #include "report/trace.h"
@@ -43,10 +44,22 @@ static const char header_event[] =
 
 G_STATIC_ASSERT(RB_PAGE_DATA == 4080);
 
-/* One CPU's ring buffer: whole pages; the last one is being filled. */
+/*
+ * Pages of one CPU held in memory before they go to the spool, at most;
+ * with many CPUs fewer (TRACE_DAT_HELD_BYTES in all), at least one.
+ */
+#define TRACE_DAT_BATCH_PAGES	16u
+#define TRACE_DAT_HELD_BYTES	(1u << 20)
+
+/*
+ * One CPU's ring buffer: the pages written to the spool, then the ones in
+ * @buf, whose last is being filled (the bytes after @len are zeros).
+ */
 struct cpu_buffer {
-	GByteArray *pages;
-	gsize page;		/* offset of the page being filled */
+	guint8 *buf;
+	size_t len;		/* bytes of @buf used */
+	size_t page;		/* offset in @buf of the page being filled */
+	struct wbsim_spool_chain spooled;
 	uint64_t last_ts;	/* time of the last event written */
 	gboolean open;		/* a page is being filled */
 };
@@ -54,14 +67,27 @@ struct cpu_buffer {
 struct wbsim_trace_dat {
 	GArray *cpus;			/* struct cpu_buffer */
 	GHashTable *comm_of;		/* pid -> comm */
+	struct wbsim_spool *spool;	/* the pages of every CPU, but those in memory */
+	size_t batch;			/* bytes of a CPU's @buf */
 };
 
-struct wbsim_trace_dat *wbsim_trace_dat_new(void)
+struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, const char *dir,
+					    GError **error)
 {
-	struct wbsim_trace_dat *dat = g_new0(struct wbsim_trace_dat, 1);
+	struct wbsim_spool *spool = wbsim_spool_new(dir, error);
+	struct wbsim_trace_dat *dat;
 
+	if (!spool) {
+		g_prefix_error(error, "trace.dat: its pages wait until the end in a temporary file: ");
+		return NULL;
+	}
+	dat = g_new0(struct wbsim_trace_dat, 1);
 	dat->cpus = g_array_new(FALSE, TRUE, sizeof(struct cpu_buffer));
 	dat->comm_of = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	dat->spool = spool;
+	dat->batch = (size_t)CLAMP(TRACE_DAT_HELD_BYTES / WBSIM_TRACE_DAT_PAGE_SIZE /
+				   MAX(nr_cpus, 1u), 1u, TRACE_DAT_BATCH_PAGES) *
+		     WBSIM_TRACE_DAT_PAGE_SIZE;
 	return dat;
 }
 
@@ -69,14 +95,11 @@ void wbsim_trace_dat_free(struct wbsim_trace_dat *dat)
 {
 	if (!dat)
 		return;
-	for (guint i = 0; i < dat->cpus->len; i++) {
-		struct cpu_buffer *cb = &g_array_index(dat->cpus, struct cpu_buffer, i);
-
-		if (cb->pages)
-			g_byte_array_free(cb->pages, TRUE);
-	}
+	for (guint i = 0; i < dat->cpus->len; i++)
+		g_free(g_array_index(dat->cpus, struct cpu_buffer, i).buf);
 	g_array_free(dat->cpus, TRUE);
 	g_hash_table_destroy(dat->comm_of);
+	wbsim_spool_free(dat->spool);
 	g_free(dat);
 }
 
@@ -89,24 +112,36 @@ static uint32_t event_header(unsigned int type_len, uint32_t delta)
 	return (delta << RB_TYPE_LEN_BITS) | type_len;
 }
 
-static void append_u32(GByteArray *a, uint32_t v)
+static void append(struct cpu_buffer *cb, const void *p, size_t n)
 {
-	g_byte_array_append(a, (const guint8 *)&v, sizeof(v));
+	memcpy(cb->buf + cb->len, p, n);
+	cb->len += n;
 }
 
-/* A new page after the last one (filled to its end with zeros). */
-static void start_page(struct cpu_buffer *cb, uint64_t ts)
+static void append_u32(struct cpu_buffer *cb, uint32_t v)
 {
-	static const guint8 zero[WBSIM_TRACE_DAT_PAGE_SIZE];
+	append(cb, &v, sizeof(v));
+}
 
-	if (!cb->pages)
-		cb->pages = g_byte_array_new();
-	g_byte_array_append(cb->pages, zero, (WBSIM_TRACE_DAT_PAGE_SIZE -
-					      cb->pages->len % WBSIM_TRACE_DAT_PAGE_SIZE) %
-					     WBSIM_TRACE_DAT_PAGE_SIZE);
-	cb->page = cb->pages->len;
-	g_byte_array_append(cb->pages, zero, RB_PAGE_HEADER);
-	memcpy(cb->pages->data + cb->page, &ts, sizeof(ts));
+/*
+ * A new page after the last one (which ends in zeros); when the pages in
+ * memory fill @dat's batch, they go to the spool first.
+ */
+static void start_page(struct wbsim_trace_dat *dat, struct cpu_buffer *cb, uint64_t ts)
+{
+	if (!cb->buf)
+		cb->buf = g_malloc0(dat->batch);
+	if (cb->open)
+		cb->len = cb->page + WBSIM_TRACE_DAT_PAGE_SIZE;
+	if (cb->len == dat->batch) {
+		/* a failure is the spool's error, said when the file is written */
+		wbsim_spool_append(dat->spool, &cb->spooled, cb->buf, cb->len);
+		memset(cb->buf, 0, dat->batch);
+		cb->len = 0;
+	}
+	cb->page = cb->len;
+	memcpy(cb->buf + cb->page, &ts, sizeof(ts));
+	cb->len += RB_PAGE_HEADER;
 	cb->last_ts = ts;
 	cb->open = TRUE;
 }
@@ -114,9 +149,9 @@ static void start_page(struct cpu_buffer *cb, uint64_t ts)
 /* The page's commit: the bytes of events after its header. */
 static void commit_page(struct cpu_buffer *cb)
 {
-	int64_t commit = (int64_t)(cb->pages->len - cb->page - RB_PAGE_HEADER);
+	int64_t commit = (int64_t)(cb->len - cb->page - RB_PAGE_HEADER);
 
-	memcpy(cb->pages->data + cb->page + 8, &commit, sizeof(commit));
+	memcpy(cb->buf + cb->page + 8, &commit, sizeof(commit));
 }
 
 void wbsim_trace_dat_add(struct wbsim_trace_dat *dat, uint64_t ts_ns, unsigned int cpu,
@@ -137,26 +172,32 @@ void wbsim_trace_dat_add(struct wbsim_trace_dat *dat, uint64_t ts_ns, unsigned i
 		g_hash_table_insert(dat->comm_of, GUINT_TO_POINTER(pid), g_strdup(comm));
 
 	delta = cb->open && ts_ns >= cb->last_ts ? ts_ns - cb->last_ts : 0;
-	if (!cb->open || cb->pages->len - cb->page - RB_PAGE_HEADER +
+	if (!cb->open || cb->len - cb->page - RB_PAGE_HEADER +
 			 (delta > RB_DELTA_MAX ? 8 : 0) + need > RB_PAGE_DATA) {
-		start_page(cb, ts_ns);
+		start_page(dat, cb, ts_ns);
 		delta = 0;
 	}
 	if (delta > RB_DELTA_MAX) {	/* a time extend: the delta's high bits in array[0] */
-		append_u32(cb->pages, event_header(RB_TYPE_TIME_EXTEND, (uint32_t)(delta & RB_DELTA_MAX)));
-		append_u32(cb->pages, (uint32_t)(delta >> RB_DELTA_BITS));
+		append_u32(cb, event_header(RB_TYPE_TIME_EXTEND, (uint32_t)(delta & RB_DELTA_MAX)));
+		append_u32(cb, (uint32_t)(delta >> RB_DELTA_BITS));
 		delta = 0;
 	}
 	if (small) {
-		append_u32(cb->pages, event_header((unsigned int)(data / 4), (uint32_t)delta));
+		append_u32(cb, event_header((unsigned int)(data / 4), (uint32_t)delta));
 	} else {	/* type_len 0: array[0] holds the length, itself included */
-		append_u32(cb->pages, event_header(0, (uint32_t)delta));
-		append_u32(cb->pages, (uint32_t)(data + 4));
+		append_u32(cb, event_header(0, (uint32_t)delta));
+		append_u32(cb, (uint32_t)(data + 4));
 	}
-	g_byte_array_append(cb->pages, rec, (guint)size);
-	g_byte_array_append(cb->pages, pad, (guint)(data - size));
+	append(cb, rec, size);
+	append(cb, pad, data - size);
 	cb->last_ts = ts_ns;
 	commit_page(cb);
+}
+
+/* A CPU's pages in memory, the last one whole. */
+static size_t held_bytes(const struct cpu_buffer *cb)
+{
+	return cb->open ? cb->page + WBSIM_TRACE_DAT_PAGE_SIZE : 0;
 }
 
 static void put(GByteArray *a, const void *p, size_t n)
@@ -207,6 +248,12 @@ static gboolean event_selected(const char *const *events, int ev)
 	return !events || g_strv_contains(events, wbsim_trace_event_names[ev]);
 }
 
+/* wbsim_spool_read_fn: a CPU's spooled pages into the file */
+static gboolean write_pages(const void *data, size_t n, void *f)
+{
+	return fwrite(data, 1, n, f) == n;
+}
+
 gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const char *path,
 			       unsigned int nr_cpus, const char *const *events, GError **error)
 {
@@ -217,7 +264,15 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 	uint64_t offset;
 	uint32_t nr_events = 0;
 	gboolean ok = TRUE;
+	int e = 0;
 
+	if ((e = wbsim_spool_errno(dat->spool)) != 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+			    "%s: the trace's pages were kept in a temporary file in %s until the end, "
+			    "and writing it failed: %s", path, wbsim_spool_dir(dat->spool),
+			    g_strerror(e));
+		return FALSE;
+	}
 	nr_cpus = MAX(nr_cpus, dat->cpus->len);
 	put(h, magic, sizeof(magic));
 	put(h, "tracing", 7);
@@ -251,18 +306,15 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 	put(h, "options  ", 10);
 	put_u16(h, 0);				/* no option */
 	put(h, "flyrecord", 10);
-	/* each CPU's pages at a page-aligned offset */
+	/* each CPU's pages at a page-aligned offset, the last page written whole */
 	offset = h->len + 16ull * nr_cpus;
 	offset = (offset + WBSIM_TRACE_DAT_PAGE_SIZE - 1) / WBSIM_TRACE_DAT_PAGE_SIZE *
 		 WBSIM_TRACE_DAT_PAGE_SIZE;
 	for (unsigned int c = 0; c < nr_cpus; c++) {
 		const struct cpu_buffer *cb = c < dat->cpus->len ?
 			&g_array_index(dat->cpus, struct cpu_buffer, c) : NULL;
-		uint64_t size = cb && cb->pages ? cb->pages->len : 0;
+		uint64_t size = cb ? cb->spooled.bytes + held_bytes(cb) : 0;
 
-		/* the last page is written whole */
-		size = (size + WBSIM_TRACE_DAT_PAGE_SIZE - 1) / WBSIM_TRACE_DAT_PAGE_SIZE *
-		       WBSIM_TRACE_DAT_PAGE_SIZE;
 		put_u64(h, offset);
 		put_u64(h, size);
 		offset += size;
@@ -270,17 +322,19 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 	while (h->len % WBSIM_TRACE_DAT_PAGE_SIZE)
 		put(h, "", 1);
 	ok = fwrite(h->data, 1, h->len, f) == h->len;
+	/* each CPU's pages: those in the spool, then those in memory */
 	for (guint c = 0; ok && c < dat->cpus->len; c++) {
 		const struct cpu_buffer *cb = &g_array_index(dat->cpus, struct cpu_buffer, c);
-		static const guint8 zero[WBSIM_TRACE_DAT_PAGE_SIZE];
-		size_t tail;
+		size_t held = held_bytes(cb);
 
-		if (!cb->pages)
-			continue;
-		tail = (WBSIM_TRACE_DAT_PAGE_SIZE - cb->pages->len % WBSIM_TRACE_DAT_PAGE_SIZE) %
-		       WBSIM_TRACE_DAT_PAGE_SIZE;
-		ok = fwrite(cb->pages->data, 1, cb->pages->len, f) == cb->pages->len &&
-		     fwrite(zero, 1, tail, f) == tail;
+		e = wbsim_spool_read(dat->spool, &cb->spooled, write_pages, f);
+		if (e > 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+				    "%s: reading the trace's pages back from a temporary file in %s: %s",
+				    path, wbsim_spool_dir(dat->spool), g_strerror(e));
+			return FALSE;
+		}
+		ok = e == 0 && (!held || fwrite(cb->buf, 1, held, f) == held);
 	}
 	if (!ok || fflush(f) != 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s", path,

@@ -5,12 +5,15 @@
  * so that trace-cmd report and KernelShark read a simulated trace as they
  * read a recorded one.
  *
- * The records are kept in memory, per CPU, in ring-buffer pages as the
- * kernel fills them (a page header with the time stamp and the bytes
- * committed, events with a 5-bit type_len and a 27-bit time delta, a time
- * extend where a delta does not fit), and written out at the end, after
- * the headers that say how to read them: header_page, header_event, the
- * events' format files (report/trace-format.h), the pid -> comm table.
+ * The records go, per CPU, into ring-buffer pages as the kernel fills them
+ * (a page header with the time stamp and the bytes committed, events with
+ * a 5-bit type_len and a 27-bit time delta, a time extend where a delta
+ * does not fit). The file is written at the end, the headers that say how
+ * to read the pages first: header_page, header_event, the events' format
+ * files (report/trace-format.h), the pid -> comm table, each CPU's offset
+ * and size. Until then the filled pages wait in a spool (core/spool.h: a
+ * temporary file), a few per CPU in memory: memory holds the tasks' names
+ * and those pages, whatever the run's length.
  */
 #ifndef WBSIM_REPORT_TRACE_DAT_H
 #define WBSIM_REPORT_TRACE_DAT_H
@@ -24,7 +27,15 @@
 
 struct wbsim_trace_dat;
 
-struct wbsim_trace_dat *wbsim_trace_dat_new(void);
+/*
+ * wbsim_trace_dat_new() - an empty trace for a machine of @nr_cpus CPUs
+ * (how many pages each may hold in memory), its pages spooled in @dir
+ * (NULL: g_get_tmp_dir()).
+ * Return: the trace, or NULL with WBSIM_ERROR_IO when no temporary file
+ * can be made in @dir.
+ */
+struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, const char *dir,
+					    GError **error);
 void wbsim_trace_dat_free(struct wbsim_trace_dat *dat);
 
 /*
@@ -41,7 +52,9 @@ void wbsim_trace_dat_add(struct wbsim_trace_dat *dat, uint64_t ts_ns, unsigned i
  * @nr_cpus CPUs (at least the highest CPU an event was added on, plus one),
  * with the format files of @events only (names as wbsim_trace_event_names;
  * NULL: every event), as trace-cmd record -e stores the selected events'.
- * Return: FALSE with WBSIM_ERROR_IO naming @path if writing failed.
+ * Only reads @dat: it may be written again.
+ * Return: FALSE with WBSIM_ERROR_IO naming @path if writing failed (or
+ * spooling the pages did, during the run).
  */
 gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const char *path,
 			       unsigned int nr_cpus, const char *const *events, GError **error);

@@ -229,6 +229,13 @@ static void api_fio_log(void *arg, const char *name, const char *text, gboolean 
 	o->fio_log_fn(name, text, append, o->user_data);
 }
 
+static int api_fio_log_open(void *arg, const char *name, gboolean append)
+{
+	const wbsim_run_opts *o = arg;
+
+	return o->fio_log_open_fn ? o->fio_log_open_fn(name, append, o->user_data) : 0;
+}
+
 /* The event name of an ftrace text line "<comm>-<pid> [<cpu>] ..... <secs>:
  * <event>: <fields>": the text between the first ": " and the next ':'. */
 static void api_trace(void *arg, const char *line)
@@ -261,8 +268,10 @@ void wbsim_run_opts_to_internal(const wbsim_run_opts *opts, struct wbsim_run_opt
 		ro->progress_fn = api_progress;
 	if (opts->fio_log_fn) {
 		ro->io_log_fn = api_fio_log;
+		ro->io_log_open_fn = api_fio_log_open;
 		ro->io_log_arg = (void *)opts;
 	}
+	ro->temp_dir = opts->temp_dir;
 	if (opts->trace_fn) {
 		ro->trace_fn = api_trace;
 		ro->trace_arg = (void *)opts;
@@ -316,8 +325,10 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	if (opts && !check_opts(opts, error))
 		return NULL;
 	wbsim_run_opts_to_internal(opts, &ro);
-	if (opts && opts->trace_dat)
-		ro.trace_dat = dat = wbsim_trace_dat_new();
+	if (opts && opts->trace_dat &&
+	    !(ro.trace_dat = dat = wbsim_trace_dat_new(wbsim_scenario_config(scn)->cpus,
+						       opts->temp_dir, error)))
+		return NULL;
 	rr = wbsim_run_scenario(scn, &ro, error);
 	if (!rr) {
 		wbsim_trace_dat_free(dat);

@@ -45,6 +45,8 @@ struct wbsim_run {
 	GHashTable *cg_index, *memcg_col;
 	GPtrArray *removals;
 	GArray *series;		/* struct series_col, one per column (run.c) */
+	/* the rows of per_job_logs=0 logs until their jobs end, or NULL */
+	struct wbsim_spool *log_spool;
 };
 
 /*

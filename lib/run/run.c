@@ -995,27 +995,81 @@ static void collect_cgroups(struct wbsim_run *run)
 }
 
 /*
- * fio's write_bw_log, write_lat_log, write_iops_log of @job: written
- * through the run's io_log_fn; without one (a sweep point, a library
- * caller that gave none) the report says they were not written.
+ * "FILE:LINE: job 'NAME': KEY=VALUE" of the line that set @key for @fio:
+ * its own section's, else the last [global] line before the section in
+ * the same file, else the section's (wbsim_fio_job_option_where()).
  */
-static void setup_job_logs(struct wbsim_run *run, struct wbsim_job *job)
+static char *job_key_where(const struct wbsim_run *run, const struct wbsim_fio_job *fio,
+			   const char *key, const char *val)
+{
+	const struct wbsim_fio_file *ff = wbsim_scenario_fio(run->scn);
+	const struct wbsim_fio_option *g = NULL;
+
+	for (guint i = 0; fio->options && i < fio->options->len; i++)
+		if (strcmp(((const struct wbsim_fio_option *)fio->options->pdata[i])->name, key) == 0)
+			return wbsim_fio_job_option_where(fio, key, val);
+	for (guint i = 0; ff && ff->global_options && i < ff->global_options->len; i++) {
+		const struct wbsim_fio_option *o = ff->global_options->pdata[i];
+
+		if (strcmp(o->name, key) == 0 && strcmp(o->file, fio->file) == 0 &&
+		    o->line < fio->line)
+			g = o;
+	}
+	if (g)
+		return g_strdup_printf("%s:%u: job '%s': %s=%s", g->file, g->line, fio->name, key,
+				       g->value ? g->value : "");
+	return wbsim_fio_job_option_where(fio, key, val);
+}
+
+/*
+ * fio's write_bw_log, write_lat_log, write_iops_log of @job: written
+ * through the run's io_log_fn, each checked first by its io_log_open_fn
+ * (FALSE and @error naming the option's line when one cannot be written);
+ * without one (a sweep point, a library caller that gave none) the report
+ * says they were not written. The rows of per_job_logs=0 logs wait in the
+ * run's log spool, made here for the first.
+ */
+static gboolean setup_job_logs(struct wbsim_run *run, struct wbsim_job *job, GError **error)
 {
 	const struct wbsim_fio_job *fio = job->fio;
+	enum wbsim_io_log_type refused;
+	int e;
 
 	if (!fio->write_bw_log && !fio->write_lat_log && !fio->write_iops_log)
-		return;
+		return TRUE;
 	if (!run->opts.io_log_fn) {
 		g_ptr_array_add(run->m.warnings,
 				g_strdup_printf("%s:%u: job '%s': its fio logs (write_bw_log, write_lat_log, "
 						"write_iops_log) are not written: a single sim-writeback "
 						"run writes them, a sweep point does not",
 						fio->file, fio->line, fio->name));
-		return;
+		return TRUE;
 	}
 	/* fio's thread_number: 1-based, clones counted */
 	wbsim_job_logs_init(&job->logs, fio, job->index + 1, run->opts.io_log_fn,
 			    run->opts.io_log_arg);
+	e = wbsim_job_logs_open(&job->logs, run->opts.io_log_open_fn, &refused);
+	if (e) {
+		const char *key = wbsim_job_logs_option(refused);
+		const char *val = refused == WBSIM_IO_LOG_BW ? fio->write_bw_log :
+				  refused == WBSIM_IO_LOG_IOPS ? fio->write_iops_log :
+								 fio->write_lat_log;
+		g_autofree char *where = job_key_where(run, fio, key, val);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+			    "%s: cannot write the log %s: %s: expected a path where a file can be "
+			    "written (an existing, writable directory)",
+			    where, job->logs.log[refused]->name, g_strerror(e));
+		return FALSE;
+	}
+	if (!fio->per_job_logs && !run->log_spool &&
+	    !(run->log_spool = wbsim_spool_new(run->opts.temp_dir, error))) {
+		g_prefix_error(error, "%s:%u: job '%s': per_job_logs=0: the rows of its logs wait "
+			       "until the job ends in a temporary file: ", fio->file, fio->line,
+			       fio->name);
+		return FALSE;
+	}
+	job->logs.spool = run->log_spool;
 	/* fio: a bandwidth log of a row per I/O makes bw_avg_time 0, and the
 	 * report's bandwidth statistics per-I/O too */
 	if (fio->write_bw_log && !fio->log_avg_msec && !fio->bwavgtime)
@@ -1024,6 +1078,7 @@ static void setup_job_logs(struct wbsim_run *run, struct wbsim_job *job)
 						"would take the report's bandwidth samples per I/O; wbsim "
 						"takes them per 500 ms",
 						fio->file, fio->line, fio->name));
+	return TRUE;
 }
 
 static void collect(struct wbsim_run *run, double wall_s)
@@ -1303,7 +1358,8 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	for (guint i = 0; fio->warnings && i < fio->warnings->len; i++)
 		g_ptr_array_add(run->m.warnings, g_strdup(fio->warnings->pdata[i]));
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
-		setup_job_logs(run, &run->jobs[i]);
+		if (!setup_job_logs(run, &run->jobs[i], error))
+			goto out;
 	collect_cgroup_paths(run, fio);
 	/* fio lays every job's files out before any job starts */
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
@@ -1366,6 +1422,13 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
 		wbsim_job_logs_finish(&run->jobs[i].logs, wbsim_sim_now(run->m.sim),
 				      run->jobs[i].bytes_done, run->jobs[i].ios_done);
+	if (run->log_spool && wbsim_spool_errno(run->log_spool)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+			    "the rows of the fio logs with per_job_logs=0 waited for their jobs' "
+			    "ends in a temporary file in %s, which could not be written or read: %s",
+			    wbsim_spool_dir(run->log_spool), g_strerror(wbsim_spool_errno(run->log_spool)));
+		goto out;
+	}
 	collect(run, (g_get_monotonic_time() - t0) / 1e6);
 	result = run->result;
 	run->result = NULL;
@@ -1374,6 +1437,7 @@ out:
 		if (run->jobs[i].fio)
 			wbsim_job_clear(&run->jobs[i]);
 	g_free(run->jobs);
+	wbsim_spool_free(run->log_spool);
 	machine_free(&run->m);
 	/* the line buffer of --trace (it leaked) */
 	if (run->trace.buf)

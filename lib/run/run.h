@@ -44,7 +44,11 @@ struct wbsim_run_progress {
  * @progress_fn: called at each sample with how far the run is, or NULL
  * @io_log_fn: where the jobs' fio logs (write_bw_log, write_lat_log,
  *	write_iops_log) go, or NULL: not written, a warning in the result
- * @io_log_arg: its argument
+ * @io_log_open_fn: asked before the simulation whether each log can be
+ *	written (0, or an errno that fails the run), or NULL
+ * @io_log_arg: the argument of @io_log_fn and @io_log_open_fn
+ * @temp_dir: where the rows of per_job_logs=0 logs wait until their job
+ *	ends (a spool, core/spool.h), NULL for g_get_tmp_dir()
  * @series_streamed: each row of the series goes to @sample_fn only and
  *	the result keeps the column names but no rows: memory stays flat in
  *	simulated time (sim-writeback streams --series; sweep points have no
@@ -66,7 +70,9 @@ struct wbsim_run_options {
 	void *hook_arg;
 	gboolean series_streamed;
 	wbsim_io_log_fn io_log_fn;
+	wbsim_io_log_open_fn io_log_open_fn;
 	void *io_log_arg;
+	const char *temp_dir;
 	void (*progress_fn)(void *arg, const struct wbsim_run_progress *p);
 	const volatile sig_atomic_t *stop;
 };

@@ -6,6 +6,7 @@
  * logs, the reports, the series as CSV rows, the tracepoint selection and
  * trace.dat, and sweeps with their results file and ordered runner.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -216,6 +217,121 @@ static void test_fio_logs(void **state)
 	assert_int_equal(wbsim_result_summary(r)->n_warnings, 0);
 	assert_null(wbsim_result_warning(r, 0));
 	g_hash_table_destroy(s.logs);
+}
+
+/* what the fio log callbacks of test_fio_log_checks saw */
+struct log_checks {
+	const char *refuse;	/* the log name to refuse with EACCES */
+	unsigned int opens;	/* fio_log_open_fn calls */
+	unsigned int appends;	/* ... with append TRUE */
+	GHashTable *logs;	/* name -> GString, as on_log */
+	unsigned int pieces;	/* fio_log_fn calls with text */
+};
+
+static int on_log_open(const char *name, gboolean append, void *arg)
+{
+	struct log_checks *c = arg;
+
+	c->opens++;
+	c->appends += append;
+	return c->refuse && strcmp(name, c->refuse) == 0 ? EACCES : 0;
+}
+
+static void on_log_checked(const char *name, const char *text, gboolean append, void *arg)
+{
+	struct log_checks *c = arg;
+	GString *g = g_hash_table_lookup(c->logs, name);
+
+	(void)append;
+	if (!text) {
+		if (!g)
+			g_hash_table_insert(c->logs, g_strdup(name), g_string_new(NULL));
+		return;
+	}
+	assert_non_null(g);
+	g_string_append(g, text);
+	c->pieces++;
+}
+
+/*
+ * wbsim_run_opts.fio_log_open_fn: every log is checked before the run, and
+ * one it refuses fails the run with WBSIM_ERROR_IO naming the job's line
+ * and option; per_job_logs=0 rows come in pieces at the job's end, having
+ * waited in a temporary file of wbsim_run_opts.temp_dir (nothing left
+ * there), and a temp_dir where no file can be made is an error.
+ */
+static void test_fio_log_checks(void **state)
+{
+	g_autoptr(wbsim_scenario_builder) b = wbsim_scenario_builder_new("logs");
+	g_autoptr(wbsim_scenario) scn = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = NULL;
+	g_autofree char *dir = g_dir_make_tmp("wbsim-log-checks-XXXXXX", NULL);
+	struct log_checks c = { .logs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+							       free_gstring) };
+	wbsim_run_opts opts = { .fio_log_fn = on_log_checked, .fio_log_open_fn = on_log_open,
+				.temp_dir = dir, .user_data = &c };
+	g_autoptr(GDir) d = NULL;
+	g_auto(GStrv) rows = NULL;
+	GString *lat;
+
+	(void)state;
+	assert_true(wbsim_scenario_builder_add_fio_job(b, "w",
+		"rw=write\nbs=4k\nsize=32m\nwrite_iops_log=w\nwrite_lat_log=all\nper_job_logs=0\n"
+		"numjobs=2\n", NULL));
+	scn = wbsim_scenario_builder_build(b, &error);
+	assert_non_null(scn);
+	/* refused: the run does not start */
+	c.refuse = "all_clat.log";
+	assert_null(wbsim_run(scn, &opts, &error));
+	assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_IO));
+	assert_non_null(strstr(error->message, ": job 'w': write_lat_log=all: cannot write the log "
+					       "all_clat.log: Permission denied: expected "));
+	assert_int_equal(c.pieces, 0);
+	g_clear_error(&error);
+	/* a temporary directory that is not there, for per_job_logs=0 */
+	c.refuse = NULL;
+	g_hash_table_remove_all(c.logs);
+	opts.temp_dir = "/nonexistent-dir";
+	assert_null(wbsim_run(scn, &opts, &error));
+	assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_IO));
+	assert_non_null(strstr(error->message, ": job 'w': per_job_logs=0: the rows of its logs wait "
+					       "until the job ends in a temporary file: /nonexistent-dir: "));
+	g_clear_error(&error);
+	/* both clones' 8192 rows in each shared file, one clone after the other */
+	g_hash_table_remove_all(c.logs);
+	c.opens = c.appends = 0;
+	opts.temp_dir = dir;
+	r = wbsim_run(scn, &opts, &error);
+	assert_non_null(r);
+	assert_int_equal(c.opens, 2 * 4);	/* iops, lat, slat, clat per clone */
+	assert_int_equal(c.appends, 2 * 4);
+	lat = g_hash_table_lookup(c.logs, "all_lat.log");
+	assert_non_null(lat);
+	rows = g_strsplit(lat->str, "\n", -1);
+	assert_int_equal(g_strv_length(rows), 2 * 8192 + 1);
+	/* about 200 KB a log and clone: in pieces of 64 KiB (spooled), not
+	 * one each (held in memory) */
+	assert_true(c.pieces > 2 * 3 * 2);
+	d = g_dir_open(dir, 0, NULL);
+	assert_null(g_dir_read_name(d));	/* the spool left nothing */
+	g_rmdir(dir);
+	g_hash_table_destroy(c.logs);
+}
+
+/* wbsim_run_opts.temp_dir for trace.dat: a directory that is not there */
+static void test_trace_dat_temp_dir(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(GError) error = NULL;
+	const wbsim_run_opts opts = { .trace_dat = TRUE, .temp_dir = "/nonexistent-dir" };
+
+	(void)state;
+	assert_null(wbsim_run(scn, &opts, &error));
+	assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_IO));
+	assert_string_equal(error->message, "trace.dat: its pages wait until the end in a temporary "
+			    "file: /nonexistent-dir: cannot make a temporary file there: No such file "
+			    "or directory: expected a directory where files can be made");
 }
 
 static void test_reports(void **state)
@@ -460,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_trace_select),
 		cmocka_unit_test(test_trace_dat),
+		cmocka_unit_test(test_trace_dat_temp_dir),
+		cmocka_unit_test(test_fio_log_checks),
 		cmocka_unit_test(test_sweep),
 	};
 

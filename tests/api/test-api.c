@@ -179,11 +179,11 @@ static void test_run_callbacks_and_results(void **state)
 	}
 	/* a reserved member is refused: it may be an option of a newer wbsim */
 	{
-		const wbsim_run_opts newer = { .reserved = { [2] = &s } };
+		const wbsim_run_opts newer = { .reserved = { [0] = &s } };
 
 		assert_null(wbsim_run(scn, &newer, &error));
 		assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
-		assert_string_equal(error->message, "wbsim_run_opts.reserved[2]: not zero: "
+		assert_string_equal(error->message, "wbsim_run_opts.reserved[0]: not zero: "
 				    "expected zero (an option of a newer wbsim?)");
 		g_clear_error(&error);
 	}

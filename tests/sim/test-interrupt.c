@@ -28,6 +28,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include "../sweep/sweep-prog.h"
+#include "../report/trace-dat-read.h"
 
 /* fio's exit status after SIGINT/SIGTERM (backend.c: sig_int(), exit_value = 128) */
 #define FIO_EXIT_INTERRUPTED 128
@@ -196,6 +197,26 @@ static void assert_trace_dat_opens(const char *dir, double t_s)
 	assert_true(len > 4096);
 	assert_memory_equal(bin, magic, sizeof(magic));
 	assert_int_equal(len % 4096, 0);	/* whole ring-buffer pages */
+	{	/* the tests' own reader: every page and event whole, in order */
+		struct tdr_file f;
+		guint total = 0;
+
+		if (!tdr_open(dat, &f, &e))
+			fail_msg("%s", e->message);
+		assert_int_equal(f.nr_cpus, 4);
+		for (unsigned int c = 0; c < f.nr_cpus; c++) {
+			g_autoptr(GArray) ev = tdr_events(&f, c, NULL, &e);
+
+			if (!ev)
+				fail_msg("CPU %u: %s", c, e->message);
+			for (guint i = 0; i < ev->len; i++)
+				assert_true(g_array_index(ev, struct tdr_event, i).ts <=
+					    (uint64_t)(t_s * 1e9 + 0.5));
+			total += ev->len;
+		}
+		assert_true(total > 100);
+		tdr_close(&f);
+	}
 	if (!tool) {
 		print_message("trace-cmd not found (Debian package trace-cmd): trace.dat not read back\n");
 		return;

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include <json-glib/json-glib.h>
 #include <wbsim/wbsim.h>
 #include "core/host-profile.h"
+#include "../report/trace-dat-read.h"
 
 struct run_result {
 	int status;
@@ -716,6 +718,69 @@ static void test_fio_logs(void **state)
 	}
 }
 
+/* g_spawn's child set-up: at most 256 open files, as "ulimit -n 256" */
+static void limit_open_files(gpointer data)
+{
+	struct rlimit r = { 256, 256 };
+
+	(void)data;
+	setrlimit(RLIMIT_NOFILE, &r);
+}
+
+/*
+ * Issue 39, item 2: 400 jobs with three logs each (2,000 files: lat, slat
+ * and clat for write_lat_log), and 100 more sharing per_job_logs=0 logs,
+ * run under a limit of 256 open files and write every log whole: no log
+ * holds a descriptor for the run (each piece of rows is appended with its
+ * file opened for that piece, as fio opens a log only to write it).
+ */
+static void test_fio_logs_many_jobs(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-logs-many-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "many.ini", NULL);
+	g_autofree char *prog = g_build_filename(g_getenv("WBSIM_BUILD_ROOT"), "sim",
+						 "sim-writeback", NULL);
+	const char *argv[] = { prog, "--no-wall-time", "many.ini", NULL };
+	static const char *const types[] = { "bw", "lat", "clat", "slat", "iops" };
+	g_autofree char *out = NULL, *err = NULL;
+	g_autoptr(GError) e = NULL;
+	int st = 0;
+
+	(void)state;
+	assert_true(g_file_set_contents(ini,
+		"[machine]\ncpus = 4\n\n"
+		"[fio:global]\nioengine=psync\nrw=write\nbs=4k\nsize=16k\n"
+		"write_bw_log=j\nwrite_lat_log=j\nwrite_iops_log=j\n\n"
+		"[fio:j]\nnumjobs=400\n\n"
+		"[fio:s]\nnumjobs=100\nper_job_logs=0\nwrite_bw_log=s\nwrite_lat_log=s\n"
+		"write_iops_log=s\n", -1, NULL));
+	if (!g_spawn_sync(dir, (char **)argv, NULL, 0, limit_open_files, NULL, &out, &err, &st, &e))
+		fail_msg("spawn: %s", e->message);
+	if (!g_spawn_check_wait_status(st, NULL))
+		fail_msg("sim-writeback under 256 open files: %s", err);
+	assert_non_null(strstr(out, "j: (groupid=0, jobs=1)"));
+	for (unsigned int j = 1; j <= 400; j++) {
+		for (size_t t = 0; t < G_N_ELEMENTS(types); t++) {
+			g_autofree char *name = g_strdup_printf("j_%s.%u.log", types[t], j);
+			g_autoptr(GPtrArray) rows = read_log(dir, name);
+
+			/* a row per 4 KiB write; slat is not measured (empty) */
+			assert_int_equal(rows->len, strcmp(types[t], "slat") ? 4 : 0);
+		}
+	}
+	for (size_t t = 0; t < G_N_ELEMENTS(types); t++) {
+		g_autofree char *name = g_strdup_printf("s_%s.log", types[t]);
+		g_autoptr(GPtrArray) rows = read_log(dir, name);
+
+		assert_int_equal(rows->len, strcmp(types[t], "slat") ? 400 : 0);
+	}
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* Spawn @argv in @dir: exit status, standard output and error. */
 static int spawn_in(const char *dir, const char *const *argv, char **out, char **err)
 {
@@ -1183,6 +1248,13 @@ static void test_trace_events(void **state)
 	g_rmdir(dir);
 }
 
+/* One CPU writing into a small page cache: hundreds of trace pages. */
+static const char trace_pages_scenario[] =
+	"[machine]\ncpus = 1\nmemory = 1g\n\n"
+	"[filesystem]\ntype = xfs\n\n"
+	"[run]\ntime_limit = 20s\n\n"
+	"[fio:w]\nioengine=psync\nrw=write\nbs=4k\nsize=4g\n";
+
 /*
  * The report's writeback starts by reason are the trace's writeback_start
  * events by reason: a writer of 16 MiB/s for 4 s over a background
@@ -1384,6 +1456,70 @@ out:
 	g_unlink(txt);
 	g_unlink(dat);
 	g_rmdir(dir);
+}
+
+/*
+ * --trace FILE.dat of a run whose one CPU fills hundreds of ring-buffer
+ * pages (many times the sixteen it holds in memory before they go to the
+ * spool), read back by the tests' own reader (tests/report/trace-dat-read.c):
+ * every event of the text trace of the same run, with its task, pid, time
+ * and name, on its CPU and in its order (issue 39, item 1).
+ */
+static void test_trace_dat_many_pages(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-pages-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "one.ini", NULL);
+	g_autofree char *txt = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *dat = g_build_filename(dir, "t.dat", NULL);
+	g_autofree char *text = NULL;
+	g_autoptr(GHashTable) want = NULL;
+	g_autoptr(GArray) ev = NULL;
+	g_autoptr(GError) e = NULL;
+	GPtrArray *lines;
+	struct tdr_file f;
+	struct run_result r;
+	guint pages = 0;
+
+	(void)state;
+	assert_true(g_file_set_contents(ini, trace_pages_scenario, -1, NULL));
+	r = run_in(dir, "--no-wall-time", "--trace", "t.txt", "one.ini", NULL);
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	r = run_in(dir, "--no-wall-time", "--trace", "t.dat", "one.ini", NULL);
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
+	want = trace_lines_per_cpu(text, FALSE);
+	assert_int_equal(g_hash_table_size(want), 1);
+	lines = g_hash_table_lookup(want, "000");
+	assert_non_null(lines);
+
+	if (!tdr_open(dat, &f, &e))
+		fail_msg("%s", e->message);
+	assert_int_equal(f.nr_cpus, 1);
+	ev = tdr_events(&f, 0, &pages, &e);
+	if (!ev)
+		fail_msg("%s", e->message);
+	assert_true(pages > 200);
+	assert_int_equal(ev->len, lines->len);
+	for (guint i = 0; i < ev->len; i++) {
+		const struct tdr_event *t = &g_array_index(ev, struct tdr_event, i);
+		const char *comm = g_hash_table_lookup(f.comms, GINT_TO_POINTER(t->pid));
+		const char *name = g_hash_table_lookup(f.event_names, GUINT_TO_POINTER(t->type));
+		g_autofree char *got = g_strdup_printf("%s %d %" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT
+						       " %s: ", comm ? comm : "<idle>", t->pid,
+						       t->ts / 1000000000, t->ts / 1000 % 1000000,
+						       name ? name : "?");
+
+		if (!g_str_has_prefix(lines->pdata[i], got))
+			fail_msg("event %u: '%s' in trace.dat, '%s' in the text", i, got,
+				 (const char *)lines->pdata[i]);
+	}
+	tdr_close(&f);
+	g_unlink(ini);
+	g_unlink(txt);
+	g_unlink(dat);
+	assert_int_equal(g_rmdir(dir), 0);	/* nothing else left: the spool is gone */
 }
 
 /* The event names of the format files in trace.dat @bin ("name: EVENT\nID: "). */
@@ -1607,6 +1743,7 @@ int main(void)
 		cmocka_unit_test(test_json_plus),
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_fio_logs_like_fio),
+		cmocka_unit_test(test_fio_logs_many_jobs),
 		cmocka_unit_test(test_json_keys_like_fio),
 		cmocka_unit_test(test_description),
 		cmocka_unit_test(test_progress),
@@ -1614,6 +1751,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_starts),
 		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_trace_dat_selected_events),
+		cmocka_unit_test(test_trace_dat_many_pages),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_list_keys),
 		cmocka_unit_test(test_usage_errors),
