@@ -156,9 +156,15 @@ plot_e6() {
 		set -- $c
 		"$SIM" --no-wall-time scenarios/e6-pmem-$1-$2.ini |
 		awk -v label="$1 $2" '
-			/^  \[after-jobs\] / { a = $(NF - 3) }
-			/^  \[after-jobs\+30s\] / { b = $(NF - 3) }
-			/^  \[remount\] / { c = $(NF - 3) }
+			# the count is the word before "extent(s) found"
+			function count(   i) {
+				for (i = 2; i < NF; i++)
+					if ($i ~ /^extents?$/ && $(i + 1) == "found")
+						return $(i - 1)
+			}
+			/^  \[after-jobs\] / { a = count() }
+			/^  \[after-jobs\+30s\] / { b = count() }
+			/^  \[remount\] / { c = count() }
 			END { printf "\"%s\" %s %s %s\n", label, a, b, c }' >> "$dat"
 	done
 	draw e6-extents.gp "$dat" "$OUT/e6-extents" ""
