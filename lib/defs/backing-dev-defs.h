@@ -371,6 +371,7 @@ struct wbsim_bdi {
 	GPtrArray *retired_wbs;		/* contexts removed by a change */
 	void *ctx_change;		/* the change in progress, freed at clear */
 	GQueue *ctx_change_queue;	/* changes asked for meanwhile */
+	GQueue syncs;		/* sync_inodes_sb() calls in flight (fs-writeback.c) */
 	/* cgroup writeback (fs/cgroup-writeback.c) */
 	struct wbsim_memcg_tree *memcgs;	/* the machine's memcgs */
 	bool dying_wb_reachable;	/* [writeback] dying_wb = reachable */

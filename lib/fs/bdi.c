@@ -90,6 +90,7 @@ void wbsim_bdi_clear(struct wbsim_bdi *bdi)
 		g_free(wb);
 	}
 	g_clear_pointer(&bdi->retired_wbs, g_ptr_array_unref);
+	wbsim_sync_inodes_sb_free_all(bdi);
 	g_clear_pointer(&bdi->freeze_waiters, g_array_unref);
 	g_clear_pointer(&bdi->inodes, g_ptr_array_unref);
 	wbsim_writepages_free_live_bios(bdi);

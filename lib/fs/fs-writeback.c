@@ -187,6 +187,7 @@ void wbsim_wb_queue_work(struct wbsim_wb *wb, struct wbsim_wb_work *work)
 
 /* One sync_inodes_sb() in flight (wbsim_sync_inodes_sb()). */
 struct sync_sb {
+	GList link;		/* in bdi->syncs while in flight */
 	struct wbsim_bdi *bdi;
 	GPtrArray *inodes;
 	struct wbsim_wb_work *works;
@@ -211,9 +212,24 @@ static void sync_sb_wait_inodes(wbsim_sim *sim, void *arg)
 		}
 		s->wait_next++;
 	}
+	g_queue_unlink(&s->bdi->syncs, &s->link);
 	s->done(sim, s->arg);
 	g_free(s->works);
 	g_free(s);
+}
+
+/* The syncs a run left in flight, once the wbs have let go of their works
+ * (wbsim_bdi_clear()). */
+void wbsim_sync_inodes_sb_free_all(struct wbsim_bdi *bdi)
+{
+	GList *l;
+
+	while ((l = g_queue_pop_head_link(&bdi->syncs)) != NULL) {
+		struct sync_sb *s = l->data;
+
+		g_free(s->works);
+		g_free(s);
+	}
 }
 
 /*
@@ -231,6 +247,8 @@ void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups
 	bool cg = cgroups && bdi->wb_list;
 	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
 
+	s->link.data = s;
+	g_queue_push_tail_link(&bdi->syncs, &s->link);
 	s->bdi = bdi;
 	s->inodes = inodes;
 	s->done = done;

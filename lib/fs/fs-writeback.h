@@ -23,6 +23,8 @@ bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
 void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
 			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
 			  void *arg);
+/* Free the syncs still in flight when a run ends (after the wbs are cleared). */
+void wbsim_sync_inodes_sb_free_all(struct wbsim_bdi *bdi);
 
 /* writepages.c: do_writepages() for @inode, asynchronously; @done runs when
  * every request of this call has been submitted (not completed). */

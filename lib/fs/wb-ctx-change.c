@@ -41,11 +41,7 @@ struct ctx_change {
 	struct wbsim_ctx_change_result res;
 	void (*done)(void *arg, const struct wbsim_ctx_change_result *res);
 	void *arg;
-	struct wbsim_wb_work *works;
-	unsigned int outstanding;
-	unsigned int nr_works;
 	wbsim_timer poll;
-	guint wait_next;
 };
 
 static wbsim_time_t now_of(const struct ctx_change *c)
@@ -159,7 +155,6 @@ static void resume(struct ctx_change *c)
 	bdi->ctx_change = NULL;
 	if (c->done)
 		c->done(c->arg, &c->res);
-	g_free(c->works);
 	g_free(c);
 	/* a change asked for meanwhile starts now */
 	if (bdi->ctx_change_queue && bdi->ctx_change_queue->length)
@@ -173,15 +168,8 @@ void wbsim_bdi_ctx_change_free(struct wbsim_bdi *bdi)
 	if (!c)
 		return;
 	wbsim_timer_cancel(bdi->sim, &c->poll);
-	/* a run that ends during a freeze leaves its sync works queued on the
-	 * wbs: unlink them before they go */
-	for (unsigned int i = 0; i < c->nr_works && i < bdi->nr_wb_ctx; i++) {
-		GQueue *q = &bdi->wb_ctx[i]->work_list;
-
-		if (g_queue_link_index(q, &c->works[i].link) >= 0)
-			g_queue_unlink(q, &c->works[i].link);
-	}
-	g_free(c->works);
+	/* a sync of a freeze still in flight is the bdi's to free
+	 * (wbsim_sync_inodes_sb_free_all()) */
 	g_free(c);
 	bdi->ctx_change = NULL;
 	if (bdi->ctx_change_queue) {
@@ -208,21 +196,10 @@ static void drain_poll(wbsim_sim *sim, void *arg)
 }
 
 /* freeze: the sync is over (works done, then every inode's writeback). */
+/* sync_filesystem() is over (every inode written and waited for): drain. */
 static void freeze_synced(wbsim_sim *sim, void *arg)
 {
-	struct ctx_change *c = arg;
-	GPtrArray *inodes = c->bdi->inodes;
-
-	while (c->wait_next < inodes->len) {
-		struct wbsim_inode *inode = inodes->pdata[c->wait_next];
-
-		if (inode->nr_writeback) {
-			wbsim_inode_wait(inode, WAIT_WRITEBACK_DONE, freeze_synced, c);
-			return;
-		}
-		c->wait_next++;
-	}
-	drain_poll(sim, c);
+	drain_poll(sim, arg);
 }
 
 void wbsim_bdi_change_nr_wb_ctx(struct wbsim_bdi *bdi, unsigned int nr,
@@ -261,30 +238,10 @@ static void start_change(struct ctx_change *c)
 		drain_poll(bdi->sim, c);
 		return;
 	}
-	/* freeze_super(): block writers, then sync_filesystem() */
+	/* freeze_super(): block writers, then sync_filesystem(), whose
+	 * sync_inodes_sb() writes every context's inodes and waits for them */
 	bdi->frozen = true;
-	c->works = g_new0(struct wbsim_wb_work, bdi->nr_wb_ctx);
-	c->nr_works = bdi->nr_wb_ctx;
-	c->outstanding = 1;
-	for (unsigned int i = 0; i < bdi->nr_wb_ctx; i++) {
-		struct wbsim_wb *wb = bdi->wb_ctx[i];
-
-		if (!wb->has_dirty_io)
-			continue;
-		c->works[i] = (struct wbsim_wb_work){
-			.nr_pages = WBSIM_LONG_MAX,
-			.sync_mode = WB_SYNC_ALL,
-			.for_sync = true,
-			.reason = WB_REASON_SYNC,
-			.done_fn = freeze_synced,
-			.done_arg = c,
-			.done_count = &c->outstanding,
-		};
-		c->outstanding++;
-		wbsim_wb_queue_work(wb, &c->works[i]);
-	}
-	if (--c->outstanding == 0)
-		freeze_synced(bdi->sim, c);
+	wbsim_sync_inodes_sb(bdi, bdi->inodes, false, false, WB_REASON_SYNC, freeze_synced, c);
 }
 
 void wbsim_bdi_wait_ctx_change(struct wbsim_bdi *bdi, wbsim_event_fn fn, void *arg)
