@@ -37,6 +37,13 @@
  * - Zeroing beyond EOF (xfs_file_write_zero_eof): a write that starts past
  *   EOF converts the delalloc extent holding the preallocation beyond EOF
  *   to an unwritten extent, whole, in the writer (xfs_zero_eof below).
+ * - Space: a free-block counter (m_fdblocks, xfs_fdblocks below) from
+ *   which each delalloc reservation takes its blocks and their worst-case
+ *   indirect blocks, less the reserve pool, the set-aside and the per-AG
+ *   metadata reservations; preallocation shrinks as it runs low; a write
+ *   whose reservation does not fit makes the write_space hook say so, and
+ *   the writer (lib/fio/job.c job_write_enospc) flushes, frees the
+ *   preallocations past EOF (the free_space hook: blockgc) and retries.
  * - Writeback (xfs_map_blocks -> xfs_bmapi_convert_delalloc): the whole
  *   delalloc extent containing a dirty block is allocated at once (beyond
  *   the range being written, including post-EOF preallocation), in as
@@ -61,7 +68,8 @@
  *   remount changes the answer only by the trimmed preallocation.
  *   fsx_nextents (the raw count) counts the real (non-delalloc) records.
  *
- * Left out: the log's own I/O and the CIL, AGFL refills, rmap/refcount
+ * Left out: quota, the bmbt blocks an allocation takes from the indirect
+ * reservation (it is released whole at conversion), the log's own I/O and the CIL, AGFL refills, rmap/refcount
  * btree work (folded into alloc_cpu_ns), busy extents (none in the lab's
  * workloads, which free nothing while they write), the length of the near
  * search's walk (xfs_alloc_cur_check: 14-18 free extents a small
