@@ -138,7 +138,9 @@ WBSIM_API const struct wbsim_sweep_info *wbsim_sweep_info(const wbsim_sweep *sw)
 /**
  * wbsim_sweep_start() - before the first point: open the results file
  * @sw: the sweep
- * @error: WBSIM_ERROR_IO; WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
+ * @error: WBSIM_ERROR_IO (also when another process appends to the
+ *	file: it is locked with flock() while the sweep holds it, until
+ *	wbsim_sweep_free()); WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
  *	when it holds another sweep (a different key, value, seed, format
  *	or configuration) or a line that is not a point of this one
  *

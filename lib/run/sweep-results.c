@@ -5,8 +5,11 @@
  * checking it belongs to this sweep, and appending each finished point.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
@@ -177,6 +180,8 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	g_autofree char *contents = NULL;
 	g_autoptr(GError) e = NULL;
 	gsize len = 0, keep = 0;
+	struct stat st;
+	int fd = -1;
 
 	res->path = g_strdup(path);
 	res->sw = sw;
@@ -184,21 +189,53 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	res->texts = g_new0(char *, res->n);
 	res->lines = g_new0(unsigned int, res->n);
 	g_mutex_init(&res->lock);
-	/* a regular file (it is truncated and appended to), or none yet */
-	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e) &&
-	    !g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
-			    path, e->message);
+	/*
+	 * A regular file (it is truncated and appended to), or none yet:
+	 * anything else is refused by wbsim_read_file(), never opened.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e))
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+				    path, e->message);
 		goto fail;
 	}
-	if (contents && !read_file(res, contents, len, identity, &keep, error))
-		goto fail;
-	if (contents && keep < len && truncate(path, (off_t)keep) != 0) {
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
 			    path, g_strerror(errno));
 		goto fail;
 	}
-	res->f = fopen(path, keep ? "a" : "w");
+	/*
+	 * One writer at a time: the lock is held until the file is closed
+	 * (wbsim_sweep_results_close()); another sweep appending to the same
+	 * file would tear its lines and read points half written.
+	 */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+				    "another sim-writeback is appending to %s (pid unknown): wait for "
+				    "it or name another results file", path);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+				    path, g_strerror(errno));
+		goto fail;
+	}
+	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			    path, e->message);
+		goto fail;
+	}
+	if (!read_file(res, contents, len, identity, &keep, error))
+		goto fail;
+	if ((keep < len && ftruncate(fd, (off_t)keep) != 0) ||
+	    lseek(fd, 0, SEEK_END) < 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			    path, g_strerror(errno));
+		goto fail;
+	}
+	res->f = fdopen(fd, "a");
+	if (res->f)
+		fd = -1;
 	if (!res->f || (!keep && (fprintf(res->f, "%s\n", identity) < 0 ||
 				  fflush(res->f) != 0))) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
@@ -207,6 +244,8 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	}
 	return res;
 fail:
+	if (fd >= 0)
+		close(fd);
 	wbsim_sweep_results_close(res);
 	return NULL;
 }

@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <glib/gstdio.h>
@@ -1093,6 +1096,63 @@ static void test_results_mismatch(void **state)
 	prog_clear(&foreign);
 }
 
+/*
+ * Issue 39, item 3: one sweep at a time appends to a results file (a
+ * second one tore lines): the file is locked (flock) while a sweep holds
+ * it, and a second writer is refused before it reads or writes anything;
+ * and --output naming the results file (which it would truncate) is
+ * refused, the results left whole.
+ */
+static void test_results_lock(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "locked.jsonl", NULL);
+	g_autofree char *same = NULL, *want = NULL, *before = NULL, *after = NULL;
+	g_autofree char *out_opt = NULL, *dot = NULL, *cwd = g_get_current_dir();
+	struct prog first = sweep6(res, "csv", NULL);
+	struct prog locked, output, resumed;
+	int fd;
+
+	(void)state;
+	assert_int_equal(first.status, 0);
+	before = read_text(res);
+
+	/* another writer holds the lock: refused, the file untouched */
+	fd = open(res, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	locked = sweep6(res, "csv", NULL);
+	assert_int_equal(locked.status, 2);
+	assert_string_equal(locked.out, "");
+	want = g_strdup_printf("sim-writeback: another sim-writeback is appending to %s (pid unknown): "
+			       "wait for it or name another results file\n", res);
+	assert_string_equal(locked.err, want);
+	after = read_text(res);
+	assert_string_equal(after, before);
+	close(fd);
+
+	/* the lock gone, the same sweep resumes (every point done) */
+	resumed = sweep6(res, "csv", NULL);
+	assert_int_equal(resumed.status, 0);
+	assert_string_equal(resumed.out, first.out);
+
+	/* --output naming the results file (through another name): refused */
+	dot = g_build_filename(tmpdir, ".", "locked.jsonl", NULL);
+	out_opt = g_strdup_printf("--output=%s", dot);
+	output = sweep6(res, "csv", out_opt);
+	assert_int_equal(output.status, 2);
+	assert_string_equal(output.out, "");
+	same = g_strdup_printf("sim-writeback: --output %s and --results %s: the same file: expected two "
+			       "files (one would overwrite the other)\n", dot, res);
+	assert_string_equal(output.err, same);
+	g_free(after);
+	after = read_text(res);
+	assert_string_equal(after, before);
+	prog_clear(&first);
+	prog_clear(&locked);
+	prog_clear(&resumed);
+	prog_clear(&output);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1118,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_program_resume),
 		cmocka_unit_test(test_program_resume_killed),
 		cmocka_unit_test(test_results_mismatch),
+		cmocka_unit_test(test_results_lock),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
