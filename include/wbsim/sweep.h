@@ -46,8 +46,9 @@ typedef struct wbsim_sweep wbsim_sweep;
  * @overrides: NULL-terminated "section.key=value" list (--set) applied to
  *	every point before the point's values, or NULL
  * @sweeps: NULL-terminated "section.key=VALUES" list (--sweep) after the
- *	scenario's [sweep] lines: a key already swept gets the new values
- *	where it stood, a new key becomes the last axis; or NULL
+ *	scenario's [sweep] lines: a key the scenario sweeps gets the new
+ *	values where it stood, a new key becomes the last axis (a key twice
+ *	in the list is an error); or NULL
  * @format: the layout of a point's text when the run is a sweep
  *	(struct wbsim_sweep_info.sweep); WBSIM_FORMAT_JSON gives one JSON
  *	line per point, WBSIM_FORMAT_TEXT the point's label then its report;

@@ -145,14 +145,24 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 	const char *p = contents, *end = contents + len;
 	unsigned int lineno = 0;
 
+	/*
+	 * The same file after an editor or a copy through another system:
+	 * a UTF-8 byte order mark first and CRLF line ends are read as the
+	 * plain file (the lines appended next end in LF, also read back)
+	 */
+	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
 	*keep = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl;
 		g_autofree char *line = NULL;
 
 		if (!nl)
 			break;		/* cut short while being written */
-		line = g_strndup(p, (gsize)(nl - p));
+		if (le > p && le[-1] == '\r')
+			le--;
+		line = g_strndup(p, (gsize)(le - p));
 		lineno++;
 		if (lineno == 1 && strcmp(line, identity) != 0) {
 			identity_error(res, line, identity, error);
@@ -164,8 +174,8 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 		*keep = (gsize)(p - contents);
 	}
 	/* a first line cut short is tolerated only if it is this sweep's */
-	if (lineno == 0 && len && !g_str_has_prefix(identity, contents)) {
-		identity_error(res, contents, identity, error);
+	if (lineno == 0 && p < end && !g_str_has_prefix(identity, p)) {
+		identity_error(res, p, identity, error);
 		return FALSE;
 	}
 	return TRUE;

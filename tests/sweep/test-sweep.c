@@ -206,6 +206,13 @@ static void test_product(void **state)
 	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 	l3 = wbsim_sweep_label(sw, 1);
 	assert_string_equal(l3, "writeback.contexts=4 vm.dirty_ratio=10 filesystem.agcount=4");
+	/* but a key a --sweep swept already is refused, not replaced (issue 39) */
+	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts=1", &e));
+	assert_string_equal(e->message,
+		"--sweep: writeback.contexts = 1: writeback.contexts is swept already "
+		"(--sweep writeback.contexts=4,cpus): expected each key once (all its values in one --sweep)");
+	g_clear_error(&e);
+	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 
 	/* the product is bounded */
 	assert_false(wbsim_sweep_add_option(sw, "run.seed=1..2000", &e));
@@ -1134,6 +1141,28 @@ static void test_results_lock(void **state)
 	resumed = sweep6(res, "csv", NULL);
 	assert_int_equal(resumed.status, 0);
 	assert_string_equal(resumed.out, first.out);
+
+	/* the same file with CRLF line ends and a UTF-8 BOM: the same sweep (issue 39, item 4) */
+	{
+		g_autoptr(GString) crlf = g_string_new("\xEF\xBB\xBF");
+		struct prog again;
+
+		for (const char *p = before; *p; p++) {
+			if (*p == '\n')
+				g_string_append_c(crlf, '\r');
+			g_string_append_c(crlf, *p);
+		}
+		assert_true(g_file_set_contents(res, crlf->str, (gssize)crlf->len, NULL));
+		again = sweep6(res, "csv", NULL);
+		assert_int_equal(again.status, 0);
+		assert_string_equal(again.err, "");
+		assert_string_equal(again.out, first.out);
+		g_free(after);
+		after = read_text(res);
+		assert_string_equal(after, crlf->str);	/* every point read back, none run */
+		assert_true(g_file_set_contents(res, before, -1, NULL));
+		prog_clear(&again);
+	}
 
 	/* --output naming the results file (through another name): refused */
 	dot = g_build_filename(tmpdir, ".", "locked.jsonl", NULL);
