@@ -1182,6 +1182,75 @@ static void test_results_lock(void **state)
 	prog_clear(&output);
 }
 
+/*
+ * Two processes: a sweep appending to its results file holds it (stopped
+ * with SIGSTOP while it does, the lock still held); a second sweep given
+ * the same file is refused at once, and the first ends with every line
+ * whole.
+ */
+static void test_results_lock_two_processes(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "two.jsonl", NULL);
+	g_autofree char *program = built_program("sim-writeback");
+	g_autofree char *want = NULL, *text = NULL;
+	const char *argv[] = {
+		program, "--no-wall-time", "--jobs", "1", "--results", res,
+		"--output", "/dev/null", "--sweep", "writeback.contexts=1..3",
+		"--sweep", "vm.dirty_ratio=10,30", "tests/sweep/data/random.ini", NULL
+	};
+	g_autoptr(GError) e = NULL;
+	gboolean stopped = FALSE;
+	int wait_status = 0;
+	GPid pid;
+
+	(void)state;
+	if (!g_spawn_async(g_getenv("WBSIM_SOURCE_ROOT"), (char **)argv, NULL,
+			   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+			   NULL, NULL, &pid, &e))
+		fail_msg("spawn: %s", e->message);
+	/* stop it once it holds the file (its first line is written under the lock) */
+	for (;;) {
+		g_autofree char *t = NULL;
+
+		if (waitpid(pid, &wait_status, WNOHANG) == pid)
+			break;		/* it ended first: nothing to hold */
+		if (g_file_get_contents(res, &t, NULL, NULL) && count_lines(t) >= 1) {
+			assert_int_equal(kill(pid, SIGSTOP), 0);
+			assert_int_equal(waitpid(pid, &wait_status, WUNTRACED), pid);
+			stopped = WIFSTOPPED(wait_status);
+			break;
+		}
+		g_usleep(1000);
+	}
+	if (stopped) {
+		struct prog second = sweep6(res, "csv", NULL);
+
+		assert_int_equal(second.status, 2);
+		assert_string_equal(second.out, "");
+		want = g_strdup_printf("sim-writeback: another sim-writeback is appending to %s "
+				       "(pid unknown): wait for it or name another results file\n", res);
+		assert_string_equal(second.err, want);
+		prog_clear(&second);
+		assert_int_equal(kill(pid, SIGCONT), 0);
+		assert_int_equal(waitpid(pid, &wait_status, 0), pid);
+	}
+	g_spawn_close_pid(pid);
+	assert_true(WIFEXITED(wait_status));
+	assert_int_equal(WEXITSTATUS(wait_status), 0);
+	/* every line whole: the identity and six points */
+	text = read_text(res);
+	assert_int_equal(count_lines(text), 7);
+	{
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (guint i = 0; i < 7; i++) {
+			g_autoptr(JsonNode) n = json_from_string(lines[i], NULL);
+
+			assert_non_null(n);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1208,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_program_resume_killed),
 		cmocka_unit_test(test_results_mismatch),
 		cmocka_unit_test(test_results_lock),
+		cmocka_unit_test(test_results_lock_two_processes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
