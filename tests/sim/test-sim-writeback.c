@@ -358,6 +358,15 @@ static void test_outputs_same_file(void **state)
 
 		assert_false(g_file_test(y, G_FILE_TEST_EXISTS));
 	}
+	/* a symlink to a file not yet made */
+	{
+		g_autofree char *dang = g_build_filename(dir, "dang", NULL);
+
+		assert_int_equal(symlink("d/new", dang), 0);
+		expect_refusal_in(dir, "sim-writeback: --output dang and --trace l/new: the same file: "
+				  "expected two files (one would overwrite the other)\n",
+				  "--output", "dang", "--trace", "l/new", scn);
+	}
 	/* existing files: a hard link, a symlink */
 	expect_refusal_in(dir, "sim-writeback: --series z and --trace zz: the same file: "
 			  "expected two files (one would overwrite the other)\n",
