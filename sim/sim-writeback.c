@@ -198,6 +198,10 @@ struct run_hooks {
 	struct io_logs_out *lo;
 };
 
+/* The outputs a fio log must not be: --output (or standard output),
+ * --series, --trace, open when the logs are checked. */
+#define N_OPEN_OUTPUTS 3
+
 /* --trace FILE: one tracepoint line per call. */
 static void write_trace_line(const char *event, const char *line, void *arg)
 {
@@ -378,6 +382,10 @@ static gboolean series_finish(struct series_out *so, gboolean ok, GError **error
  */
 struct io_logs_out {
 	char *err;
+	FILE *outs[N_OPEN_OUTPUTS];
+	const char *out_opts[N_OPEN_OUTPUTS];
+	const char *out_paths[N_OPEN_OUTPUTS];
+	char *same;
 };
 
 static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
@@ -386,12 +394,39 @@ static void io_log_fail(struct io_logs_out *lo, const char *name, int e)
 		lo->err = g_strdup_printf("fio log %s: %s", name, g_strerror(e ? e : EIO));
 }
 
-/* wbsim_fio_log_open_fn: fio's fopen() of the log, "w" or "a", before the run */
+/*
+ * The log @name is one of the program's other outputs (open, so a file
+ * that exists: its device and inode): "OPTION PATH", else NULL.
+ */
+static char *io_log_same_output(const struct io_logs_out *lo, const char *name)
+{
+	struct stat sl, so;
+
+	if (stat(name, &sl) != 0 || !S_ISREG(sl.st_mode))
+		return NULL;
+	for (int i = 0; i < N_OPEN_OUTPUTS; i++) {
+		if (!lo->outs[i] || fstat(fileno(lo->outs[i]), &so) != 0 ||
+		    so.st_dev != sl.st_dev || so.st_ino != sl.st_ino)
+			continue;
+		return g_strdup_printf("%s%s%s", lo->out_opts[i], *lo->out_paths[i] ? " " : "",
+				       lo->out_paths[i]);
+	}
+	return NULL;
+}
+
+/*
+ * wbsim_fio_log_open_fn: fio's fopen() of the log, "w" or "a", before the
+ * run; refused (EEXIST, said by io_logs_same_error()) when the log is the
+ * file of --output, --series or --trace
+ */
 static int io_log_open(const char *name, gboolean append, void *arg)
 {
-	FILE *f = fopen(name, append ? "a" : "w");
+	struct io_logs_out *lo = ((struct run_hooks *)arg)->lo;
+	FILE *f;
 
-	(void)arg;
+	if (!lo->same && (lo->same = io_log_same_output(lo, name)))
+		return EEXIST;
+	f = fopen(name, append ? "a" : "w");
 	if (!f)
 		return errno ? errno : EIO;
 	return fclose(f) == 0 ? 0 : (errno ? errno : EIO);
@@ -417,6 +452,29 @@ static void io_log_write(const char *name, const char *text, gboolean append, vo
 		io_log_fail(lo, name, errno);
 }
 
+/*
+ * wbsim_run() refused a log that io_log_open() found to be another output:
+ * say so, with the job file, line and key the library's message names
+ * ("FILE:LINE: job 'J': write_bw_log=V: cannot write the log NAME: ...").
+ */
+static void io_logs_same_error(const struct io_logs_out *lo, GError *error)
+{
+	const char *msg = error->message;
+	const char *at = strstr(msg, ": cannot write the log ");
+	g_autofree char *where = at ? g_strndup(msg, (gsize)(at - msg)) : NULL;
+	g_autofree char *name = NULL;
+	char *text;
+
+	if (!at)
+		return;
+	at += strlen(": cannot write the log ");
+	name = g_strndup(at, strcspn(at, ":"));
+	text = g_strdup_printf("%s: the log %s and %s: the same file: expected two files "
+			       "(one would overwrite the other)", where, name, lo->same);
+	g_free(error->message);
+	error->message = text;
+}
+
 /* FALSE (and @error) if a log could not be written. */
 static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **error)
 {
@@ -425,6 +483,7 @@ static gboolean io_logs_finish(struct io_logs_out *lo, gboolean ok, GError **err
 		ok = FALSE;
 	}
 	g_free(lo->err);
+	g_free(lo->same);
 	return ok;
 }
 
@@ -560,12 +619,23 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		      "#              | |         |   |||||     |         |\n", trace);
 		opts.trace_fn = write_trace_line;
 	}
+	lo.outs[0] = cli->out;
+	lo.out_opts[0] = cli->opt_output ? "--output" : "standard output";
+	lo.out_paths[0] = cli->opt_output ? cli->opt_output : "";
+	lo.outs[1] = ro->series;
+	lo.out_opts[1] = "--series";
+	lo.out_paths[1] = ro->series_file ? ro->series_file : "";
+	lo.outs[2] = ro->trace;
+	lo.out_opts[2] = "--trace";
+	lo.out_paths[2] = ro->trace_file ? ro->trace_file : "";
 	opts.fio_log_fn = io_log_write;
 	opts.fio_log_open_fn = io_log_open;
 	opts.temp_dir = temp_dir;
 	opts.user_data = &hooks;
 	opts.stop = &stop_signal;
 	r = wbsim_run(scn, &opts, error);
+	if (!r && lo.same && error && *error)
+		io_logs_same_error(&lo, *error);
 	if (rp.stream) {
 		fputs("\r\033[K", rp.stream);		/* the progress line goes */
 		fflush(rp.stream);
@@ -718,6 +788,9 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 
 	if (status != EXIT_OK || (opt_parse_only && !opt_dump_config)) {
 		/* nothing more */
+	} else if (!wbsim_sweep_cli_check_outputs(cli, (const char *const[]) {
+			"--series", opt_series, "--trace", opt_trace, NULL }, &error)) {
+		status = fail(EXIT_BAD_INPUT, "%s", error->message);
 	} else if (!wbsim_sweep_cli_open_output(cli, &error)) {
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
 	} else if (!opt_dump_config && !open_outputs(&ro, &error)) {

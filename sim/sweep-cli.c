@@ -13,6 +13,7 @@
 #include <wbsim/wbsim.h>
 #include "sweep-cli.h"
 #include "scenario-find.h"
+#include "out-ident.h"
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
@@ -153,6 +154,27 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	return TRUE;
 }
 
+gboolean wbsim_sweep_cli_check_outputs(const struct wbsim_sweep_cli *cli,
+				       const char *const *more, GError **error)
+{
+	g_autoptr(GArray) ids = g_array_new(FALSE, TRUE, sizeof(struct out_ident));
+	struct out_ident id;
+	gboolean ok;
+
+	out_ident_init(&id, "--output", cli->opt_output);
+	g_array_append_val(ids, id);
+	out_ident_init(&id, "--results", cli->opt_results);
+	g_array_append_val(ids, id);
+	for (size_t i = 0; more && more[i]; i += 2) {
+		out_ident_init(&id, more[i], more[i + 1]);
+		g_array_append_val(ids, id);
+	}
+	ok = out_idents_check((const struct out_ident *)(void *)ids->data, ids->len, error);
+	for (guint i = 0; i < ids->len; i++)
+		out_ident_clear(&g_array_index(ids, struct out_ident, i));
+	return ok;
+}
+
 gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error)
 {
 	if (!cli->opt_output) {
@@ -160,6 +182,9 @@ gboolean wbsim_sweep_cli_open_output(struct wbsim_sweep_cli *cli, GError **error
 		cli->out_name = "standard output";
 		return TRUE;
 	}
+	/* --output FILE is truncated: not the --results file it would destroy */
+	if (!wbsim_sweep_cli_check_outputs(cli, NULL, error))
+		return FALSE;
 	cli->out = fopen(cli->opt_output, "w");
 	cli->out_name = cli->opt_output;
 	if (!cli->out) {

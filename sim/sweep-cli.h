@@ -136,9 +136,24 @@ wbsim_run_opts wbsim_sweep_cli_run_opts(const struct wbsim_sweep_cli *cli);
 gboolean wbsim_sweep_cli_is_sweep(const struct wbsim_sweep_cli *cli);
 
 /**
+ * wbsim_sweep_cli_check_outputs() - refuse one file named twice among the
+ * outputs, before any is opened (sim/out-ident.h: by identity, not name)
+ * @cli: the options (--output, --results)
+ * @more: NULL, or more outputs as OPTION, PATH pairs (a NULL PATH is
+ *	skipped), ended by a NULL OPTION
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT "--output X and --results Y: the
+ *	same file: expected two files (one would overwrite the other)"
+ *
+ * Return: TRUE when every output is a file of its own.
+ */
+gboolean wbsim_sweep_cli_check_outputs(const struct wbsim_sweep_cli *cli,
+				       const char *const *more, GError **error);
+
+/**
  * wbsim_sweep_cli_open_output() - open --output (or use standard output)
  * @cli: the options
- * @error: WBSIM_ERROR_IO "--output FILE: reason"
+ * @error: WBSIM_ERROR_IO "--output FILE: reason"; the refusal of
+ *	wbsim_sweep_cli_check_outputs() when --output is the --results file
  *
  * Return: TRUE on success.
  */

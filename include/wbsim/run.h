@@ -301,7 +301,8 @@ typedef struct wbsim_run_opts {
  * wbsim_trace_events_select() - the tracepoints a trace-cmd record -e list names
  * @list: comma-separated items, each "writeback" (every event), "SYSTEM:EVENT"
  *	or "EVENT", '*' and '?' globs allowed
- * @error: WBSIM_ERROR_INVALID_VALUE naming an item that matches no event
+ * @error: WBSIM_ERROR_INVALID_VALUE naming an item that matches no event,
+ *	or for an empty @list (it would select nothing)
  *
  * Return: the event names, NULL-terminated (g_strfreev() them; they suit
  * wbsim_run_opts.trace_events), or NULL with @error set.

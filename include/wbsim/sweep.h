@@ -46,8 +46,9 @@ typedef struct wbsim_sweep wbsim_sweep;
  * @overrides: NULL-terminated "section.key=value" list (--set) applied to
  *	every point before the point's values, or NULL
  * @sweeps: NULL-terminated "section.key=VALUES" list (--sweep) after the
- *	scenario's [sweep] lines: a key already swept gets the new values
- *	where it stood, a new key becomes the last axis; or NULL
+ *	scenario's [sweep] lines: a key the scenario sweeps gets the new
+ *	values where it stood, a new key becomes the last axis (a key twice
+ *	in the list is an error); or NULL
  * @format: the layout of a point's text when the run is a sweep
  *	(struct wbsim_sweep_info.sweep); WBSIM_FORMAT_JSON gives one JSON
  *	line per point, WBSIM_FORMAT_TEXT the point's label then its report;
@@ -138,7 +139,9 @@ WBSIM_API const struct wbsim_sweep_info *wbsim_sweep_info(const wbsim_sweep *sw)
 /**
  * wbsim_sweep_start() - before the first point: open the results file
  * @sw: the sweep
- * @error: WBSIM_ERROR_IO; WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
+ * @error: WBSIM_ERROR_IO (also when another process appends to the
+ *	file: it is locked with flock() while the sweep holds it, until
+ *	wbsim_sweep_free()); WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
  *	when it holds another sweep (a different key, value, seed, format
  *	or configuration) or a line that is not a point of this one
  *

@@ -51,8 +51,16 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 {
 	g_auto(GStrv) items = g_strsplit(list, ",", -1);
 	gboolean chosen[G_N_ELEMENTS(wbsim_trace_event_names)] = { FALSE };
-	GPtrArray *out = g_ptr_array_new();
+	GPtrArray *out;
 
+	/* nothing at all selects nothing: a mistake, not a trace of no events */
+	if (!items[0]) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--trace-events '': an empty list selects no tracepoint: expected "
+			    TRACE_SYSTEM " (every event), " TRACE_SYSTEM ":EVENT or EVENT, comma-separated");
+		return NULL;
+	}
+	out = g_ptr_array_new();
 	for (char **it = items; *it; it++) {
 		const char *item = g_strstrip(*it), *ev = item, *colon = strchr(item, ':');
 		g_autofree char *sys = colon ? g_strndup(item, (gsize)(colon - item)) : NULL;

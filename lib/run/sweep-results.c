@@ -5,8 +5,11 @@
  * checking it belongs to this sweep, and appending each finished point.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
 #include <json-glib/json-glib.h>
 #include <wbsim/error.h>
@@ -142,14 +145,24 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 	const char *p = contents, *end = contents + len;
 	unsigned int lineno = 0;
 
+	/*
+	 * The same file after an editor or a copy through another system:
+	 * a UTF-8 byte order mark first and CRLF line ends are read as the
+	 * plain file (the lines appended next end in LF, also read back)
+	 */
+	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
 	*keep = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl;
 		g_autofree char *line = NULL;
 
 		if (!nl)
 			break;		/* cut short while being written */
-		line = g_strndup(p, (gsize)(nl - p));
+		if (le > p && le[-1] == '\r')
+			le--;
+		line = g_strndup(p, (gsize)(le - p));
 		lineno++;
 		if (lineno == 1 && strcmp(line, identity) != 0) {
 			identity_error(res, line, identity, error);
@@ -161,8 +174,8 @@ static gboolean read_file(struct wbsim_sweep_results *res, const char *contents,
 		*keep = (gsize)(p - contents);
 	}
 	/* a first line cut short is tolerated only if it is this sweep's */
-	if (lineno == 0 && len && !g_str_has_prefix(identity, contents)) {
-		identity_error(res, contents, identity, error);
+	if (lineno == 0 && p < end && !g_str_has_prefix(identity, p)) {
+		identity_error(res, p, identity, error);
 		return FALSE;
 	}
 	return TRUE;
@@ -177,6 +190,8 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	g_autofree char *contents = NULL;
 	g_autoptr(GError) e = NULL;
 	gsize len = 0, keep = 0;
+	struct stat st;
+	int fd = -1;
 
 	res->path = g_strdup(path);
 	res->sw = sw;
@@ -184,21 +199,53 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	res->texts = g_new0(char *, res->n);
 	res->lines = g_new0(unsigned int, res->n);
 	g_mutex_init(&res->lock);
-	/* a regular file (it is truncated and appended to), or none yet */
-	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e) &&
-	    !g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
-			    path, e->message);
+	/*
+	 * A regular file (it is truncated and appended to), or none yet:
+	 * anything else is refused by wbsim_read_file(), never opened.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e))
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+				    path, e->message);
 		goto fail;
 	}
-	if (contents && !read_file(res, contents, len, identity, &keep, error))
-		goto fail;
-	if (contents && keep < len && truncate(path, (off_t)keep) != 0) {
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
 			    path, g_strerror(errno));
 		goto fail;
 	}
-	res->f = fopen(path, keep ? "a" : "w");
+	/*
+	 * One writer at a time: the lock is held until the file is closed
+	 * (wbsim_sweep_results_close()); another sweep appending to the same
+	 * file would tear its lines and read points half written.
+	 */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+				    "another sim-writeback is appending to %s (pid unknown): wait for "
+				    "it or name another results file", path);
+		else
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+				    path, g_strerror(errno));
+		goto fail;
+	}
+	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			    path, e->message);
+		goto fail;
+	}
+	if (!read_file(res, contents, len, identity, &keep, error))
+		goto fail;
+	if ((keep < len && ftruncate(fd, (off_t)keep) != 0) ||
+	    lseek(fd, 0, SEEK_END) < 0) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			    path, g_strerror(errno));
+		goto fail;
+	}
+	res->f = fdopen(fd, "a");
+	if (res->f)
+		fd = -1;
 	if (!res->f || (!keep && (fprintf(res->f, "%s\n", identity) < 0 ||
 				  fflush(res->f) != 0))) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
@@ -207,6 +254,8 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	}
 	return res;
 fail:
+	if (fd >= 0)
+		close(fd);
 	wbsim_sweep_results_close(res);
 	return NULL;
 }

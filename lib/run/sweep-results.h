@@ -28,10 +28,14 @@ struct wbsim_sweep_results;
  * @identity: a one-line JSON object naming the sweep (scenario, keys and
  *	values, seed, ...); an existing file must start with the same line
  * @sw: the sweep (its points' values are checked against each line)
- * @error: WBSIM_ERROR_IO when the file cannot be read or written;
- *	WBSIM_ERROR_INVALID_VALUE "--results FILE: ..." when it belongs to
+ * @error: WBSIM_ERROR_IO when the file cannot be read or written, or
+ *	when another process holds it ("another sim-writeback is appending
+ *	to FILE (pid unknown): ..."); WBSIM_ERROR_INVALID_VALUE "--results FILE: ..." when it belongs to
  *	another sweep (naming the first member of @identity that differs) or
  *	a whole line is not a result of this sweep ("--results FILE:LINE: ...")
+ *
+ * The file is locked (flock(LOCK_EX), not waited for) before it is read,
+ * until wbsim_sweep_results_close(): one sweep at a time appends to it.
  *
  * Return: the open file, or NULL with @error set.
  */

@@ -419,6 +419,24 @@ gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 			    name, text, local->message);
 		return FALSE;
 	}
+	/*
+	 * --sweep replaces the scenario's [sweep] line of its key, but a key
+	 * given twice on the command line is a mistake: refused, not the
+	 * first silently dropped
+	 */
+	for (guint i = 0; i < sw->axes->len; i++) {
+		const struct wbsim_sweep_axis *o = sw->axes->pdata[i];
+
+		if (o->line == 0 && g_strcmp0(o->file, "--sweep") == 0 &&
+		    strcmp(o->section, a->section) == 0 && strcmp(o->key, a->key) == 0) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "--sweep: %s = %s: %s is swept already (--sweep %s=%s): "
+				    "expected each key once (all its values in one --sweep)",
+				    name, text, name, o->name, o->text);
+			axis_free(a);
+			return FALSE;
+		}
+	}
 	/* the scenario's [sweep] says it too, as --dump-config prints it */
 	if (sw->scn && !wbsim_scenario_add_sweep(sw->scn, name, text, error)) {
 		axis_free(a);

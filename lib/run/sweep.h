@@ -100,8 +100,9 @@ char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
  * @assignment: "section.key=VALUES"
  * @error: "--sweep: ..." naming the key and values
  *
- * A key already swept gets the new values where it stood; a new key
- * becomes the last axis.
+ * A key the scenario's [sweep] sweeps gets the new values where it
+ * stood; a new key becomes the last axis; a key an earlier --sweep swept
+ * is refused (WBSIM_ERROR_INVALID_VALUE).
  * Return: TRUE, or FALSE with @error set.
  */
 gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,

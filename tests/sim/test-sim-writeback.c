@@ -302,6 +302,115 @@ static void test_outputs_through_path(void **state)
 	g_rmdir(tmpdir);
 }
 
+/* Run in @dir with @args, expect exit status 2 and exactly @want on stderr. */
+static void expect_refusal_in(const char *dir, const char *want, const char *a1, const char *a2,
+			      const char *a3, const char *a4, const char *a5)
+{
+	struct run_result r = run_in(dir, a1, a2, a3, a4, a5, NULL);
+
+	if (r.status != 2 || strcmp(r.err, want) != 0)
+		fail_msg("exit status %d, stderr:\n  %s  expected:\n  %s", r.status, r.err, want);
+	assert_string_equal(r.out, "");
+	run_result_clear(&r);
+}
+
+/*
+ * Issue 39, item 3: one file named twice among the outputs (--output,
+ * --series, --trace, --results, the jobs' fio logs) is refused before
+ * either writes it, by identity: "./x" and "x", a symlinked directory, a
+ * symlink, a hard link; and a results file named as --output is not
+ * truncated. /dev/null may be named twice.
+ */
+static void test_outputs_same_file(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-same-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "logs.ini", NULL);
+	g_autofree char *sub = g_build_filename(dir, "d", NULL);
+	g_autofree char *lnk = g_build_filename(dir, "l", NULL);
+	g_autofree char *res = g_build_filename(dir, "r.jsonl", NULL);
+	g_autofree char *z = g_build_filename(dir, "z", NULL);
+	g_autofree char *zz = g_build_filename(dir, "zz", NULL);
+	g_autofree char *zs = g_build_filename(dir, "zs", NULL);
+	g_autofree char *scn = g_build_filename(src_root(), "scenarios", "validate-minimal.ini", NULL);
+	g_autofree char *before = NULL, *after = NULL, *cmd = NULL;
+	struct run_result r;
+
+	(void)state;
+	assert_true(g_file_set_contents(ini,
+		"[scenario]\ndescription = logs\n\n"
+		"[fio:global]\nioengine=psync\nbs=4k\nrw=write\n\n"
+		"[fio:a]\nsize=1m\nwrite_bw_log=a\n", -1, NULL));
+	assert_int_equal(g_mkdir(sub, 0755), 0);
+	assert_int_equal(symlink("d", lnk), 0);
+	assert_true(g_file_set_contents(z, "z\n", -1, NULL));
+	assert_int_equal(link(z, zz), 0);
+	assert_int_equal(symlink("z", zs), 0);
+
+	/* files not yet made: "./x" and "x", a symlinked directory */
+	expect_refusal_in(dir, "sim-writeback: --output x and --results ./x: the same file: "
+			  "expected two files (one would overwrite the other)\n",
+			  "--output", "x", "--results", "./x", scn);
+	expect_refusal_in(dir, "sim-writeback: --series d/y and --trace l/y: the same file: "
+			  "expected two files (one would overwrite the other)\n",
+			  "--series", "d/y", "--trace", "l/y", scn);
+	{
+		g_autofree char *y = g_build_filename(sub, "y", NULL);
+
+		assert_false(g_file_test(y, G_FILE_TEST_EXISTS));
+	}
+	/* a symlink to a file not yet made */
+	{
+		g_autofree char *dang = g_build_filename(dir, "dang", NULL);
+
+		assert_int_equal(symlink("d/new", dang), 0);
+		expect_refusal_in(dir, "sim-writeback: --output dang and --trace l/new: the same file: "
+				  "expected two files (one would overwrite the other)\n",
+				  "--output", "dang", "--trace", "l/new", scn);
+	}
+	/* existing files: a hard link, a symlink */
+	expect_refusal_in(dir, "sim-writeback: --series z and --trace zz: the same file: "
+			  "expected two files (one would overwrite the other)\n",
+			  "--series", "z", "--trace", "zz", scn);
+	expect_refusal_in(dir, "sim-writeback: --output zs and --trace z: the same file: "
+			  "expected two files (one would overwrite the other)\n",
+			  "--output", "zs", "--trace", "z", scn);
+	after = NULL;
+	assert_true(g_file_get_contents(z, &after, NULL, NULL));
+	assert_string_equal(after, "z\n");
+	g_clear_pointer(&after, g_free);
+
+	/* a results file named by --output too is left whole */
+	r = run_in(dir, "--set", "run.time_limit=10ms", "--results", "r.jsonl", scn, NULL);
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(res, &before, NULL, NULL));
+	expect_refusal_in(dir, "sim-writeback: --output ./r.jsonl and --results r.jsonl: the same file: "
+			  "expected two files (one would overwrite the other)\n",
+			  "--output", "./r.jsonl", "--results", "r.jsonl", scn);
+	assert_true(g_file_get_contents(res, &after, NULL, NULL));
+	assert_string_equal(after, before);
+
+	/* a job's fio log as --output, --trace or --series: its job file, line and key */
+	expect_refusal_in(dir, "sim-writeback: logs.ini:11: job 'a': write_bw_log=a: the log a_bw.1.log "
+			  "and --output a_bw.1.log: the same file: expected two files (one would "
+			  "overwrite the other)\n", "--output", "a_bw.1.log", "logs.ini", NULL, NULL);
+	expect_refusal_in(dir, "sim-writeback: logs.ini:11: job 'a': write_bw_log=a: the log a_bw.1.log "
+			  "and --trace ./a_bw.1.log: the same file: expected two files (one would "
+			  "overwrite the other)\n", "--trace", "./a_bw.1.log", "logs.ini", NULL, NULL);
+	expect_refusal_in(dir, "sim-writeback: logs.ini:11: job 'a': write_bw_log=a: the log a_bw.1.log "
+			  "and --series a_bw.1.log: the same file: expected two files (one would "
+			  "overwrite the other)\n", "--series", "a_bw.1.log", "logs.ini", NULL, NULL);
+
+	/* a device is no file of one output: /dev/null twice runs */
+	r = run_in(dir, "--output", "/dev/null", "--trace", "/dev/null", "logs.ini", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	run_result_clear(&r);
+
+	cmd = g_strdup_printf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* --dump-config --parse-only: checked, then dumped (it printed nothing) */
 static void test_dump_parse_only(void **state)
 {
@@ -1763,6 +1872,7 @@ int main(void)
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_outputs_through_path),
+		cmocka_unit_test(test_outputs_same_file),
 		cmocka_unit_test(test_dump_parse_only),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shipped_scenarios_parse),

@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <glib/gstdio.h>
@@ -203,6 +206,13 @@ static void test_product(void **state)
 	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 	l3 = wbsim_sweep_label(sw, 1);
 	assert_string_equal(l3, "writeback.contexts=4 vm.dirty_ratio=10 filesystem.agcount=4");
+	/* but a key a --sweep swept already is refused, not replaced (issue 39) */
+	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts=1", &e));
+	assert_string_equal(e->message,
+		"--sweep: writeback.contexts = 1: writeback.contexts is swept already "
+		"(--sweep writeback.contexts=4,cpus): expected each key once (all its values in one --sweep)");
+	g_clear_error(&e);
+	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 
 	/* the product is bounded */
 	assert_false(wbsim_sweep_add_option(sw, "run.seed=1..2000", &e));
@@ -1093,6 +1103,154 @@ static void test_results_mismatch(void **state)
 	prog_clear(&foreign);
 }
 
+/*
+ * Issue 39, item 3: one sweep at a time appends to a results file (a
+ * second one tore lines): the file is locked (flock) while a sweep holds
+ * it, and a second writer is refused before it reads or writes anything;
+ * and --output naming the results file (which it would truncate) is
+ * refused, the results left whole.
+ */
+static void test_results_lock(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "locked.jsonl", NULL);
+	g_autofree char *same = NULL, *want = NULL, *before = NULL, *after = NULL;
+	g_autofree char *out_opt = NULL, *dot = NULL, *cwd = g_get_current_dir();
+	struct prog first = sweep6(res, "csv", NULL);
+	struct prog locked, output, resumed;
+	int fd;
+
+	(void)state;
+	assert_int_equal(first.status, 0);
+	before = read_text(res);
+
+	/* another writer holds the lock: refused, the file untouched */
+	fd = open(res, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	locked = sweep6(res, "csv", NULL);
+	assert_int_equal(locked.status, 2);
+	assert_string_equal(locked.out, "");
+	want = g_strdup_printf("sim-writeback: another sim-writeback is appending to %s (pid unknown): "
+			       "wait for it or name another results file\n", res);
+	assert_string_equal(locked.err, want);
+	after = read_text(res);
+	assert_string_equal(after, before);
+	close(fd);
+
+	/* the lock gone, the same sweep resumes (every point done) */
+	resumed = sweep6(res, "csv", NULL);
+	assert_int_equal(resumed.status, 0);
+	assert_string_equal(resumed.out, first.out);
+
+	/* the same file with CRLF line ends and a UTF-8 BOM: the same sweep (issue 39, item 4) */
+	{
+		g_autoptr(GString) crlf = g_string_new("\xEF\xBB\xBF");
+		struct prog again;
+
+		for (const char *p = before; *p; p++) {
+			if (*p == '\n')
+				g_string_append_c(crlf, '\r');
+			g_string_append_c(crlf, *p);
+		}
+		assert_true(g_file_set_contents(res, crlf->str, (gssize)crlf->len, NULL));
+		again = sweep6(res, "csv", NULL);
+		assert_int_equal(again.status, 0);
+		assert_string_equal(again.err, "");
+		assert_string_equal(again.out, first.out);
+		g_free(after);
+		after = read_text(res);
+		assert_string_equal(after, crlf->str);	/* every point read back, none run */
+		assert_true(g_file_set_contents(res, before, -1, NULL));
+		prog_clear(&again);
+	}
+
+	/* --output naming the results file (through another name): refused */
+	dot = g_build_filename(tmpdir, ".", "locked.jsonl", NULL);
+	out_opt = g_strdup_printf("--output=%s", dot);
+	output = sweep6(res, "csv", out_opt);
+	assert_int_equal(output.status, 2);
+	assert_string_equal(output.out, "");
+	same = g_strdup_printf("sim-writeback: --output %s and --results %s: the same file: expected two "
+			       "files (one would overwrite the other)\n", dot, res);
+	assert_string_equal(output.err, same);
+	g_free(after);
+	after = read_text(res);
+	assert_string_equal(after, before);
+	prog_clear(&first);
+	prog_clear(&locked);
+	prog_clear(&resumed);
+	prog_clear(&output);
+}
+
+/*
+ * Two processes: a sweep appending to its results file holds it (stopped
+ * with SIGSTOP while it does, the lock still held); a second sweep given
+ * the same file is refused at once, and the first ends with every line
+ * whole.
+ */
+static void test_results_lock_two_processes(void **state)
+{
+	g_autofree char *res = g_build_filename(tmpdir, "two.jsonl", NULL);
+	g_autofree char *program = built_program("sim-writeback");
+	g_autofree char *want = NULL, *text = NULL;
+	const char *argv[] = {
+		program, "--no-wall-time", "--jobs", "1", "--results", res,
+		"--output", "/dev/null", "--sweep", "writeback.contexts=1..3",
+		"--sweep", "vm.dirty_ratio=10,30", "tests/sweep/data/random.ini", NULL
+	};
+	g_autoptr(GError) e = NULL;
+	gboolean stopped = FALSE;
+	int wait_status = 0;
+	GPid pid;
+
+	(void)state;
+	if (!g_spawn_async(g_getenv("WBSIM_SOURCE_ROOT"), (char **)argv, NULL,
+			   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+			   NULL, NULL, &pid, &e))
+		fail_msg("spawn: %s", e->message);
+	/* stop it once it holds the file (its first line is written under the lock) */
+	for (;;) {
+		g_autofree char *t = NULL;
+
+		if (waitpid(pid, &wait_status, WNOHANG) == pid)
+			break;		/* it ended first: nothing to hold */
+		if (g_file_get_contents(res, &t, NULL, NULL) && count_lines(t) >= 1) {
+			assert_int_equal(kill(pid, SIGSTOP), 0);
+			assert_int_equal(waitpid(pid, &wait_status, WUNTRACED), pid);
+			stopped = WIFSTOPPED(wait_status);
+			break;
+		}
+		g_usleep(1000);
+	}
+	if (stopped) {
+		struct prog second = sweep6(res, "csv", NULL);
+
+		assert_int_equal(second.status, 2);
+		assert_string_equal(second.out, "");
+		want = g_strdup_printf("sim-writeback: another sim-writeback is appending to %s "
+				       "(pid unknown): wait for it or name another results file\n", res);
+		assert_string_equal(second.err, want);
+		prog_clear(&second);
+		assert_int_equal(kill(pid, SIGCONT), 0);
+		assert_int_equal(waitpid(pid, &wait_status, 0), pid);
+	}
+	g_spawn_close_pid(pid);
+	assert_true(WIFEXITED(wait_status));
+	assert_int_equal(WEXITSTATUS(wait_status), 0);
+	/* every line whole: the identity and six points */
+	text = read_text(res);
+	assert_int_equal(count_lines(text), 7);
+	{
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (guint i = 0; i < 7; i++) {
+			g_autoptr(JsonNode) n = json_from_string(lines[i], NULL);
+
+			assert_non_null(n);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1118,6 +1276,8 @@ int main(void)
 		cmocka_unit_test(test_program_resume),
 		cmocka_unit_test(test_program_resume_killed),
 		cmocka_unit_test(test_results_mismatch),
+		cmocka_unit_test(test_results_lock),
+		cmocka_unit_test(test_results_lock_two_processes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
