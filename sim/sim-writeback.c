@@ -102,7 +102,7 @@ static const GOptionEntry entries[] = {
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
 	  "Write writeback tracepoint events to FILE: ftrace's text, or trace-cmd's trace.dat "
-	  "if FILE ends in .dat (trace-cmd report, KernelShark)", "FILE" },
+	  "if FILE ends in .dat, in any case (trace-cmd report, KernelShark)", "FILE" },
 	{ "trace-events", 0, 0, G_OPTION_ARG_STRING, &opt_trace_events,
 	  "The tracepoints --trace writes, as trace-cmd record -e takes them: writeback (the default: all), "
 	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
@@ -181,10 +181,13 @@ static const char *signal_name(int sig)
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
 
-/* --trace FILE.dat: trace-cmd's binary trace.dat; any other name: text. */
+/* --trace FILE.dat (.DAT, any case): trace-cmd's binary trace.dat; any
+ * other name: text. */
 static gboolean trace_is_dat(const char *path)
 {
-	return g_str_has_suffix(path, ".dat");
+	size_t n = strlen(path);
+
+	return n >= 4 && g_ascii_strcasecmp(path + n - 4, ".dat") == 0;
 }
 
 /*

@@ -16,6 +16,7 @@
  */
 #include <math.h>
 #include <inttypes.h>
+#include <string.h>
 #include <glib.h>
 #include "report/report.h"
 
@@ -32,7 +33,10 @@ static void add_value(GString *s, double v)
 /**
  * wbsim_report_csv_head() - the header row: the CSV opens with it, so
  * pandas.read_csv and spreadsheet imports read the file without options
- * (the scenario, seed and description are in the JSON report)
+ * (the scenario, seed and description are in the JSON report). A name
+ * holding a comma, a double quote or a line end (a cgroup's, in the
+ * per-cgroup columns) is quoted as RFC 4180 says: in double quotes, each
+ * double quote doubled; every other name is written as it is.
  * @s: where to append
  * @columns: the column names
  * @ncols: how many
@@ -40,9 +44,21 @@ static void add_value(GString *s, double v)
 void wbsim_report_csv_head(GString *s, const char *const *columns, unsigned int ncols)
 {
 	for (guint c = 0; c < ncols; c++) {
+		const char *name = columns[c];
+
 		if (c)
 			g_string_append_c(s, ',');
-		g_string_append(s, columns[c]);
+		if (!strpbrk(name, ",\"\r\n")) {
+			g_string_append(s, name);
+			continue;
+		}
+		g_string_append_c(s, '"');
+		for (const char *p = name; *p; p++) {
+			if (*p == '"')
+				g_string_append_c(s, '"');
+			g_string_append_c(s, *p);
+		}
+		g_string_append_c(s, '"');
 	}
 	g_string_append_c(s, '\n');
 }

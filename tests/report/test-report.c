@@ -760,6 +760,19 @@ static void test_csv(void **state)
 
 /* A file's record lengths: counted by length, the median exactly, the
  * power-of-two buckets. */
+/* RFC 4180 in the header: a name with a comma, a double quote or a line
+ * end is quoted, its quotes doubled; the others are written as they are. */
+static void test_csv_head_quoting(void **state)
+{
+	const char *const cols[] = { "time_s", "memcg:/a,b_dirty_pages", "q\"x", "l\nf", "plain" };
+	GString *s = g_string_new(NULL);
+
+	(void)state;
+	wbsim_report_csv_head(s, cols, G_N_ELEMENTS(cols));
+	assert_string_equal(s->str, "time_s,\"memcg:/a,b_dirty_pages\",\"q\"\"x\",\"l\nf\",plain\n");
+	g_string_free(s, TRUE);
+}
+
 static void test_extent_lengths(void **state)
 {
 	static const uint64_t odd[] = { 7, 1, 7, 7, 3 }, even[] = { 100, 3, 100, 3 };
@@ -833,6 +846,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_plus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroups, setup, teardown),
+		cmocka_unit_test(test_csv_head_quoting),
 		cmocka_unit_test(test_extent_lengths),
 		cmocka_unit_test(test_empty_result),
 	};

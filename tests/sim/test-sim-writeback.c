@@ -1503,6 +1503,26 @@ static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns)
  * (balance_dirty_pages: more than 112 bytes, its length in array[0]),
  * gaps longer than a 27-bit time delta, and several cgroups and tasks.
  */
+/* The suffix is read in any case: t.DAT is a trace.dat too (issue 39). */
+static void test_trace_dat_upper_case(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-DAT-XXXXXX", NULL);
+	g_autofree char *dat = g_build_filename(dir, "t.DAT", NULL);
+	g_autofree char *bin = NULL;
+	const char magic[] = "\x17\x08\x44tracing6";
+	gsize len = 0;
+	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=1s", "--trace", dat,
+				  "scenarios/validate-minimal.ini");
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_true(g_file_get_contents(dat, &bin, &len, NULL));
+	assert_true(len > sizeof(magic) && memcmp(bin, magic, sizeof(magic)) == 0);
+	g_unlink(dat);
+	g_rmdir(dir);
+}
+
 static void test_trace_dat(void **state)
 {
 	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-dat-XXXXXX", NULL);
@@ -1859,6 +1879,7 @@ int main(void)
 		cmocka_unit_test(test_trace_events),
 		cmocka_unit_test(test_writeback_starts),
 		cmocka_unit_test(test_trace_dat),
+		cmocka_unit_test(test_trace_dat_upper_case),
 		cmocka_unit_test(test_trace_dat_selected_events),
 		cmocka_unit_test(test_trace_dat_many_pages),
 		cmocka_unit_test(test_help),
