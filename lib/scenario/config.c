@@ -503,6 +503,16 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 			    assignment);
 		return FALSE;
 	}
+	/* a scenario file's line ends at its first ';' or '#' (ini-lexer.c):
+	 * such a value could not be written in a file, nor printed back by
+	 * --dump-config as one that loads to itself */
+	if (strpbrk(value, ";#")) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "--set: '%s': the value holds '%c', which starts a comment in a "
+			    "scenario file: expected a value a scenario file can hold (no ';' "
+			    "or '#')", assignment, *strpbrk(value, ";#"));
+		return FALSE;
+	}
 	/* instance 0: a later --set of the same key simply wins */
 	return wbsim_config_set_value(cfg, section, key, value, "--set", 0, 0,
 				      NULL, error);
