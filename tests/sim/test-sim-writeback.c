@@ -411,6 +411,55 @@ static void test_outputs_same_file(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The scenarios below @rel (relative to the source root), recursively. */
+static void collect_ini(const char *rel, GPtrArray *out)
+{
+	g_autofree char *dir = g_build_filename(src_root(), rel, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	assert_non_null(d);
+	while ((name = g_dir_read_name(d)) != NULL) {
+		g_autofree char *sub = g_build_filename(rel, name, NULL);
+		g_autofree char *full = g_build_filename(src_root(), sub, NULL);
+
+		if (g_file_test(full, G_FILE_TEST_IS_DIR))
+			collect_ini(sub, out);
+		else if (g_str_has_suffix(name, ".ini"))
+			g_ptr_array_add(out, g_steal_pointer(&sub));
+	}
+	g_dir_close(d);
+}
+
+/* Issue 39: every bundled scenario's --dump-config loads back to the very
+ * same dump. */
+static void test_dump_round_trip_every_scenario(void **state)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *dir = g_dir_make_tmp("wbsim-dump-XXXXXX", NULL);
+	g_autofree char *copy = g_build_filename(dir, "dump.ini", NULL);
+
+	(void)state;
+	collect_ini("scenarios", all);
+	assert_true(all->len >= 40);
+	for (guint i = 0; i < all->len; i++) {
+		struct run_result a = run("--dump-config", all->pdata[i]);
+		struct run_result b;
+
+		if (a.status != 0)
+			fail_msg("%s: --dump-config: %s", (char *)all->pdata[i], a.err);
+		assert_true(g_file_set_contents(copy, a.out, -1, NULL));
+		b = run("--dump-config", copy);
+		if (b.status != 0 || strcmp(a.out, b.out) != 0)
+			fail_msg("%s: its dump does not load back to itself: %s",
+				 (char *)all->pdata[i], b.err);
+		run_result_clear(&a);
+		run_result_clear(&b);
+	}
+	g_unlink(copy);
+	g_rmdir(dir);
+}
+
 /* --dump-config --parse-only: checked, then dumped (it printed nothing) */
 static void test_dump_parse_only(void **state)
 {
@@ -1880,6 +1929,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_starts),
 		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_trace_dat_upper_case),
+		cmocka_unit_test(test_dump_round_trip_every_scenario),
 		cmocka_unit_test(test_trace_dat_selected_events),
 		cmocka_unit_test(test_trace_dat_many_pages),
 		cmocka_unit_test(test_help),
