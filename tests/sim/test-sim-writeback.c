@@ -411,25 +411,7 @@ static void test_outputs_same_file(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The scenarios below @rel (relative to the source root), recursively. */
-static void collect_ini(const char *rel, GPtrArray *out)
-{
-	g_autofree char *dir = g_build_filename(src_root(), rel, NULL);
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-
-	assert_non_null(d);
-	while ((name = g_dir_read_name(d)) != NULL) {
-		g_autofree char *sub = g_build_filename(rel, name, NULL);
-		g_autofree char *full = g_build_filename(src_root(), sub, NULL);
-
-		if (g_file_test(full, G_FILE_TEST_IS_DIR))
-			collect_ini(sub, out);
-		else if (g_str_has_suffix(name, ".ini"))
-			g_ptr_array_add(out, g_steal_pointer(&sub));
-	}
-	g_dir_close(d);
-}
+static void collect_scenarios(const char *rel, GPtrArray *out);
 
 /* Issue 39: every bundled scenario's --dump-config loads back to the very
  * same dump. */
@@ -440,7 +422,7 @@ static void test_dump_round_trip_every_scenario(void **state)
 	g_autofree char *copy = g_build_filename(dir, "dump.ini", NULL);
 
 	(void)state;
-	collect_ini("scenarios", all);
+	collect_scenarios("scenarios", all);
 	assert_true(all->len >= 40);
 	for (guint i = 0; i < all->len; i++) {
 		struct run_result a = run("--dump-config", all->pdata[i]);
