@@ -36,7 +36,7 @@ struct wbsim_machine {
 	unsigned int folio_pages;	/* 0: [writeback] folio_size = auto */
 	bool per_block_accounting;	/* [writeback] dirty_accounting = per-block */
 	GPtrArray *warnings;	/* char *: what the run could not model */
-	bool cgroups;		/* cgroup writeback: some job runs in a cgroup */
+	bool cgroups;		/* cgroup writeback: [events] cgroup-* or fio cgroup= */
 	/* the filesystem's flush on ENOSPC (xfs_flush_inodes) */
 	struct wbsim_flush_inodes flush_inodes;
 };

@@ -347,7 +347,7 @@ static void sync_event_fire(wbsim_sim *sim, void *arg)
 	struct timed_event *te = arg;
 
 	te->start = wbsim_sim_now(sim);
-	wbsim_sync_inodes_sb(&te->run->m.bdi, te->run->m.inodes, te->run->cgroups, te->start_all,
+	wbsim_sync_inodes_sb(&te->run->m.bdi, te->run->m.inodes, te->run->m.cgroups, te->start_all,
 			     WB_REASON_SYNC, timed_event_done, te);
 }
 

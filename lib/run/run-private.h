@@ -33,10 +33,9 @@ struct wbsim_run {
 	bool remount_started;	/* [measure] extents = remount began */
 	GError *failure;
 	uint64_t checks;
-	/* cgroups: the scenario uses them ([events] cgroup-*, fio cgroup=);
-	 * the memcg paths with time-series columns, in first-use order;
-	 * cgroup-remove events waiting for their jobs to stop */
-	bool cgroups;
+	/* cgroups (whether the scenario uses them: m.cgroups): the memcg
+	 * paths with time-series columns, in first-use order; cgroup-remove
+	 * events waiting for their jobs to stop */
 	bool final_check;	/* the --check pass after the run */
 	GPtrArray *cg_paths;
 	/* cg_paths by path (value: index + 1), and each memcg's index by its

@@ -340,7 +340,6 @@ static void collect_cgroup_paths(struct wbsim_run *run, const struct wbsim_fio_f
 		} else {
 			break;
 		}
-		run->cgroups = true;
 		run->m.cgroups = true;
 		/* the parents first, as mkdir -p creates them */
 		for (char *p = path + 1; ; p++) {
@@ -769,7 +768,7 @@ static void series_columns(struct wbsim_run *run)
 		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
 			series_add(run, &job_lag_col, i, g_strdup_printf("job%u_%s", i, job_lag_col.name));
 	}
-	if (run->cgroups) {
+	if (run->m.cgroups) {
 		series_add(run, &bdi_bw_col, 0, g_strdup(bdi_bw_col.name));
 		for (guint k = 0; k < run->cg_paths->len; k++)
 			for (size_t c = 0; c < G_N_ELEMENTS(memcg_cols); c++)
@@ -851,7 +850,7 @@ static void sample(wbsim_sim *sim, void *arg)
 	st.freerun = wbsim_dirty_freerun_ceiling(st.thresh, st.bg);
 	st.limit = wbsim_hard_dirty_limit(&m->vm.dom, st.thresh);
 	wbsim_blk_queue_get_stats(m->bdi.queue, &st.dev);
-	if (run->cgroups) {
+	if (run->m.cgroups) {
 		memcg_pages = g_new0(uint64_t, 3 * (gsize)run->cg_paths->len);
 		sample_memcg_pages(run, memcg_pages);
 		st.memcg_pages = memcg_pages;
@@ -922,14 +921,14 @@ static void check_fail(struct wbsim_run *run, const char *fmt, ...)
 static void check_invariants(struct wbsim_run *run)
 {
 	struct wbsim_machine *m = &run->m;
-	bool deep = run->cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
+	bool deep = run->m.cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
 				     run->final_check ||
 				     (wbsim_sim_events_processed(m->sim) & 4095) == 0);
 	g_autoptr(GError) e = NULL;
 	g_autofree char *why = NULL;
 
 	run->checks++;
-	if (!wbsim_bdi_check(&m->bdi, run->cgroups, deep, &e) || !wbsim_vm_check(&m->vm, &e))
+	if (!wbsim_bdi_check(&m->bdi, run->m.cgroups, deep, &e) || !wbsim_vm_check(&m->vm, &e))
 		check_fail(run, "%s", e->message);
 	else if (wbsim_sim_past_schedules(m->sim))
 		check_fail(run, "an event was scheduled in the past");
@@ -1163,7 +1162,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		lr->max_wait_ns = l->max_wait_ns;
 		g_ptr_array_add(r->locks, lr);
 	}
-	if (run->cgroups)
+	if (run->m.cgroups)
 		collect_cgroups(run);
 	note_unreached_moments(run);
 	/* the moments reached were counted as they came; "end" is now */

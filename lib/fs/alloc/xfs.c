@@ -780,8 +780,12 @@ static wbsim_time_t xfs_zero_eof(wbsim_fs *fs, struct xfs_inode *xi, uint64_t ol
 
 		if (!e || e->lblk >= first)
 			break;
-		if (e->lblk > pos || e->state != WBSIM_EXT_DELALLOC) {
-			pos = MAX(pos, e->lblk > pos ? e->lblk : wbsim_ext_end(e));
+		if (e->lblk > pos) {		/* a hole: nothing to zero */
+			pos = e->lblk;
+			continue;
+		}
+		if (e->state != WBSIM_EXT_DELALLOC) {	/* reads as zeroes already */
+			pos = wbsim_ext_end(e);
 			continue;
 		}
 		/* the whole delalloc extent, piece by piece if free space is split */
@@ -875,8 +879,9 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 		 * boundary at or below the write's last byte (XFS_ALLOC_ALIGN) */
 		p_end = (first + nr - 1) / align * align + prealloc;
 		prealloc = p_end > first + nr ? p_end - (first + nr) : 0;
-		/* -ENOSPC with preallocation: the reservation is retried without it */
-		if (prealloc && !xfs_delalloc_fits(fs, xfs_hole_blocks(xi, first, nr) + prealloc))
+		/* -ENOSPC with preallocation: the reservation is retried without
+		 * it (no extent at or after @first: the write's blocks are holes) */
+		if (prealloc && !xfs_delalloc_fits(fs, nr + prealloc))
 			prealloc = 0;
 	}
 	xfs_reserve_delalloc(xi, first, nr + prealloc, e);
