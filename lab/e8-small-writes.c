@@ -7,7 +7,11 @@
  * a time, then starts 15 threads that each do 50,000 writes of 50 bytes."
  *
  *   1. One file is written from offset 0 to --size with write() calls of
- *      --chunk bytes (2 GiB in 256 MiB calls), no fsync, no fadvise.
+ *      --chunk bytes (2 GiB in 256 MiB calls), no fsync, no fadvise
+ *      (--large write, E8). Issue 36's variants take one cause away each:
+ *      --large write-sync fsyncs it after (the small writes find it cached
+ *      and clean), --large fallocate preallocates it and writes nothing
+ *      (no folio in the cache); --chunk 4k gives it 4 KiB folios.
  *   2. Then --threads threads start together (a barrier), each with its own
  *      descriptor of the SAME file, and each does --writes pwrite() calls of
  *      --bs bytes at uniformly random offsets that are multiples of --bs
@@ -25,8 +29,10 @@
  * folio re-dirties a whole 2 MiB folio under whole-folio accounting.
  *
  * Output (stdout, one JSON object): the large write's bytes and seconds,
- * each thread's seconds from the barrier to its last write, and the small
- * phase's seconds from the barrier to the last thread's end. Times are
+ * each thread's seconds from the barrier to its last write, its CPU time
+ * and context switches over its writes (getrusage(RUSAGE_THREAD)), the
+ * small phase's seconds from the barrier to the last thread's end, and the
+ * pages dirtied and written meanwhile (/proc/vmstat, machine-wide). Times are
  * CLOCK_MONOTONIC. Each thread's random generator is seeded with --seed and
  * its index, so a run repeats the same offsets.
  *
@@ -40,6 +46,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +54,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* What the file holds before the small writes (--large). */
+enum large_mode {
+	LARGE_WRITE,		/* written in --chunk writes, left dirty (E8) */
+	LARGE_WRITE_SYNC,	/* written, then fsync(): cached and clean */
+	LARGE_FALLOCATE,	/* preallocated with fallocate(), never written */
+};
+
+static const char *const large_mode_names[] = { "write", "write-sync", "fallocate" };
+
 struct options {
 	const char *file;
+	enum large_mode large;
 	uint64_t size;
 	uint64_t chunk;
 	unsigned int threads;
@@ -66,6 +83,10 @@ struct thread {
 	double seconds;
 	uint64_t bytes;
 	int error;
+	/* the thread's own CPU time and context switches over its writes
+	 * (getrusage(RUSAGE_THREAD) after the barrier and after the last write) */
+	double cpu_s;
+	long nvcsw, nivcsw;
 };
 
 static double now(void)
@@ -82,7 +103,8 @@ static void usage_error(const char *msg, const char *arg)
 		arg ? arg : "");
 	fprintf(stderr,
 		"usage: e8-small-writes [--size 2g] [--chunk 256m] [--threads 15]\n"
-		"       [--writes 50000] [--bs 50] [--seed 1] FILE\n");
+		"       [--writes 50000] [--bs 50] [--seed 1]\n"
+		"       [--large write|write-sync|fallocate] FILE\n");
 	exit(2);
 }
 
@@ -134,6 +156,32 @@ static int write_all(int fd, const char *buf, size_t len, off_t off)
 	return 0;
 }
 
+static double rusage_cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+/* One counter of /proc/vmstat (nr_dirtied, nr_written), or -1. */
+static long long vmstat_counter(const char *name)
+{
+	char key[64];
+	long long v;
+	FILE *f = fopen("/proc/vmstat", "r");
+	long long found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2) {
+		if (!strcmp(key, name)) {
+			found = v;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 static void *small_writer(void *arg)
 {
 	struct thread *t = arg;
@@ -147,9 +195,12 @@ static void *small_writer(void *arg)
 	fd = open(o->file, O_WRONLY);
 	if (fd < 0)
 		t->error = errno;
+	struct rusage ru0, ru1;
+
 	pthread_barrier_wait(t->start);
 	if (fd < 0)
 		return NULL;
+	getrusage(RUSAGE_THREAD, &ru0);
 	for (uint64_t i = 0; i < o->writes; i++) {
 		off_t off = (off_t)((next_random(&state) % slots) * o->bs);
 		int err = write_all(fd, buf, o->bs, off);
@@ -161,6 +212,10 @@ static void *small_writer(void *arg)
 		t->bytes += o->bs;
 	}
 	t->seconds = now() - t->t0;
+	getrusage(RUSAGE_THREAD, &ru1);
+	t->cpu_s = rusage_cpu_s(&ru1) - rusage_cpu_s(&ru0);
+	t->nvcsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
+	t->nivcsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	close(fd);
 	return NULL;
 }
@@ -174,12 +229,14 @@ int main(int argc, char **argv)
 		{ "writes", required_argument, NULL, 'w' },
 		{ "bs", required_argument, NULL, 'b' },
 		{ "seed", required_argument, NULL, 'r' },
+		{ "large", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { NULL, 2ULL << 30, 256ULL << 20, 15, 50000, 50, 1 };
+	struct options o = { NULL, LARGE_WRITE, 2ULL << 30, 256ULL << 20, 15, 50000, 50, 1 };
 	struct thread *threads;
 	pthread_barrier_t start;
 	double t_large, large_s, t_small, small_s;
+	long long dirtied0, written0, dirtied1, written1;
 	char *buf;
 	int fd, c;
 
@@ -191,6 +248,16 @@ int main(int argc, char **argv)
 		case 'w': o.writes = parse_size("--writes", optarg); break;
 		case 'b': o.bs = parse_size("--bs", optarg); break;
 		case 'r': o.seed = parse_size("--seed", optarg); break;
+		case 'l':
+			if (!strcmp(optarg, "write"))
+				o.large = LARGE_WRITE;
+			else if (!strcmp(optarg, "write-sync"))
+				o.large = LARGE_WRITE_SYNC;
+			else if (!strcmp(optarg, "fallocate"))
+				o.large = LARGE_FALLOCATE;
+			else
+				usage_error("--large: expected write, write-sync or fallocate", optarg);
+			break;
 		default: usage_error("unknown option", NULL);
 		}
 	}
@@ -216,7 +283,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t_large = now();
-	for (uint64_t off = 0; off < o.size; off += o.chunk) {
+	if (o.large == LARGE_FALLOCATE) {
+		int err = posix_fallocate(fd, 0, (off_t)o.size);
+
+		if (err) {
+			fprintf(stderr, "e8-small-writes: %s: fallocate: %s\n", o.file,
+				strerror(err));
+			return 1;
+		}
+	}
+	for (uint64_t off = 0; o.large != LARGE_FALLOCATE && off < o.size; off += o.chunk) {
 		uint64_t len = o.size - off < o.chunk ? o.size - off : o.chunk;
 		int err = write_all(fd, buf, len, (off_t)off);
 
@@ -225,6 +301,10 @@ int main(int argc, char **argv)
 				o.file, off, strerror(-err));
 			return 1;
 		}
+	}
+	if (o.large == LARGE_WRITE_SYNC && fsync(fd)) {
+		fprintf(stderr, "e8-small-writes: %s: fsync: %s\n", o.file, strerror(errno));
+		return 1;
 	}
 	large_s = now() - t_large;
 	close(fd);
@@ -245,6 +325,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	dirtied0 = vmstat_counter("nr_dirtied");
+	written0 = vmstat_counter("nr_written");
 	t_small = now();
 	for (unsigned int i = 0; i < o.threads; i++)
 		threads[i].t0 = t_small;
@@ -252,6 +334,8 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < o.threads; i++)
 		pthread_join(threads[i].id, NULL);
 	small_s = now() - t_small;
+	dirtied1 = vmstat_counter("nr_dirtied");
+	written1 = vmstat_counter("nr_written");
 
 	for (unsigned int i = 0; i < o.threads; i++) {
 		if (threads[i].error) {
@@ -261,8 +345,9 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("{\"program\": \"e8-small-writes\", \"file\": \"%s\",\n", o.file);
-	printf(" \"large\": {\"bytes\": %" PRIu64 ", \"chunk\": %" PRIu64
-	       ", \"seconds\": %.6f},\n", o.size, o.chunk, large_s);
+	printf(" \"large\": {\"mode\": \"%s\", \"bytes\": %" PRIu64 ", \"chunk\": %" PRIu64
+	       ", \"seconds\": %.6f},\n", large_mode_names[o.large],
+	       o.large == LARGE_FALLOCATE ? 0 : o.size, o.chunk, large_s);
 	printf(" \"small\": {\"threads\": %u, \"writes\": %" PRIu64 ", \"bs\": %" PRIu64
 	       ", \"seconds\": %.6f,\n  \"thread_seconds\": [", o.threads, o.writes,
 	       o.bs, small_s);
@@ -271,7 +356,18 @@ int main(int argc, char **argv)
 	printf("],\n  \"thread_bytes\": [");
 	for (unsigned int i = 0; i < o.threads; i++)
 		printf("%s%" PRIu64, i ? ", " : "", threads[i].bytes);
-	printf("]}}\n");
+	printf("],\n  \"thread_cpu_s\": [");
+	for (unsigned int i = 0; i < o.threads; i++)
+		printf("%s%.6f", i ? ", " : "", threads[i].cpu_s);
+	printf("],\n  \"thread_nvcsw\": [");
+	for (unsigned int i = 0; i < o.threads; i++)
+		printf("%s%ld", i ? ", " : "", threads[i].nvcsw);
+	printf("],\n  \"thread_nivcsw\": [");
+	for (unsigned int i = 0; i < o.threads; i++)
+		printf("%s%ld", i ? ", " : "", threads[i].nivcsw);
+	printf("],\n  \"pages_dirtied\": %lld, \"pages_written\": %lld}}\n",
+	       dirtied0 < 0 || dirtied1 < 0 ? -1 : dirtied1 - dirtied0,
+	       written0 < 0 || written1 < 0 ? -1 : written1 - written0);
 	free(threads);
 	return 0;
 }

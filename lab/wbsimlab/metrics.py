@@ -95,18 +95,53 @@ def last_group_seconds(jobs):
 def program_figures(prog):
     """The figures of a lab program's JSON (lab/e8-small-writes) named as
     the simulator's jobs are: bw_job0 the large write, bw_job1.. the
-    threads, and the small writes' phase as the last group."""
+    threads (bw_job0.. when the file was preallocated, not written), the
+    small writes' phase as the last group, and the threads' CPU and
+    context switches per write."""
     out = {}
     large = prog["large"]
-    out["bw_job0_mib_s"] = large["bytes"] / large["seconds"] / 2**20
-    total = out["bw_job0_mib_s"]
+    total = 0.0
+    first = 0
+    if large.get("mode", "write") != "fallocate":
+        # the large write is a job of its own (job0); a preallocated file
+        # is the small writers' own fio job's layout
+        out["bw_job0_mib_s"] = large["bytes"] / large["seconds"] / 2**20
+        total = out["bw_job0_mib_s"]
+        first = 1
     small = prog["small"]
     for i, (sec, nbytes) in enumerate(zip(small["thread_seconds"],
-                                          small["thread_bytes"]), 1):
+                                          small["thread_bytes"]), first):
         out[f"bw_job{i}_mib_s"] = nbytes / sec / 2**20
         total += out[f"bw_job{i}_mib_s"]
     out["bw_total_mib_s"] = total
     out["last_group_s"] = small["seconds"]
+    writes = small["threads"] * small["writes"]
+    if "thread_cpu_s" in small and writes:
+        # the threads' own CPU (getrusage(RUSAGE_THREAD)) per small write
+        out["small_cpu_ns_per_write"] = sum(small["thread_cpu_s"]) * 1e9 / writes
+        out["small_ctxsw_per_write"] = (sum(small["thread_nvcsw"]) +
+                                        sum(small["thread_nivcsw"])) / writes
+    if small.get("pages_written", -1) >= 0:
+        out["small_pages_written"] = small["pages_written"]
+    return out
+
+
+def sim_small_figures(result_json):
+    """The simulator's counterparts of program_figures()' small-write
+    figures for a lab program's scenario: the time of the last group of
+    jobs (the small writers; the only group when the program writes no
+    large file first) and those jobs' CPU per write."""
+    jobs = result_json["jobs"]
+    last = max(j.get("groupid", 0) for j in jobs)
+    cpu = writes = 0
+    for fj, wj in zip(jobs, result_json["wbsim"]["jobs"]):
+        if fj.get("groupid", 0) == last:
+            cpu += wj["cpu_ns"]
+            writes += wj["total_ios"]
+    out = {"last_group_s": max(j["job_runtime"] for j in jobs
+                               if j.get("groupid", 0) == last) / 1e3}
+    if writes:
+        out["small_cpu_ns_per_write"] = cpu / writes
     return out
 
 
@@ -307,7 +342,15 @@ def lab_run(d):
         cpu = json.load(f)
     if os.path.exists(os.path.join(d, "program.json")):
         with open(os.path.join(d, "program.json")) as f:
-            m = program_figures(json.load(f))
+            prog = json.load(f)
+        m = program_figures(prog)
+        small = prog["small"]
+        threads_ms = cpu.get("schedstat_program_ms", {}).get("threads")
+        if "small_cpu_ns_per_write" not in m and threads_ms is not None:
+            # runs of the program before it read its threads' rusage: the
+            # threads' schedstat run time (the same CPU time, from /proc)
+            m["small_cpu_ns_per_write"] = threads_ms * 1e6 / (small["threads"] *
+                                                              small["writes"])
     else:
         with open(os.path.join(d, "fio.json")) as f:
             fio = json.load(f)
@@ -338,12 +381,16 @@ def lab_run(d):
 
 # -- one simulator run -------------------------------------------------------
 
-def sim_run(result_json, series_csv):
+def sim_run(result_json, series_csv, program=False):
+    """The figures of one simulation; @program: the scenario describes a
+    lab program (lab_program), whose small-write figures it gets too."""
     w = result_json["wbsim"]
     m = fio_bandwidths(result_json)
     g = last_group_seconds(result_json["jobs"])
     if g is not None:
         m["last_group_s"] = g
+    if program:
+        m.update(sim_small_figures(result_json))
     end = 0
     for j in w["jobs"]:
         end = max(end, j["start_ns"] + j["runtime_ns"])

@@ -160,6 +160,35 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(metrics.wb_start_figures({"sync": 3, "periodic": 0}),
                          {"wb_starts_sync": 3, "wb_starts_periodic": 0})
 
+    def test_program_figures(self):
+        # lab/e8-small-writes' JSON: the large write is job0 unless the file
+        # was preallocated; CPU and context switches per small write
+        small = {"threads": 2, "writes": 1000, "bs": 50, "seconds": 0.5,
+                 "thread_seconds": [0.5, 0.25], "thread_bytes": [50000, 50000],
+                 "thread_cpu_s": [0.002, 0.003], "thread_nvcsw": [3, 1],
+                 "thread_nivcsw": [2, 0], "pages_dirtied": 40, "pages_written": 7}
+        written = {"mode": "write", "bytes": 2 << 20, "chunk": 1 << 20, "seconds": 0.5}
+        fig = metrics.program_figures({"large": written, "small": small})
+        self.assertEqual(fig["bw_job0_mib_s"], 4.0)
+        self.assertAlmostEqual(fig["bw_job2_mib_s"], 50000 / 0.25 / 2**20)
+        self.assertEqual(fig["last_group_s"], 0.5)
+        self.assertAlmostEqual(fig["small_cpu_ns_per_write"], 2500.0)
+        self.assertEqual(fig["small_ctxsw_per_write"], 0.003)
+        self.assertEqual(fig["small_pages_written"], 7)
+        falloc = {"mode": "fallocate", "bytes": 0, "chunk": 1 << 20, "seconds": 0.001}
+        fig = metrics.program_figures({"large": falloc, "small": small})
+        self.assertAlmostEqual(fig["bw_job0_mib_s"], 50000 / 0.5 / 2**20)
+        self.assertNotIn("bw_job2_mib_s", fig)
+        # the simulator's side: the last group's jobs, or the only group
+        jobs = [{"groupid": 0, "job_runtime": 100}, {"groupid": 1, "job_runtime": 400},
+                {"groupid": 1, "job_runtime": 500}]
+        wjobs = [{"cpu_ns": 9, "total_ios": 1}, {"cpu_ns": 3000, "total_ios": 2},
+                 {"cpu_ns": 5000, "total_ios": 2}]
+        got = metrics.sim_small_figures({"jobs": jobs, "wbsim": {"jobs": wjobs}})
+        self.assertEqual(got, {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0})
+        got = metrics.sim_small_figures({"jobs": jobs[1:], "wbsim": {"jobs": wjobs[1:]}})
+        self.assertEqual(got, {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0})
+
     def test_lab_and_sim_run_figures(self):
         # a tiny lab run folder and a simulator result of the same shape
         # give the same new figures under the same names
