@@ -64,11 +64,9 @@ struct result_head {
 };
 
 static gboolean opt_version;
-static gboolean opt_help;
 
-static const GOptionEntry entries[] = {
-	{ "help", 'h', 0, G_OPTION_ARG_NONE, &opt_help,
-	  "Show the options", NULL },
+/* this program's own option; the rest are sweep-cli.c's, --help too */
+static const GOptionEntry info_entries[] = {
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
 	  "Print the program and library versions and exit", NULL },
 	G_OPTION_ENTRY_NULL
@@ -369,7 +367,7 @@ static int setup(struct wbsim_sweep_cli *cli, GOptionContext *ctx, int rank,
 			    "%s (try --help)", e->message);
 		return EXIT_BAD_INPUT;
 	}
-	if (opt_help || opt_version)
+	if (cli->opt_help || opt_version)
 		return EXIT_OK;
 	if (!wbsim_sweep_cli_parse(cli, error) || !wbsim_sweep_cli_load(cli, TRUE, error))
 		return EXIT_BAD_INPUT;
@@ -405,11 +403,18 @@ static int run(int rank, int size, int argc, char **argv)
 		"The output is sim-writeback's, in point order.");
 	g_option_context_set_description(ctx,
 		"Exit status: 0 on success, 2 for bad input or usage, 1 when a\n"
-		"simulation fails.\n");
-	/* --help is ours, so that one rank prints it and every rank finalizes */
-	g_option_context_set_help_enabled(ctx, FALSE);
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	wbsim_sweep_cli_add_entries(ctx, &cli);
+		"simulation fails.\n"
+		"\n"
+		"Examples:\n"
+		"  $ mpirun -np 4 sim-writeback-mpi --sweep writeback.contexts=1..12 e2-nvme-xfs-parallel\n"
+		"      The E2 sweep on four ranks: one CSV row per point, in order.\n"
+		"  $ mpirun -np 64 sim-writeback-mpi --results r.jsonl --repeat 5 my-sweep.ini\n"
+		"      A [sweep] of five seeds a point, resumable from r.jsonl.\n");
+	/* --help is ours (sweep-cli.c), so that one rank prints it and every
+	 * rank finalizes */
+	wbsim_sweep_cli_add_entries(ctx, &cli, (const GOptionEntry *const[WBSIM_CLI_NR_GROUPS]) {
+		[WBSIM_CLI_INFO] = info_entries,
+	});
 
 	status = setup(&cli, ctx, rank, &argc, &argv, &error);
 	/* rank 0's verdict is what every rank follows */
@@ -419,8 +424,8 @@ static int run(int rank, int size, int argc, char **argv)
 		if (status != EXIT_OK) {
 			wbsim_sweep_cli_progress_clear(&cli);
 			fail(status, "%s", error->message);
-		} else if (opt_help) {
-			g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+		} else if (cli.opt_help) {
+			g_autofree char *help = wbsim_sweep_cli_help(ctx);
 
 			fputs(help, stdout);
 		} else if (opt_version) {
@@ -428,7 +433,7 @@ static int run(int rank, int size, int argc, char **argv)
 			       wbsim_version_string());
 		}
 	}
-	if (status0 != EXIT_OK || opt_help || opt_version)
+	if (status0 != EXIT_OK || cli.opt_help || opt_version)
 		goto out;
 
 	if (rank == 0) {

@@ -1,10 +1,22 @@
 # bash completion for sim-writeback: options, scenario keys after --set and
-# --sweep (SECTION.KEY=), scenario files and the bundled scenarios by name.
+# --sweep (SECTION.KEY=), tracepoint names after --trace-events (each item
+# of its comma-separated list), scenario files and the bundled scenarios by
+# name. Every list comes from the program itself.
 # SECTION.KEY= of every "| `[vm]` | `dirty_ratio` |" row of the key reference
 _sim_writeback_keys()
 {
 	"$1" --list-keys 2>/dev/null |
 		sed -n 's/^| `\[\([a-z_]*\)\]` | `\([a-z_0-9]*\)` |.*/\1.\2=/p' | sort -u
+}
+
+# The items --trace-events takes for the last item of @2: "writeback"
+# and each tracepoint --list-trace-events prints, after the items before it
+_sim_writeback_events()
+{
+	local done=
+	case $2 in *,*) done=${2%,*}, ;; esac
+	compopt -o nospace 2>/dev/null
+	COMPREPLY=($(compgen -P "$done" -W "writeback $("$1" --list-trace-events 2>/dev/null)" -- "${2##*,}"))
 }
 
 _sim_writeback()
@@ -31,6 +43,9 @@ _sim_writeback()
 	--output-format)
 		COMPREPLY=($(compgen -W "text json json+ csv" -- "$cur"))
 		return ;;
+	--trace-events)
+		_sim_writeback_events "$prog" "$cur"
+		return ;;
 	--seed|--repeat|--jobs|-j)
 		return ;;
 	esac
@@ -40,6 +55,9 @@ _sim_writeback()
 		keys=$(_sim_writeback_keys "$prog")
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$keys" -- "${cur#*=}"))
+		return ;;
+	--trace-events=*)
+		_sim_writeback_events "$prog" "${cur#*=}"
 		return ;;
 	-*)
 		local opts

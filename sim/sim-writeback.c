@@ -36,7 +36,6 @@
 #include <wbsim/wbsim.h>
 #include "sweep-cli.h"
 #include "prog-fail.h"
-#include "scenario-find.h"
 
 #define PROG "sim-writeback"
 
@@ -83,21 +82,25 @@ static gboolean opt_dump_config;
 static gboolean opt_parse_only;
 static gboolean opt_list_keys;
 static gboolean opt_list_scenarios;
+static gboolean opt_list_trace_events;
 static char *opt_series;
 static char *opt_trace;
 static char *opt_trace_events;
 static char *opt_jobs;
 
-/* The options of this program only; the rest are in sweep-cli.c. */
-static const GOptionEntry entries[] = {
-	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
-	  "Print the program and library versions and exit", NULL },
-	{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &opt_jobs,
-	  "Sweep points simulated at once (default: the host's CPUs)", "N" },
+/*
+ * The options of this program only, by --help's group (sweep-cli.h); the
+ * rest are in sweep-cli.c.
+ */
+static const GOptionEntry scenario_entries[] = {
 	{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &opt_dump_config,
 	  "Print the resolved scenario (every default explicit, fio jobs inline) and exit", NULL },
 	{ "parse-only", 0, 0, G_OPTION_ARG_NONE, &opt_parse_only,
 	  "Check the scenario and its fio jobs, then exit", NULL },
+	G_OPTION_ENTRY_NULL
+};
+
+static const GOptionEntry output_entries[] = {
 	{ "series", 0, 0, G_OPTION_ARG_FILENAME, &opt_series,
 	  "Write the time series (CSV) to FILE", "FILE" },
 	{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace,
@@ -105,7 +108,19 @@ static const GOptionEntry entries[] = {
 	  "if FILE ends in .dat, in any case (trace-cmd report, KernelShark)", "FILE" },
 	{ "trace-events", 0, 0, G_OPTION_ARG_STRING, &opt_trace_events,
 	  "The tracepoints --trace writes, as trace-cmd record -e takes them: writeback (the default: all), "
-	  "writeback:EVENT or EVENT, comma-separated, globs allowed", "LIST" },
+	  "writeback:EVENT or EVENT, comma-separated, globs allowed (--list-trace-events)", "LIST" },
+	G_OPTION_ENTRY_NULL
+};
+
+static const GOptionEntry sweep_entries[] = {
+	{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &opt_jobs,
+	  "Sweep points simulated at once (default: the host's CPUs)", "N" },
+	G_OPTION_ENTRY_NULL
+};
+
+static const GOptionEntry info_entries[] = {
+	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
+	  "Print the program and library versions and exit", NULL },
 	{ "list-scenarios", 0, 0, G_OPTION_ARG_NONE, &opt_list_scenarios,
 	  "List the bundled scenarios, which run by name (sim-writeback NAME), and exit", NULL },
 	{ "list-keys", 0, 0, G_OPTION_ARG_NONE, &opt_list_keys,
@@ -113,6 +128,8 @@ static const GOptionEntry entries[] = {
 	  "parameters (what a preset or [device] sets) and each filesystem's options, "
 	  "with type, range, unit and default (Markdown, the reference of "
 	  "scenarios/README.md), and exit", NULL },
+	{ "list-trace-events", 0, 0, G_OPTION_ARG_NONE, &opt_list_trace_events,
+	  "List the tracepoints --trace can write, one a line (what --trace-events selects from), and exit", NULL },
 	/* its former name, for scripts */
 	{ "dump-keys-markdown", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE,
 	  &opt_list_keys, "Same as --list-keys", NULL },
@@ -729,18 +746,47 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 		"Simulate Linux page-cache writeback for the machine, device, filesystem\n"
 		"and fio workload described in SCENARIO.ini. A name without '/' that is\n"
 		"not a file runs the bundled scenario NAME.ini (--list-scenarios).");
+	/*
+	 * "Examples:" and its "  $ " lines become the man page's EXAMPLES
+	 * (help2man), which runs to the end: the exit status comes first.
+	 */
 	g_option_context_set_description(ctx,
 		"Exit status: 0 on success, 2 for bad input or usage, 1 when a\n"
 		"simulation fails, 128 when SIGINT or SIGTERM stopped it (fio's status):\n"
 		"the report and the files then hold the simulated time reached (a sweep\n"
 		"finishes the points under way and starts no other); a second signal\n"
 		"ends the program at once. Scenario keys are documented in the scenarios' README.md\n"
-		"(scenarios/ in the source tree, share/wbsim/scenarios/ when installed).\n");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	wbsim_sweep_cli_add_entries(ctx, cli);
+		"(scenarios/ in the source tree, share/wbsim/scenarios/ when installed).\n"
+		"\n"
+		"Examples:\n"
+		"  $ sim-writeback e1-pmem-xfs-parallel\n"
+		"      Run a bundled scenario by name and print fio's report for the\n"
+		"      simulated run, then the simulator's figures.\n"
+		"  $ sim-writeback --set writeback.contexts=4 --series s.csv --trace t.txt my.ini\n"
+		"      Run a scenario file with one key changed; write the time series\n"
+		"      and the writeback tracepoints.\n"
+		"  $ sim-writeback --trace t.dat --trace-events 'writeback_start,balance_*' my.ini\n"
+		"      Write two kinds of tracepoint as trace-cmd's trace.dat.\n"
+		"  $ sim-writeback --output-format=json -o run.json e1-nvme-xfs-base\n"
+		"      fio's JSON, with the simulator's figures in its \"wbsim\" object.\n"
+		"  $ sim-writeback --sweep writeback.contexts=1..12 --repeat 3 e2-nvme-xfs-parallel\n"
+		"      One CSV row per point, each the mean of three seeds with its\n"
+		"      confidence interval.\n");
+	wbsim_sweep_cli_add_entries(ctx, cli, (const GOptionEntry *const[WBSIM_CLI_NR_GROUPS]) {
+		[WBSIM_CLI_SCENARIO] = scenario_entries,
+		[WBSIM_CLI_OUTPUT] = output_entries,
+		[WBSIM_CLI_SWEEP] = sweep_entries,
+		[WBSIM_CLI_INFO] = info_entries,
+	});
 	if (!g_option_context_parse(ctx, &argc, &argv, &error))
 		return fail(EXIT_BAD_INPUT, "%s (try --help)", error->message);
 
+	if (cli->opt_help) {
+		g_autofree char *help = wbsim_sweep_cli_help(ctx);
+
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
 	if (opt_version) {
 		printf(PROG " %s\nlibwbsim %s\n", WBSIM_VERSION_STRING,
 		       wbsim_version_string());
@@ -751,6 +797,14 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 
 		fputs(list, stdout);
 		return EXIT_OK;
+	}
+	if (opt_list_trace_events) {
+		/* "writeback" selects every tracepoint the library writes */
+		g_auto(GStrv) names = wbsim_trace_events_select("writeback", &error);
+
+		for (char **n = names; n && *n; n++)
+			printf("%s\n", *n);
+		return names ? EXIT_OK : fail(EXIT_SIM_FAILED, "%s", error->message);
 	}
 	if (opt_list_keys) {
 		g_autofree char *md = wbsim_scenario_keys_markdown();

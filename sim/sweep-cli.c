@@ -12,41 +12,79 @@
 
 #include <wbsim/wbsim.h>
 #include "sweep-cli.h"
-#include "scenario-find.h"
 #include "out-ident.h"
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
-void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cli)
+/* The groups of --help, in its order: name, heading */
+static const char *const group_names[WBSIM_CLI_NR_GROUPS][2] = {
+	[WBSIM_CLI_SCENARIO] = { "scenario", "Scenario options:" },
+	[WBSIM_CLI_OUTPUT] = { "output", "Output options:" },
+	[WBSIM_CLI_SWEEP] = { "sweep", "Sweep options:" },
+	[WBSIM_CLI_INFO] = { "info", "Information options:" },
+};
+
+void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cli,
+				 const GOptionEntry *const own[WBSIM_CLI_NR_GROUPS])
 {
-	const GOptionEntry entries[] = {
-		{ "seed", 0, 0, G_OPTION_ARG_STRING, &cli->opt_seed,
-		  "Seed of the random generator (overrides [run] seed)", "N" },
+	const GOptionEntry shared[WBSIM_CLI_NR_GROUPS][8] = {
+	[WBSIM_CLI_SCENARIO] = {
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli->opt_sets,
 		  "Override a scenario key (repeatable)", "SECTION.KEY=VALUE" },
+		{ "seed", 0, 0, G_OPTION_ARG_STRING, &cli->opt_seed,
+		  "Seed of the random generator (overrides [run] seed)", "N" },
+		{ "check", 0, 0, G_OPTION_ARG_NONE, &cli->opt_check,
+		  "Verify the model's invariants as the run goes", NULL },
+		G_OPTION_ENTRY_NULL },
+	[WBSIM_CLI_OUTPUT] = {
+		{ "output-format", 0, 0, G_OPTION_ARG_STRING, &cli->opt_output_format,
+		  "Report format: text (default for one run), json, json+ (json with fio's latency bins; one run), or csv (default for a sweep)", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &cli->opt_output,
+		  "Write the reports to FILE instead of standard output", "FILE" },
+		{ "no-wall-time", 0, 0, G_OPTION_ARG_NONE, &cli->opt_no_wall_time,
+		  "Leave wall-clock figures out of the report (byte-identical output for a seed)", NULL },
+		G_OPTION_ENTRY_NULL },
+	[WBSIM_CLI_SWEEP] = {
 		{ "sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli->opt_sweeps,
 		  "Run the scenario once per value of KEY (repeatable: the product); VALUES is FIRST..LAST[:STEP] or V1,V2,...", "SECTION.KEY=VALUES" },
 		{ "repeat", 0, 0, G_OPTION_ARG_STRING, &cli->opt_repeat,
 		  "Run each point with K seeds (the first the point's own, then splitmix64(seed + k)) and report the mean, standard deviation and 95% confidence interval of the headline figures", "K" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &cli->opt_results,
 		  "Append each finished point to FILE (JSON Lines) and, when FILE holds points of the same sweep, skip them: an interrupted sweep resumes", "FILE" },
-		{ "output-format", 0, 0, G_OPTION_ARG_STRING, &cli->opt_output_format,
-		  "Report format: text (default for one run), json, json+ (json with fio's latency bins; one run), or csv (default for a sweep)", "FORMAT" },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &cli->opt_output,
-		  "Write the reports to FILE instead of standard output", "FILE" },
-		{ "check", 0, 0, G_OPTION_ARG_NONE, &cli->opt_check,
-		  "Verify the model's invariants as the run goes", NULL },
-		{ "no-wall-time", 0, 0, G_OPTION_ARG_NONE, &cli->opt_no_wall_time,
-		  "Leave wall-clock figures out of the report (byte-identical output for a seed)", NULL },
 		{ "progress", 0, 0, G_OPTION_ARG_NONE, &cli->opt_progress,
 		  "Show a sweep's progress on standard error even when it is not a terminal", NULL },
+		G_OPTION_ENTRY_NULL },
+	[WBSIM_CLI_INFO] = {
+		{ "help", 'h', 0, G_OPTION_ARG_NONE, &cli->opt_help,
+		  "Show the options, in groups, with examples, and exit", NULL },
+		G_OPTION_ENTRY_NULL },
+	};
+	const GOptionEntry remaining[] = {
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli->opt_args,
 		  NULL, "SCENARIO.ini" },
 		G_OPTION_ENTRY_NULL
 	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	/* --help is the program's: every group at once (GLib's shows only
+	 * the main group and hides the others behind --help-GROUP) */
+	g_option_context_set_help_enabled(ctx, FALSE);
+	for (int g = 0; g < WBSIM_CLI_NR_GROUPS; g++) {
+		GOptionGroup *group = g_option_group_new(group_names[g][0], group_names[g][1],
+							 group_names[g][1], NULL, NULL);
+
+		g_option_group_add_entries(group, shared[g]);
+		if (own && own[g])
+			g_option_group_add_entries(group, own[g]);
+		g_option_context_add_group(ctx, group);
+	}
+	g_option_context_add_main_entries(ctx, remaining, NULL);
+}
+
+char *wbsim_sweep_cli_help(GOptionContext *ctx)
+{
+	/* main_help FALSE and no group: every group, in the order added */
+	return g_option_context_get_help(ctx, FALSE, NULL);
 }
 
 gboolean wbsim_sweep_cli_parse(struct wbsim_sweep_cli *cli, GError **error)
@@ -135,7 +173,10 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	}
 	g_ptr_array_add(cli->overrides, NULL);
 
-	cli->path = wbsim_scenario_find(args[0]);
+	/* a bundled scenario's name, or a file (wbsim/scenario.h) */
+	cli->path = wbsim_scenario_find(args[0], error);
+	if (!cli->path)
+		return FALSE;
 	cli->name = args[0];
 	opts.overrides = (const char *const *)cli->overrides->pdata;
 	opts.sweeps = (const char *const *)cli->opt_sweeps;

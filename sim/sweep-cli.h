@@ -34,13 +34,14 @@ struct wbsim_sweep_progress;
  * @opt_check: --check
  * @opt_progress: --progress (show progress even when standard error is
  *	not a terminal)
+ * @opt_help: --help, -h
  * @opt_args: the remaining arguments (the scenario file)
  * @format: the output format (CSV by default for a sweep; json+ one run only)
  * @format_given: --output-format was given
  * @wall_time: report wall-clock figures
  * @repeat: seeds per point (1: plain runs)
  * @path: the scenario file (the argument, or the bundled scenario it
- *	names: scenario-find.h)
+ *	names: wbsim_scenario_find())
  * @overrides: --set and --seed as KEY=VALUE (NULL-terminated)
  * @scn: the loaded scenario (owned by @sw)
  * @sw: its sweep ([sweep] and --sweep)
@@ -66,6 +67,7 @@ struct wbsim_sweep_cli {
 	gboolean opt_no_wall_time;
 	gboolean opt_check;
 	gboolean opt_progress;
+	gboolean opt_help;
 	char **opt_args;
 
 	enum wbsim_format format;
@@ -92,12 +94,36 @@ struct wbsim_sweep_cli {
 #define WBSIM_SWEEP_CLI_INTERRUPTED (wbsim_sweep_cli_interrupted_quark())
 GQuark wbsim_sweep_cli_interrupted_quark(void);
 
-/**
- * wbsim_sweep_cli_add_entries() - add the shared options to @ctx
- * @ctx: the program's option context
- * @cli: where the options go (zeroed by the caller)
+/*
+ * enum wbsim_sweep_cli_group - the groups of options --help shows, in its
+ * order: what the scenario is and how it is checked, what is written,
+ * sweeps, and what the program tells about itself
  */
-void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cli);
+enum wbsim_sweep_cli_group {
+	WBSIM_CLI_SCENARIO,
+	WBSIM_CLI_OUTPUT,
+	WBSIM_CLI_SWEEP,
+	WBSIM_CLI_INFO,
+	WBSIM_CLI_NR_GROUPS,
+};
+
+/**
+ * wbsim_sweep_cli_add_entries() - add the shared options to @ctx, in groups
+ * @ctx: the program's option context (its own --help is turned off:
+ *	@cli->opt_help says the program prints wbsim_sweep_cli_help())
+ * @cli: where the options go (zeroed by the caller)
+ * @own: NULL, or per group the program's own options (NULL: none), shown
+ *	after the shared ones of that group
+ */
+void wbsim_sweep_cli_add_entries(GOptionContext *ctx, struct wbsim_sweep_cli *cli,
+				 const GOptionEntry *const own[WBSIM_CLI_NR_GROUPS]);
+
+/*
+ * wbsim_sweep_cli_help() - the text --help prints: the usage line, the
+ * summary, every group of options under its heading, the description
+ * (a new string).
+ */
+char *wbsim_sweep_cli_help(GOptionContext *ctx);
 
 /**
  * wbsim_sweep_cli_parse() - check the shared options once GOption is done

@@ -12,7 +12,7 @@
  * past a list's end, which ends the walk. A NULL result is a programming
  * error (g_return_val_if_fail, then NULL or 0).
  * Units are in the names: _ns simulated nanoseconds, _bytes bytes, _pages
- * 4 KiB pages, _kibps KiB/s (fio's bw).
+ * 4 KiB pages, _kibps KiB/s (fio's bw), _bytes_per_s B/s (fio's bw_bytes).
  */
 #ifndef WBSIM_RESULT_H
 #define WBSIM_RESULT_H
@@ -57,6 +57,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_result, wbsim_result_free)
  * @n_warnings: notes the run left (wbsim_result_warning())
  * @n_series_columns: columns of the series (wbsim_result_series_column())
  * @n_series_rows: samples kept (wbsim_result_series_row())
+ * @total_bytes: bytes every job wrote, as fio's "Run status group" line's
+ *	io= counts them (a job whose runtime is under 1 ms is not counted)
+ * @total_bw_bytes_per_s: the jobs' total write bandwidth in B/s, as fio's
+ *	"Run status group" line computes its bw= (stat.c: iobytes * 1000 /
+ *	max_run): @total_bytes * 1000 / the longest job's runtime in whole
+ *	milliseconds, integer division, every job as one group; with one
+ *	reporting group, the bw= that the text report prints (0: no job ran)
  */
 struct wbsim_result_summary {
 	wbsim_time_t sim_time_ns;
@@ -74,6 +81,8 @@ struct wbsim_result_summary {
 	unsigned int n_warnings;
 	unsigned int n_series_columns;
 	unsigned int n_series_rows;
+	uint64_t total_bytes;
+	uint64_t total_bw_bytes_per_s;
 };
 
 /**

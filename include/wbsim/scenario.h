@@ -55,6 +55,56 @@ WBSIM_API struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
 							    const char *const *overrides,
 							    GError **error);
 
+/**
+ * wbsim_scenario_find() - the scenario file a name stands for
+ * @name: a path (it has a '/', or names a file here that is not a
+ *	folder), as is; or the name of a bundled scenario, NAME or NAME.ini,
+ *	looked for in wbsim_scenario_dirs() in order
+ * @error: WBSIM_ERROR_MISSING when no folder has it: "no scenario NAME:
+ *	no such file, and no NAME.ini in DIR, DIR (did you mean NEAR?)";
+ *	WBSIM_ERROR_IO when the first folder holding NAME.ini holds a FIFO
+ *	or another file that is not a regular one ("DIR/NAME.ini: not a
+ *	regular file (a FIFO): expected a scenario file"); it is never
+ *	opened; WBSIM_ERROR_INVALID_ARGUMENT for an empty @name
+ *
+ * Only a regular file (or a symbolic link to one) matches: a folder named
+ * NAME or NAME.ini, here or in a folder searched, is passed over.
+ * wbsim_scenario_load(wbsim_scenario_find("e1-pmem-xfs-base", &e), ...)
+ * loads the bundled E1 scenario wherever the program runs from.
+ *
+ * Return: the path (g_free() it), or NULL with @error set.
+ */
+WBSIM_API char *wbsim_scenario_find(const char *name, GError **error);
+
+/**
+ * wbsim_scenario_dirs() - the folders bundled scenarios are found in
+ *
+ * In order: $WBSIM_SCENARIO_PATH (':'-separated); for a program or
+ * library in wbsim's build tree its source tree's scenarios/, else
+ * DATADIR/wbsim/scenarios beside the program (BINDIR/..) and then beside
+ * the shared library (LIBDIR/..); then the configured
+ * PREFIX/DATADIR/wbsim/scenarios, which `pkg-config --variable=scenariodir
+ * wbsim` prints. Device presets are found in the same way
+ * ($WBSIM_PRESET_PATH, DATADIR/wbsim/presets).
+ *
+ * Return: a NULL-terminated array of folders, each once (g_strfreev()).
+ */
+WBSIM_API char **wbsim_scenario_dirs(void);
+
+/**
+ * wbsim_scenario_list() - the bundled scenarios, as text for a person
+ *
+ * One line per name wbsim_scenario_find() finds, sorted: the name padded
+ * to 46 columns, a blank, then the first line of the file's [scenario]
+ * description. Only the first 64 KiB of each file are read (a description
+ * further on is not shown). A control character in a name or a
+ * description (an escape sequence's ESC, a C1 control) or a byte that is
+ * not UTF-8 is written as "\xNN": the list can be printed to a terminal.
+ *
+ * Return: a new string (g_free() it), "" when no scenario is found.
+ */
+WBSIM_API char *wbsim_scenario_list(void);
+
 /** wbsim_scenario_free() - free a scenario (NULL is fine). */
 WBSIM_API void wbsim_scenario_free(struct wbsim_scenario *scn);
 

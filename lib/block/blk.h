@@ -277,12 +277,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_device, wbsim_device_free)
 
 /**
  * wbsim_device_find_preset() - the path of preset @name
- * @name: preset name (without .ini)
- * @error: WBSIM_ERROR_MISSING listing the directories searched
+ * @name: preset name (without .ini), or a path (it has a '/')
+ * @error: WBSIM_ERROR_MISSING listing the directories searched, with the
+ *	nearest preset name ("did you mean"); WBSIM_ERROR_IO for a FIFO or
+ *	other file that is not a regular one in a preset folder
  *
  * Return: a newly allocated path, or NULL.
  */
 char *wbsim_device_find_preset(const char *name, GError **error);
+
+/*
+ * wbsim_device_preset_names() - every preset found by name (NAME of each
+ * NAME.ini in the preset folders), sorted (g_strfreev() them).
+ */
+char **wbsim_device_preset_names(void);
 
 /** wbsim_device_queue() - the device's request queue. */
 struct wbsim_blk_queue *wbsim_device_queue(struct wbsim_device *dev);

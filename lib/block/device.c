@@ -12,21 +12,9 @@
 #include "core/registry.h"
 #include "block/blk.h"
 #include "core/ini-lexer.h"
-#include "block/preset-dirs.h"
 #include "core/cpu-costs.h"
-
-#ifndef WBSIM_SOURCE_PRESET_DIR
-#define WBSIM_SOURCE_PRESET_DIR ""
-#endif
-#ifndef WBSIM_INSTALL_PRESET_DIR
-#define WBSIM_INSTALL_PRESET_DIR ""
-#endif
-#ifndef WBSIM_BUILD_ROOT
-#define WBSIM_BUILD_ROOT ""
-#endif
-#ifndef WBSIM_PRESET_SUBDIR
-#define WBSIM_PRESET_SUBDIR "share/wbsim/presets"
-#endif
+#include "core/data-dirs.h"
+#include "core/param.h"
 
 /* ------------------------------------------------------------------------ */
 /* Registry                                                                 */
@@ -350,55 +338,21 @@ struct wbsim_device *wbsim_device_new(wbsim_sim *sim, wbsim_cpus *cpus,
 /* ------------------------------------------------------------------------ */
 /* Presets                                                                  */
 
-/* TRUE if @path is inside the build tree this library was built in. */
-static gboolean in_build_tree(const char *path)
-{
-	size_t n = strlen(WBSIM_BUILD_ROOT);
-
-	return n && strncmp(path, WBSIM_BUILD_ROOT, n) == 0 && path[n] == '/';
-}
-
 /*
- * Where presets are looked for, in order: $WBSIM_PRESET_PATH; for a
- * program in the build tree the source's lib/block/presets, for any other
- * the folder installed beside it (BINDIR/../share/wbsim/presets: an
- * install in any prefix, relocated or DESTDIR-staged, reads its own); the
- * configured PREFIX/share/wbsim/presets; the source's folder last (a
- * program linked to an uninstalled build).
+ * Presets are found as scenarios are (core/data-dirs.h): $WBSIM_PRESET_PATH,
+ * then the source tree's lib/block/presets or the folders of an install.
  */
-static GPtrArray *preset_dirs(void)
+char **wbsim_device_preset_names(void)
 {
-	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
-	const char *env = g_getenv("WBSIM_PRESET_PATH");
-	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-	gboolean in_tree = exe && in_build_tree(exe);
-
-	if (env && env[0]) {
-		g_auto(GStrv) parts = g_strsplit(env, ":", -1);
-
-		for (char **p = parts; *p; p++)
-			if (**p)
-				g_ptr_array_add(dirs, g_strdup(*p));
-	}
-	if (in_tree && WBSIM_SOURCE_PRESET_DIR[0]) {
-		g_ptr_array_add(dirs, g_strdup(WBSIM_SOURCE_PRESET_DIR));
-	} else if (exe) {
-		g_autofree char *bindir = g_path_get_dirname(exe);
-
-		g_ptr_array_add(dirs, g_build_filename(bindir, "..", WBSIM_PRESET_SUBDIR, NULL));
-	}
-	if (WBSIM_INSTALL_PRESET_DIR[0])
-		g_ptr_array_add(dirs, g_strdup(WBSIM_INSTALL_PRESET_DIR));
-	if (!in_tree && WBSIM_SOURCE_PRESET_DIR[0])
-		g_ptr_array_add(dirs, g_strdup(WBSIM_SOURCE_PRESET_DIR));
-	return dirs;
+	return wbsim_data_names(&wbsim_data_presets);
 }
 
 char *wbsim_device_find_preset(const char *name, GError **error)
 {
-	g_autoptr(GPtrArray) dirs = NULL;
-	g_autoptr(GString) searched = NULL;
-	g_autofree char *file = NULL;
+	g_auto(GStrv) dirs = NULL, names = NULL;
+	g_autofree char *file = NULL, *searched = NULL;
+	const char *near;
+	char *path;
 
 	wbsim_check_arg(name != NULL, NULL, error);
 	if (strchr(name, '/')) {
@@ -409,20 +363,18 @@ char *wbsim_device_find_preset(const char *name, GError **error)
 		return NULL;
 	}
 	file = g_strconcat(name, ".ini", NULL);
-	dirs = preset_dirs();
-	searched = g_string_new(NULL);
-	for (guint i = 0; i < dirs->len; i++) {
-		char *path = g_build_filename(dirs->pdata[i], file, NULL);
-
-		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
-			return path;
-		g_free(path);
-		g_string_append_printf(searched, "%s%s", i ? ", " : "",
-				       (char *)dirs->pdata[i]);
-	}
+	if (!wbsim_data_find(&wbsim_data_presets, file, &path, error))
+		return NULL;
+	if (path)
+		return path;
+	dirs = wbsim_data_dirs(&wbsim_data_presets);
+	searched = g_strjoinv(", ", dirs);
+	names = wbsim_device_preset_names();
+	near = wbsim_closest_name(name, (const char *const *)names);
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
-		    "unknown device preset '%s': no %s in %s", name, file,
-		    searched->len ? searched->str : "(no preset directories)");
+		    "unknown device preset '%s': no %s in %s%s%s%s", name, file,
+		    dirs[0] ? searched : "(no preset directories)",
+		    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 	return NULL;
 }
 

@@ -33,15 +33,15 @@ static void size_text(char *buf, size_t n, gsize bytes)
 		g_snprintf(buf, n, "%" G_GSIZE_FORMAT " bytes", bytes);
 }
 
-gboolean wbsim_read_file(const char *path, gsize max, char **contents,
-			 gsize *length, GError **error)
+/*
+ * Open @path for reading if it is a regular file: the descriptor, or -1
+ * with @error set as wbsim_read_file() says; its size in *@size.
+ */
+static int open_regular(const char *path, goffset *size, GError **error)
 {
-	char limit[64];
 	struct stat st;
-	GString *buf;
 	int fd, saved;
 
-	g_return_val_if_fail(path && contents, FALSE);
 	/*
 	 * O_NONBLOCK: opening a FIFO without a writer returns at once (and
 	 * the file is refused below); it changes nothing for regular files.
@@ -51,7 +51,7 @@ gboolean wbsim_read_file(const char *path, gsize max, char **contents,
 		saved = errno;
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(saved),
 			    "Failed to open file “%s”: %s", path, g_strerror(saved));
-		return FALSE;
+		return -1;
 	}
 	if (fstat(fd, &st) != 0) {
 		saved = errno;
@@ -59,7 +59,7 @@ gboolean wbsim_read_file(const char *path, gsize max, char **contents,
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(saved),
 			    "Failed to get attributes of file “%s”: %s", path,
 			    g_strerror(saved));
-		return FALSE;
+		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
@@ -70,31 +70,58 @@ gboolean wbsim_read_file(const char *path, gsize max, char **contents,
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 				    "not a regular file (%s): expected a regular file",
 				    wbsim_file_kind(st.st_mode));
-		return FALSE;
+		return -1;
 	}
+	*size = st.st_size;
+	return fd;
+}
+
+/* read(), retried on EINTR; -1 with @error set on failure */
+static gssize read_some(int fd, const char *path, char *buf, gsize n, GError **error)
+{
+	for (;;) {
+		gssize got = read(fd, buf, n);
+		int saved = errno;
+
+		if (got >= 0)
+			return got;
+		if (saved == EINTR)
+			continue;
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(saved),
+			    "Failed to read from file “%s”: %s", path, g_strerror(saved));
+		return -1;
+	}
+}
+
+gboolean wbsim_read_file(const char *path, gsize max, char **contents,
+			 gsize *length, GError **error)
+{
+	char limit[64];
+	goffset size = 0;
+	GString *buf;
+	int fd;
+
+	g_return_val_if_fail(path && contents, FALSE);
+	fd = open_regular(path, &size, error);
+	if (fd < 0)
+		return FALSE;
 	size_text(limit, sizeof(limit), max);
-	if ((guint64)st.st_size > max) {
+	if ((guint64)size > max) {
 		close(fd);
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
 			    "%" G_GUINT64_FORMAT " bytes: expected a file of at most %s",
-			    (guint64)st.st_size, limit);
+			    (guint64)size, limit);
 		return FALSE;
 	}
-	/* read to the end, not to st_size: the file may have grown */
-	buf = g_string_sized_new((gsize)st.st_size + 1);
+	/* read to the end, not to the size: the file may have grown */
+	buf = g_string_sized_new((gsize)size + 1);
 	for (;;) {
 		char chunk[65536];
-		ssize_t n = read(fd, chunk, sizeof(chunk));
+		gssize n = read_some(fd, path, chunk, sizeof(chunk), error);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0) {
-			saved = errno;
 			close(fd);
 			g_string_free(buf, TRUE);
-			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(saved),
-				    "Failed to read from file “%s”: %s", path,
-				    g_strerror(saved));
 			return FALSE;
 		}
 		if (n == 0)
@@ -113,6 +140,39 @@ gboolean wbsim_read_file(const char *path, gsize max, char **contents,
 	if (length)
 		*length = buf->len;
 	*contents = g_string_free(buf, FALSE);
+	return TRUE;
+}
+
+gboolean wbsim_read_file_head(const char *path, gsize max, char **contents,
+			      gsize *length, GError **error)
+{
+	goffset size = 0;
+	char *buf;
+	gsize len = 0;
+	int fd;
+
+	g_return_val_if_fail(path && contents, FALSE);
+	fd = open_regular(path, &size, error);
+	if (fd < 0)
+		return FALSE;
+	buf = g_malloc(max + 1);
+	while (len < max) {
+		gssize n = read_some(fd, path, buf + len, max - len, error);
+
+		if (n < 0) {
+			close(fd);
+			g_free(buf);
+			return FALSE;
+		}
+		if (n == 0)
+			break;
+		len += (gsize)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (length)
+		*length = len;
+	*contents = buf;
 	return TRUE;
 }
 

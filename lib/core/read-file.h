@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * core/read-file.h - read an input file whole, bounded: the one way the
- * library reads scenario files, fio job files, presets and --results files.
+ * library reads scenario files, fio job files, presets and --results files;
+ * or only its head.
  *
  * g_file_get_contents() reads whatever the path names until its end: a
  * FIFO without a writer blocks forever, /dev/zero grows without bound. This
@@ -33,6 +34,22 @@
  */
 gboolean wbsim_read_file(const char *path, gsize max, char **contents,
 			 gsize *length, GError **error);
+
+/**
+ * wbsim_read_file_head() - the first @max bytes of a regular file
+ * @path: the file
+ * @max: how many bytes at most are read (the rest of the file is not)
+ * @contents: the bytes read, NUL-terminated (g_free())
+ * @length: (optional) their number
+ * @error: as wbsim_read_file(), without its size limit
+ *
+ * For what only the start of a file tells (a scenario's description in
+ * --list-scenarios): memory and time bounded whatever the file's size.
+ *
+ * Return: TRUE on success.
+ */
+gboolean wbsim_read_file_head(const char *path, gsize max, char **contents,
+			      gsize *length, GError **error);
 
 /**
  * wbsim_read_file_error() - @local as a WBSIM_ERROR_IO in @error

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "run/api-private.h"
 #include "report/trace-dat.h"
+#include "report/report.h"
 #include "core/lat-hist.h"
 
 /* The public record of internal job @j. */
@@ -44,6 +45,27 @@ static struct wbsim_result_wb wb_record(const struct wbsim_wb_result *w)
 	};
 }
 
+/*
+ * fio's "Run status group" io= and bw= with every job in one group: the
+ * groups' bytes, and those bytes * 1000 / the longest runtime in whole ms,
+ * from the figures the report prints per group (report-stats.c), so the
+ * one-group case is the report's own number.
+ */
+static void total_bw(const struct wbsim_run_result *rr, struct wbsim_result_summary *s)
+{
+	struct wbsim_report_stats *st = wbsim_report_stats_new(rr);
+	uint64_t max_run = 0;
+
+	for (guint i = 0; i < st->groups->len; i++) {
+		const struct wbsim_report_group *g = st->groups->pdata[i];
+
+		s->total_bytes += g->iobytes;
+		max_run = MAX(max_run, g->max_run);
+	}
+	s->total_bw_bytes_per_s = max_run ? s->total_bytes * 1000 / max_run : 0;
+	wbsim_report_stats_free(st);
+}
+
 static unsigned int series_rows(const struct wbsim_run_result *rr)
 {
 	guint n = rr->series.columns->len;
@@ -73,6 +95,7 @@ wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr)
 		.n_series_columns = rr->series.columns->len,
 		.n_series_rows = series_rows(rr),
 	};
+	total_bw(rr, &r->summary);
 	r->jobs = g_array_sized_new(FALSE, FALSE, sizeof(struct wbsim_result_job), rr->jobs->len);
 	for (guint i = 0; i < rr->jobs->len; i++) {
 		struct wbsim_result_job o = job_record(rr->jobs->pdata[i]);

@@ -46,13 +46,25 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 {
 	const char *name = cfg->device_preset;
 	g_autoptr(GArray) settings = NULL;
+	g_autoptr(GError) local = NULL;
 	g_autofree char *path = NULL;
 
-	path = wbsim_device_find_preset(name, NULL);
-	if (!path) {
+	path = wbsim_device_find_preset(name, &local);
+	if (!path && !g_error_matches(local, WBSIM_ERROR, WBSIM_ERROR_MISSING)) {
+		/* a FIFO or the like where the preset would be */
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s[device] preset = %s: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file",
-			    name_where, name);
+			    "%s[device] preset = %s: %s", name_where, name, local->message);
+		return FALSE;
+	}
+	if (!path) {
+		g_auto(GStrv) names = wbsim_device_preset_names();
+		const char *near = strchr(name, '/') ? NULL :
+			wbsim_closest_name(name, (const char *const *)names);
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s[device] preset = %s: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file%s%s%s",
+			    name_where, name, near ? " (did you mean " : "",
+			    near ? near : "", near ? "?)" : "");
 		return FALSE;
 	}
 	sc->sim = wbsim_sim_new(cfg->seed);

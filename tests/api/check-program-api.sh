@@ -4,9 +4,8 @@
 # programs of SIM_DIR (sim-writeback, sim-writeback-mpi, their sweep CLI)
 # are built on the public API alone:
 #  - every #include of SIM_DIR's sources is a system header, a public
-#    <wbsim/...> header of the HEADER list, or a file of SIM_DIR itself (or
-#    the scenario-dirs.h it configures); a header of LIB_DIR, by any path,
-#    fails;
+#    <wbsim/...> header of the HEADER list, or a file of SIM_DIR itself; a
+#    header of LIB_DIR, by any path, fails;
 #  - each PROGRAM links the shared libwbsim.so.0, and every wbsim_ symbol
 #    it takes from a library is one MAP exports.
 #  - with --expect, the library functions the programs call are exactly
@@ -50,7 +49,6 @@ for src in "$sim"/*.c "$sim"/*.h; do
 		\"*)
 			case $name in
 			*/*) echo "${src##*/}: $inc: a path outside $sim" ;;
-			scenario-dirs.h) ;;
 			*) [ -f "$sim/$name" ] || echo "${src##*/}: $inc: not a file of $sim" ;;
 			esac
 			;;

@@ -85,6 +85,12 @@ static void test_scenario(void **state)
 	assert_null(wbsim_scenario_load_string("", "empty.ini", NULL, NULL, &e));
 	expect_error(&e, WBSIM_ERROR_MISSING,
 		     "empty.ini: no workload: expected [workload] fio = FILE or inline [fio:NAME] sections");
+	assert_null(wbsim_scenario_find(NULL, &e));
+	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
+		     "wbsim_scenario_find: invalid argument: expected name != NULL");
+	assert_null(wbsim_scenario_find("", &e));
+	expect_error(&e, WBSIM_ERROR_INVALID_ARGUMENT,
+		     "an empty scenario name: expected a scenario file or the name of a bundled scenario");
 	wbsim_scenario_free(NULL);
 }
 

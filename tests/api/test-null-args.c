@@ -50,6 +50,11 @@ static void test_null_args(void **state)
 	(void)wbsim_scenario_load_string(NULL, NULL, NULL, NULL, &e);
 	assert_non_null(e);
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	step("wbsim_scenario_find");
+	g_clear_error(&e);
+	(void)wbsim_scenario_find(NULL, &e);
+	assert_non_null(e);
+	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	step("wbsim_scenario_free");
 	wbsim_scenario_free(NULL);
 	step("wbsim_scenario_dump");

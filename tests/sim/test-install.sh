@@ -4,8 +4,11 @@
 # test-install.sh BUILD_DIR - meson install into a temporary DESTDIR, then
 # the installed sim-writeback, from another directory: runs a bundled
 # scenario by name, and one naming a device preset installed beside it,
-# lists the scenarios, has its man page and a bash
-# completion that completes options, scenario keys and scenario names.
+# lists the scenarios, has its man page (its examples from --help) and a
+# bash completion that completes options, scenario keys, tracepoint names
+# and scenario names. Then examples/standalone, copied elsewhere, built
+# against the install through pkg-config: its programs run, one of them a
+# bundled scenario by name found by the installed library.
 set -eu
 build=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbsim-install-XXXXXX")
@@ -32,6 +35,8 @@ man=$root/share/man/man1/sim-writeback.1
 [ -f "$man" ] || fail "no man page"
 grep -q '^\.SH SYNOPSIS' "$man" || fail "man page without SYNOPSIS"
 grep -q 'list\\-scenarios' "$man" || fail "man page without the options"
+grep -q '^\.SH EXAMPLES' "$man" || fail "man page without the examples of --help"
+grep -q '^\.SS "Output options:"' "$man" || fail "man page without the option groups of --help"
 comp=$root/share/bash-completion/completions/sim-writeback
 [ -f "$comp" ] || fail "no bash completion"
 
@@ -60,17 +65,27 @@ printf '%s\n' "$out" | grep -q '^writer: (groupid=0, jobs=1)' || fail "no report
 err=$("$prog" no-such-scenario 2>&1) && fail "an unknown name ran"
 case $err in *no-such-scenario*) ;; *) fail "unknown name: $err" ;; esac
 
-# bash completion: options, keys after --set, scenario names
+# bash completion: options, keys after --set, scenario names, tracepoints
+# completion_of WORD... - what the completion offers for the last WORD
+completion_of() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _sim_writeback; echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$prog" "$@"
+}
+# expect_completion WANT WORD... - fail unless completion_of WORD... gives WANT
+expect_completion() {
+	want=$1
+	shift
+	got=$(completion_of "$@")
+	[ "$got" = "$want" ] || fail "completion of $*: '$got', expected '$want'"
+}
 if command -v bash >/dev/null; then
-	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --list-sc); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
-		_ "$comp" "$prog")
-	[ "$got" = "--list-scenarios" ] || fail "completion of --list-sc: '$got'"
-	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --set vm.dirty_rat); COMP_CWORD=2; _sim_writeback; echo "${COMPREPLY[*]}"' \
-		_ "$comp" "$prog")
-	[ "$got" = "vm.dirty_ratio=" ] || fail "completion of --set vm.dirty_rat: '$got'"
-	got=$(bash -c '. "$1"; COMP_WORDS=("$2" e1-pmem-xfs-p); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
-		_ "$comp" "$prog")
-	[ "$got" = "e1-pmem-xfs-parallel" ] || fail "completion of e1-pmem-xfs-p: '$got'"
+	expect_completion --list-scenarios --list-sc
+	expect_completion vm.dirty_ratio= --set vm.dirty_rat
+	expect_completion e1-pmem-xfs-parallel e1-pmem-xfs-p
+	# tracepoint names, from the program, for the last item of the list
+	expect_completion balance_dirty_pages,writeback_start \
+		--trace-events balance_dirty_pages,writeback_sta
+	expect_completion bdi_dirty_ratelimit --trace-events bdi_
 fi
 # examples/standalone, copied elsewhere, builds against the staged install
 # (its wbsim.pc moved to the staging prefix) and runs: a program with its
@@ -80,6 +95,10 @@ pc=$(find "$root" -name wbsim.pc | head -n 1)
 [ -f "$pc" ] || fail "no wbsim.pc installed"
 mkdir "$tmp/pc"
 sed "s|^prefix=.*|prefix=$root|" "$pc" > "$tmp/pc/wbsim.pc"
+scenariodir=$(PKG_CONFIG_PATH=$tmp/pc pkg-config --variable=scenariodir wbsim)
+[ "$scenariodir" = "$root/share/wbsim/scenarios" ] ||
+	fail "pkg-config --variable=scenariodir wbsim: '$scenariodir', expected $root/share/wbsim/scenarios"
+[ -f "$scenariodir/e1-pmem-xfs-parallel.ini" ] || fail "no scenario in the scenariodir $scenariodir"
 cp -r "$src/examples/standalone" "$tmp/example"
 cd "$tmp/example"
 # a sanitized library needs a program built with the same sanitizers
@@ -106,4 +125,19 @@ printf '%s\n' "$out" | grep -qx 'set       latency 20000 ns  rate 1073741824 B/s
 	fail "examples/standalone: device-fixed-latency's settings: $out"
 printf '%s\n' "$out" | grep -q '^device    67108864 bytes in ' ||
 	fail "examples/standalone: device-fixed-latency's run: $out"
+# a bundled scenario by name, found by the installed library beside itself
+# (only-installed is the staged share/'s alone: the program is in neither
+# the build tree nor a bin/ of the install), its total as fio's group line
+out=$(LD_LIBRARY_PATH=$libdir ./b/run-bundled only-installed) ||
+	fail "examples/standalone: run-bundled only-installed failed: $out"
+printf '%s\n' "$out" | grep -q '^job writer  *67108864 bytes ' ||
+	fail "examples/standalone: run-bundled's job: $out"
+printf '%s\n' "$out" | grep -q '^total  *67108864 bytes  *[1-9][0-9]* B/s' ||
+	fail "examples/standalone: run-bundled's total: $out"
+err=$(LD_LIBRARY_PATH=$libdir ./b/run-bundled e1-pmem-xfs-paralel 2>&1) &&
+	fail "examples/standalone: run-bundled ran a mistyped name"
+case $err in
+"run-bundled: no scenario e1-pmem-xfs-paralel: no such file, and no e1-pmem-xfs-paralel.ini in "*"$root/share/wbsim/scenarios, "*" (did you mean e1-pmem-xfs-parallel?)") ;;
+*) fail "examples/standalone: run-bundled's mistyped name: $err" ;;
+esac
 echo "test-install: ok ($root)"

@@ -214,9 +214,15 @@ static void test_usage_errors(void **state)
 	assert_string_equal(r.err, "sim-writeback: --seed x1: expected an integer from 0 to 18446744073709551615\n");
 	run_result_clear(&r);
 
+	/* neither a file nor a bundled scenario (tests/sim/test-by-name.c) */
 	r = run("no-such-scenario.ini");
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "sim-writeback: no-such-scenario.ini: cannot read: no such file\n");
+	assert_true(g_str_has_prefix(r.err, "sim-writeback: no scenario no-such-scenario.ini: no such file, and no no-such-scenario.ini in "));
+	run_result_clear(&r);
+	/* a path is read as given */
+	r = run("./no-such-scenario.ini");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sim-writeback: ./no-such-scenario.ini: cannot read: no such file\n");
 	run_result_clear(&r);
 }
 

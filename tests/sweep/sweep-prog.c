@@ -26,16 +26,33 @@ void tmpdir_remove(char *dir)
 
 struct prog prog_spawn(const char *const *argv)
 {
+	return prog_spawn_in(g_getenv("WBSIM_SOURCE_ROOT"), argv);
+}
+
+struct prog prog_spawn_in(const char *cwd, const char *const *argv)
+{
 	g_autoptr(GError) e = NULL;
 	struct prog r = { 0 };
 	int wait_status = 0;
 
-	if (!g_spawn_sync(g_getenv("WBSIM_SOURCE_ROOT"), (char **)argv, NULL,
+	if (!g_spawn_sync(cwd, (char **)argv, NULL,
 			  0, NULL, NULL, &r.out, &r.err, &wait_status, &e))
 		fail_msg("spawn %s: %s", argv[0], e->message);
 	assert_true(WIFEXITED(wait_status));
 	r.status = WEXITSTATUS(wait_status);
 	return r;
+}
+
+struct prog prog_run_valist(const char *cwd, const char *arg, va_list ap)
+{
+	g_autofree char *program = built_program("sim-writeback");
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+
+	g_ptr_array_add(argv, program);
+	for (const char *a = arg; a; a = va_arg(ap, const char *))
+		g_ptr_array_add(argv, (char *)a);
+	g_ptr_array_add(argv, NULL);
+	return prog_spawn_in(cwd, (const char *const *)argv->pdata);
 }
 
 void prog_clear(struct prog *r)

@@ -6,6 +6,7 @@
 #ifndef WBSIM_TESTS_SWEEP_PROG_H
 #define WBSIM_TESTS_SWEEP_PROG_H
 
+#include <stdarg.h>
 #include <glib.h>
 
 /* A finished program: its exit status and what it printed. */
@@ -20,6 +21,15 @@ void tmpdir_remove(char *dir);
 
 /* prog_spawn() - run @argv (NULL-terminated) in the source root, to its end. */
 struct prog prog_spawn(const char *const *argv);
+
+/* prog_spawn_in() - prog_spawn() in the folder @cwd. */
+struct prog prog_spawn_in(const char *cwd, const char *const *argv);
+
+/*
+ * prog_run_valist() - the built sim-writeback in @cwd with the arguments
+ * @arg and then @ap's, up to a NULL.
+ */
+struct prog prog_run_valist(const char *cwd, const char *arg, va_list ap);
 
 /* prog_clear() - free what @r holds. */
 void prog_clear(struct prog *r);

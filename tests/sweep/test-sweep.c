@@ -475,17 +475,13 @@ static void test_parallel_equals_serial(void **state)
 /* Run sim-writeback with the arguments (NULL-terminated). */
 static struct prog prog_run(const char *arg, ...)
 {
-	g_autofree char *program = built_program("sim-writeback");
-	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	struct prog r;
 	va_list ap;
 
-	g_ptr_array_add(argv, program);
 	va_start(ap, arg);
-	for (const char *a = arg; a; a = va_arg(ap, const char *))
-		g_ptr_array_add(argv, (char *)a);
+	r = prog_run_valist(g_getenv("WBSIM_SOURCE_ROOT"), arg, ap);
 	va_end(ap);
-	g_ptr_array_add(argv, NULL);
-	return prog_spawn((const char *const *)argv->pdata);
+	return r;
 }
 
 /* Compact JSON of @text's root (or of its member @member). */
