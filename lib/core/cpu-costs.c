@@ -45,7 +45,7 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),
 	COST_NS(rwsem_sleep_ns, "a writer sleeping on a contended rw_semaphore, per sleep"),
 	COST_NS(rwsem_wake_ns, "waking a writer that sleeps on an rw_semaphore, per wake-up"),
-	COST_NS(syscall_entry_ns, "the part of write_syscall_ns outside the inode lock, per write"),
+	COST_NS(syscall_entry_ns, "the part of a write outside the inode lock: its system call's entry and exit above ->write_iter and the caller's user space, per write"),
 	{ .name = NULL },
 };
 

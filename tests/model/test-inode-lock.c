@@ -125,8 +125,13 @@ static void small_span(const struct wbsim_run_result *r, wbsim_time_t *span, wbs
 
 /* Fifteen writers of one file take i_rwsem in every write() and hand it on
  * write by write: each hand-off costs a spin or a sleep and its wake-up, so
- * a write takes longer, in time and in CPU, than when one writer makes
- * them all (it takes the lock uncontended). Same writes, same file. */
+ * a write costs more CPU than when one writer makes them all (it takes the
+ * lock uncontended). Their system calls' entry and exit and their user
+ * space run outside the lock, on both CPUs at once, so the fifteen still
+ * end sooner than the one writer, as on the lab kernel (issue 36's
+ * variants, lab/results-e8-v1272: 750,000 writes by 15 threads in 1.59 s,
+ * 50,000 by one in 0.123 s), though never in less than half its time on
+ * two CPUs. Same writes, same file. */
 static void test_contended_writes_cost_more(void **state)
 {
 	struct wbsim_run_result *many = small_writers(15, 2000);
@@ -140,9 +145,11 @@ static void test_contended_writes_cost_more(void **state)
 	for (guint i = 1; i < many->jobs->len; i++)
 		assert_int_equal(job(many, i)->total_ios, 2000);
 	assert_int_equal(job(one, 1)->total_ios, 30000);
-	/* the same 30,000 writes, longer and dearer when contended */
-	assert_true(span_many > span_one);
+	/* the same 30,000 writes: dearer when contended, sooner done on two
+	 * CPUs, but not more than twice as soon */
 	assert_true(cpu_many > cpu_one);
+	assert_true(span_many < span_one);
+	assert_true(2 * span_many > span_one);
 	/* the lone writer waits for no other writer: what it waits for is the
 	 * ILOCK behind xfs-conv's conversions of the fill's ioends, far less
 	 * than the fifteen wait for each other */
