@@ -73,6 +73,7 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	job->cur_file = (job->cur_file + 1) % job->nr_files;
 	off = f->offset + blk * job->bs;
 	job->dio_inflight++;
+	wbsim_fio_io_u_write(&job->io_u);
 	wbsim_iomap_dio_write(f->inode, &job->task, off, job->bs, direct_submitted,
 			      direct_io_done, job);
 }

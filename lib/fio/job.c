@@ -323,6 +323,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	/* the fio thread's attempts run on @task too: one serial writer */
 	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
 	job->pending_blk = UINT64_MAX;
+	wbsim_fio_io_u_init(&job->io_u, fio);
 	/*
 	 * fio's offset generator of the job (fio-random.h): seeded from its
 	 * thread number, or randseed=; where fio would take the system's
@@ -574,8 +575,12 @@ static void job_fsync_waited(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 
 	/* fio's sync latencies are fsync=N's: end_fsync's fsync() is no I/O unit */
-	if (job->after_sync != job_end_fsync_next)
+	if (job->after_sync != job_end_fsync_next) {
 		wbsim_lat_hist_add(&job->sync_lat, now_of(job) - job->sync_start);
+		wbsim_fio_io_u_fsync(&job->io_u);
+	} else {
+		wbsim_fio_io_u_end_fsync(&job->io_u);
+	}
 	job->sync_start = 0;
 	job->after_sync(job);
 }
@@ -670,6 +675,8 @@ static void randmap_clear(struct wbsim_job_file *f)
  */
 static void job_new_loop(struct wbsim_job *job)
 {
+	/* do_io() of the loop ends reaping every io_u still out */
+	wbsim_fio_io_u_drain(&job->io_u);
 	job->loop_start = job->rand_blocks;
 	job->loop_files_left = 0;
 	for (unsigned int i = 0; i < job->nr_files; i++) {
@@ -1144,6 +1151,7 @@ static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f)
 		return;
 	}
 	job->error = 28;	/* ENOSPC */
+	wbsim_fio_io_u_write(&job->io_u);	/* fio queued the write that failed */
 	g_ptr_array_add(job->m->warnings,
 			g_strdup_printf("fio: io_u error on file %s: No space left on device: "
 					"write offset=%" G_GUINT64_FORMAT ", buflen=%" G_GUINT64_FORMAT
@@ -1226,6 +1234,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		total += job->batch_cost[job->batch_ios];
 		job->batch_ios++;
 		job->issued_bytes += job->bs;
+		wbsim_fio_io_u_write(&job->io_u);
 		job->batch_inode = f->inode;
 		f->since_fsync++;
 		/* round robin over the files, after every write */
@@ -1597,6 +1606,12 @@ static void job_end_fsync_next(struct wbsim_job *job)
 
 void wbsim_job_finish(struct wbsim_job *job)
 {
+	/* fio reaps the io_us still out before end_fsync (backend.c do_io()),
+	 * or after an error as cleanup_pending_aio() does */
+	if (job->error)
+		wbsim_fio_io_u_cleanup(&job->io_u);
+	else
+		wbsim_fio_io_u_drain(&job->io_u);
 	if (job->fio->end_fsync || job->fio->fsync_on_close) {
 		job->end_fsync_next = 0;
 		job_end_fsync_next(job);

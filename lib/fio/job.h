@@ -10,6 +10,7 @@
 #include "core/lat-hist.h"
 #include "fio/job-log.h"
 #include "fio/fio-random.h"
+#include "fio/fio-io-u.h"
 
 struct wbsim_job_file {
 	struct wbsim_inode *inode;
@@ -125,6 +126,9 @@ struct wbsim_job {
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */
 	bool fio_waited;		/* job_next waits for it to catch up */
+
+	/* fio's accounting of the job's io_us (IO depths, submit, complete) */
+	struct wbsim_fio_io_u io_u;
 
 	/* direct I/O (job-direct.c) */
 	unsigned int dio_inflight;

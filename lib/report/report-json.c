@@ -10,11 +10,14 @@
  * parser that checks or splits fio's version string keeps working, and the
  * parenthesis marks simulated data), "timestamp"/"timestamp_ms" 0 and
  * "time" "simulated" (no wall clock),
- * "global options" (as fio, only when there are some), "jobs" (one entry per job, or per group of jobs with
+ * "global options" (the job file's [global] options, as fio: only when
+ * there are some), "jobs" (one entry per job, or per group of jobs with
  * group_reporting, as in the text report), "disk_util" for the simulated
  * device, then "wbsim" (the simulator's own figures, its "version" first).
  * Every key outside "wbsim" is one fio 3.33 writes for the same job, in its
- * order (tests/sim/test-fio-json-keys.py compares with a real fio run):
+ * order (tests/sim/test-sim-writeback.c test_json_keys_like_fio compares
+ * them, with their types, with real fio runs of Debian's fio-examples and
+ * of its own job files):
  * no "job_start", "latency_target_ns", "latency_window_us" or disk_util
  * "read_sectors"/"write_sectors", which only later fio versions write.
  * "read", "write" and "trim" are always present (read
@@ -56,29 +59,26 @@ static void set_str(JsonBuilder *b, const char *key, const char *v)
 }
 
 /*
- * An object of option name -> value as typed. fio 3.33 leaves bare keys
- * (group_reporting, stonewall, time_based without "=") out, and writes no
- * object when no option is left.
+ * An object of option name -> value as typed, as fio 3.33's
+ * json_add_job_opts() writes it: none when no option was given; bare keys
+ * (group_reporting, stonewall, time_based without "=") and empty values
+ * are left out of it, as fio's JSON writer drops an empty string, so an
+ * object of bare keys only is written empty.
  */
 static void add_options(JsonBuilder *b, const char *key, const GPtrArray *opts)
 {
-	gboolean any = FALSE;
-
-	for (guint i = 0; opts && i < opts->len; i++) {
+	if (!opts || !opts->len)
+		return;
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	for (guint i = 0; i < opts->len; i++) {
 		const struct wbsim_fio_option *o = opts->pdata[i];
 
-		if (!o->value)
-			continue;
-		if (!any) {
-			json_builder_set_member_name(b, key);
-			json_builder_begin_object(b);
-			any = TRUE;
-		}
 		/* json-glib keeps a repeated name at its first position */
-		set_str(b, o->name, o->value);
+		if (o->value && *o->value)
+			set_str(b, o->name, o->value);
 	}
-	if (any)
-		json_builder_end_object(b);
+	json_builder_end_object(b);
 }
 
 /*
@@ -181,18 +181,18 @@ static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_
 	json_builder_end_object(b);
 }
 
-/* iodepth_level/submit/complete: psync has one write in flight. */
-static void add_depths(JsonBuilder *b, const char *key, gboolean submit, uint64_t total)
+/* iodepth_level, or (@submit) iodepth_submit/_complete: fio's seven
+ * buckets under fio's names (stat.c show_thread_status_json()) */
+static void add_depths(JsonBuilder *b, const char *key, gboolean submit, const double *pct)
 {
 	static const char *const level[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sub[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	const char *const *names = submit ? sub : level;
-	unsigned int hot = submit ? 1 : 0;
 
 	json_builder_set_member_name(b, key);
 	json_builder_begin_object(b);
-	for (unsigned int i = 0; i < 7; i++)
-		set_dbl(b, names[i], total && i == hot ? 100.0 : 0.0);
+	for (unsigned int i = 0; i < WBSIM_FIO_IO_U_MAP_NR; i++)
+		set_dbl(b, names[i], pct[i]);
 	json_builder_end_object(b);
 }
 
@@ -238,9 +238,9 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	set_int(b, "ctx", 0);
 	set_int(b, "majf", 0);
 	set_int(b, "minf", 0);
-	add_depths(b, "iodepth_level", FALSE, ts->total_ios);
-	add_depths(b, "iodepth_submit", TRUE, ts->total_ios);
-	add_depths(b, "iodepth_complete", TRUE, ts->total_ios);
+	add_depths(b, "iodepth_level", FALSE, ts->depth);
+	add_depths(b, "iodepth_submit", TRUE, ts->submit);
+	add_depths(b, "iodepth_complete", TRUE, ts->complete);
 	add_lat_ranges(b, "latency_ns", ts->lat_n, WBSIM_LAT_N_NR);
 	add_lat_ranges(b, "latency_us", ts->lat_u, WBSIM_LAT_U_NR);
 	add_lat_ranges(b, "latency_ms", ts->lat_m, WBSIM_LAT_M_NR);
@@ -546,17 +546,15 @@ static void add_wbsim(JsonBuilder *b, const struct wbsim_run_result *r, gboolean
 }
 
 /**
- * wbsim_report_json_full() - fio's JSON or JSON+ output, with "global options"
- * @r: the run
- * @global_options: struct wbsim_fio_option *, or NULL
+ * wbsim_report_json_full() - fio's JSON or JSON+ output
+ * @r: the run (its fio_global_options: "global options")
  * @json_plus: fio's json+: add "bins" to the latency objects with percentiles
  * @include_wall: add "wbsim"."wall_s"
  *
  * Return: NUL-terminated JSON text ending in a newline, to free with g_free().
  */
-char *wbsim_report_json_full(const struct wbsim_run_result *r,
-			     const GPtrArray *global_options,
-			     gboolean json_plus, gboolean include_wall)
+char *wbsim_report_json_full(const struct wbsim_run_result *r, gboolean json_plus,
+			     gboolean include_wall)
 {
 	struct wbsim_report_stats *st = wbsim_report_stats_new(r);
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -569,7 +567,7 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
 	set_int(b, "timestamp", 0);
 	set_int(b, "timestamp_ms", 0);
 	set_str(b, "time", "simulated");
-	add_options(b, "global options", global_options);
+	add_options(b, "global options", r->fio_global_options);
 	json_builder_set_member_name(b, "jobs");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < st->ts->len; i++) {
@@ -600,5 +598,5 @@ char *wbsim_report_json_full(const struct wbsim_run_result *r,
  */
 char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall)
 {
-	return wbsim_report_json_full(r, NULL, FALSE, include_wall);
+	return wbsim_report_json_full(r, FALSE, include_wall);
 }

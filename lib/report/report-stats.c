@@ -207,6 +207,41 @@ static void ts_calc_lat_ranges(struct wbsim_report_ts *ts)
 #undef PCT
 }
 
+/*
+ * fio stat.c stat_calc_dist(): @map's buckets as percentages of @total,
+ * a bucket with any count at least 0.1%.
+ */
+static void stat_calc_dist(const uint64_t *map, uint64_t total, double *dist)
+{
+	for (unsigned int i = 0; i < WBSIM_FIO_IO_U_MAP_NR; i++) {
+		dist[i] = total ? (double)map[i] / (double)total * 100.0 : 0.0;
+		if (total && map[i] && dist[i] < 0.1)
+			dist[i] = 0.1;
+	}
+}
+
+static void ts_calc_depths(struct wbsim_report_ts *ts)
+{
+	const struct wbsim_fio_depths *d = &ts->depths;
+
+	stat_calc_dist(d->io_u_map, d->total_io_u, ts->depth);
+	stat_calc_dist(d->io_u_submit, d->total_submit, ts->submit);
+	stat_calc_dist(d->io_u_complete, d->total_complete, ts->complete);
+}
+
+/* fio stat.c sum_thread_stats(): the depth counters add up */
+static void depths_sum(struct wbsim_fio_depths *dst, const struct wbsim_fio_depths *src)
+{
+	for (unsigned int k = 0; k < WBSIM_FIO_IO_U_MAP_NR; k++) {
+		dst->io_u_map[k] += src->io_u_map[k];
+		dst->io_u_submit[k] += src->io_u_submit[k];
+		dst->io_u_complete[k] += src->io_u_complete[k];
+	}
+	dst->total_io_u += src->total_io_u;
+	dst->total_submit += src->total_submit;
+	dst->total_complete += src->total_complete;
+}
+
 /* A job's bandwidth and IOPS sample statistics from its bw_samples. */
 static void job_sample_stats(const struct wbsim_job_result *j,
 			     struct wbsim_rstat *bw, struct wbsim_rstat *iops)
@@ -255,6 +290,7 @@ static void ts_add_job(struct wbsim_report_ts *ts, const struct wbsim_job_result
 	job_sample_stats(j, &bw, &iops);
 	wbsim_rstat_sum(&ts->bw, &bw);
 	wbsim_rstat_sum(&ts->iops, &iops);
+	depths_sum(&ts->depths, &j->depths);
 }
 
 static struct wbsim_report_group *get_group(GPtrArray *groups, unsigned int id,
@@ -320,6 +356,7 @@ struct wbsim_report_stats *wbsim_report_stats_new(const struct wbsim_run_result 
 
 		ts = st->ts->pdata[i];
 		ts_calc_lat_ranges(ts);
+		ts_calc_depths(ts);
 		g = get_group(st->groups, ts->groupid, ts->kb_base);
 		/* fio: the group takes the kb_base of its last entry */
 		g->kb_base = ts->kb_base;

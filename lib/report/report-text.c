@@ -192,12 +192,12 @@ static void show_lat_ranges(GString *s, const double *pct, unsigned int nr, cons
 }
 
 static void show_dist_line(GString *s, const char *head, const char *const *labels,
-			   unsigned int hot, uint64_t total)
+			   const double *pct)
 {
 	g_string_append(s, head);
-	for (unsigned int i = 0; i < 7; i++) {
+	for (unsigned int i = 0; i < WBSIM_FIO_IO_U_MAP_NR; i++) {
 		g_string_append_printf(s, "%s%s=", i ? ", " : "", labels[i]);
-		add_d(s, "%3.1f", total && i == hot ? 100.0 : 0.0);
+		add_d(s, "%3.1f", pct[i]);
 		g_string_append_c(s, '%');
 	}
 	g_string_append_c(s, '\n');
@@ -258,10 +258,10 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 	add_d(s, "%3.2f", sys);
 	g_string_append(s, "%, ctx=0, majf=0, minf=0\n");
 
-	/* psync: one write in flight, submitted and completed one at a time */
-	show_dist_line(s, "  IO depths    : ", depth, 0, ts->total_ios);
-	show_dist_line(s, "     submit    : ", submit, 1, ts->total_ios);
-	show_dist_line(s, "     complete  : ", submit, 1, ts->total_ios);
+	/* fio's depth accounting (lib/fio/fio-io-u.c), as stat_calc_dist() shows it */
+	show_dist_line(s, "  IO depths    : ", depth, ts->depth);
+	show_dist_line(s, "     submit    : ", submit, ts->submit);
+	show_dist_line(s, "     complete  : ", submit, ts->complete);
 	g_string_append_printf(s, "     issued rwts: total=0,%" PRIu64 ",0,%" PRIu64
 			       " short=0,0,0,0 dropped=0,0,0,0\n",
 			       ts->total_ios, ts->sync_lat.n);

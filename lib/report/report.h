@@ -46,29 +46,26 @@ GString *wbsim_report_text(const struct wbsim_run_result *r, gboolean include_wa
  * @r: the run
  * @include_wall: add "wbsim"."wall_s"
  *
- * Same as wbsim_report_json_full() without global options.
+ * Same as wbsim_report_json_full() without json+.
  *
  * Return: NUL-terminated JSON text, to free with g_free().
  */
 char *wbsim_report_json(const struct wbsim_run_result *r, gboolean include_wall);
 
 /**
- * wbsim_report_json_full() - fio's JSON or JSON+ output, with "global options"
- * @r: the run
- * @global_options: struct wbsim_fio_option * (wbsim_fio_file.global_options),
- *	or NULL; none gives no "global options" object, as fio. A name given twice
- *	(several [global] sections) is written once, at its first position,
- *	with its last value: what Python's json.loads() makes of fio's
- *	duplicate keys.
+ * wbsim_report_json_full() - fio's JSON or JSON+ output
+ * @r: the run; its fio_global_options make fio's "global options" (none,
+ *	no object, as fio). A name given twice (several [global] sections)
+ *	is written once, at its first position, with its last value: what
+ *	Python's json.loads() makes of fio's duplicate keys.
  * @json_plus: fio's --output-format=json+: "bins" (bucket value in ns ->
  *	count) in clat_ns and sync lat_ns
  * @include_wall: add "wbsim"."wall_s"
  *
  * Return: NUL-terminated JSON text, to free with g_free().
  */
-char *wbsim_report_json_full(const struct wbsim_run_result *r,
-			     const GPtrArray *global_options,
-			     gboolean json_plus, gboolean include_wall);
+char *wbsim_report_json_full(const struct wbsim_run_result *r, gboolean json_plus,
+			     gboolean include_wall);
 
 /**
  * wbsim_report_csv() - the time series as CSV
@@ -148,6 +145,10 @@ struct wbsim_rstat {
  * @lat_n: % of writes in each latency_ns range
  * @lat_u: same, latency_us
  * @lat_m: same, latency_ms
+ * @depths: fio's I/O depth counters, summed (fio stat.c sum_thread_stats())
+ * @depth: % of I/O units per depth bucket (fio's "IO depths", iodepth_level)
+ * @submit: % of submit calls per bucket ("submit", iodepth_submit)
+ * @complete: % of reap calls per bucket ("complete", iodepth_complete)
  */
 struct wbsim_report_ts {
 	const struct wbsim_job_result *first;
@@ -169,6 +170,10 @@ struct wbsim_report_ts {
 	double lat_n[WBSIM_LAT_N_NR];
 	double lat_u[WBSIM_LAT_U_NR];
 	double lat_m[WBSIM_LAT_M_NR];
+	struct wbsim_fio_depths depths;
+	double depth[WBSIM_FIO_IO_U_MAP_NR];
+	double submit[WBSIM_FIO_IO_U_MAP_NR];
+	double complete[WBSIM_FIO_IO_U_MAP_NR];
 };
 
 /**

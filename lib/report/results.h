@@ -13,6 +13,7 @@
 #include <wbsim/block.h>
 #include "core/lat-hist.h"
 #include "defs/backing-dev-defs.h"	/* WB_REASON_MAX */
+#include "defs/fio-depths.h"
 
 struct wbsim_fio_job;
 
@@ -45,6 +46,7 @@ struct wbsim_fio_job;
  *	lag of a job still stalled when the run stopped; 0 without rate=
  * @bw_samples: bandwidth per 500 ms window, KiB/s (uint64_t), as fio's
  *	bandwidth log samples it
+ * @depths: fio's I/O depth counters of the job (lib/fio/fio-io-u.c)
  */
 struct wbsim_job_result {
 	char *name;
@@ -70,6 +72,7 @@ struct wbsim_job_result {
 	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
+	struct wbsim_fio_depths depths;
 	unsigned int laid_out_files;	/* files fio lays out before the job */
 	uint64_t laid_out_bytes;	/* their offset + size, summed */
 };
@@ -232,6 +235,9 @@ struct wbsim_series {
 
 /**
  * struct wbsim_run_result - everything a run produced
+ * @fio_global_options: struct wbsim_fio_option *, every option of the job
+ *	file's [global] sections (wbsim_fio_file.global_options: owned by the
+ *	scenario, as the jobs' @fio), or NULL; fio's JSON "global options"
  */
 struct wbsim_run_result {
 	char *scenario;		/* file name */
@@ -244,6 +250,7 @@ struct wbsim_run_result {
 	unsigned int nr_contexts;
 	char *affinity;
 	GPtrArray *jobs;	/* struct wbsim_job_result * */
+	const GPtrArray *fio_global_options;
 	GPtrArray *wbs;		/* struct wbsim_wb_result * */
 	GPtrArray *locks;	/* struct wbsim_lock_result * */
 	GPtrArray *extents;	/* struct wbsim_extent_result * */

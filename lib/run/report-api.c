@@ -36,7 +36,7 @@ char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
 	switch (format) {
 	case WBSIM_FORMAT_JSON:
 	case WBSIM_FORMAT_JSON_PLUS: {
-		char *json = wbsim_report_json_full(r->r, NULL, format == WBSIM_FORMAT_JSON_PLUS,
+		char *json = wbsim_report_json_full(r->r, format == WBSIM_FORMAT_JSON_PLUS,
 						    include_wall);
 		char *line = g_strconcat(json, "\n", NULL);
 

@@ -1085,6 +1085,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 	struct wbsim_run_result *r = run->result;
 	struct wbsim_machine *m = &run->m;
 	struct wbsim_bdi *bdi = &m->bdi;
+	const struct wbsim_fio_file *ff;
 
 	r->scenario = g_strdup(run->opts.name ? run->opts.name : "-");
 	r->description = g_strdup(run->cfg->description);
@@ -1095,6 +1096,9 @@ static void collect(struct wbsim_run *run, double wall_s)
 	r->fs_type = g_strdup(wbsim_fs_type(m->fs));
 	r->nr_contexts = bdi->nr_wb_ctx;
 	r->affinity = g_strdup(bdi->affinity->name);
+	/* fio's "global options" of the job file the jobs came from */
+	ff = wbsim_scenario_fio(run->scn);
+	r->fio_global_options = ff ? ff->global_options : NULL;
 	for (unsigned int i = 0; i < run->nr_jobs; i++) {
 		struct wbsim_job *job = &run->jobs[i];
 		struct wbsim_job_result *jr = g_new0(struct wbsim_job_result, 1);
@@ -1122,6 +1126,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->error = job->error;
 		jr->uring_punts = job->uring_punts;
 		jr->uring_time_punts = job->uring_time_punts;
+		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;
 		/* a job stalled when the run stopped: its next write is late by

@@ -22,6 +22,7 @@
 #include <wbsim/version.h>
 #include "report/report.h"
 #include "defs/fio.h"
+#include "fio/fio-io-u.h"
 
 #define MIB (UINT64_C(1) << 20)
 #define MS UINT64_C(1000000)
@@ -84,7 +85,14 @@ static struct wbsim_job_result *job(struct wbsim_run_result *r, const struct wbs
 				    wbsim_time_t runtime_ns, const uint64_t *bw, unsigned int nbw)
 {
 	struct wbsim_job_result *j = g_new0(struct wbsim_job_result, 1);
+	struct wbsim_fio_io_u u;
 
+	/* fio's depth counters of its 2048 writes, as the job would count them */
+	wbsim_fio_io_u_init(&u, f);
+	for (unsigned int i = 0; i < 2048; i++)
+		wbsim_fio_io_u_write(&u);
+	wbsim_fio_io_u_drain(&u);
+	j->depths = u.stat;
 	j->name = g_strdup(f->name);
 	j->fio = f;
 	j->pid = 101 + r->jobs->len;	/* the machine's pid space: 101, 102, 103 */
@@ -630,11 +638,86 @@ static void test_json_global_options(void **state)
 	g_ptr_array_add(g, opt("ioengine", "psync"));
 	g_ptr_array_add(g, opt("group_reporting", NULL));	/* bare: left out, as fio */
 	g_ptr_array_add(g, opt("bs", "16k"));
-	text = wbsim_report_json_full(fx->r, g, FALSE, FALSE);
+	fx->r->fio_global_options = g;
+	text = wbsim_report_json_full(fx->r, FALSE, FALSE);
 	root = parse(text);
 	go = json_object_get_object_member(json_node_get_object(root), "global options");
 	check_keys(go, gkeys, G_N_ELEMENTS(gkeys));
 	assert_string_equal(json_object_get_string_member(go, "bs"), "16k");
+
+	/* bare keys only: fio 3.33 writes the object, empty */
+	g_ptr_array_set_size(g, 0);
+	g_ptr_array_add(g, opt("group_reporting", NULL));
+	g_ptr_array_add(g, opt("description", ""));
+	g_free(text);
+	text = wbsim_report_json_full(fx->r, FALSE, FALSE);
+	json_node_unref(root);
+	root = parse(text);
+	go = json_object_get_object_member(json_node_get_object(root), "global options");
+	assert_non_null(go);
+	assert_int_equal(json_object_get_size(go), 0);
+	/* no option: no object; none given: the same */
+	g_ptr_array_set_size(g, 0);
+	g_free(text);
+	text = wbsim_report_json_full(fx->r, FALSE, FALSE);
+	assert_null(strstr(text, "global options"));
+	fx->r->fio_global_options = NULL;
+	g_free(text);
+	text = wbsim_report_json(fx->r, FALSE);
+	assert_null(strstr(text, "global options"));
+}
+
+/*
+ * IO depths, submit and complete as fio 3.33 prints them for the lab's
+ * real E1 run (lab/conversions/e1-xfs/run1/fio.json: io_uring at
+ * iodepth=1024, 2 jobs in one group, 1416880 writes): every bucket the
+ * ramp to 1024 touched at fio's floor of 0.1%, the rest at >=64; each
+ * write submitted alone; one reap per write but for the drain of 1023.
+ */
+static void test_iodepths(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *text = NULL;
+	g_autoptr(GString) t = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	JsonObject *job, *level, *submit, *complete;
+	static const char *const low[] = { "1", "2", "4", "8", "16", "32" };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct wbsim_job_result *j = fx->r->jobs->pdata[k];
+		struct wbsim_fio_io_u u;
+
+		fx->fio[k]->iodepth = 1024;
+		g_free(fx->fio[k]->ioengine);
+		fx->fio[k]->ioengine = g_strdup("io_uring");
+		wbsim_fio_io_u_init(&u, fx->fio[k]);
+		for (unsigned int i = 0; i < 708440; i++)
+			wbsim_fio_io_u_write(&u);
+		wbsim_fio_io_u_drain(&u);
+		j->depths = u.stat;
+	}
+	text = wbsim_report_json(fx->r, FALSE);
+	root = parse(text);
+	job = json_array_get_object_element(
+		json_object_get_array_member(json_node_get_object(root), "jobs"), 0);
+	level = json_object_get_object_member(job, "iodepth_level");
+	submit = json_object_get_object_member(job, "iodepth_submit");
+	complete = json_object_get_object_member(job, "iodepth_complete");
+	/* fio prints %f: six decimals */
+	for (unsigned int i = 0; i < G_N_ELEMENTS(low); i++)
+		assert_float_equal(json_object_get_double_member(level, low[i]), 0.1, 5e-7);
+	assert_float_equal(json_object_get_double_member(level, ">=64"), 99.991107, 5e-7);
+	assert_float_equal(json_object_get_double_member(submit, "4"), 100.0, 5e-7);
+	assert_float_equal(json_object_get_double_member(submit, ">=64"), 0.0, 0.0);
+	assert_float_equal(json_object_get_double_member(complete, "4"), 99.999859, 5e-7);
+	assert_float_equal(json_object_get_double_member(complete, ">=64"), 0.1, 5e-7);
+	assert_float_equal(json_object_get_double_member(complete, "0"), 0.0, 0.0);
+
+	t = wbsim_report_text(fx->r, FALSE);
+	assert_non_null(strstr(t->str,
+		"  IO depths    : 1=0.1%, 2=0.1%, 4=0.1%, 8=0.1%, 16=0.1%, 32=0.1%, >=64=100.0%\n"
+		"     submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n"
+		"     complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.1%\n"));
 }
 
 /* json+: the non-empty buckets beside the percentiles, as fio writes them. */
@@ -642,7 +725,7 @@ static void test_json_plus(void **state)
 {
 	struct fixture *fx = *state;
 	g_autofree char *plain = wbsim_report_json(fx->r, FALSE);
-	g_autofree char *text = wbsim_report_json_full(fx->r, NULL, TRUE, FALSE);
+	g_autofree char *text = wbsim_report_json_full(fx->r, TRUE, FALSE);
 	g_autoptr(JsonNode) root = parse(text);
 	JsonObject *job = json_array_get_object_element(
 		json_object_get_array_member(json_node_get_object(root), "jobs"), 1);
@@ -843,6 +926,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_wbsim_section, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_global_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iodepths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_plus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroups, setup, teardown),

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -1072,11 +1073,29 @@ out:
 	}
 }
 
+/* The JSON type of a value node: "string", "int", "double", "bool", "null". */
+static const char *json_value_type(JsonNode *node)
+{
+	if (JSON_NODE_HOLDS_NULL(node))
+		return "null";
+	switch (json_node_get_value_type(node)) {
+	case G_TYPE_INT64:
+		return "int";
+	case G_TYPE_DOUBLE:
+		return "double";
+	case G_TYPE_BOOLEAN:
+		return "bool";
+	default:
+		return "string";
+	}
+}
+
 /*
- * Every key path of @node, depth first in the printed order, into @out:
- * ".jobs[0].write.clat_ns.percentile.50.000000". The top-level "wbsim"
- * object (the simulator's own) is left out; a "bins" object's keys are
- * bucket values, so they count as one path ".bins.*".
+ * Every key path of @node with its type, depth first in the printed order,
+ * into @out: ".jobs[0].write.clat_ns.percentile.50.000000 int",
+ * ".jobs[0].write clat_ns object". The top-level "wbsim" object (the
+ * simulator's own) is left out; a "bins" object's keys are bucket values,
+ * so they count as one path ".bins.*".
  */
 static void json_key_paths(JsonNode *node, const char *path, GPtrArray *out)
 {
@@ -1086,15 +1105,19 @@ static void json_key_paths(JsonNode *node, const char *path, GPtrArray *out)
 		gboolean bins = g_str_has_suffix(path, ".bins");
 
 		for (GList *m = members; m; m = m->next) {
-			char *p;
+			g_autofree char *p = NULL;
+			JsonNode *v;
 
 			if (!*path && strcmp(m->data, "wbsim") == 0)
 				continue;
 			if (bins && m != members)
 				continue;
 			p = g_strdup_printf("%s.%s", path, bins ? "*" : (const char *)m->data);
-			g_ptr_array_add(out, p);
-			json_key_paths(json_object_get_member(o, m->data), p, out);
+			v = json_object_get_member(o, m->data);
+			g_ptr_array_add(out, g_strdup_printf("%s %s", p,
+				JSON_NODE_HOLDS_OBJECT(v) ? "object" :
+				JSON_NODE_HOLDS_ARRAY(v) ? "array" : json_value_type(v)));
+			json_key_paths(v, p, out);
 		}
 	} else if (JSON_NODE_HOLDS_ARRAY(node)) {
 		JsonArray *a = json_node_get_array(node);
@@ -1128,10 +1151,19 @@ static gboolean paths_have(GPtrArray *paths, const char *path)
 	return FALSE;
 }
 
+/* Drop every path of @paths that starts with @prefix. */
+static void paths_drop(GPtrArray *paths, const char *prefix)
+{
+	for (guint i = paths->len; i-- > 0;)
+		if (g_str_has_prefix(paths->pdata[i], prefix))
+			g_ptr_array_remove_index(paths, i);
+}
+
 /*
  * The simulated fio job's JSON and fio 3.33's for the same job file: the
- * same key paths in the same order, outside "wbsim". Fail with every key
- * one has and the other lacks, or the first one out of order.
+ * same key paths of the same types in the same order, outside "wbsim".
+ * Fail with every key one has and the other lacks (a type that differs
+ * shows as both), or the first one out of order.
  */
 static void assert_same_key_paths(GPtrArray *real, GPtrArray *sim, const char *what)
 {
@@ -1153,16 +1185,104 @@ static void assert_same_key_paths(GPtrArray *real, GPtrArray *sim, const char *w
 }
 
 /*
- * fio's JSON and json+ key layout against a real fio 3.33 run of the same
- * job files: a buffered psync writer, a libaio direct writer, a time-based
- * random writer with fsync, two jobs with group_reporting and end_fsync.
- * Values differ (a simulated machine, a real one); the keys, their nesting
- * and order do not, so a reader of fio 3.33's JSON finds every key it
- * knows and nothing more outside "wbsim". "disk_util" is compared only when
- * fio writes it (not for a file on tmpfs or in some containers).
+ * fio's iodepth_level, iodepth_submit and iodepth_complete of every job
+ * entry in @real_text and @sim_text: the same values (fio prints six
+ * decimals). They follow from fio's loop, not from timing, for a job that
+ * issues the same writes in both runs.
+ */
+static void assert_same_depths(const char *real_text, const char *sim_text, const char *what)
+{
+	static const char *const keys[] = { "iodepth_level", "iodepth_submit", "iodepth_complete" };
+	g_autoptr(JsonParser) pr = json_parser_new();
+	g_autoptr(JsonParser) ps = json_parser_new();
+	JsonArray *rj, *sj;
+
+	assert_true(json_parser_load_from_data(pr, real_text, -1, NULL));
+	assert_true(json_parser_load_from_data(ps, sim_text, -1, NULL));
+	rj = json_object_get_array_member(json_node_get_object(json_parser_get_root(pr)), "jobs");
+	sj = json_object_get_array_member(json_node_get_object(json_parser_get_root(ps)), "jobs");
+	assert_int_equal(json_array_get_length(sj), json_array_get_length(rj));
+	for (guint i = 0; i < json_array_get_length(rj); i++)
+		for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
+			JsonObject *r = json_object_get_object_member(
+				json_array_get_object_element(rj, i), keys[k]);
+			JsonObject *m = json_object_get_object_member(
+				json_array_get_object_element(sj, i), keys[k]);
+			g_autoptr(GList) names = json_object_get_members(r);
+
+			for (GList *n = names; n; n = n->next) {
+				double want = json_object_get_double_member(r, n->data);
+				double got = json_object_get_double_member(m, n->data);
+
+				if (fabs(want - got) > 5e-7)
+					fail_msg("%s: job %u %s \"%s\" is %f, fio's %f", what, i,
+						 keys[k], (char *)n->data, got, want);
+			}
+		}
+}
+
+/*
+ * Compare fio's JSON @real_text with sim-writeback's of the same job file
+ * (job.fio in @dir) in @format: key paths, and with @depths the I/O depth
+ * figures. "disk_util" is compared only when fio wrote it (not for a file
+ * on tmpfs or in some containers). fio's reads (rw=randrw, rw=rw,
+ * verify=) are not simulated, so their latency objects have no samples
+ * and no "percentile" (nor json+ "bins"): those paths of fio's "read" are
+ * left out when @reads, and nothing else.
+ */
+static void compare_with_fio(const char *dir, const char *format, const char *real_text,
+			     gboolean reads, gboolean depths, const char *what)
+{
+	g_autoptr(GPtrArray) real = json_text_key_paths(real_text, what);
+	g_autoptr(GPtrArray) sim = NULL;
+	struct run_result r = run_in(dir, "--no-wall-time", format, "sim.ini", NULL);
+
+	if (r.status)
+		fail_msg("%s: sim-writeback exited %d: %s", what, r.status, r.err);
+	sim = json_text_key_paths(r.out, what);
+	if (depths)
+		assert_same_depths(real_text, r.out, what);
+	run_result_clear(&r);
+	if (!paths_have(real, ".disk_util array"))
+		paths_drop(sim, ".disk_util");
+	if (reads) {
+		for (guint i = real->len; i-- > 0;) {
+			const char *p = real->pdata[i];
+
+			if (strstr(p, ".read.") && (strstr(p, "_ns.percentile") || strstr(p, "_ns.bins")))
+				g_ptr_array_remove_index(real, i);
+		}
+	}
+	assert_same_key_paths(real, sim, what);
+}
+
+/*
+ * fio's JSON and json+ key layout against real fio 3.33 runs of the same
+ * job files. Values differ (a simulated machine, a real one); the keys,
+ * their types, nesting and order do not, so a reader of fio 3.33's JSON
+ * finds every key it knows and nothing more outside "wbsim".
+ * - Debian's fio-examples that the simulator runs, made small
+ *   (tests/sim/data/fio-examples, with fio's output recorded by its
+ *   record.sh: this part needs no fio).
+ * - With fio installed, live: a buffered psync writer, a libaio direct
+ *   writer, a time-based random writer with fsync, two jobs with
+ *   group_reporting and end_fsync (each with a [global] section), a job
+ *   with a description and no [global].
  */
 static void test_json_keys_like_fio(void **state)
 {
+	/* the examples recorded (README.md there): whether the job reads,
+	 * whether it issues the same writes simulated (not time_based) */
+	static const struct {
+		const char *name;
+		gboolean reads, same_ios;
+	} examples[] = {
+		{ "basic-verify", TRUE, FALSE }, { "cross-stripe-verify", TRUE, FALSE },
+		{ "dedupe-global", FALSE, TRUE }, { "fio-rand-RW", TRUE, FALSE },
+		{ "fio-rand-write", FALSE, FALSE }, { "fio-seq-RW", TRUE, FALSE },
+		{ "fio-seq-write", FALSE, FALSE }, { "fsx", TRUE, FALSE },
+		{ "ssd-steadystate", FALSE, TRUE },
+	};
 	static const struct {
 		const char *name;
 		const char *job;
@@ -1177,62 +1297,70 @@ static void test_json_keys_like_fio(void **state)
 		  "[g]\nrw=write\nbs=4k\nsize=2m\nioengine=psync\nnumjobs=2\nend_fsync=1\n" },
 		{ "description", "[d]\nrw=write\nbs=4k\nsize=2m\nioengine=psync\ndescription=a job\n" },
 	};
-	static const char *const formats[] = { "--output-format=json", "--output-format=json+" };
+	static const struct {
+		const char *option, *suffix;
+	} formats[] = { { "--output-format=json", "json" }, { "--output-format=json+", "plus.json" } };
 	g_autofree char *fio = g_find_program_in_path("fio");
-	g_autofree char *dir = NULL, *data = NULL, *jobfile = NULL, *ini = NULL;
+	g_autofree char *dir = NULL, *data = NULL, *jobfile = NULL, *ini = NULL, *cmd = NULL;
 
 	(void)state;
-	if (!fio) {
-		print_message("fio not found (Debian package fio): JSON keys not compared with fio's\n");
-		skip();
-	}
 	dir = g_dir_make_tmp("wbsim-fio-json-XXXXXX", NULL);
 	assert_non_null(dir);
 	data = g_build_filename(dir, "data", NULL);
 	jobfile = g_build_filename(dir, "job.fio", NULL);
 	ini = g_build_filename(dir, "sim.ini", NULL);
+	cmd = g_strdup_printf("rm -rf '%s'", dir);
 	assert_int_equal(g_mkdir(data, 0755), 0);
 	assert_true(g_file_set_contents(ini,
 		"[scenario]\ndescription = one fio job file, keys against fio's\n\n"
 		"[workload]\nfio = job.fio\n", -1, NULL));
-	for (guint j = 0; j < G_N_ELEMENTS(jobs); j++) {
-		/* no [global]: sim-writeback's JSON has no "global options" yet */
-		g_autofree char *text = g_strdup_printf("%sdirectory=%s\n%s", jobs[j].job, data,
-							g_str_has_prefix(jobs[j].name, "numjobs") ?
-							"group_reporting\n" : "");
+
+	for (guint j = 0; j < G_N_ELEMENTS(examples); j++) {
+		g_autofree char *rel = g_strdup_printf("tests/sim/data/fio-examples/%s.fio",
+						       examples[j].name);
+		g_autofree char *text = read_source_file(rel);
 
 		assert_true(g_file_set_contents(jobfile, text, -1, NULL));
 		for (guint f = 0; f < G_N_ELEMENTS(formats); f++) {
-			const char *argv[] = { fio, formats[f], "job.fio", NULL };
+			g_autofree char *rec = g_strdup_printf("tests/sim/data/fio-examples/%s.%s",
+							       examples[j].name, formats[f].suffix);
+			g_autofree char *real = read_source_file(rec);
+
+			compare_with_fio(dir, formats[f].option, real, examples[j].reads,
+					 examples[j].same_ios, rec);
+		}
+	}
+
+	if (!fio) {
+		print_message("fio not found (Debian package fio): no live comparison\n");
+		assert_int_equal(system(cmd), 0);
+		return;
+	}
+	for (guint j = 0; j < G_N_ELEMENTS(jobs); j++) {
+		/* a [global] section before the job, but for the last job */
+		gboolean global = j + 1 < G_N_ELEMENTS(jobs);
+		g_autofree char *text = global ?
+			g_strdup_printf("[global]\ndirectory=%s\n%s\n%s", data,
+					g_str_has_prefix(jobs[j].name, "numjobs") ?
+					"group_reporting\n" : "", jobs[j].job) :
+			g_strdup_printf("%sdirectory=%s\n", jobs[j].job, data);
+
+		assert_true(g_file_set_contents(jobfile, text, -1, NULL));
+		for (guint f = 0; f < G_N_ELEMENTS(formats); f++) {
+			const char *argv[] = { fio, formats[f].option, "job.fio", NULL };
 			g_autofree char *out = NULL, *err = NULL;
-			g_autofree char *what = g_strdup_printf("%s, %s", jobs[j].name, formats[f]);
-			g_autoptr(GPtrArray) real = NULL, sim = NULL;
-			struct run_result r;
+			g_autofree char *what = g_strdup_printf("%s, %s", jobs[j].name,
+								formats[f].option);
 			int st = spawn_in(dir, argv, &out, &err);
 
 			if (st)
 				fail_msg("%s: fio exited %d: %s", what, st, err);
-			real = json_text_key_paths(out, what);
-			r = run_in(dir, "--no-wall-time", formats[f], "sim.ini", NULL);
-			if (r.status)
-				fail_msg("%s: sim-writeback exited %d: %s", what, r.status, r.err);
-			sim = json_text_key_paths(r.out, what);
-			run_result_clear(&r);
-			if (!paths_have(real, ".disk_util")) {
-				for (guint i = sim->len; i-- > 0;)
-					if (g_str_has_prefix(sim->pdata[i], ".disk_util"))
-						g_ptr_array_remove_index(sim, i);
-				if (j == 0 && f == 0)
-					print_message("fio wrote no disk_util for %s: not compared\n", data);
-			}
-			assert_same_key_paths(real, sim, what);
+			/* the time-based job writes for a time, not a count */
+			compare_with_fio(dir, formats[f].option, out, FALSE,
+					 !strstr(jobs[j].job, "time_based"), what);
 		}
 	}
-	{
-		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(system(cmd), 0);
 }
 
 /*
