@@ -1,5 +1,6 @@
 # bash completion for sim-writeback: options, scenario keys after --set and
-# --sweep (SECTION.KEY=), scenario files and the bundled scenarios by name.
+# --sweep (SECTION.KEY=), tracepoints after --trace-events, scenario files
+# and the bundled scenarios by name.
 # SECTION.KEY= of every "| `[vm]` | `dirty_ratio` |" row of the key reference
 _sim_writeback_keys()
 {
@@ -30,6 +31,12 @@ _sim_writeback()
 		return ;;
 	--output-format)
 		COMPREPLY=($(compgen -W "text json json+ csv" -- "$cur"))
+		return ;;
+	--trace-events)
+		# the system, writeback:EVENT and EVENT, after the list's last comma
+		local evs pre=${cur%"${cur##*,}"}
+		evs=$("$prog" --list-trace-events 2>/dev/null)
+		COMPREPLY=($(compgen -P "$pre" -W "writeback $evs ${evs//writeback:/}" -- "${cur##*,}"))
 		return ;;
 	--seed|--repeat|--jobs|-j)
 		return ;;

@@ -60,7 +60,7 @@ printf '%s\n' "$out" | grep -q '^writer: (groupid=0, jobs=1)' || fail "no report
 err=$("$prog" no-such-scenario 2>&1) && fail "an unknown name ran"
 case $err in *no-such-scenario*) ;; *) fail "unknown name: $err" ;; esac
 
-# bash completion: options, keys after --set, scenario names
+# bash completion: options, keys after --set, tracepoints, scenario names
 if command -v bash >/dev/null; then
 	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --list-sc); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
 		_ "$comp" "$prog")
@@ -71,6 +71,11 @@ if command -v bash >/dev/null; then
 	got=$(bash -c '. "$1"; COMP_WORDS=("$2" e1-pmem-xfs-p); COMP_CWORD=1; _sim_writeback; echo "${COMPREPLY[*]}"' \
 		_ "$comp" "$prog")
 	[ "$got" = "e1-pmem-xfs-parallel" ] || fail "completion of e1-pmem-xfs-p: '$got'"
+	# tracepoints after --trace-events, the list's last item
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --trace-events balance_dirty_pages,inode_sw); COMP_CWORD=2; _sim_writeback; echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$prog")
+	[ "$got" = "balance_dirty_pages,inode_switch_wbs_queue balance_dirty_pages,inode_switch_wbs" ] ||
+		fail "completion of --trace-events balance_dirty_pages,inode_sw: '$got'"
 fi
 # examples/standalone, copied elsewhere, builds against the staged install
 # (its wbsim.pc moved to the staging prefix) and runs: a program with its
