@@ -29,10 +29,12 @@
 #include <string.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <glib/gstdio.h>
 #include <wbsim/wbsim.h>
 #include "sweep-cli.h"
 #include "prog-fail.h"
@@ -214,7 +216,7 @@ static gboolean trace_is_dat(const char *path)
 struct run_hooks {
 	struct run_progress *rp;
 	struct series_out *so;
-	FILE *trace;
+	struct trace_out *to;
 	struct io_logs_out *lo;
 };
 
@@ -222,14 +224,90 @@ struct run_hooks {
  * --series, --trace, open when the logs are checked. */
 #define N_OPEN_OUTPUTS 3
 
-/* --trace FILE: one tracepoint line per call. */
+/**
+ * struct trace_out - --trace FILE of text, written at the end
+ * @path: FILE
+ * @f: FILE, opened before the run
+ * @spool: the lines while the run goes: ftrace's header, which comes
+ *	first, counts them ("entries-in-buffer"), so they wait in a
+ *	temporary file beside FILE (unlinked at once: nothing is left
+ *	behind), as trace-cmd record keeps its per-CPU files there
+ * @lines: lines in @spool
+ */
+struct trace_out {
+	const char *path;
+	FILE *f;
+	FILE *spool;
+	uint64_t lines;
+};
+
+/* --trace FILE: one tracepoint line per call, to the spool. */
 static void write_trace_line(const char *event, const char *line, void *arg)
 {
-	FILE *f = ((struct run_hooks *)arg)->trace;
+	struct trace_out *to = ((struct run_hooks *)arg)->to;
 
 	(void)event;
-	fputs(line, f);
-	fputc('\n', f);
+	fputs(line, to->spool);
+	fputc('\n', to->spool);
+	to->lines++;
+}
+
+/* The spool of --trace FILE's lines, in FILE's directory. */
+static gboolean trace_spool_open(struct trace_out *to, GError **error)
+{
+	g_autofree char *dir = g_path_get_dirname(to->path);
+	g_autofree char *tmpl = g_build_filename(dir, ".wbsim-trace-XXXXXX", NULL);
+	int fd = g_mkstemp_full(tmpl, O_RDWR | O_CLOEXEC, 0600);
+	int e = errno;
+
+	if (fd >= 0 && g_unlink(tmpl) != 0) {
+		e = errno;
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && !(to->spool = fdopen(fd, "w+"))) {
+		e = errno;
+		close(fd);
+	}
+	if (!to->spool) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO,
+			    "--trace %s: its lines wait until the end in a temporary file: %s: "
+			    "cannot make one there: %s", to->path, dir, g_strerror(e));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * --trace FILE at the end: ftrace's header with the count of lines (none
+ * without @r: the run failed), then the lines. FALSE with @error if a
+ * write failed.
+ */
+static gboolean trace_finish(struct trace_out *to, const wbsim_result *r, GError **error)
+{
+	char buf[65536];
+	size_t n;
+	gboolean ok = TRUE;
+
+	if (!to->spool)
+		return TRUE;
+	if (r) {
+		g_autofree char *head = wbsim_result_trace_header(r, to->lines);
+
+		fputs(head, to->f);
+	}
+	if (fflush(to->spool) != 0 || fseek(to->spool, 0, SEEK_SET) != 0)
+		ok = FALSE;
+	while (ok && (n = fread(buf, 1, sizeof(buf), to->spool)) > 0)
+		ok = fwrite(buf, 1, n, to->f) == n;
+	if (ferror(to->spool))
+		ok = FALSE;
+	fclose(to->spool);
+	to->spool = NULL;
+	if (!ok && error && !*error)
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s", to->path,
+			    g_strerror(errno ? errno : EIO));
+	return ok;
 }
 
 /*
@@ -607,7 +685,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	struct run_progress rp = { .stream = cli->progress_stream };
 	struct series_out so = { 0 };
 	struct io_logs_out lo = { NULL };
-	struct run_hooks hooks = { .trace = ro->trace, .lo = &lo };
+	struct trace_out to = { .path = ro->trace_file, .f = ro->trace };
+	struct run_hooks hooks = { .to = &to, .lo = &lo };
 	wbsim_result *r;
 	FILE *trace = ro->trace;
 	gboolean dat = trace && trace_is_dat(ro->trace_file);
@@ -616,6 +695,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	g_autofree char *temp_dir = dat ? g_path_get_dirname(ro->trace_file) : g_strdup(".");
 	gboolean ok = TRUE;
 
+	if (trace && !dat && !trace_spool_open(&to, error))
+		return FALSE;
 	if (rp.stream) {
 		rp.start_us = g_get_monotonic_time();
 		hooks.rp = &rp;
@@ -634,9 +715,7 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	if (dat) {
 		opts.trace_dat = TRUE;
 	} else if (trace) {
-		/* The kernel's tracefs header, then the events. */
-		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		      "#              | |         |   |||||     |         |\n", trace);
+		/* the kernel's tracefs header, then the events, at the end */
 		opts.trace_fn = write_trace_line;
 	}
 	lo.outs[0] = cli->out;
@@ -666,6 +745,8 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	}
 	if (dat && r)
 		ok = wbsim_result_write_trace_dat(r, trace, ro->trace_file, error);
+	if (!trace_finish(&to, r, r ? error : NULL))
+		ok = FALSE;
 	if (ok && trace && fflush(trace) != 0 && r) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s",
 			    ro->trace_file, g_strerror(errno));

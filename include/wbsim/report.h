@@ -70,6 +70,19 @@ WBSIM_API gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f,
 						const char *path, GError **error);
 
 /**
+ * wbsim_result_trace_header() - the header of a text trace of the run
+ * @r: the results
+ * @entries: the lines of events that follow it
+ *
+ * ftrace's: "# tracer: nop", "# entries-in-buffer/entries-written: N/N
+ * #P:CPUS" with the machine's CPUs, and the column heads with the latency
+ * flags (the trace lines of wbsim_run_opts.trace_fn have them).
+ * Thread safety: only reads @r.
+ * Return: the text with its final newline (g_free() it), NULL for a NULL @r.
+ */
+WBSIM_API char *wbsim_result_trace_header(const wbsim_result *r, uint64_t entries);
+
+/**
  * wbsim_series_csv_head() - append the time series' CSV header row
  * @s: the text to append to
  * @columns: the column names (a wbsim_sample_fn's @columns)

@@ -31,6 +31,7 @@ struct wbsim_workqueue {
 	struct worker *workers;
 	unsigned int nr_workers;
 	GQueue pending;		/* struct work_item * */
+	const wbsim_task *current;	/* the worker running an item's fn */
 };
 
 struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
@@ -110,7 +111,9 @@ static void worker_done(wbsim_sim *sim, void *arg)
 	struct work_item item = w->item;
 
 	worker_next(w);
+	w->wq->current = &w->task;
 	item.fn(sim, item.arg);
+	w->wq->current = NULL;
 }
 
 static void queue_item(struct wbsim_workqueue *wq, struct work_item item)
@@ -122,6 +125,11 @@ static void queue_item(struct wbsim_workqueue *wq, struct work_item item)
 		}
 	}
 	g_queue_push_tail(&wq->pending, g_memdup2(&item, sizeof(item)));
+}
+
+const wbsim_task *wbsim_workqueue_current(const struct wbsim_workqueue *wq)
+{
+	return wq ? wq->current : NULL;
 }
 
 void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg)

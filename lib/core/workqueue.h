@@ -24,6 +24,9 @@ struct wbsim_workqueue *wbsim_workqueue_new(wbsim_sim *sim, wbsim_cpus *cpus,
 void wbsim_workqueue_free(struct wbsim_workqueue *wq);
 /* queue_work(): run @fn(@arg) after @cost ns of CPU on a worker. */
 void wbsim_queue_work(struct wbsim_workqueue *wq, wbsim_time_t cost, wbsim_event_fn fn, void *arg);
+/* The worker whose item's @fn runs now (current, in the kernel), or NULL
+ * outside one: for the task a tracepoint in it names. */
+const wbsim_task *wbsim_workqueue_current(const struct wbsim_workqueue *wq);
 /*
  * A work_struct: queued at most once at a time (queue_work() of a pending
  * item does nothing) and never run by two workers at once (an item queued

@@ -318,6 +318,7 @@ struct wbsim_wb {
 	struct wbsim_wb_work *work;	/* the work wb_writeback() runs */
 	struct wbsim_wb_work own_work;	/* kupdate/background/start-all work */
 	int64_t work_nr0;
+	int64_t do_written;		/* pages this wb_do_writeback() wrote, for its trace */
 	wbsim_time_t work_start;
 	bool work_queued;		/* queue_io() ran in this wb_writeback() */
 	unsigned int idle_loops;

@@ -47,7 +47,7 @@ void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d
 
 /* mem_cgroup_flush_foreign(): from a throttled balance_dirty_pages() pass
  * of a task whose wb is @wb. */
-void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb);
+void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb, const wbsim_task *task);
 
 /* mm/page-writeback.c */
 /* page-writeback.c: the bandwidth work queued 200 ms after an inode's

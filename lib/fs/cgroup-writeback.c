@@ -34,6 +34,7 @@
 #include "mm/page-memcg.h"
 #include "core/workqueue.h"
 #include "fs/fs-glue.h"
+#include "defs/writeback-trace.h"
 
 /* The simulated machine has one bdi: its id in foreign-dirty records. */
 #define BDI_ID 1
@@ -281,14 +282,19 @@ struct isw {
 /* inode_do_switch_wbs(): move the inode's WB_RECLAIMABLE, WB_WRITEBACK and
  * writeback_inodes to @new_wb, and its list place: b_dirty by
  * dirtied_when if dirty, b_attached if clean. Returns whether it moved. */
-static bool inode_do_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *new_wb)
+static bool inode_do_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *new_wb,
+				const wbsim_task *task)
 {
 	struct wbsim_wb *old = inode->wb;
 	uint64_t dirty, wbk;
 
-	inode->wb_switching = false;
-	if (!old || old == new_wb)
+	if (!old || old == new_wb) {
+		inode->wb_switching = false;
 		return false;
+	}
+	/* traced while I_WB_SWITCH is still set */
+	wbsim_trace_inode_switch_wbs(inode, old, new_wb, task);
+	inode->wb_switching = false;
 	dirty = wbsim_inode_acct(inode, WBSIM_PC_DIRTY);
 	wbk = wbsim_inode_acct(inode, WBSIM_PC_WRITEBACK);
 	old->stat_reclaimable -= dirty;
@@ -331,13 +337,14 @@ static void isw_workfn(wbsim_sim *sim, void *arg)
 	struct isw *isw = arg;
 	struct wbsim_bdi *bdi = isw->bdi;
 	GPtrArray *olds = g_ptr_array_new();
+	const wbsim_task *worker = wbsim_workqueue_current(bdi->isw_wq);
 	unsigned int nr = 0;
 
 	for (guint i = 0; i < isw->inodes->len; i++) {
 		struct wbsim_inode *inode = isw->inodes->pdata[i];
 		struct wbsim_wb *old = inode->wb;
 
-		if (inode_do_switch_wbs(inode, isw->new_wb)) {
+		if (inode_do_switch_wbs(inode, isw->new_wb, worker)) {
 			nr++;
 			g_ptr_array_add(olds, old);
 		}
@@ -377,8 +384,9 @@ static void isw_submit(struct wbsim_bdi *bdi, struct wbsim_wb *new_wb, GPtrArray
 	wbsim_sim_schedule_after(bdi->sim, RCU_GRACE_PERIOD_NS, isw_queue_rcu_fn, isw);
 }
 
-/* inode_switch_wbs(): start switching @inode to the wb of css id @id. */
-static void inode_switch_wbs(struct wbsim_inode *inode, unsigned int id)
+/* inode_switch_wbs(): start switching @inode to the wb of css id @id
+ * (in @task's context). */
+static void inode_switch_wbs(struct wbsim_inode *inode, unsigned int id, const wbsim_task *task)
 {
 	struct wbsim_bdi *bdi = inode->bdi;
 	struct wbsim_memcg *memcg;
@@ -399,6 +407,7 @@ static void inode_switch_wbs(struct wbsim_inode *inode, unsigned int id)
 	}
 	one = g_ptr_array_new();
 	g_ptr_array_add(one, inode);
+	wbsim_trace_inode_switch_wbs_queue(inode->wb, new_wb, 1, task);
 	isw_submit(bdi, new_wb, one);
 }
 
@@ -467,6 +476,7 @@ static void cleanup_offline_cgwb(struct wbsim_wb *wb)
 {
 	struct wbsim_bdi *bdi = wb->bdi;
 	struct wbsim_wb *to = cleanup_target(wb);
+	const wbsim_task *worker = wbsim_workqueue_current(bdi->isw_wq);
 	GPtrArray *batch = NULL;
 
 	for (GList *l = wb->b_attached.tail; l; l = l->prev) {
@@ -479,12 +489,15 @@ static void cleanup_offline_cgwb(struct wbsim_wb *wb)
 			batch = g_ptr_array_new();
 		g_ptr_array_add(batch, inode);
 		if (batch->len == WB_MAX_INODES_PER_ISW - 1) {
+			wbsim_trace_inode_switch_wbs_queue(wb, to, batch->len, worker);
 			isw_submit(bdi, to, batch);
 			batch = NULL;
 		}
 	}
-	if (batch)
+	if (batch) {
+		wbsim_trace_inode_switch_wbs_queue(wb, to, batch->len, worker);
 		isw_submit(bdi, to, batch);
+	}
 }
 
 /* cleanup_offline_cgwbs_workfn(): every offline wb without dirty IO has
@@ -562,6 +575,7 @@ void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d
 	struct wbsim_bdi *bdi = inode->bdi;
 	struct wbsim_memcg_tree *t = bdi->memcgs;
 	unsigned int dirtier_id = memcg_id(d->memcg);
+	uint64_t f = inode->folio_pages, traced = UINT64_MAX;
 
 	/* __inode_attach_wb() happens with the first dirtying */
 	if (!inode->wb)
@@ -585,8 +599,15 @@ void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d
 			memcg = wbsim_memcg_from_id(t, wbsim_page_memcg_get(inode->page_memcg, p));
 		}
 		wbsim_memcg_mod_dirty(memcg, 1);
-		if (memcg != inode->wb->memcg)
+		if (memcg != inode->wb->memcg) {
+			/* traced once a folio going clean -> dirty, as
+			 * folio_account_dirtied() calls it */
+			if (bdi->trace && p / f != traced &&
+			    wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, p / f * f, f))
+				wbsim_trace_track_foreign_dirty(inode, inode->wb, memcg, d->task);
+			traced = p / f;
 			track_foreign_dirty(memcg, inode->wb);
+		}
 	}
 }
 
@@ -656,7 +677,8 @@ void wbsim_cgwb_pages_dropped(struct wbsim_inode *inode, uint64_t first, uint64_
 /* The owner vote                                                           */
 
 /* wbc_attach_and_unlock_inode() / wbc_attach_fdatawrite_inode() */
-void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
+void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
+			    const wbsim_task *task)
 {
 	wbc->wb = NULL;
 	if (!wbsim_cgwb_enabled(inode->bdi) || !inode->wb)
@@ -668,7 +690,7 @@ void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
 	wbc->wb_bytes = wbc->wb_lcand_bytes = wbc->wb_tcand_bytes = 0;
 	/* a wb replaced while its memcg lives: go to its successor now */
 	if (inode->wb->dying && inode->wb->memcg->online)
-		inode_switch_wbs(inode, wbc->wb_id);
+		inode_switch_wbs(inode, wbc->wb_id, task);
 }
 
 /* wbc_account_cgroup_owner(), folio by folio (4 KiB pages here); pages of
@@ -706,7 +728,8 @@ void wbsim_wbc_account_owner(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
 /* wbc_detach_inode(): the round's winner and its IO time go into the
  * inode's foreign history; a foreign majority over about 2 s of IO time
  * switches the inode to the winner's wb. */
-void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
+void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
+			    const wbsim_task *task)
 {
 	struct wbsim_wb *wb = wbc->wb;
 	unsigned int history, max_id;
@@ -746,9 +769,12 @@ void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode)
 			history <<= slots;
 			if (wbc->wb_id != max_id)
 				history |= (1u << slots) - 1;
+			/* the kernel traces the history before its u16 store cuts it */
+			if (history)
+				wbsim_trace_inode_foreign_history(inode, wb, task, history);
 			history &= (1u << WB_FRN_HIST_SLOTS) - 1;
 			if ((unsigned int)__builtin_popcount(history) > WB_FRN_HIST_THR_SLOTS)
-				inode_switch_wbs(inode, max_id);
+				inode_switch_wbs(inode, max_id, task);
 		}
 	}
 	inode->i_wb_frn_winner = max_id;
@@ -826,7 +852,7 @@ static gboolean cgroup_writeback_by_id(struct wbsim_bdi *bdi, unsigned int id,
 	return frn->in_flight;
 }
 
-void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb)
+void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb, const wbsim_task *task)
 {
 	struct wbsim_memcg *memcg = wb->memcg;
 	struct wbsim_vm *vm = wb->bdi->vm;
@@ -840,6 +866,7 @@ void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb)
 		if (frn->bdi_id && frn->at > now - intv && !frn->in_flight) {
 			frn->at = 0;
 			memcg->frn_flushes++;
+			wbsim_trace_flush_foreign(wb, frn->bdi_id, frn->memcg_id, task);
 			if (!cgroup_writeback_by_id(wb->bdi, frn->memcg_id, frn))
 				memcg->frn_flush_failures++;
 		}

@@ -81,10 +81,12 @@ void wbsim_cgwb_pages_dropped(struct wbsim_inode *inode, uint64_t first, uint64_
  * Writeback hooks (fs/fs-writeback.c wbc_attach_and_unlock_inode(),
  * wbc_account_cgroup_owner(), wbc_detach_inode()).
  */
-void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode);
+void wbsim_wbc_attach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
+			    const wbsim_task *task);
 void wbsim_wbc_account_owner(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
 			     uint64_t first, uint64_t nr);
-void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode);
+void wbsim_wbc_detach_inode(struct wbsim_wbc *wbc, struct wbsim_inode *inode,
+			    const wbsim_task *task);
 
 /* Free every cgroup wb of @bdi (at the end of a run). */
 void wbsim_cgwb_clear(struct wbsim_bdi *bdi);

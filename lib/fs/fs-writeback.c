@@ -354,6 +354,7 @@ void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
 	inode->dirtied_when = now_ns(wb);
 	had_dirty_io = wb->has_dirty_io;
 	inode_io_list_move(wb, inode, &wb->b_dirty);
+	wbsim_trace_writeback_dirty_inode_enqueue(inode, task);
 	if (!had_dirty_io)
 		wbsim_wb_wakeup_delayed(wb);
 }
@@ -612,7 +613,10 @@ static void flusher_next(struct wbsim_wb *wb)
 	default:
 		break;
 	}
-	/* End of wb_do_writeback(); wb_workfn() repeats while works are queued. */
+	/* End of wb_do_writeback(); wb_workfn() traces what it wrote and
+	 * repeats while works are queued. */
+	wbsim_trace_writeback_pages_written(wb, wb->do_written);
+	wb->do_written = 0;
 	wb->writeback_running = false;
 	wb->phase = FLUSHER_IDLE;
 	if (wb->work_list.length || (wb->rerun && !wb->bdi->ctx_changing)) {
@@ -653,6 +657,8 @@ static void wb_writeback_done(struct wbsim_wb *wb)
 
 	wb->work = NULL;
 	wb->works_done++;
+	/* wb_writeback()'s return: the pages its slices used up */
+	wb->do_written += wb->work_nr0 - work->nr_pages;
 	if (work != &wb->own_work) {
 		/* finish_writeback_work(): wake the issuer when every wb is done. */
 		if (work->done_count && --*work->done_count == 0 && work->done_fn)
@@ -723,6 +729,8 @@ static void wb_writeback_after_slice(struct wbsim_wb *wb)
 		wb_writeback_done(wb);
 		return;
 	}
+	/* nothing written: wait for an inode of b_more_io */
+	wbsim_trace_writeback_work(wb, wb->work, WBSIM_TRACE_WRITEBACK_WAIT);
 	inode = inode_of(wb->b_more_io.tail);
 	if (inode->i_state & I_SYNC)
 		wbsim_inode_wait(inode, WAIT_I_SYNC_CLEAR, wb_writeback_loop, wb);
@@ -761,6 +769,7 @@ static void writeback_sb_inodes_next(wbsim_sim *sim, void *arg)
 			if (work->sync_mode != WB_SYNC_ALL) {
 				/* Someone else is writing it: next turn. */
 				requeue_io(wb, inode);
+				wbsim_trace_writeback_sb_inodes_requeue(wb, inode);
 				continue;
 			}
 			wbsim_inode_wait(inode, WAIT_I_SYNC_CLEAR, writeback_sb_inodes_next, wb);
@@ -779,6 +788,8 @@ static void writeback_sb_inodes_next(wbsim_sim *sim, void *arg)
 			.range_cyclic = work->range_cyclic,
 		};
 		/* __writeback_single_inode() -> do_writepages() */
+		wbsim_trace_writeback_single_inode(wb, inode, &wb->wbc, wb->chunk,
+						   WBSIM_TRACE_WRITEBACK_SINGLE_INODE_START);
 		wbsim_do_writepages(&wb->wp, inode, &wb->wbc, &wb->flusher, (int)wb->ctx,
 				    writeback_single_inode_done, wb);
 		return;
@@ -801,6 +812,8 @@ static void writeback_single_inode_done(wbsim_sim *sim, void *arg)
 	 * the mapping still has dirty pages. */
 	if (wbsim_inode_nr_dirty(inode) == 0)
 		inode->i_state &= ~I_DIRTY_PAGES;
+	wbsim_trace_writeback_single_inode(wb, inode, &wb->wbc, wb->chunk,
+					   WBSIM_TRACE_WRITEBACK_SINGLE_INODE);
 	if (!(inode->i_state & I_DIRTY_PAGES))
 		wb->slice_total++;	/* a cleaned inode counts as progress */
 	if (work->for_kupdate)

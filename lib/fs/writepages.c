@@ -203,7 +203,7 @@ void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 	wp->done = done;
 	wp->done_arg = done_arg;
 	/* cgroup writeback: the owner vote of this call (wbc_attach_*()) */
-	wbsim_wbc_attach_inode(wbc, inode);
+	wbsim_wbc_attach_inode(wbc, inode, task);
 	if (!wp->batch) {
 		wp->batch = g_new0(struct wp_batch, 1);
 		wp->batch->bios = g_ptr_array_new();
@@ -243,7 +243,7 @@ static void wp_finish(struct wbsim_writepages *wp)
 	}
 	if (wp->wb)
 		wbsim_wb_update_bandwidth_if_due(wp->wb);
-	wbsim_wbc_detach_inode(wp->wbc, wp->inode);
+	wbsim_wbc_detach_inode(wp->wbc, wp->inode, wp->task);
 	wbsim_sim_schedule_at(wp->inode->bdi->sim, wbsim_sim_now(wp->inode->bdi->sim),
 			      wp->done, wp->done_arg);
 }

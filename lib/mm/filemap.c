@@ -20,6 +20,7 @@
 #include "core/lock.h"
 #include "mm/filemap.h"
 #include "defs/writeback.h"
+#include "defs/writeback-trace.h"
 
 /*
  * What copying @len bytes into @pages page cache pages costs. The cost
@@ -70,6 +71,26 @@ uint64_t wbsim_filemap_folio_pages(uint64_t pos, uint64_t len, uint64_t max_page
 	return UINT64_C(1) << order;
 }
 
+/*
+ * filemap_dirty_folio()'s tracepoints (writeback_dirty_folio, then
+ * writeback_mark_inode_dirty) for each folio of [first, first + nr) that
+ * goes clean -> dirty, before the pages are marked. The first sees the
+ * inode's i_state before the write, @state, the others with I_DIRTY_PAGES,
+ * which the first's __mark_inode_dirty() set.
+ */
+static void trace_dirty_folios(struct wbsim_inode *inode, const wbsim_task *task, uint64_t first,
+			       uint64_t nr, unsigned int state)
+{
+	uint64_t f = inode->folio_pages;
+
+	for (uint64_t fo = first / f; fo * f < first + nr; fo++) {
+		if (!wbsim_inode_folios_without(inode, WBSIM_PC_DIRTY, fo * f, f))
+			continue;
+		wbsim_trace_writeback_dirty_folio(inode, task, fo * f, state);
+		state |= I_DIRTY_PAGES;
+	}
+}
+
 /* Models generic_perform_write() + balance_dirty_pages_ratelimited()'s
  * decision; leaves out the page cache read-in of partial pages. */
 wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim_dirtier *d,
@@ -85,6 +106,8 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	uint64_t newly, acct, allocated, calls, f, spanned;
 	uint64_t folios;
 	wbsim_time_t cost;
+	/* the i_state the write's first __mark_inode_dirty() sees */
+	unsigned int state = inode->i_state;
 
 	/* the filesystem's folio size: chosen by the write that finds the
 	 * cache empty, as __filemap_get_folio() sizes the folio it adds */
@@ -100,6 +123,9 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (d->memcg || inode->page_memcg)
 		wbsim_cgwb_pages_dirtied(inode, d, first, pages);
+	/* the tracepoints of the folios the write dirties anew */
+	if (bdi->trace)
+		trace_dirty_folios(inode, d->task, first, pages, state);
 	/* folios the write must allocate (fio's last fadvise dropped them) */
 	allocated = wbsim_inode_folios_without(inode, WBSIM_PC_PRESENT, first, pages);
 	newly = wbsim_page_cache_mark_dirty(&inode->pages, first, pages);

@@ -297,7 +297,7 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	if (out.wake_flusher)
 		wbsim_wb_start_background_writeback(wb, d->task);
 	if (out.flush_foreign && wbsim_cgwb_enabled(bdi))
-		wbsim_mem_cgroup_flush_foreign(wb);
+		wbsim_mem_cgroup_flush_foreign(wb, d->task);
 	if (out.bandwidth_updated) {
 		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
 		for (unsigned int i = 0; i < out.bw.nr_traces; i++)

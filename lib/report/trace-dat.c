@@ -69,10 +69,11 @@ struct wbsim_trace_dat {
 	GHashTable *comm_of;		/* pid -> comm */
 	struct wbsim_spool *spool;	/* the pages of every CPU, but those in memory */
 	size_t batch;			/* bytes of a CPU's @buf */
+	unsigned int hz;		/* CONFIG_HZ, for the format files */
 };
 
-struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, const char *dir,
-					    GError **error)
+struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, unsigned int hz,
+					    const char *dir, GError **error)
 {
 	struct wbsim_spool *spool = wbsim_spool_new(dir, error);
 	struct wbsim_trace_dat *dat;
@@ -85,6 +86,7 @@ struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, const char *di
 	dat->cpus = g_array_new(FALSE, TRUE, sizeof(struct cpu_buffer));
 	dat->comm_of = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	dat->spool = spool;
+	dat->hz = hz;
 	dat->batch = (size_t)CLAMP(TRACE_DAT_HELD_BYTES / WBSIM_TRACE_DAT_PAGE_SIZE /
 				   MAX(nr_cpus, 1u), 1u, TRACE_DAT_BATCH_PAGES) *
 		     WBSIM_TRACE_DAT_PAGE_SIZE;
@@ -296,7 +298,7 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 
 		if (!event_selected(events, ev))
 			continue;
-		fmt = wbsim_trace_event_format((enum wbsim_trace_event)ev);
+		fmt = wbsim_trace_event_format((enum wbsim_trace_event)ev, dat->hz);
 		put_sized(h, fmt, 8);
 	}
 	put_u32(h, 0);				/* kallsyms: none */

@@ -29,13 +29,14 @@ struct wbsim_trace_dat;
 
 /*
  * wbsim_trace_dat_new() - an empty trace for a machine of @nr_cpus CPUs
- * (how many pages each may hold in memory), its pages spooled in @dir
+ * (how many pages each may hold in memory) and a kernel of @hz jiffies a
+ * second (CONFIG_HZ, in the format files), its pages spooled in @dir
  * (NULL: g_get_tmp_dir()).
  * Return: the trace, or NULL with WBSIM_ERROR_IO when no temporary file
  * can be made in @dir.
  */
-struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, const char *dir,
-					    GError **error);
+struct wbsim_trace_dat *wbsim_trace_dat_new(unsigned int nr_cpus, unsigned int hz,
+					    const char *dir, GError **error);
 void wbsim_trace_dat_free(struct wbsim_trace_dat *dat);
 
 /*

@@ -5,10 +5,12 @@
  * kernel's TP_printk does with KBps() and jiffies_to_msecs().
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <wbsim/error.h>
 #include "fs/writeback.h"
 #include "mm/memcontrol.h"
+#include "mm/vm.h"
 #include "report/trace.h"
 #include "report/trace-format.h"
 
@@ -25,6 +27,19 @@ const char *const wbsim_trace_event_names[WBSIM_TRACE_NR_EVENTS + 1] = {
 	[WBSIM_TRACE_BDI_DIRTY_RATELIMIT] = "bdi_dirty_ratelimit",
 	[WBSIM_TRACE_BALANCE_DIRTY_PAGES] = "balance_dirty_pages",
 	[WBSIM_TRACE_GLOBAL_DIRTY_STATE] = "global_dirty_state",
+	[WBSIM_TRACE_WRITEBACK_WAIT] = "writeback_wait",
+	[WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN] = "writeback_pages_written",
+	[WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO] = "writeback_dirty_folio",
+	[WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY] = "writeback_mark_inode_dirty",
+	[WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE] = "writeback_dirty_inode_enqueue",
+	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE_START] = "writeback_single_inode_start",
+	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE] = "writeback_single_inode",
+	[WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE] = "writeback_sb_inodes_requeue",
+	[WBSIM_TRACE_INODE_FOREIGN_HISTORY] = "inode_foreign_history",
+	[WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE] = "inode_switch_wbs_queue",
+	[WBSIM_TRACE_INODE_SWITCH_WBS] = "inode_switch_wbs",
+	[WBSIM_TRACE_TRACK_FOREIGN_DIRTY] = "track_foreign_dirty",
+	[WBSIM_TRACE_FLUSH_FOREIGN] = "flush_foreign",
 	[WBSIM_TRACE_NR_EVENTS] = NULL
 };
 
@@ -101,8 +116,45 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 	return (char **)g_ptr_array_free(out, FALSE);
 }
 
+void wbsim_trace_text_header(GString *s, uint64_t entries, unsigned int cpus)
+{
+	/* s_show()'s "# tracer:" lines, print_event_info() and
+	 * print_func_help_header_irq() (the irq-info option, on by default) */
+	g_string_append_printf(s,
+		"# tracer: nop\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%u\n"
+		"#\n"
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n",
+		entries, entries, cpus);
+}
+
+/*
+ * The context an event is emitted in, where the model knows it: the
+ * preempt depth (spinlocks held; a kernel with CONFIG_PREEMPT_COUNT, as
+ * Debian's PREEMPT_DYNAMIC has) and whether interrupts are off. The
+ * kernel records them in the entry (common_flags, common_preempt_count)
+ * and prints them in the latency column, "d..1." (trace_print_lat_fmt()).
+ */
+#define CTX(irqs_off, depth) ((irqs_off) << 8 | (depth))
+#define CTX_TASK CTX(0, 0)		/* no lock held */
+#define CTX_LIST_LOCK CTX(0, 1)		/* spin_lock(&wb->list_lock) */
+#define CTX_XA_LOCK CTX(1, 1)		/* xa_lock_irqsave(&mapping->i_pages) */
+/* inode_switch_wbs_work_fn(): both wbs' list_lock, then inode_do_switch_wbs()'s
+ * i_lock and xa_lock_irq() */
+#define CTX_SWITCH CTX(1, 4)
+#define TRACE_FLAG_IRQS_OFF 0x01	/* enum trace_flag_type */
+
 static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsim_trace_event ev,
-			void *rec, size_t size, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+			unsigned int ctx, void *rec, size_t size, const char *fmt, ...)
+	G_GNUC_PRINTF(7, 8);
 
 /*
  * One event, emitted in @task's context (NULL: the idle task): @rec, the
@@ -111,7 +163,7 @@ static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsi
  * file, to @tr->emit.
  */
 static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsim_trace_event ev,
-			void *rec, size_t size, const char *fmt, ...)
+			unsigned int ctx, void *rec, size_t size, const char *fmt, ...)
 {
 	struct wbsim_trace *tr = bdi->trace;
 	wbsim_time_t now = wbsim_sim_now(bdi->sim);
@@ -120,18 +172,30 @@ static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsi
 	unsigned int pid = task ? task->pid : 0;
 	int cpu = task ? (task->cpu >= 0 ? task->cpu : (int)task->last_cpu) : 0;
 	struct wbsim_trace_entry *ent = rec;
+	gboolean irqs_off = (ctx >> 8) != 0;
+	unsigned int depth = ctx & 0xf;
+	/* ns2usecs(): rounded to the microsecond (+500 ns), as ftrace prints */
+	uint64_t usecs = (now + WBSIM_NSEC_PER_USEC / 2) / WBSIM_NSEC_PER_USEC;
 
 	if (tr->record) {
-		*ent = (struct wbsim_trace_entry){ .type = wbsim_trace_event_id(ev), .pid = (int32_t)pid };
+		*ent = (struct wbsim_trace_entry){
+			.type = wbsim_trace_event_id(ev),
+			.flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0,
+			.preempt_count = (uint8_t)depth,
+			.pid = (int32_t)pid,
+		};
 		tr->record(tr->arg, ev, now, (unsigned int)cpu, pid, comm, rec, size);
 	}
 	if (!tr->emit)
 		return;
 	if (!tr->buf)
 		tr->buf = g_string_sized_new(256);
-	g_string_printf(tr->buf, "%16.16s-%-7u [%03d] ..... %5" PRIu64 ".%06" PRIu64 ": %s: ",
-			comm, pid, cpu, now / WBSIM_NSEC_PER_SEC,
-			(now % WBSIM_NSEC_PER_SEC) / WBSIM_NSEC_PER_USEC, wbsim_trace_event_names[ev]);
+	/* irqs-off, need-resched (never: the model does not say), hardirq/
+	 * softirq (none here), preempt depth in hex, migrate-disable */
+	g_string_printf(tr->buf, "%16.16s-%-7u [%03d] %c..%c. %5" PRIu64 ".%06" PRIu64 ": %s: ",
+			comm, pid, cpu, irqs_off ? 'd' : '.', depth ? "0123456789abcdef"[depth] : '.',
+			usecs / G_USEC_PER_SEC, usecs % G_USEC_PER_SEC,
+			wbsim_trace_event_names[ev]);
 	va_start(ap, fmt);
 	g_string_append_vprintf(tr->buf, fmt, ap);
 	va_end(ap);
@@ -166,7 +230,12 @@ void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work 
 	r.for_background = work->for_background;
 	r.reason = (int32_t)work->reason;
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, &wb->flusher, ev, &r, sizeof(r),
+	/* wb_queue_work() and wb_do_writeback() trace before taking a lock;
+	 * wb_writeback() holds wb->list_lock */
+	trace_event(wb->bdi, &wb->flusher, ev,
+		    ev == WBSIM_TRACE_WRITEBACK_QUEUE || ev == WBSIM_TRACE_WRITEBACK_EXEC ? CTX_TASK
+											 : CTX_LIST_LOCK,
+		    &r, sizeof(r),
 		    "bdi %s: sb_dev %u:%u nr_pages=%" PRId64 " sync_mode=%d kupdate=%d "
 		    "range_cyclic=%d background=%d reason=%s cgroup_ino=%" PRIu64,
 		    r.name, r.sb_dev >> 20, r.sb_dev & ((1u << 20) - 1), r.nr_pages, r.sync_mode,
@@ -191,7 +260,8 @@ void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_w
 	r.moved = (int32_t)moved;
 	r.reason = (int32_t)work->reason;
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_QUEUE_IO, &r, sizeof(r),
+	trace_event(wb->bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_QUEUE_IO, CTX_LIST_LOCK, &r,
+		    sizeof(r),
 		    "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%d reason=%s cgroup_ino=%" PRIu64,
 		    r.name, r.older, r.age, r.moved, wbsim_wb_reason_name(work->reason), r.cgroup_ino);
 }
@@ -204,7 +274,7 @@ void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task
 		return;
 	copy_name(r.name, wb->bdi->name);
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, task, WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND, &r, sizeof(r),
+	trace_event(wb->bdi, task, WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND, CTX_TASK, &r, sizeof(r),
 		    "bdi %s: cgroup_ino=%" PRIu64, r.name, r.cgroup_ino);
 }
 
@@ -218,7 +288,8 @@ void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task
 	copy_name(r.bdi, wb->bdi->name);
 	r.t = *t;
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, task, WBSIM_TRACE_BDI_DIRTY_RATELIMIT, &r, sizeof(r),
+	/* __wb_update_bandwidth() holds wb->list_lock */
+	trace_event(wb->bdi, task, WBSIM_TRACE_BDI_DIRTY_RATELIMIT, CTX_LIST_LOCK, &r, sizeof(r),
 		    "bdi %s: write_bw=%" PRIu64 " awrite_bw=%" PRIu64 " dirty_rate=%" PRIu64
 		    " dirty_ratelimit=%" PRIu64 " task_ratelimit=%" PRIu64
 		    " balanced_dirty_ratelimit=%" PRIu64 " cgroup_ino=%" PRIu64,
@@ -248,7 +319,7 @@ void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task
 	r.period = t->period;
 	r.think = t->think;
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, task, WBSIM_TRACE_BALANCE_DIRTY_PAGES, &r, sizeof(r),
+	trace_event(wb->bdi, task, WBSIM_TRACE_BALANCE_DIRTY_PAGES, CTX_TASK, &r, sizeof(r),
 		    "bdi %s: limit=%" PRIu64 " setpoint=%" PRIu64 " dirty=%" PRIu64
 		    " wb_setpoint=%" PRIu64 " wb_dirty=%" PRIu64 " dirty_ratelimit=%" PRIu64
 		    " task_ratelimit=%" PRIu64 " dirtied=%u dirtied_pause=%u"
@@ -274,9 +345,266 @@ void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *tas
 	r.dirty_limit = vm->dom.dirty_limit;
 	r.nr_dirtied = vm->nr_dirtied;
 	r.nr_written = vm->nr_written;
-	trace_event(bdi, task, WBSIM_TRACE_GLOBAL_DIRTY_STATE, &r, sizeof(r),
+	trace_event(bdi, task, WBSIM_TRACE_GLOBAL_DIRTY_STATE, CTX_TASK, &r, sizeof(r),
 		    "dirty=%" PRIu64 " writeback=%" PRIu64 " bg_thresh=%" PRIu64
 		    " thresh=%" PRIu64 " limit=%" PRIu64 " dirtied=%" PRIu64 " written=%" PRIu64,
 		    r.nr_dirty, r.nr_writeback, r.background_thresh, r.dirty_thresh, r.dirty_limit,
 		    r.nr_dirtied, r.nr_written);
+}
+
+void wbsim_trace_writeback_pages_written(struct wbsim_wb *wb, int64_t pages)
+{
+	struct wbsim_trace_rec_pages_written r = { 0 };
+
+	if (!wb->bdi->trace)
+		return;
+	r.pages = pages;
+	trace_event(wb->bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN, CTX_TASK, &r,
+		    sizeof(r), "%" PRId64, r.pages);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inodes                                                                   */
+
+/* The kernel's i_state of the model's (defs/backing-dev-defs.h) */
+static uint64_t kernel_state_of(unsigned int i_state, bool switching)
+{
+	return (i_state & I_DIRTY_PAGES ? WBSIM_K_I_DIRTY_PAGES : 0) |
+	       (i_state & I_SYNC ? WBSIM_K_I_SYNC : 0) |
+	       (i_state & I_SYNC_QUEUED ? WBSIM_K_I_SYNC_QUEUED : 0) |
+	       (switching ? WBSIM_K_I_WB_SWITCH : 0);
+}
+
+static uint64_t kernel_state(const struct wbsim_inode *inode)
+{
+	return kernel_state_of(inode->i_state, inode->wb_switching);
+}
+
+/* show_inode_state(@state), in a buffer of the trace's (valid until the next call) */
+static const char *state_text(struct wbsim_bdi *bdi, uint64_t state, unsigned int which)
+{
+	struct wbsim_trace *tr = bdi->trace;
+
+	if (!tr->states[which])
+		tr->states[which] = g_string_sized_new(64);
+	g_string_truncate(tr->states[which], 0);
+	wbsim_trace_inode_state_text(tr->states[which], state);
+	return tr->states[which]->str;
+}
+
+/* inode->dirtied_when (simulated ns) in jiffies, and its age in seconds:
+ * (jiffies - dirtied_when) / HZ, with jiffies read as the event happens */
+static uint64_t dirtied_jiffies(const struct wbsim_inode *inode)
+{
+	return wbsim_jiffies_at(inode->bdi->vm, inode->dirtied_when);
+}
+
+static uint64_t age_secs(const struct wbsim_inode *inode)
+{
+	const struct wbsim_vm *vm = inode->bdi->vm;
+
+	return (wbsim_jiffies(vm) - dirtied_jiffies(inode)) / vm->dirty.hz;
+}
+
+/* The fields a per-inode record starts with: the bdi's name, the inode's
+ * number, state and dirtied_when (writeback_single_inode_template,
+ * writeback_sb_inodes_requeue) */
+#define FILL_INODE(r, inode) do { \
+		copy_name((r).name, (inode)->bdi->name); \
+		(r).ino = (inode)->ino; \
+		(r).state = kernel_state(inode); \
+		(r).dirtied_when = dirtied_jiffies(inode); \
+	} while (0)
+
+void wbsim_trace_writeback_dirty_folio(struct wbsim_inode *inode, const wbsim_task *task,
+				       uint64_t index, unsigned int state)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_trace_rec_folio f = { 0 };
+	struct wbsim_trace_rec_dirty_inode m = { 0 };
+
+	if (!bdi->trace)
+		return;
+	copy_name(f.name, bdi->name);
+	f.ino = inode->ino;
+	f.index = index;
+	/* __folio_mark_dirty() -> folio_account_dirtied(), under the mapping's
+	 * xa_lock_irqsave() */
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO, CTX_XA_LOCK, &f, sizeof(f),
+		    "bdi %s: ino=%" PRIu64 " index=%" PRIu64, f.name, f.ino, f.index);
+	/* then filemap_dirty_folio() -> __mark_inode_dirty(I_DIRTY_PAGES) */
+	copy_name(m.name, bdi->name);
+	m.ino = inode->ino;
+	m.state = kernel_state_of(state, inode->wb_switching);
+	m.flags = WBSIM_K_I_DIRTY_PAGES;
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY, CTX_TASK, &m, sizeof(m),
+		    "bdi %s: ino=%" PRIu64 " state=%s flags=%s", m.name, m.ino,
+		    state_text(bdi, m.state, 0), state_text(bdi, m.flags, 1));
+}
+
+/* The files fio lays out: S_IFREG | 0644 (extend_file()'s open() mode) */
+#define INODE_MODE 0100644
+
+/* MKDEV() of the bdi's "MAJ:MIN" name: the filesystem's s_dev */
+static uint32_t bdi_dev(const struct wbsim_bdi *bdi)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (sscanf(bdi->name, "%u:%u", &major, &minor) != 2)
+		return 0;
+	return (major << 20) | minor;
+}
+
+void wbsim_trace_writeback_dirty_inode_enqueue(struct wbsim_inode *inode, const wbsim_task *task)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_trace_rec_inode r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	r.dev = bdi_dev(bdi);
+	r.ino = inode->ino;
+	r.state = kernel_state(inode);
+	r.mode = INODE_MODE;
+	r.dirtied_when = dirtied_jiffies(inode);
+	/* traced after __mark_inode_dirty() dropped its locks */
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE, CTX_TASK, &r, sizeof(r),
+		    "dev %u,%u ino %" PRIu64 " dirtied %" PRIu64 " state %s mode 0%o",
+		    r.dev >> 20, r.dev & ((1u << 20) - 1), r.ino, r.dirtied_when,
+		    state_text(bdi, r.state, 0), (unsigned int)r.mode);
+}
+
+void wbsim_trace_writeback_single_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
+					const struct wbsim_wbc *wbc, int64_t nr_to_write,
+					enum wbsim_trace_event ev)
+{
+	struct wbsim_bdi *bdi = wb->bdi;
+	struct wbsim_trace_rec_single_inode r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	FILL_INODE(r, inode);
+	r.writeback_index = inode->pages.writeback_index;
+	r.nr_to_write = nr_to_write;
+	r.wrote = (uint64_t)(nr_to_write - wbc->nr_to_write);
+	/* the wb the flusher writes for: wbc->wb, attached for the slice */
+	r.cgroup_ino = ino(wb);
+	/* __writeback_single_inode() runs with no lock held */
+	trace_event(bdi, &wb->flusher, ev, CTX_TASK, &r, sizeof(r),
+		    "bdi %s: ino=%" PRIu64 " state=%s dirtied_when=%" PRIu64 " age=%" PRIu64
+		    " index=%" PRIu64 " to_write=%" PRId64 " wrote=%" PRIu64 " cgroup_ino=%" PRIu64,
+		    r.name, r.ino, state_text(bdi, r.state, 0), r.dirtied_when, age_secs(inode),
+		    r.writeback_index, r.nr_to_write, r.wrote, r.cgroup_ino);
+}
+
+void wbsim_trace_writeback_sb_inodes_requeue(struct wbsim_wb *wb, struct wbsim_inode *inode)
+{
+	struct wbsim_bdi *bdi = wb->bdi;
+	struct wbsim_trace_rec_sb_inodes_requeue r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	FILL_INODE(r, inode);
+	r.cgroup_ino = inode->wb ? ino(inode->wb) : 1;
+	/* writeback_sb_inodes() holds wb->list_lock */
+	trace_event(bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE, CTX_LIST_LOCK, &r,
+		    sizeof(r),
+		    "bdi %s: ino=%" PRIu64 " state=%s dirtied_when=%" PRIu64 " age=%" PRIu64
+		    " cgroup_ino=%" PRIu64,
+		    r.name, r.ino, state_text(bdi, r.state, 0), r.dirtied_when, age_secs(inode),
+		    r.cgroup_ino);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cgroup writeback                                                         */
+
+void wbsim_trace_inode_foreign_history(struct wbsim_inode *inode, struct wbsim_wb *wb,
+				       const wbsim_task *task, unsigned int history)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_trace_rec_foreign_history r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	copy_name(r.name, bdi->name);
+	r.ino = inode->ino;
+	r.cgroup_ino = ino(wb);
+	r.history = history;
+	trace_event(bdi, task, WBSIM_TRACE_INODE_FOREIGN_HISTORY, CTX_TASK, &r, sizeof(r),
+		    "bdi %s: ino=%" PRIu64 " cgroup_ino=%" PRIu64 " history=0x%x", r.name, r.ino,
+		    r.cgroup_ino, r.history);
+}
+
+void wbsim_trace_inode_switch_wbs_queue(struct wbsim_wb *old_wb, struct wbsim_wb *new_wb,
+					unsigned int count, const wbsim_task *task)
+{
+	struct wbsim_bdi *bdi = old_wb->bdi;
+	struct wbsim_trace_rec_switch_wbs_queue r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	copy_name(r.name, bdi->name);
+	r.old_cgroup_ino = ino(old_wb);
+	r.new_cgroup_ino = ino(new_wb);
+	r.count = count;
+	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE, CTX_TASK, &r, sizeof(r),
+		    "bdi %s: old_cgroup_ino=%" PRIu64 " new_cgroup_ino=%" PRIu64 " count=%u", r.name,
+		    r.old_cgroup_ino, r.new_cgroup_ino, r.count);
+}
+
+void wbsim_trace_inode_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *old_wb,
+				  struct wbsim_wb *new_wb, const wbsim_task *task)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_trace_rec_switch_wbs r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	copy_name(r.name, bdi->name);
+	r.ino = inode->ino;
+	r.old_cgroup_ino = ino(old_wb);
+	r.new_cgroup_ino = ino(new_wb);
+	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS, CTX_SWITCH, &r, sizeof(r),
+		    "bdi %s: ino=%" PRIu64 " old_cgroup_ino=%" PRIu64 " new_cgroup_ino=%" PRIu64,
+		    r.name, r.ino, r.old_cgroup_ino, r.new_cgroup_ino);
+}
+
+/* The bdi's id (bdi->id): the model's one bdi is the first registered */
+#define BDI_ID 1
+
+void wbsim_trace_track_foreign_dirty(struct wbsim_inode *inode, struct wbsim_wb *wb,
+				     const struct wbsim_memcg *page_memcg, const wbsim_task *task)
+{
+	struct wbsim_bdi *bdi = inode->bdi;
+	struct wbsim_trace_rec_track_foreign_dirty r = { 0 };
+
+	if (!bdi->trace)
+		return;
+	copy_name(r.name, bdi->name);
+	r.bdi_id = BDI_ID;
+	r.ino = inode->ino;
+	r.memcg_id = (uint32_t)ino(wb);		/* the css id: the model's memcg id */
+	r.cgroup_ino = ino(wb);
+	r.page_cgroup_ino = wbsim_memcg_ino(page_memcg);
+	/* folio_account_dirtied(), under the mapping's xa_lock_irqsave() */
+	trace_event(bdi, task, WBSIM_TRACE_TRACK_FOREIGN_DIRTY, CTX_XA_LOCK, &r, sizeof(r),
+		    "bdi %s[%" PRIu64 "]: ino=%" PRIu64 " memcg_id=%u cgroup_ino=%" PRIu64
+		    " page_cgroup_ino=%" PRIu64, r.name, r.bdi_id, r.ino, r.memcg_id, r.cgroup_ino,
+		    r.page_cgroup_ino);
+}
+
+void wbsim_trace_flush_foreign(struct wbsim_wb *wb, unsigned int frn_bdi_id,
+			       unsigned int frn_memcg_id, const wbsim_task *task)
+{
+	struct wbsim_trace_rec_flush_foreign r = { 0 };
+
+	if (!wb->bdi->trace)
+		return;
+	copy_name(r.name, wb->bdi->name);
+	r.cgroup_ino = ino(wb);
+	r.frn_bdi_id = frn_bdi_id;
+	r.frn_memcg_id = frn_memcg_id;
+	trace_event(wb->bdi, task, WBSIM_TRACE_FLUSH_FOREIGN, CTX_TASK, &r, sizeof(r),
+		    "bdi %s: cgroup_ino=%" PRIu64 " frn_bdi_id=%u frn_memcg_id=%u", r.name,
+		    r.cgroup_ino, r.frn_bdi_id, r.frn_memcg_id);
 }

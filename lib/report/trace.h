@@ -4,9 +4,12 @@
  * include/trace/events/writeback.h prints them (format of Linux 6.x: wb_*
  * field names, cgroup_ino=), in ftrace's text format:
  *
- *   <comm>-<pid> [<cpu>] ..... <secs>.<usecs>: <event>: <fields>
+ *   <comm>-<pid> [<cpu>] <flags> <secs>.<usecs>: <event>: <fields>
  *
- * with simulated comm/pid/cpu columns that are stable across runs.
+ * with simulated comm/pid/cpu columns that are stable across runs, the
+ * latency flags where the model knows them ("...1.": a spinlock held,
+ * "d..1.": with interrupts off) and the time rounded to the microsecond
+ * as ftrace's ns2usecs() rounds it.
  *
  * The tracepoints themselves, which lib/mm and lib/fs emit, are declared
  * in the neutral defs/writeback-trace.h; this header is where their lines
@@ -26,6 +29,8 @@
  *	what the kernel's ring buffer holds) and the emitting task's CPU, pid
  *	and comm, or NULL
  * @arg: their argument
+ * @buf: the line being written
+ * @states: inode states as text, two to a line (free with the trace)
  */
 struct wbsim_trace {
 	void (*emit)(void *arg, const char *line);
@@ -33,7 +38,15 @@ struct wbsim_trace {
 		       unsigned int pid, const char *comm, const void *rec, size_t size);
 	void *arg;
 	GString *buf;
+	GString *states[2];
 };
+
+/*
+ * wbsim_trace_text_header() - append the header ftrace's trace file starts
+ * with (tracer nop, irq-info on), for @entries events of a machine of @cpus
+ * CPUs ("# entries-in-buffer/entries-written: N/N   #P:C").
+ */
+void wbsim_trace_text_header(GString *s, uint64_t entries, unsigned int cpus);
 
 /* The names of the events emitted, NULL-terminated. */
 extern const char *const wbsim_trace_event_names[WBSIM_TRACE_NR_EVENTS + 1];

@@ -9,6 +9,7 @@
 #include "run/sweep.h"
 #include "report/report.h"
 #include "report/trace-dat.h"
+#include "report/trace.h"
 #include "core/arg-check.h"
 
 /* The fio reporting groups of @scn, increasing (the CSV's group columns). */
@@ -74,6 +75,17 @@ void wbsim_series_csv_row(GString *s, const double *values, unsigned int n_colum
 char *wbsim_format_bandwidth(uint64_t bytes_per_s)
 {
 	return wbsim_num2str(bytes_per_s, 4, TRUE, WBSIM_N2S_BYTEPERSEC);
+}
+
+char *wbsim_result_trace_header(const wbsim_result *r, uint64_t entries)
+{
+	GString *s;
+
+	if (!r)
+		return NULL;
+	s = g_string_new(NULL);
+	wbsim_trace_text_header(s, entries, r->r->cpus);
+	return g_string_free(s, FALSE);
 }
 
 gboolean wbsim_result_write_trace_dat(const wbsim_result *r, FILE *f, const char *path,

@@ -327,6 +327,7 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 	wbsim_run_opts_to_internal(opts, &ro);
 	if (opts && opts->trace_dat &&
 	    !(ro.trace_dat = dat = wbsim_trace_dat_new(wbsim_scenario_config(scn)->cpus,
+						       (unsigned int)wbsim_scenario_config(scn)->hz,
 						       opts->temp_dir, error)))
 		return NULL;
 	rr = wbsim_run_scenario(scn, &ro, error);

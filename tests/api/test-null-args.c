@@ -145,6 +145,8 @@ static void test_null_args(void **state)
 	(void)wbsim_sweep_record(NULL, 0, NULL, &e);
 	assert_non_null(e);
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	step("wbsim_result_trace_header");
+	assert_null(wbsim_result_trace_header(NULL, 0));
 	step("wbsim_result_write_trace_dat");
 	g_clear_error(&e);
 	(void)wbsim_result_write_trace_dat(NULL, NULL, NULL, &e);

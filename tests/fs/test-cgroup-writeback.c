@@ -231,9 +231,9 @@ static void vote_round(struct fx *fx)
 {
 	struct wbsim_wbc wbc = { 0 };
 
-	wbsim_wbc_attach_inode(&wbc, fx->inode);
+	wbsim_wbc_attach_inode(&wbc, fx->inode, NULL);
 	wbsim_wbc_account_owner(&wbc, fx->inode, 10, 5);
-	wbsim_wbc_detach_inode(&wbc, fx->inode);
+	wbsim_wbc_detach_inode(&wbc, fx->inode, NULL);
 }
 
 static void test_owner_vote_switches_with_counts(void **state)
@@ -303,7 +303,7 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 		assert_null(wbsim_wb_get_lookup(&fx->ib.bdi, 0, fx->a));
 	}
 	wbb = wbsim_dirtier_wb(&fx->ib.bdi, fx->inode, fx->b);
-	wbsim_mem_cgroup_flush_foreign(wbb);
+	wbsim_mem_cgroup_flush_foreign(wbb, NULL);
 	assert_int_equal(fx->b->frn_flushes, 1);
 	assert_int_equal(fx->b->frn_flush_failures, want_failures);
 	assert_int_equal(wa->foreign_works, 1 - want_failures);
@@ -318,7 +318,7 @@ static void flush_case(bool reachable, bool remove, uint64_t want_failures)
 		assert_int_equal(w->nr_pages, 12);
 	}
 	/* the record is consumed: no second flush until b dirties again */
-	wbsim_mem_cgroup_flush_foreign(wbb);
+	wbsim_mem_cgroup_flush_foreign(wbb, NULL);
 	assert_int_equal(fx->b->frn_flushes, 1);
 	fx_free(fx);
 }
@@ -513,8 +513,8 @@ static void replace_case(bool reachable)
 		/* its next writeback round moves it: the memcg is alive */
 		struct wbsim_wbc wbc = { 0 };
 
-		wbsim_wbc_attach_inode(&wbc, fx->inode);
-		wbsim_wbc_detach_inode(&wbc, fx->inode);
+		wbsim_wbc_attach_inode(&wbc, fx->inode, NULL);
+		wbsim_wbc_detach_inode(&wbc, fx->inode, NULL);
 		wbsim_sim_run_until(fx->ib.sim, 100 * WBSIM_NSEC_PER_MSEC);
 		assert_ptr_equal(fx->inode->wb, succ);
 		assert_int_equal(wb_pages(succ), 10);

@@ -64,7 +64,7 @@ static guint round_trip(unsigned int nr_cpus, const unsigned int *cpus, unsigned
 	g_autoptr(GRand) rng = g_rand_new_with_seed(39 + nr_cpus);
 	g_autoptr(GArray) added = g_array_new(FALSE, FALSE, sizeof(struct added));
 	uint64_t *now = g_new0(uint64_t, nr_cpus);
-	struct wbsim_trace_dat *dat = wbsim_trace_dat_new(nr_cpus, dir, &e);
+	struct wbsim_trace_dat *dat = wbsim_trace_dat_new(nr_cpus, 250, dir, &e);
 	struct tdr_file f;
 	guint fewest = G_MAXUINT;
 	gsize len1 = 0, len2 = 0;
@@ -179,7 +179,7 @@ static void test_no_spool(void **state)
 	g_autoptr(GError) e = NULL;
 
 	(void)state;
-	assert_null(wbsim_trace_dat_new(1, "/nonexistent-dir", &e));
+	assert_null(wbsim_trace_dat_new(1, 250, "/nonexistent-dir", &e));
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_IO));
 	assert_string_equal(e->message, "trace.dat: its pages wait until the end in a temporary "
 			    "file: /nonexistent-dir: cannot make a temporary file there: No such "

@@ -1522,11 +1522,140 @@ static void test_trace_events(void **state)
 	g_rmdir(dir);
 }
 
-/* One CPU writing into a small page cache: hundreds of trace pages. */
+/* The first line of @event in the text trace @lines, or NULL. */
+static const char *first_event_line(char **lines, const char *event)
+{
+	g_autofree char *key = g_strdup_printf(": %s: ", event);
+
+	for (char **l = lines; *l; l++)
+		if (**l != '#' && strstr(*l, key))
+			return *l;
+	return NULL;
+}
+
+/* Assert the first line of each of @want's events ("EVENT", "LINE" pairs). */
+static void assert_first_lines(const char *path, const char *const *want)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (const char *const *w = want; *w; w += 2) {
+		const char *got = first_event_line(lines, w[0]);
+
+		if (!got)
+			fail_msg("no %s line in %s", w[0], path);
+		assert_string_equal(got, w[1]);
+	}
+}
+
+/* One writer of 32 MiB over a 4 MiB background threshold, and a sync. */
+static const char trace_inodes_scenario[] =
+	"[machine]\ncpus = 2\nmemory = 1g\n"
+	"[vm]\ndirty_background_bytes = 4m\n"
+	"[run]\ntime_limit = 3s\n"
+	"[events]\nat = 1s sync\n"
+	"[fio:w]\nfilename=/mnt/f\nrw=write\nbs=64k\nsize=32m\nrate=16m\n";
+
+/*
+ * Issue 38: the kernel's whole writeback trace. Each event the model has a
+ * counterpart for, the first time it appears in a small run, with its exact
+ * text: the per-inode events of one writer (its folios dirtied, the inode
+ * put on b_dirty, its slices, the pages each wb_do_writeback() wrote), and
+ * in E7 with io control disabled (two cgroups dirtying the same files,
+ * their wbs replaced at 9 s) the cgroup events and the flusher finding an
+ * inode another wb writes (requeue, wait); the
+ * latency flags of the locks the kernel holds ("...1." wb->list_lock,
+ * "d..1." the page cache's xa_lock_irqsave()); ftrace's header with the
+ * count of lines and the machine's CPUs.
+ */
+static void test_trace_whole_writeback(void **state)
+{
+	static const char *const inode_events[] = {
+		"writeback_dirty_folio",
+			"             fio-102     [000] d..1.     0.000000: writeback_dirty_folio: bdi 259:0: ino=3 index=0",
+		"writeback_mark_inode_dirty",
+			"             fio-102     [000] .....     0.000000: writeback_mark_inode_dirty: bdi 259:0: ino=3 state= flags=I_DIRTY_PAGES",
+		"writeback_dirty_inode_enqueue",
+			"             fio-102     [000] .....     0.000000: writeback_dirty_inode_enqueue: dev 259,0 ino 3 dirtied 4294667296 state I_DIRTY_PAGES mode 0100644",
+		"writeback_single_inode_start",
+			"    kworker/u4:0-101     [000] .....     0.253926: writeback_single_inode_start: bdi 259:0: ino=3 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294667296 age=0 index=0 to_write=4096 wrote=0 cgroup_ino=1",
+		"writeback_single_inode",
+			"    kworker/u4:0-101     [000] .....     0.255219: writeback_single_inode: bdi 259:0: ino=3 state=I_SYNC|I_SYNC_QUEUED dirtied_when=4294667296 age=0 index=0 to_write=4096 wrote=1056 cgroup_ino=1",
+		"writeback_pages_written",
+			"    kworker/u4:0-101     [000] .....     0.255219: writeback_pages_written: 1056",
+		"writeback_queue_io",
+			"    kworker/u4:0-101     [000] ...1.     0.253926: writeback_queue_io: bdi 259:0: older=4294667549 age=0 enqueue=1 reason=background cgroup_ino=1",
+		"writeback_wake_background",
+			"             fio-102     [000] .....     0.253926: writeback_wake_background: bdi 259:0: cgroup_ino=1",
+		"writeback_queue",
+			"    kworker/u4:0-101     [000] .....     1.000000: writeback_queue: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=1 kupdate=0 range_cyclic=0 background=0 reason=sync cgroup_ino=1",
+		NULL
+	};
+	static const char *const cgroup_events[] = {
+		"track_foreign_dirty",
+			"             fio-103     [001] d..1.     0.000009: track_foreign_dirty: bdi 259:0[1]: ino=130 memcg_id=3 cgroup_ino=3 page_cgroup_ino=4",
+		"inode_foreign_history",
+			"   kworker/u24:3-130     [002] .....     9.202205: inode_foreign_history: bdi 259:0: ino=3327 cgroup_ino=3 history=0x1",
+		"inode_switch_wbs_queue",
+			"   kworker/u24:1-116     [000] .....     9.191707: inode_switch_wbs_queue: bdi 259:0: old_cgroup_ino=3 new_cgroup_ino=3 count=1",
+		"inode_switch_wbs",
+			"     kworker/0:1-104     [002] d..4.     9.201709: inode_switch_wbs: bdi 259:0: ino=3327 old_cgroup_ino=3 new_cgroup_ino=3",
+		"flush_foreign",
+			"             fio-103     [001] .....     3.918281: flush_foreign: bdi 259:0: cgroup_ino=4 frn_bdi_id=1 frn_memcg_id=3",
+		"writeback_sb_inodes_requeue",
+			"   kworker/u24:3-130     [001] ...1.     9.403559: writeback_sb_inodes_requeue: bdi 259:0: ino=2512 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294671641 age=5 cgroup_ino=3",
+		"writeback_wait",
+			"   kworker/u24:3-130     [001] ...1.     9.403559: writeback_wait: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=3",
+		"bdi_dirty_ratelimit",
+			"             fio-102     [001] ...1.     2.136272: bdi_dirty_ratelimit: bdi 259:0: write_bw=102400 awrite_bw=102400 dirty_rate=512088 dirty_ratelimit=102400 task_ratelimit=51204 balanced_dirty_ratelimit=10236 cgroup_ino=3",
+		NULL
+	};
+	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-whole-XXXXXX", NULL);
+	g_autofree char *ini = g_build_filename(dir, "inodes.ini", NULL);
+	g_autofree char *txt = g_build_filename(dir, "t.txt", NULL);
+	g_autofree char *cg = g_build_filename(dir, "cg.txt", NULL);
+	g_autofree char *text = NULL, *head = NULL;
+	g_auto(GStrv) lines = NULL;
+	guint n = 0;
+	struct run_result r;
+
+	(void)state;
+	assert_true(g_file_set_contents(ini, trace_inodes_scenario, -1, NULL));
+	r = run("--no-wall-time", "--trace", txt, ini);
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_first_lines(txt, inode_events);
+	/* the header counts the lines: ftrace's entries-in-buffer/entries-written */
+	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++)
+		n += **l && **l != '#';
+	head = g_strdup_printf("# tracer: nop\n#\n# entries-in-buffer/entries-written: %u/%u   #P:2\n#\n"
+			       "#                                _-----=> irqs-off/BH-disabled\n", n, n);
+	assert_true(g_str_has_prefix(text, head));
+
+	r = run("--no-wall-time", "--set", "run.time_limit=9500ms", "--trace", cg,
+		"--trace-events",
+		"track_foreign_dirty,inode_*,flush_foreign,writeback_wait,writeback_sb_inodes_requeue,"
+		"bdi_dirty_ratelimit", "scenarios/e7-io-disable-noswitch.ini");
+	assert_int_equal(r.status, 0);
+	run_result_clear(&r);
+	assert_first_lines(cg, cgroup_events);
+	g_unlink(ini);
+	g_unlink(txt);
+	g_unlink(cg);
+	g_rmdir(dir);
+}
+
+/* One CPU writing into a small page cache: hundreds of trace pages in
+ * 100 ms (each page it dirties is two events: writeback_dirty_folio and
+ * writeback_mark_inode_dirty). */
 static const char trace_pages_scenario[] =
 	"[machine]\ncpus = 1\nmemory = 1g\n\n"
 	"[filesystem]\ntype = xfs\n\n"
-	"[run]\ntime_limit = 20s\n\n"
+	"[run]\ntime_limit = 100ms\n\n"
 	"[fio:w]\nioengine=psync\nrw=write\nbs=4k\nsize=4g\n";
 
 /*
@@ -1623,13 +1752,20 @@ static void test_writeback_starts(void **state)
 }
 
 /*
- * Trace lines per CPU, in order, as "comm pid secs.usecs event: fields":
- * the text trace's columns, or trace-cmd report -t's (@ns: nanosecond time
- * stamps, cut to microseconds as ftrace's text prints them).
+ * Trace lines per CPU, in order, as "comm pid [flags] secs.usecs event:
+ * fields": the text trace's columns, or trace-cmd report -t's (@ns:
+ * nanosecond time stamps, rounded to microseconds as ftrace's text prints
+ * them: ns2usecs() adds 500 ns); the latency flags with @flags (trace-cmd
+ * report prints them only with -l, which cuts the task's name). What a
+ * reader of trace.dat cannot compute as the kernel's text does is masked
+ * ("?"): the inode states, whose flag values the format files do not give
+ * (the kernel's enum), and the ages, which read jiffies.
  */
-static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns)
+static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns, gboolean flags)
 {
-	g_autoptr(GRegex) rx = g_regex_new("^\\s*(.+)-(\\d+)\\s+\\[(\\d+)\\]\\s+(?:\\.{5}\\s+)?"
+	g_autoptr(GRegex) state_rx = g_regex_new("(state[= ]|flags=)[^ ]*", 0, 0, NULL);
+	g_autoptr(GRegex) age_rx = g_regex_new(" age=[0-9]+", 0, 0, NULL);
+	g_autoptr(GRegex) rx = g_regex_new("^\\s*(.+)-(\\d+)\\s+\\[(\\d+)\\]\\s+(?:(\\S{5})\\s+)?"
 					   "(\\d+)\\.(\\d+):\\s+(\\w+):\\s+(.*)$", 0, 0, NULL);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	GHashTable *per_cpu = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -1638,25 +1774,43 @@ static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns)
 	for (char **l = lines; *l; l++) {
 		g_autoptr(GMatchInfo) m = NULL;
 		g_auto(GStrv) f = NULL;
+		g_autofree char *fields = NULL;
 		GPtrArray *a;
-		guint64 frac;
+		guint64 secs, frac;
 
 		if (!g_regex_match(rx, *l, 0, &m))
 			continue;
 		f = g_match_info_fetch_all(m);
-		frac = g_ascii_strtoull(f[5], NULL, 10);
+		secs = g_ascii_strtoull(f[5], NULL, 10);
+		frac = g_ascii_strtoull(f[6], NULL, 10);
 		if (ns) {
-			assert_int_equal(strlen(f[5]), 9);
-			frac /= 1000;
+			guint64 us;
+
+			assert_int_equal(strlen(f[6]), 9);
+			us = (secs * 1000000000 + frac + 500) / 1000;
+			secs = us / 1000000;
+			frac = us % 1000000;
 		}
 		a = g_hash_table_lookup(per_cpu, f[3]);
 		if (!a) {
 			a = g_ptr_array_new_with_free_func(g_free);
 			g_hash_table_insert(per_cpu, g_strdup(f[3]), a);
 		}
-		g_ptr_array_add(a, g_strdup_printf("%s %s %s.%06" G_GUINT64_FORMAT " %s: %s",
-						   g_strstrip(f[1]), f[2], f[4], frac, f[6],
-						   g_strstrip(f[7])));
+		fields = g_strdup(g_strstrip(f[8]));
+		if (g_str_has_prefix(f[7], "writeback_single_inode") ||
+		    !strcmp(f[7], "writeback_sb_inodes_requeue") ||
+		    !strcmp(f[7], "writeback_mark_inode_dirty") ||
+		    !strcmp(f[7], "writeback_dirty_inode_enqueue")) {
+			g_autofree char *no_state = g_regex_replace(state_rx, fields, -1, 0, "\\1?",
+								    0, NULL);
+
+			g_free(fields);
+			fields = g_regex_replace_literal(age_rx, no_state, -1, 0, " age=?", 0, NULL);
+		}
+		g_ptr_array_add(a, g_strdup_printf("%s %s %s%s%" G_GUINT64_FORMAT ".%06"
+						   G_GUINT64_FORMAT " %s: %s",
+						   g_strstrip(f[1]), f[2], flags ? f[4] : "",
+						   flags ? " " : "", secs, frac, f[7], fields));
 	}
 	return per_cpu;
 }
@@ -1729,8 +1883,8 @@ static void test_trace_dat(void **state)
 	assert_string_equal(errs, "");
 	assert_true(g_str_has_prefix(report, "cpus=12\n"));	/* the machine's, [machine] cpus */
 	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
-	want = trace_lines_per_cpu(text, FALSE);
-	got = trace_lines_per_cpu(report, TRUE);
+	want = trace_lines_per_cpu(text, FALSE, FALSE);
+	got = trace_lines_per_cpu(report, TRUE, FALSE);
 	assert_int_equal(g_hash_table_size(got), g_hash_table_size(want));
 	g_hash_table_iter_init(&it, want);
 	while (g_hash_table_iter_next(&it, &cpu, &lines)) {
@@ -1783,7 +1937,7 @@ static void test_trace_dat_many_pages(void **state)
 	assert_int_equal(r.status, 0);
 	run_result_clear(&r);
 	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
-	want = trace_lines_per_cpu(text, FALSE);
+	want = trace_lines_per_cpu(text, FALSE, TRUE);
 	assert_int_equal(g_hash_table_size(want), 1);
 	lines = g_hash_table_lookup(want, "000");
 	assert_non_null(lines);
@@ -1800,10 +1954,14 @@ static void test_trace_dat_many_pages(void **state)
 		const struct tdr_event *t = &g_array_index(ev, struct tdr_event, i);
 		const char *comm = g_hash_table_lookup(f.comms, GINT_TO_POINTER(t->pid));
 		const char *name = g_hash_table_lookup(f.event_names, GUINT_TO_POINTER(t->type));
-		g_autofree char *got = g_strdup_printf("%s %d %" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT
-						       " %s: ", comm ? comm : "<idle>", t->pid,
-						       t->ts / 1000000000, t->ts / 1000 % 1000000,
-						       name ? name : "?");
+		/* ftrace's ns2usecs(): rounded to the microsecond */
+		guint64 us = (t->ts + 500) / 1000;
+		/* the latency flags of the entry: irqs off, preempt depth */
+		char flags[6] = { t->data[2] & 1 ? 'd' : '.', '.', '.',
+				  t->data[3] ? "0123456789abcdef"[t->data[3] & 0xf] : '.', '.', '\0' };
+		g_autofree char *got = g_strdup_printf("%s %d %s %" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT
+						       " %s: ", comm ? comm : "<idle>", t->pid, flags,
+						       us / 1000000, us % 1000000, name ? name : "?");
 
 		if (!g_str_has_prefix(lines->pdata[i], got))
 			fail_msg("event %u: '%s' in trace.dat, '%s' in the text", i, got,
@@ -1834,7 +1992,7 @@ static GPtrArray *dat_format_names(const char *bin, gsize len)
 
 /*
  * --trace-events with --trace FILE.dat: the file stores the format files
- * of the selected events only, as trace-cmd record -e does (all nine
+ * of the selected events only, as trace-cmd record -e does (all 22
  * without the option), and trace-cmd report -E lists just those
  * ("writeback:EVENT" lines).
  */
@@ -1861,7 +2019,7 @@ static void test_trace_dat_selected_events(void **state)
 
 	assert_true(g_file_get_contents(all, &bin, &len, NULL));
 	names = dat_format_names(bin, len);
-	assert_int_equal(names->len, 9);
+	assert_int_equal(names->len, 22);
 	g_clear_pointer(&names, g_ptr_array_unref);
 	g_clear_pointer(&bin, g_free);
 
@@ -2042,6 +2200,7 @@ int main(void)
 		cmocka_unit_test(test_description),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_trace_events),
+		cmocka_unit_test(test_trace_whole_writeback),
 		cmocka_unit_test(test_writeback_starts),
 		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_trace_dat_upper_case),
