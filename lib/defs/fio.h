@@ -368,7 +368,18 @@ gboolean wbsim_fio_parse_files(const char *const *paths,
 					 struct wbsim_fio_file **out,
 					 GError **error);
 
-/** wbsim_fio_file_free() - free a parsed job file (NULL is fine). */
+/**
+ * wbsim_fio_file_ref() - one more reference to a parsed job file
+ * @file: the file
+ *
+ * A run's results keep one: their jobs point into @file (names, options,
+ * lines) and outlive the scenario that parsed it.
+ * Return: @file.
+ */
+struct wbsim_fio_file *wbsim_fio_file_ref(struct wbsim_fio_file *file);
+
+/** wbsim_fio_file_free() - drop a reference to a parsed job file, freeing it
+ * with the last (NULL is fine). */
 void wbsim_fio_file_free(struct wbsim_fio_file *file);
 
 /* typedef wbsim_fio_file - the name g_autoptr(wbsim_fio_file) needs */

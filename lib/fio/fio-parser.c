@@ -33,6 +33,7 @@ struct fio_file_priv {
 	unsigned int def_rw_line;
 	unsigned int groupid;		/* fio init.c add_job() group counter */
 	unsigned int prev_group_jobs;
+	gint refs;			/* wbsim_fio_file_ref() */
 };
 
 /* One entry after include expansion. */
@@ -186,7 +187,14 @@ struct wbsim_fio_file *wbsim_fio_file_new(void)
 	priv->pub.warnings = g_ptr_array_new_with_free_func(g_free);
 	priv->pub.files = g_ptr_array_new_with_free_func(g_free);
 	priv->def = fio_job_new_default();
+	priv->refs = 1;
 	return &priv->pub;
+}
+
+struct wbsim_fio_file *wbsim_fio_file_ref(struct wbsim_fio_file *file)
+{
+	g_atomic_int_inc(&fio_priv(file)->refs);
+	return file;
 }
 
 void wbsim_fio_file_free(struct wbsim_fio_file *file)
@@ -196,6 +204,8 @@ void wbsim_fio_file_free(struct wbsim_fio_file *file)
 	if (!file)
 		return;
 	priv = fio_priv(file);
+	if (!g_atomic_int_dec_and_test(&priv->refs))
+		return;
 	g_ptr_array_unref(file->jobs);
 	g_ptr_array_unref(file->global_options);
 	g_ptr_array_unref(file->warnings);

@@ -56,7 +56,7 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 	/* nothing at all selects nothing: a mistake, not a trace of no events */
 	if (!items[0]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--trace-events '': an empty list selects no tracepoint: expected "
+			    "trace event list '': an empty list selects no tracepoint: expected "
 			    TRACE_SYSTEM " (every event), " TRACE_SYSTEM ":EVENT or EVENT, comma-separated");
 		return NULL;
 	}
@@ -87,7 +87,7 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
 
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "--trace-events %s: '%s' matches no tracepoint: expected "
+				    "trace event list %s: '%s' matches no tracepoint: expected "
 				    TRACE_SYSTEM ", " TRACE_SYSTEM ":EVENT or EVENT (globs allowed), EVENT one of %s",
 				    list, item, known);
 			g_ptr_array_free(out, TRUE);
