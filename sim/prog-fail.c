@@ -23,7 +23,7 @@ static const char *const option_words[][2] = {
 	{ "wbsim_sweep_opts.format WBSIM_FORMAT_JSON_PLUS", "--output-format json+" },
 	{ "wbsim_sweep_opts.results ", "--results " },
 	{ "wbsim_sweep_opts.repeat ", "--repeat " },
-	{ "trace event list ", "--trace-events " },
+	{ "trace event list", "--trace-events" },
 };
 
 void prog_option_words(GError *e)

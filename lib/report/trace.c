@@ -53,6 +53,14 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 	gboolean chosen[G_N_ELEMENTS(wbsim_trace_event_names)] = { FALSE };
 	GPtrArray *out;
 
+	/* g_pattern_match_simple() asserts on bytes that are not UTF-8 (an
+	 * abort the fuzz target found); they are not quoted back either */
+	if (!g_utf8_validate(list, -1, NULL)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "trace event list: not UTF-8 text: expected "
+			    TRACE_SYSTEM ", " TRACE_SYSTEM ":EVENT or EVENT, comma-separated");
+		return NULL;
+	}
 	/* nothing at all selects nothing: a mistake, not a trace of no events */
 	if (!items[0]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,

@@ -435,6 +435,11 @@ static void test_trace_select(void **state)
 	assert_true(g_str_has_prefix(error->message, "trace event list writeback:no_such_event: "
 				     "'writeback:no_such_event' matches no tracepoint: expected "));
 	g_clear_error(&error);
+	/* bytes that are not UTF-8 aborted in g_pattern_match_simple() (fuzz-trace-events) */
+	assert_null(wbsim_trace_events_select("writeback\xba*", &error));
+	assert_string_equal(error->message, "trace event list: not UTF-8 text: expected writeback, "
+			    "writeback:EVENT or EVENT, comma-separated");
+	g_clear_error(&error);
 	assert_null(wbsim_trace_events_select("", &error));
 	assert_string_equal(error->message, "trace event list '': an empty list selects no "
 			    "tracepoint: expected writeback (every event), writeback:EVENT or EVENT, "
