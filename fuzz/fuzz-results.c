@@ -3,8 +3,9 @@
  * fuzz/fuzz-results.c - libFuzzer target for the --results reader
  * (run/sweep-results.c): the input is written to a file of its own
  * and opened as the results file of a fixed 2 x 3 sweep. An input that
- * does not start with a results file's first line gets this sweep's first
- * line in front, so the fuzzer spends its time on the point lines. Opening
+ * does not start with a results file's first line (after a byte order
+ * mark, which the reader skips) gets this sweep's first line in front, so
+ * the fuzzer spends its time on the point lines. Opening
  * either fails with a WBSIM_ERROR or keeps each point at most once.
  */
 #include <stdint.h>
@@ -55,11 +56,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct wbsim_sweep_results *res;
 	GError *error = NULL;
 	GString *text;
+	size_t skip;
 
 	if (!sw)
 		setup();
 	text = g_string_new(NULL);
-	if (size < 22 || memcmp(data, "{\"wbsim_sweep_results\"", 22) != 0)
+	/* an editor's byte order mark before line 1 is the reader's to handle */
+	skip = size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	if (size - skip < 22 || memcmp(data + skip, "{\"wbsim_sweep_results\"", 22) != 0)
 		g_string_append(text, IDENTITY "\n");
 	g_string_append_len(text, (const char *)data, (gssize)size);
 	if (!g_file_set_contents(path, text->str, (gssize)text->len, NULL))

@@ -18,14 +18,15 @@ build=${2:-$top/build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$top" -Dfuzz=true -Dtests=false -Dbench=false >/dev/null
 fi
-ninja -C "$build" fuzz/fuzz-fio-parser fuzz/fuzz-scenario fuzz/fuzz-results fuzz/fuzz-builder >/dev/null
+ninja -C "$build" fuzz/fuzz-fio-parser fuzz/fuzz-scenario fuzz/fuzz-results fuzz/fuzz-builder \
+	fuzz/fuzz-trace-events >/dev/null
 
 work="$build/fuzz"
 rm -rf "$work/seeds"
 "$top/fuzz/make-corpus.sh" "$work/seeds"
 mkdir -p "$work/artifacts"
 
-for target in ${FUZZ_TARGETS:-fuzz-fio-parser fuzz-scenario fuzz-results fuzz-builder}; do
+for target in ${FUZZ_TARGETS:-fuzz-fio-parser fuzz-scenario fuzz-results fuzz-builder fuzz-trace-events}; do
 	# the corpus grows across runs; seeds are re-read every time
 	mkdir -p "$work/corpus-$target"
 	echo "== $target: ${secs}s"

@@ -18,4 +18,15 @@
  */
 int prog_fail(const char *prog, int status, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
+/**
+ * prog_option_words() - say the library's parameter at the start of @e's
+ * message as the program's option that set it
+ * @e: an error from libwbsim (NULL is fine)
+ *
+ * The library's messages name its own parameters ("wbsim_sweep_opts.results
+ * FILE: ...", "trace event list ...", "wbsim_sweep_opts.format ..."); the
+ * user gave an option ("--results FILE: ...").
+ */
+void prog_option_words(GError *e);
+
 #endif

@@ -743,8 +743,9 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 		ro->interrupted = TRUE;
 		ro->stopped_ns = wbsim_result_summary(r)->sim_time_ns;
 	}
-	if (dat && r)
-		ok = wbsim_result_write_trace_dat(r, trace, ro->trace_file, error);
+	/* the library names the file; the program, the option that gave it */
+	if (dat && r && !(ok = wbsim_result_write_trace_dat(r, trace, ro->trace_file, error)))
+		g_prefix_error(error, "--trace ");
 	if (!trace_finish(&to, r, r ? error : NULL))
 		ok = FALSE;
 	if (ok && trace && fflush(trace) != 0 && r) {
@@ -757,9 +758,11 @@ static gboolean run_scenario(const struct wbsim_scenario *scn,
 	if (!r)
 		return FALSE;
 	if (ok) {
-		g_autofree char *report = wbsim_result_report(r, cli->format, cli->wall_time);
+		g_autofree char *report = wbsim_result_report(r, cli->format, cli->wall_time, error);
 
-		fputs(report, cli->out);
+		ok = report != NULL;
+		if (ok)
+			fputs(report, cli->out);
 	}
 	wbsim_result_free(r);
 	return ok;
@@ -910,8 +913,10 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	if (opt_trace_events && !opt_trace)
 		return fail(EXIT_BAD_INPUT, "--trace-events %s: selects what --trace FILE writes: expected --trace too",
 			    opt_trace_events);
-	if (opt_trace_events && !(ro.trace_events = wbsim_trace_events_select(opt_trace_events, &error)))
+	if (opt_trace_events && !(ro.trace_events = wbsim_trace_events_select(opt_trace_events, &error))) {
+		prog_option_words(error);
 		return fail(EXIT_BAD_INPUT, "%s", error->message);
+	}
 	/* the progress line, on a terminal only: tests and CI see nothing */
 	if (cli->opt_progress || isatty(STDERR_FILENO))
 		cli->progress_stream = stderr;

@@ -12,6 +12,7 @@
 
 #include <wbsim/wbsim.h>
 #include "sweep-cli.h"
+#include "prog-fail.h"
 #include "out-ident.h"
 
 /* ------------------------------------------------------------------------ */
@@ -187,8 +188,10 @@ gboolean wbsim_sweep_cli_load(struct wbsim_sweep_cli *cli, gboolean check_points
 	opts.results = cli->opt_results;
 	opts.no_point_check = !check_points;
 	cli->sw = wbsim_sweep_load(cli->path, &opts, error);
-	if (!cli->sw)
+	if (!cli->sw) {
+		prog_option_words(error ? *error : NULL);
 		return FALSE;
+	}
 	cli->scn = wbsim_sweep_scenario(cli->sw);
 	if (wbsim_sweep_cli_is_sweep(cli))
 		cli->format = opts.format;
@@ -413,8 +416,10 @@ gboolean wbsim_sweep_cli_start(struct wbsim_sweep_cli *cli, unsigned int n_slots
 {
 	const struct wbsim_sweep_info *info = wbsim_sweep_info(cli->sw);
 
-	if (!wbsim_sweep_start(cli->sw, error))
+	if (!wbsim_sweep_start(cli->sw, error)) {
+		prog_option_words(error ? *error : NULL);
 		return FALSE;
+	}
 	if (info->header && !wbsim_sweep_cli_emit(0, info->header, cli, error))
 		return FALSE;
 	if (cli->progress_stream)
@@ -443,6 +448,8 @@ char *wbsim_sweep_cli_point(const struct wbsim_sweep_cli *cli, size_t point,
 		opts.user_data = sl;
 	}
 	text = wbsim_sweep_point_output(cli->sw, point, &opts, error);
+	if (!text)
+		prog_option_words(error ? *error : NULL);
 	if (sl)
 		progress_end(sl);
 	return text;
@@ -453,8 +460,10 @@ gboolean wbsim_sweep_cli_finished(struct wbsim_sweep_cli *cli, size_t point,
 {
 	struct wbsim_sweep_progress *pg = cli->progress;
 
-	if (!wbsim_sweep_record(cli->sw, point, text, error))
+	if (!wbsim_sweep_record(cli->sw, point, text, error)) {
+		prog_option_words(error ? *error : NULL);
 		return FALSE;
+	}
 	if (pg) {
 		g_mutex_lock(&pg->lock);
 		pg->done++;

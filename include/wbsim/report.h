@@ -38,15 +38,19 @@ enum wbsim_format {
 
 /**
  * wbsim_result_report() - the report of one run
- * @r: the results (their scenario must still be alive)
+ * @r: the results (independent of their scenario, which may be freed
+ *	first: see wbsim/result.h)
  * @format: the layout
  * @include_wall: print the wall-clock time (FALSE for byte-identical output)
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT for a NULL @r or a @format that is
+ *	none of enum wbsim_format's values
  *
  * Thread safety: only reads @r.
- * Return: the text with its final newline (g_free() it).
+ * Return: the text with its final newline (g_free() it), or NULL with
+ * @error set.
  */
 WBSIM_API char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
-				    gboolean include_wall);
+				    gboolean include_wall, GError **error);
 
 /**
  * wbsim_result_write_trace_dat() - the recorded tracepoints as trace-cmd's trace.dat

@@ -5,7 +5,8 @@
  * the sampled time series.
  *
  * A struct wbsim_result is owned by the caller of wbsim_run() and
- * independent of the scenario (the scenario may be freed first). Every
+ * independent of the scenario: the scenario may be freed first, the result
+ * keeps what its reports read (wbsim/report.h). Every
  * accessor only reads it, so one result may be read from several threads at
  * once. The lists (jobs, writeback contexts, files, warnings, series
  * columns and rows) are read by index from 0; an accessor returns NULL

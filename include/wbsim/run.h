@@ -61,8 +61,11 @@ WBSIM_API void wbsim_scenario_builder_free(wbsim_scenario_builder *b);
  *	of a key replaces an earlier one except for repeatable keys
  * @value: the value as it would be written in the file
  * @error: WBSIM_ERROR_INVALID_ARGUMENT if an argument is NULL, @key has
- *	no '.' or @key or @value holds a line break; a key or value that is wrong for the
- *	scenario is reported by wbsim_scenario_builder_build()
+ *	no '.', @key holds '=', '[', ']', a blank or a control character, or
+ *	@key or @value holds a line break, ';' or '#' (what a scenario file's
+ *	line could not hold: wbsim_scenario_builder_text() must read back as
+ *	set); a key or value that is wrong for the scenario is reported by
+ *	wbsim_scenario_builder_build()
  *
  * Thread safety: as wbsim_scenario_builder_new().
  * Return: TRUE, or FALSE with @error set.
@@ -76,7 +79,8 @@ WBSIM_API gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const c
  * @job: the job's name ("global" for options shared by every job)
  * @text: fio job-file lines without the section header ("rw=write\n...")
  * @error: WBSIM_ERROR_INVALID_ARGUMENT if an argument is NULL, @job is
- *	empty or holds ']' or a line break; fio errors are reported by wbsim_scenario_builder_build()
+ *	empty, holds '[', ']' or a line break or starts or ends with a blank;
+ *	fio errors are reported by wbsim_scenario_builder_build()
  *
  * Thread safety: as wbsim_scenario_builder_new().
  * Return: TRUE, or FALSE with @error set.

@@ -85,7 +85,8 @@ typedef struct wbsim_sweep_opts {
  *	too many points, a job of a sweep writes fio logs (the files of one
  *	run), @opts->repeat > 1 with run.seed swept, @opts->repeat is above
  *	WBSIM_SWEEP_MAX_REPEAT or a sweep's @opts->format is
- *	WBSIM_FORMAT_JSON_PLUS; the first bad point's error, "sweep point N/M
+ *	WBSIM_FORMAT_JSON_PLUS; WBSIM_ERROR_INVALID_ARGUMENT when
+ *	@opts->format is none of enum wbsim_format's values; the first bad point's error, "sweep point N/M
  *	(KEY=VALUE ...): " then the loader's message
  *
  * A scenario without [sweep] is a sweep of one point. Unless
@@ -141,7 +142,7 @@ WBSIM_API const struct wbsim_sweep_info *wbsim_sweep_info(const wbsim_sweep *sw)
  * @sw: the sweep
  * @error: WBSIM_ERROR_IO (also when another process appends to the
  *	file: it is locked with flock() while the sweep holds it, until
- *	wbsim_sweep_free()); WBSIM_ERROR_INVALID_VALUE "--results FILE: ..."
+ *	wbsim_sweep_free()); WBSIM_ERROR_INVALID_VALUE "wbsim_sweep_opts.results FILE: ..."
  *	when it holds another sweep (a different key, value, seed, format
  *	or configuration) or a line that is not a point of this one
  *

@@ -400,11 +400,19 @@ wbsim_device_new_from_preset(wbsim_sim *sim, wbsim_cpus *cpus,
 	path = wbsim_device_find_preset(preset, error);
 	if (!path)
 		return NULL;
-	if (!wbsim_ini_lex_file(path, 0, &doc, error))
+	if (!wbsim_ini_lex_file(path, WBSIM_INI_OPEN_START, &doc, error))
 		return NULL;
 	for (guint i = 0; i < doc->sections->len; i++) {
 		struct wbsim_ini_section *sec = doc->sections->pdata[i];
 
+		/* any file may be named: its line is not quoted back */
+		if (!sec->name) {
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
+				    "%s:%u: not a device preset: a line before any section: "
+				    "expected a [device] section of key = value lines",
+				    sec->file, sec->line);
+			goto out;
+		}
 		if (strcmp(sec->name, "device") != 0) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
 				    "%s:%u: unknown section [%s]: expected [device]",

@@ -125,6 +125,8 @@ static gboolean ini_lex_line(struct wbsim_ini_doc *doc, char *p,
 		return TRUE;
 	}
 
+	if (!*cur && (flags & WBSIM_INI_OPEN_START))
+		*cur = ini_section_new(doc, NULL, lineno);
 	if (!*cur) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
 			    "%s:%u: option <%s> outside of [] job section",

@@ -64,10 +64,15 @@ struct wbsim_ini_doc {
  *	section (an included fio file): entries are legal before any header,
  *	they all go into one section with a NULL name, and a section header
  *	is an error
+ * @WBSIM_INI_OPEN_START: entries before the first header are legal and go
+ *	into a first section with a NULL name, for the caller to refuse in
+ *	its own words (a device preset: any file may be named as one, and
+ *	its first line is not to be quoted back in fio's)
  */
 enum wbsim_ini_flags {
 	WBSIM_INI_INCLUDE = 1 << 0,
 	WBSIM_INI_NO_SECTIONS = 1 << 1,
+	WBSIM_INI_OPEN_START = 1 << 2,
 };
 
 /* Longest line fio reads (OPT_LEN_MAX); longer lines are refused. */

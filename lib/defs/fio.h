@@ -138,6 +138,8 @@ struct wbsim_fio_option {
  * @bsrange_max: bsrange= high bound per direction, 0 = unset
  * @size: size= in bytes, 0 = unset (fio then uses the files' sizes)
  * @size_is_percent: size=N% was given
+ * @size_given: size= or filesize= was written (size=0 included: fio reads
+ *		it as no size, which a new file cannot have)
  * @size_percent: the N of size=N%
  * @filesize_min: filesize= low, 0 = unset
  * @filesize_max: filesize= high, 0 = unset
@@ -232,6 +234,7 @@ struct wbsim_fio_job {
 
 	uint64_t size;
 	gboolean size_is_percent;
+	gboolean size_given;
 	unsigned int size_percent;
 	uint64_t filesize_min, filesize_max;
 	uint64_t io_size;
@@ -368,7 +371,18 @@ gboolean wbsim_fio_parse_files(const char *const *paths,
 					 struct wbsim_fio_file **out,
 					 GError **error);
 
-/** wbsim_fio_file_free() - free a parsed job file (NULL is fine). */
+/**
+ * wbsim_fio_file_ref() - one more reference to a parsed job file
+ * @file: the file
+ *
+ * A run's results keep one: their jobs point into @file (names, options,
+ * lines) and outlive the scenario that parsed it.
+ * Return: @file.
+ */
+struct wbsim_fio_file *wbsim_fio_file_ref(struct wbsim_fio_file *file);
+
+/** wbsim_fio_file_free() - drop a reference to a parsed job file, freeing it
+ * with the last (NULL is fine). */
 void wbsim_fio_file_free(struct wbsim_fio_file *file);
 
 /* typedef wbsim_fio_file - the name g_autoptr(wbsim_fio_file) needs */

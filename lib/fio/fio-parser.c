@@ -33,6 +33,7 @@ struct fio_file_priv {
 	unsigned int def_rw_line;
 	unsigned int groupid;		/* fio init.c add_job() group counter */
 	unsigned int prev_group_jobs;
+	gint refs;			/* wbsim_fio_file_ref() */
 };
 
 /* One entry after include expansion. */
@@ -186,7 +187,14 @@ struct wbsim_fio_file *wbsim_fio_file_new(void)
 	priv->pub.warnings = g_ptr_array_new_with_free_func(g_free);
 	priv->pub.files = g_ptr_array_new_with_free_func(g_free);
 	priv->def = fio_job_new_default();
+	priv->refs = 1;
 	return &priv->pub;
+}
+
+struct wbsim_fio_file *wbsim_fio_file_ref(struct wbsim_fio_file *file)
+{
+	g_atomic_int_inc(&fio_priv(file)->refs);
+	return file;
 }
 
 void wbsim_fio_file_free(struct wbsim_fio_file *file)
@@ -196,6 +204,8 @@ void wbsim_fio_file_free(struct wbsim_fio_file *file)
 	if (!file)
 		return;
 	priv = fio_priv(file);
+	if (!g_atomic_int_dec_and_test(&priv->refs))
+		return;
 	g_ptr_array_unref(file->jobs);
 	g_ptr_array_unref(file->global_options);
 	g_ptr_array_unref(file->warnings);
@@ -389,9 +399,14 @@ static gboolean parse_part(const struct wbsim_fio_optdesc *d, const char *s,
 static gboolean check_bounds(const struct wbsim_fio_optdesc *d, int64_t v,
 			     char **why)
 {
-	if (d->maxval && v > d->maxval) {
+	/* fio option_init(): an int option without a maximum has UINT_MAX,
+	 * the most its unsigned int holds (nrfiles=4294967297 was 4294967295) */
+	int64_t max = d->maxval ? d->maxval :
+		      d->type == WBSIM_FIO_T_INT && !(d->flags & WBSIM_FIO_F_TIME) ? G_MAXUINT : 0;
+
+	if (max && v > max) {
 		*why = g_strdup_printf("max value out of range: %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " max)",
-				       v, d->maxval);
+				       v, max);
 		return FALSE;
 	}
 	if ((d->minval || d->maxval) && v < d->minval) {
@@ -737,6 +752,7 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 		if (val->percent)	/* it was left at 0: "neither size= nor filesize=" */
 			return fio_refuse(error, e->file, e->line, "size",
 					  "size as a percentage of the file or device is not modelled");
+		job->size_given = TRUE;
 		job->size_is_percent = val->percent;
 		job->size_percent = val->percent ? (unsigned int)v : 0;
 		job->size = val->percent ? 0 : (uint64_t)v;
@@ -752,6 +768,7 @@ static gboolean apply_modelled(struct wbsim_fio_file *file,
 
 		/* fio: the first part is the low bound, the last the high one */
 		assign_ddir(val, lo, NULL);
+		job->size_given = TRUE;
 		job->filesize_min = (uint64_t)v;
 		job->filesize_max = val->nparts > 1 ? lo[WBSIM_FIO_DDIR_TRIM]
 						    : (uint64_t)v;

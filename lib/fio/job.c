@@ -126,6 +126,20 @@ char *wbsim_fio_job_option_where(const struct wbsim_fio_job *fio, const char *ke
 			       key, shown);
 }
 
+/* Of size= and filesize=, the one the job's own section wrote last (size). */
+static const char *zero_size_key(const struct wbsim_fio_job *fio)
+{
+	const char *key = "size";
+
+	for (guint i = 0; fio->options && i < fio->options->len; i++) {
+		const struct wbsim_fio_option *o = fio->options->pdata[i];
+
+		if (strcmp(o->name, "size") == 0 || strcmp(o->name, "filesize") == 0)
+			key = o->name;
+	}
+	return key;
+}
+
 /*
  * fsync=N, or fdatasync=N (fdatasync(2) every N writes: the same data
  * writeback and wait; the inode's metadata is not modelled); fsync wins
@@ -291,6 +305,14 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 			    fio->file, fio->line, fio->name, job->bs);
 		return FALSE;
 	}
+	if (fio->size == 0 && fio->filesize_min == 0 && fio->size_given) {
+		g_autofree char *where = wbsim_fio_job_option_where(fio, zero_size_key(fio), "0");
+
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "%s: expected a size of at least 1 byte (fio reads 0 as no size, "
+			    "and the job's files are new)", where);
+		return FALSE;
+	}
 	if (fio->size == 0 && fio->filesize_min == 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_MISSING,
 			    "%s:%u: job '%s': neither size= nor filesize= is set",
@@ -342,6 +364,28 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	if (fio->rw == WBSIM_FIO_RW || fio->rw == WBSIM_FIO_RANDRW)
 		job->io_limit = job->io_limit / 100 * (100 - fio->rwmix_read) +
 				job->io_limit % 100 * (100 - fio->rwmix_read) / 100;
+	{
+		/* fio: offset + offset_increment x the clone's number, then the
+		 * file: past 2^64 bytes the sum wrapped to a small offset */
+		uint64_t start, end;
+
+		if (!g_uint64_checked_mul(&start, fio->clone, fio->offset_increment) ||
+		    !g_uint64_checked_add(&start, start, fio->offset) ||
+		    !g_uint64_checked_add(&end, start, per_file)) {
+			g_autofree char *shown = g_strdup_printf("%" G_GUINT64_FORMAT,
+								 fio->offset_increment);
+			g_autofree char *where = wbsim_fio_job_option_where(fio, "offset_increment",
+									     shown);
+
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+				    "%s: job %u of numjobs=%u starts at offset=%" G_GUINT64_FORMAT
+				    " + %u x %" G_GUINT64_FORMAT " and its files of %" G_GUINT64_FORMAT
+				    " bytes would end past byte 2^64: expected files that end within the filesystem",
+				    where, fio->clone, fio->numjobs, fio->offset, fio->clone,
+				    fio->offset_increment, per_file);
+			return FALSE;
+		}
+	}
 	for (unsigned int i = 0; i < job->nr_files; i++) {
 		struct wbsim_job_file *f = &job->files[i];
 

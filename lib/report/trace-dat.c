@@ -339,7 +339,7 @@ gboolean wbsim_trace_dat_write(const struct wbsim_trace_dat *dat, FILE *f, const
 		ok = e == 0 && (!held || fwrite(cb->buf, 1, held, f) == held);
 	}
 	if (!ok || fflush(f) != 0) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--trace %s: %s", path,
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "%s: %s", path,
 			    g_strerror(errno));
 		return FALSE;
 	}

@@ -68,10 +68,18 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 	gboolean chosen[G_N_ELEMENTS(wbsim_trace_event_names)] = { FALSE };
 	GPtrArray *out;
 
+	/* g_pattern_match_simple() asserts on bytes that are not UTF-8 (an
+	 * abort the fuzz target found); they are not quoted back either */
+	if (!g_utf8_validate(list, -1, NULL)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
+			    "trace event list: not UTF-8 text: expected "
+			    TRACE_SYSTEM ", " TRACE_SYSTEM ":EVENT or EVENT, comma-separated");
+		return NULL;
+	}
 	/* nothing at all selects nothing: a mistake, not a trace of no events */
 	if (!items[0]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--trace-events '': an empty list selects no tracepoint: expected "
+			    "trace event list '': an empty list selects no tracepoint: expected "
 			    TRACE_SYSTEM " (every event), " TRACE_SYSTEM ":EVENT or EVENT, comma-separated");
 		return NULL;
 	}
@@ -102,7 +110,7 @@ char **wbsim_trace_select_events(const char *list, GError **error)
 			g_autofree char *known = g_strjoinv(", ", (char **)wbsim_trace_event_names);
 
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "--trace-events %s: '%s' matches no tracepoint: expected "
+				    "trace event list %s: '%s' matches no tracepoint: expected "
 				    TRACE_SYSTEM ", " TRACE_SYSTEM ":EVENT or EVENT (globs allowed), EVENT one of %s",
 				    list, item, known);
 			g_ptr_array_free(out, TRUE);

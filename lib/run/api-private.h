@@ -4,6 +4,7 @@
 #ifndef WBSIM_API_PRIVATE_H
 #define WBSIM_API_PRIVATE_H
 
+#include <wbsim/report.h>
 #include <wbsim/result.h>
 #include <wbsim/run.h>
 #include "report/results.h"
@@ -12,7 +13,8 @@
 /**
  * struct wbsim_result - the public handle over the internal results
  * @r: the results
- * @scn: the scenario run (the results refer to its fio jobs)
+ * @fio: a reference to the fio jobs of the scenario run: the results point
+ *	into them, and outlive the scenario (wbsim_fio_file_ref())
  * @dat: the tracepoints recorded for trace.dat, or NULL
  * @dat_events: the events selected for trace.dat (NULL: all), whose
  *	format files the file stores
@@ -24,7 +26,7 @@
  */
 struct wbsim_result {
 	struct wbsim_run_result *r;
-	const struct wbsim_scenario *scn;
+	struct wbsim_fio_file *fio;
 	struct wbsim_trace_dat *dat;
 	char **dat_events;
 	struct wbsim_result_summary summary;
@@ -32,6 +34,13 @@ struct wbsim_result {
 	GArray *wbs;
 	GArray *files;
 };
+
+/*
+ * wbsim_format_check() - TRUE if @format is one of enum wbsim_format's
+ * values, else FALSE with a WBSIM_ERROR_INVALID_ARGUMENT naming @param
+ * (the caller's parameter: "format", "wbsim_sweep_opts.format")
+ */
+gboolean wbsim_format_check(enum wbsim_format format, const char *param, GError **error);
 
 /* Take ownership of @rr in a new public handle. */
 wbsim_result *wbsim_result_wrap(struct wbsim_run_result *rr);

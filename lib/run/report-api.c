@@ -12,10 +12,9 @@
 #include "report/trace.h"
 #include "core/arg-check.h"
 
-/* The fio reporting groups of @scn, increasing (the CSV's group columns). */
-static GArray *scenario_groups(const struct wbsim_scenario *scn)
+/* The fio reporting groups of @fio's jobs, increasing (the CSV's group columns). */
+static GArray *report_groups(const struct wbsim_fio_file *fio)
 {
-	const struct wbsim_fio_file *fio = wbsim_scenario_fio(scn);
 	GArray *groups = g_array_new(FALSE, FALSE, sizeof(guint));
 
 	for (guint i = 0; i < fio->jobs->len; i++) {
@@ -30,34 +29,42 @@ static GArray *scenario_groups(const struct wbsim_scenario *scn)
 	return groups;
 }
 
-char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
-			  gboolean include_wall)
+gboolean wbsim_format_check(enum wbsim_format format, const char *param, GError **error)
 {
-	g_return_val_if_fail(r != NULL, NULL);
 	switch (format) {
+	case WBSIM_FORMAT_TEXT:
 	case WBSIM_FORMAT_JSON:
-	case WBSIM_FORMAT_JSON_PLUS: {
-		char *json = wbsim_report_json_full(r->r, format == WBSIM_FORMAT_JSON_PLUS,
-						    include_wall);
-		char *line = g_strconcat(json, "\n", NULL);
-
-		g_free(json);
-		return line;
+	case WBSIM_FORMAT_JSON_PLUS:
+	case WBSIM_FORMAT_CSV:
+		return TRUE;
 	}
-	case WBSIM_FORMAT_CSV: {
-		g_autoptr(GArray) groups = NULL;
-		g_autofree char *header = NULL, *row = NULL;
+	/* an integer cast to the enum: not silently the text report */
+	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+		    "%s %d: expected WBSIM_FORMAT_TEXT, WBSIM_FORMAT_JSON, "
+		    "WBSIM_FORMAT_JSON_PLUS or WBSIM_FORMAT_CSV", param, (int)format);
+	return FALSE;
+}
 
-		g_return_val_if_fail(r->scn != NULL, NULL);
-		groups = scenario_groups(r->scn);
-		header = wbsim_sweep_csv_header(NULL, groups);
-		row = wbsim_sweep_csv_row(NULL, 0, r->r, groups);
+char *wbsim_result_report(const wbsim_result *r, enum wbsim_format format,
+			  gboolean include_wall, GError **error)
+{
+	wbsim_check_arg(r != NULL, NULL, error);
+	if (!wbsim_format_check(format, "format", error))
+		return NULL;
+	if (format == WBSIM_FORMAT_CSV) {
+		g_autoptr(GArray) groups = report_groups(r->fio);
+		g_autofree char *header = wbsim_sweep_csv_header(NULL, groups);
+		g_autofree char *row = wbsim_sweep_csv_row(NULL, 0, r->r, groups);
+
 		return g_strconcat(header, row, NULL);
 	}
-	case WBSIM_FORMAT_TEXT:
-	default:
-		return g_string_free(wbsim_report_text(r->r, include_wall), FALSE);
+	if (format == WBSIM_FORMAT_JSON || format == WBSIM_FORMAT_JSON_PLUS) {
+		g_autofree char *json = wbsim_report_json_full(r->r, format == WBSIM_FORMAT_JSON_PLUS,
+							      include_wall);
+
+		return g_strconcat(json, "\n", NULL);
 	}
+	return g_string_free(wbsim_report_text(r->r, include_wall), FALSE);
 }
 
 void wbsim_series_csv_head(GString *s, const char *const *columns, unsigned int n_columns)

@@ -116,6 +116,7 @@ void wbsim_result_free(wbsim_result *r)
 	if (!r)
 		return;
 	wbsim_run_result_free(r->r);
+	wbsim_fio_file_free(r->fio);
 	wbsim_trace_dat_free(r->dat);
 	g_strfreev(r->dat_events);
 	g_array_unref(r->jobs);

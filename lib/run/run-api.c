@@ -77,6 +77,33 @@ static gboolean one_line(const char *what, const char *s, GError **error)
 	return TRUE;
 }
 
+/*
+ * The key is written as "[SECTION]" and "KEY = VALUE" lines of a scenario
+ * file: '=' would end the key early, '[' or ']' break the header, blanks
+ * are stripped around the name and control characters are not text.
+ */
+static gboolean key_text(const char *key, GError **error)
+{
+	for (const char *c = key; *c; c++) {
+		g_autofree char *what = NULL;
+
+		if (g_ascii_isspace(*c))
+			what = g_strdup("a blank");
+		else if (g_ascii_iscntrl(*c))
+			what = g_strdup("a control character");
+		else if (strchr("=[]", *c))
+			what = g_strdup_printf("'%c'", *c);
+		else
+			continue;
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
+			    "key '%s' holds %s: expected section.key without '=', '[', ']', "
+			    "blanks or control characters (a scenario file could not hold it)",
+			    key, what);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 				    const char *value, GError **error)
 {
@@ -91,7 +118,8 @@ gboolean wbsim_scenario_builder_set(wbsim_scenario_builder *b, const char *key,
 			    "key '%s': expected section.key", key);
 		return FALSE;
 	}
-	if (!one_line("key", key, error) || !one_line("value", value, error))
+	if (!one_line("key", key, error) || !key_text(key, error) ||
+	    !one_line("value", value, error))
 		return FALSE;
 	s = g_new0(struct builder_setting, 1);
 	s->section = g_strndup(key, (gsize)(dot - key));
@@ -119,11 +147,13 @@ gboolean wbsim_scenario_builder_add_fio_job(wbsim_scenario_builder *b, const cha
 					    const char *text, GError **error)
 {
 	wbsim_check_arg(b != NULL && job != NULL && text != NULL, FALSE, error);
-	if (!*job || strpbrk(job, "[]") || !one_line("fio job name", job, error)) {
+	/* "[fio:NAME]": a blank at either end would be stripped from the name */
+	if (!*job || strpbrk(job, "[]") || g_ascii_isspace(job[0]) ||
+	    g_ascii_isspace(job[strlen(job) - 1]) || !one_line("fio job name", job, error)) {
 		if (error && !*error)
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-				    "fio job name '%s': expected a non-empty name without ']'",
-				    job);
+				    "fio job name '%s': expected a non-empty name without '[', ']' "
+				    "or a blank at either end", job);
 		return FALSE;
 	}
 	/* option lines only: a header would start a job the caller never named */
@@ -336,7 +366,8 @@ wbsim_result *wbsim_run(const wbsim_scenario *scn, const wbsim_run_opts *opts, G
 		return NULL;
 	}
 	r = wbsim_result_wrap(rr);
-	r->scn = scn;
+	/* the results' jobs point into the scenario's: kept with them */
+	r->fio = wbsim_fio_file_ref((struct wbsim_fio_file *)wbsim_scenario_fio(scn));
 	r->dat = dat;
 	if (dat && opts->trace_events)
 		r->dat_events = g_strdupv((char **)opts->trace_events);

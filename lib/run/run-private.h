@@ -54,4 +54,14 @@ struct wbsim_run {
  */
 void wbsim_run_maybe_finish(struct wbsim_run *run);
 
+/*
+ * wbsim_run_check_space() - the distinct files of the jobs that write a
+ * known amount (not time_based, not appending), each with the bytes it
+ * ends up holding, against the free space of the new filesystem of @m
+ * (run/check-space.c). FALSE with @error naming the line to change.
+ */
+gboolean wbsim_run_check_space(const struct wbsim_config *cfg, struct wbsim_machine *m,
+			       const struct wbsim_fio_file *fio, struct wbsim_job *jobs,
+			       GError **error);
+
 #endif /* WBSIM_RUN_RUN_PRIVATE_H */

@@ -1218,75 +1218,6 @@ static void emit_trace_record(void *arg, enum wbsim_trace_event ev, wbsim_time_t
 	wbsim_trace_dat_add(run->opts.trace_dat, now, cpu, pid, comm, rec, size);
 }
 
-/*
- * The distinct files of the jobs that write a known amount (not time_based,
- * not appending), each with the bytes it ends up holding, against the free
- * space of the new filesystem.
- */
-static gboolean check_space(struct wbsim_machine *m, const struct wbsim_fio_file *fio,
-			    struct wbsim_job *jobs, GError **error)
-{
-	g_autoptr(GHashTable) ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	uint64_t need = 0, free_blocks = wbsim_fs_free_blocks(m->fs);
-	uint64_t bsize = wbsim_fs_block_size(m->fs);
-	const struct wbsim_fio_job *first = NULL;
-	GHashTableIter it;
-	gpointer key, val;
-
-	if (!m->fs->free_fn)
-		return TRUE;	/* a model that does not say its free space */
-	for (guint i = 0; i < fio->jobs->len; i++) {
-		const struct wbsim_fio_job *f = fio->jobs->pdata[i];
-		const struct wbsim_job *job = &jobs[i];
-
-		if (f->time_based || f->file_append)
-			continue;
-		for (unsigned int k = 0; k < job->nr_files; k++) {
-			const struct wbsim_job_file *jf = &job->files[k];
-			char *path = wbsim_job_file_path(f, k);
-			uint64_t *end = g_hash_table_lookup(ends, path);
-
-			if (!end) {
-				end = g_new0(uint64_t, 1);
-				g_hash_table_insert(ends, path, end);
-			} else {
-				g_free(path);
-			}
-			*end = MAX(*end, jf->offset + jf->size);
-			if (!first)
-				first = f;
-		}
-	}
-	g_hash_table_iter_init(&it, ends);
-	while (g_hash_table_iter_next(&it, &key, &val))
-		need += wbsim_fs_ideal_file_blocks(m->fs, *(uint64_t *)val);
-	if (need <= free_blocks)
-		return TRUE;
-	{
-		/* the first job's size= line, if it has one */
-		const struct wbsim_fio_option *o = NULL;
-		g_autofree char *where = NULL;
-
-		for (guint i = 0; first->options && i < first->options->len; i++) {
-			const struct wbsim_fio_option *c = first->options->pdata[i];
-
-			if (strcmp(c->name, "size") == 0)
-				o = c;
-		}
-		where = o ? g_strdup_printf("%s:%u: job '%s': size=%s", o->file, o->line,
-					    first->name, o->value ? o->value : "")
-			  : g_strdup_printf("%s:%u: job '%s'", first->file, first->line,
-					    first->name);
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s: the jobs' %u files need %" G_GUINT64_FORMAT
-			    " bytes of the filesystem (%s), which has %" G_GUINT64_FORMAT
-			    " bytes free: expected files that fit (a smaller size= or nrfiles=, a larger device)",
-			    where, g_hash_table_size(ends), need * bsize, wbsim_fs_type(m->fs),
-			    free_blocks * bsize);
-	}
-	return FALSE;
-}
-
 /* Every job's files together: a bound on what a run holds. */
 #define RUN_MAX_FILES (1u << 21)
 
@@ -1304,10 +1235,14 @@ gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 
 		nr_files += MAX(f->nrfiles, 1);
 		if (nr_files > RUN_MAX_FILES) {
+			/* the nrfiles= line as written, not the section's */
+			g_autofree char *shown = g_strdup_printf("%u", f->nrfiles);
+			g_autofree char *where = wbsim_fio_job_option_where(f, "nrfiles", shown);
+
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNSUPPORTED,
-				    "%s:%u: job '%s': nrfiles=%u: the jobs up to this one have %"
-				    G_GUINT64_FORMAT " files: expected at most %u in all (each is a simulated inode)",
-				    f->file, f->line, f->name, f->nrfiles, nr_files, RUN_MAX_FILES);
+				    "%s: the jobs up to this one have %" G_GUINT64_FORMAT
+				    " files: expected at most %u in all (each is a simulated inode)",
+				    where, nr_files, RUN_MAX_FILES);
 			return FALSE;
 		}
 	}
@@ -1320,7 +1255,7 @@ gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 		for (; ok && done < fio->jobs->len; done++)
 			ok = wbsim_job_setup(&jobs[done], &run.m, fio->jobs->pdata[done], done, error);
 	}
-	ok = ok && check_space(&run.m, fio, jobs, error);
+	ok = ok && wbsim_run_check_space(run.cfg, &run.m, fio, jobs, error);
 	/* as wbsim_run_scenario(): a job that failed its set-up is cleared too */
 	for (unsigned int i = 0; i < done; i++)
 		if (jobs[i].fio)

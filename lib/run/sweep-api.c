@@ -57,7 +57,7 @@ static gboolean set_output(struct wbsim_sweep *sw, enum wbsim_format format,
 {
 	if (format == WBSIM_FORMAT_JSON_PLUS) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--output-format json+: for one run (a sweep writes its points as json)");
+			    "wbsim_sweep_opts.format WBSIM_FORMAT_JSON_PLUS: for one run (a sweep writes its points as json)");
 		return FALSE;
 	}
 	if (repeat > WBSIM_SWEEP_MAX_REPEAT) {
@@ -70,7 +70,7 @@ static gboolean set_output(struct wbsim_sweep *sw, enum wbsim_format format,
 		return FALSE;
 	if (repeat > 1 && seed_swept(sw)) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--repeat %u: run.seed is swept: expected --repeat or a sweep of run.seed, not both",
+			    "wbsim_sweep_opts.repeat %u: run.seed is swept: expected a repeat or a sweep of run.seed, not both",
 			    repeat);
 		return FALSE;
 	}
@@ -102,6 +102,8 @@ wbsim_sweep *wbsim_sweep_load(const char *path, const wbsim_sweep_opts *opts,
 
 	wbsim_check_arg(path != NULL, NULL, error);
 	wbsim_check_arg(reserved_zero(o), NULL, error);
+	if (!wbsim_format_check(o->format, "wbsim_sweep_opts.format", error))
+		return NULL;
 	scn = wbsim_scenario_load(path, o->overrides, error);
 	if (!scn)
 		return NULL;
@@ -215,7 +217,7 @@ static char *repeat_point(const struct wbsim_sweep *sw, size_t point,
 		if (r)
 			wbsim_sweep_stat_values(r, values + (size_t)k * WBSIM_STAT_COUNT);
 		else if (k)
-			g_prefix_error(error, "--repeat %u: seed %" G_GUINT64_FORMAT ": ",
+			g_prefix_error(error, "wbsim_sweep_opts.repeat %u: seed %" G_GUINT64_FORMAT ": ",
 				       k_max, seeds[k]);
 		wbsim_run_result_free(r);
 		wbsim_scenario_free(scn);

@@ -64,7 +64,7 @@ static void identity_error(const struct wbsim_sweep_results *res,
 	if (!have || !json_object_has_member(json_node_get_object(have),
 					     "wbsim_sweep_results")) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--results %s:1: not a wbsim sweep results file: expected a first line {\"wbsim_sweep_results\": ...} (give another file)",
+			    "wbsim_sweep_opts.results %s:1: not a wbsim sweep results file: expected a first line {\"wbsim_sweep_results\": ...} (give another file)",
 			    res->path);
 		return;
 	}
@@ -78,13 +78,13 @@ static void identity_error(const struct wbsim_sweep_results *res,
 
 		if (strcmp(at, bt) != 0) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "--results %s: holds the results of another sweep: its %s is %s, this run's is %s (give another file, or remove it to start again)",
+				    "wbsim_sweep_opts.results %s: holds the results of another sweep: its %s is %s, this run's is %s (give another file, or remove it to start again)",
 				    res->path, (const char *)m->data, at, bt);
 			return;
 		}
 	}
 	g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-		    "--results %s: holds the results of another sweep: its first line differs from this run's (give another file, or remove it to start again)",
+		    "wbsim_sweep_opts.results %s: holds the results of another sweep: its first line differs from this run's (give another file, or remove it to start again)",
 		    res->path);
 }
 
@@ -103,14 +103,14 @@ static gboolean read_point(struct wbsim_sweep_results *res, const char *line,
 	if (!pn || !sn || !tn || json_node_get_value_type(pn) != G_TYPE_INT64 ||
 	    json_node_get_value_type(tn) != G_TYPE_STRING) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--results %s:%u: not a point's result: expected {\"point\": N, \"sweep\": {...}, \"text\": \"...\"}",
+			    "wbsim_sweep_opts.results %s:%u: not a point's result: expected {\"point\": N, \"sweep\": {...}, \"text\": \"...\"}",
 			    res->path, lineno);
 		return FALSE;
 	}
 	point = json_node_get_int(pn);
 	if (point < 1 || (guint64)point > res->n) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--results %s:%u: point %" G_GINT64_FORMAT ": expected a point from 1 to %zu",
+			    "wbsim_sweep_opts.results %s:%u: point %" G_GINT64_FORMAT ": expected a point from 1 to %zu",
 			    res->path, lineno, point, res->n);
 		return FALSE;
 	}
@@ -118,13 +118,13 @@ static gboolean read_point(struct wbsim_sweep_results *res, const char *line,
 	want = values_text(res->sw, (size_t)point - 1);
 	if (strcmp(have, want) != 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--results %s:%u: point %" G_GINT64_FORMAT " has the values %s: expected %s",
+			    "wbsim_sweep_opts.results %s:%u: point %" G_GINT64_FORMAT " has the values %s: expected %s",
 			    res->path, lineno, point, have, want);
 		return FALSE;
 	}
 	if (res->texts[point - 1]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--results %s:%u: point %" G_GINT64_FORMAT " again (first at line %u): expected each point once",
+			    "wbsim_sweep_opts.results %s:%u: point %" G_GINT64_FORMAT " again (first at line %u): expected each point once",
 			    res->path, lineno, point, res->lines[point - 1]);
 		return FALSE;
 	}
@@ -205,13 +205,13 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 	 */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e))
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 				    path, e->message);
 		goto fail;
 	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
 	if (fd < 0) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 			    path, g_strerror(errno));
 		goto fail;
 	}
@@ -226,12 +226,12 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 				    "another sim-writeback is appending to %s (pid unknown): wait for "
 				    "it or name another results file", path);
 		else
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 				    path, g_strerror(errno));
 		goto fail;
 	}
 	if (!wbsim_read_file(path, WBSIM_RESULTS_FILE_MAX, &contents, &len, &e)) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 			    path, e->message);
 		goto fail;
 	}
@@ -239,7 +239,7 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 		goto fail;
 	if ((keep < len && ftruncate(fd, (off_t)keep) != 0) ||
 	    lseek(fd, 0, SEEK_END) < 0) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 			    path, g_strerror(errno));
 		goto fail;
 	}
@@ -248,7 +248,7 @@ struct wbsim_sweep_results *wbsim_sweep_results_open_as(const char *path,
 		fd = -1;
 	if (!res->f || (!keep && (fprintf(res->f, "%s\n", identity) < 0 ||
 				  fflush(res->f) != 0))) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 			    path, g_strerror(errno));
 		goto fail;
 	}
@@ -297,7 +297,7 @@ gboolean wbsim_sweep_results_add(struct wbsim_sweep_results *res, size_t point,
 	ok = fprintf(res->f, "%s\n", line) >= 0 && fflush(res->f) == 0;
 	g_mutex_unlock(&res->lock);
 	if (!ok)
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "--results %s: %s",
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_IO, "wbsim_sweep_opts.results %s: %s",
 			    res->path, g_strerror(errno));
 	return ok;
 }

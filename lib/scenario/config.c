@@ -637,38 +637,52 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 			    ev->args ? ev->args : "", limit);
 		return FALSE;
 	}
-	/* what the run asks for at least: its time limit, its last event */
+	/* what the run asks for at least: its time limit, else its last event
+	 * or the last [measure] moment (after-jobs+TIME comes TIME after the
+	 * jobs at the soonest): the line named is the one that asks for it */
 	{
-		const char *what = NULL;
-		g_autofree char *where = NULL, *action = NULL;
+		g_autofree char *where = NULL, *shown = NULL;
 		wbsim_time_t horizon = cfg->time_limit;
 
 		if (cfg->time_limit) {
 			const struct wbsim_config_origin *o = origin_of(cfg, "run", "time_limit");
+			g_autofree char *t = wbsim_format_time(cfg->time_limit);
 
 			where = wbsim_param_where(o ? o->file : NULL, o ? o->line : 0);
-			what = "[run] time_limit";
+			shown = g_strdup_printf("[run] time_limit = %s", t);
 		}
 		for (guint i = 0; !cfg->time_limit && i < cfg->events->len; i++) {
 			const struct wbsim_config_event *ev = cfg->events->pdata[i];
+			g_autofree char *t = NULL;
 
-			if (ev->at > horizon) {
-				horizon = ev->at;
-				g_free(where);
-				where = wbsim_param_where(ev->file, ev->line);
-				g_free(action);
-				action = g_strdup_printf(" %s%s%s", ev->action, ev->args ? " " : "",
-							 ev->args ? ev->args : "");
-				what = "[events] at";
-			}
+			if (ev->at <= horizon)
+				continue;
+			horizon = ev->at;
+			t = wbsim_format_time(ev->at);
+			g_free(where);
+			where = wbsim_param_where(ev->file, ev->line);
+			g_free(shown);
+			shown = g_strdup_printf("[events] at = %s %s%s%s", t, ev->action,
+						ev->args ? " " : "", ev->args ? ev->args : "");
 		}
-		if (what && horizon / MAX(cfg->series_interval, 1) > WBSIM_RUN_MAX_SAMPLES) {
+		for (guint i = 0; !cfg->time_limit && i < cfg->measure_extents->len; i++) {
+			const struct wbsim_config_moment *mo = cfg->measure_extents->pdata[i];
+
+			if (mo->delay <= horizon)
+				continue;
+			horizon = mo->delay;
+			g_free(where);
+			where = wbsim_param_where(mo->file, mo->line);
+			g_free(shown);
+			shown = g_strdup_printf("[measure] extents = %s", mo->name);
+		}
+		if (shown && horizon / MAX(cfg->series_interval, 1) > WBSIM_RUN_MAX_SAMPLES) {
 			g_autofree char *t = wbsim_format_time(horizon);
 			g_autofree char *iv = wbsim_format_time(cfg->series_interval);
 
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s%s = %s%s: a run of %s takes %" G_GUINT64_FORMAT " samples of [run] series_interval = %s: expected at most %u (a shorter run or a longer series_interval)",
-				    where ? where : "", what, t, action ? action : "", t,
+				    "%s%s: a run of %s takes %" G_GUINT64_FORMAT " samples of [run] series_interval = %s: expected at most %u (a shorter run or a longer series_interval)",
+				    where ? where : "", shown, t,
 				    (guint64)(horizon / MAX(cfg->series_interval, 1)), iv,
 				    WBSIM_RUN_MAX_SAMPLES);
 			return FALSE;

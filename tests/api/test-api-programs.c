@@ -186,7 +186,7 @@ static void test_run_options(void **state)
 	assert_true(g_str_has_prefix(lines[0], "time_s,"));
 	assert_string_equal(lines[s.samples + 1], "");
 	/* the name is the scenario's in the reports */
-	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
+	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE, NULL);
 	assert_non_null(strstr(json, "\"named-run\""));
 	g_string_free(s.csv, TRUE);
 }
@@ -346,21 +346,73 @@ static void test_reports(void **state)
 
 	(void)state;
 	assert_non_null(r);
-	text = wbsim_result_report(r, WBSIM_FORMAT_TEXT, FALSE);
-	text2 = wbsim_result_report(again, WBSIM_FORMAT_TEXT, FALSE);
+	text = wbsim_result_report(r, WBSIM_FORMAT_TEXT, FALSE, NULL);
+	text2 = wbsim_result_report(again, WBSIM_FORMAT_TEXT, FALSE, NULL);
 	assert_true(g_str_has_prefix(text, "w: (g=0): rw=write"));
 	assert_string_equal(text, text2);	/* same seed, same bytes */
-	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
-	plus = wbsim_result_report(r, WBSIM_FORMAT_JSON_PLUS, FALSE);
+	json = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE, NULL);
+	plus = wbsim_result_report(r, WBSIM_FORMAT_JSON_PLUS, FALSE, NULL);
 	assert_int_equal(json[0], '{');
 	assert_int_equal(json[strlen(json) - 1], '\n');
 	assert_null(strstr(json, "\"bins\""));
 	assert_non_null(strstr(plus, "\"bins\""));
-	csv = wbsim_result_report(r, WBSIM_FORMAT_CSV, FALSE);
+	csv = wbsim_result_report(r, WBSIM_FORMAT_CSV, FALSE, NULL);
 	assert_true(g_str_has_prefix(csv, "write_bw_mib_s,pauses,max_pause_ms,"));
 	rows = g_strsplit(csv, "\n", -1);
 	assert_int_equal(g_strv_length(rows), 3);	/* header, row, "" */
 	assert_string_equal(bw, "512MiB/s");
+}
+
+/*
+ * issue 39: the result reports after its scenario is freed (result.h says
+ * it may be: the reports read the fio jobs, which the result now keeps);
+ * under ASan the text, JSON and CSV reports were heap uses after free.
+ */
+static void test_report_after_scenario_free(void **state)
+{
+	wbsim_scenario *scn = small_scenario();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
+	g_autofree char *before = NULL, *after = NULL, *csv_before = NULL, *csv_after = NULL;
+	g_autofree char *json_before = NULL, *json_after = NULL;
+
+	(void)state;
+	assert_non_null(r);
+	before = wbsim_result_report(r, WBSIM_FORMAT_TEXT, FALSE, &error);
+	json_before = wbsim_result_report(r, WBSIM_FORMAT_JSON_PLUS, FALSE, &error);
+	csv_before = wbsim_result_report(r, WBSIM_FORMAT_CSV, FALSE, &error);
+	wbsim_scenario_free(scn);
+	after = wbsim_result_report(r, WBSIM_FORMAT_TEXT, FALSE, &error);
+	json_after = wbsim_result_report(r, WBSIM_FORMAT_JSON_PLUS, FALSE, &error);
+	csv_after = wbsim_result_report(r, WBSIM_FORMAT_CSV, FALSE, &error);
+	assert_null(error);
+	assert_string_equal(after, before);
+	assert_string_equal(json_after, json_before);
+	assert_string_equal(csv_after, csv_before);
+	/* the job's description and options come from the freed scenario's text */
+	assert_non_null(strstr(json_after, "\"job options\""));
+}
+
+/* issue 39: a format out of enum wbsim_format's range was the text report */
+static void test_report_format_range(void **state)
+{
+	g_autoptr(wbsim_scenario) scn = small_scenario();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(wbsim_result) r = wbsim_run(scn, NULL, &error);
+	static const int bad[] = { 42, -1, WBSIM_FORMAT_CSV + 1 };
+
+	(void)state;
+	assert_non_null(r);
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autofree char *want = g_strdup_printf(
+			"format %d: expected WBSIM_FORMAT_TEXT, WBSIM_FORMAT_JSON, "
+			"WBSIM_FORMAT_JSON_PLUS or WBSIM_FORMAT_CSV", bad[i]);
+
+		assert_null(wbsim_result_report(r, (enum wbsim_format)bad[i], FALSE, &error));
+		assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+		assert_string_equal(error->message, want);
+		g_clear_error(&error);
+	}
 }
 
 static void test_trace_select(void **state)
@@ -379,7 +431,19 @@ static void test_trace_select(void **state)
 	none = wbsim_trace_events_select("writeback:no_such_event", &error);
 	assert_null(none);
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
-	assert_non_null(strstr(error->message, "no_such_event"));
+	/* issue 39: the library's parameter, not sim-writeback's --trace-events */
+	assert_true(g_str_has_prefix(error->message, "trace event list writeback:no_such_event: "
+				     "'writeback:no_such_event' matches no tracepoint: expected "));
+	g_clear_error(&error);
+	/* bytes that are not UTF-8 aborted in g_pattern_match_simple() (fuzz-trace-events) */
+	assert_null(wbsim_trace_events_select("writeback\xba*", &error));
+	assert_string_equal(error->message, "trace event list: not UTF-8 text: expected writeback, "
+			    "writeback:EVENT or EVENT, comma-separated");
+	g_clear_error(&error);
+	assert_null(wbsim_trace_events_select("", &error));
+	assert_string_equal(error->message, "trace event list '': an empty list selects no "
+			    "tracepoint: expected writeback (every event), writeback:EVENT or EVENT, "
+			    "comma-separated");
 }
 
 static void test_trace_dat(void **state)
@@ -522,8 +586,15 @@ static void test_sweep(void **state)
 		g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &o, &error);
 
 		assert_non_null(sw);
+		g_autofree char *want = g_strdup_printf(
+			"wbsim_sweep_opts.results %s: holds the results of another sweep: its format "
+			"is \"csv\", this run's is \"json\" (give another file, or remove it to start again)",
+			results);
+
 		assert_false(wbsim_sweep_start(sw, &error));
 		assert_int_equal(error->code, WBSIM_ERROR_INVALID_VALUE);
+		/* issue 39: the library's parameter, not sim-writeback's --results */
+		assert_string_equal(error->message, want);
 		g_clear_error(&error);
 	}
 	/* a results file alone makes one run a sweep of one point */
@@ -540,21 +611,29 @@ static void test_sweep(void **state)
 	o.format = WBSIM_FORMAT_JSON_PLUS;
 	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_string_equal(error->message,
-			    "--output-format json+: for one run (a sweep writes its points as json)");
+			    "wbsim_sweep_opts.format WBSIM_FORMAT_JSON_PLUS: for one run (a sweep writes its points as json)");
 	g_clear_error(&error);
 	o.format = WBSIM_FORMAT_CSV;
 	o.sweeps = seed_axes;
 	o.repeat = 3;
 	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_string_equal(error->message,
-			    "--repeat 3: run.seed is swept: expected --repeat or a sweep of run.seed, not both");
+			    "wbsim_sweep_opts.repeat 3: run.seed is swept: expected a repeat or a sweep of run.seed, not both");
 	g_clear_error(&error);
 	o.repeat = WBSIM_SWEEP_MAX_REPEAT + 1;
 	o.sweeps = axes;
 	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_string_equal(error->message, "repeat 1001: expected an integer from 1 to 1000");
 	g_clear_error(&error);
+	/* issue 39: a format out of the enum's range was a JSON sweep */
 	o.repeat = 0;
+	o.format = (enum wbsim_format)42;
+	assert_null(wbsim_sweep_load(path, &o, &error));
+	assert_true(g_error_matches(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	assert_string_equal(error->message, "wbsim_sweep_opts.format 42: expected WBSIM_FORMAT_TEXT, "
+			    "WBSIM_FORMAT_JSON, WBSIM_FORMAT_JSON_PLUS or WBSIM_FORMAT_CSV");
+	g_clear_error(&error);
+	o.format = WBSIM_FORMAT_CSV;
 	o.reserved[0] = &o;
 	assert_null(wbsim_sweep_load(path, &o, &error));
 	assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
@@ -574,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_run_options),
 		cmocka_unit_test(test_fio_logs),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_report_after_scenario_free),
+		cmocka_unit_test(test_report_format_range),
 		cmocka_unit_test(test_trace_select),
 		cmocka_unit_test(test_trace_dat),
 		cmocka_unit_test(test_trace_dat_temp_dir),

@@ -80,6 +80,41 @@ static void test_builder_text_and_errors(void **state)
 			    "fio job 'w': line 2 '[fio:x]' is a section header: expected option lines only (add each job with its own call)");
 	g_clear_error(&error);
 
+	/* issue 39: keys a scenario file's line could not hold back; each
+	 * was accepted and read back as another key, or none */
+	{
+		static const char *const bad[][2] = {
+			{ "vm.dirty_ratio=30", "'='" },
+			{ "vm[x].dirty_ratio", "'['" },
+			{ "vm.dirty]ratio", "']'" },
+			{ "vm.dirty ratio", "a blank" },
+			{ " vm.dirty_ratio", "a blank" },
+			{ "vm.dirty_ratio\t", "a blank" },
+			{ "vm.dirty\x01ratio", "a control character" },
+		};
+
+		for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+			g_autofree char *want = g_strdup_printf(
+				"key '%s' holds %s: expected section.key without '=', '[', ']', "
+				"blanks or control characters (a scenario file could not hold it)",
+				bad[i][0], bad[i][1]);
+
+			assert_false(wbsim_scenario_builder_set(b, bad[i][0], "30", &error));
+			assert_int_equal(error->code, WBSIM_ERROR_INVALID_ARGUMENT);
+			assert_string_equal(error->message, want);
+			g_clear_error(&error);
+		}
+	}
+	assert_false(wbsim_scenario_builder_add_fio_job(b, " w", "rw=write\n", &error));
+	assert_string_equal(error->message,
+			    "fio job name ' w': expected a non-empty name without '[', ']' or a blank at either end");
+	g_clear_error(&error);
+	{
+		g_autofree char *again = wbsim_scenario_builder_text(b);
+
+		assert_string_equal(again, text);	/* nothing refused was kept */
+	}
+
 	/* a bad value is found when building, named as a file line would be */
 	assert_true(wbsim_scenario_builder_set(b, "vm.dirty_ratio", "200", NULL));
 	scn = wbsim_scenario_builder_build(b, &error);
@@ -361,8 +396,8 @@ static void test_run_stop(void **state)
 	assert_non_null(plain);
 	assert_false(wbsim_result_interrupted(whole));
 	assert_false(wbsim_result_interrupted(plain));
-	whole_text = wbsim_result_report(whole, WBSIM_FORMAT_JSON, FALSE);
-	plain_text = wbsim_result_report(plain, WBSIM_FORMAT_JSON, FALSE);
+	whole_text = wbsim_result_report(whole, WBSIM_FORMAT_JSON, FALSE, NULL);
+	plain_text = wbsim_result_report(plain, WBSIM_FORMAT_JSON, FALSE, NULL);
 	assert_string_equal(whole_text, plain_text);
 	assert_int_equal(wbsim_result_job(whole, 0)->bytes, 256 << 20);
 	assert_true(never.samples > 5);
@@ -396,8 +431,8 @@ static void test_run_stop(void **state)
 
 	/* the same stop, the same results */
 	again = run_stopped(scn, &st2);
-	r_text = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE);
-	again_text = wbsim_result_report(again, WBSIM_FORMAT_JSON, FALSE);
+	r_text = wbsim_result_report(r, WBSIM_FORMAT_JSON, FALSE, NULL);
+	again_text = wbsim_result_report(again, WBSIM_FORMAT_JSON, FALSE, NULL);
 	assert_string_equal(r_text, again_text);
 	assert_string_not_equal(r_text, whole_text);
 

@@ -112,7 +112,9 @@ static void test_null_args(void **state)
 	assert_non_null(e);
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	step("wbsim_result_report");
-	(void)wbsim_result_report(NULL, WBSIM_FORMAT_TEXT, FALSE);
+	g_clear_error(&e);
+	assert_null(wbsim_result_report(NULL, WBSIM_FORMAT_TEXT, FALSE, &e));
+	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	step("wbsim_series_csv_head");
 	wbsim_series_csv_head(NULL, NULL, 0);
 	step("wbsim_series_csv_row");

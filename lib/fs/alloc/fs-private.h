@@ -135,11 +135,12 @@ extern const struct wbsim_fs_ops wbsim_fs_ext4_ops;
 extern const struct wbsim_fs_ops wbsim_fs_f2fs_ops;
 
 /*
- * wbsim_fs_ideal_file_blocks() - blocks the ideal model takes for a file of
- * @bytes: whole regions of region_size (the first at creation); other
- * models: @bytes in blocks. For the check of a scenario's space at load.
+ * wbsim_fs_ideal_region_blocks() - the ideal model's region_size in blocks:
+ * a file takes at least one region, or one covering it if larger
+ * (ideal_grow()); 0 for other models. For the check of a scenario's
+ * space at load.
  */
-uint64_t wbsim_fs_ideal_file_blocks(wbsim_fs *fs, uint64_t bytes);
+uint64_t wbsim_fs_ideal_region_blocks(wbsim_fs *fs);
 
 /* Internal consistency of the free-space indexes (tests). */
 gboolean wbsim_fs_xfs_check(wbsim_fs *fs);

@@ -67,15 +67,11 @@ static gboolean ideal_init(wbsim_fs *fs, GError **error)
 	return TRUE;
 }
 
-uint64_t wbsim_fs_ideal_file_blocks(wbsim_fs *fs, uint64_t bytes)
+uint64_t wbsim_fs_ideal_region_blocks(wbsim_fs *fs)
 {
 	struct ideal_fs *ifs = fs->priv;
-	uint64_t blocks = wbsim_fs_bytes_to_blocks(fs, bytes);
 
-	if (fs->ops != &wbsim_fs_ideal_ops)
-		return blocks;
-	/* ideal_grow(): one region, or one covering the rest if larger */
-	return MAX(blocks, ifs->region_blocks);
+	return fs->ops == &wbsim_fs_ideal_ops ? ifs->region_blocks : 0;
 }
 
 static void ideal_exit(wbsim_fs *fs)
