@@ -1457,15 +1457,34 @@ static void test_progress(void **state)
 	}
 }
 
+/* @text's lines, split in place: a NULL-terminated array of pointers into
+ * @text (free the array only). In one pass: g_strsplit()'s strstr() per
+ * line reads the rest of a trace of megabytes each time under ASan. */
+static char **split_lines_in_place(char *text, gsize len)
+{
+	GPtrArray *lines = g_ptr_array_new();
+
+	for (char *l = text, *end = text + len, *nl; l < end; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		g_ptr_array_add(lines, l);
+	}
+	g_ptr_array_add(lines, NULL);
+	return (char **)g_ptr_array_free(lines, FALSE);
+}
+
 /* The events of an ftrace text file, counted by name. */
 static GHashTable *trace_event_counts(const char *path)
 {
 	GHashTable *n = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_autofree char **lines = NULL;
+	gsize len;
 
-	assert_true(g_file_get_contents(path, &text, NULL, NULL));
-	lines = g_strsplit(text, "\n", -1);
+	assert_true(g_file_get_contents(path, &text, &len, NULL));
+	lines = split_lines_in_place(text, len);
 	for (char **l = lines; *l; l++) {
 		const char *s = strstr(*l, ": ");
 
@@ -1538,23 +1557,6 @@ static const char *first_event_line(char **lines, const char *event)
 	return NULL;
 }
 
-/* @text's lines, split in place: a NULL-terminated array of pointers into
- * @text (free the array only). In one pass: g_strsplit()'s strstr() per
- * line reads the rest of a trace of megabytes each time under ASan. */
-static char **split_lines_in_place(char *text, gsize len)
-{
-	GPtrArray *lines = g_ptr_array_new();
-
-	for (char *l = text, *end = text + len, *nl; l < end; l = nl + 1) {
-		nl = memchr(l, '\n', (size_t)(end - l));
-		if (!nl)
-			nl = end;
-		*nl = '\0';
-		g_ptr_array_add(lines, l);
-	}
-	g_ptr_array_add(lines, NULL);
-	return (char **)g_ptr_array_free(lines, FALSE);
-}
 
 /* Assert the first line of each of @want's events ("EVENT", "LINE" pairs). */
 static void assert_first_lines(const char *path, const char *const *want)
@@ -1641,7 +1643,7 @@ static void test_trace_whole_writeback(void **state)
 	g_autofree char *txt = g_build_filename(dir, "t.txt", NULL);
 	g_autofree char *cg = g_build_filename(dir, "cg.txt", NULL);
 	g_autofree char *text = NULL, *head = NULL;
-	g_auto(GStrv) lines = NULL;
+	gsize len;
 	guint n = 0;
 	struct run_result r;
 
@@ -1652,10 +1654,13 @@ static void test_trace_whole_writeback(void **state)
 	run_result_clear(&r);
 	assert_first_lines(txt, inode_events);
 	/* the header counts the lines: ftrace's entries-in-buffer/entries-written */
-	assert_true(g_file_get_contents(txt, &text, NULL, NULL));
-	lines = g_strsplit(text, "\n", -1);
-	for (char **l = lines; *l; l++)
-		n += **l && **l != '#';
+	assert_true(g_file_get_contents(txt, &text, &len, NULL));
+	for (const char *l = text, *end = text + len, *nl; l < end; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (!nl)
+			nl = end;
+		n += nl > l && *l != '#';
+	}
 	head = g_strdup_printf("# tracer: nop\n#\n# entries-in-buffer/entries-written: %u/%u   #P:2\n#\n"
 			       "#                                _-----=> irqs-off/BH-disabled\n", n, n);
 	assert_true(g_str_has_prefix(text, head));
