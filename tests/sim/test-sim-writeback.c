@@ -1796,7 +1796,8 @@ static GHashTable *trace_lines_per_cpu(const char *text, gboolean ns, gboolean f
 	g_autoptr(GRegex) age_rx = g_regex_new(" age=[0-9]+", 0, 0, NULL);
 	g_autoptr(GRegex) rx = g_regex_new("^\\s*(.+)-(\\d+)\\s+\\[(\\d+)\\]\\s+(?:(\\S{5})\\s+)?"
 					   "(\\d+)\\.(\\d+):\\s+(\\w+):\\s+(.*)$", 0, 0, NULL);
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autofree char *copy = g_strdup(text);
+	g_autofree char **lines = split_lines_in_place(copy, strlen(copy));
 	GHashTable *per_cpu = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 						    (GDestroyNotify)g_ptr_array_unref);
 
