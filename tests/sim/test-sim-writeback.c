@@ -552,6 +552,24 @@ static void test_run_reports(void **state)
 	run_result_clear(&r);
 }
 
+/* @text's lines, split in place: a NULL-terminated array of pointers into
+ * @text (free the array only). In one pass: g_strsplit()'s strstr() per
+ * line reads the rest of a trace of megabytes each time under ASan. */
+static char **split_lines_in_place(char *text, gsize len)
+{
+	GPtrArray *lines = g_ptr_array_new();
+
+	for (char *l = text, *end = text + len, *nl; l < end; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		g_ptr_array_add(lines, l);
+	}
+	g_ptr_array_add(lines, NULL);
+	return (char **)g_ptr_array_free(lines, FALSE);
+}
+
 /*
  * Task and cgroup identities in an E7 trace: one pid space (a pid names one
  * task, the report's job pid is the trace's fio pid), kernel task names,
@@ -563,6 +581,7 @@ static void test_trace_identities(void **state)
 	g_autofree char *dir = g_dir_make_tmp("wbsim-trace-XXXXXX", NULL);
 	g_autofree char *path = g_build_filename(dir, "t.txt", NULL);
 	g_autofree char *trace = NULL;
+	g_autofree char **lines = NULL;
 	gsize len;
 	g_autoptr(GHashTable) comm_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	struct run_result r = run("--no-wall-time", "--set", "run.time_limit=12s", "--trace", path,
@@ -580,17 +599,13 @@ static void test_trace_identities(void **state)
 	assert_non_null(strstr(trace, " cgroup_ino=3\n"));
 	assert_non_null(strstr(trace, " cgroup_ino=4\n"));
 	assert_null(strstr(trace, "cgroup_ino=1\n"));
-	/* line by line in place (the trace is 33 MB: g_strsplit()'s strstr()
-	 * per line reads the rest of the text each time under ASan) */
-	for (char *l = trace, *end = trace + len, *nl; l < end; l = nl + 1) {
+	lines = split_lines_in_place(trace, len);
+	for (char **pl = lines; *pl; pl++) {
+		const char *l = *pl;
 		g_autofree char *task = NULL;
 		char *dash;
 		const char *seen;
 
-		nl = memchr(l, '\n', (size_t)(end - l));
-		if (!nl)
-			nl = end;
-		*nl = '\0';
 		if (!*l || *l == '#')
 			continue;
 		task = g_strndup(l, 24);
@@ -1457,23 +1472,6 @@ static void test_progress(void **state)
 	}
 }
 
-/* @text's lines, split in place: a NULL-terminated array of pointers into
- * @text (free the array only). In one pass: g_strsplit()'s strstr() per
- * line reads the rest of a trace of megabytes each time under ASan. */
-static char **split_lines_in_place(char *text, gsize len)
-{
-	GPtrArray *lines = g_ptr_array_new();
-
-	for (char *l = text, *end = text + len, *nl; l < end; l = nl + 1) {
-		nl = memchr(l, '\n', (size_t)(end - l));
-		if (!nl)
-			nl = end;
-		*nl = '\0';
-		g_ptr_array_add(lines, l);
-	}
-	g_ptr_array_add(lines, NULL);
-	return (char **)g_ptr_array_free(lines, FALSE);
-}
 
 /* The events of an ftrace text file, counted by name. */
 static GHashTable *trace_event_counts(const char *path)
