@@ -522,3 +522,72 @@ def proc_stat_cpu():
     with open("/proc/stat") as f:
         parts = f.readline().split()
     return [int(x) for x in parts[1:9]]
+
+
+# -- lock contention (issue 40) ----------------------------------------------
+
+_TIME_UNITS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def _ns(value, unit):
+    return float(value) * _TIME_UNITS[unit]
+
+
+class LockRecorder:
+    """`perf lock record -a`: the kernel's lock:contention_begin/end
+    tracepoints (every contended acquisition of a spinlock, rwlock, mutex,
+    rwsem or rtmutex, with the waiter's call chain) over the measured
+    window, summarised by `perf lock contention` per caller and per task.
+    The tracepoints fire on the slow paths only: an uncontended lock costs
+    nothing here, and a wait's time is from its begin to its end (spinning
+    and sleeping alike)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.proc = None
+
+    @staticmethod
+    def available():
+        return (shutil.which("perf") is not None and
+                os.path.isdir("/sys/kernel/tracing/events/lock/contention_begin"))
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["perf", "lock", "record", "-a", "-o", self.path],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(2)
+            try:
+                self.proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def report(self, by_task=False, entries=40):
+        cmd = ["perf", "lock", "contention", "-i", self.path, "-k", "wait_total",
+               "-E", str(entries)]
+        if by_task:
+            cmd.append("-t")
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        # perf 6.1 prints the table on stderr
+        return p.stdout + p.stderr
+
+    @staticmethod
+    def parse(text):
+        """Rows of `perf lock contention`: contended, total/max/avg wait in
+        ns, the lock type and the caller (or task)."""
+        rows = []
+        for line in text.splitlines():
+            f = line.split()
+            if len(f) < 9 or not f[0].isdigit():
+                continue
+            try:
+                rows.append({"contended": int(f[0]),
+                             "total_ns": round(_ns(f[1], f[2])),
+                             "max_ns": round(_ns(f[3], f[4])),
+                             "avg_ns": round(_ns(f[5], f[6])),
+                             "type": f[7], "where": " ".join(f[8:])})
+            except (KeyError, ValueError):
+                continue
+        return rows
