@@ -32,7 +32,10 @@
  * each thread's seconds from the barrier to its last write, its CPU time
  * and context switches over its writes (getrusage(RUSAGE_THREAD)), the
  * small phase's seconds from the barrier to the last thread's end, and the
- * pages dirtied and written meanwhile (/proc/vmstat, machine-wide). Times are
+ * pages dirtied and written meanwhile (/proc/vmstat, machine-wide), and the
+ * write requests and bytes the file's block device received meanwhile
+ * (/sys/dev/block/MAJ:MIN/stat: what writeback sent, whatever the page
+ * cache's accounting counts; -1 where the file is on no block device). Times are
  * CLOCK_MONOTONIC. Each thread's random generator is seeded with --seed and
  * its index, so a run repeats the same offsets.
  *
@@ -47,6 +50,8 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +187,27 @@ static long long vmstat_counter(const char *name)
 	return found;
 }
 
+/* The write requests and 512-byte sectors the block device @dev has
+ * received (Documentation/block/stat.rst fields 5 and 7), or -1s. */
+static void device_writes(dev_t dev, long long *ios, long long *sectors)
+{
+	char path[64];
+	unsigned long long f[7];
+	FILE *fp;
+
+	*ios = *sectors = -1;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(dev), minor(dev));
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+		   &f[4], &f[5], &f[6]) == 7) {
+		*ios = (long long)f[4];
+		*sectors = (long long)f[6];
+	}
+	fclose(fp);
+}
+
 static void *small_writer(void *arg)
 {
 	struct thread *t = arg;
@@ -237,6 +263,8 @@ int main(int argc, char **argv)
 	pthread_barrier_t start;
 	double t_large, large_s, t_small, small_s;
 	long long dirtied0, written0, dirtied1, written1;
+	long long ios0 = -1, sectors0 = -1, ios1 = -1, sectors1 = -1;
+	struct stat st;
 	char *buf;
 	int fd, c;
 
@@ -325,6 +353,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (stat(o.file, &st) == 0)
+		device_writes(st.st_dev, &ios0, &sectors0);
 	dirtied0 = vmstat_counter("nr_dirtied");
 	written0 = vmstat_counter("nr_written");
 	t_small = now();
@@ -336,6 +366,8 @@ int main(int argc, char **argv)
 	small_s = now() - t_small;
 	dirtied1 = vmstat_counter("nr_dirtied");
 	written1 = vmstat_counter("nr_written");
+	if (ios0 >= 0)
+		device_writes(st.st_dev, &ios1, &sectors1);
 
 	for (unsigned int i = 0; i < o.threads; i++) {
 		if (threads[i].error) {
@@ -365,9 +397,12 @@ int main(int argc, char **argv)
 	printf("],\n  \"thread_nivcsw\": [");
 	for (unsigned int i = 0; i < o.threads; i++)
 		printf("%s%ld", i ? ", " : "", threads[i].nivcsw);
-	printf("],\n  \"pages_dirtied\": %lld, \"pages_written\": %lld}}\n",
+	printf("],\n  \"pages_dirtied\": %lld, \"pages_written\": %lld,\n",
 	       dirtied0 < 0 || dirtied1 < 0 ? -1 : dirtied1 - dirtied0,
 	       written0 < 0 || written1 < 0 ? -1 : written1 - written0);
+	printf("  \"device_write_ios\": %lld, \"device_write_bytes\": %lld}}\n",
+	       ios0 < 0 || ios1 < 0 ? -1 : ios1 - ios0,
+	       sectors0 < 0 || sectors1 < 0 ? -1 : (sectors1 - sectors0) * 512);
 	free(threads);
 	return 0;
 }

@@ -163,6 +163,16 @@ class SeriesSampler(threading.Thread):
                 f.write(",".join(str(r.get(c, 0)) for c in cols) + "\n")
 
 
+def read_block_stat(path):
+    """A block device's stat file: {write_ios, write_sectors} (fields 5
+    and 7 of Documentation/block/stat.rst), or None if unreadable."""
+    try:
+        f = open(path).read().split()
+        return {"write_ios": int(f[4]), "write_sectors": int(f[6])}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class TraceRecorder:
     """The writeback tracepoints through a tracefs instance of our own."""
 

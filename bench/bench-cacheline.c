@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench-cacheline - what two CPUs pay to share memory on this machine
+ * (issue 40): the cost of moving one written cache line from the CPU that
+ * wrote it last to another CPU that writes it, and the round trip of a
+ * wake-up between two threads on different CPUs against the same CPU.
+ *
+ *   bench-cacheline [CPU_A CPU_B]        (default 0 1)
+ *
+ * Line transfer: two threads pinned to CPU_A and CPU_B take turns; at its
+ * turn a thread writes one word in each of N lines (64-byte aligned, each
+ * last written by the other thread), then hands the turn over through a
+ * flag line. A round costs 2 x (N line transfers + the flag's hand-off);
+ * the time per line is the slope of the round time over N (N = 1 and 33),
+ * so the hand-off cancels.
+ * Wake-up: a futex ping-pong (each thread sleeps in FUTEX_WAIT until the
+ * other wakes it): its round trip on two CPUs and on one.
+ *
+ * Each figure is the smallest of seven trials (the least disturbed by
+ * other work: run it on an idle machine all the same). Wall-clock time is
+ * measured here on purpose: this program reports the host's speed; it
+ * never feeds a simulation directly.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LINE 64
+#define MAX_LINES 33
+#define TRIALS 7
+
+struct line {
+	_Alignas(LINE) volatile uint64_t word;
+	char pad[LINE - sizeof(uint64_t)];
+};
+
+static struct line lines[MAX_LINES];
+static _Alignas(LINE) atomic_int turn;
+static _Alignas(LINE) atomic_int futex_word;
+
+struct player {
+	int cpu;
+	int me;			/* 0 or 1: whose turn it is to write */
+	unsigned int nr_lines;
+	unsigned long rounds;
+	int use_futex;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static long futex(atomic_int *addr, int op, int val)
+{
+	return syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+}
+
+static void *play(void *arg)
+{
+	struct player *p = arg;
+
+	if (pin(p->cpu) != 0) {
+		perror("bench-cacheline: sched_setaffinity");
+		exit(2);
+	}
+	for (unsigned long r = 0; r < p->rounds; r++) {
+		if (p->use_futex) {
+			while (atomic_load(&futex_word) != p->me)
+				futex(&futex_word, FUTEX_WAIT_PRIVATE, !p->me);
+			atomic_store(&futex_word, !p->me);
+			futex(&futex_word, FUTEX_WAKE_PRIVATE, 1);
+			continue;
+		}
+		while (atomic_load_explicit(&turn, memory_order_acquire) != p->me)
+			;
+		for (unsigned int i = 0; i < p->nr_lines; i++)
+			lines[i].word++;
+		atomic_store_explicit(&turn, !p->me, memory_order_release);
+	}
+	return NULL;
+}
+
+/* Seconds per round of @rounds rounds between threads on @a and @b. */
+static double rounds_s(int a, int b, unsigned int nr_lines, unsigned long rounds, int use_futex)
+{
+	struct player pa = { a, 0, nr_lines, rounds, use_futex };
+	struct player pb = { b, 1, nr_lines, rounds, use_futex };
+	pthread_t ta, tb;
+	double t0, t1;
+
+	atomic_store(&turn, 0);
+	atomic_store(&futex_word, 0);
+	t0 = now_s();
+	if (pthread_create(&ta, NULL, play, &pa) != 0 || pthread_create(&tb, NULL, play, &pb) != 0) {
+		fprintf(stderr, "bench-cacheline: cannot start threads\n");
+		exit(2);
+	}
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	t1 = now_s();
+	return (t1 - t0) / rounds;
+}
+
+static double best(int a, int b, unsigned int nr_lines, unsigned long rounds, int use_futex)
+{
+	double min = 1e9;
+
+	for (int t = 0; t < TRIALS; t++) {
+		double s = rounds_s(a, b, nr_lines, rounds, use_futex);
+
+		if (s < min)
+			min = s;
+	}
+	return min;
+}
+
+int main(int argc, char **argv)
+{
+	int a = 0, b = 1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double r1, rn, transfer, wake2, wake1;
+
+	if (argc == 3) {
+		a = atoi(argv[1]);
+		b = atoi(argv[2]);
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: %s [CPU_A CPU_B]\n", argv[0]);
+		return 2;
+	}
+	if (ncpu < 2 || a == b || a < 0 || b < 0 || a >= ncpu || b >= ncpu) {
+		fprintf(stderr, "%s: needs two different online CPUs (this machine has %ld)\n",
+			argv[0], ncpu);
+		return 2;
+	}
+	r1 = best(a, b, 1, 200000, 0);
+	rn = best(a, b, MAX_LINES, 100000, 0);
+	transfer = (rn - r1) / (2.0 * (MAX_LINES - 1));
+	wake2 = best(a, b, 0, 20000, 1);
+	wake1 = best(a, a, 0, 20000, 1);
+	printf("cacheline_transfer_ns %.1f\t(CPU %d <-> %d: round of 1 line %.1f ns, of %d lines %.1f ns; slope / 2)\n",
+	       transfer * 1e9, a, b, r1 * 1e9, MAX_LINES, rn * 1e9);
+	printf("handoff_ns %.1f\t(the flag line's hand-off each way: round of 1 line / 2 less one transfer)\n",
+	       (r1 / 2.0 - transfer) * 1e9);
+	printf("futex_wake_round_trip_ns %.0f\t(CPU %d <-> %d)\n", wake2 * 1e9, a, b);
+	printf("futex_wake_round_trip_ns %.0f\t(both on CPU %d)\n", wake1 * 1e9, a);
+	printf("remote_wakeup_extra_ns %.0f\t(per wake-up: (two CPUs - one CPU) / 2)\n",
+	       (wake2 - wake1) / 2.0 * 1e9);
+	return 0;
+}
