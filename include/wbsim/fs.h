@@ -58,9 +58,9 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
 /*
  * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
  * expects (5: struct wbsim_param, its @options rows, grew four members;
- * 6: @update_time; 7: @write_space, @free_space).
+ * 6: @update_time; 7: @write_space, @free_space; 8: @free_space_writeback).
  */
-#define WBSIM_FS_OPS_VERSION 7
+#define WBSIM_FS_OPS_VERSION 8
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
@@ -186,6 +186,11 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  * @free_space: free what the filesystem holds speculatively, as its
  *        ENOSPC path does before retrying a write (XFS:
  *        xfs_blockgc_free_space(), the preallocation past EOF); NULL: none
+ * @free_space_writeback: before a buffered write, does the filesystem ask
+ *        for the writeback of every dirty inode because its delayed
+ *        allocations approach its free space (ext4_nonda_switch():
+ *        try_to_writeback_inodes_sb(WB_REASON_FS_FREE_SPACE), which the
+ *        writer waits for unless writeback already runs)? NULL: never
  * @nowait_buffered_write: buffered writes can run without blocking
  *        (FOP_BUFFER_WASYNC, formerly FMODE_BUF_WASYNC): io_uring issues
  *        them inline and punts to io-wq only a write that would block;
@@ -228,6 +233,7 @@ struct wbsim_fs_ops {
 	gboolean (*write_space)(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
 				uint64_t nr);
 	void (*free_space)(wbsim_fs *fs);
+	gboolean (*free_space_writeback)(wbsim_fs *fs);
 };
 
 /* ------------------------------------------------------------------------ */

@@ -83,5 +83,7 @@ gboolean wbsim_fs_write_space(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offs
 			      uint64_t len);
 /* wbsim_fs_free_space() - the model's free_space hook (blockgc), if any. */
 void wbsim_fs_free_space(wbsim_fs *fs);
+/* The filesystem's ->free_space_writeback() (FALSE without one). */
+gboolean wbsim_fs_free_space_writeback(wbsim_fs *fs);
 
 #endif /* WBSIM_DEFS_WRITEBACK_H */

@@ -1208,6 +1208,16 @@ static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f)
 	job_next(job->m->sim, job);
 }
 
+/* The writeback the write's free-space check asked for is over: the write
+ * goes on (ext4_nonda_switch() returns after wb_wait_for_completion()). */
+static void job_free_space_written(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->task.lock_wait_ns += now_of(job) - job->free_space_wait_since;
+	job_batch_start(sim, job);
+}
+
 /* i_rwsem is held: issue the writes of the batch into its file. */
 static void job_batch_start(wbsim_sim *sim, void *arg)
 {
@@ -1244,6 +1254,24 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			job->folio_wait_since = now_of(job);
 			return;
 		}
+		/* ext4_da_write_begin() -> ext4_nonda_switch(): delayed
+		 * allocations near the free space push every dirty inode out
+		 * (reason fs_free_space) and the writer waits, unless the
+		 * flusher runs already; a later write of the batch ends it
+		 * first */
+		if (!job->free_space_checked && wbsim_fs_free_space_writeback(job->m->fs)) {
+			job->pending_blk = blk;
+			if (job->batch_ios)
+				break;
+			job->free_space_checked = true;
+			if (wbsim_try_to_writeback_inodes_sb(&job->m->bdi, job->m->cgroups,
+							     WB_REASON_FS_FREE_SPACE,
+							     job_free_space_written, job)) {
+				job->free_space_wait_since = now_of(job);
+				return;
+			}
+			job->pending_blk = UINT64_MAX;
+		}
 		/* iomap_begin's reservation: ENOSPC ends the batch before it */
 		if (!wbsim_fs_write_space(job->m->fs, f->inode->fs_inode,
 					  job_write_offset(job, f, blk), job->bs)) {
@@ -1254,6 +1282,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			return;
 		}
 		job->enospc_cleared = false;
+		job->free_space_checked = false;
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job_prefetch_next(job);
 		if (job_uring_inline_first(job)) {

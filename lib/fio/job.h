@@ -96,6 +96,9 @@ struct wbsim_job {
 	/* ENOSPC (job_write_enospc()): this write has had its flush and retry */
 	bool enospc_cleared;
 	struct wbsim_flush_waiter enospc_wait;
+	/* the pending write's ext4_nonda_switch() is done (its writeback waited for) */
+	bool free_space_checked;
+	wbsim_time_t free_space_wait_since;
 	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
 	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */

@@ -203,7 +203,7 @@ static void sync_sb_wait_inodes(wbsim_sim *sim, void *arg)
 {
 	struct sync_sb *s = arg;
 
-	while (s->wait_next < s->inodes->len) {
+	while (s->inodes && s->wait_next < s->inodes->len) {
 		struct wbsim_inode *inode = s->inodes->pdata[s->wait_next];
 
 		if (inode->nr_writeback) {
@@ -278,6 +278,60 @@ void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups
 	/* the issuer's own reference */
 	if (--s->outstanding == 0)
 		sync_sb_wait_inodes(bdi->sim, s);
+}
+
+static int64_t get_nr_dirty_pages(struct wbsim_wb *wb);
+
+/*
+ * Models try_to_writeback_inodes_sb() -> __writeback_inodes_sb_nr() with
+ * skip_if_busy: a WB_SYNC_NONE work of @reason, tagged, for
+ * get_nr_dirty_pages() pages split by bandwidth (bdi_split_work_to_wbs()),
+ * to every wb with dirty IO whose flusher is not running already
+ * (writeback_in_progress()); the caller waits for them
+ * (wb_wait_for_completion()), and @done(@arg) runs when they are over.
+ * Returns FALSE, and @done never runs, when no work was queued.
+ */
+gboolean wbsim_try_to_writeback_inodes_sb(struct wbsim_bdi *bdi, bool cgroups,
+					  enum wbsim_wb_reason reason, wbsim_event_fn done,
+					  void *arg)
+{
+	bool cg = cgroups && bdi->wb_list;
+	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
+	struct sync_sb *s = g_new0(struct sync_sb, 1);
+
+	s->bdi = bdi;
+	s->done = done;
+	s->arg = arg;
+	s->works = g_new0(struct wbsim_wb_work, nr);
+	s->outstanding = 1;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+
+		if (!wb->has_dirty_io || wb->writeback_running)
+			continue;
+		s->works[i] = (struct wbsim_wb_work){
+			.nr_pages = wbsim_wb_split_bdi_pages(get_nr_dirty_pages(wb),
+							     wb->bw.avg_write_bandwidth,
+							     bdi->dirty.tot_write_bandwidth),
+			.sync_mode = WB_SYNC_NONE,
+			.tagged_writepages = true,
+			.range_cyclic = false,
+			.reason = reason,
+			.done_fn = sync_sb_wait_inodes,
+			.done_arg = s,
+			.done_count = &s->outstanding,
+		};
+		s->outstanding++;
+		wbsim_wb_queue_work(wb, &s->works[i]);
+	}
+	if (--s->outstanding == 0) {
+		g_free(s->works);
+		g_free(s);
+		return FALSE;
+	}
+	s->link.data = s;
+	g_queue_push_tail_link(&bdi->syncs, &s->link);
+	return TRUE;
 }
 
 static void flush_inodes_done(wbsim_sim *sim, void *arg)

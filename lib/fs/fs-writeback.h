@@ -23,6 +23,12 @@ bool wbsim_wb_check_over_bg_thresh(struct wbsim_wb *wb);
 void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
 			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
 			  void *arg);
+/* try_to_writeback_inodes_sb(): WB_SYNC_NONE works of @reason for every
+ * dirty page to the wbs not running already; @done(@arg) when they are
+ * over. FALSE (and no @done) when none was queued. */
+gboolean wbsim_try_to_writeback_inodes_sb(struct wbsim_bdi *bdi, bool cgroups,
+					  enum wbsim_wb_reason reason, wbsim_event_fn done,
+					  void *arg);
 /* Free the syncs still in flight when a run ends (after the wbs are cleared). */
 void wbsim_sync_inodes_sb_free_all(struct wbsim_bdi *bdi);
 

@@ -54,6 +54,12 @@
  *   DELALLOC|UNKNOWN at physical 0 (ext4_iomap_is_delalloc / EXT4_MAP_DELAYED).
  * - Close (ext4_release_file): inode PAs are discarded when no delayed
  *   blocks remain; remount discards every PA.
+ * - Free space against delayed allocation (ext4_nonda_switch, before every
+ *   buffered write): the free-cluster and dirty-cluster counters
+ *   (s_freeclusters_counter, s_dirtyclusters_counter); when fewer than
+ *   twice the dirty clusters are free, every dirty inode is pushed out with
+ *   reason fs_free_space and the writer waits (the free_space_writeback
+ *   hook). The switch to allocating at write time below 150% is left out.
  *
  * Left out: mb_optimize_scan's order lists (the scan is linear from the
  * goal group, as with mb_optimize_scan=0), stripe, bigalloc, the ES
@@ -192,6 +198,11 @@ struct ext4_fs {
 	struct ext4_lg_pa lg;
 	struct wbsim_workqueue *rsv_wq;	/* ext4-rsv-conversion, made on first use */
 	struct wbsim_ioend_cache ioends;	/* the io_ends of every inode's list */
+	/* s_freeclusters_counter: the free blocks of every group */
+	uint64_t free_clusters;
+	/* s_dirtyclusters_counter: delayed blocks reserved at write and not
+	 * yet allocated by writeback (or dropped by truncate) */
+	uint64_t dirty_clusters;
 };
 
 struct ext4_pa {
@@ -209,14 +220,37 @@ struct ext4_inode {
 	struct wbsim_ioend_queue *rsv;	/* made on first use */
 };
 
-static uint64_t ext4_free(wbsim_fs *fs)
+static uint64_t ext4_groups_free(const struct ext4_fs *e)
 {
-	struct ext4_fs *e = fs->priv;
 	uint64_t sum = 0;
 
 	for (uint64_t g = 0; g < e->ngroups; g++)
 		sum += e->groups[g].free.free;
 	return sum;
+}
+
+static uint64_t ext4_free(wbsim_fs *fs)
+{
+	return ((struct ext4_fs *)fs->priv)->free_clusters;
+}
+
+/* Take [start, start+len) of group @g: FALSE (nothing taken) if any of it
+ * is in use. */
+static gboolean ext4_take(struct ext4_fs *e, uint64_t g, uint64_t start, uint64_t len)
+{
+	if (!wbsim_freespace_take(&e->groups[g].free, start, len))
+		return FALSE;
+	e->free_clusters -= len;
+	return TRUE;
+}
+
+/* The delayed blocks of @ei changed from @delayed_before: the filesystem's
+ * dirty-cluster count follows. */
+static void ext4_delayed_changed(struct ext4_inode *ei, uint64_t delayed_before)
+{
+	struct ext4_fs *e = ei->fs->priv;
+
+	e->dirty_clusters += ei->es.blocks[WBSIM_EXT_DELALLOC] - delayed_before;
 }
 
 static gboolean ext4_has_backup(uint64_t g, gboolean sparse)
@@ -343,6 +377,7 @@ static gboolean ext4_init(wbsim_fs *fs, GError **error)
 		wbsim_freespace_take(&e->groups[g].free, start, len);
 		journal -= len;
 	}
+	e->free_clusters = ext4_groups_free(e);
 	fs->priv = e;
 	wbsim_fs_set_free_fn(fs, ext4_free);
 	return TRUE;
@@ -422,9 +457,11 @@ static uint64_t ext4_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
 static void ext4_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 {
 	struct ext4_inode *ei = inode->priv;
+	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
 
 	wbsim_emap_clear(&ei->disk);
 	wbsim_emap_clear(&ei->es);
+	ext4_delayed_changed(ei, delayed);
 	g_array_free(ei->pas, TRUE);
 	/* io_ends still waiting when the simulation stopped */
 	wbsim_ioend_queue_free(&ei->rsv);
@@ -439,6 +476,7 @@ static void ext4_give(struct ext4_fs *e, uint64_t start, uint64_t len)
 		uint64_t n = MIN(len, (g + 1) * e->bpg - start);
 
 		wbsim_freespace_give(&e->groups[g].free, start, n);
+		e->free_clusters += n;
 		start += n;
 		len -= n;
 	}
@@ -500,6 +538,7 @@ static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 	struct ext4_params *p = fs->params;
 	struct ext4_inode *ei = inode->priv;
 	uint64_t pos = first, end = first + nr, missed = 0;
+	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
 
 	while (pos < end) {
 		struct wbsim_emap_cursor cur;
@@ -529,6 +568,7 @@ static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 		missed += stop - pos;
 		pos = stop;
 	}
+	ext4_delayed_changed(ei, delayed);
 	if (!missed)
 		return p->write_cpu_ns;
 	return missed * p->write_miss_cpu_ns + (missed < nr ? p->write_cpu_ns : 0);
@@ -737,8 +777,12 @@ static struct ext4_pa *ext4_find_pa(struct ext4_inode *ei, uint64_t lblk)
 /* Record an allocation of [lblk, lblk+n) at @pblk (unwritten, dioread_nolock). */
 static void ext4_mapped(struct ext4_inode *ei, uint64_t lblk, uint64_t n, uint64_t pblk)
 {
+	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
+
 	wbsim_emap_set(&ei->disk, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
 	wbsim_emap_set(&ei->es, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
+	/* ext4_da_update_reserve_space(): the reservation is used */
+	ext4_delayed_changed(ei, delayed);
 }
 
 /* Models ext4_mb_use_preallocated(): blocks served from an inode or group PA. */
@@ -775,7 +819,7 @@ static gboolean ext4_mb_allocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t l
 
 	if (!ext4_mb_regular_allocator(fs, plan, &f))
 		return FALSE;
-	wbsim_freespace_take(&e->groups[f.group].free, f.start, f.len);
+	ext4_take(e, f.group, f.start, f.len);
 	if (plan->group_pa) {
 		ext4_discard_lg(e);
 		e->lg.valid = TRUE;
@@ -1087,7 +1131,7 @@ static wbsim_time_t ext4_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t
 				    inode->ino);
 			return G_MAXUINT64;
 		}
-		wbsim_freespace_take(&e->groups[f.group].free, f.start, f.len);
+		ext4_take(e, f.group, f.start, f.len);
 		ext4_mapped(ei, pos, f.len, f.start);
 		pos += f.len;
 		cost += p->alloc_cpu_ns + p->alloc_unlocked_ns;
@@ -1101,6 +1145,7 @@ static void ext4_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size
 	struct ext4_inode *ei = inode->priv;
 	uint64_t keep = wbsim_fs_bytes_to_blocks(fs, new_size);
 	struct wbsim_emap_cursor cur;
+	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
 
 	ext4_discard_preallocations(e, ei);
 	for (struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, keep, &cur); x;
@@ -1111,6 +1156,7 @@ static void ext4_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size
 	}
 	wbsim_emap_punch(&ei->disk, keep, G_MAXUINT64 / 4 - keep);
 	wbsim_emap_punch(&ei->es, keep, G_MAXUINT64 / 4 - keep);
+	ext4_delayed_changed(ei, delayed);
 }
 
 /* ext4_release_file(): drop inode PAs when no delayed blocks remain. */
@@ -1210,7 +1256,23 @@ gboolean wbsim_fs_ext4_check(wbsim_fs *fs)
 	for (uint64_t g = 0; g < e->ngroups; g++)
 		if (!wbsim_freespace_check(&e->groups[g].free))
 			return FALSE;
-	return TRUE;
+	return e->free_clusters == ext4_groups_free(e);
+}
+
+/*
+ * Models ext4_nonda_switch()'s first test, made before every buffered
+ * write (ext4_da_write_begin): when half the free clusters are dirty
+ * (reserved by delayed allocation), start pushing delalloc out
+ * (try_to_writeback_inodes_sb(WB_REASON_FS_FREE_SPACE), which the writer
+ * waits for). Its second test, the switch to allocating at write time
+ * below 150% (ext4_write_begin instead of the delalloc path), is left out:
+ * the model's ext4 always delays allocation.
+ */
+static gboolean ext4_free_space_writeback(wbsim_fs *fs)
+{
+	const struct ext4_fs *e = fs->priv;
+
+	return e->dirty_clusters && e->free_clusters < 2 * e->dirty_clusters;
 }
 
 /*
@@ -1246,6 +1308,7 @@ const struct wbsim_fs_ops wbsim_fs_ext4_ops = {
 	.fiemap = ext4_fiemap,
 	.nr_extents = ext4_nr_extents,
 	.remount = ext4_remount,
+	.free_space_writeback = ext4_free_space_writeback,
 	/* ext4_file_operations: FOP_BUFFER_RASYNC only, no FOP_BUFFER_WASYNC */
 	.nowait_buffered_write = FALSE,
 };

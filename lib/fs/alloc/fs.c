@@ -496,6 +496,11 @@ void wbsim_fs_free_space(wbsim_fs *fs)
 		fs->ops->free_space(fs);
 }
 
+gboolean wbsim_fs_free_space_writeback(wbsim_fs *fs)
+{
+	return fs && fs->ops->free_space_writeback && fs->ops->free_space_writeback(fs);
+}
+
 wbsim_time_t wbsim_fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset,
 				uint64_t len, GError **error)
 {
