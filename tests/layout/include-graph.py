@@ -17,13 +17,10 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from rooms import circles, folder_of  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
-def folder_of(libdir, path):
-    """The lib/ folder a file lives in: "fs/alloc" for lib/fs/alloc/x.c."""
-    rel = os.path.relpath(os.path.dirname(path), libdir)
-    return rel.replace(os.sep, "/")
 
 
 def header_folder(folders, inc):
@@ -57,38 +54,6 @@ def graph(libdir):
             edges.setdefault((src, dst), []).append(
                 "%s: %s" % (os.path.relpath(path, libdir), inc))
     return sorted(folders), edges
-
-
-def circles(folders, edges):
-    """Tarjan's strongly connected components with more than one folder."""
-    succ = {f: sorted({d for (s, d) in edges if s == f}) for f in folders}
-    index, low, stack, on, out = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in succ[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for f in folders:
-        if f not in index:
-            visit(f)
-    return sorted(out)
 
 
 def main(argv):
