@@ -14,34 +14,41 @@
 #include "core/edit-distance.h"
 #include "core/param.h"
 
-static void test_levenshtein(void **state)
-{
-	(void)state;
-	assert_int_equal(wbsim_edit_distance("", "", false), 0);
-	assert_int_equal(wbsim_edit_distance("abc", "", false), 3);
-	assert_int_equal(wbsim_edit_distance("", "abcd", false), 4);
-	assert_int_equal(wbsim_edit_distance("kitten", "sitting", false), 3);
-	assert_int_equal(wbsim_edit_distance("sitting", "kitten", false), 3);
-	assert_int_equal(wbsim_edit_distance("flaw", "lawn", false), 2);
-	assert_int_equal(wbsim_edit_distance("ratoi", "ratio", false), 2);
-	assert_int_equal(wbsim_edit_distance("ca", "abc", false), 3);
-	assert_int_equal(wbsim_edit_distance("Ratio", "ratio", false), 1);
-	assert_int_equal(wbsim_edit_distance("dirty_ratio", "dirty_ratio", false), 0);
-}
+/* Each pair: its Levenshtein distance and its optimal string alignment
+ * distance (a swap of adjacent characters one edit). */
+static const struct {
+	const char *a, *b;
+	size_t levenshtein, osa;
+} pairs[] = {
+	{ "", "", 0, 0 },
+	{ "abc", "", 3, 3 },
+	{ "", "abcd", 4, 4 },
+	{ "kitten", "sitting", 3, 3 },
+	{ "sitting", "kitten", 3, 3 },
+	{ "flaw", "lawn", 2, 2 },
+	{ "Ratio", "ratio", 1, 1 },		/* case counts */
+	{ "dirty_ratio", "dirty_ratio", 0, 0 },
+	{ "ratoi", "ratio", 2, 1 },
+	{ "ab", "ba", 2, 1 },
+	{ "abcdef", "badcfe", 4, 3 },
+	{ "dirty_backgroudn_ratio", "dirty_background_ratio", 2, 1 },
+	/* optimal string alignment: "ca" -> "ac" -> "abc" would edit "ac"
+	 * twice, so 3 (Damerau's unrestricted distance is 2) */
+	{ "ca", "abc", 3, 3 },
+};
 
-static void test_transpositions(void **state)
+static void test_distances(void **state)
 {
 	(void)state;
-	assert_int_equal(wbsim_edit_distance("", "", true), 0);
-	assert_int_equal(wbsim_edit_distance("abc", "", true), 3);
-	assert_int_equal(wbsim_edit_distance("kitten", "sitting", true), 3);
-	assert_int_equal(wbsim_edit_distance("ratoi", "ratio", true), 1);
-	assert_int_equal(wbsim_edit_distance("ab", "ba", true), 1);
-	assert_int_equal(wbsim_edit_distance("abcdef", "badcfe", true), 3);
-	/* optimal string alignment: "ca" -> "ac" -> "abc" edits "ac" twice */
-	assert_int_equal(wbsim_edit_distance("ca", "abc", true), 3);
-	assert_int_equal(wbsim_edit_distance("dirty_backgroudn_ratio",
-					     "dirty_background_ratio", true), 1);
+	for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+		size_t lev = wbsim_edit_distance(pairs[i].a, pairs[i].b, false);
+		size_t osa = wbsim_edit_distance(pairs[i].a, pairs[i].b, true);
+
+		if (lev != pairs[i].levenshtein || osa != pairs[i].osa)
+			fail_msg("\"%s\" -> \"%s\": %zu and %zu edits, expected %zu and %zu",
+				 pairs[i].a, pairs[i].b, lev, osa,
+				 pairs[i].levenshtein, pairs[i].osa);
+	}
 }
 
 static void test_closest_name(void **state)
@@ -59,8 +66,7 @@ static void test_closest_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_levenshtein),
-		cmocka_unit_test(test_transpositions),
+		cmocka_unit_test(test_distances),
 		cmocka_unit_test(test_closest_name),
 	};
 

@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from rooms import circles, folder_of  # noqa: E402
+from rooms import folder_of, report_circles  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -79,14 +79,7 @@ def main(argv):
         for (s, d) in sorted(edges):
             print("%s -> %s  (%d: %s)" % (s, d, len(edges[(s, d)]),
                                           edges[(s, d)][0]))
-    found = circles(folders, edges)
-    bad = [c for c in found if c not in allowed]
-    for comp in found:
-        inner = ["%s -> %s: %s" % (s, d, "; ".join(edges[(s, d)]))
-                 for (s, d) in sorted(edges) if s in comp and d in comp]
-        print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
-                                 " <-> ".join(comp), "\n  ".join(inner)),
-              file=sys.stderr if comp in bad else sys.stdout)
+    found, bad = report_circles(folders, edges, allowed, " ", "; ")
     leaky = [(s, d) for (s, d) in sorted(edges) if s in leaves]
     for (s, d) in leaky:
         print("%s includes %s, but includes no other folder (--leaf): %s" %

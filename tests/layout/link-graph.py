@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from rooms import circles, folder_of  # noqa: E402
+from rooms import folder_of, report_circles  # noqa: E402
 
 DEFINED = set("TDRBCGSVW")	# nm -P types of a global definition
 
@@ -121,15 +121,8 @@ def main(argv):
         return 2
     for (s, d) in sorted(edges):
         print("%s -> %s  (%d: %s)" % (s, d, len(edges[(s, d)]), edges[(s, d)][0]))
-    found = circles(rooms, edges)
-    bad = [c for c in found if c not in allowed]
+    found, bad = report_circles(rooms, edges, allowed, "\n    ", "\n    ")
     gone = [c for c in allowed if c not in found]
-    for comp in found:
-        inner = ["%s -> %s:\n    %s" % (s, d, "\n    ".join(edges[(s, d)]))
-                 for (s, d) in sorted(edges) if s in comp and d in comp]
-        print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
-                                 " <-> ".join(comp), "\n  ".join(inner)),
-              file=sys.stderr if comp in bad else sys.stdout)
     for comp in gone:
         print("no circle %s any more: take it out of --allow" % " <-> ".join(comp),
               file=sys.stderr)

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 """rooms.py - what include-graph.py and link-graph.py share: the folder
-of lib/ (the room) a file belongs to, and the circles of a graph between
-rooms (its strongly connected components of more than one room)."""
+of lib/ (the room) a file belongs to, the circles of a graph between
+rooms (its strongly connected components of more than one room), and
+their report."""
 import os
+import sys
 
 
 def folder_of(libdir, path):
@@ -42,3 +44,18 @@ def circles(folders, edges):
         if f not in index:
             visit(f)
     return sorted(out)
+
+
+def report_circles(rooms, edges, allowed, lead, sep):
+    """Print each circle with its edges and what makes each ("A -> B:",
+    @lead, then the items of the edge joined by @sep): an allowed one on
+    stdout, another on stderr. Return (the circles, those not allowed)."""
+    found = circles(rooms, edges)
+    bad = [c for c in found if c not in allowed]
+    for comp in found:
+        inner = ["%s -> %s:%s%s" % (s, d, lead, sep.join(edges[(s, d)]))
+                 for (s, d) in sorted(edges) if s in comp and d in comp]
+        print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
+                                 " <-> ".join(comp), "\n  ".join(inner)),
+              file=sys.stderr if comp in bad else sys.stdout)
+    return found, bad
