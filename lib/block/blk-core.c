@@ -260,7 +260,8 @@ static void wbt_done(struct wbsim_blk_queue *q)
 	/* don't wake anyone while above the normal limit */
 	if (inflight && inflight >= limit)
 		return;
-	if (!wbsim_fifo_list_empty(&q->wbt_wait) && (!inflight || limit - inflight >= q->wb_background / 2))
+	if (!wbsim_fifo_list_empty(&q->wbt_wait) &&
+	    (!inflight || limit - inflight >= q->wb_background / 2))
 		wbt_wake(q);
 }
 
@@ -687,11 +688,11 @@ static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 {
 	struct wbsim_plug *plug = bio->plug;
+	struct wbsim_request *last = plug ? wbsim_fifo_list_last(&plug->rqs) : NULL;
 
 	bio->wbt_acct = 0;
-	if (plug && wbsim_fifo_list_last(&plug->rqs) &&
-	    can_back_merge(q, wbsim_fifo_list_last(&plug->rqs), bio)) {
-		rq_append_bio(wbsim_fifo_list_last(&plug->rqs), bio);
+	if (last && can_back_merge(q, last, bio)) {
+		rq_append_bio(last, bio);
 		q->st.merges++;
 		call_submitted(q, bio);
 		return;
@@ -705,7 +706,8 @@ static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 		/* rq_qos_throttle() -> wbt_wait(): FIFO behind earlier sleepers */
 		if (!wbsim_timer_pending(&q->wbt_timer))
 			wbt_arm_timer(q);
-		if (!wbsim_fifo_list_empty(&q->wbt_wait) || q->wbt_inflight >= wbt_get_limit(q, bio->flags)) {
+		if (!wbsim_fifo_list_empty(&q->wbt_wait) ||
+		    q->wbt_inflight >= wbt_get_limit(q, bio->flags)) {
 			if (plug && !wbsim_fifo_list_empty(&plug->rqs))
 				flush_plug(q, plug);
 			q->st.wbt_waits++;
