@@ -33,6 +33,7 @@
  */
 #include <string.h>
 #include "core/pid.h"
+#include "core/fifo-list.h"
 #include "core/freelist.h"
 
 #include <wbsim/error.h>
@@ -75,7 +76,7 @@ struct wbsim_blk_queue {
 	unsigned int nr_queued;
 
 	/* submitters waiting for a tag, FIFO */
-	struct wbsim_bio *wait_head, *wait_tail;
+	WBSIM_FIFO_LIST(struct wbsim_bio) wait;
 
 	/* blk-wbt */
 	gboolean wbt_enabled;
@@ -91,12 +92,12 @@ struct wbsim_blk_queue {
 	wbsim_timer wbt_wake_timer;	/* wakes after a bdp sleep, as an event */
 	gboolean bdp_slept;
 	wbsim_time_t last_bdp_sleep;
-	struct wbsim_bio *wbt_head, *wbt_tail;
+	WBSIM_FIFO_LIST(struct wbsim_bio) wbt_wait;
 
 	/* completions waiting for the IRQ task */
 	unsigned int nr_vectors;	/* per-CPU interrupts: the device's queues; 0: none */
 	wbsim_task irq;
-	struct wbsim_request *done_head, *done_tail;
+	WBSIM_FIFO_LIST(struct wbsim_request) done;
 	struct wbsim_request *irq_cur;
 
 	struct wbsim_freelist rqs;	/* every request, those in flight freed at free */
@@ -235,11 +236,9 @@ static void wbt_wake(struct wbsim_blk_queue *q)
 {
 	struct wbsim_bio *bio;
 
-	while ((bio = q->wbt_head) && q->wbt_inflight < wbt_get_limit(q, bio->flags)) {
-		q->wbt_head = bio->bi_next;
-		if (!q->wbt_head)
-			q->wbt_tail = NULL;
-		bio->bi_next = NULL;
+	while ((bio = wbsim_fifo_list_first(&q->wbt_wait)) &&
+	       q->wbt_inflight < wbt_get_limit(q, bio->flags)) {
+		wbsim_fifo_list_del_first(&q->wbt_wait, bio, bi_next);
 		q->wbt_inflight++;
 		bio->wbt_acct = 1;
 		q->st.wbt_wait_ns += wbsim_sim_now(q->sim) - bio->submit_time;
@@ -261,7 +260,8 @@ static void wbt_done(struct wbsim_blk_queue *q)
 	/* don't wake anyone while above the normal limit */
 	if (inflight && inflight >= limit)
 		return;
-	if (q->wbt_head && (!inflight || limit - inflight >= q->wb_background / 2))
+	if (!wbsim_fifo_list_empty(&q->wbt_wait) &&
+	    (!inflight || limit - inflight >= q->wb_background / 2))
 		wbt_wake(q);
 }
 
@@ -314,7 +314,7 @@ void wbsim_blk_queue_note_bdp_sleep(struct wbsim_blk_queue *q)
 	q->bdp_slept = TRUE;
 	q->last_bdp_sleep = wbsim_sim_now(q->sim);
 	/* waiters resume in their own event, not inside the caller's */
-	if (q->wbt_head)
+	if (!wbsim_fifo_list_empty(&q->wbt_wait))
 		wbsim_timer_arm(q->sim, &q->wbt_wake_timer, q->last_bdp_sleep);
 }
 
@@ -600,7 +600,7 @@ static void blk_run_queue(struct wbsim_blk_queue *q)
 
 void wbsim_blk_start_plug(struct wbsim_blk_queue *q, struct wbsim_plug *plug)
 {
-	plug->head = plug->tail = NULL;
+	wbsim_fifo_list_init(&plug->rqs);
 	plug->nr = 0;
 	plug->q = q;
 }
@@ -608,16 +608,12 @@ void wbsim_blk_start_plug(struct wbsim_blk_queue *q, struct wbsim_plug *plug)
 /* blk_mq_flush_plug_list(): send the plugged requests to the scheduler. */
 static void flush_plug(struct wbsim_blk_queue *q, struct wbsim_plug *plug)
 {
-	struct wbsim_request *rq = plug->head;
+	struct wbsim_request *rq;
 
-	plug->head = plug->tail = NULL;
 	plug->nr = 0;
-	while (rq) {
-		struct wbsim_request *next = rq->next;
-
-		rq->next = NULL;
+	while ((rq = wbsim_fifo_list_first(&plug->rqs))) {
+		wbsim_fifo_list_del_first(&plug->rqs, rq, next);
 		sched_insert(q, rq);
-		rq = next;
 	}
 	blk_run_queue(q);
 }
@@ -627,19 +623,14 @@ static void plug_add(struct wbsim_blk_queue *q, struct wbsim_plug *plug,
 {
 	if (plug->nr >= PLUG_MAX_REQUESTS)
 		flush_plug(q, plug);
-	rq->next = NULL;
-	if (plug->tail)
-		plug->tail->next = rq;
-	else
-		plug->head = rq;
-	plug->tail = rq;
+	wbsim_fifo_list_add_tail(&plug->rqs, rq, next);
 	plug->nr++;
 }
 
 void wbsim_blk_finish_plug(struct wbsim_blk_queue *q, wbsim_task *submitter,
 			   struct wbsim_plug *plug, wbsim_event_fn done, void *arg)
 {
-	if (plug->head)
+	if (!wbsim_fifo_list_empty(&plug->rqs))
 		flush_plug(q, plug);
 	if (done)
 		done(q->sim, arg);
@@ -676,7 +667,7 @@ static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 	struct wbsim_plug *plug = bio->plug;
 	struct wbsim_request *rq;
 
-	if (!q->wait_head && tag_available(q, bio->flags)) {
+	if (wbsim_fifo_list_empty(&q->wait) && tag_available(q, bio->flags)) {
 		rq = rq_alloc(q, bio);
 		bio_got_request(q, bio, rq);
 		call_submitted(q, bio);
@@ -686,26 +677,22 @@ static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 	 * No tag: the submitter sleeps in blk_mq_get_tag(); going to sleep
 	 * flushes its plug (so its own plugged requests can complete).
 	 */
-	if (plug && plug->head)
+	if (plug && !wbsim_fifo_list_empty(&plug->rqs))
 		flush_plug(q, plug);
 	q->st.tag_waits++;
-	bio->bi_next = NULL;
 	bio->submit_time = wbsim_sim_now(q->sim);
-	if (q->wait_tail)
-		q->wait_tail->bi_next = bio;
-	else
-		q->wait_head = bio;
-	q->wait_tail = bio;
+	wbsim_fifo_list_add_tail(&q->wait, bio, bi_next);
 }
 
 /* blk_mq_submit_bio(): after the submitter's CPU burst. */
 static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 {
 	struct wbsim_plug *plug = bio->plug;
+	struct wbsim_request *last = plug ? wbsim_fifo_list_last(&plug->rqs) : NULL;
 
 	bio->wbt_acct = 0;
-	if (plug && plug->tail && can_back_merge(q, plug->tail, bio)) {
-		rq_append_bio(plug->tail, bio);
+	if (last && can_back_merge(q, last, bio)) {
+		rq_append_bio(last, bio);
 		q->st.merges++;
 		call_submitted(q, bio);
 		return;
@@ -719,17 +706,13 @@ static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 		/* rq_qos_throttle() -> wbt_wait(): FIFO behind earlier sleepers */
 		if (!wbsim_timer_pending(&q->wbt_timer))
 			wbt_arm_timer(q);
-		if (q->wbt_head || q->wbt_inflight >= wbt_get_limit(q, bio->flags)) {
-			if (plug && plug->head)
+		if (!wbsim_fifo_list_empty(&q->wbt_wait) ||
+		    q->wbt_inflight >= wbt_get_limit(q, bio->flags)) {
+			if (plug && !wbsim_fifo_list_empty(&plug->rqs))
 				flush_plug(q, plug);
 			q->st.wbt_waits++;
-			bio->bi_next = NULL;
 			bio->submit_time = wbsim_sim_now(q->sim);
-			if (q->wbt_tail)
-				q->wbt_tail->bi_next = bio;
-			else
-				q->wbt_head = bio;
-			q->wbt_tail = bio;
+			wbsim_fifo_list_add_tail(&q->wbt_wait, bio, bi_next);
 			return;
 		}
 		q->wbt_inflight++;
@@ -743,12 +726,10 @@ static void wake_tag_waiters(struct wbsim_blk_queue *q)
 {
 	struct wbsim_bio *bio;
 
-	while ((bio = q->wait_head) && tag_available(q, bio->flags)) {
+	while ((bio = wbsim_fifo_list_first(&q->wait)) && tag_available(q, bio->flags)) {
 		struct wbsim_request *rq;
 
-		q->wait_head = bio->bi_next;
-		if (!q->wait_head)
-			q->wait_tail = NULL;
+		wbsim_fifo_list_del_first(&q->wait, bio, bi_next);
 		q->st.tag_wait_ns += wbsim_sim_now(q->sim) - bio->submit_time;
 		rq = rq_alloc(q, bio);
 		bio_got_request(q, bio, rq);
@@ -887,11 +868,8 @@ static void irq_next(struct wbsim_blk_queue *q)
 	struct wbsim_request *rq;
 	wbsim_time_t cost;
 
-	while (!q->irq_cur && (rq = q->done_head)) {
-		q->done_head = rq->next;
-		if (!q->done_head)
-			q->done_tail = NULL;
-		rq->next = NULL;
+	while (!q->irq_cur && (rq = wbsim_fifo_list_first(&q->done))) {
+		wbsim_fifo_list_del_first(&q->done, rq, next);
 		q->irq_cur = rq;
 		cost = q->stacked ? 0 : complete_cost(q, rq);
 		if (cost == 0) {
@@ -959,11 +937,7 @@ void wbsim_blk_queue_end_request(struct wbsim_blk_queue *q,
 		blk_run_queue(q);
 		return;
 	}
-	if (q->done_tail)
-		q->done_tail->next = rq;
-	else
-		q->done_head = rq;
-	q->done_tail = rq;
+	wbsim_fifo_list_add_tail(&q->done, rq, next);
 	irq_next(q);
 	blk_run_queue(q);
 }

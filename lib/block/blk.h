@@ -10,6 +10,7 @@
 #include <wbsim/block.h>
 #include <wbsim/device.h>
 
+#include "core/fifo-list.h"
 #include "core/param.h"
 #include "defs/setting.h"
 
@@ -68,7 +69,7 @@ struct wbsim_bio {
  * plug filling up) sends them to the scheduler. Private fields only.
  */
 struct wbsim_plug {
-	struct wbsim_request *head, *tail;
+	WBSIM_FIFO_LIST(struct wbsim_request) rqs;
 	unsigned int nr;
 	struct wbsim_blk_queue *q;
 };

@@ -47,6 +47,7 @@
 
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/fifo-list.h"
 
 struct hdd_job {
 	uint64_t sector;
@@ -99,7 +100,7 @@ struct wbsim_hdd {
 	struct hdd_job *free_jobs;
 	GPtrArray *all_jobs;
 	uint64_t cache_used;
-	struct wbsim_request *cwait_head, *cwait_tail;	/* waiting for cache room */
+	WBSIM_FIFO_LIST(struct wbsim_request) cwait;	/* waiting for cache room */
 	wbsim_time_t iface_free;
 
 	/* statistics */
@@ -438,12 +439,7 @@ static void hdd_command(wbsim_sim *sim, void *arg)
 	struct wbsim_hdd *h = wbsim_device_priv(rq->driver_data);
 
 	if (h->write_cache && !(rq->flags & WBSIM_REQ_FUA)) {
-		rq->driver_next = NULL;
-		if (h->cwait_tail)
-			h->cwait_tail->driver_next = rq;
-		else
-			h->cwait_head = rq;
-		h->cwait_tail = rq;
+		wbsim_fifo_list_add_tail(&h->cwait, rq, driver_next);
 		hdd_cache_admit(h);
 		return;
 	}
@@ -463,15 +459,12 @@ static void hdd_cache_admit(struct wbsim_hdd *h)
 	wbsim_sim *sim = wbsim_device_sim(h->dev);
 	struct wbsim_request *rq;
 
-	while ((rq = h->cwait_head)) {
+	while ((rq = wbsim_fifo_list_first(&h->cwait))) {
 		uint64_t bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
 
 		if (h->cache_used + bytes > h->cache_size && h->cache_used)
 			break;
-		h->cwait_head = rq->driver_next;
-		if (!h->cwait_head)
-			h->cwait_tail = NULL;
-		rq->driver_next = NULL;
+		wbsim_fifo_list_del_first(&h->cwait, rq, driver_next);
 		h->cache_used += bytes;
 		h->iface_free = MAX(wbsim_sim_now(sim), h->iface_free) +
 				wbsim_blk_xfer_ns(bytes, h->interface_rate);

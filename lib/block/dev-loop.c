@@ -26,6 +26,7 @@
  */
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/fifo-list.h"
 
 /* backing pages tracked in chunks of 2 MiB: 512 bits each */
 #define LOOP_CHUNK_SHIFT	9
@@ -39,7 +40,8 @@ struct loop {
 	uint64_t page_alloc_cpu;
 
 	wbsim_task worker;
-	struct wbsim_request *head, *tail, *cur;
+	WBSIM_FIFO_LIST(struct wbsim_request) queued;
+	struct wbsim_request *cur;
 	GHashTable *chunks;		/* chunk index -> uint64_t[WORDS] */
 	uint64_t backing_pages;
 };
@@ -125,14 +127,12 @@ static void loop_worker_done(wbsim_sim *sim, void *arg)
 static void loop_worker_next(struct wbsim_device *dev)
 {
 	struct loop *d = wbsim_device_priv(dev);
-	struct wbsim_request *rq = d->head;
+	struct wbsim_request *rq = wbsim_fifo_list_first(&d->queued);
 	uint64_t bytes, first, pages, fresh;
 
 	if (d->cur || !rq)
 		return;
-	d->head = rq->driver_next;
-	if (!d->head)
-		d->tail = NULL;
+	wbsim_fifo_list_del_first(&d->queued, rq, driver_next);
 	d->cur = rq;
 	bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
 	first = (rq->sector << WBSIM_SECTOR_SHIFT) >> 12;
@@ -148,12 +148,7 @@ static void loop_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
 {
 	struct loop *d = wbsim_device_priv(dev);
 
-	rq->driver_next = NULL;
-	if (d->tail)
-		d->tail->driver_next = rq;
-	else
-		d->head = rq;
-	d->tail = rq;
+	wbsim_fifo_list_add_tail(&d->queued, rq, driver_next);
 	loop_worker_next(dev);
 }
 

@@ -28,6 +28,7 @@
  */
 #include <wbsim/error.h>
 #include "block/blk.h"
+#include "core/fifo-list.h"
 #include "core/event-fifo.h"
 #include "core/freelist.h"
 
@@ -61,7 +62,7 @@ struct nvme {
 	wbsim_time_t random_extra;	/* per unit, first piece of a random write */
 	wbsim_time_t ctrl_free, link_free;
 	uint64_t buf_used;
-	struct wbsim_request *wait_head, *wait_tail;
+	WBSIM_FIFO_LIST(struct wbsim_request) wait;
 	uint64_t streams[NVME_STREAMS];
 	unsigned int stream_next;
 	struct wbsim_freelist rels;	/* struct nvme_release */
@@ -266,16 +267,13 @@ static void nvme_admit(struct wbsim_device *dev)
 	struct nvme *d = wbsim_device_priv(dev);
 	struct wbsim_request *rq;
 
-	while ((rq = d->wait_head)) {
+	while ((rq = wbsim_fifo_list_first(&d->wait))) {
 		uint64_t bytes = (uint64_t)rq->nr_sectors << WBSIM_SECTOR_SHIFT;
 
 		/* an oversized request goes alone into an empty buffer */
 		if (d->buf_used + bytes > d->write_buffer && d->buf_used)
 			break;
-		d->wait_head = rq->driver_next;
-		if (!d->wait_head)
-			d->wait_tail = NULL;
-		rq->driver_next = NULL;
+		wbsim_fifo_list_del_first(&d->wait, rq, driver_next);
 		nvme_start(dev, rq);
 	}
 }
@@ -285,12 +283,7 @@ static void nvme_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
 	struct nvme *d = wbsim_device_priv(dev);
 
 	rq->driver_data = dev;
-	rq->driver_next = NULL;
-	if (d->wait_tail)
-		d->wait_tail->driver_next = rq;
-	else
-		d->wait_head = rq;
-	d->wait_tail = rq;
+	wbsim_fifo_list_add_tail(&d->wait, rq, driver_next);
 	nvme_admit(dev);
 }
 

@@ -39,7 +39,7 @@ char *wbsim_ini_strip_line(char *line)
 	return line;
 }
 
-static void ini_entry_free(gpointer data)
+void wbsim_ini_entry_free(gpointer data)
 {
 	struct wbsim_ini_entry *e = data;
 
@@ -48,7 +48,19 @@ static void ini_entry_free(gpointer data)
 	g_free(e);
 }
 
-static void ini_section_free(gpointer data)
+struct wbsim_ini_section *wbsim_ini_section_new(const char *name, const char *file,
+					       unsigned int line)
+{
+	struct wbsim_ini_section *s = g_new0(struct wbsim_ini_section, 1);
+
+	s->name = g_strdup(name);
+	s->file = file;
+	s->line = line;
+	s->entries = g_ptr_array_new_with_free_func(wbsim_ini_entry_free);
+	return s;
+}
+
+void wbsim_ini_section_free(gpointer data)
 {
 	struct wbsim_ini_section *s = data;
 
@@ -70,12 +82,8 @@ static struct wbsim_ini_section *ini_section_new(struct wbsim_ini_doc *doc,
 						 const char *name,
 						 unsigned int line)
 {
-	struct wbsim_ini_section *s = g_new0(struct wbsim_ini_section, 1);
+	struct wbsim_ini_section *s = wbsim_ini_section_new(name, doc->file, line);
 
-	s->name = g_strdup(name);
-	s->file = doc->file;
-	s->line = line;
-	s->entries = g_ptr_array_new_with_free_func(ini_entry_free);
 	g_ptr_array_add(doc->sections, s);
 	return s;
 }
@@ -152,7 +160,7 @@ static gboolean ini_lex_line(struct wbsim_ini_doc *doc, char *p,
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
 			    "%s:%u: empty key before '=': expected 'key=value' or 'key'",
 			    doc->file, lineno);
-		ini_entry_free(e);
+		wbsim_ini_entry_free(e);
 		return FALSE;
 	}
 	g_ptr_array_add((*cur)->entries, e);
@@ -175,7 +183,7 @@ gboolean wbsim_ini_lex(const char *buf, gssize len, const char *file,
 		len = strlen(buf);
 	doc = g_new0(struct wbsim_ini_doc, 1);
 	doc->file = g_strdup(file ? file : "<string>");
-	doc->sections = g_ptr_array_new_with_free_func(ini_section_free);
+	doc->sections = g_ptr_array_new_with_free_func(wbsim_ini_section_free);
 	if (flags & WBSIM_INI_NO_SECTIONS)
 		cur = ini_section_new(doc, NULL, 1);
 

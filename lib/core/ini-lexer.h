@@ -115,6 +115,30 @@ gboolean wbsim_ini_lex_file(const char *path, unsigned int flags,
 void wbsim_ini_doc_free(struct wbsim_ini_doc *doc);
 
 /**
+ * wbsim_ini_section_new() - an empty section, outside any document
+ * @name: the name (copied; NULL for a fragment's section)
+ * @file: the file it came from (not copied: owned by a document that
+ *	outlives the section)
+ * @line: 1-based line of the header
+ *
+ * For a caller that builds sections of its own from lexed ones (the
+ * scenario's inline [fio:NAME] jobs); its @entries array frees them with
+ * wbsim_ini_entry_free().
+ *
+ * Return: the section, to free with wbsim_ini_section_free().
+ */
+struct wbsim_ini_section *wbsim_ini_section_new(const char *name, const char *file,
+					       unsigned int line);
+
+/* wbsim_ini_section_free() - free a section, its name and its entries (a
+ * GDestroyNotify, for a GPtrArray of sections). */
+void wbsim_ini_section_free(gpointer section);
+
+/* wbsim_ini_entry_free() - free an entry, its key and its value (a
+ * GDestroyNotify, for a GPtrArray of entries). */
+void wbsim_ini_entry_free(gpointer entry);
+
+/**
  * wbsim_ini_strip_line() - apply fio's line clean-up in place
  * @line: a NUL-terminated line, modified in place
  *

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <wbsim/error.h>
+#include "core/edit-distance.h"
 #include "core/param.h"
 
 /*
@@ -843,36 +844,6 @@ gboolean wbsim_param_parse_row(const struct wbsim_param *p, const char *text,
 	return TRUE;
 }
 
-/*
- * Optimal string alignment distance: Levenshtein plus transposition of two
- * adjacent characters, the commonest typo ("ratoi" for "ratio").
- */
-static size_t osa_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	g_autofree size_t *d = g_new0(size_t, (la + 1) * (lb + 1));
-#define D(i, j) d[(i) * (lb + 1) + (j)]
-
-	for (size_t i = 0; i <= la; i++)
-		D(i, 0) = i;
-	for (size_t j = 0; j <= lb; j++)
-		D(0, j) = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t best = MIN(D(i - 1, j) + 1, D(i, j - 1) + 1);
-
-			best = MIN(best, D(i - 1, j - 1) + cost);
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1])
-				best = MIN(best, D(i - 2, j - 2) + 1);
-			D(i, j) = best;
-		}
-	}
-	return D(la, lb);
-#undef D
-}
-
 const char *wbsim_closest_name(const char *word, const char *const *names)
 {
 	size_t len = strlen(word);
@@ -882,7 +853,7 @@ const char *wbsim_closest_name(const char *word, const char *const *names)
 
 	/* ties go to the earlier name: deterministic, table order */
 	for (size_t i = 0; names && names[i]; i++) {
-		size_t dist = osa_distance(word, names[i]);
+		size_t dist = wbsim_edit_distance(word, names[i], true);
 
 		if (dist < best) {
 			best = dist;

@@ -10,8 +10,10 @@
  * it). An option with WBSIM_FIO_F_ZERO_OK, or a STR option whose value is
  * in .ok, is harmless at that value and counts as reporting only.
  */
+#include <stdint.h>
 #include <string.h>
 
+#include "core/edit-distance.h"
 #include "fio/fio-options.h"
 #include "fio/fio-value.h"
 
@@ -496,17 +498,18 @@ const struct wbsim_fio_optdesc *wbsim_fio_engine_option_find(const char *engine,
 
 const char *wbsim_fio_option_closest(const char *name)
 {
-	unsigned int best = G_MAXUINT;
+	size_t best = SIZE_MAX;
 	const char *best_name = NULL;
 	size_t i;
 
-	/* fio options.c show_closest_option(): names only, first minimum */
+	/* fio options.c show_closest_option(): names only, first minimum;
+	 * fio's string_distance() counts no transposition */
 	for (i = 0; i < G_N_ELEMENTS(fio_opts); i++) {
-		unsigned int d;
+		size_t d;
 
 		if (fio_opts[i].flags & WBSIM_FIO_F_CMDLINE)
 			continue;
-		d = wbsim_fio_edit_distance(name, fio_opts[i].name);
+		d = wbsim_edit_distance(name, fio_opts[i].name, false);
 		if (d < best) {
 			best = d;
 			best_name = fio_opts[i].name;

@@ -519,32 +519,3 @@ char *wbsim_fio_subst_keywords(const char *value,
 	}
 	return cur;
 }
-
-unsigned int wbsim_fio_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	unsigned int *prev = g_new(unsigned int, lb + 1);
-	unsigned int *cur = g_new(unsigned int, lb + 1);
-	unsigned int r;
-
-	for (j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (i = 1; i <= la; i++) {
-		unsigned int *t;
-
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			unsigned int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			unsigned int del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = MIN(sub, MIN(del, ins));
-		}
-		t = prev;
-		prev = cur;
-		cur = t;
-	}
-	r = prev[lb];
-	g_free(prev);
-	g_free(cur);
-	return r;
-}

@@ -109,13 +109,4 @@ char *wbsim_fio_subst_keywords(const char *value,
 			       const struct wbsim_fio_env *env,
 			       gboolean *replaced);
 
-/**
- * wbsim_fio_edit_distance() - Levenshtein distance, for "Did you mean"
- * @a: first string
- * @b: second string
- *
- * Return: the number of single-character edits.
- */
-unsigned int wbsim_fio_edit_distance(const char *a, const char *b);
-
 #endif /* WBSIM_FIO_FIO_VALUE_H */

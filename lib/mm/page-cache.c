@@ -187,6 +187,14 @@ static uint64_t hbm_next_word(const struct wbsim_hbitmap *bm, uint64_t w)
 	return p == WBSIM_PGOFF_NONE ? p : p / WORD_BITS;
 }
 
+uint64_t wbsim_page_cache_next_word(const struct wbsim_page_cache *pc,
+				    enum wbsim_pc_mark mark, uint64_t w)
+{
+	if (w >= WBSIM_PC_MAX_PAGES / WORD_BITS)
+		return WBSIM_PGOFF_NONE;
+	return hbm_next_word(&pc->marks[mark], w);
+}
+
 static void hbm_free(struct wbsim_hbitmap *bm)
 {
 	if (bm->nlevels)
@@ -500,15 +508,14 @@ uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
 				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr)
 {
 	const struct wbsim_hbitmap *bm = &pc->marks[mark];
-	uint64_t end, count = 0;
+	uint64_t end, w, count = 0;
 
 	if (index >= WBSIM_PC_MAX_PAGES || nr == 0 || !bm->weight)
 		return 0;
 	end = nr > WBSIM_PC_MAX_PAGES - index ? WBSIM_PC_MAX_PAGES : index + nr;
 	/* the words of the range that hold a set bit, found through the
 	 * summaries (a sparse mark over a long range costs its set words) */
-	for (uint64_t w = hbm_next_word(bm, index / WORD_BITS); w <= (end - 1) / WORD_BITS;
-	     w = hbm_next_word(bm, w + 1))
+	wbsim_pc_for_each_marked_word(pc, mark, w, index, end)
 		count += popcount(hbm_word(bm, w) & word_mask(w, index, end));
 	return count;
 }
@@ -630,19 +637,14 @@ void wbsim_page_cache_start_writeback(struct wbsim_page_cache *pc,
 				      uint64_t index, uint64_t nr,
 				      struct wbsim_pc_writeback_counts *counts)
 {
-	uint64_t start, end, w, lastw;
+	uint64_t start, end, w;
 	bool none_before = pc->marks[WBSIM_PC_WRITEBACK].weight == 0;
 
 	memset(counts, 0, sizeof(*counts));
 	if (!pc_range(pc, index, nr, &start, &end))
 		return;
-	lastw = (end - 1) / WORD_BITS;
-	for (w = start / WORD_BITS; w <= lastw; w++) {
+	wbsim_pc_for_each_marked_word(pc, WBSIM_PC_DIRTY, w, start, end) {
 		uint64_t d, wb, go, busy;
-
-		w = hbm_next_word(&pc->marks[WBSIM_PC_DIRTY], w);
-		if (w == WBSIM_PGOFF_NONE || w > lastw)
-			break;
 		d = hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
 		wb = hbm_word(&pc->marks[WBSIM_PC_WRITEBACK], w);
 		go = word_mask(w, start, end) & d & ~wb;
@@ -677,19 +679,14 @@ uint64_t wbsim_page_cache_end_writeback(struct wbsim_page_cache *pc,
 					uint64_t index, uint64_t nr,
 					bool *last)
 {
-	uint64_t start, end, w, lastw, count = 0;
+	uint64_t start, end, w, count = 0;
 
 	if (last)
 		*last = false;
 	if (!pc_range(pc, index, nr, &start, &end))
 		return 0;
-	lastw = (end - 1) / WORD_BITS;
-	for (w = start / WORD_BITS; w <= lastw; w++) {
+	wbsim_pc_for_each_marked_word(pc, WBSIM_PC_WRITEBACK, w, start, end) {
 		uint64_t wb, m;
-
-		w = hbm_next_word(&pc->marks[WBSIM_PC_WRITEBACK], w);
-		if (w == WBSIM_PGOFF_NONE || w > lastw)
-			break;
 		wb = hbm_word(&pc->marks[WBSIM_PC_WRITEBACK], w);
 		m = word_mask(w, start, end) & wb;
 		count += popcount(m);
@@ -713,17 +710,12 @@ uint64_t wbsim_page_cache_end_writeback(struct wbsim_page_cache *pc,
 uint64_t wbsim_tag_pages_for_writeback(struct wbsim_page_cache *pc,
 				       uint64_t index, uint64_t nr)
 {
-	uint64_t start, end, w, lastw, count = 0;
+	uint64_t start, end, w, count = 0;
 
 	if (!pc_range(pc, index, nr, &start, &end))
 		return 0;
-	lastw = (end - 1) / WORD_BITS;
-	for (w = start / WORD_BITS; w <= lastw; w++) {
+	wbsim_pc_for_each_marked_word(pc, WBSIM_PC_DIRTY, w, start, end) {
 		uint64_t t, m;
-
-		w = hbm_next_word(&pc->marks[WBSIM_PC_DIRTY], w);
-		if (w == WBSIM_PGOFF_NONE || w > lastw)
-			break;
 		m = word_mask(w, start, end) &
 		    hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
 		t = hbm_word(&pc->marks[WBSIM_PC_TOWRITE], w);
@@ -760,18 +752,13 @@ void wbsim_page_cache_truncate(struct wbsim_page_cache *pc, uint64_t index,
 			       uint64_t nr,
 			       struct wbsim_pc_truncate_counts *counts)
 {
-	uint64_t start, end, w, lastw;
+	uint64_t start, end, w;
 
 	memset(counts, 0, sizeof(*counts));
 	if (!pc_range(pc, index, nr, &start, &end))
 		return;
-	lastw = (end - 1) / WORD_BITS;
-	for (w = start / WORD_BITS; w <= lastw; w++) {
+	wbsim_pc_for_each_marked_word(pc, WBSIM_PC_PRESENT, w, start, end) {
 		uint64_t p, wb, d, drop;
-
-		w = hbm_next_word(&pc->marks[WBSIM_PC_PRESENT], w);
-		if (w == WBSIM_PGOFF_NONE || w > lastw)
-			break;
 		p = hbm_word(&pc->marks[WBSIM_PC_PRESENT], w);
 		wb = hbm_word(&pc->marks[WBSIM_PC_WRITEBACK], w);
 		d = hbm_word(&pc->marks[WBSIM_PC_DIRTY], w);
@@ -801,17 +788,12 @@ void wbsim_page_cache_truncate(struct wbsim_page_cache *pc, uint64_t index,
 uint64_t wbsim_page_cache_invalidate(struct wbsim_page_cache *pc,
 				     uint64_t index, uint64_t nr)
 {
-	uint64_t start, end, w, lastw, count = 0;
+	uint64_t start, end, w, count = 0;
 
 	if (!pc_range(pc, index, nr, &start, &end))
 		return 0;
-	lastw = (end - 1) / WORD_BITS;
-	for (w = start / WORD_BITS; w <= lastw; w++) {
+	wbsim_pc_for_each_marked_word(pc, WBSIM_PC_PRESENT, w, start, end) {
 		uint64_t p, drop;
-
-		w = hbm_next_word(&pc->marks[WBSIM_PC_PRESENT], w);
-		if (w == WBSIM_PGOFF_NONE || w > lastw)
-			break;
 		p = hbm_word(&pc->marks[WBSIM_PC_PRESENT], w);
 		drop = word_mask(w, start, end) & p &
 		       ~hbm_word(&pc->marks[WBSIM_PC_DIRTY], w) &

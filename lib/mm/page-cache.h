@@ -125,6 +125,34 @@ uint64_t wbsim_page_cache_count(const struct wbsim_page_cache *pc,
 				enum wbsim_pc_mark mark, uint64_t index, uint64_t nr);
 uint64_t wbsim_page_cache_next(const struct wbsim_page_cache *pc,
 			       enum wbsim_pc_mark mark, uint64_t index);
+/*
+ * wbsim_page_cache_next_word() - the first word of 64 pages at or after
+ * word @w (pages 64 * @w to 64 * @w + 63) that holds a page with @mark,
+ * found through the summaries; WBSIM_PGOFF_NONE if none.
+ */
+uint64_t wbsim_page_cache_next_word(const struct wbsim_page_cache *pc,
+				    enum wbsim_pc_mark mark, uint64_t w);
+
+/**
+ * wbsim_pc_for_each_marked_word() - iterate over the words with a mark
+ * @pc: the state
+ * @mark: the mark
+ * @w: a uint64_t, the index of the current word (pages 64 * @w to
+ *	64 * @w + 63)
+ * @start: first page of the range
+ * @end: page after the range (@end > @start)
+ *
+ * Runs the body for each word that overlaps [@start, @end) and holds a page
+ * with @mark, in ascending order, skipping the unmarked words through the
+ * summaries (kernel: xas_for_each_marked()); the body masks the word to the
+ * range itself. The next word is looked for after the body, so the body may
+ * change the marks of the current word. @pc, @mark and @end are evaluated
+ * at every step.
+ */
+#define wbsim_pc_for_each_marked_word(pc, mark, w, start, end)		\
+	for ((w) = wbsim_page_cache_next_word((pc), (mark), (start) / 64);	\
+	     (w) <= ((end) - 1) / 64;					\
+	     (w) = wbsim_page_cache_next_word((pc), (mark), (w) + 1))
 uint64_t wbsim_page_cache_next_dirty(const struct wbsim_page_cache *pc,
 				     uint64_t index);
 uint64_t wbsim_page_cache_next_towrite(const struct wbsim_page_cache *pc,

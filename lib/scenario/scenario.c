@@ -15,6 +15,7 @@
 #include <wbsim/scenario.h>
 #include <wbsim/version.h>
 #include "core/arg-check.h"
+#include "core/ini-lexer.h"
 #include "core/read-file.h"
 #include "scenario/config-private.h"
 #include "fio/fio-parser.h"
@@ -267,24 +268,6 @@ static gboolean load_text(struct loader *ld, const char *text, gsize len,
  * with key "include". Shallow: entry files and lines stay the scenario's,
  * so fio's messages point into the scenario file.
  */
-static void fio_section_free(gpointer data)
-{
-	struct wbsim_ini_section *s = data;
-
-	g_free(s->name);
-	g_ptr_array_unref(s->entries);
-	g_free(s);
-}
-
-static void fio_entry_free(gpointer data)
-{
-	struct wbsim_ini_entry *e = data;
-
-	g_free(e->key);
-	g_free(e->value);
-	g_free(e);
-}
-
 static gboolean is_fio_include(const struct wbsim_ini_entry *e)
 {
 	return !e->value && g_str_has_prefix(e->key, "include") &&
@@ -293,16 +276,13 @@ static gboolean is_fio_include(const struct wbsim_ini_entry *e)
 
 static GPtrArray *fio_sections_for_parser(const GPtrArray *sections)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func(fio_section_free);
+	GPtrArray *out = g_ptr_array_new_with_free_func(wbsim_ini_section_free);
 
 	for (guint i = 0; i < sections->len; i++) {
 		const struct wbsim_ini_section *s = sections->pdata[i];
-		struct wbsim_ini_section *c = g_new0(struct wbsim_ini_section, 1);
+		struct wbsim_ini_section *c = wbsim_ini_section_new(s->name + 4, s->file,
+								   s->line);
 
-		c->name = g_strdup(s->name + 4);
-		c->file = s->file;
-		c->line = s->line;
-		c->entries = g_ptr_array_new_with_free_func(fio_entry_free);
 		for (guint j = 0; j < s->entries->len; j++) {
 			const struct wbsim_ini_entry *e = s->entries->pdata[j];
 			struct wbsim_ini_entry *ce = g_new0(struct wbsim_ini_entry, 1);

@@ -176,6 +176,41 @@ static void test_strip(void **state)
 	assert_string_equal(wbsim_ini_strip_line(c), "");
 }
 
+/* A section built outside a document, as the scenario's inline fio jobs
+ * are: its fields, and its entries freed with it. */
+static void test_section_new(void **state)
+{
+	struct wbsim_ini_doc *doc = NULL;
+	struct wbsim_ini_section *s;
+	struct wbsim_ini_entry *e;
+	GPtrArray *all;
+
+	(void)state;
+	assert_true(wbsim_ini_lex("[fio:a]\nbs=4k\n", -1, "s.ini", 0, &doc, NULL));
+	all = g_ptr_array_new_with_free_func(wbsim_ini_section_free);
+	s = wbsim_ini_section_new(sec(doc, 0)->name + 4, sec(doc, 0)->file,
+				  sec(doc, 0)->line);
+	g_ptr_array_add(all, s);
+	assert_string_equal(s->name, "a");
+	assert_ptr_equal(s->file, doc->file);
+	assert_int_equal(s->line, 1);
+	assert_int_equal(s->entries->len, 0);
+	e = g_new0(struct wbsim_ini_entry, 1);
+	e->key = g_strdup(ent(sec(doc, 0), 0)->key);
+	e->value = g_strdup(ent(sec(doc, 0), 0)->value);
+	e->file = s->file;
+	e->line = 2;
+	g_ptr_array_add(s->entries, e);
+	assert_string_equal(ent(s, 0)->key, "bs");
+	assert_string_equal(ent(s, 0)->value, "4k");
+	s = wbsim_ini_section_new(NULL, NULL, 0);
+	assert_null(s->name);
+	wbsim_ini_section_free(s);
+	/* the copies go with their array, the document after them */
+	g_ptr_array_unref(all);
+	wbsim_ini_doc_free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strip),
+		cmocka_unit_test(test_section_new),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/edit-distance.h"
 #include "fio/fio-value.h"
 #include "fio/fio-options.h"
 
@@ -267,10 +268,9 @@ static void test_subst(void **state)
 
 static void test_distance(void **state)
 {
-	assert_int_equal(wbsim_fio_edit_distance("", ""), 0);
-	assert_int_equal(wbsim_fio_edit_distance("abc", ""), 3);
-	assert_int_equal(wbsim_fio_edit_distance("kitten", "sitting"), 3);
-	assert_int_equal(wbsim_fio_edit_distance("group_reportin", "group_reporting"), 1);
+	/* fio's string_distance(): Levenshtein, a swap costs two edits */
+	assert_int_equal(wbsim_edit_distance("group_reportin", "group_reporting", false), 1);
+	assert_int_equal(wbsim_edit_distance("runtmie", "runtime", false), 2);
 	assert_string_equal(wbsim_fio_option_closest("group_reportin"), "group_reporting");
 	assert_string_equal(wbsim_fio_option_closest("end_fsnc"), "end_fsync");
 	assert_string_equal(wbsim_fio_option_closest("runtme"), "runtime");

@@ -17,13 +17,10 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from rooms import folder_of, report_circles  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
-def folder_of(libdir, path):
-    """The lib/ folder a file lives in: "fs/alloc" for lib/fs/alloc/x.c."""
-    rel = os.path.relpath(os.path.dirname(path), libdir)
-    return rel.replace(os.sep, "/")
 
 
 def header_folder(folders, inc):
@@ -59,38 +56,6 @@ def graph(libdir):
     return sorted(folders), edges
 
 
-def circles(folders, edges):
-    """Tarjan's strongly connected components with more than one folder."""
-    succ = {f: sorted({d for (s, d) in edges if s == f}) for f in folders}
-    index, low, stack, on, out = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in succ[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for f in folders:
-        if f not in index:
-            visit(f)
-    return sorted(out)
-
-
 def main(argv):
     args, allowed, leaves, it = [], [], [], iter(argv[1:])
     for a in it:
@@ -114,14 +79,7 @@ def main(argv):
         for (s, d) in sorted(edges):
             print("%s -> %s  (%d: %s)" % (s, d, len(edges[(s, d)]),
                                           edges[(s, d)][0]))
-    found = circles(folders, edges)
-    bad = [c for c in found if c not in allowed]
-    for comp in found:
-        inner = ["%s -> %s: %s" % (s, d, "; ".join(edges[(s, d)]))
-                 for (s, d) in sorted(edges) if s in comp and d in comp]
-        print("%s: %s\n  %s" % ("circle" if comp in bad else "known circle (--allow)",
-                                 " <-> ".join(comp), "\n  ".join(inner)),
-              file=sys.stderr if comp in bad else sys.stdout)
+    found, bad = report_circles(folders, edges, allowed, " ", "; ")
     leaky = [(s, d) for (s, d) in sorted(edges) if s in leaves]
     for (s, d) in leaky:
         print("%s includes %s, but includes no other folder (--leaf): %s" %

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +532,79 @@ static void test_random_vs_naive_folios(void **state)
 	random_ops(4, 20000);
 }
 
+/*
+ * wbsim_pc_for_each_marked_word(): exactly the words with a marked page
+ * that overlap the range, in order, across leaves (4096 pages) and far
+ * apart (2^30); the current word may be changed by the body.
+ */
+static void test_for_each_marked_word(void **state)
+{
+	static const uint64_t pages[] = {
+		3, 64, 127, 130, 4095, 4096, 9000, UINT64_C(1) << 30,
+	};
+	/* their words: 0, 1, 1, 2, 63, 64, 140, 2^24 */
+	static const uint64_t all[] = { 0, 1, 2, 63, 64, 140, UINT64_C(1) << 24 };
+	struct wbsim_page_cache pc;
+	uint64_t seen[16], w;
+	size_t n = 0;
+
+	(void)state;
+	assert_true(wbsim_page_cache_init(&pc, 1));
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_DIRTY, w, 0, WBSIM_PC_MAX_PAGES)
+		fail_msg("an empty mapping has no marked word (%" PRIu64 ")", w);
+	for (size_t i = 0; i < G_N_ELEMENTS(pages); i++)
+		assert_int_equal(wbsim_page_cache_mark_dirty(&pc, pages[i], 1), 1);
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_DIRTY, w, 0, WBSIM_PC_MAX_PAGES) {
+		assert_true(n < G_N_ELEMENTS(seen));
+		seen[n++] = w;
+	}
+	assert_int_equal(n, G_N_ELEMENTS(all));
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(seen[i], all[i]);
+
+	/* [127, 4096): words 1 to 63, page 4096 (word 64) just outside */
+	n = 0;
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_DIRTY, w, 127, 4096)
+		seen[n++] = w;
+	assert_int_equal(n, 3);
+	assert_int_equal(seen[0], 1);
+	assert_int_equal(seen[1], 2);
+	assert_int_equal(seen[2], 63);
+	/* [4097, 8960): words 64 to 139; word 64 overlaps, though its
+	 * marked page 4096 is outside (the body masks); word 140 (pages 8960
+	 * to 9023) does not overlap, [4097, 8961) has it */
+	n = 0;
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_DIRTY, w, 4097, 8960)
+		seen[n++] = w;
+	assert_int_equal(n, 1);
+	assert_int_equal(seen[0], 64);
+	n = 0;
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_DIRTY, w, 4097, 8961)
+		seen[n++] = w;
+	assert_int_equal(n, 2);
+	assert_int_equal(seen[1], 140);
+	/* another mark: only the words written back */
+	wbsim_page_cache_start_writeback(&pc, 4095, 2, &(struct wbsim_pc_writeback_counts){ 0 });
+	n = 0;
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_WRITEBACK, w, 0, WBSIM_PC_MAX_PAGES)
+		seen[n++] = w;
+	assert_int_equal(n, 2);
+	assert_int_equal(seen[0], 63);
+	assert_int_equal(seen[1], 64);
+
+	/* a body that clears the word it is on: the walk goes on after it */
+	n = 0;
+	wbsim_pc_for_each_marked_word(&pc, WBSIM_PC_PRESENT, w, 0, WBSIM_PC_MAX_PAGES) {
+		wbsim_page_cache_invalidate(&pc, w * 64, 64);
+		seen[n++] = w;
+	}
+	assert_int_equal(n, G_N_ELEMENTS(all));
+	assert_int_equal(seen[6], UINT64_C(1) << 24);
+	/* the clean pages are gone; the dirty and written-back ones stay */
+	assert_int_equal(wbsim_page_cache_nr(&pc, WBSIM_PC_PRESENT), G_N_ELEMENTS(pages));
+	wbsim_page_cache_destroy(&pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_random_vs_naive),
 		cmocka_unit_test(test_random_vs_naive_folios),
 		cmocka_unit_test(test_count_folios_vs_naive),
+		cmocka_unit_test(test_for_each_marked_word),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
