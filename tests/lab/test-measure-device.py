@@ -194,6 +194,13 @@ class Refusals(unittest.TestCase):
                      "--runtime 0: expected 1 to 600 seconds")
         self.refused(["--file", self.dir, "--size", "lots"], "not a size: 'lots'")
 
+    def test_outputs_checked_first(self):
+        self.refused(["--file", self.dir, "--preset-out", f"{self.dir}/no/p.ini"],
+                     f"--preset-out {self.dir}/no/p.ini: {self.dir}/no is not a folder "
+                     "this user can write in: expected the file's folder to exist")
+        self.refused(["--file", self.dir, "--json", self.dir],
+                     f"--json {self.dir}: a directory: expected the file to write")
+
     def test_pseudo_and_unmounted(self):
         self.refused(["--file", "/proc"],
                      "--file /proc: on /proc, a proc filesystem, which holds no device's "
@@ -314,6 +321,24 @@ class WholeRun(unittest.TestCase):
         self.assertEqual(rc, 130, err)
         self.assertIn("measure-device: interrupted: the file is removed, nothing written\n", err)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "p.ini")))
+
+    def test_after_a_kill(self):
+        """What a SIGKILLed run left (its file, its journal) the next run
+        removes first, as lab/run-kernel --restore would."""
+        left = os.path.join(self.work, "wbsim-measure.1.img")
+        with open(left, "wb") as f:
+            f.truncate(1 << 20)
+        with open(self.journal, "w") as f:
+            f.write("# wbsim-lab journal: pid 1, lab/measure-device --file, 2026-12-06T00:00:00Z\n"
+                    + json.dumps({"id": 1, "op": "unlink", "path": left}) + "\n")
+        rc, out, err, calls = self.run_mode("ok")
+        if rc == 2 and "refuses O_DIRECT" in err:
+            self.skipTest(err.strip())
+        self.assertEqual(rc, 0, err)
+        self.assertIn(f"measure-device: {self.journal}: left by a run that did not finish "
+                      "(pid 1, lab/measure-device --file, 2026-12-06T00:00:00Z): undoing 1 "
+                      f"step\nmeasure-device: undone: unlink {left}\n", err)
+        self.assertEqual(len(calls), 5)
 
 
 if __name__ == "__main__":
