@@ -24,8 +24,10 @@ int prog_fail(const char *prog, int status, const char *fmt, ...) G_GNUC_PRINTF(
  * @e: an error from libwbsim (NULL is fine)
  *
  * The library's messages name its own parameters ("wbsim_sweep_opts.results
- * FILE: ...", "trace event list ...", "wbsim_sweep_opts.format ..."); the
- * user gave an option ("--results FILE: ...").
+ * FILE: ...", "trace event list ...", "wbsim_sweep_opts.format ...",
+ * "override: ..." and "wbsim_sweep_opts.sweeps: ..." where a file would be
+ * named, also after a sweep point's "sweep point N/M (...): "); the user
+ * gave an option ("--results FILE: ...", "--set: ...", "--sweep: ...").
  */
 void prog_option_words(GError *e);
 

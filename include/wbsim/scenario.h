@@ -4,7 +4,7 @@
  * configuration plus the fio jobs it names (a job file, or inline
  * [fio:NAME] sections), resolved against the simulated machine.
  *
- * Loading order: the file (and its includes, in place), then the --set
+ * Loading order: the file (and its includes, in place), then the
  * overrides in order, then the checks that involve several keys, then the
  * fio jobs ($ncpus and $mb_memory are the simulated machine's).
  *
@@ -27,10 +27,13 @@ typedef struct wbsim_scenario wbsim_scenario;
 /**
  * wbsim_scenario_load() - read, override, check and resolve a scenario
  * @path: the scenario file; its name is used in messages as given
- * @overrides: NULL-terminated "section.key=value" list (--set), or NULL
+ * @overrides: NULL-terminated "section.key=value" list, or NULL
  * @error: a WBSIM_ERROR whose message names file, line, section, key, the
  *	   value found and what was expected ("FILE:LINE: [vm] dirty_ratio =
- *	   200: expected ...")
+ *	   200: expected ..."); a bad override's starts "override: " where a
+ *	   file's would start "FILE:LINE: " ("override: [vm] dirty_ratio =
+ *	   200: expected ...", "override: 'vm.dirty_ratio': expected
+ *	   SECTION.KEY=VALUE")
  *
  * Return: the scenario, or NULL with @error set.
  */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wbsim/sweep.h - parameter sweeps: a scenario's [sweep] section and
- * --sweep KEY=VALUES options expanded into the product of their values
- * (the first axis varies slowest). Each point is the scenario with the
- * point's values applied after the overrides, as --set applies them; points
+ * the KEY=VALUES items of wbsim_sweep_opts.sweeps expanded into the
+ * product of their values (the first axis varies slowest). Each point is
+ * the scenario with the point's values applied after the overrides, as an
+ * override is applied; points
  * are independent simulations, so they may be computed in any order, in
  * threads or processes, and their texts written in point order.
  *
@@ -43,9 +44,9 @@ typedef struct wbsim_sweep wbsim_sweep;
 /**
  * struct wbsim_sweep_opts - what to sweep and what each point's text is,
  * all in one struct the caller fills (zero is the default of every member)
- * @overrides: NULL-terminated "section.key=value" list (--set) applied to
+ * @overrides: NULL-terminated "section.key=value" list applied to
  *	every point before the point's values, or NULL
- * @sweeps: NULL-terminated "section.key=VALUES" list (--sweep) after the
+ * @sweeps: NULL-terminated "section.key=VALUES" list after the
  *	scenario's [sweep] lines: a key the scenario sweeps gets the new
  *	values where it stood, a new key becomes the last axis (a key twice
  *	in the list is an error); or NULL
@@ -57,7 +58,7 @@ typedef struct wbsim_sweep wbsim_sweep;
  *	point's own, and the mean, standard deviation and 95% confidence
  *	interval of the headline figures)
  * @no_wall_time: leave wall-clock figures out of the texts
- * @results: a JSON Lines file of finished points (--results), opened by
+ * @results: a JSON Lines file of finished points, opened by
  *	wbsim_sweep_start(), or NULL
  * @no_point_check: do not load every point in wbsim_sweep_load() (for a
  *	program that only dumps the scenario); wbsim_sweep_info()'s header
@@ -80,8 +81,8 @@ typedef struct wbsim_sweep_opts {
  * @path: the scenario file
  * @opts: options, or NULL for none (the scenario's own [sweep], one
  *	run a point, text)
- * @error: wbsim_scenario_load()'s; "--sweep: ..." naming a bad
- *	@opts->sweeps item; WBSIM_ERROR_INVALID_VALUE when the product has
+ * @error: wbsim_scenario_load()'s; "wbsim_sweep_opts.sweeps: ..." naming
+ *	a bad @opts->sweeps item (where a file's message starts "FILE:LINE: "); WBSIM_ERROR_INVALID_VALUE when the product has
  *	too many points, a job of a sweep writes fio logs (the files of one
  *	run), @opts->repeat > 1 with run.seed swept, @opts->repeat is above
  *	WBSIM_SWEEP_MAX_REPEAT or a sweep's @opts->format is

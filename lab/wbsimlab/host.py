@@ -28,7 +28,9 @@ import sys
 import time
 
 ROOT = os.environ.get("WBSIM_LAB_ROOT", "")
-JOURNAL = "/var/tmp/wbsim-lab.journal"
+# WBSIM_LAB_JOURNAL: another journal, for the tests of scripts that
+# change no system setting (measure-device --file)
+JOURNAL = os.environ.get("WBSIM_LAB_JOURNAL", "/var/tmp/wbsim-lab.journal")
 
 
 def hp(path):

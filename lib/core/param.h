@@ -77,7 +77,7 @@ const char *wbsim_closest_name(const char *word, const char *const *names);
  * "FILE:LINE: OWNER KEY = TEXT: REASON", @owner "[SECTION]" for a
  * scenario key or "device model nvme:", "filesystem xfs:", "[costs]",
  * "parameter table:" for a model's row; @file NULL: no location, @line 0:
- * the file alone ("--set: "); @reason wbsim_param_parse_row()'s
+ * the file alone ("override: "); @reason wbsim_param_parse_row()'s
  * "[WHY: ]expected ...".
  */
 void wbsim_param_value_error(GError **error, gint code, const char *file,

@@ -43,7 +43,7 @@ static gboolean no_job_logs(const struct wbsim_scenario *scn, GError **error)
 
 		if (opt) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s:%u: job '%s': %s: fio's logs are files of one run: not with a sweep (run a point alone with --set)",
+				    "%s:%u: job '%s': %s: fio's logs are files of one run: not with a sweep (run a point alone with an override)",
 				    j->file, j->line, j->name, opt);
 			return FALSE;
 		}

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep.c - parameter sweeps (run/sweep.h): the [sweep] lines of a
- * scenario and --sweep options expanded into points, each point loaded as
- * the scenario plus the point's values (applied like --set, after it, with
- * the same parsers and checks), the points simulated on worker threads and
+ * scenario and wbsim_sweep_opts.sweeps items expanded into points, each
+ * point loaded as the scenario plus the point's values (applied like an
+ * override, after the overrides, with the same parsers and checks), the
+ * points simulated on worker threads and
  * their outputs handed back in point order; and the per-point CSV row and
  * JSON line.
  *
@@ -23,6 +24,9 @@
 #include "run/sweep-results.h"
 #include "report/report.h"
 
+/* where a wbsim_sweep_opts.sweeps item is said to come from, as a file
+ * would be (sim-writeback says --sweep) */
+#define SWEEPS_ORIGIN "wbsim_sweep_opts.sweeps"
 #define RANGE_SYNTAX "expected FIRST..LAST or FIRST..LAST:STEP with non-negative integers"
 
 void wbsim_config_sweep_line_free(gpointer data)
@@ -407,31 +411,32 @@ gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 	eq = strchr(copy, '=');
 	if (!eq) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
-			    "--sweep: '%s': expected SECTION.KEY=VALUES", assignment);
+			    "wbsim_sweep_opts.sweeps: '%s': expected SECTION.KEY=VALUES",
+			    assignment);
 		return FALSE;
 	}
 	*eq = '\0';
 	name = g_strstrip(copy);
 	text = g_strstrip(eq + 1);
-	a = axis_new(name, text, "--sweep", 0, NULL, &local);
+	a = axis_new(name, text, SWEEPS_ORIGIN, 0, NULL, &local);
 	if (!a) {
-		g_set_error(error, WBSIM_ERROR, local->code, "--sweep: %s = %s: %s",
+		g_set_error(error, WBSIM_ERROR, local->code, SWEEPS_ORIGIN ": %s = %s: %s",
 			    name, text, local->message);
 		return FALSE;
 	}
 	/*
-	 * --sweep replaces the scenario's [sweep] line of its key, but a key
-	 * given twice on the command line is a mistake: refused, not the
-	 * first silently dropped
+	 * an item of wbsim_sweep_opts.sweeps replaces the scenario's [sweep]
+	 * line of its key, but a key given twice in the items is a mistake:
+	 * refused, not the first silently dropped
 	 */
 	for (guint i = 0; i < sw->axes->len; i++) {
 		const struct wbsim_sweep_axis *o = sw->axes->pdata[i];
 
-		if (o->line == 0 && g_strcmp0(o->file, "--sweep") == 0 &&
+		if (o->line == 0 && g_strcmp0(o->file, SWEEPS_ORIGIN) == 0 &&
 		    strcmp(o->section, a->section) == 0 && strcmp(o->key, a->key) == 0) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "--sweep: %s = %s: %s is swept already (--sweep %s=%s): "
-				    "expected each key once (all its values in one --sweep)",
+				    SWEEPS_ORIGIN ": %s = %s: %s is swept already (" SWEEPS_ORIGIN " %s=%s): "
+				    "expected each key once (all its values in one " SWEEPS_ORIGIN " item)",
 				    name, text, name, o->name, o->text);
 			axis_free(a);
 			return FALSE;
@@ -449,11 +454,11 @@ gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 			/* replace it where it stood (the free function frees @o) */
 			sw->axes->pdata[i] = a;
 			axis_free(o);
-			return check_size(sw, "--sweep: ", error);
+			return check_size(sw, SWEEPS_ORIGIN ": ", error);
 		}
 	}
 	g_ptr_array_add(sw->axes, a);
-	return check_size(sw, "--sweep: ", error);
+	return check_size(sw, SWEEPS_ORIGIN ": ", error);
 }
 
 const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
@@ -489,7 +494,7 @@ struct point_hook {
 	size_t point;
 };
 
-/* The point's values, as lines at their [sweep] line (or "--sweep"). */
+/* The point's values, as lines at their [sweep] line (or SWEEPS_ORIGIN). */
 static gboolean apply_point(struct wbsim_config *cfg, void *arg, GError **error)
 {
 	const struct point_hook *ph = arg;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run/sweep.h - parameter sweeps: a scenario's [sweep] section
- * (KEY = VALUES lines, KEY being "section.key") and sim-writeback's
- * --sweep KEY=VALUES options, expanded into the product of their values
- * (the first axis varies slowest). Each point is the scenario with the
- * point's values applied on top, as --set would apply them; the points run
+ * (KEY = VALUES lines, KEY being "section.key") and the items of
+ * wbsim_sweep_opts.sweeps (sim-writeback's --sweep), expanded into the
+ * product of their values (the first axis varies slowest). Each point is
+ * the scenario with the point's values applied on top, as an override
+ * would apply them; the points run
  * as independent simulations, in parallel threads, and their reports come
  * out in point order.
  *
@@ -41,8 +42,8 @@ enum wbsim_sweep_format {
  * @key: the key
  * @text: the VALUES as written
  * @values: the values (char *), in order
- * @file: where the sweep was given: a file, or "--sweep"
- * @line: the line in @file (0 for --sweep)
+ * @file: where the sweep was given: a file, or "wbsim_sweep_opts.sweeps"
+ * @line: the line in @file (0 for an item of wbsim_sweep_opts.sweeps)
  * @base_dir: directory a file-name value is relative to (NULL: as given)
  */
 struct wbsim_sweep_axis {
@@ -95,13 +96,13 @@ size_t wbsim_sweep_n_points(const struct wbsim_sweep *sw);
 char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
 
 /**
- * wbsim_sweep_add_option() - one --sweep KEY=VALUES option
+ * wbsim_sweep_add_option() - one item of wbsim_sweep_opts.sweeps
  * @sw: the sweep
  * @assignment: "section.key=VALUES"
- * @error: "--sweep: ..." naming the key and values
+ * @error: "wbsim_sweep_opts.sweeps: ..." naming the key and values
  *
  * A key the scenario's [sweep] sweeps gets the new values where it
- * stood; a new key becomes the last axis; a key an earlier --sweep swept
+ * stood; a new key becomes the last axis; a key an earlier item swept
  * is refused (WBSIM_ERROR_INVALID_VALUE).
  * Return: TRUE, or FALSE with @error set.
  */
@@ -151,10 +152,10 @@ const char *wbsim_sweep_value(const struct wbsim_sweep *sw, size_t point,
  * @sw: the sweep
  * @point: the point
  * @path: the scenario file
- * @overrides: the --set overrides (NULL-terminated, or NULL)
+ * @overrides: the overrides (NULL-terminated, or NULL)
  * @error: "sweep point N/M (KEY=VALUE ...): " then the loader's message;
  *	a bad value is named with the file and line of its [sweep] line (or
- *	"--sweep")
+ *	"wbsim_sweep_opts.sweeps")
  *
  * Loads @path as wbsim_scenario_load() does, with the point's values
  * applied after @overrides with the same parsers and checks.
@@ -194,7 +195,7 @@ typedef char *(*wbsim_sweep_format_fn)(const struct wbsim_sweep *sw,
  * @sw: the sweep
  * @point: the point
  * @path: the scenario file
- * @overrides: the --set overrides
+ * @overrides: the overrides
  * @opts: run options
  * @scn: set to the point's scenario (or NULL); free it after the result,
  *	which refers to it
@@ -213,7 +214,7 @@ struct wbsim_run_result *wbsim_sweep_simulate_point(const struct wbsim_sweep *sw
  * wbsim_sweep_run() - simulate every point, @jobs at a time
  * @sw: the sweep
  * @path: the scenario file
- * @overrides: the --set overrides
+ * @overrides: the overrides
  * @opts: run options for every point (no trace)
  * @jobs: points simulated at once (threads); 1 runs them one by one in
  *	the calling thread

@@ -72,8 +72,18 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 	settings = wbsim_config_settings(cfg->device_params);
 	sc->dev = wbsim_device_new_from_preset(sc->sim, sc->cpus, NULL, name,
 					       (const struct wbsim_setting *)settings->data,
-					       settings->len, error);
+					       settings->len, &local);
 	if (!sc->dev) {
+		g_autofree char *in_preset = g_strconcat(path, ":", NULL);
+
+		/*
+		 * What is wrong in the preset file (its message starts with its
+		 * name) says which scenario line named that file too; a bad
+		 * [device] line of the scenario names itself.
+		 */
+		if (g_str_has_prefix(local->message, in_preset))
+			g_prefix_error(&local, "%s[device] preset = %s: ", name_where, name);
+		g_propagate_error(error, g_steal_pointer(&local));
 		wbsim_config_scratch_clear(sc);
 		return FALSE;
 	}

@@ -13,7 +13,7 @@
 #include "defs/setting.h"
 #include "core/param.h"
 
-/* Where a value came from: a file and line, "--set", or the default. */
+/* Where a value came from: a file and line, "override", or the default. */
 struct wbsim_config_origin {
 	char *file;		/* NULL = default */
 	unsigned int line;	/* 0 for options */
@@ -87,7 +87,7 @@ gboolean wbsim_config_is_section(const char *section);
 
 /*
  * wbsim_config_set_value() - set [@section] @key = @value, as a line at
- * @file:@line (@line 0: @file is an option name such as "--set") read in
+ * @file:@line (@line 0: @file is a parameter's name such as "override") read in
  * loaded-file @instance. Relative paths are resolved against @base_dir.
  * Errors are fully formatted: "FILE:LINE: [section] key = value: ...".
  */
@@ -105,7 +105,7 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 #define WBSIM_RUN_MAX_SAMPLES 1000000u
 /*
  * "FILE:LINE: [SECTION] KEY = RAW" of the line that set a scenario key
- * ("--set: ..." for an override), "[SECTION] KEY (the default)" if none did.
+ * ("override: ..." for an override), "[SECTION] KEY (the default)" if none did.
  */
 char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section,
 			     const char *key);

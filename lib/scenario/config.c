@@ -4,8 +4,8 @@
  *
  * The table below (struct wbsim_param rows, parsed by the grammar of
  * core/param.c as the device, filesystem and CPU cost tables are) is the
- * single source for the file loader, --set, --sweep, defaults, range
- * checks, "did you mean", --dump-config and the key reference in
+ * single source for the file loader, the overrides, the sweeps, defaults,
+ * range checks, "did you mean", --dump-config and the key reference in
  * scenarios/README.md (generated with sim-writeback --list-keys; a test
  * checks the README holds it as generated).
  */
@@ -46,8 +46,8 @@ static const char *const config_sections[] = {
 };
 
 /*
- * The scenario keys, section by section: the rows --set, --sweep, the file
- * loader, --dump-config and --list-keys read (struct wbsim_param, the one
+ * The scenario keys, section by section: the rows the overrides, the
+ * sweeps, the file loader, --dump-config and --list-keys read (struct wbsim_param, the one
  * grammar of core/param.c).
  */
 static const struct wbsim_param config_keys[] = {
@@ -336,7 +336,7 @@ static gboolean add_param_override(GPtrArray *list, const char *where,
 				    where, section, key, value, o->line);
 			return FALSE;
 		}
-		/* a later file or --set replaces the value where it stood */
+		/* a later file or override replaces the value where it stood */
 		g_free(o->value);
 		g_free(o->file);
 		o->value = g_strdup(value);
@@ -482,7 +482,7 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 	dot = strchr(copy, '.');
 	if (!eq || !dot || dot > eq) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
-			    "--set: '%s': expected SECTION.KEY=VALUE",
+			    "override: '%s': expected SECTION.KEY=VALUE",
 			    assignment);
 		return FALSE;
 	}
@@ -493,13 +493,13 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 	value = g_strstrip(eq + 1);
 	if (!*section || !*key) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
-			    "--set: '%s': expected SECTION.KEY=VALUE",
+			    "override: '%s': expected SECTION.KEY=VALUE",
 			    assignment);
 		return FALSE;
 	}
 	if (strcmp(section, "sweep") == 0) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT,
-			    "--set: '%s': a sweep is given with --sweep KEY=VALUES",
+			    "override: '%s': a sweep is given with wbsim_sweep_opts.sweeps KEY=VALUES",
 			    assignment);
 		return FALSE;
 	}
@@ -508,13 +508,13 @@ gboolean wbsim_config_set_override(struct wbsim_config *cfg,
 	 * --dump-config as one that loads to itself */
 	if (strpbrk(value, ";#")) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "--set: '%s': the value holds '%c', which starts a comment in a "
+			    "override: '%s': the value holds '%c', which starts a comment in a "
 			    "scenario file: expected a value a scenario file can hold (no ';' "
 			    "or '#')", assignment, *strpbrk(value, ";#"));
 		return FALSE;
 	}
-	/* instance 0: a later --set of the same key simply wins */
-	return wbsim_config_set_value(cfg, section, key, value, "--set", 0, 0,
+	/* instance 0: a later override of the same key simply wins */
+	return wbsim_config_set_value(cfg, section, key, value, "override", 0, 0,
 				      NULL, error);
 }
 

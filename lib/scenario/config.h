@@ -67,8 +67,8 @@ enum wbsim_dying_wb {
  * struct wbsim_config_override - one [device] or [filesystem] parameter line
  * @key: the parameter name, checked against the preset's own table
  * @value: the value as written
- * @file: where it was set: a file name, or "--set"
- * @line: the line in @file (0 for --set)
+ * @file: where it was set: a file name, or "override"
+ * @line: the line in @file (0 for an override)
  * @instance: private: which loaded file set it
  */
 struct wbsim_config_override {
@@ -270,11 +270,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_config, wbsim_config_free)
 const struct wbsim_param *wbsim_config_keys(size_t *n_keys);
 
 /**
- * wbsim_config_set_override() - apply one --set option
+ * wbsim_config_set_override() - apply one override ("section.key=value")
  * @cfg: the configuration
  * @assignment: "section.key=value"
  * @error: WBSIM_ERROR_PARSE, _UNKNOWN_KEY or _INVALID_VALUE; the message
- *	starts with "--set: " where a file's would start with "FILE:LINE: "
+ *	starts with "override: " where a file's would start with "FILE:LINE: "
  *
  * Uses the same parsers and checks as a scenario line. A [device] or
  * [filesystem] parameter is recorded as an override (checked by
@@ -353,11 +353,11 @@ struct wbsim_fio_file;
 const struct wbsim_config *wbsim_scenario_config(const struct wbsim_scenario *scn);
 
 /**
- * wbsim_scenario_add_sweep() - a --sweep option's line in @scn's [sweep]:
+ * wbsim_scenario_add_sweep() - a wbsim_sweep_opts.sweeps item's line in @scn's [sweep]:
  * it replaces the line of the same key where it stood, else it comes last,
  * so the scenario's dump (--dump-config) sweeps what the run sweeps
  * @name: "section.key"
- * @values: VALUES as --sweep takes them
+ * @values: VALUES as wbsim_sweep_opts.sweeps takes them
  * Return: FALSE with @error set for values that do not parse.
  */
 gboolean wbsim_scenario_add_sweep(struct wbsim_scenario *scn, const char *name,

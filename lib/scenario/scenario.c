@@ -2,7 +2,7 @@
 /*
  * scenario.c - the scenario loader: reads scenario.ini through the shared
  * INI lexer (so every message has a file and line), follows [scenario]
- * include = FILE in place, applies --set overrides, checks, and resolves
+ * include = FILE in place, applies the overrides, checks, and resolves
  * the fio workload against the simulated machine.
  *
  * Override rule: within one file a key may be set once (except repeatable
@@ -487,7 +487,8 @@ gboolean wbsim_scenario_add_sweep(struct wbsim_scenario *scn, const char *name,
 				  const char *values, GError **error)
 {
 	wbsim_check_arg(scn != NULL && name != NULL && values != NULL, FALSE, error);
-	return wbsim_sweep_add_line(scn->cfg, name, values, "--sweep", 0, 0, NULL, error);
+	return wbsim_sweep_add_line(scn->cfg, name, values, "wbsim_sweep_opts.sweeps", 0, 0,
+				    NULL, error);
 }
 
 const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn)

@@ -5,8 +5,9 @@
  * wbsim_scenario_find() with its messages (folders searched, "did you
  * mean"), a folder that does not hide the bundled scenario, a FIFO
  * refused unopened, the listing read from each file's head with control
- * characters escaped, a device preset's "did you mean", and the total
- * bandwidth of the result summary as fio's group line computes it.
+ * characters escaped, a device preset's "did you mean", the total
+ * bandwidth of the result summary as fio's group line computes it, and the
+ * library's words for its parameters in its messages.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -225,7 +226,7 @@ static void test_load_by_name(void **state)
 
 	assert_null(wbsim_scenario_load(path, typo, &e));
 	assert_string_equal(e->message,
-		"--set: [device] preset = pmem-dram-6: no such device preset: expected the "
+		"override: [device] preset = pmem-dram-6: no such device preset: expected the "
 		"name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the "
 		"installed share/wbsim/presets, or a path to a preset file "
 		"(did you mean pmem-dram-6g?)");
@@ -234,11 +235,87 @@ static void test_load_by_name(void **state)
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	g_setenv("WBSIM_PRESET_PATH", tmp, TRUE);
 	assert_null(wbsim_scenario_load(path, piped, &e));
-	msg = g_strdup_printf("--set: [device] preset = piped: %s: not a regular file "
+	msg = g_strdup_printf("override: [device] preset = piped: %s: not a regular file "
 			      "(a FIFO): expected a device preset file", fifo);
 	assert_string_equal(e->message, msg);
 	g_unsetenv("WBSIM_PRESET_PATH");
 	g_unlink(fifo);
+	g_rmdir(tmp);
+}
+
+/*
+ * Issue 39 item 5: the library's messages name its own parameters, where
+ * sim-writeback says --set and --sweep: "override: " and
+ * "wbsim_sweep_opts.sweeps: " stand where a file's "FILE:LINE: " would.
+ * And a file that is no device preset is named with the scenario line
+ * that named it.
+ */
+static void test_parameter_words(void **state)
+{
+	g_autofree char *tmp = g_dir_make_tmp("wbsim-words-XXXXXX", NULL);
+	g_autofree char *conf = g_build_filename(tmp, "not-a-preset.conf", NULL);
+	g_autofree char *scn = g_build_filename(tmp, "s.ini", NULL);
+	g_autofree char *text = NULL, *want = NULL, *set = NULL;
+	g_autoptr(GError) e = NULL;
+	const char *bad_cpus[] = { "machine.cpus=zero", NULL };
+	const char *no_dot[] = { "cpus=2", NULL };
+	const char *sweep_set[] = { "sweep.vm.dirty_ratio=10,20", NULL };
+	const char *twice[] = { "vm.dirty_ratio=10,20", "vm.dirty_ratio=30", NULL };
+	const char *bad_point[] = { "writeback.contexts=1,0", NULL };
+	const char *preset_set[2] = { NULL, NULL };
+	wbsim_sweep_opts o = { 0 };
+
+	(void)state;
+	assert_true(g_file_set_contents(conf, "root:x:0:0:root:/root:/bin/sh\n", -1, NULL));
+	text = g_strdup_printf("[device]\npreset = %s\n[fio:w]\nrw=write\nsize=1m\n", conf);
+	assert_true(g_file_set_contents(scn, text, -1, NULL));
+
+	/* both: the scenario's [device] preset line, and the file read */
+	assert_null(wbsim_scenario_load(scn, NULL, &e));
+	want = g_strdup_printf("%s:2: [device] preset = %s: %s:1: not a device preset: a line "
+			       "before any section: expected a [device] section of key = value "
+			       "lines", scn, conf, conf);
+	assert_string_equal(e->message, want);
+	g_clear_error(&e);
+	/* named by an override: the override, and the file read */
+	g_free(want);
+	set = g_strdup_printf("device.preset=%s", conf);
+	preset_set[0] = set;
+	assert_true(g_file_set_contents(scn, "[fio:w]\nrw=write\nsize=1m\n", -1, NULL));
+	assert_null(wbsim_scenario_load(scn, preset_set, &e));
+	want = g_strdup_printf("override: [device] preset = %s: %s:1: not a device preset: a "
+			       "line before any section: expected a [device] section of key = "
+			       "value lines", conf, conf);
+	assert_string_equal(e->message, want);
+	g_clear_error(&e);
+
+	assert_null(wbsim_scenario_load(scn, bad_cpus, &e));
+	assert_string_equal(e->message,
+		"override: [machine] cpus = zero: expected an integer from 1 to 4096");
+	g_clear_error(&e);
+	assert_null(wbsim_scenario_load(scn, no_dot, &e));
+	assert_string_equal(e->message, "override: 'cpus=2': expected SECTION.KEY=VALUE");
+	g_clear_error(&e);
+	assert_null(wbsim_scenario_load(scn, sweep_set, &e));
+	assert_string_equal(e->message,
+		"override: 'sweep.vm.dirty_ratio=10,20': a sweep is given with "
+		"wbsim_sweep_opts.sweeps KEY=VALUES");
+	g_clear_error(&e);
+
+	o.sweeps = twice;
+	assert_null(wbsim_sweep_load(scn, &o, &e));
+	assert_string_equal(e->message,
+		"wbsim_sweep_opts.sweeps: vm.dirty_ratio = 30: vm.dirty_ratio is swept already "
+		"(wbsim_sweep_opts.sweeps vm.dirty_ratio=10,20): expected each key once (all its "
+		"values in one wbsim_sweep_opts.sweeps item)");
+	g_clear_error(&e);
+	o.sweeps = bad_point;
+	assert_null(wbsim_sweep_load(scn, &o, &e));
+	assert_string_equal(e->message,
+		"sweep point 2/2 (writeback.contexts=0): wbsim_sweep_opts.sweeps: [writeback] "
+		"contexts = 0: expected an integer from 1 to 4096, or one of: cpus, auto");
+	g_unlink(conf);
+	g_unlink(scn);
 	g_rmdir(tmp);
 }
 
@@ -284,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_load_by_name),
 		cmocka_unit_test(test_total_bw),
+		cmocka_unit_test(test_parameter_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -861,5 +861,35 @@ class CompareMisuse(unittest.TestCase):
                               self.compare("--check", tol, run))
 
 
+
+class CostsUsage(unittest.TestCase):
+    """lab/costs --help is its usage (it read --help as a folder and ended
+    in a traceback); misuse is one usage line and an error, status 2."""
+
+    def costs(self, *args):
+        return subprocess.run([sys.executable, os.path.join(TOP, "lab", "costs"), *args],
+                              capture_output=True, text=True, cwd="/")
+
+    def test_help(self):
+        p = self.costs("--help")
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertTrue(p.stdout.startswith(
+            "usage: lab/costs [-h] [--table [RESULTS]] [RESULT_DIR ...]\n"), p.stdout)
+        self.assertIn("lab/costs --table (the cost table's rows from lab/results)",
+                      " ".join(p.stdout.split()))
+
+    def test_misuse(self):
+        usage = "usage: lab/costs [-h] [--table [RESULTS]] [RESULT_DIR ...]\n"
+        with tempfile.TemporaryDirectory() as d:
+            for args, err in (
+                    ((), "expected RESULT_DIR... or --table [RESULTS]"),
+                    ((f"{d}/none",), f"{d}/none: not a folder: expected a lab/run-kernel "
+                     "run folder or a folder of them"),
+                    (("--table", d, d), "--table takes one RESULTS folder: expected no "
+                     "RESULT_DIR besides it")):
+                p = self.costs(*args)
+                self.assertEqual((p.returncode, p.stdout, p.stderr),
+                                 (2, "", usage + f"lab/costs: error: {err}\n"))
+
 if __name__ == "__main__":
     unittest.main()

@@ -245,13 +245,13 @@ static void test_bad_moments(void **state)
 					 "m.ini", ".", twice, &error);
 	assert_null(scn);
 	assert_string_equal(error->message,
-			    "--set: [measure] extents = after-jobs+30000ms: moment after-jobs+30s is already listed (m.ini:5)");
+			    "override: [measure] extents = after-jobs+30000ms: moment after-jobs+30s is already listed (m.ini:5)");
 	g_clear_error(&error);
 	scn = wbsim_scenario_load_string("[fio:f]\nrw=write\nsize=1m\n", "m.ini", ".", typo,
 					 &error);
 	assert_null(scn);
 	assert_string_equal(error->message,
-			    "--set: [measure] extents = after-job: unknown moment 'after-job': expected one of: end, after-jobs, after-jobs+TIME (e.g. after-jobs+30s), remount");
+			    "override: [measure] extents = after-job: unknown moment 'after-job': expected one of: end, after-jobs, after-jobs+TIME (e.g. after-jobs+30s), remount");
 	g_clear_error(&error);
 }
 

@@ -154,48 +154,48 @@ static void assert_set_fails(const char *assignment, const char *message)
 static void test_set_errors(void **state)
 {
 	assert_set_fails("machine.cpus=0",
-		"--set: [machine] cpus = 0: expected an integer from 1 to 4096");
+		"override: [machine] cpus = 0: expected an integer from 1 to 4096");
 	assert_set_fails("machine.cpus=-4",
-		"--set: [machine] cpus = -4: a negative value: expected an integer from 1 to 4096");
+		"override: [machine] cpus = -4: a negative value: expected an integer from 1 to 4096");
 	assert_set_fails("machine.memory=1m",
-		"--set: [machine] memory = 1m: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
+		"override: [machine] memory = 1m: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
 	assert_set_fails("machine.memory=99999999999999999999",
-		"--set: [machine] memory = 99999999999999999999: value does not fit in 64 bits: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
+		"override: [machine] memory = 99999999999999999999: value does not fit in 64 bits: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) from 64m to 64t");
 	assert_set_fails("machine.page_size=64k",
-		"--set: [machine] page_size = 64k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 4k");
+		"override: [machine] page_size = 64k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 4k");
 	assert_set_fails("vm.dirty_ratio=120",
-		"--set: [vm] dirty_ratio = 120: expected a percentage, an integer from 0 to 100");
+		"override: [vm] dirty_ratio = 120: expected a percentage, an integer from 0 to 100");
 	assert_set_fails("vm.dirty_bytes=4k",
-		"--set: [vm] dirty_bytes = 4k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 0 or of at least 8k");
+		"override: [vm] dirty_bytes = 4k: expected a size in bytes (suffixes k, m, g, t, p are powers of 1024) equal to 0 or of at least 8k");
 	assert_set_fails("vm.dirty_expire_centisecs=30s",
-		"--set: [vm] dirty_expire_centisecs = 30s: expected an integer number of centiseconds (1/100 s) from 0 to 100000000");
+		"override: [vm] dirty_expire_centisecs = 30s: expected an integer number of centiseconds (1/100 s) from 0 to 100000000");
 	assert_set_fails("writeback.contexts=many",
-		"--set: [writeback] contexts = many: expected an integer from 1 to 4096, or one of: cpus, auto");
+		"override: [writeback] contexts = many: expected an integer from 1 to 4096, or one of: cpus, auto");
 	assert_set_fails("writeback.affinity=inodes",
-		"--set: [writeback] affinity = inodes: expected one of: inode, none (did you mean inode?)");
+		"override: [writeback] affinity = inodes: expected one of: inode, none (did you mean inode?)");
 	assert_set_fails("writeback.strictlimit=maybe",
-		"--set: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
+		"override: [writeback] strictlimit = maybe: expected a boolean (true/false, yes/no, on/off, 1/0)");
 	assert_set_fails("run.series_interval=10",
-		"--set: [run] series_interval = 10: a number without a unit: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
+		"override: [run] series_interval = 10: a number without a unit: expected a time with a unit (ns, us, ms, s, m, h) from 1us to 1h");
 	assert_set_fails("vm.dirty_ratoi=5",
-		"--set: [vm] dirty_ratoi = 5: unknown key (did you mean dirty_ratio?)");
+		"override: [vm] dirty_ratoi = 5: unknown key (did you mean dirty_ratio?)");
 	assert_set_fails("machine.dirty_ratio=5",
-		"--set: [machine] dirty_ratio = 5: unknown key (did you mean [vm] dirty_ratio?)");
+		"override: [machine] dirty_ratio = 5: unknown key (did you mean [vm] dirty_ratio?)");
 	assert_set_fails("measure.latency=1",
-		"--set: [measure] latency = 1: unknown key");
+		"override: [measure] latency = 1: unknown key");
 	assert_set_fails("machin.cpus=2",
-		"--set: [machin]: unknown section (did you mean [machine]?)");
-	assert_set_fails("cpus=2", "--set: 'cpus=2': expected SECTION.KEY=VALUE");
+		"override: [machin]: unknown section (did you mean [machine]?)");
+	assert_set_fails("cpus=2", "override: 'cpus=2': expected SECTION.KEY=VALUE");
 	assert_set_fails("scenario.include=x.ini",
-		"--set: [scenario] include = x.ini: only allowed in a scenario file");
+		"override: [scenario] include = x.ini: only allowed in a scenario file");
 	assert_set_fails("events.at=30s sink",
-		"--set: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable (did you mean sync?)");
+		"override: [events] at = 30s sink: unknown action 'sink': expected one of: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable (did you mean sync?)");
 	assert_set_fails("events.at=30 sync",
-		"--set: [events] at = 30 sync: time '30': a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
+		"override: [events] at = 30 sync: time '30': a number without a unit: expected a time with a unit (ns, us, ms, s, m, h)");
 	assert_set_fails("events.at=30s",
-		"--set: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable");
+		"override: [events] at = 30s: expected 'TIME ACTION [ARGS]' with a TIME such as 30s and an ACTION among: syncfs, sync, umount, contexts, cgroup-create, cgroup-set, cgroup-move, cgroup-remove, cgroup-io-disable, cgroup-io-enable");
 	assert_set_fails("events.at=30s sync now",
-		"--set: [events] at = 30s sync now: action sync takes no arguments, found 'now'");
+		"override: [events] at = 30s sync now: action sync takes no arguments, found 'now'");
 }
 
 static void test_set_values(void **state)
@@ -234,7 +234,7 @@ static void test_set_values(void **state)
 	assert_true(ev->at == 45 * WBSIM_NSEC_PER_SEC);
 	assert_string_equal(ev->action, "sync");
 	assert_null(ev->args);
-	assert_string_equal(ev->file, "--set");
+	assert_string_equal(ev->file, "override");
 	ev = cfg->events->pdata[1];
 	assert_string_equal(ev->action, "syncfs");
 	assert_true(wbsim_config_check(cfg, NULL));
@@ -261,7 +261,7 @@ static void test_ratio_bytes_exclusive(void **state)
 	assert_true(wbsim_config_set_override(cfg, "vm.dirty_bytes=1g", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
 	assert_string_equal(e->message,
-		"--set: [vm] dirty_bytes = 1g: dirty_ratio = 30 is also set (--set): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
+		"override: [vm] dirty_bytes = 1g: dirty_ratio = 30 is also set (override): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
@@ -270,7 +270,7 @@ static void test_ratio_bytes_exclusive(void **state)
 	assert_true(wbsim_config_set_override(cfg, "vm.dirty_background_bytes=64m", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
 	assert_string_equal(e->message,
-		"--set: [vm] dirty_background_bytes = 64m: dirty_background_ratio = 5 is also set (--set): the kernel makes dirty_background_ratio and dirty_background_bytes exclusive; set only one of them");
+		"override: [vm] dirty_background_bytes = 64m: dirty_background_ratio = 5 is also set (override): the kernel makes dirty_background_ratio and dirty_background_bytes exclusive; set only one of them");
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
@@ -298,14 +298,14 @@ static void test_device_params(void **state)
 	o = cfg->device_params->pdata[0];
 	assert_string_equal(o->key, "bandwidth");
 	assert_string_equal(o->value, "3GB/s");
-	assert_string_equal(o->file, "--set");
+	assert_string_equal(o->file, "override");
 	assert_int_equal(o->line, 0);
 	assert_true(wbsim_config_check(cfg, NULL));
 
 	/* the device layer's message, located at the override */
 	assert_true(wbsim_config_set_override(cfg, "device.bandwith=2GB/s", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
-	assert_true(g_str_has_prefix(e->message, "--set: "));
+	assert_true(g_str_has_prefix(e->message, "override: "));
 	assert_non_null(strstr(e->message, "'bandwith'"));
 	assert_non_null(strstr(e->message, "bandwidth"));
 	wbsim_config_free(cfg);
@@ -315,7 +315,7 @@ static void test_device_params(void **state)
 	assert_true(wbsim_config_set_override(cfg, "device.preset=nvme-fast", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
 	assert_string_equal(e->message,
-		"--set: [device] preset = nvme-fast: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file");
+		"override: [device] preset = nvme-fast: no such device preset: expected the name of a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets, or a path to a preset file");
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
 
@@ -326,7 +326,7 @@ static void test_device_params(void **state)
 	assert_true(wbsim_config_check(cfg, NULL));
 	assert_true(wbsim_config_set_override(cfg, "filesystem.journal=1", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
-	assert_true(g_str_has_prefix(e->message, "--set"));
+	assert_true(g_str_has_prefix(e->message, "override: "));
 	assert_non_null(strstr(e->message, "'journal'"));
 	wbsim_config_free(cfg);
 	g_clear_error(&e);
@@ -334,7 +334,7 @@ static void test_device_params(void **state)
 	cfg = wbsim_config_new();
 	assert_true(wbsim_config_set_override(cfg, "filesystem.type=xfs4", NULL));
 	assert_false(wbsim_config_check(cfg, &e));
-	assert_true(g_str_has_prefix(e->message, "--set: "));
+	assert_true(g_str_has_prefix(e->message, "override: "));
 	assert_non_null(strstr(e->message, "'xfs4'"));
 	assert_non_null(strstr(e->message, "ideal, xfs, ext4, f2fs"));
 	wbsim_config_free(cfg);

@@ -344,7 +344,7 @@ static void test_overrides_after_file(void **state)
 					 "s.ini", tmpdir, bad, &e);
 	assert_null(scn);
 	assert_string_equal(e->message,
-		"--set: [vm] dirty_bytes = 1g: dirty_ratio = 10 is also set (s.ini:2): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
+		"override: [vm] dirty_bytes = 1g: dirty_ratio = 10 is also set (s.ini:2): the kernel makes dirty_ratio and dirty_bytes exclusive; set only one of them");
 }
 
 /* fio "include FILE" lines in inline jobs are relative to the scenario. */

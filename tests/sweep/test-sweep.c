@@ -206,18 +206,20 @@ static void test_product(void **state)
 	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 	l3 = wbsim_sweep_label(sw, 1);
 	assert_string_equal(l3, "writeback.contexts=4 vm.dirty_ratio=10 filesystem.agcount=4");
-	/* but a key a --sweep swept already is refused, not replaced (issue 39) */
+	/* but a key an item swept already is refused, not replaced (issue 39);
+	 * the library names its parameter, not sim-writeback's --sweep */
 	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts=1", &e));
 	assert_string_equal(e->message,
-		"--sweep: writeback.contexts = 1: writeback.contexts is swept already "
-		"(--sweep writeback.contexts=4,cpus): expected each key once (all its values in one --sweep)");
+		"wbsim_sweep_opts.sweeps: writeback.contexts = 1: writeback.contexts is swept already "
+		"(wbsim_sweep_opts.sweeps writeback.contexts=4,cpus): expected each key once (all "
+		"its values in one wbsim_sweep_opts.sweeps item)");
 	g_clear_error(&e);
 	assert_int_equal(wbsim_sweep_n_points(sw), 8);
 
 	/* the product is bounded */
 	assert_false(wbsim_sweep_add_option(sw, "run.seed=1..2000", &e));
 	assert_string_equal(e->message,
-		"--sweep: the sweep has more than 10000 points: expected at most 10000");
+		"wbsim_sweep_opts.sweeps: the sweep has more than 10000 points: expected at most 10000");
 	wbsim_sweep_free(sw);
 }
 
@@ -286,13 +288,13 @@ static void test_option_errors(void **state)
 	assert_int_equal(wbsim_sweep_n_axes(sw), 0);
 	assert_int_equal(wbsim_sweep_n_points(sw), 1);
 	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts", &e1));
-	assert_string_equal(e1->message, "--sweep: 'writeback.contexts': expected SECTION.KEY=VALUES");
+	assert_string_equal(e1->message, "wbsim_sweep_opts.sweeps: 'writeback.contexts': expected SECTION.KEY=VALUES");
 	assert_false(wbsim_sweep_add_option(sw, "writeback.contexts=3..2", &e2));
 	assert_string_equal(e2->message,
-		"--sweep: writeback.contexts = 3..2: range 3..2 is empty: expected FIRST <= LAST");
+		"wbsim_sweep_opts.sweeps: writeback.contexts = 3..2: range 3..2 is empty: expected FIRST <= LAST");
 	assert_false(wbsim_sweep_add_option(sw, "machine.cpu=1,2", &e3));
 	assert_string_equal(e3->message,
-		"--sweep: machine.cpu = 1,2: unknown key (did you mean machine.cpus?)");
+		"wbsim_sweep_opts.sweeps: machine.cpu = 1,2: unknown key (did you mean machine.cpus?)");
 	assert_int_equal(wbsim_sweep_n_axes(sw), 0);
 	wbsim_sweep_free(sw);
 }
@@ -313,12 +315,12 @@ static void test_point_validation(void **state)
 			       path);
 	assert_string_equal(e->message, want);
 
-	/* the same value from --sweep */
+	/* the same value from an item of wbsim_sweep_opts.sweeps */
 	assert_true(wbsim_sweep_add_option(sw, "writeback.contexts=1,cpus,auto", NULL));
 	assert_true(wbsim_sweep_add_option(sw, "writeback.affinity=inode,1", NULL));
 	assert_false(wbsim_sweep_check(sw, path, NULL, NULL, &e2));
 	assert_non_null(strstr(e2->message,
-		"sweep point 2/12 (vm.dirty_ratio=10 writeback.contexts=1 writeback.affinity=1): --sweep: [writeback] affinity = 1: expected "));
+		"sweep point 2/12 (vm.dirty_ratio=10 writeback.contexts=1 writeback.affinity=1): wbsim_sweep_opts.sweeps: [writeback] affinity = 1: expected "));
 
 	/* a filesystem parameter is checked by the filesystem layer */
 	wbsim_sweep_free(sw);
