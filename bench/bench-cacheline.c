@@ -15,6 +15,12 @@
  * so the hand-off cancels.
  * Wake-up: a futex ping-pong (each thread sleeps in FUTEX_WAIT until the
  * other wakes it): its round trip on two CPUs and on one.
+ * Wake-up latency after idle: a thread on CPU_A sleeps in FUTEX_WAIT, its
+ * CPU idle; one on CPU_B spins for D, reads the clock and wakes it; the
+ * woken thread reads the clock when it runs again. The median of the
+ * differences, for idle periods D from 0 to 20 ms: what a task woken onto
+ * an idle CPU waits before it runs there (the wake-up IPI, the CPU's exit
+ * from idle; on a virtual machine, the halted vCPU's return).
  *
  * Each figure is the smallest of seven trials (the least disturbed by
  * other work: run it on an idle machine all the same). Wall-clock time is
@@ -124,6 +130,86 @@ static double rounds_s(int a, int b, unsigned int nr_lines, unsigned long rounds
 	return (t1 - t0) / rounds;
 }
 
+static atomic_int sleeper_word;
+static _Alignas(LINE) atomic_llong woke_ns;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct sleeper {
+	int cpu;
+	int rounds;
+	long long *latency;	/* per round: run again - woken */
+};
+
+static void *sleep_loop(void *arg)
+{
+	struct sleeper *s = arg;
+
+	if (pin(s->cpu) != 0) {
+		perror("bench-cacheline: sched_setaffinity");
+		exit(2);
+	}
+	for (int r = 0; r < s->rounds; r++) {
+		while (atomic_load(&sleeper_word) == 0)
+			futex(&sleeper_word, FUTEX_WAIT_PRIVATE, 0);
+		s->latency[r] = now_ns() - atomic_load(&woke_ns);
+		atomic_store(&sleeper_word, 0);
+	}
+	return NULL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median ns from the wake-up of a thread sleeping on @a, idle for
+ * @idle_ns, to its running again; the waker runs on @b. */
+static long long wake_latency(int a, int b, long long idle_ns, int rounds)
+{
+	long long *lat = calloc((size_t)rounds, sizeof(*lat));
+	struct sleeper s = { a, rounds, lat };
+	pthread_t t;
+	long long median;
+
+	if (!lat || pin(b) != 0) {
+		fprintf(stderr, "bench-cacheline: cannot set up the wake-up latency run\n");
+		exit(2);
+	}
+	atomic_store(&sleeper_word, 0);
+	if (pthread_create(&t, NULL, sleep_loop, &s) != 0) {
+		fprintf(stderr, "bench-cacheline: cannot start a thread\n");
+		exit(2);
+	}
+	for (int r = 0; r < rounds; r++) {
+		long long until;
+
+		/* the sleeper is back asleep (its word reset) before the idle
+		 * period starts */
+		while (atomic_load(&sleeper_word) != 0)
+			;
+		until = now_ns() + 20000 + idle_ns;	/* 20 us to reach FUTEX_WAIT */
+		while (now_ns() < until)
+			;
+		atomic_store(&woke_ns, now_ns());
+		atomic_store(&sleeper_word, 1);
+		futex(&sleeper_word, FUTEX_WAKE_PRIVATE, 1);
+	}
+	pthread_join(t, NULL);
+	qsort(lat, (size_t)rounds, sizeof(*lat), cmp_ll);
+	median = lat[rounds / 2];
+	free(lat);
+	return median;
+}
+
 static double best(int a, int b, unsigned int nr_lines, unsigned long rounds, int use_futex)
 {
 	double min = 1e9;
@@ -168,5 +254,15 @@ int main(int argc, char **argv)
 	printf("futex_wake_round_trip_ns %.0f\t(both on CPU %d)\n", wake1 * 1e9, a);
 	printf("remote_wakeup_extra_ns %.0f\t(per wake-up: (two CPUs - one CPU) / 2)\n",
 	       (wake2 - wake1) / 2.0 * 1e9);
+	{
+		static const long long idle_us[] = { 0, 10, 50, 100, 200, 500, 1000, 5000, 20000 };
+
+		for (size_t i = 0; i < sizeof(idle_us) / sizeof(idle_us[0]); i++) {
+			int rounds = idle_us[i] >= 5000 ? 40 : 200;
+
+			printf("idle_wakeup_ns %lld\t(CPU %d idle %lld us, woken from CPU %d: median of %d)\n",
+			       wake_latency(a, b, idle_us[i] * 1000, rounds), a, idle_us[i], b, rounds);
+		}
+	}
 	return 0;
 }

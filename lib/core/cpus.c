@@ -17,6 +17,13 @@
  * callback: a burst the callback asks for at once starts there, ahead of
  * the waiting tasks, as kernel code goes on without a scheduling point
  * (a writer that spun on a lock owner goes on into its critical section).
+ * A CPU that was idle does not run what wakes it at once: a task started
+ * there, or an interrupt taken there, first waits the machine's idle exit
+ * latency (the wake-up IPI and the exit from idle: on a virtual machine the
+ * halted vCPU's trip through the hypervisor). A CPU released and taken
+ * again at the same instant (a task going on, or handing over to a
+ * waiter) was never idle. The latency is one figure, not a function of how
+ * long the CPU idled (deeper C-states, halt polling).
  * Left out: preemption between tasks, time slices, per-CPU run queues and
  * migration, SMT.
  */
@@ -37,6 +44,7 @@ struct cpu_state {
 	wbsim_time_t irq_end;		/* the interrupts queued here end then */
 	gboolean irq_held;		/* idle when they came: kept from tasks */
 	wbsim_task *kept;		/* a wbsim_cpus_run_on() callback runs */
+	wbsim_time_t idle_since;	/* on the free stack since */
 };
 
 struct wbsim_cpus {
@@ -51,6 +59,7 @@ struct wbsim_cpus {
 	struct cpu_state *cpu;
 	/* CPU speed in % of the host the cost table was measured on */
 	unsigned int speed_pct;
+	wbsim_time_t idle_exit_ns;	/* [machine] idle_exit_latency */
 };
 
 void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
@@ -99,6 +108,19 @@ void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct)
 	cpus->speed_pct = speed_pct;
 }
 
+void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t ns)
+{
+	g_return_if_fail(cpus != NULL);
+	cpus->idle_exit_ns = ns;
+}
+
+/* What a wake-up of CPU @c waits before the CPU runs it: the idle exit
+ * latency if it has been idle, nothing if it was released just now. */
+static wbsim_time_t idle_exit(const wbsim_cpus *cpus, const struct cpu_state *c)
+{
+	return c->idle_since < cpus->sim->now ? cpus->idle_exit_ns : 0;
+}
+
 void wbsim_cpus_free(wbsim_cpus *cpus)
 {
 	if (!cpus)
@@ -112,13 +134,18 @@ static void burst_end(wbsim_sim *sim, void *arg);
 
 static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 {
+	struct cpu_state *c;
+	wbsim_time_t wake;
+
 	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
+	c = &cpus->cpu[task->cpu];
+	wake = idle_exit(cpus, c);
 	cpus->busy++;
 	task->last_cpu = (unsigned int)task->cpu;
 	task->preempted_ns = 0;
-	cpus->cpu[task->cpu].running = task;
-	cpus->cpu[task->cpu].runs_until = cpus->sim->now + task->burst_ns;
-	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
+	c->running = task;
+	c->runs_until = cpus->sim->now + wake + task->burst_ns;
+	wbsim_sim_schedule_after(cpus->sim, wake + task->burst_ns, burst_end, task);
 }
 
 /* The task goes on on the CPU it kept (task->cpu). */
@@ -143,6 +170,7 @@ static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 
 	cpus->busy--;
 	cpus->free_cpus[cpus->nr_free++] = nr;
+	cpus->cpu[nr].idle_since = cpus->sim->now;
 	if (!next)
 		return;
 	cpus->wait_head = next->next_waiter;
@@ -218,7 +246,11 @@ wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
 	c = &cpus->cpu[cpu];
 	now = cpus->sim->now;
 	t = cpus->speed_pct == 100 ? cost : cost * 100 / cpus->speed_pct;
-	c->irq_end = MAX(now, c->irq_end) + t;
+	/* an idle CPU takes the interrupt after its exit from idle */
+	if (!c->running && !c->kept && !c->irq_held)
+		c->irq_end = now + idle_exit(cpus, c) + t;
+	else
+		c->irq_end = MAX(now, c->irq_end) + t;
 	irq->cpu_ns += t;
 	irq->bursts++;
 	irq->last_cpu = cpu;

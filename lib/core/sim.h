@@ -75,6 +75,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
  * @cost * 100 / @speed_pct (100, the default, runs the costs as they are)
  */
 void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
+/*
+ * wbsim_cpus_set_idle_exit_latency() - how long a task or an interrupt
+ * woken onto an idle CPU waits before it runs there ([machine]
+ * idle_exit_latency; 0: none).
+ */
+void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t ns);
 /**
  * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
  * @cpu, starting now: interrupts on one CPU run one after another; one that

@@ -138,6 +138,8 @@ struct wbsim_config_private;
  *	emulated on DRAM (0: none, or the pmem device's own capacity)
  * @hz: [machine] hz, jiffies per second of the simulated kernel
  * @cpu_speed: [machine] cpu_speed, % of the lab host the CPU costs are of
+ * @idle_exit_latency: [machine] idle_exit_latency, ns before a task or an
+ *	interrupt woken onto an idle CPU runs there
  * @page_size: [machine] page_size, bytes (always 4096)
  * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
  * @dirty_bytes: [vm] dirty_bytes, bytes (0 = use dirty_ratio)
@@ -184,6 +186,7 @@ struct wbsim_config {
 	uint64_t memmap;
 	uint64_t hz;
 	uint64_t cpu_speed;
+	uint64_t idle_exit_latency;
 	uint64_t page_size;
 
 	uint64_t dirty_ratio;

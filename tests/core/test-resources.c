@@ -199,6 +199,49 @@ static void test_irq_holds_an_idle_cpu(void **state)
 	wbsim_sim_free(sim);
 }
 
+/*
+ * One CPU, idle exit latency 25 ns. A runs 0-100 and asks again at once
+ * (100-150: its CPU was never idle). B asks at 200, when the CPU has idled
+ * since 150: it waits 25 ns and runs 225-265. An interrupt at 300 (10 ns)
+ * also waits: 325-335. An interrupt at 230 lands on the busy CPU and
+ * stretches B's burst (to 275), with no latency. Time spent waking is no
+ * CPU time: the pool was busy 100 + 50 + 40 + 10 + 10 ns.
+ */
+static void test_idle_exit_latency(void **state)
+{
+	static const wbsim_time_t a_b[] = { 100, 50 }, b_b[] = { 40 };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 1, NULL);
+	struct burster a = { .cpus = cpus, .bursts = a_b, .nr = 2 };
+	struct burster b = { .cpus = cpus, .bursts = b_b, .nr = 1 };
+	wbsim_task irq;
+	struct irq_at busy = { cpus, &irq, 0, 10, 0 }, idle = { cpus, &irq, 0, 10, 0 };
+
+	(void)state;
+	wbsim_cpus_set_idle_exit_latency(cpus, 25);
+	wbsim_task_init(&a.task, "a", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&b.task, "b", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&irq, "irq", WBSIM_TASK_IRQ);
+	start_burster(sim, &a);
+	wbsim_sim_schedule_at(sim, 200, start_burster, &b);
+	wbsim_sim_schedule_at(sim, 230, fire_irq, &busy);
+	wbsim_sim_schedule_at(sim, 300, fire_irq, &idle);
+	wbsim_sim_run(sim);
+	assert_int_equal(a.finished[0], 100);
+	assert_int_equal(a.finished[1], 150);
+	assert_int_equal(b.finished[0], 275);
+	assert_int_equal(b.task.cpu_ns, 40);
+	assert_int_equal(busy.end, 240);
+	assert_int_equal(idle.end, 335);
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 100 + 50 + 40 + 10 + 10);
+	assert_int_equal(wbsim_cpus_busy(cpus), 0);
+	wbsim_task_clear(&a.task);
+	wbsim_task_clear(&b.task);
+	wbsim_task_clear(&irq);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
 static void test_zero_cpus_is_an_error(void **state)
 {
 	wbsim_sim *sim = wbsim_sim_new(1);
@@ -359,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_pool_serialises),
 		cmocka_unit_test(test_irq_preempts_the_running_burst),
 		cmocka_unit_test(test_irq_holds_an_idle_cpu),
+		cmocka_unit_test(test_idle_exit_latency),
 		cmocka_unit_test(test_zero_cpus_is_an_error),
 		cmocka_unit_test(test_lock_fifo_and_accounting),
 		cmocka_unit_test(test_rwsem_readers_share_writer_waits),
