@@ -391,6 +391,7 @@ static void test_dump_defaults(void **state)
 		"memory = 16g\n"
 		"memmap = 0\n"
 		"cpu_speed = 100\n"
+		"idle_exit_latency = 0\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
 		"\n"
