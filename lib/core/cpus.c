@@ -20,10 +20,12 @@
  * A CPU that was idle does not run what wakes it at once: a task started
  * there, or an interrupt taken there, first waits the machine's idle exit
  * latency (the wake-up IPI and the exit from idle: on a virtual machine the
- * halted vCPU's trip through the hypervisor). A CPU released and taken
- * again at the same instant (a task going on, or handing over to a
- * waiter) was never idle. The latency is one figure, not a function of how
- * long the CPU idled (deeper C-states, halt polling).
+ * halted vCPU's trip through the hypervisor). An idle CPU first polls for
+ * a while (the hypervisor's halt polling, KVM's halt_poll_ns; cpuidle's
+ * haltpoll in a guest): woken within that window it returns sooner. A CPU
+ * released and taken again at the same instant (a task going on, or
+ * handing over to a waiter) was never idle. Two figures, not the whole
+ * curve: deeper sleeps after tens of milliseconds are left out.
  * Left out: preemption between tasks, time slices, per-CPU run queues and
  * migration, SMT.
  */
@@ -60,6 +62,8 @@ struct wbsim_cpus {
 	/* CPU speed in % of the host the cost table was measured on */
 	unsigned int speed_pct;
 	wbsim_time_t idle_exit_ns;	/* [machine] idle_exit_latency */
+	wbsim_time_t idle_poll_window_ns;	/* [machine] idle_poll_window */
+	wbsim_time_t idle_poll_exit_ns;	/* [machine] idle_poll_latency */
 };
 
 void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
@@ -108,17 +112,25 @@ void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct)
 	cpus->speed_pct = speed_pct;
 }
 
-void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t ns)
+void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
+				      wbsim_time_t poll_window_ns, wbsim_time_t poll_exit_ns)
 {
 	g_return_if_fail(cpus != NULL);
-	cpus->idle_exit_ns = ns;
+	cpus->idle_exit_ns = exit_ns;
+	cpus->idle_poll_window_ns = poll_window_ns;
+	cpus->idle_poll_exit_ns = poll_exit_ns;
 }
 
-/* What a wake-up of CPU @c waits before the CPU runs it: the idle exit
- * latency if it has been idle, nothing if it was released just now. */
+/* What a wake-up of CPU @c waits before the CPU runs it: nothing if it was
+ * released just now, the polling latency within the poll window, else the
+ * idle exit latency. */
 static wbsim_time_t idle_exit(const wbsim_cpus *cpus, const struct cpu_state *c)
 {
-	return c->idle_since < cpus->sim->now ? cpus->idle_exit_ns : 0;
+	wbsim_time_t idle = cpus->sim->now - c->idle_since;
+
+	if (!idle)
+		return 0;
+	return idle < cpus->idle_poll_window_ns ? cpus->idle_poll_exit_ns : cpus->idle_exit_ns;
 }
 
 void wbsim_cpus_free(wbsim_cpus *cpus)

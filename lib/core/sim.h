@@ -77,10 +77,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
 void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
 /*
  * wbsim_cpus_set_idle_exit_latency() - how long a task or an interrupt
- * woken onto an idle CPU waits before it runs there ([machine]
- * idle_exit_latency; 0: none).
+ * woken onto an idle CPU waits before it runs there: @poll_exit_ns if the
+ * CPU has idled less than @poll_window_ns, else @exit_ns ([machine]
+ * idle_exit_latency, idle_poll_window, idle_poll_latency; 0: none).
  */
-void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t ns);
+void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
+				      wbsim_time_t poll_window_ns, wbsim_time_t poll_exit_ns);
 /**
  * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
  * @cpu, starting now: interrupts on one CPU run one after another; one that

@@ -112,7 +112,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	if (!m->cpus)
 		return FALSE;
 	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
-	wbsim_cpus_set_idle_exit_latency(m->cpus, cfg->idle_exit_latency);
+	wbsim_cpus_set_idle_exit_latency(m->cpus, cfg->idle_exit_latency, cfg->idle_poll_window,
+					 cfg->idle_poll_latency);
 	if (!wbsim_config_costs_apply(cfg, &m->costs, error))
 		return FALSE;
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

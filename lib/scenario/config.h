@@ -140,6 +140,8 @@ struct wbsim_config_private;
  * @cpu_speed: [machine] cpu_speed, % of the lab host the CPU costs are of
  * @idle_exit_latency: [machine] idle_exit_latency, ns before a task or an
  *	interrupt woken onto an idle CPU runs there
+ * @idle_poll_window: [machine] idle_poll_window, ns an idle CPU polls
+ * @idle_poll_latency: [machine] idle_poll_latency, the wake-up's ns then
  * @page_size: [machine] page_size, bytes (always 4096)
  * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
  * @dirty_bytes: [vm] dirty_bytes, bytes (0 = use dirty_ratio)
@@ -187,6 +189,8 @@ struct wbsim_config {
 	uint64_t hz;
 	uint64_t cpu_speed;
 	uint64_t idle_exit_latency;
+	uint64_t idle_poll_window;
+	uint64_t idle_poll_latency;
 	uint64_t page_size;
 
 	uint64_t dirty_ratio;

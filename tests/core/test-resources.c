@@ -218,7 +218,7 @@ static void test_idle_exit_latency(void **state)
 	struct irq_at busy = { cpus, &irq, 0, 10, 0 }, idle = { cpus, &irq, 0, 10, 0 };
 
 	(void)state;
-	wbsim_cpus_set_idle_exit_latency(cpus, 25);
+	wbsim_cpus_set_idle_exit_latency(cpus, 25, 0, 0);
 	wbsim_task_init(&a.task, "a", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&b.task, "b", WBSIM_TASK_DIRTIER);
 	wbsim_task_init(&irq, "irq", WBSIM_TASK_IRQ);
@@ -235,6 +235,41 @@ static void test_idle_exit_latency(void **state)
 	assert_int_equal(idle.end, 335);
 	assert_int_equal(wbsim_cpus_busy_ns(cpus), 100 + 50 + 40 + 10 + 10);
 	assert_int_equal(wbsim_cpus_busy(cpus), 0);
+	wbsim_task_clear(&a.task);
+	wbsim_task_clear(&b.task);
+	wbsim_task_clear(&irq);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
+/*
+ * One CPU that polls for 50 ns after it goes idle (wake-up within: 5 ns),
+ * else 25 ns. A runs 0-100; B asks at 130, 30 ns into the idle period:
+ * 135-175. An interrupt at 300 finds it idle for 125 ns: 325-335.
+ */
+static void test_idle_poll_window(void **state)
+{
+	static const wbsim_time_t a_b[] = { 100 }, b_b[] = { 40 };
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 1, NULL);
+	struct burster a = { .cpus = cpus, .bursts = a_b, .nr = 1 };
+	struct burster b = { .cpus = cpus, .bursts = b_b, .nr = 1 };
+	wbsim_task irq;
+	struct irq_at late = { cpus, &irq, 0, 10, 0 };
+
+	(void)state;
+	wbsim_cpus_set_idle_exit_latency(cpus, 25, 50, 5);
+	wbsim_task_init(&a.task, "a", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&b.task, "b", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&irq, "irq", WBSIM_TASK_IRQ);
+	start_burster(sim, &a);
+	wbsim_sim_schedule_at(sim, 130, start_burster, &b);
+	wbsim_sim_schedule_at(sim, 300, fire_irq, &late);
+	wbsim_sim_run(sim);
+	assert_int_equal(a.finished[0], 100);
+	assert_int_equal(b.finished[0], 175);
+	assert_int_equal(late.end, 335);
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 100 + 40 + 10);
 	wbsim_task_clear(&a.task);
 	wbsim_task_clear(&b.task);
 	wbsim_task_clear(&irq);
@@ -403,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_irq_preempts_the_running_burst),
 		cmocka_unit_test(test_irq_holds_an_idle_cpu),
 		cmocka_unit_test(test_idle_exit_latency),
+		cmocka_unit_test(test_idle_poll_window),
 		cmocka_unit_test(test_zero_cpus_is_an_error),
 		cmocka_unit_test(test_lock_fifo_and_accounting),
 		cmocka_unit_test(test_rwsem_readers_share_writer_waits),

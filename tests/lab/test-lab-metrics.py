@@ -307,6 +307,43 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(compare.pin_line("w", "bw_x", 100.0, 159.0, ("rel", 0.15)),
                          "w bw_x rel 0.65")
 
+    def test_repin(self):
+        # the workloads compared get new pins where their old ones stood,
+        # after their comment; an abs pin keeps its kind; a figure back
+        # within its goal loses its pin; other lines stay as they are
+        import tempfile
+        text = ("# header\n\n"
+                "# w1: why w1\n"
+                "w1 bw_total_mib_s rel 0.5\n"
+                "w1 cpu_flusher_ns_per_page abs 2  # the kernel's is 0\n\n"
+                "# w2: why w2\n"
+                "w2 bw_total_mib_s rel 0.9\n\n"
+                "# w3: untouched\n"
+                "w3 bw_total_mib_s rel 0.4\n")
+        comparisons = [
+            {"name": "w1", "measured": {"bw_total_mib_s": 100.0, "cpu_flusher_ns_per_page": 0.0,
+                                        "dirty_mean_pages": 1000.0},
+             "predicted": {"bw_total_mib_s": 110.0, "cpu_flusher_ns_per_page": 3.0,
+                           "dirty_mean_pages": 1500.0}},
+            {"name": "w2", "measured": {"bw_total_mib_s": 100.0},
+             "predicted": {"bw_total_mib_s": 200.0}},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "fidelity.txt")
+            with open(path, "w") as f:
+                f.write(text)
+            tols = compare.load_tolerances(path)
+            pins = compare.repin(path, comparisons, tols)
+            with open(path) as f:
+                out = f.read()
+        self.assertEqual(pins, ["w1 cpu_flusher_ns_per_page abs 3.3  # the kernel's is 0",
+                                "w1 dirty_mean_pages rel 0.56", "w2 bw_total_mib_s rel 1.11"])
+        self.assertEqual(out, "# header\n\n# w1: why w1\n"
+                         "w1 cpu_flusher_ns_per_page abs 3.3  # the kernel's is 0\n"
+                         "w1 dirty_mean_pages rel 0.56\n\n"
+                         "# w2: why w2\nw2 bw_total_mib_s rel 1.11\n\n"
+                         "# w3: untouched\nw3 bw_total_mib_s rel 0.4\n")
+
     def test_classify(self):
         self.assertEqual(record.classify("kworker/u8:3", ["memcpy", "wb_workfn"]), "flusher")
         self.assertEqual(record.classify("kworker/u8:1", ["x", "loop_process_work"]), "loop")

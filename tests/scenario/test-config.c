@@ -392,6 +392,8 @@ static void test_dump_defaults(void **state)
 		"memmap = 0\n"
 		"cpu_speed = 100\n"
 		"idle_exit_latency = 0\n"
+		"idle_poll_window = 0\n"
+		"idle_poll_latency = 0\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
 		"\n"
