@@ -101,6 +101,10 @@ E2_LIMIT=${PLOT_TIME_LIMIT:-5s}
 SERIES_LIMIT=${PLOT_SERIES_TIME:-20s}
 SERIES_SCENARIO=${PLOT_SERIES_SCENARIO:-scenarios/e1-nvme-xfs-base.ini}
 GP=$(cd "$(dirname "$0")" && pwd)
+if [ ! -f "$SIM" ] || [ ! -x "$SIM" ]; then
+	echo "$0: $SIM: no such program: expected sim-writeback (build/sim/sim-writeback)" >&2
+	exit 2
+fi
 case $SIM in
 */*) SIM=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM") ;;
 esac

@@ -53,6 +53,8 @@ expect 2 "--check: 'e2-contexts' is not a committed figure" \
 expect 2 "unknown figure 'nosuch'" \
 	"$SRC/plots/make-plots.sh" --data-only "$SIM" "$T/src" "$T/d" nosuch
 expect 2 "usage:" "$SRC/plots/make-plots.sh" --check
+expect 2 "/no/such/sim: no such program: expected sim-writeback" \
+	"$SRC/plots/make-plots.sh" --check /no/such/sim "$T/src" e6-extents
 
 # the README's figures against the committed ones
 committed=$(sed -n 's/^COMMITTED="\(.*\)"$/\1/p' "$SRC/plots/make-plots.sh")
