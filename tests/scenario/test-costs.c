@@ -36,6 +36,17 @@ static struct wbsim_ini_doc *source_profile(void)
 }
 
 /* Is @key a cost the model charges: a cost table row or FS.KEY of a cost row? */
+static gboolean is_machine_key(const char *key)
+{
+	size_t n;
+	const struct wbsim_param *p = wbsim_config_keys(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (g_strcmp0(p[i].section, "machine") == 0 && strcmp(p[i].name, key) == 0)
+			return TRUE;
+	return FALSE;
+}
+
 static gboolean is_cost_key(const char *key)
 {
 	const char *dot = strchr(key, '.');
@@ -58,12 +69,25 @@ static void test_builtin_profile_is_the_file(void **state)
 	const char *const *keys = wbsim_host_profile_keys();
 	g_auto(GStrv) filesystems = wbsim_fs_names();
 	size_t n_file = 0, n_keys = g_strv_length((char **)keys);
-	size_t n_costs = 0;
+	size_t n_costs = 0, n_machine = 0;
 
 	(void)state;
 	for (guint s = 0; s < doc->sections->len; s++) {
 		const struct wbsim_ini_section *sec = doc->sections->pdata[s];
 
+		if (strcmp(sec->name, "machine") == 0) {
+			/* the host's own figures (the idle exit latency): keys of
+			 * [machine], applied where a scenario includes the profile */
+			for (guint i = 0; i < sec->entries->len; i++) {
+				const struct wbsim_ini_entry *e = sec->entries->pdata[i];
+
+				if (!is_machine_key(e->key))
+					fail_msg("%s:%u: %s: not a [machine] key", e->file, e->line,
+						 e->key);
+				n_machine++;
+			}
+			continue;
+		}
 		assert_string_equal(sec->name, "costs");
 		for (guint i = 0; i < sec->entries->len; i++) {
 			const struct wbsim_ini_entry *e = sec->entries->pdata[i];
@@ -82,6 +106,8 @@ static void test_builtin_profile_is_the_file(void **state)
 		}
 	}
 	assert_int_equal(n_file, n_keys);
+	/* lab-v1272's idle exit latency, its poll window and latency */
+	assert_int_equal(n_machine, 3);
 	/* every cost of the table and of every built-in filesystem is in it */
 	for (const struct wbsim_param *p = wbsim_cpu_costs_params(); p->name; p++, n_costs++)
 		if (!wbsim_host_profile_lookup(p->name))
