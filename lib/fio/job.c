@@ -1472,7 +1472,9 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 		wbsim_job_pass_over(job);
 		return;
 	}
-	if (job_sync_every(fio)) {
+	/* fio's fsync=N is the I/O it issues before the next write: none
+	 * once the job has done its writes (or its time is up) */
+	if (job_sync_every(fio) && !wbsim_job_should_stop(job)) {
 		for (unsigned int i = 0; i < job->nr_files; i++) {
 			struct wbsim_job_file *f = &job->files[i];
 
