@@ -8,22 +8,22 @@
 #include <wbsim/scenario.h>
 #include "run/run.h"
 
-/* Run @text (a scenario) with @overrides (NULL-terminated or NULL); the
- * test fails if it does not load or run. */
-static inline struct wbsim_run_result *run_text(const char *text, const char *const *overrides,
-						gboolean check)
+/* Run @text (a scenario) with @overrides (NULL-terminated or NULL) and
+ * @opts; the test fails if it does not load or run. */
+static inline struct wbsim_run_result *run_text_opts(const char *text,
+						     const char *const *overrides,
+						     const struct wbsim_run_options *opts)
 {
 	GError *error = NULL;
 	struct wbsim_scenario *scn = wbsim_scenario_load_string(text, "test.ini", ".", overrides,
 								&error);
-	struct wbsim_run_options opts = { .check = check };
 	struct wbsim_run_result *r;
 
 	if (!scn) {
 		fprintf(stderr, "load: %s\n", error->message);
 		g_assert_not_reached();
 	}
-	r = wbsim_run_scenario(scn, &opts, &error);
+	r = wbsim_run_scenario(scn, opts, &error);
 	if (!r) {
 		fprintf(stderr, "run: %s\n", error->message);
 		g_assert_not_reached();
@@ -39,6 +39,49 @@ static inline struct wbsim_run_result *run_text(const char *text, const char *co
 		g_ptr_array_add(scenarios, scn);
 	}
 	return r;
+}
+
+/* run_text_opts() with --check or not. */
+static inline struct wbsim_run_result *run_text(const char *text, const char *const *overrides,
+						gboolean check)
+{
+	struct wbsim_run_options opts = { .check = check };
+
+	return run_text_opts(text, overrides, &opts);
+}
+
+/*
+ * The writeback_start events of a run's trace: those of @reason, and the
+ * others. Run with run_traced_starts().
+ */
+struct writeback_starts {
+	const char *reason;	/* as the event prints it: "sync", "fs_free_space" */
+	unsigned int of_reason;
+	unsigned int others;
+};
+
+static inline void writeback_starts_count(void *arg, const char *line)
+{
+	struct writeback_starts *c = arg;
+	g_autofree char *tag = g_strdup_printf("reason=%s ", c->reason);
+
+	if (!strstr(line, "writeback_start:"))
+		return;
+	if (strstr(line, tag))
+		c->of_reason++;
+	else
+		c->others++;
+}
+
+/* run_text() with --check, counting its writeback_start events in @c. */
+static inline struct wbsim_run_result *run_traced_starts(const char *text,
+							 struct writeback_starts *c)
+{
+	static const char *const events[] = { "writeback_start", NULL };
+	struct wbsim_run_options opts = { .check = TRUE, .trace_fn = writeback_starts_count,
+					  .trace_events = events, .trace_arg = c };
+
+	return run_text_opts(text, NULL, &opts);
 }
 
 /* Column @name of the time series, or -1. */

@@ -52,55 +52,11 @@ static const char *more_jobs =
 	"[fio:d]\n"
 	"directory=/mnt/d\n";
 
-struct trace_count {
-	unsigned int sync_starts;
-	unsigned int other_starts;
-};
-
-static void count_line(void *arg, const char *line)
-{
-	struct trace_count *c = arg;
-
-	if (!strstr(line, "writeback_start:"))
-		return;
-	if (strstr(line, "reason=sync"))
-		c->sync_starts++;
-	else
-		c->other_starts++;
-}
-
-static struct wbsim_run_result *run_traced(const char *text, struct trace_count *c)
-{
-	static const char *const events[] = { "writeback_start", NULL };
-	GError *error = NULL;
-	struct wbsim_scenario *scn = wbsim_scenario_load_string(text, "test.ini", ".", NULL,
-								&error);
-	struct wbsim_run_options opts = { .check = TRUE, .trace_fn = count_line,
-					  .trace_events = events, .trace_arg = c };
-	struct wbsim_run_result *r;
-
-	if (!scn)
-		fail_msg("load: %s", error->message);
-	r = wbsim_run_scenario(scn, &opts, &error);
-	if (!r)
-		fail_msg("run: %s", error->message);
-	/* the results point into the scenario: kept for the program's life,
-	 * as model-harness.h's run_text() keeps its own */
-	{
-		static GPtrArray *scenarios;
-
-		if (!scenarios)
-			scenarios = g_ptr_array_new();
-		g_ptr_array_add(scenarios, scn);
-	}
-	return r;
-}
-
 static void test_fill_flushes_and_completes(void **state)
 {
 	g_autofree char *text = g_strdup_printf(fill_scenario, "100m", more_jobs);
-	struct trace_count c = { 0 };
-	struct wbsim_run_result *r = run_traced(text, &c);
+	struct writeback_starts c = { .reason = "sync" };
+	struct wbsim_run_result *r = run_traced_starts(text, &c);
 	int col = series_col(r, "dirty_pages");
 	double max_dirty = 0;
 
@@ -113,7 +69,7 @@ static void test_fill_flushes_and_completes(void **state)
 		assert_int_equal(j->io_bytes, 100 << 20);
 	}
 	/* the flushes are the writeback: no threshold is near */
-	assert_true(c.sync_starts >= 4);
+	assert_true(c.of_reason >= 4);
 	assert_true(col >= 0);
 	for (guint i = 0; i < series_rows(r); i++)
 		max_dirty = MAX(max_dirty, series_at(r, i, col));
@@ -127,8 +83,8 @@ static void test_overfill_fails_with_enospc(void **state)
 	/* within the AGs' free blocks (the loader's check) but beyond what
 	 * the counter grants after the reserve pool and the AGs' reservations */
 	g_autofree char *text = g_strdup_printf(fill_scenario, "440m", "");
-	struct trace_count c = { 0 };
-	struct wbsim_run_result *r = run_traced(text, &c);
+	struct writeback_starts c = { .reason = "sync" };
+	struct wbsim_run_result *r = run_traced_starts(text, &c);
 	const struct wbsim_job_result *j;
 	gboolean said = FALSE;
 
@@ -141,7 +97,7 @@ static void test_overfill_fails_with_enospc(void **state)
 		said |= strstr(r->warnings->pdata[i], "fio: io_u error on file /mnt/a/a.0.0: "
 				"No space left on device: write offset=") != NULL;
 	assert_true(said);
-	assert_true(c.sync_starts >= 1);
+	assert_true(c.of_reason >= 1);
 	wbsim_run_result_free(r);
 }
 

@@ -39,47 +39,12 @@ static const char *scenario =
 	"size=%s\n"
 	"direct=0\n";
 
-struct trace_count {
-	unsigned int free_space_starts;
-	unsigned int other_starts;
-};
-
-static void count_line(void *arg, const char *line)
-{
-	struct trace_count *c = arg;
-
-	if (!strstr(line, "writeback_start:"))
-		return;
-	if (strstr(line, "reason=fs_free_space"))
-		c->free_space_starts++;
-	else
-		c->other_starts++;
-}
-
-/* The scenarios the results point into, kept for the program's life. */
-static GPtrArray *scenarios;
-
 static struct wbsim_run_result *run_traced(const char *fs, const char *size,
-					   struct trace_count *c)
+					   struct writeback_starts *c)
 {
-	static const char *const events[] = { "writeback_start", NULL };
 	g_autofree char *text = g_strdup_printf(scenario, fs, size);
-	GError *error = NULL;
-	struct wbsim_scenario *scn = wbsim_scenario_load_string(text, "test.ini", ".", NULL,
-								&error);
-	struct wbsim_run_options opts = { .check = TRUE, .trace_fn = count_line,
-					  .trace_events = events, .trace_arg = c };
-	struct wbsim_run_result *r;
 
-	if (!scn)
-		fail_msg("load: %s", error->message);
-	r = wbsim_run_scenario(scn, &opts, &error);
-	if (!r)
-		fail_msg("run: %s", error->message);
-	if (!scenarios)
-		scenarios = g_ptr_array_new_with_free_func((GDestroyNotify)wbsim_scenario_free);
-	g_ptr_array_add(scenarios, scn);
-	return r;
+	return run_traced_starts(text, c);
 }
 
 static double max_dirty_pages(const struct wbsim_run_result *r)
@@ -95,7 +60,7 @@ static double max_dirty_pages(const struct wbsim_run_result *r)
 
 static void test_half_free_dirty_pushes_writeback(void **state)
 {
-	struct trace_count c = { 0 };
+	struct writeback_starts c = { .reason = "fs_free_space" };
 	struct wbsim_run_result *r = run_traced("ext4", "300m", &c);
 	const struct wbsim_job_result *j;
 	double max_dirty = max_dirty_pages(r);
@@ -106,8 +71,8 @@ static void test_half_free_dirty_pushes_writeback(void **state)
 	assert_int_equal(j->error, 0);
 	assert_int_equal(j->io_bytes, 300 << 20);
 	/* no threshold is near: the free space started the writeback */
-	assert_true(c.free_space_starts >= 1);
-	assert_int_equal(r->writeback_starts[WB_REASON_FS_FREE_SPACE], c.free_space_starts);
+	assert_true(c.of_reason >= 1);
+	assert_int_equal(r->writeback_starts[WB_REASON_FS_FREE_SPACE], c.of_reason);
 	assert_int_equal(r->writeback_starts[WB_REASON_BACKGROUND], 0);
 	/* the writer waited each time: the dirty pages stayed below half of
 	 * a 512 MiB filesystem's blocks (its free ones are fewer still) */
@@ -117,12 +82,12 @@ static void test_half_free_dirty_pushes_writeback(void **state)
 
 static void test_small_file_needs_no_push(void **state)
 {
-	struct trace_count c = { 0 };
+	struct writeback_starts c = { .reason = "fs_free_space" };
 	struct wbsim_run_result *r = run_traced("ext4", "100m", &c);
 
 	(void)state;
 	assert_int_equal(((const struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 100 << 20);
-	assert_int_equal(c.free_space_starts, 0);
+	assert_int_equal(c.of_reason, 0);
 	/* the whole file stays dirty until the periodic writeback */
 	assert_true(max_dirty_pages(r) >= (100 << 20) / 4096);
 	wbsim_run_result_free(r);
@@ -130,12 +95,12 @@ static void test_small_file_needs_no_push(void **state)
 
 static void test_xfs_has_no_such_push(void **state)
 {
-	struct trace_count c = { 0 };
+	struct writeback_starts c = { .reason = "fs_free_space" };
 	struct wbsim_run_result *r = run_traced("xfs", "300m", &c);
 
 	(void)state;
 	assert_int_equal(((const struct wbsim_job_result *)r->jobs->pdata[0])->io_bytes, 300 << 20);
-	assert_int_equal(c.free_space_starts, 0);
+	assert_int_equal(c.of_reason, 0);
 	wbsim_run_result_free(r);
 }
 
@@ -146,9 +111,5 @@ int main(void)
 		cmocka_unit_test(test_small_file_needs_no_push),
 		cmocka_unit_test(test_xfs_has_no_such_push),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-
-	if (scenarios)
-		g_ptr_array_free(scenarios, TRUE);
-	return rc;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
