@@ -232,16 +232,23 @@ void wbsim_sync_inodes_sb_free_all(struct wbsim_bdi *bdi)
 	}
 }
 
+static int64_t get_nr_dirty_pages(struct wbsim_wb *wb);
+
 /*
- * Models sync_inodes_sb(): a WB_SYNC_ALL work of @reason to every wb with
- * dirty IO (with cgroup writeback, every wb of the bdi: bdi_split_work_to_wbs()
- * walks bdi->wb_list, where killed wbs stay until released), waited for,
- * then wait_sb_inodes() over @inodes; @done(@arg) runs at the end. With
- * @start_all (sync(2)), every flusher is first woken for a start-all pass.
+ * Models bdi_split_work_to_wbs(): a copy of @base to every wb of the bdi
+ * with dirty IO (with cgroup writeback, every wb: the walk of
+ * bdi->wb_list, where killed wbs stay until released), its nr_pages split
+ * by the wb's share of the bandwidth; with @skip_if_busy not to a wb whose
+ * flusher runs already (writeback_in_progress()); with @start_all each wb
+ * first woken for a start-all pass (sync(2)). Returns the sync that
+ * counts the works queued, holding the issuer's own reference in
+ * @outstanding: the caller drops it; sync_sb_wait_inodes() runs when the
+ * last work is over (and wait_sb_inodes() over @inodes, then @done).
  */
-void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
-			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
-			  void *arg)
+static struct sync_sb *bdi_split_work_to_wbs(struct wbsim_bdi *bdi, bool cgroups,
+					     const struct wbsim_wb_work *base, bool skip_if_busy,
+					     bool start_all, GPtrArray *inodes,
+					     wbsim_event_fn done, void *arg)
 {
 	struct sync_sb *s = g_new0(struct sync_sb, 1);
 	bool cg = cgroups && bdi->wb_list;
@@ -259,79 +266,77 @@ void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups
 		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
 
 		if (start_all)
-			wbsim_wb_start_writeback(wb, reason);
-		if (!wb->has_dirty_io)
+			wbsim_wb_start_writeback(wb, base->reason);
+		if (!wb->has_dirty_io || (skip_if_busy && wb->writeback_running))
 			continue;
-		s->works[i] = (struct wbsim_wb_work){
-			.nr_pages = WBSIM_LONG_MAX,
-			.sync_mode = WB_SYNC_ALL,
-			.for_sync = true,
-			.range_cyclic = false,
-			.reason = reason,
-			.done_fn = sync_sb_wait_inodes,
-			.done_arg = s,
-			.done_count = &s->outstanding,
-		};
+		s->works[i] = *base;
+		s->works[i].nr_pages = wbsim_wb_split_bdi_pages(base->nr_pages,
+								wb->bw.avg_write_bandwidth,
+								bdi->dirty.tot_write_bandwidth);
+		s->works[i].done_fn = sync_sb_wait_inodes;
+		s->works[i].done_arg = s;
+		s->works[i].done_count = &s->outstanding;
 		s->outstanding++;
 		wbsim_wb_queue_work(wb, &s->works[i]);
 	}
+	return s;
+}
+
+/*
+ * Models sync_inodes_sb(): a WB_SYNC_ALL work of @reason to every wb with
+ * dirty IO, waited for, then wait_sb_inodes() over @inodes; @done(@arg)
+ * runs at the end. With @start_all (sync(2)), every flusher is first woken
+ * for a start-all pass.
+ */
+void wbsim_sync_inodes_sb(struct wbsim_bdi *bdi, GPtrArray *inodes, bool cgroups,
+			  bool start_all, enum wbsim_wb_reason reason, wbsim_event_fn done,
+			  void *arg)
+{
+	const struct wbsim_wb_work base = {
+		.nr_pages = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_ALL,
+		.for_sync = true,
+		.range_cyclic = false,
+		.reason = reason,
+	};
+	struct sync_sb *s = bdi_split_work_to_wbs(bdi, cgroups, &base, false, start_all, inodes,
+						  done, arg);
+
 	/* the issuer's own reference */
 	if (--s->outstanding == 0)
 		sync_sb_wait_inodes(bdi->sim, s);
 }
 
-static int64_t get_nr_dirty_pages(struct wbsim_wb *wb);
-
 /*
  * Models try_to_writeback_inodes_sb() -> __writeback_inodes_sb_nr() with
- * skip_if_busy: a WB_SYNC_NONE work of @reason, tagged, for
- * get_nr_dirty_pages() pages split by bandwidth (bdi_split_work_to_wbs()),
- * to every wb with dirty IO whose flusher is not running already
- * (writeback_in_progress()); the caller waits for them
- * (wb_wait_for_completion()), and @done(@arg) runs when they are over.
- * Returns FALSE, and @done never runs, when no work was queued.
+ * skip_if_busy: a tagged WB_SYNC_NONE work of @reason for
+ * get_nr_dirty_pages() pages, split over the wbs whose flusher is not
+ * running already; the caller waits for them (wb_wait_for_completion()),
+ * and @done(@arg) runs when they are over. Returns FALSE, and @done never
+ * runs, when no work was queued.
  */
 gboolean wbsim_try_to_writeback_inodes_sb(struct wbsim_bdi *bdi, bool cgroups,
 					  enum wbsim_wb_reason reason, wbsim_event_fn done,
 					  void *arg)
 {
-	bool cg = cgroups && bdi->wb_list;
-	unsigned int nr = cg ? bdi->wb_list->len : bdi->nr_wb_ctx;
-	struct sync_sb *s = g_new0(struct sync_sb, 1);
+	const struct wbsim_wb_work base = {
+		.nr_pages = get_nr_dirty_pages(bdi->wb_ctx[0]),
+		.sync_mode = WB_SYNC_NONE,
+		.tagged_writepages = true,
+		.range_cyclic = false,
+		.reason = reason,
+	};
 
-	s->bdi = bdi;
-	s->done = done;
-	s->arg = arg;
-	s->works = g_new0(struct wbsim_wb_work, nr);
-	s->outstanding = 1;
-	for (unsigned int i = 0; i < nr; i++) {
-		struct wbsim_wb *wb = cg ? bdi->wb_list->pdata[i] : bdi->wb_ctx[i];
+	struct sync_sb *s = bdi_split_work_to_wbs(bdi, cgroups, &base, true, false, NULL, done,
+						  arg);
 
-		if (!wb->has_dirty_io || wb->writeback_running)
-			continue;
-		s->works[i] = (struct wbsim_wb_work){
-			.nr_pages = wbsim_wb_split_bdi_pages(get_nr_dirty_pages(wb),
-							     wb->bw.avg_write_bandwidth,
-							     bdi->dirty.tot_write_bandwidth),
-			.sync_mode = WB_SYNC_NONE,
-			.tagged_writepages = true,
-			.range_cyclic = false,
-			.reason = reason,
-			.done_fn = sync_sb_wait_inodes,
-			.done_arg = s,
-			.done_count = &s->outstanding,
-		};
-		s->outstanding++;
-		wbsim_wb_queue_work(wb, &s->works[i]);
-	}
-	if (--s->outstanding == 0) {
-		g_free(s->works);
-		g_free(s);
-		return FALSE;
-	}
-	s->link.data = s;
-	g_queue_push_tail_link(&bdi->syncs, &s->link);
-	return TRUE;
+	if (--s->outstanding > 0)
+		return TRUE;
+	/* no work queued: no callback */
+	g_queue_unlink(&bdi->syncs, &s->link);
+	g_free(s->works);
+	g_free(s);
+	return FALSE;
 }
 
 static void flush_inodes_done(wbsim_sim *sim, void *arg)
