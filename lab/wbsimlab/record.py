@@ -424,6 +424,17 @@ def categorise(frames):
     return "user" if frames and frames[0] == "[unknown]" else "other_kernel"
 
 
+def stop_perf(proc, timeout):
+    """End a perf recording as Ctrl-C does (SIGINT: it writes its file),
+    killed if it has not within @timeout seconds."""
+    if proc and proc.poll() is None:
+        proc.send_signal(2)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 class PerfRecorder:
     def __init__(self, path, freq=499):
         self.path, self.freq = path, freq
@@ -440,12 +451,7 @@ class PerfRecorder:
             stderr=subprocess.DEVNULL)
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(2)
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_perf(self.proc, 60)
 
     def summarise(self):
         """(ms per kind, top functions per kind, samples) from perf script."""
@@ -567,12 +573,7 @@ class LockRecorder:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(2)
-            try:
-                self.proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_perf(self.proc, 120)
 
     def report(self, by_task=False, entries=40):
         cmd = ["perf", "lock", "contention", "-i", self.path, "-k", "wait_total",
