@@ -22,7 +22,9 @@
  * "read_sectors"/"write_sectors", which only later fio versions write.
  * "read", "write" and "trim" are always present (read
  * and trim zero-filled: wbsim models writes), and "sync" carries the fsync
- * latencies. Percentiles appear, as in fio, only in latency objects with
+ * and fdatasync latencies, its "total_ios" only the fsyncs (fio 3.33's
+ * count of fdatasyncs lands in "read"'s "short_ios": see
+ * wbsim_report_ts.datasyncs). Percentiles appear, as in fio, only in latency objects with
  * samples; json+ adds fio's "bins" (bucket value in ns -> count) beside
  * them, what tools/fio_jsonplus_clat2csv reads. Latencies are in ns, bw in
  * KiB/s, runtime in ms.
@@ -127,9 +129,10 @@ static void add_lat(JsonBuilder *b, const char *key, const struct wbsim_lat_hist
 	json_builder_end_object(b);
 }
 
-/* One direction; @ts NULL gives fio's zero-filled object. */
+/* One direction; @ts NULL gives fio's zero-filled object. @short_ios is
+ * fio's short count of the direction (see wbsim_report_ts.datasyncs). */
 static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_ts *ts,
-		     const struct wbsim_report_group *g, gboolean plus)
+		     const struct wbsim_report_group *g, uint64_t short_ios, gboolean plus)
 {
 	static const struct wbsim_rstat none;
 	const struct wbsim_rstat *bw = ts ? &ts->bw : &none, *iops = ts ? &ts->iops : &none;
@@ -150,7 +153,7 @@ static void add_ddir(JsonBuilder *b, const char *key, const struct wbsim_report_
 	set_dbl(b, "iops", iops_v);
 	set_int(b, "runtime", runtime);
 	set_int(b, "total_ios", total_ios);
-	set_int(b, "short_ios", 0);
+	set_int(b, "short_ios", short_ios);
 	set_int(b, "drop_ios", 0);
 	add_lat(b, "slat_ns", NULL, FALSE, plus);
 	add_lat(b, "clat_ns", ts ? &ts->clat : NULL, TRUE, plus);
@@ -221,12 +224,13 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	if (ts->first->fio)
 		add_options(b, "job options", ts->first->fio->options);
 
-	add_ddir(b, "read", NULL, NULL, plus);
-	add_ddir(b, "write", ts, g, plus);
-	add_ddir(b, "trim", NULL, NULL, plus);
+	add_ddir(b, "read", NULL, NULL, ts->datasyncs, plus);
+	add_ddir(b, "write", ts, g, 0, plus);
+	add_ddir(b, "trim", NULL, NULL, 0, plus);
 	json_builder_set_member_name(b, "sync");
 	json_builder_begin_object(b);
-	set_int(b, "total_ios", ts->sync_lat.n);
+	/* fio's count of fsyncs; the latencies are of fdatasyncs too */
+	set_int(b, "total_ios", ts->sync_lat.n - ts->datasyncs);
 	add_lat(b, "lat_ns", &ts->sync_lat, TRUE, plus);
 	json_builder_end_object(b);
 

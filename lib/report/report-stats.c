@@ -287,6 +287,9 @@ static void ts_add_job(struct wbsim_report_ts *ts, const struct wbsim_job_result
 	ts->cpu_ns += j->cpu_ns;
 	wbsim_report_lat_hist_merge(&ts->clat, &j->clat);
 	wbsim_report_lat_hist_merge(&ts->sync_lat, &j->sync_lat);
+	/* fdatasync=N syncs with fdatasync(2) unless fsync=N is set too */
+	if (j->fio && !j->fio->fsync && j->fio->fdatasync)
+		ts->datasyncs += j->sync_lat.n;
 	job_sample_stats(j, &bw, &iops);
 	wbsim_rstat_sum(&ts->bw, &bw);
 	wbsim_rstat_sum(&ts->iops, &iops);

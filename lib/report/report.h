@@ -139,7 +139,14 @@ struct wbsim_rstat {
  * @total_run_ms: the members' runtimes summed (fio's total_run_time)
  * @cpu_ns: the members' CPU time summed
  * @clat: write latencies, merged
- * @sync_lat: fsync latencies, merged
+ * @sync_lat: fsync and fdatasync latencies, merged
+ * @datasyncs: how many of them were fdatasyncs. fio 3.33 counts I/O units
+ *	in total_io_u[DDIR_RWDIR_SYNC_CNT] (read, write, trim, sync), and an
+ *	fdatasync (DDIR_DATASYNC, one past) lands in the next array,
+ *	short_io_u[0]: its "issued rwts" line shows them as short=N,0,0,0, its
+ *	JSON as read's "short_ios", and neither as syncs (fio-3.33 with
+ *	fdatasync=4 over 9 writes: sync total_ios 0, lat_ns N 2, read
+ *	short_ios 2). The simulator writes what fio writes.
  * @bw: bandwidth samples in KiB/s, fio's group sum (see wbsim_rstat_sum)
  * @iops: IOPS samples, same
  * @lat_n: % of writes in each latency_ns range
@@ -165,6 +172,7 @@ struct wbsim_report_ts {
 	wbsim_time_t cpu_ns;
 	struct wbsim_lat_hist clat;
 	struct wbsim_lat_hist sync_lat;
+	uint64_t datasyncs;
 	struct wbsim_rstat bw;
 	struct wbsim_rstat iops;
 	double lat_n[WBSIM_LAT_N_NR];
