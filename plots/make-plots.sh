@@ -132,11 +132,25 @@ bw_mib() {
 	} END { if (!found) exit 1 }'
 }
 
+# The simulator's report of a run in FILE. A run that fails stops the
+# script here, naming it: piped into awk its failure would be lost (sh has
+# no pipefail) and the figure would be drawn from a partial report.
+sim_out() {	# FILE ARGS...
+	out=$1
+	shift
+	"$SIM" "$@" > "$out" || {
+		st=$?
+		echo "$0: sim-writeback $*: failed (exit status $st)" >&2
+		exit 1
+	}
+}
+
 run_bw() {	# LIMIT SCENARIO [ARGS...] -> MiB/s
 	lim=$1
 	scn=$2
 	shift 2
-	"$SIM" --no-wall-time --set run.time_limit="$lim" "$@" "$scn" | bw_mib
+	sim_out "$WORK/run.txt" --no-wall-time --set run.time_limit="$lim" "$@" "$scn"
+	bw_mib < "$WORK/run.txt"
 }
 
 drawing() {
@@ -191,12 +205,12 @@ plot_e2() {
 		echo "# contexts bandwidth_MiB_s"
 	} > "$dat"
 	# the scenario's [sweep] runs every point; CSV by column name
-	"$SIM" --no-wall-time --output-format=csv --set run.time_limit="$E2_LIMIT" \
-		scenarios/e2-nvme-xfs-parallel.ini |
+	sim_out "$WORK/e2.csv" --no-wall-time --output-format=csv --set run.time_limit="$E2_LIMIT" \
+		scenarios/e2-nvme-xfs-parallel.ini
 	awk -F, '/^#/ { next }
 		!h { for (i = 1; i <= NF; i++) { if ($i ~ /contexts/) c = i; if ($i == "write_bw_mib_s") b = i }
 		     h = 1; next }
-		c && b { print $c, $b }' >> "$dat"
+		c && b { print $c, $b }' "$WORK/e2.csv" >> "$dat"
 	draw e2-contexts.gp "$dat" "$OUT/e2-contexts" "base=$base; limit='$E2_LIMIT'"
 }
 
@@ -232,7 +246,7 @@ plot_e6() {
 	} > "$dat"
 	for c in "xfs base" "xfs parallel" "ext4 base" "ext4 parallel"; do
 		set -- $c
-		"$SIM" --no-wall-time scenarios/e6-pmem-$1-$2.ini |
+		sim_out "$WORK/e6.txt" --no-wall-time scenarios/e6-pmem-$1-$2.ini
 		awk -v label="$1 $2" '
 			# the count is the word before "extent(s) found"
 			function count(   i) {
@@ -243,7 +257,7 @@ plot_e6() {
 			/^  \[after-jobs\] / { a = count() }
 			/^  \[after-jobs\+30s\] / { b = count() }
 			/^  \[remount\] / { c = count() }
-			END { printf "\"%s\" %s %s %s\n", label, a, b, c }' >> "$dat"
+			END { printf "\"%s\" %s %s %s\n", label, a, b, c }' "$WORK/e6.txt" >> "$dat"
 	done
 	draw e6-extents.gp "$dat" "$OUT/e6-extents" ""
 }

@@ -7,7 +7,8 @@
 # changed; it refuses a figure that is not committed. check-readme.sh
 # fails on a README that shows a figure without data. plots/plot-sweep
 # writes the exact data of a small sweep CSV (with --repeat, two axes) and
-# of its --results file, and refuses what is not a sweep.
+# of its --results file, and refuses what is not a sweep. A figure whose
+# simulation fails fails, naming the run.
 set -u
 SIM=$1
 SRC=$(cd "$2" && pwd)
@@ -55,6 +56,16 @@ expect 2 "unknown figure 'nosuch'" \
 expect 2 "usage:" "$SRC/plots/make-plots.sh" --check
 expect 2 "/no/such/sim: no such program: expected sim-writeback" \
 	"$SRC/plots/make-plots.sh" --check /no/such/sim "$T/src" e6-extents
+
+# a simulation that fails stops the figure, naming the run (it is not
+# piped away into a figure drawn from a partial report)
+printf '#!/bin/sh\necho "sim: failing on purpose" >&2\nexit 3\n' > "$T/failing-sim"
+chmod +x "$T/failing-sim"
+for fig in e6-extents e2-contexts e1-bandwidth; do
+	expect 1 "sim-writeback --no-wall-time" \
+		"$SRC/plots/make-plots.sh" --data-only "$T/failing-sim" "$T/src" "$T/d" $fig
+	grep -qF "failed (exit status 3)" "$T/err" || fail "$fig with a failing simulator: $(cat "$T/err")"
+done
 
 # the README's figures against the committed ones
 committed=$(sed -n 's/^COMMITTED="\(.*\)"$/\1/p' "$SRC/plots/make-plots.sh")
