@@ -9,7 +9,7 @@
 #ifndef WBSIM_RUN_EVENTS_H
 #define WBSIM_RUN_EVENTS_H
 
-#include "defs/event-actions.h"
+#include "scenario/event-actions.h"
 
 struct wbsim_run;
 

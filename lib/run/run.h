@@ -7,7 +7,7 @@
 #include <wbsim/scenario.h>
 #include "report/results.h"
 #include "fio/job-log.h"
-#include "defs/load-checks.h"
+#include "scenario/config-private.h"
 
 struct wbsim_trace_dat;
 
@@ -77,11 +77,27 @@ struct wbsim_run_options {
 	const volatile sig_atomic_t *stop;
 };
 
+/*
+ * wbsim_run_check_setup() - build what the run of @scn builds first (the
+ * machine, its device and filesystem, every job with its files) on a
+ * scratch simulation, check the files fit, and tear it down: the errors a
+ * run would meet before its first event, found at load (--parse-only).
+ */
+gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error);
+
+/*
+ * wbsim_scenario_load_hooked() - wbsim_scenario_load() with @hook called
+ * after the overrides and before the checks (a sweep point's values):
+ * wbsim_scenario_read(), then the set-up check (run/scenario-load.c).
+ */
+struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
+						  const char *const *overrides,
+						  wbsim_scenario_hook hook, void *arg,
+						  GError **error);
+
 /* Build the machine of @scn, run it and return the results, or NULL with
  * @error: bad input the loader could not see (a device or filesystem
  * parameter, a job that cannot be modelled), or WBSIM_ERROR_SIMULATION. */
-/* wbsim_run_check_setup(): defs/load-checks.h (the loader calls it) */
-
 struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 					    const struct wbsim_run_options *opts,
 					    GError **error);

@@ -23,38 +23,13 @@
 #include <wbsim/scenario.h>
 #include <wbsim/sweep.h>
 #include "run/run.h"
-#include "defs/load-checks.h"
+#include "scenario/config-sweep.h"
 
 /* The output formats of sim-writeback (--output-format). */
 enum wbsim_sweep_format {
 	WBSIM_SWEEP_TEXT,
 	WBSIM_SWEEP_JSON,
 	WBSIM_SWEEP_CSV,
-};
-
-/* No sweep may have more points than this (a typo like 1..100000000). */
-#define WBSIM_SWEEP_MAX_POINTS 10000
-
-/**
- * struct wbsim_sweep_axis - one swept key
- * @name: "section.key" as written
- * @section: the section
- * @key: the key
- * @text: the VALUES as written
- * @values: the values (char *), in order
- * @file: where the sweep was given: a file, or "wbsim_sweep_opts.sweeps"
- * @line: the line in @file (0 for an item of wbsim_sweep_opts.sweeps)
- * @base_dir: directory a file-name value is relative to (NULL: as given)
- */
-struct wbsim_sweep_axis {
-	char *name;
-	char *section;
-	char *key;
-	char *text;
-	GPtrArray *values;
-	char *file;
-	unsigned int line;
-	char *base_dir;
 };
 
 /**
@@ -109,21 +84,6 @@ char *wbsim_sweep_label(const struct wbsim_sweep *sw, size_t point);
 gboolean wbsim_sweep_add_option(struct wbsim_sweep *sw, const char *assignment,
 				GError **error);
 
-/**
- * wbsim_sweep_parse_values() - expand a VALUES text
- * @text: "1..12", "1..12:2", "1,2,4,8", "xfs,ext4", "1..4,8,cpus"
- * @ranges: whether FIRST..LAST items are ranges (FALSE for text and
- *	file-name keys, whose values may contain "..")
- * @out: the values are appended (char *, g_free)
- * @error: WBSIM_ERROR_INVALID_VALUE whose message is the reason only
- *	("range 5..1 is empty: expected FIRST <= LAST")
- *
- * Return: TRUE on success.
- */
-gboolean wbsim_sweep_parse_values(const char *text, gboolean ranges,
-				  GPtrArray *out, GError **error);
-
-/* wbsim_sweep_add_line(): defs/load-checks.h (the loader calls it) */
 
 /**
  * wbsim_sweep_new() - the sweep a loaded scenario declares

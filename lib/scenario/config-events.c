@@ -2,7 +2,7 @@
 /*
  * config-events.c - timed scenario events: "[events] at = TIME ACTION
  * [ARGS]". The actions, their arguments and their handlers are the rows of
- * the runner's table (defs/event-actions.h, run/events.c): a line is read here, its action
+ * the action table (scenario/event-actions.c; the handlers are run/events.c): a line is read here, its action
  * looked up there and its arguments parsed once, kept with the event.
  *
  * The checks that need the workload (the fio job a cgroup-move names) come
@@ -15,7 +15,7 @@
 #include <wbsim/error.h>
 #include "defs/fio.h"
 #include "scenario/config-private.h"
-#include "defs/event-actions.h"
+#include "scenario/event-actions.h"
 
 const char *const *wbsim_config_event_actions(void)
 {

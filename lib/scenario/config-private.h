@@ -112,16 +112,22 @@ char *wbsim_config_key_where(const struct wbsim_config *cfg, const char *section
 
 /* -- scenario loader (scenario.c) ---------------------------------------- */
 /*
- * wbsim_scenario_load_hooked() - wbsim_scenario_load() with @hook called
- * after the overrides and before the checks (a sweep point's values).
+ * wbsim_scenario_read() - a scenario file read and checked as far as the
+ * scenario itself goes: its keys, includes, overrides, fio job file and
+ * events, with @hook (if not NULL) called after the overrides and before
+ * the checks (a sweep point's values). The public loaders
+ * (wbsim_scenario_load(), run/scenario-load.c) then build the machine
+ * once, as a run would, to refuse at load what the run would refuse.
+ * wbsim_scenario_read_string(): the same of a text.
  */
 typedef gboolean (*wbsim_scenario_hook)(struct wbsim_config *cfg, void *arg,
 					GError **error);
 struct wbsim_scenario;
-struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
-						  const char *const *overrides,
-						  wbsim_scenario_hook hook,
-						  void *arg, GError **error);
+struct wbsim_scenario *wbsim_scenario_read(const char *path, const char *const *overrides,
+					   wbsim_scenario_hook hook, void *arg, GError **error);
+struct wbsim_scenario *wbsim_scenario_read_string(const char *text, const char *display_name,
+						  const char *base_dir,
+						  const char *const *overrides, GError **error);
 
 /* -- events (config-events.c) -------------------------------------------- */
 /*
@@ -136,7 +142,7 @@ void wbsim_config_event_free(gpointer data);
 /*
  * struct wbsim_config_event_line - an [events] line as loaded: the public
  * struct (cfg->events holds a pointer to it, so it comes first), the
- * action's row in the runner's table (defs/event-actions.h, run/events.c) and its arguments,
+ * action's row in the action table (scenario/event-actions.c) and its arguments,
  * parsed once when the line was read. Allocate with
  * wbsim_config_event_new(); every event of cfg->events is one.
  */

@@ -20,7 +20,7 @@
 #include "core/param.h"
 #include "block/blk.h"
 #include "scenario/config-private.h"
-#include "defs/load-checks.h"
+#include "scenario/config-sweep.h"
 
 #define F(field) offsetof(struct wbsim_config, field)
 #define KIB ((uint64_t)1 << 10)

@@ -19,7 +19,7 @@
 #include "core/read-file.h"
 #include "scenario/config-private.h"
 #include "fio/fio-parser.h"
-#include "defs/load-checks.h"
+#include "scenario/config-sweep.h"
 
 /* Deeper than any sane preset chain; stops runaway self-similar includes. */
 #define SCENARIO_MAX_INCLUDE_DEPTH 16
@@ -422,8 +422,6 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	ok = ok && wbsim_config_check(scn->cfg, error);
 	ok = ok && resolve_workload(scn, error);
 	ok = ok && wbsim_config_check_events(scn->cfg, scn->fio, error);
-	/* what the run would refuse before its first event, refused now */
-	ok = ok && wbsim_run_check_setup(scn, error);
 
 	g_ptr_array_unref(ld.stack_canon);
 	g_ptr_array_unref(ld.stack_shown);
@@ -434,18 +432,8 @@ static struct wbsim_scenario *scenario_load(const char *text, gsize len,
 	return scn;
 }
 
-struct wbsim_scenario *wbsim_scenario_load(const char *path,
-					   const char *const *overrides,
-					   GError **error)
-{
-	wbsim_check_arg(path != NULL, NULL, error);
-	return wbsim_scenario_load_hooked(path, overrides, NULL, NULL, error);
-}
-
-struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
-						  const char *const *overrides,
-						  wbsim_scenario_hook hook,
-						  void *arg, GError **error)
+struct wbsim_scenario *wbsim_scenario_read(const char *path, const char *const *overrides,
+					   wbsim_scenario_hook hook, void *arg, GError **error)
 {
 	g_autofree char *text = NULL, *dir = NULL;
 	gsize len;
@@ -465,11 +453,9 @@ struct wbsim_scenario *wbsim_scenario_load_hooked(const char *path,
 	return scenario_load(text, len, path, dir, overrides, hook, arg, error);
 }
 
-struct wbsim_scenario *wbsim_scenario_load_string(const char *text,
-						  const char *display_name,
+struct wbsim_scenario *wbsim_scenario_read_string(const char *text, const char *display_name,
 						  const char *base_dir,
-						  const char *const *overrides,
-						  GError **error)
+						  const char *const *overrides, GError **error)
 {
 	wbsim_check_arg(text != NULL, NULL, error);
 	return scenario_load(text, strlen(text),

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * defs/event-actions.h - the table of [events] actions ("[events] at = TIME
- * ACTION [ARGS]"), as the scenario loader sees it: it looks an action up
- * and parses its arguments once, when the line is read. Declared in a
- * neutral header so that lib/scenario includes nothing of lib/run; the
- * table and its handlers are lib/run/events.c.
+ * scenario/event-actions.h - the table of [events] actions ("[events] at =
+ * TIME ACTION [ARGS]"), as the scenario loader sees it: it looks an action
+ * up and parses its arguments once, when the line is read
+ * (scenario/event-actions.c). The runner fires each action's handler by
+ * its id (run/events.c): the scenario calls nothing of lib/run.
  */
-#ifndef WBSIM_DEFS_EVENT_ACTIONS_H
-#define WBSIM_DEFS_EVENT_ACTIONS_H
+#ifndef WBSIM_SCENARIO_EVENT_ACTIONS_H
+#define WBSIM_SCENARIO_EVENT_ACTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,23 +21,37 @@ enum wbsim_event_flags {
 	WBSIM_EVENT_CONTEXTS = 1u << 2,		/* changes the number of wb contexts */
 };
 
+/* The actions, one handler each in the runner (run/events.c). */
+enum wbsim_event_action_id {
+	WBSIM_EVENT_ACTION_SYNCFS,
+	WBSIM_EVENT_ACTION_SYNC,
+	WBSIM_EVENT_ACTION_UMOUNT,
+	WBSIM_EVENT_ACTION_CONTEXTS,
+	WBSIM_EVENT_ACTION_CGROUP_CREATE,
+	WBSIM_EVENT_ACTION_CGROUP_SET,
+	WBSIM_EVENT_ACTION_CGROUP_MOVE,
+	WBSIM_EVENT_ACTION_CGROUP_REMOVE,
+	WBSIM_EVENT_ACTION_CGROUP_IO_DISABLE,
+	WBSIM_EVENT_ACTION_CGROUP_IO_ENABLE,
+	WBSIM_EVENT_ACTION_NR
+};
+
 /**
  * struct wbsim_event_action - one action of [events]
  * @name: as written in the scenario
+ * @id: which it is: the runner's handler is its id's
  * @args: what ARGS must be, for messages; NULL: the action takes none
  * @parse: @args into *@parsed (free with @free); the error message is the
  *	reason ("expected ..."); NULL when the action takes no arguments
  * @free: frees what @parse made
- * @fire: the handler, called at the event's time with its struct
- *	wbsim_timed_event *
  * @flags: enum wbsim_event_flags
  */
 struct wbsim_event_action {
 	const char *name;
+	enum wbsim_event_action_id id;
 	const char *args;
 	gboolean (*parse)(const char *args, void **parsed, GError **error);
 	void (*free)(void *parsed);
-	wbsim_event_fn fire;
 	unsigned int flags;
 };
 
@@ -68,7 +82,13 @@ struct wbsim_cgroup_event {
 /* Free what a cgroup event's arguments hold, and zero @cg. */
 void wbsim_cgroup_event_clear(struct wbsim_cgroup_event *cg);
 
+/* The parsed arguments of a contexts event: "contexts N [quiesce|freeze]". */
+struct wbsim_contexts_event {
+	unsigned int nr;
+	gboolean freeze;
+};
+
 /* The number of contexts a contexts event's parsed arguments set. */
 unsigned int wbsim_contexts_event_nr(const void *args);
 
-#endif /* WBSIM_DEFS_EVENT_ACTIONS_H */
+#endif /* WBSIM_SCENARIO_EVENT_ACTIONS_H */
