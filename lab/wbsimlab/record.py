@@ -12,6 +12,7 @@
 """
 import gzip
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -602,3 +603,131 @@ class LockRecorder:
             except (KeyError, ValueError):
                 continue
         return rows
+
+
+# -- where tasks sleep, and when CPUs idle (issue 40) -------------------------
+
+# Frames of the scheduler and of the generic wait helpers: the reason a
+# task sleeps is the first frame beneath them.
+_SCHED_FRAMES = {
+    "__schedule", "schedule", "schedule_idle", "schedule_timeout", "io_schedule",
+    "io_schedule_timeout", "schedule_hrtimeout_range", "schedule_hrtimeout_range_clock",
+    "schedule_preempt_disabled", "preempt_schedule", "preempt_schedule_common",
+    "__cond_resched", "preempt_schedule_irq", "preempt_schedule_notrace",
+    "wait_for_completion", "wait_for_completion_io", "__wait_for_common",
+    "wait_for_common", "wait_for_common_io", "do_wait_for_common", "bit_wait_io",
+    "bit_wait", "__wait_on_bit", "out_of_line_wait_on_bit", "rwsem_down_write_slowpath",
+    "rwsem_down_read_slowpath", "down_write", "down_read", "__mutex_lock",
+    "mutex_lock", "__mutex_lock_slowpath", "raw_spin_rq_unlock_irq",
+    "finish_task_switch", "finish_task_switch.isra.0", "pvm_irq_enable",
+}
+
+
+class SleepRecorder:
+    """`perf record -e sched:sched_switch -g -a`: every context switch over
+    the measured window, with the stack of the task switched out. From
+    them: how long each task kind slept (state S or D) and where (the
+    first frame beneath the scheduler and the wait helpers, with the frame
+    below it), how long each task waited runnable after a preemption
+    (state R), and how long each CPU ran its idle task. Two perf sessions
+    slow the run a little: for the sleeps, not for the CPU figures."""
+
+    def __init__(self, path):
+        self.path = path
+        self.proc = None
+
+    @staticmethod
+    def available():
+        return (shutil.which("perf") is not None and
+                os.path.isdir("/sys/kernel/tracing/events/sched/sched_switch"))
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["perf", "record", "-q", "-e", "sched:sched_switch", "-g", "-a", "-o", self.path],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        stop_perf(self.proc, 120)
+
+    def script(self):
+        p = subprocess.run(["perf", "script", "-i", self.path,
+                            "-F", "comm,tid,cpu,time,trace,ip,sym"],
+                           capture_output=True, text=True)
+        return p.stdout
+
+    @staticmethod
+    def reason(frames):
+        """The sleep's reason: the first two frames beneath the scheduler."""
+        body = [f for f in frames if f not in _SCHED_FRAMES and not f.startswith("[")]
+        return " < ".join(body[:2]) if body else "?"
+
+    @staticmethod
+    def summarise(text):
+        """{"sleeps": {kind: [{where, count, total_ms}]}, "runnable_wait_ms":
+        {kind: ms}, "idle_ms": {cpu: ms}, "window_s": s} from `perf script`
+        of sched_switch events (comm,tid,cpu,time,trace,ip,sym)."""
+        head = re.compile(r"^(\S.*?)\s+(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+prev_comm=.*?"
+                          r"prev_pid=(\d+) .*?prev_state=(\S+) ==> next_comm=(.*?) "
+                          r"next_pid=(\d+)")
+        events, cur = [], None
+        for line in text.splitlines():
+            m = head.match(line)
+            if m:
+                cur = {"comm": m.group(1), "pid": int(m.group(5)), "cpu": int(m.group(3)),
+                       "t": float(m.group(4)), "state": m.group(6),
+                       "next_comm": m.group(7), "next_pid": int(m.group(8)), "frames": []}
+                events.append(cur)
+            elif cur is not None and line.strip():
+                f = line.split()
+                if len(f) >= 2:
+                    cur["frames"].append(f[1])
+        if not events:
+            return {"sleeps": {}, "runnable_wait_ms": {}, "idle_ms": {}, "window_s": 0}
+        out_at = {}        # pid -> (time switched out, kind, reason or None)
+        idle_from = {}     # cpu -> when it switched to its idle task
+        comm_of = {}
+        sleeps, waits, idle = {}, {}, {}
+        for e in events:
+            comm_of[e["pid"]] = e["comm"]
+            kind = classify(e["comm"], e["frames"])
+            if e["pid"] == 0:
+                if e["cpu"] in idle_from:
+                    idle[e["cpu"]] = idle.get(e["cpu"], 0) + e["t"] - idle_from.pop(e["cpu"])
+            else:
+                asleep = e["state"] not in ("R", "R+")
+                out_at[e["pid"]] = (e["t"], kind, SleepRecorder.reason(e["frames"])
+                                    if asleep else None)
+            if e["next_pid"] == 0:
+                idle_from[e["cpu"]] = e["t"]
+            elif e["next_pid"] in out_at:
+                t0, k, why = out_at.pop(e["next_pid"])
+                if why is None:
+                    waits[k] = waits.get(k, 0) + e["t"] - t0
+                else:
+                    row = sleeps.setdefault(k, {}).setdefault(why, [0, 0.0])
+                    row[0] += 1
+                    row[1] += e["t"] - t0
+        return {
+            "window_s": round(events[-1]["t"] - events[0]["t"], 3),
+            "sleeps": {k: sorted(({"where": w, "count": n, "total_ms": round(s * 1e3, 2)}
+                                  for w, (n, s) in rows.items()),
+                                 key=lambda r: -r["total_ms"])[:25]
+                       for k, rows in sleeps.items()},
+            "runnable_wait_ms": {k: round(v * 1e3, 2) for k, v in waits.items()},
+            "idle_ms": {str(c): round(v * 1e3, 2) for c, v in sorted(idle.items())},
+        }
+
+    @staticmethod
+    def table(summary):
+        """sleeps.txt: the summary as text."""
+        lines = [f"# context switches over {summary['window_s']} s (perf record -e "
+                 "sched:sched_switch -g -a)",
+                 "# idle, ms by CPU: " + ", ".join(f"cpu{c} {ms}" for c, ms in
+                                                   summary["idle_ms"].items()),
+                 "# runnable waits after a preemption, ms by task kind: " +
+                 ", ".join(f"{k} {ms}" for k, ms in sorted(summary["runnable_wait_ms"].items()))]
+        for kind, rows in sorted(summary["sleeps"].items()):
+            lines.append(f"\n{kind}: sleeps by reason (count, total ms)")
+            for r in rows:
+                lines.append(f"  {r['count']:8d} {r['total_ms']:10.2f}  {r['where']}")
+        return "\n".join(lines) + "\n"

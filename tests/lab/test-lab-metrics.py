@@ -366,6 +366,41 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(scenario.parse_size("4k"), 4096)
         self.assertRaises(scenario.ScenarioError, scenario.parse_size, "4x")
 
+    def test_sleeps_from_sched_switch(self):
+        """run-kernel --sleeps: a task's sleep runs from its switch-out in
+        state S or D to its next switch-in, named by the first two frames
+        beneath the scheduler; a preempted task (R) waits runnable; a CPU
+        idles from the switch to its idle task to the switch away."""
+        text = (
+            "fio  100 [000] 10.000000: prev_comm=fio prev_pid=100 prev_prio=120 "
+            "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+            "\tffffffff1 __schedule\n\tffffffff2 schedule\n"
+            "\tffffffff3 io_cqring_wait\n\tffffffff4 __do_sys_io_uring_enter\n\n"
+            "kworker/u4:1  7 [001] 10.000500: prev_comm=kworker/u4:1 prev_pid=7 prev_prio=120 "
+            "prev_state=R+ ==> next_comm=fio next_pid=101 next_prio=120\n"
+            "\tffffffff1 __schedule\n\tffffffff5 preempt_schedule_irq\n\n"
+            "swapper     0 [000] 10.003000: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+            "prev_state=R ==> next_comm=fio next_pid=100 next_prio=120\n"
+            "\tffffffff1 __schedule\n\tffffffff6 schedule_idle\n\n"
+            "fio  101 [001] 10.004000: prev_comm=fio prev_pid=101 prev_prio=120 "
+            "prev_state=D ==> next_comm=kworker/u4:1 next_pid=7 next_prio=120\n"
+            "\tffffffff1 __schedule\n\tffffffff2 schedule\n\tffffffff7 io_schedule\n"
+            "\tffffffff8 blk_mq_get_tag\n\tffffffff9 __blk_mq_alloc_requests\n\n"
+            "fio  100 [000] 10.005000: prev_comm=fio prev_pid=100 prev_prio=120 "
+            "prev_state=S ==> next_comm=fio next_pid=101 next_prio=120\n"
+            "\tffffffff1 __schedule\n\tffffffff2 schedule\n"
+            "\tffffffff3 io_cqring_wait\n\tffffffff4 __do_sys_io_uring_enter\n\n")
+        s = record.SleepRecorder.summarise(text)
+        self.assertEqual(s["window_s"], 0.005)
+        fio = {r["where"]: (r["count"], r["total_ms"]) for r in s["sleeps"]["fio"]}
+        self.assertEqual(fio, {"io_cqring_wait < __do_sys_io_uring_enter": (1, 3.0),
+                               "blk_mq_get_tag < __blk_mq_alloc_requests": (1, 1.0)})
+        self.assertEqual(s["runnable_wait_ms"], {"kworker_other": 3.5})
+        self.assertEqual(s["idle_ms"], {"0": 3.0})
+        table = record.SleepRecorder.table(s)
+        self.assertIn("idle, ms by CPU: cpu0 3.0", table)
+        self.assertIn("       1       3.00  io_cqring_wait < __do_sys_io_uring_enter", table)
+
 
 class LabLoopDevice(unittest.TestCase):
     """Each run's loop device is new (so is its bdi): an index from
