@@ -797,6 +797,35 @@ class SeriesSamplerGone(unittest.TestCase):
         self.assertEqual(len(s.rows), n)
 
 
+class RunAllUsage(unittest.TestCase):
+    """lab/run-all refuses what is not OUTDIR [REPEATS] before it removes or
+    runs anything (it once took --help for OUTDIR and went for rm -rf)."""
+
+    def run_all(self, *args):
+        d = tempfile.mkdtemp(prefix="wbsim-run-all.")
+        self.addCleanup(shutil.rmtree, d)
+        p = subprocess.run([os.path.join(TOP, "lab", "run-all")] + list(args),
+                           capture_output=True, text=True, cwd=d)
+        self.assertEqual(os.listdir(d), [], "it made something")
+        return p.returncode, p.stdout, p.stderr
+
+    def test_help(self):
+        rc, out, err = self.run_all("--help")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("usage: lab/run-all OUTDIR [REPEATS]", out)
+
+    def test_refused(self):
+        for args, text in ((("-x",), "unknown option '-x'"),
+                           ((), "usage: lab/run-all OUTDIR [REPEATS]"),
+                           (("out", "0"), "REPEATS '0': expected a positive integer"),
+                           (("out", "two"), "REPEATS 'two': expected a positive integer"),
+                           (("out", "3", "x"), "too many arguments")):
+            rc, out, err = self.run_all(*args)
+            self.assertEqual(rc, 2, args)
+            self.assertIn(text, err)
+            self.assertEqual(out, "")
+
+
 class RunKernelRefusals(unittest.TestCase):
     """lab/run-kernel refuses before it changes anything: exit status 2, the
     scenario file, key and what was expected. Run under a fake root
