@@ -658,7 +658,10 @@ class SleepRecorder:
     @staticmethod
     def reason(frames):
         """The sleep's reason: the first two frames beneath the scheduler."""
-        body = [f for f in frames if f not in _SCHED_FRAMES and not f.startswith("[")]
+        # the tracepoint's own iterator (__traceiter_sched_switch) is the
+        # innermost frame of every record
+        body = [f for f in frames if f not in _SCHED_FRAMES and not f.startswith("[") and
+                not f.startswith("__traceiter_")]
         return " < ".join(body[:2]) if body else "?"
 
     @staticmethod

@@ -374,7 +374,7 @@ class LabMetrics(unittest.TestCase):
         text = (
             "fio  100 [000] 10.000000: prev_comm=fio prev_pid=100 prev_prio=120 "
             "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
-            "\tffffffff1 __schedule\n\tffffffff2 schedule\n"
+            "\tffffffff0 __traceiter_sched_switch\n\tffffffff1 __schedule\n\tffffffff2 schedule\n"
             "\tffffffff3 io_cqring_wait\n\tffffffff4 __do_sys_io_uring_enter\n\n"
             "kworker/u4:1  7 [001] 10.000500: prev_comm=kworker/u4:1 prev_pid=7 prev_prio=120 "
             "prev_state=R+ ==> next_comm=fio next_pid=101 next_prio=120\n"
