@@ -309,7 +309,7 @@ static void trace_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 				      uint64_t task_ratelimit, int64_t period,
 				      int64_t pause, struct wbsim_bdp_result *out)
 {
-	struct wbsim_bdp_trace *tr = &out->trace;
+	struct wbsim_trace_rec_bdp *tr = &out->trace;
 	uint64_t freerun = (dtc->thresh + dtc->bg_thresh) / 2;
 
 	out->traced = true;
