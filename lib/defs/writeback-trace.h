@@ -2,17 +2,19 @@
 /*
  * defs/writeback-trace.h - the writeback tracepoints that lib/mm and
  * lib/fs emit and lib/report formats (kernel:
- * include/trace/events/writeback.h): the event numbers, the fields mm's
- * algorithms fill for bdi_dirty_ratelimit and balance_dirty_pages, and
- * the emitting calls (report/trace.c). A neutral header: it includes no
- * folder of lib/, so the model emits without including the report and
- * the report reads the model's records without including mm.
+ * include/trace/events/writeback.h): the event numbers and records,
+ * generated from their one declaration (defs/writeback-events.h), and the
+ * emitting calls (report/trace.c), which fill a record each. A neutral
+ * header: it includes no folder of lib/, so the model emits without
+ * including the report and the report reads the model's records without
+ * including mm.
  */
 #ifndef WBSIM_DEFS_WRITEBACK_TRACE_H
 #define WBSIM_DEFS_WRITEBACK_TRACE_H
 
 #include <stdint.h>
 #include <wbsim/sim.h>
+#include "defs/writeback-events.h"
 
 struct wbsim_bdi;
 struct wbsim_wb;
@@ -23,90 +25,45 @@ struct wbsim_memcg;
 
 /*
  * enum wbsim_trace_event - index into wbsim_trace_event_names: every
- * writeback event of Linux 6.18 the model has a counterpart for. Left out,
- * with no counterpart: writeback_dirty_inode_start/writeback_dirty_inode
+ * writeback event of Linux 6.18 the model has a counterpart for, in the
+ * order of WBSIM_TRACE_EVENTS (defs/writeback-events.h). Left out, with
+ * no counterpart: writeback_dirty_inode_start/writeback_dirty_inode
  * (only for I_DIRTY_SYNC/DATASYNC, inode metadata, not modelled),
  * writeback_write_inode_start/writeback_write_inode (write_inode),
  * writeback_lazytime[_iput] (lazytime), writeback_bdi_register (before any
  * trace), folio_wait_writeback, wbc_writepage, sb_mark/clear_inode_writeback.
  */
+#define WBSIM_TRACE_ENUM(id, name, class) WBSIM_TRACE_##id,
 enum wbsim_trace_event {
-	WBSIM_TRACE_WRITEBACK_QUEUE,
-	WBSIM_TRACE_WRITEBACK_EXEC,
-	WBSIM_TRACE_WRITEBACK_START,
-	WBSIM_TRACE_WRITEBACK_WRITTEN,
-	WBSIM_TRACE_WRITEBACK_QUEUE_IO,
-	WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND,
-	WBSIM_TRACE_BDI_DIRTY_RATELIMIT,
-	WBSIM_TRACE_BALANCE_DIRTY_PAGES,
-	WBSIM_TRACE_GLOBAL_DIRTY_STATE,
-	WBSIM_TRACE_WRITEBACK_WAIT,
-	WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN,
-	WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO,
-	WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY,
-	WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE,
-	WBSIM_TRACE_WRITEBACK_SINGLE_INODE_START,
-	WBSIM_TRACE_WRITEBACK_SINGLE_INODE,
-	WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE,
-	WBSIM_TRACE_INODE_FOREIGN_HISTORY,
-	WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE,
-	WBSIM_TRACE_INODE_SWITCH_WBS,
-	WBSIM_TRACE_TRACK_FOREIGN_DIRTY,
-	WBSIM_TRACE_FLUSH_FOREIGN,
+	WBSIM_TRACE_EVENTS(WBSIM_TRACE_ENUM)
 	WBSIM_TRACE_NR_EVENTS,
 };
+#undef WBSIM_TRACE_ENUM
 
-/**
- * struct wbsim_bdi_dirty_ratelimit_trace - fields of the kernel's
- *	bdi_dirty_ratelimit tracepoint, in its units (KB/s)
- * @write_bw: wb write_bandwidth (before this round's update)
- * @avg_write_bw: wb avg_write_bandwidth (printed as awrite_bw)
- * @dirty_rate: dirtying rate over the last interval
- * @dirty_ratelimit: the new dirty_ratelimit
- * @task_ratelimit: dirty_ratelimit * pos_ratio + 1 page/s
- * @balanced_dirty_ratelimit: the new balanced rate
- */
-struct wbsim_bdi_dirty_ratelimit_trace {
-	uint64_t write_bw;
-	uint64_t avg_write_bw;
-	uint64_t dirty_rate;
-	uint64_t dirty_ratelimit;
-	uint64_t task_ratelimit;
-	uint64_t balanced_dirty_ratelimit;
+/* struct trace_entry: the header of every event record */
+struct wbsim_trace_entry {
+	uint16_t type;		/* the event's ID in its format file */
+	uint8_t flags;
+	uint8_t preempt_count;
+	int32_t pid;
 };
 
-/**
- * struct wbsim_bdp_trace - fields of the balance_dirty_pages tracepoint,
- *	in its units
- * @limit: hard dirty limit, pages
- * @setpoint: (limit + freerun) / 2, pages
- * @dirty: domain dirty pages
- * @wb_setpoint: setpoint * wb_thresh / (thresh + 1), pages
- * @wb_dirty: wb dirty pages
- * @dirty_ratelimit: KB/s
- * @task_ratelimit: KB/s
- * @dirtied: pages_dirtied
- * @dirtied_pause: the task's nr_dirtied_pause before this pass
- * @paused: ms since the call began
- * @pause: ms of this sleep (<= 0 when not sleeping)
- * @period: ms
- * @think: ms since the last pause ended (0 if never paused)
+/*
+ * struct wbsim_trace_rec_<class> - the record of each class of
+ * defs/writeback-events.h, as the kernel's ring buffer holds it: the
+ * entry, then the fields of WBSIM_TRACE_FIELDS_<class>, in the kernel's
+ * units. One is filled per event, and the binary record, the format file
+ * and the text line all read it.
  */
-struct wbsim_bdp_trace {
-	uint64_t limit;
-	uint64_t setpoint;
-	uint64_t dirty;
-	uint64_t wb_setpoint;
-	uint64_t wb_dirty;
-	uint64_t dirty_ratelimit;
-	uint64_t task_ratelimit;
-	uint64_t dirtied;
-	uint64_t dirtied_pause;
-	uint64_t paused;
-	int64_t pause;
-	uint64_t period;
-	int64_t think;
-};
+#define WBSIM_TRACE_MEMBER(x, ctype, ktype, member, dim, sgn) ctype member dim;
+#define WBSIM_TRACE_REC_STRUCT(class) \
+	struct wbsim_trace_rec_##class { \
+		struct wbsim_trace_entry ent; \
+		WBSIM_TRACE_FIELDS_##class(WBSIM_TRACE_MEMBER, class) \
+	};
+WBSIM_TRACE_CLASSES(WBSIM_TRACE_REC_STRUCT)
+#undef WBSIM_TRACE_REC_STRUCT
+#undef WBSIM_TRACE_MEMBER
 
 /* @ev: writeback_queue, _exec, _start, _written or _wait (writeback_work_class) */
 void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
@@ -115,10 +72,11 @@ void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_w
 				    int64_t cutoff, uint64_t moved);
 /* the next two are emitted from balance_dirty_pages(): in @task's context */
 void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task *task);
+/* @r: the record mm filled but for its bdi name, cgroup_ino and entry */
 void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdi_dirty_ratelimit_trace *t);
+				     struct wbsim_trace_rec_ratelimit *r);
 void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdp_trace *t);
+				     struct wbsim_trace_rec_bdp *r);
 void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
 				    uint64_t bg_thresh, uint64_t thresh);
 /* wb_workfn(): the pages one wb_do_writeback() wrote */

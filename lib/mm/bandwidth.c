@@ -128,7 +128,7 @@ out:
 void wbsim_wb_update_dirty_ratelimit(const struct wbsim_vm_dirty *vm,
 				     struct wbsim_dtc *dtc, uint64_t dirtied,
 				     uint64_t elapsed,
-				     struct wbsim_bdi_dirty_ratelimit_trace *trace)
+				     struct wbsim_trace_rec_ratelimit *trace)
 {
 	struct wbsim_wb_bw *wb = dtc->wb;
 	uint64_t dirty = dtc->dirty;

@@ -31,7 +31,7 @@ struct wbsim_wb_bw_input {
  */
 struct wbsim_wb_bw_update {
 	unsigned int nr_traces;
-	struct wbsim_bdi_dirty_ratelimit_trace trace[2];
+	struct wbsim_trace_rec_ratelimit trace[2];
 	int64_t tot_write_bandwidth_delta;
 };
 
@@ -43,7 +43,7 @@ int64_t wbsim_wb_update_write_bandwidth(const struct wbsim_vm_dirty *vm,
 void wbsim_wb_update_dirty_ratelimit(const struct wbsim_vm_dirty *vm,
 				     struct wbsim_dtc *dtc, uint64_t dirtied,
 				     uint64_t elapsed,
-				     struct wbsim_bdi_dirty_ratelimit_trace *trace);
+				     struct wbsim_trace_rec_ratelimit *trace);
 void wbsim_wb_update_bandwidth(const struct wbsim_vm_dirty *vm,
 			       struct wbsim_wb_bw *wb, struct wbsim_dtc *gdtc,
 			       struct wbsim_dtc *mdtc, bool update_ratelimit,

@@ -300,7 +300,9 @@ static int64_t jiffies_to_ms(int64_t j, unsigned int hz)
 	return j * 1000 / (int64_t)hz;
 }
 
-/* Models the TP_fast_assign of trace_balance_dirty_pages(). */
+/* Models the TP_fast_assign of trace_balance_dirty_pages(): its record
+ * (defs/writeback-events.h), but for the bdi name and cgroup_ino, which
+ * wbsim_trace_balance_dirty_pages() fills. */
 static void trace_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 				      const struct wbsim_bdp_input *in,
 				      const struct wbsim_task_dirty *task,
@@ -309,7 +311,7 @@ static void trace_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 				      uint64_t task_ratelimit, int64_t period,
 				      int64_t pause, struct wbsim_bdp_result *out)
 {
-	struct wbsim_bdp_trace *tr = &out->trace;
+	struct wbsim_trace_rec_bdp *tr = &out->trace;
 	uint64_t freerun = (dtc->thresh + dtc->bg_thresh) / 2;
 
 	out->traced = true;
@@ -320,8 +322,8 @@ static void trace_balance_dirty_pages(const struct wbsim_vm_dirty *vm,
 	tr->wb_dirty = dtc->wb_dirty;
 	tr->dirty_ratelimit = wbsim_kbps(dirty_ratelimit);
 	tr->task_ratelimit = wbsim_kbps(task_ratelimit);
-	tr->dirtied = in->pages_dirtied;
-	tr->dirtied_pause = task->nr_dirtied_pause;
+	tr->dirtied = (uint32_t)in->pages_dirtied;	/* unsigned int in the kernel */
+	tr->dirtied_pause = (uint32_t)task->nr_dirtied_pause;
 	tr->think = task->dirty_paused_when == 0 ? 0 :
 		    jiffies_to_ms((int64_t)(in->now - task->dirty_paused_when),
 				  vm->hz);

@@ -119,7 +119,7 @@ struct wbsim_bdp_result {
 	uint64_t nr_dirtied_pause;
 	bool repeat;
 	bool traced;
-	struct wbsim_bdp_trace trace;
+	struct wbsim_trace_rec_bdp trace;
 	bool eagain;
 };
 

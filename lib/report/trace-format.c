@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace-format.c - the writeback tracepoints' tracefs format files (see
- * report/trace-format.h): generated from the record structs, so that the
- * offsets and sizes a reader is told are those of the bytes written.
+ * trace-format.c - the writeback tracepoints' tracefs format files and
+ * text lines (see report/trace-format.h), both made from the one
+ * declaration of each event (defs/writeback-events.h): the field lines
+ * from the record structs it declares, so that the offsets and sizes a
+ * reader is told are those of the bytes written, and the print fmt and
+ * the text from its print rows, so that the text is what a reader of the
+ * format file prints of the record.
  */
+#include <inttypes.h>
+#include <string.h>
 #include "report/trace-format.h"
 #include "report/trace.h"
 #include "fs/writeback.h"
@@ -16,113 +22,83 @@ struct trace_field {
 	int is_signed;
 };
 
+/* How a print row's argument reads its field (defs/writeback-events.h). */
+enum print_how {
+	PRINT_FIELD,	/* REC->member */
+	PRINT_ULONG,	/* (unsigned long)REC->member */
+	PRINT_MAJOR,	/* MAJOR(REC->member) */
+	PRINT_MINOR,	/* MINOR(REC->member) */
+	PRINT_REASON,	/* __print_symbolic(REC->member, WB_WORK_REASON) */
+	PRINT_STATE,	/* __print_flags(REC->member, "|", show_inode_state's) */
+	PRINT_AGE,	/* (jiffies - REC->member) / HZ */
+};
+
+/* One conversion of a print fmt, with the text before it. */
+struct trace_print {
+	const char *text;
+	const char *conv;	/* "%lu" */
+	const char *member;
+	unsigned int field;	/* the member's index in the class's fields */
+	enum print_how how;
+};
+
+/* A record layout: its fields, its print fmt, its size. */
+struct trace_class {
+	const struct trace_field *fields;
+	size_t nr_fields;
+	const struct trace_print *print;
+	size_t nr_print;
+	size_t size;
+};
+
 #define FIELD(rec, member, decl, sgn) \
 	{ decl, offsetof(struct rec, member), sizeof(((struct rec *)0)->member), sgn }
-
-#define WORK_FIELDS(rec) \
-	FIELD(rec, name, "char name[32]", 0), \
-	FIELD(rec, nr_pages, "long nr_pages", 1), \
-	FIELD(rec, sb_dev, "dev_t sb_dev", 0), \
-	FIELD(rec, sync_mode, "int sync_mode", 1), \
-	FIELD(rec, for_kupdate, "int for_kupdate", 1), \
-	FIELD(rec, range_cyclic, "int range_cyclic", 1), \
-	FIELD(rec, for_background, "int for_background", 1), \
-	FIELD(rec, reason, "int reason", 1), \
-	FIELD(rec, cgroup_ino, "ino_t cgroup_ino", 0)
 
 static const struct trace_field common_fields[] = {
 	FIELD(wbsim_trace_entry, type, "unsigned short common_type", 0),
 	FIELD(wbsim_trace_entry, flags, "unsigned char common_flags", 0),
 	FIELD(wbsim_trace_entry, preempt_count, "unsigned char common_preempt_count", 0),
 	FIELD(wbsim_trace_entry, pid, "int common_pid", 1),
-	{ NULL, 0, 0, 0 }
 };
 
-static const struct trace_field work_fields[] = {
-	WORK_FIELDS(wbsim_trace_rec_work),
-	{ NULL, 0, 0, 0 }
+/* each class's fields numbered: a print row names a declared field or
+ * does not compile */
+#define FIELD_INDEX(x, ctype, ktype, member, dim, sgn) FIELD_##x##_##member,
+#define CLASS_FIELD_INDEXES(class) enum { WBSIM_TRACE_FIELDS_##class(FIELD_INDEX, class) };
+WBSIM_TRACE_CLASSES(CLASS_FIELD_INDEXES)
+
+/* each class's field lines, from its record struct */
+#define FIELD_ROW(x, ctype, ktype, member, dim, sgn) \
+	{ ktype " " #member #dim, offsetof(struct wbsim_trace_rec_##x, member), \
+	  sizeof(((struct wbsim_trace_rec_##x *)0)->member), sgn },
+#define CLASS_FIELDS(class) \
+	static const struct trace_field class##_fields[] = { \
+		WBSIM_TRACE_FIELDS_##class(FIELD_ROW, class) \
+	};
+WBSIM_TRACE_CLASSES(CLASS_FIELDS)
+
+/* each class's print rows */
+#define PRINT_ROW(x, text, conv, member, how) \
+	{ text, conv, #member, FIELD_##x##_##member, PRINT_##how },
+#define CLASS_PRINT(class) \
+	static const struct trace_print class##_print[] = { \
+		WBSIM_TRACE_PRINT_##class(PRINT_ROW, class) \
+	};
+WBSIM_TRACE_CLASSES(CLASS_PRINT)
+
+#define CLASS_ENUM(class) CLASS_##class,
+enum { WBSIM_TRACE_CLASSES(CLASS_ENUM) NR_CLASSES };
+
+#define CLASS_ROW(class) \
+	[CLASS_##class] = { class##_fields, G_N_ELEMENTS(class##_fields), class##_print, \
+			    G_N_ELEMENTS(class##_print), sizeof(struct wbsim_trace_rec_##class) },
+static const struct trace_class classes[NR_CLASSES] = { WBSIM_TRACE_CLASSES(CLASS_ROW) };
+
+/* each event's class (its name: wbsim_trace_event_names) */
+#define EVENT_CLASS(id, name, class) [WBSIM_TRACE_##id] = &classes[CLASS_##class],
+static const struct trace_class *const event_class[WBSIM_TRACE_NR_EVENTS] = {
+	WBSIM_TRACE_EVENTS(EVENT_CLASS)
 };
-
-static const struct trace_field queue_io_fields[] = {
-	FIELD(wbsim_trace_rec_queue_io, name, "char name[32]", 0),
-	FIELD(wbsim_trace_rec_queue_io, older, "unsigned long older", 0),
-	FIELD(wbsim_trace_rec_queue_io, age, "long age", 1),
-	FIELD(wbsim_trace_rec_queue_io, moved, "int moved", 1),
-	FIELD(wbsim_trace_rec_queue_io, reason, "int reason", 1),
-	FIELD(wbsim_trace_rec_queue_io, cgroup_ino, "ino_t cgroup_ino", 0),
-	{ NULL, 0, 0, 0 }
-};
-
-static const struct trace_field wake_background_fields[] = {
-	FIELD(wbsim_trace_rec_wake_background, name, "char name[32]", 0),
-	FIELD(wbsim_trace_rec_wake_background, cgroup_ino, "ino_t cgroup_ino", 0),
-	{ NULL, 0, 0, 0 }
-};
-
-static const struct trace_field ratelimit_fields[] = {
-	FIELD(wbsim_trace_rec_ratelimit, bdi, "char bdi[32]", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.write_bw, "unsigned long write_bw", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.avg_write_bw, "unsigned long avg_write_bw", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.dirty_rate, "unsigned long dirty_rate", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.dirty_ratelimit, "unsigned long dirty_ratelimit", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.task_ratelimit, "unsigned long task_ratelimit", 0),
-	FIELD(wbsim_trace_rec_ratelimit, t.balanced_dirty_ratelimit,
-	      "unsigned long balanced_dirty_ratelimit", 0),
-	FIELD(wbsim_trace_rec_ratelimit, cgroup_ino, "ino_t cgroup_ino", 0),
-	{ NULL, 0, 0, 0 }
-};
-
-static const struct trace_field bdp_fields[] = {
-	FIELD(wbsim_trace_rec_bdp, bdi, "char bdi[32]", 0),
-	FIELD(wbsim_trace_rec_bdp, limit, "unsigned long limit", 0),
-	FIELD(wbsim_trace_rec_bdp, setpoint, "unsigned long setpoint", 0),
-	FIELD(wbsim_trace_rec_bdp, dirty, "unsigned long dirty", 0),
-	FIELD(wbsim_trace_rec_bdp, wb_setpoint, "unsigned long wb_setpoint", 0),
-	FIELD(wbsim_trace_rec_bdp, wb_dirty, "unsigned long wb_dirty", 0),
-	FIELD(wbsim_trace_rec_bdp, dirty_ratelimit, "unsigned long dirty_ratelimit", 0),
-	FIELD(wbsim_trace_rec_bdp, task_ratelimit, "unsigned long task_ratelimit", 0),
-	FIELD(wbsim_trace_rec_bdp, dirtied, "unsigned int dirtied", 0),
-	FIELD(wbsim_trace_rec_bdp, dirtied_pause, "unsigned int dirtied_pause", 0),
-	FIELD(wbsim_trace_rec_bdp, paused, "unsigned long paused", 0),
-	FIELD(wbsim_trace_rec_bdp, pause, "long pause", 1),
-	FIELD(wbsim_trace_rec_bdp, period, "unsigned long period", 0),
-	FIELD(wbsim_trace_rec_bdp, think, "long think", 1),
-	FIELD(wbsim_trace_rec_bdp, cgroup_ino, "ino_t cgroup_ino", 0),
-	{ NULL, 0, 0, 0 }
-};
-
-static const struct trace_field global_dirty_fields[] = {
-	FIELD(wbsim_trace_rec_global_dirty, nr_dirty, "unsigned long nr_dirty", 0),
-	FIELD(wbsim_trace_rec_global_dirty, nr_writeback, "unsigned long nr_writeback", 0),
-	FIELD(wbsim_trace_rec_global_dirty, background_thresh, "unsigned long background_thresh", 0),
-	FIELD(wbsim_trace_rec_global_dirty, dirty_thresh, "unsigned long dirty_thresh", 0),
-	FIELD(wbsim_trace_rec_global_dirty, dirty_limit, "unsigned long dirty_limit", 0),
-	FIELD(wbsim_trace_rec_global_dirty, nr_dirtied, "unsigned long nr_dirtied", 0),
-	FIELD(wbsim_trace_rec_global_dirty, nr_written, "unsigned long nr_written", 0),
-	{ NULL, 0, 0, 0 }
-};
-
-/* The field lines of a record declared by a field list (trace-format.h). */
-#define LIST_FIELD(rec, ctype, ktype, member, dim, sgn) \
-	{ ktype " " #member #dim, offsetof(struct rec, member), \
-	  sizeof(((struct rec *)0)->member), sgn },
-#define LIST_FIELDS(tag, LIST) \
-	static const struct trace_field tag##_fields[] = { \
-		LIST(LIST_FIELD, wbsim_trace_rec_##tag) \
-		{ NULL, 0, 0, 0 } \
-	}
-
-LIST_FIELDS(pages_written, WBSIM_TRACE_PAGES_WRITTEN);
-LIST_FIELDS(folio, WBSIM_TRACE_FOLIO);
-LIST_FIELDS(dirty_inode, WBSIM_TRACE_DIRTY_INODE);
-LIST_FIELDS(inode, WBSIM_TRACE_INODE);
-LIST_FIELDS(single_inode, WBSIM_TRACE_SINGLE_INODE);
-LIST_FIELDS(sb_inodes_requeue, WBSIM_TRACE_SB_INODES_REQUEUE);
-LIST_FIELDS(foreign_history, WBSIM_TRACE_FOREIGN_HISTORY);
-LIST_FIELDS(switch_wbs_queue, WBSIM_TRACE_SWITCH_WBS_QUEUE);
-LIST_FIELDS(switch_wbs, WBSIM_TRACE_SWITCH_WBS);
-LIST_FIELDS(track_foreign_dirty, WBSIM_TRACE_TRACK_FOREIGN_DIRTY);
-LIST_FIELDS(flush_foreign, WBSIM_TRACE_FLUSH_FOREIGN);
 
 /* show_inode_state()'s flags, in its order (trace-format.h) */
 #define STATE_ROW(name, value) { #name, value },
@@ -149,94 +125,6 @@ void wbsim_trace_inode_state_text(GString *s, uint64_t state)
 		g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", first ? "" : "|", state);
 }
 
-/*
- * The print fmts, as the kernel's format files give them: "@REASONS@"
- * stands for the writeback reason names (WB_WORK_REASON), "@STATES@" for
- * show_inode_state()'s flags (the enum's names: the kernel exports no
- * values for them, so a reader such as trace-cmd prints a state in hex)
- * and "@HZ@" for CONFIG_HZ. jiffies in an age is read when the trace is
- * (a kernel's text trace prints the age at its reading).
- */
-#define WORK_FMT "\"bdi %s: sb_dev %d:%d nr_pages=%ld sync_mode=%d kupdate=%d range_cyclic=%d " \
-	"background=%d reason=%s cgroup_ino=%lu\", REC->name, " \
-	"((unsigned int) ((REC->sb_dev) >> 20)), ((unsigned int) ((REC->sb_dev) & ((1U << 20) - 1))), " \
-	"REC->nr_pages, REC->sync_mode, REC->for_kupdate, REC->range_cyclic, REC->for_background, " \
-	"__print_symbolic(REC->reason, @REASONS@), (unsigned long)REC->cgroup_ino"
-#define STATE_FMT(field) "__print_flags(REC->" field ", \"|\", @STATES@)"
-#define SINGLE_INODE_FMT "\"bdi %s: ino=%lu state=%s dirtied_when=%lu age=%lu index=%lu " \
-	"to_write=%ld wrote=%lu cgroup_ino=%lu\", REC->name, (unsigned long)REC->ino, " \
-	STATE_FMT("state") ", REC->dirtied_when, (jiffies - REC->dirtied_when) / @HZ@, " \
-	"REC->writeback_index, REC->nr_to_write, REC->wrote, (unsigned long)REC->cgroup_ino"
-
-/* each event's fields and print fmt (its name: wbsim_trace_event_names) */
-static const struct {
-	const struct trace_field *fields;
-	const char *print_fmt;
-} events[WBSIM_TRACE_NR_EVENTS] = {
-	[WBSIM_TRACE_WRITEBACK_QUEUE] = { work_fields, WORK_FMT },
-	[WBSIM_TRACE_WRITEBACK_EXEC] = { work_fields, WORK_FMT },
-	[WBSIM_TRACE_WRITEBACK_START] = { work_fields, WORK_FMT },
-	[WBSIM_TRACE_WRITEBACK_WRITTEN] = { work_fields, WORK_FMT },
-	[WBSIM_TRACE_WRITEBACK_WAIT] = { work_fields, WORK_FMT },
-	[WBSIM_TRACE_WRITEBACK_QUEUE_IO] = { queue_io_fields,
-		"\"bdi %s: older=%lu age=%ld enqueue=%d reason=%s cgroup_ino=%lu\", REC->name, "
-		"REC->older, REC->age, REC->moved, __print_symbolic(REC->reason, @REASONS@), "
-		"(unsigned long)REC->cgroup_ino" },
-	[WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND] = { wake_background_fields,
-		"\"bdi %s: cgroup_ino=%lu\", REC->name, (unsigned long)REC->cgroup_ino" },
-	[WBSIM_TRACE_BDI_DIRTY_RATELIMIT] = { ratelimit_fields,
-		"\"bdi %s: write_bw=%lu awrite_bw=%lu dirty_rate=%lu dirty_ratelimit=%lu "
-		"task_ratelimit=%lu balanced_dirty_ratelimit=%lu cgroup_ino=%lu\", REC->bdi, "
-		"REC->write_bw, REC->avg_write_bw, REC->dirty_rate, REC->dirty_ratelimit, "
-		"REC->task_ratelimit, REC->balanced_dirty_ratelimit, (unsigned long)REC->cgroup_ino" },
-	[WBSIM_TRACE_BALANCE_DIRTY_PAGES] = { bdp_fields,
-		"\"bdi %s: limit=%lu setpoint=%lu dirty=%lu wb_setpoint=%lu wb_dirty=%lu "
-		"dirty_ratelimit=%lu task_ratelimit=%lu dirtied=%u dirtied_pause=%u paused=%lu "
-		"pause=%ld period=%lu think=%ld cgroup_ino=%lu\", REC->bdi, REC->limit, REC->setpoint, "
-		"REC->dirty, REC->wb_setpoint, REC->wb_dirty, REC->dirty_ratelimit, REC->task_ratelimit, "
-		"REC->dirtied, REC->dirtied_pause, REC->paused, REC->pause, REC->period, REC->think, "
-		"(unsigned long)REC->cgroup_ino" },
-	[WBSIM_TRACE_GLOBAL_DIRTY_STATE] = { global_dirty_fields,
-		"\"dirty=%lu writeback=%lu bg_thresh=%lu thresh=%lu limit=%lu dirtied=%lu "
-		"written=%lu\", REC->nr_dirty, REC->nr_writeback, REC->background_thresh, "
-		"REC->dirty_thresh, REC->dirty_limit, REC->nr_dirtied, REC->nr_written" },
-	[WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN] = { pages_written_fields,
-		"\"%ld\", REC->pages" },
-	[WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO] = { folio_fields,
-		"\"bdi %s: ino=%lu index=%lu\", REC->name, (unsigned long)REC->ino, REC->index" },
-	[WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY] = { dirty_inode_fields,
-		"\"bdi %s: ino=%lu state=%s flags=%s\", REC->name, (unsigned long)REC->ino, "
-		STATE_FMT("state") ", " STATE_FMT("flags") },
-	[WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE] = { inode_fields,
-		"\"dev %d,%d ino %lu dirtied %lu state %s mode 0%o\", "
-		"((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
-		"(unsigned long)REC->ino, REC->dirtied_when, " STATE_FMT("state") ", REC->mode" },
-	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE_START] = { single_inode_fields, SINGLE_INODE_FMT },
-	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE] = { single_inode_fields,
-		SINGLE_INODE_FMT },
-	[WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE] = { sb_inodes_requeue_fields,
-		"\"bdi %s: ino=%lu state=%s dirtied_when=%lu age=%lu cgroup_ino=%lu\", REC->name, "
-		"(unsigned long)REC->ino, " STATE_FMT("state") ", REC->dirtied_when, "
-		"(jiffies - REC->dirtied_when) / @HZ@, (unsigned long)REC->cgroup_ino" },
-	[WBSIM_TRACE_INODE_FOREIGN_HISTORY] = { foreign_history_fields,
-		"\"bdi %s: ino=%lu cgroup_ino=%lu history=0x%x\", REC->name, (unsigned long)REC->ino, "
-		"(unsigned long)REC->cgroup_ino, REC->history" },
-	[WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE] = { switch_wbs_queue_fields,
-		"\"bdi %s: old_cgroup_ino=%lu new_cgroup_ino=%lu count=%u\", REC->name, "
-		"(unsigned long)REC->old_cgroup_ino, (unsigned long)REC->new_cgroup_ino, REC->count" },
-	[WBSIM_TRACE_INODE_SWITCH_WBS] = { switch_wbs_fields,
-		"\"bdi %s: ino=%lu old_cgroup_ino=%lu new_cgroup_ino=%lu\", REC->name, "
-		"(unsigned long)REC->ino, (unsigned long)REC->old_cgroup_ino, "
-		"(unsigned long)REC->new_cgroup_ino" },
-	[WBSIM_TRACE_TRACK_FOREIGN_DIRTY] = { track_foreign_dirty_fields,
-		"\"bdi %s[%llu]: ino=%lu memcg_id=%u cgroup_ino=%lu page_cgroup_ino=%lu\", REC->name, "
-		"REC->bdi_id, (unsigned long)REC->ino, REC->memcg_id, (unsigned long)REC->cgroup_ino, "
-		"(unsigned long)REC->page_cgroup_ino" },
-	[WBSIM_TRACE_FLUSH_FOREIGN] = { flush_foreign_fields,
-		"\"bdi %s: cgroup_ino=%lu frn_bdi_id=%u frn_memcg_id=%u\", REC->name, "
-		"(unsigned long)REC->cgroup_ino, REC->frn_bdi_id, REC->frn_memcg_id" },
-};
-
 /* IDs above those of the ftrace events a kernel numbers first */
 #define FIRST_EVENT_ID 1000
 
@@ -245,11 +133,160 @@ uint16_t wbsim_trace_event_id(enum wbsim_trace_event ev)
 	return (uint16_t)(FIRST_EVENT_ID + ev);
 }
 
-static void append_fields(GString *s, const struct trace_field *f)
+size_t wbsim_trace_event_size(enum wbsim_trace_event ev)
 {
-	for (; f->decl; f++)
+	g_return_val_if_fail(ev < WBSIM_TRACE_NR_EVENTS, 0);
+	return event_class[ev]->size;
+}
+
+/* A field's value, sign-extended if the field is signed. */
+static uint64_t field_value(const void *rec, const struct trace_field *f)
+{
+	const guint8 *p = (const guint8 *)rec + f->offset;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64 = 0;
+
+	switch (f->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return f->is_signed ? (uint64_t)(int64_t)(int8_t)u8 : u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return f->is_signed ? (uint64_t)(int64_t)(int16_t)u16 : u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return f->is_signed ? (uint64_t)(int64_t)(int32_t)u32 : u32;
+	default:
+		memcpy(&u64, p, MIN(f->size, sizeof(u64)));
+		return u64;
+	}
+}
+
+/* @v printed by @conv ("%d", "%lu", "%llu", "%x", "%o"): an int's width without an l */
+static void append_number(GString *s, const char *conv, uint64_t v)
+{
+	gboolean wide = strchr(conv, 'l') != NULL;
+
+	switch (conv[strlen(conv) - 1]) {
+	case 'd':
+		g_string_append_printf(s, "%" PRId64, wide ? (int64_t)v : (int64_t)(int32_t)v);
+		break;
+	case 'x':
+		g_string_append_printf(s, "%" PRIx64, wide ? v : (uint32_t)v);
+		break;
+	case 'o':
+		g_string_append_printf(s, "%" PRIo64, wide ? v : (uint32_t)v);
+		break;
+	default:	/* 'u' */
+		g_string_append_printf(s, "%" PRIu64, wide ? v : (uint32_t)v);
+		break;
+	}
+}
+
+/* MAJOR(), MINOR() of a dev_t, as the kernel's (20 bits of minor) */
+#define DEV_MINOR_BITS 20
+
+void wbsim_trace_event_text(GString *s, enum wbsim_trace_event ev, const void *rec,
+			    uint64_t jiffies, unsigned int hz)
+{
+	const struct trace_class *c;
+
+	g_return_if_fail(ev < WBSIM_TRACE_NR_EVENTS);
+	c = event_class[ev];
+	for (size_t i = 0; i < c->nr_print; i++) {
+		const struct trace_print *p = &c->print[i];
+		const struct trace_field *f = &c->fields[p->field];
+		uint64_t v;
+
+		g_string_append(s, p->text);
+		if (p->how == PRINT_FIELD && p->conv[strlen(p->conv) - 1] == 's') {
+			const char *str = (const char *)rec + f->offset;
+
+			g_string_append_len(s, str, (gssize)strnlen(str, f->size));
+			continue;
+		}
+		v = field_value(rec, f);
+		switch (p->how) {
+		case PRINT_FIELD:
+			append_number(s, p->conv, v);
+			break;
+		case PRINT_ULONG:
+			g_string_append_printf(s, "%" PRIu64, v);
+			break;
+		case PRINT_MAJOR:
+			g_string_append_printf(s, "%u", (unsigned int)(v >> DEV_MINOR_BITS));
+			break;
+		case PRINT_MINOR:
+			g_string_append_printf(s, "%u",
+					       (unsigned int)(v & ((1u << DEV_MINOR_BITS) - 1)));
+			break;
+		case PRINT_REASON:
+			g_string_append(s, wbsim_wb_reason_name((enum wbsim_wb_reason)v));
+			break;
+		case PRINT_STATE:
+			wbsim_trace_inode_state_text(s, v);
+			break;
+		case PRINT_AGE:
+			g_string_append_printf(s, "%" PRIu64, (jiffies - v) / hz);
+			break;
+		}
+	}
+}
+
+static void append_fields(GString *s, const struct trace_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
 		g_string_append_printf(s, "\tfield:%s;\toffset:%zu;\tsize:%zu;\tsigned:%d;\n",
-				       f->decl, f->offset, f->size, f->is_signed);
+				       f[i].decl, f[i].offset, f[i].size, f[i].is_signed);
+}
+
+/*
+ * The print fmt, as the kernel's format file gives it: the format string,
+ * then each conversion's argument, @reasons the writeback reason names
+ * (WB_WORK_REASON) and @states show_inode_state()'s flags (the enum's
+ * names: the kernel exports no values for them, so a reader such as
+ * trace-cmd prints a state in hex). jiffies in an age is read when the
+ * trace is (a kernel's text trace prints the age at its reading).
+ */
+static void append_print_fmt(GString *s, const struct trace_class *c, const char *reasons,
+			     const char *states, unsigned int hz)
+{
+	g_string_append_c(s, '"');
+	for (size_t i = 0; i < c->nr_print; i++)
+		g_string_append_printf(s, "%s%s", c->print[i].text, c->print[i].conv);
+	g_string_append_c(s, '"');
+	for (size_t i = 0; i < c->nr_print; i++) {
+		const char *m = c->print[i].member;
+
+		g_string_append(s, ", ");
+		switch (c->print[i].how) {
+		case PRINT_FIELD:
+			g_string_append_printf(s, "REC->%s", m);
+			break;
+		case PRINT_ULONG:
+			g_string_append_printf(s, "(unsigned long)REC->%s", m);
+			break;
+		case PRINT_MAJOR:
+			g_string_append_printf(s, "((unsigned int) ((REC->%s) >> %d))", m,
+					       DEV_MINOR_BITS);
+			break;
+		case PRINT_MINOR:
+			g_string_append_printf(s, "((unsigned int) ((REC->%s) & ((1U << %d) - 1)))",
+					       m, DEV_MINOR_BITS);
+			break;
+		case PRINT_REASON:
+			g_string_append_printf(s, "__print_symbolic(REC->%s, %s)", m, reasons);
+			break;
+		case PRINT_STATE:
+			g_string_append_printf(s, "__print_flags(REC->%s, \"|\", %s)", m, states);
+			break;
+		case PRINT_AGE:
+			g_string_append_printf(s, "(jiffies - REC->%s) / %u", m, hz);
+			break;
+		}
+	}
 }
 
 char *wbsim_trace_event_format(enum wbsim_trace_event ev, unsigned int hz)
@@ -257,7 +294,6 @@ char *wbsim_trace_event_format(enum wbsim_trace_event ev, unsigned int hz)
 	GString *s = g_string_new(NULL);
 	GString *reasons = g_string_new(NULL);
 	GString *states = g_string_new(NULL);
-	char hz_text[16];
 
 	g_return_val_if_fail(ev < WBSIM_TRACE_NR_EVENTS, NULL);
 	for (int r = 0; r < WB_REASON_MAX; r++)
@@ -266,17 +302,13 @@ char *wbsim_trace_event_format(enum wbsim_trace_event ev, unsigned int hz)
 	for (size_t i = 0; i < G_N_ELEMENTS(inode_states); i++)
 		g_string_append_printf(states, "%s{%s, \"%s\"}", i ? ", " : "",
 				       inode_states[i].name, inode_states[i].name);
-	g_snprintf(hz_text, sizeof(hz_text), "%u", hz);
 	g_string_append_printf(s, "name: %s\nID: %u\nformat:\n", wbsim_trace_event_names[ev],
 			       wbsim_trace_event_id(ev));
-	append_fields(s, common_fields);
+	append_fields(s, common_fields, G_N_ELEMENTS(common_fields));
 	g_string_append_c(s, '\n');
-	append_fields(s, events[ev].fields);
+	append_fields(s, event_class[ev]->fields, event_class[ev]->nr_fields);
 	g_string_append(s, "\nprint fmt: ");
-	g_string_append(s, events[ev].print_fmt);
-	g_string_replace(s, "@REASONS@", reasons->str, 0);
-	g_string_replace(s, "@STATES@", states->str, 0);
-	g_string_replace(s, "@HZ@", hz_text, 0);
+	append_print_fmt(s, event_class[ev], reasons->str, states->str, hz);
 	g_string_append_c(s, '\n');
 	g_string_free(reasons, TRUE);
 	g_string_free(states, TRUE);

@@ -14,32 +14,10 @@
 #include "report/trace.h"
 #include "report/trace-format.h"
 
-/* The task whose context an event is emitted in: a flusher for work
- * events, the dirtier for balance_dirty_pages. pid: a stable number. */
 /* Every event this file emits (a name given to the API is checked against it). */
+#define EVENT_NAME(id, name, class) [WBSIM_TRACE_##id] = #name,
 const char *const wbsim_trace_event_names[WBSIM_TRACE_NR_EVENTS + 1] = {
-	[WBSIM_TRACE_WRITEBACK_QUEUE] = "writeback_queue",
-	[WBSIM_TRACE_WRITEBACK_EXEC] = "writeback_exec",
-	[WBSIM_TRACE_WRITEBACK_START] = "writeback_start",
-	[WBSIM_TRACE_WRITEBACK_WRITTEN] = "writeback_written",
-	[WBSIM_TRACE_WRITEBACK_QUEUE_IO] = "writeback_queue_io",
-	[WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND] = "writeback_wake_background",
-	[WBSIM_TRACE_BDI_DIRTY_RATELIMIT] = "bdi_dirty_ratelimit",
-	[WBSIM_TRACE_BALANCE_DIRTY_PAGES] = "balance_dirty_pages",
-	[WBSIM_TRACE_GLOBAL_DIRTY_STATE] = "global_dirty_state",
-	[WBSIM_TRACE_WRITEBACK_WAIT] = "writeback_wait",
-	[WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN] = "writeback_pages_written",
-	[WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO] = "writeback_dirty_folio",
-	[WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY] = "writeback_mark_inode_dirty",
-	[WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE] = "writeback_dirty_inode_enqueue",
-	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE_START] = "writeback_single_inode_start",
-	[WBSIM_TRACE_WRITEBACK_SINGLE_INODE] = "writeback_single_inode",
-	[WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE] = "writeback_sb_inodes_requeue",
-	[WBSIM_TRACE_INODE_FOREIGN_HISTORY] = "inode_foreign_history",
-	[WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE] = "inode_switch_wbs_queue",
-	[WBSIM_TRACE_INODE_SWITCH_WBS] = "inode_switch_wbs",
-	[WBSIM_TRACE_TRACK_FOREIGN_DIRTY] = "track_foreign_dirty",
-	[WBSIM_TRACE_FLUSH_FOREIGN] = "flush_foreign",
+	WBSIM_TRACE_EVENTS(EVENT_NAME)
 	[WBSIM_TRACE_NR_EVENTS] = NULL
 };
 
@@ -160,22 +138,17 @@ void wbsim_trace_text_header(GString *s, uint64_t entries, unsigned int cpus)
 #define CTX_SWITCH CTX(1, 4)
 #define TRACE_FLAG_IRQS_OFF 0x01	/* enum trace_flag_type */
 
-static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsim_trace_event ev,
-			unsigned int ctx, void *rec, size_t size, const char *fmt, ...)
-	G_GNUC_PRINTF(7, 8);
-
 /*
- * One event, emitted in @task's context (NULL: the idle task): @rec, the
- * binary record (its struct wbsim_trace_entry filled here), to @tr->record,
- * and the text line, @fmt printing the same fields as the record's format
- * file, to @tr->emit.
+ * One event, emitted in @task's context (NULL: the idle task): @rec, its
+ * record of @size bytes (the struct of its class, filled but for the
+ * struct wbsim_trace_entry, filled here), to @tr->record, and its text
+ * line, what the record's format file prints of it, to @tr->emit.
  */
 static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsim_trace_event ev,
-			unsigned int ctx, void *rec, size_t size, const char *fmt, ...)
+			unsigned int ctx, void *rec, size_t size)
 {
 	struct wbsim_trace *tr = bdi->trace;
 	wbsim_time_t now = wbsim_sim_now(bdi->sim);
-	va_list ap;
 	const char *comm = task && task->name ? task->name : "<idle>";
 	unsigned int pid = task ? task->pid : 0;
 	int cpu = task ? (task->cpu >= 0 ? task->cpu : (int)task->last_cpu) : 0;
@@ -185,6 +158,7 @@ static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsi
 	/* ns2usecs(): rounded to the microsecond (+500 ns), as ftrace prints */
 	uint64_t usecs = (now + WBSIM_NSEC_PER_USEC / 2) / WBSIM_NSEC_PER_USEC;
 
+	g_return_if_fail(size == wbsim_trace_event_size(ev));
 	if (tr->record) {
 		*ent = (struct wbsim_trace_entry){
 			.type = wbsim_trace_event_id(ev),
@@ -204,16 +178,17 @@ static void trace_event(struct wbsim_bdi *bdi, const wbsim_task *task, enum wbsi
 			comm, pid, cpu, irqs_off ? 'd' : '.', depth ? "0123456789abcdef"[depth] : '.',
 			usecs / G_USEC_PER_SEC, usecs % G_USEC_PER_SEC,
 			wbsim_trace_event_names[ev]);
-	va_start(ap, fmt);
-	g_string_append_vprintf(tr->buf, fmt, ap);
-	va_end(ap);
+	wbsim_trace_event_text(tr->buf, ev, rec, wbsim_jiffies(bdi->vm), bdi->vm->dirty.hz);
 	tr->emit(tr->arg, tr->buf->str);
 }
 
 /* the bdi's name in a record's char[32] (strscpy_pad: cut, zero-filled) */
 static void copy_name(char dst[32], const char *name)
 {
-	g_strlcpy(dst, name, 32);
+	size_t n = strnlen(name, 31);
+
+	memcpy(dst, name, n);
+	memset(dst + n, 0, 32 - n);
 }
 
 /* cgroup_ino=: the inode number of the wb's memcg (1: the root) */
@@ -243,12 +218,7 @@ void wbsim_trace_writeback_work(struct wbsim_wb *wb, const struct wbsim_wb_work 
 	trace_event(wb->bdi, &wb->flusher, ev,
 		    ev == WBSIM_TRACE_WRITEBACK_QUEUE || ev == WBSIM_TRACE_WRITEBACK_EXEC ? CTX_TASK
 											 : CTX_LIST_LOCK,
-		    &r, sizeof(r),
-		    "bdi %s: sb_dev %u:%u nr_pages=%" PRId64 " sync_mode=%d kupdate=%d "
-		    "range_cyclic=%d background=%d reason=%s cgroup_ino=%" PRIu64,
-		    r.name, r.sb_dev >> 20, r.sb_dev & ((1u << 20) - 1), r.nr_pages, r.sync_mode,
-		    r.for_kupdate, r.range_cyclic, r.for_background, wbsim_wb_reason_name(work->reason),
-		    r.cgroup_ino);
+		    &r, sizeof(r));
 }
 
 void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_work *work,
@@ -269,9 +239,7 @@ void wbsim_trace_writeback_queue_io(struct wbsim_wb *wb, const struct wbsim_wb_w
 	r.reason = (int32_t)work->reason;
 	r.cgroup_ino = ino(wb);
 	trace_event(wb->bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_QUEUE_IO, CTX_LIST_LOCK, &r,
-		    sizeof(r),
-		    "bdi %s: older=%" PRIu64 " age=%" PRId64 " enqueue=%d reason=%s cgroup_ino=%" PRIu64,
-		    r.name, r.older, r.age, r.moved, wbsim_wb_reason_name(work->reason), r.cgroup_ino);
+		    sizeof(r));
 }
 
 void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task *task)
@@ -282,60 +250,30 @@ void wbsim_trace_writeback_wake_background(struct wbsim_wb *wb, const wbsim_task
 		return;
 	copy_name(r.name, wb->bdi->name);
 	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, task, WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: cgroup_ino=%" PRIu64, r.name, r.cgroup_ino);
+	trace_event(wb->bdi, task, WBSIM_TRACE_WRITEBACK_WAKE_BACKGROUND, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_bdi_dirty_ratelimit(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdi_dirty_ratelimit_trace *t)
+				     struct wbsim_trace_rec_ratelimit *r)
 {
-	struct wbsim_trace_rec_ratelimit r = { 0 };
-
 	if (!wb->bdi->trace)
 		return;
-	copy_name(r.bdi, wb->bdi->name);
-	r.t = *t;
-	r.cgroup_ino = ino(wb);
+	/* the six rates: wb_update_dirty_ratelimit()'s (mm/bandwidth.c) */
+	copy_name(r->bdi, wb->bdi->name);
+	r->cgroup_ino = ino(wb);
 	/* __wb_update_bandwidth() holds wb->list_lock */
-	trace_event(wb->bdi, task, WBSIM_TRACE_BDI_DIRTY_RATELIMIT, CTX_LIST_LOCK, &r, sizeof(r),
-		    "bdi %s: write_bw=%" PRIu64 " awrite_bw=%" PRIu64 " dirty_rate=%" PRIu64
-		    " dirty_ratelimit=%" PRIu64 " task_ratelimit=%" PRIu64
-		    " balanced_dirty_ratelimit=%" PRIu64 " cgroup_ino=%" PRIu64,
-		    r.bdi, r.t.write_bw, r.t.avg_write_bw, r.t.dirty_rate, r.t.dirty_ratelimit,
-		    r.t.task_ratelimit, r.t.balanced_dirty_ratelimit, r.cgroup_ino);
+	trace_event(wb->bdi, task, WBSIM_TRACE_BDI_DIRTY_RATELIMIT, CTX_LIST_LOCK, r, sizeof(*r));
 }
 
 void wbsim_trace_balance_dirty_pages(struct wbsim_wb *wb, const wbsim_task *task,
-				     const struct wbsim_bdp_trace *t)
+				     struct wbsim_trace_rec_bdp *r)
 {
-	struct wbsim_trace_rec_bdp r = { 0 };
-
 	if (!wb->bdi->trace)
 		return;
-	copy_name(r.bdi, wb->bdi->name);
-	r.limit = t->limit;
-	r.setpoint = t->setpoint;
-	r.dirty = t->dirty;
-	r.wb_setpoint = t->wb_setpoint;
-	r.wb_dirty = t->wb_dirty;
-	r.dirty_ratelimit = t->dirty_ratelimit;
-	r.task_ratelimit = t->task_ratelimit;
-	r.dirtied = (uint32_t)t->dirtied;		/* unsigned int in the kernel */
-	r.dirtied_pause = (uint32_t)t->dirtied_pause;
-	r.paused = t->paused;
-	r.pause = t->pause;
-	r.period = t->period;
-	r.think = t->think;
-	r.cgroup_ino = ino(wb);
-	trace_event(wb->bdi, task, WBSIM_TRACE_BALANCE_DIRTY_PAGES, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: limit=%" PRIu64 " setpoint=%" PRIu64 " dirty=%" PRIu64
-		    " wb_setpoint=%" PRIu64 " wb_dirty=%" PRIu64 " dirty_ratelimit=%" PRIu64
-		    " task_ratelimit=%" PRIu64 " dirtied=%u dirtied_pause=%u"
-		    " paused=%" PRIu64 " pause=%" PRId64 " period=%" PRIu64 " think=%" PRId64
-		    " cgroup_ino=%" PRIu64,
-		    r.bdi, r.limit, r.setpoint, r.dirty, r.wb_setpoint, r.wb_dirty,
-		    r.dirty_ratelimit, r.task_ratelimit, r.dirtied, r.dirtied_pause,
-		    r.paused, r.pause, r.period, r.think, r.cgroup_ino);
+	/* the rest: trace_balance_dirty_pages()'s (mm/throttle.c) */
+	copy_name(r->bdi, wb->bdi->name);
+	r->cgroup_ino = ino(wb);
+	trace_event(wb->bdi, task, WBSIM_TRACE_BALANCE_DIRTY_PAGES, CTX_TASK, r, sizeof(*r));
 }
 
 void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *task,
@@ -353,11 +291,7 @@ void wbsim_trace_global_dirty_state(struct wbsim_bdi *bdi, const wbsim_task *tas
 	r.dirty_limit = vm->dom.dirty_limit;
 	r.nr_dirtied = vm->nr_dirtied;
 	r.nr_written = vm->nr_written;
-	trace_event(bdi, task, WBSIM_TRACE_GLOBAL_DIRTY_STATE, CTX_TASK, &r, sizeof(r),
-		    "dirty=%" PRIu64 " writeback=%" PRIu64 " bg_thresh=%" PRIu64
-		    " thresh=%" PRIu64 " limit=%" PRIu64 " dirtied=%" PRIu64 " written=%" PRIu64,
-		    r.nr_dirty, r.nr_writeback, r.background_thresh, r.dirty_thresh, r.dirty_limit,
-		    r.nr_dirtied, r.nr_written);
+	trace_event(bdi, task, WBSIM_TRACE_GLOBAL_DIRTY_STATE, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_writeback_pages_written(struct wbsim_wb *wb, int64_t pages)
@@ -368,7 +302,7 @@ void wbsim_trace_writeback_pages_written(struct wbsim_wb *wb, int64_t pages)
 		return;
 	r.pages = pages;
 	trace_event(wb->bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_PAGES_WRITTEN, CTX_TASK, &r,
-		    sizeof(r), "%" PRId64, r.pages);
+		    sizeof(r));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -388,30 +322,11 @@ static uint64_t kernel_state(const struct wbsim_inode *inode)
 	return kernel_state_of(inode->i_state, inode->wb_switching);
 }
 
-/* show_inode_state(@state), in a buffer of the trace's (valid until the next call) */
-static const char *state_text(struct wbsim_bdi *bdi, uint64_t state, unsigned int which)
-{
-	struct wbsim_trace *tr = bdi->trace;
-
-	if (!tr->states[which])
-		tr->states[which] = g_string_sized_new(64);
-	g_string_truncate(tr->states[which], 0);
-	wbsim_trace_inode_state_text(tr->states[which], state);
-	return tr->states[which]->str;
-}
-
-/* inode->dirtied_when (simulated ns) in jiffies, and its age in seconds:
- * (jiffies - dirtied_when) / HZ, with jiffies read as the event happens */
+/* inode->dirtied_when (simulated ns) in jiffies; the text's age=
+ * ((jiffies - dirtied_when) / HZ) reads jiffies as the event happens */
 static uint64_t dirtied_jiffies(const struct wbsim_inode *inode)
 {
 	return wbsim_jiffies_at(inode->bdi->vm, inode->dirtied_when);
-}
-
-static uint64_t age_secs(const struct wbsim_inode *inode)
-{
-	const struct wbsim_vm *vm = inode->bdi->vm;
-
-	return (wbsim_jiffies(vm) - dirtied_jiffies(inode)) / vm->dirty.hz;
 }
 
 /* The fields a per-inode record starts with: the bdi's name, the inode's
@@ -438,16 +353,13 @@ void wbsim_trace_writeback_dirty_folio(struct wbsim_inode *inode, const wbsim_ta
 	f.index = index;
 	/* __folio_mark_dirty() -> folio_account_dirtied(), under the mapping's
 	 * xa_lock_irqsave() */
-	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO, CTX_XA_LOCK, &f, sizeof(f),
-		    "bdi %s: ino=%" PRIu64 " index=%" PRIu64, f.name, f.ino, f.index);
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_FOLIO, CTX_XA_LOCK, &f, sizeof(f));
 	/* then filemap_dirty_folio() -> __mark_inode_dirty(I_DIRTY_PAGES) */
 	copy_name(m.name, bdi->name);
 	m.ino = inode->ino;
 	m.state = kernel_state_of(state, inode->wb_switching);
 	m.flags = WBSIM_K_I_DIRTY_PAGES;
-	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY, CTX_TASK, &m, sizeof(m),
-		    "bdi %s: ino=%" PRIu64 " state=%s flags=%s", m.name, m.ino,
-		    state_text(bdi, m.state, 0), state_text(bdi, m.flags, 1));
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_MARK_INODE_DIRTY, CTX_TASK, &m, sizeof(m));
 }
 
 /* The files fio lays out: S_IFREG | 0644 (extend_file()'s open() mode) */
@@ -476,10 +388,7 @@ void wbsim_trace_writeback_dirty_inode_enqueue(struct wbsim_inode *inode, const 
 	r.mode = INODE_MODE;
 	r.dirtied_when = dirtied_jiffies(inode);
 	/* traced after __mark_inode_dirty() dropped its locks */
-	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE, CTX_TASK, &r, sizeof(r),
-		    "dev %u,%u ino %" PRIu64 " dirtied %" PRIu64 " state %s mode 0%o",
-		    r.dev >> 20, r.dev & ((1u << 20) - 1), r.ino, r.dirtied_when,
-		    state_text(bdi, r.state, 0), (unsigned int)r.mode);
+	trace_event(bdi, task, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_writeback_single_inode(struct wbsim_wb *wb, struct wbsim_inode *inode,
@@ -498,11 +407,7 @@ void wbsim_trace_writeback_single_inode(struct wbsim_wb *wb, struct wbsim_inode 
 	/* the wb the flusher writes for: wbc->wb, attached for the slice */
 	r.cgroup_ino = ino(wb);
 	/* __writeback_single_inode() runs with no lock held */
-	trace_event(bdi, &wb->flusher, ev, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: ino=%" PRIu64 " state=%s dirtied_when=%" PRIu64 " age=%" PRIu64
-		    " index=%" PRIu64 " to_write=%" PRId64 " wrote=%" PRIu64 " cgroup_ino=%" PRIu64,
-		    r.name, r.ino, state_text(bdi, r.state, 0), r.dirtied_when, age_secs(inode),
-		    r.writeback_index, r.nr_to_write, r.wrote, r.cgroup_ino);
+	trace_event(bdi, &wb->flusher, ev, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_writeback_sb_inodes_requeue(struct wbsim_wb *wb, struct wbsim_inode *inode)
@@ -516,11 +421,7 @@ void wbsim_trace_writeback_sb_inodes_requeue(struct wbsim_wb *wb, struct wbsim_i
 	r.cgroup_ino = inode->wb ? ino(inode->wb) : 1;
 	/* writeback_sb_inodes() holds wb->list_lock */
 	trace_event(bdi, &wb->flusher, WBSIM_TRACE_WRITEBACK_SB_INODES_REQUEUE, CTX_LIST_LOCK, &r,
-		    sizeof(r),
-		    "bdi %s: ino=%" PRIu64 " state=%s dirtied_when=%" PRIu64 " age=%" PRIu64
-		    " cgroup_ino=%" PRIu64,
-		    r.name, r.ino, state_text(bdi, r.state, 0), r.dirtied_when, age_secs(inode),
-		    r.cgroup_ino);
+		    sizeof(r));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -538,9 +439,7 @@ void wbsim_trace_inode_foreign_history(struct wbsim_inode *inode, struct wbsim_w
 	r.ino = inode->ino;
 	r.cgroup_ino = ino(wb);
 	r.history = history;
-	trace_event(bdi, task, WBSIM_TRACE_INODE_FOREIGN_HISTORY, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: ino=%" PRIu64 " cgroup_ino=%" PRIu64 " history=0x%x", r.name, r.ino,
-		    r.cgroup_ino, r.history);
+	trace_event(bdi, task, WBSIM_TRACE_INODE_FOREIGN_HISTORY, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_inode_switch_wbs_queue(struct wbsim_wb *old_wb, struct wbsim_wb *new_wb,
@@ -555,9 +454,7 @@ void wbsim_trace_inode_switch_wbs_queue(struct wbsim_wb *old_wb, struct wbsim_wb
 	r.old_cgroup_ino = ino(old_wb);
 	r.new_cgroup_ino = ino(new_wb);
 	r.count = count;
-	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: old_cgroup_ino=%" PRIu64 " new_cgroup_ino=%" PRIu64 " count=%u", r.name,
-		    r.old_cgroup_ino, r.new_cgroup_ino, r.count);
+	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS_QUEUE, CTX_TASK, &r, sizeof(r));
 }
 
 void wbsim_trace_inode_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *old_wb,
@@ -572,9 +469,7 @@ void wbsim_trace_inode_switch_wbs(struct wbsim_inode *inode, struct wbsim_wb *ol
 	r.ino = inode->ino;
 	r.old_cgroup_ino = ino(old_wb);
 	r.new_cgroup_ino = ino(new_wb);
-	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS, CTX_SWITCH, &r, sizeof(r),
-		    "bdi %s: ino=%" PRIu64 " old_cgroup_ino=%" PRIu64 " new_cgroup_ino=%" PRIu64,
-		    r.name, r.ino, r.old_cgroup_ino, r.new_cgroup_ino);
+	trace_event(bdi, task, WBSIM_TRACE_INODE_SWITCH_WBS, CTX_SWITCH, &r, sizeof(r));
 }
 
 /* The bdi's id (bdi->id): the model's one bdi is the first registered */
@@ -595,10 +490,7 @@ void wbsim_trace_track_foreign_dirty(struct wbsim_inode *inode, struct wbsim_wb 
 	r.cgroup_ino = ino(wb);
 	r.page_cgroup_ino = wbsim_memcg_ino(page_memcg);
 	/* folio_account_dirtied(), under the mapping's xa_lock_irqsave() */
-	trace_event(bdi, task, WBSIM_TRACE_TRACK_FOREIGN_DIRTY, CTX_XA_LOCK, &r, sizeof(r),
-		    "bdi %s[%" PRIu64 "]: ino=%" PRIu64 " memcg_id=%u cgroup_ino=%" PRIu64
-		    " page_cgroup_ino=%" PRIu64, r.name, r.bdi_id, r.ino, r.memcg_id, r.cgroup_ino,
-		    r.page_cgroup_ino);
+	trace_event(bdi, task, WBSIM_TRACE_TRACK_FOREIGN_DIRTY, CTX_XA_LOCK, &r, sizeof(r));
 }
 
 void wbsim_trace_flush_foreign(struct wbsim_wb *wb, unsigned int frn_bdi_id,
@@ -612,7 +504,5 @@ void wbsim_trace_flush_foreign(struct wbsim_wb *wb, unsigned int frn_bdi_id,
 	r.cgroup_ino = ino(wb);
 	r.frn_bdi_id = frn_bdi_id;
 	r.frn_memcg_id = frn_memcg_id;
-	trace_event(wb->bdi, task, WBSIM_TRACE_FLUSH_FOREIGN, CTX_TASK, &r, sizeof(r),
-		    "bdi %s: cgroup_ino=%" PRIu64 " frn_bdi_id=%u frn_memcg_id=%u", r.name,
-		    r.cgroup_ino, r.frn_bdi_id, r.frn_memcg_id);
+	trace_event(wb->bdi, task, WBSIM_TRACE_FLUSH_FOREIGN, CTX_TASK, &r, sizeof(r));
 }

@@ -25,12 +25,11 @@
 /**
  * struct wbsim_trace - where trace events go
  * @emit: called with each complete text line (no newline), or NULL
- * @record: called with each event's binary record (report/trace-format.h:
+ * @record: called with each event's binary record (defs/writeback-trace.h:
  *	what the kernel's ring buffer holds) and the emitting task's CPU, pid
  *	and comm, or NULL
  * @arg: their argument
- * @buf: the line being written
- * @states: inode states as text, two to a line (free with the trace)
+ * @buf: the line being written (free with the trace)
  */
 struct wbsim_trace {
 	void (*emit)(void *arg, const char *line);
@@ -38,7 +37,6 @@ struct wbsim_trace {
 		       unsigned int pid, const char *comm, const void *rec, size_t size);
 	void *arg;
 	GString *buf;
-	GString *states[2];
 };
 
 /*

@@ -1383,9 +1383,6 @@ out:
 	/* the line buffer of --trace (it leaked) */
 	if (run->trace.buf)
 		g_string_free(run->trace.buf, TRUE);
-	for (size_t i = 0; i < G_N_ELEMENTS(run->trace.states); i++)
-		if (run->trace.states[i])
-			g_string_free(run->trace.states[i], TRUE);
 	if (run->result)
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);

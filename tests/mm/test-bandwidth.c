@@ -181,7 +181,7 @@ static uint64_t rl_step(struct rl_fixture *f, unsigned int n, uint64_t *dirtied)
 static void test_ratelimit_exact_step(void **state)
 {
 	struct rl_fixture f;
-	struct wbsim_bdi_dirty_ratelimit_trace tr;
+	struct wbsim_trace_rec_ratelimit tr;
 	uint64_t dirtied = 10240;
 
 	(void)state;
