@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c - build the simulated machine a scenario describes, run its fio jobs
- * and timed events, sample the time series, check invariants, and gather
- * the results.
+ * run.c - run a scenario: build the simulated machine it describes
+ * (lib/machine), run its fio jobs and timed events, sample the time
+ * series, check invariants, and gather the results.
  */
 #include <string.h>
 #include <wbsim/error.h>
@@ -27,59 +27,8 @@
 #include "core/sim.h"
 #include "fs/alloc/fs.h"
 
-/*
- * Memory the kernel never counts as dirtyable: the struct page array (64
- * bytes per 4 KiB page, 1/64 of RAM, not even in MemTotal), and a fixed
- * 512 MiB for the kernel's text and slab, the watermark reserves
- * (totalreserve_pages) and the anonymous memory of the running programs on
- * an otherwise idle server. A machine preset value, the same for every
- * scenario.
- */
-#define MEMMAP_SHIFT 6
-#define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
-
 /* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-
-static wbsim_fs_inode *machine_dir(struct wbsim_machine *m, const char *dir)
-{
-	wbsim_fs_inode *d;
-	g_autofree char *parent = NULL;
-
-	if (strcmp(dir, "/") == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/mnt") == 0)
-		return wbsim_fs_root(m->fs);	/* the filesystem is mounted on /mnt */
-	if ((d = g_hash_table_lookup(m->dirs, dir)))
-		return d;
-	parent = g_path_get_dirname(dir);
-	d = wbsim_fs_mkdir(m->fs, machine_dir(m, parent));
-	g_hash_table_insert(m->dirs, g_strdup(dir), d);
-	return d;
-}
-
-struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
-				       gboolean *created)
-{
-	struct wbsim_inode *inode = g_hash_table_lookup(m->files, path);
-	g_autofree char *dir = NULL;
-	wbsim_fs_inode *fi;
-
-	*created = FALSE;
-	if (inode)
-		return inode;
-	dir = g_path_get_dirname(path);
-	fi = wbsim_fs_create(m->fs, machine_dir(m, dir));
-	if (!fi)
-		return NULL;
-	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages, m->per_block_accounting);
-	/* keyed by the inode's own copy of the path (freed with it) */
-	g_hash_table_insert(m->files, inode->name, inode);
-	g_ptr_array_add(m->inodes, inode);
-	*created = TRUE;
-	return inode;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Building the machine                                                     */
+/* The machine                                                              */
 
 static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
 {
@@ -95,170 +44,60 @@ static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
 	return s;
 }
 
+static char *config_where(const void *cfg, const char *section, const char *key)
+{
+	return wbsim_config_key_where(cfg, section, key);
+}
+
+/* The machine of the scenario's [machine], [costs], [vm], [device],
+ * [filesystem] and [writeback] (lib/machine/machine.c). */
 static gboolean machine_build(struct wbsim_run *run, GError **error)
 {
 	const struct wbsim_config *cfg = run->cfg;
-	struct wbsim_machine *m = &run->m;
+	struct wbsim_cpu_costs costs;
 	g_autofree struct wbsim_setting *dev_set = NULL;
 	g_autoptr(GArray) fs_set = NULL;
-	size_t n_dev;
-	uint64_t ram = cfg->memory, unreclaimable, reserved;
-	struct wbsim_bdi_params bp = { .name = "259:0" };
-	const struct wbsim_affinity_ops *aff;
-	struct wbsim_blk_queue *q;
+	struct wbsim_machine_knobs knobs = {
+		.dirty_ratio = cfg->dirty_ratio,
+		.dirty_bytes = cfg->dirty_bytes,
+		.dirty_background_ratio = cfg->dirty_background_ratio,
+		.dirty_background_bytes = cfg->dirty_background_bytes,
+		.dirty_expire_centisecs = cfg->dirty_expire_centisecs,
+		.dirty_writeback_centisecs = cfg->dirty_writeback_centisecs,
+		.wb_contexts = cfg->wb_contexts,
+		.wb_affinity = cfg->wb_affinity,
+		.strictlimit = cfg->strictlimit,
+		.bdi_max_bytes = cfg->bdi_max_bytes,
+		.folio_size = cfg->folio_size,
+		.dirty_accounting = cfg->dirty_accounting,
+		.dying_wb = cfg->dying_wb,
+	};
+	struct wbsim_machine_spec spec = {
+		.seed = cfg->seed,
+		.cpus = (unsigned int)cfg->cpus,
+		.cpu_speed = (unsigned int)cfg->cpu_speed,
+		.idle_exit_latency = cfg->idle_exit_latency,
+		.idle_poll_window = cfg->idle_poll_window,
+		.idle_poll_latency = cfg->idle_poll_latency,
+		.hz = (unsigned int)cfg->hz,
+		.memory = cfg->memory,
+		.memmap = cfg->memmap,
+		.costs = &costs,
+		.device_preset = cfg->device_preset,
+		.fs_type = cfg->fs_type,
+		.knobs = &knobs,
+		.where = config_where,
+		.where_arg = cfg,
+	};
 
-	m->sim = wbsim_sim_new(cfg->seed);
-	m->cpus = wbsim_cpus_new(m->sim, (unsigned int)cfg->cpus, error);
-	if (!m->cpus)
+	if (!wbsim_config_costs_apply(cfg, &costs, error))
 		return FALSE;
-	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
-	wbsim_cpus_set_idle_exit_latency(m->cpus, cfg->idle_exit_latency, cfg->idle_poll_window,
-					 cfg->idle_poll_latency);
-	if (!wbsim_config_costs_apply(cfg, &m->costs, error))
-		return FALSE;
-	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	m->files = g_hash_table_new(g_str_hash, g_str_equal);
-	m->inodes = g_ptr_array_new();
-	m->warnings = g_ptr_array_new_with_free_func(g_free);
-	/* Large folios: the folio size is the filesystem's in both modes
-	 * (allocation, the writeback walk); whole-folio accounting charges a
-	 * folio's worth at each accounting point, per-block accounting only
-	 * the blocks (iomap's per-block dirty state says which). */
-	/* 0: chosen per file by the write that fills its empty cache */
-	m->folio_pages = cfg->folio_size == WBSIM_FOLIO_SIZE_AUTO ? 0 :
-			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
-	m->per_block_accounting = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK;
-
-	dev_set = settings_of(cfg->device_params, &n_dev);
-	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,
-					      dev_set, n_dev, error);
-	if (!m->dev)
-		return FALSE;
+	dev_set = settings_of(cfg->device_params, &spec.n_dev);
+	spec.dev_set = dev_set;
 	fs_set = wbsim_config_fs_settings(cfg);
-	{
-		g_autoptr(GError) local = NULL;
-
-		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
-				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
-				     (const struct wbsim_setting *)fs_set->data, fs_set->len,
-				     &local);
-		if (!m->fs) {
-			/* the layout on this device: say which lines chose both */
-			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");
-			g_autofree char *dw = wbsim_config_key_where(cfg, "device", "preset");
-
-			g_set_error(error, local->domain, local->code,
-				    "%s on %s (%" G_GUINT64_FORMAT " bytes): %s", fw, dw,
-				    wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
-				    local->message);
-			return FALSE;
-		}
-	}
-
-	/*
-	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
-	 * [machine] memmap, which the kernel never sees, whatever the device;
-	 * without it, a pmem device reserves its own capacity. (Loading the
-	 * scenario checked both against the RAM, with their lines.)
-	 */
-	reserved = cfg->memmap;
-	if (wbsim_device_get_ops(m->dev)->flags & WBSIM_DEVICE_RAM_BACKED) {
-		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
-
-		if (!reserved)
-			reserved = cap;
-		if (cap > reserved) {
-			g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memmap");
-
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s: the PMEM device of %" G_GUINT64_FORMAT " bytes does not "
-				    "fit in the %" G_GUINT64_FORMAT " bytes reserved: expected a "
-				    "memmap of at least the device's capacity", w, cap, reserved);
-			return FALSE;
-		}
-	}
-	if (reserved >= ram) {
-		/* the reservation is too large, not the memory */
-		g_autofree char *w = cfg->memmap
-			? wbsim_config_key_where(cfg, "machine", "memmap")
-			: wbsim_config_key_where(cfg, "device", "preset");
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s: reserves %" G_GUINT64_FORMAT " bytes of RAM for PMEM, "
-			    "nothing of [machine] memory = %" G_GUINT64_FORMAT
-			    " bytes is left: expected a reservation below the memory",
-			    w, reserved, ram);
-		return FALSE;
-	}
-	ram -= reserved;
-	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
-	if (unreclaimable >= ram) {
-		g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memory");
-		/* the least RAM with something left: ram - ram/64 > BASE */
-		uint64_t least = reserved + BASE_UNRECLAIMABLE / 63 * 64 + (UINT64_C(1) << 20);
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s: leaves no memory for the page cache (the kernel keeps about "
-			    "%" G_GUINT64_FORMAT " MiB%s): expected at least %" G_GUINT64_FORMAT "m",
-			    w, unreclaimable >> 20, reserved ? ", after the PMEM reservation" : "",
-			    least >> 20);
-		return FALSE;
-	}
-	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
-		      unreclaimable);
-	m->vm.dirty.dirty_background_ratio = (unsigned int)cfg->dirty_background_ratio;
-	m->vm.dirty.dirty_background_bytes = cfg->dirty_background_bytes;
-	m->vm.dirty.vm_dirty_ratio = (unsigned int)cfg->dirty_ratio;
-	m->vm.dirty.vm_dirty_bytes = cfg->dirty_bytes;
-	m->vm.dirty_expire_ns = cfg->dirty_expire_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
-	m->vm.dirty_writeback_ns = cfg->dirty_writeback_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
-	/* writeback_set_ratelimit() at boot */
-	wbsim_writeback_set_ratelimit(&m->vm.dirty, &m->vm.dom, wbsim_vm_dirtyable_memory(&m->vm));
-
-	q = wbsim_device_queue(m->dev);
-	aff = wbsim_affinity_lookup(cfg->wb_affinity);
-	if (!aff) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "[writeback] affinity = %s: no such policy is registered",
-			    cfg->wb_affinity);
-		return FALSE;
-	}
-	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
-	bp.affinity = aff;
-	bp.strictlimit = cfg->strictlimit;
-	bp.max_bytes = cfg->bdi_max_bytes;
-	bp.memcgs = &m->vm.memcgs;
-	bp.dying_wb_reachable = cfg->dying_wb == WBSIM_DYING_WB_REACHABLE;
-	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
-			       (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
-	wbsim_bdi_init(&m->bdi, &m->vm, m->cpus, &m->costs, q, (struct wbsim_fs *)m->fs, &bp);
-	return TRUE;
-}
-
-static void machine_free(struct wbsim_machine *m)
-{
-	if (m->bdi.wb_ctx)
-		wbsim_bdi_clear(&m->bdi);
-	/* before the inodes: its keys are their names */
-	if (m->files)
-		g_hash_table_destroy(m->files);
-	if (m->inodes) {
-		for (guint i = 0; i < m->inodes->len; i++)
-			wbsim_inode_free(m->inodes->pdata[i]);
-		g_ptr_array_free(m->inodes, TRUE);
-	}
-	if (m->dirs)
-		g_hash_table_destroy(m->dirs);
-	if (m->fs)
-		wbsim_fs_free(m->fs);
-	if (m->dev)
-		wbsim_device_free(m->dev);
-	if (m->vm.cpu_dirty)
-		wbsim_vm_clear(&m->vm);
-	wbsim_cpus_free(m->cpus);
-	wbsim_sim_free(m->sim);
-	if (m->warnings)
-		g_ptr_array_free(m->warnings, TRUE);
+	spec.fs_set = (const struct wbsim_setting *)fs_set->data;
+	spec.n_fs = fs_set->len;
+	return wbsim_machine_build(&run->m, &spec, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1263,7 +1102,7 @@ gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 		if (jobs[i].fio)
 			wbsim_job_clear(&jobs[i]);
 	g_free(jobs);
-	machine_free(&run.m);
+	wbsim_machine_clear(&run.m);
 	return ok;
 }
 
@@ -1379,7 +1218,7 @@ out:
 			wbsim_job_clear(&run->jobs[i]);
 	g_free(run->jobs);
 	wbsim_spool_free(run->log_spool);
-	machine_free(&run->m);
+	wbsim_machine_clear(&run->m);
 	/* the line buffer of --trace (it leaked) */
 	if (run->trace.buf)
 		g_string_free(run->trace.buf, TRUE);

@@ -29,39 +29,9 @@
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
 #include <wbsim/param.h>	/* struct wbsim_param */
+#include "machine/knobs.h"
 
 WBSIM_BEGIN_DECLS
-
-/**
- * enum wbsim_dirty_accounting - [writeback] dirty_accounting
- * @WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO: dirtying any byte of a folio makes the
- *	whole folio dirty, accounted and written back
- * @WBSIM_DIRTY_ACCOUNTING_PER_BLOCK: only the blocks dirtied are accounted
- *	and written back (the granular accounting series)
- */
-enum wbsim_dirty_accounting {
-	WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO,
-	WBSIM_DIRTY_ACCOUNTING_PER_BLOCK,
-};
-
-/**
- * enum wbsim_dying_wb - [writeback] dying_wb
- * @WBSIM_DYING_WB_UNREACHABLE: a killed cgroup wb leaves the bdi's index at
- *	once: foreign flushes to it fail (today's kernel)
- * @WBSIM_DYING_WB_REACHABLE: a killed wb stays findable until released,
- *	and a replaced wb's inodes are switched to its successor
- */
-enum wbsim_dying_wb {
-	WBSIM_DYING_WB_UNREACHABLE,
-	WBSIM_DYING_WB_REACHABLE,
-};
-
-/* [writeback] contexts = cpus: one context per simulated CPU. */
-#define WBSIM_CONTEXTS_CPUS WBSIM_PARAM_SPECIAL(0)
-/* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
-#define WBSIM_CONTEXTS_AUTO WBSIM_PARAM_SPECIAL(1)
-/* [writeback] folio_size = auto: the filesystem's choice for each write. */
-#define WBSIM_FOLIO_SIZE_AUTO WBSIM_PARAM_SPECIAL(0)
 
 /**
  * struct wbsim_config_override - one [device] or [filesystem] parameter line
