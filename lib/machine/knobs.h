@@ -2,11 +2,13 @@
 /*
  * machine/knobs.h - the knobs of the simulated machine's kernel: the vm.*
  * sysctls of [vm] and the bdi's and writeback design's of [writeback]
- * (struct wbsim_machine_knobs), which a scenario's configuration holds.
+ * (struct wbsim_machine_knobs), which a scenario's configuration holds,
+ * and their table (knobs.c). A new knob is a field here and a row there.
  */
 #ifndef WBSIM_MACHINE_KNOBS_H
 #define WBSIM_MACHINE_KNOBS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
 #include <wbsim/param.h>
@@ -75,5 +77,17 @@ struct wbsim_machine_knobs {
 	unsigned int dirty_accounting;
 	unsigned int dying_wb;
 };
+
+/*
+ * The rows of [vm] and [writeback], in documentation order, ending with a
+ * NULL name; their offsets are in struct wbsim_machine_knobs. The scenario's
+ * key table takes them in (lib/scenario/config.c: wbsim_config_keys()).
+ */
+extern const struct wbsim_param wbsim_machine_knob_keys[];
+
+/* The writeback contexts per bdi [writeback] contexts makes on @cpus CPUs
+ * and a @rotational device or not. */
+unsigned int wbsim_machine_nr_contexts(const struct wbsim_machine_knobs *k, unsigned int cpus,
+				       bool rotational);
 
 #endif /* WBSIM_MACHINE_KNOBS_H */

@@ -72,18 +72,6 @@ static char *where(const struct wbsim_machine_spec *spec, const char *section, c
 			   : g_strdup_printf("[%s] %s", section, key);
 }
 
-/* The number of writeback contexts [writeback] contexts asks for. */
-static unsigned int nr_contexts(const struct wbsim_machine_spec *spec, bool rotational)
-{
-	const struct wbsim_machine_knobs *k = spec->knobs;
-
-	if (k->wb_contexts == WBSIM_CONTEXTS_CPUS)
-		return spec->cpus;
-	if (k->wb_contexts == WBSIM_CONTEXTS_AUTO)
-		return rotational ? 1 : spec->cpus;
-	return (unsigned int)k->wb_contexts;
-}
-
 gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine_spec *spec,
 			     GError **error)
 {
@@ -203,7 +191,7 @@ gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine
 			    k->wb_affinity);
 		return FALSE;
 	}
-	bp.nr_wb_ctx = nr_contexts(spec, wbsim_device_rotational(m->dev));
+	bp.nr_wb_ctx = wbsim_machine_nr_contexts(k, spec->cpus, wbsim_device_rotational(m->dev));
 	bp.affinity = aff;
 	bp.strictlimit = k->strictlimit;
 	bp.max_bytes = k->bdi_max_bytes;

@@ -57,21 +57,6 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 	struct wbsim_cpu_costs costs;
 	g_autofree struct wbsim_setting *dev_set = NULL;
 	g_autoptr(GArray) fs_set = NULL;
-	struct wbsim_machine_knobs knobs = {
-		.dirty_ratio = cfg->dirty_ratio,
-		.dirty_bytes = cfg->dirty_bytes,
-		.dirty_background_ratio = cfg->dirty_background_ratio,
-		.dirty_background_bytes = cfg->dirty_background_bytes,
-		.dirty_expire_centisecs = cfg->dirty_expire_centisecs,
-		.dirty_writeback_centisecs = cfg->dirty_writeback_centisecs,
-		.wb_contexts = cfg->wb_contexts,
-		.wb_affinity = cfg->wb_affinity,
-		.strictlimit = cfg->strictlimit,
-		.bdi_max_bytes = cfg->bdi_max_bytes,
-		.folio_size = cfg->folio_size,
-		.dirty_accounting = cfg->dirty_accounting,
-		.dying_wb = cfg->dying_wb,
-	};
 	struct wbsim_machine_spec spec = {
 		.seed = cfg->seed,
 		.cpus = (unsigned int)cfg->cpus,
@@ -85,7 +70,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		.costs = &costs,
 		.device_preset = cfg->device_preset,
 		.fs_type = cfg->fs_type,
-		.knobs = &knobs,
+		.knobs = &cfg->knobs,
 		.where = config_where,
 		.where_arg = cfg,
 	};
