@@ -7,7 +7,7 @@
  * struct wbsim_machine_knobs, which wbsim_machine_build() reads.
  */
 #include <wbsim/affinity.h>
-#include "machine/machine.h"
+#include "machine/knobs.h"
 
 #define K(field) offsetof(struct wbsim_machine_knobs, field)
 #define KIB ((uint64_t)1 << 10)
