@@ -88,6 +88,7 @@
 #include "core/pid.h"
 #include "fio/fio-options.h"
 #include "fio/job.h"
+#include "machine/sys.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
 #include "fs/bdi.h"
@@ -344,6 +345,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	wbsim_dirtier_init(&job->dirtier, &job->task);
 	/* the fio thread's attempts run on @task too: one serial writer */
 	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
+	wbsim_sys_call_init(&job->sys, m, &job->task);
 	job->pending_blk = UINT64_MAX;
 	wbsim_fio_io_u_init(&job->io_u, fio);
 	/*
@@ -458,23 +460,14 @@ static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f,
 	job->laid_out_files++;
 	job->laid_out_bytes += need;
 	/* Too small or new: recreated, then fallocated by the chosen mode. */
-	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
-	f->inode->size = 0;
+	wbsim_sys_ftruncate(job->m, f->inode, 0);
+	/* fio ignores fallocate failures; so does the model. */
 	if (fio->fallocate != WBSIM_FIO_FALLOCATE_NONE &&
-	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE) {
-		GError *e = NULL;
-
-		if (wbsim_fs_fallocate(job->m->fs, f->inode->fs_inode, 0, need, &e) == G_MAXUINT64) {
-			/* fio ignores fallocate failures; so does the model. */
-			g_clear_error(&e);
-		} else if (fio->fallocate != WBSIM_FIO_FALLOCATE_KEEP) {
-			f->inode->size = need;
-		}
-	}
-	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE) {
-		wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, need);
-		f->inode->size = need;
-	}
+	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE)
+		wbsim_sys_fallocate(job->m, f->inode, need,
+				    fio->fallocate == WBSIM_FIO_FALLOCATE_KEEP);
+	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE)
+		wbsim_sys_ftruncate(job->m, f->inode, need);
 	return TRUE;
 }
 
@@ -496,7 +489,7 @@ void wbsim_job_clear(struct wbsim_job *job)
 	g_free(job->files);
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
-	wbsim_writepages_clear(&job->wp);
+	wbsim_sys_call_clear(&job->sys);
 	wbsim_job_logs_clear(&job->logs);
 	if (job->bw_samples)
 		g_array_free(job->bw_samples, TRUE);
@@ -514,107 +507,47 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 
 /* ------------------------------------------------------------------------ */
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
+/* (the machine's calls, machine/sys.c)                                     */
 
-static void job_writeback_done(wbsim_sim *sim, void *arg);
-static void job_invalidated(wbsim_sim *sim, void *arg);
+/* The fsync or fadvise of job->after_sync returned. */
+static void job_sys_returned(void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->after_sync(job);
+}
 
 /*
- * generic_fadvise(POSIX_FADV_DONTNEED): __filemap_fdatawrite_range() of
- * the range with WB_SYNC_NONE from this task, then drop the clean pages
- * (invalidate_mapping_pages(): not dirty, not under writeback).
+ * fadvise(POSIX_FADV_DONTNEED) over the range fio passes: the job's part
+ * of the file, or for file_append the range this pass appends (or
+ * appended).
  */
 static void job_fadvise_dontneed(struct wbsim_job *job, unsigned int file,
 				 void (*then)(struct wbsim_job *job))
 {
 	struct wbsim_job_file *f = &job->files[file];
 
-	/* the range fio passes: the job's part of the file, or for
-	 * file_append the range this pass appends (or appended) */
-	job->inval_off = job->fio->file_append ? f->pass_start : f->offset;
 	job->invalidates++;
-	job->sync_file = file;
 	job->after_sync = then;
 	job->sync_start = 0;
-	if (!f->inode->wb || wbsim_inode_nr_dirty(f->inode) == 0) {
-		job_writeback_done(job->m->sim, job);
-		return;
-	}
-	job->wbc = (struct wbsim_wbc){
-		.nr_to_write = WBSIM_LONG_MAX,
-		.sync_mode = WB_SYNC_NONE,
-		.range_cyclic = false,
-	};
-	wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
-			    job_writeback_done, job);
+	wbsim_sys_fadvise_dontneed(&job->sys, f->inode,
+				   job->fio->file_append ? f->pass_start : f->offset, f->size,
+				   job_sys_returned, job);
 }
 
-static void job_fsync_waited(wbsim_sim *sim, void *arg);
+static void job_fsync_returned(void *arg);
 
-/* vfs_fsync(): file_write_and_wait_range() of the whole file. */
+/* fsync(2) of the whole file (fdatasync(2) is the same call in the model). */
 static void job_fsync(struct wbsim_job *job, unsigned int file, void (*then)(struct wbsim_job *job))
 {
-	struct wbsim_job_file *f = &job->files[file];
-
-	job->sync_file = file;
 	job->after_sync = then;
 	job->sync_start = now_of(job);
-	if (!f->inode || (!f->inode->wb && f->inode->nr_writeback == 0)) {
-		job_fsync_waited(job->m->sim, job);
-		return;
-	}
-	job->wbc = (struct wbsim_wbc){
-		.nr_to_write = WBSIM_LONG_MAX,
-		.sync_mode = WB_SYNC_ALL,
-		.range_cyclic = false,
-	};
-	if (f->inode->wb && wbsim_inode_nr_dirty(f->inode))
-		wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
-				    job_writeback_done, job);
-	else
-		job_writeback_done(job->m->sim, job);
-}
-
-static void job_writeback_done(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-	struct wbsim_job_file *f = &job->files[job->sync_file];
-	uint64_t dropped;
-
-	if (job->sync_start) {
-		/* fsync: filemap_fdatawait() for every page under writeback */
-		if (f->inode->nr_writeback) {
-			wbsim_inode_wait(f->inode, WAIT_WRITEBACK_DONE, job_fsync_waited, job);
-			return;
-		}
-		job_fsync_waited(sim, job);
-		return;
-	}
-	/* DONTNEED: clean pages leave the cache (and their memcgs). */
-	if (f->inode->page_memcg)
-		wbsim_cgwb_pages_dropped(f->inode, job->inval_off / WBSIM_PAGE_SIZE,
-					 (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
-	dropped = wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
-					      (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
-	/* mapping_try_invalidate() releases each dropped folio on this task */
-	if (dropped && job->m->costs.invalidate_page_ns) {
-		wbsim_cpus_run(job->m->cpus, &job->task, dropped * job->m->costs.invalidate_page_ns,
-			       job_invalidated, job);
-		return;
-	}
-	job->after_sync(job);
-}
-
-static void job_invalidated(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	(void)sim;
-	job->after_sync(job);
+	wbsim_sys_fsync(&job->sys, job->files[file].inode, job_fsync_returned, job);
 }
 
 static void job_end_fsync_next(struct wbsim_job *job);
 
-static void job_fsync_waited(wbsim_sim *sim, void *arg)
+static void job_fsync_returned(void *arg)
 {
 	struct wbsim_job *job = arg;
 
@@ -1548,14 +1481,9 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 	struct wbsim_job_file *f = &job->files[file];
 
 	f->opened = true;
-	if (!f->inode) {
-		gboolean created;
-
-		f->inode = wbsim_machine_open(job->m, f->path, &created);
-	}
+	f->inode = wbsim_sys_open(job->m, f->path);
 	if (job->fio->file_append)
 		f->pass_start = f->inode->size;
-	f->inode->openers++;
 	if (job->fio->invalidate)
 		job_fadvise_dontneed(job, file, job_resume);
 	else
@@ -1653,8 +1581,8 @@ static void job_really_done(struct wbsim_job *job)
 	for (unsigned int i = 0; i < job->nr_files; i++) {
 		struct wbsim_job_file *f = &job->files[i];
 
-		if (f->opened && f->inode && --f->inode->openers == 0)
-			wbsim_fs_close(job->m->fs, f->inode->fs_inode);
+		if (f->opened && f->inode)
+			wbsim_sys_close(job->m, f->inode);
 		f->opened = false;
 	}
 	job_leave_cgroup(job);

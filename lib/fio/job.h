@@ -5,7 +5,7 @@
 #ifndef WBSIM_FIO_JOB_H
 #define WBSIM_FIO_JOB_H
 
-#include "machine/machine.h"
+#include "machine/sys.h"
 #include "mm/page-writeback.h"
 #include "core/lat-hist.h"
 #include "fio/job-log.h"
@@ -101,11 +101,8 @@ struct wbsim_job {
 	wbsim_time_t free_space_wait_since;
 	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
-	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */
-	struct wbsim_wbc wbc;
-	wbsim_time_t sync_start;
-	unsigned int sync_file;
-	uint64_t inval_off;	/* first byte the fadvise(DONTNEED) in progress drops */
+	struct wbsim_sys_call sys;	/* the kernel side of its fsync and fadvise */
+	wbsim_time_t sync_start;	/* the fsync's, for its latency (0: fadvise) */
 	void (*after_sync)(struct wbsim_job *job);
 	void (*on_done)(struct wbsim_job *job, void *arg);
 	void *on_done_arg;

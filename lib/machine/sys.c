@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sys.c - the machine's system calls (machine/sys.h): what the kernel does
+ * for a task that opens, closes, truncates, preallocates, syncs or drops
+ * a file, with the model's mm and fs doing the work.
+ */
+#include "machine/sys.h"
+#include "fs/fs-glue.h"
+#include "fs/fs-writeback.h"
+#include "fs/cgroup-writeback.h"
+#include "mm/page-cache.h"
+#include "fs/alloc/fs.h"
+#include "core/sim.h"
+
+void wbsim_sys_call_init(struct wbsim_sys_call *c, struct wbsim_machine *m, wbsim_task *task)
+{
+	*c = (struct wbsim_sys_call){ .m = m, .task = task };
+}
+
+void wbsim_sys_call_clear(struct wbsim_sys_call *c)
+{
+	wbsim_writepages_clear(&c->wp);
+}
+
+/* -- files ----------------------------------------------------------------- */
+
+struct wbsim_inode *wbsim_sys_open(struct wbsim_machine *m, const char *path)
+{
+	gboolean created;
+	struct wbsim_inode *inode = wbsim_machine_open(m, path, &created);
+
+	if (inode)
+		inode->openers++;
+	return inode;
+}
+
+void wbsim_sys_close(struct wbsim_machine *m, struct wbsim_inode *inode)
+{
+	if (--inode->openers == 0)
+		wbsim_fs_close(m->fs, inode->fs_inode);
+}
+
+void wbsim_sys_ftruncate(struct wbsim_machine *m, struct wbsim_inode *inode, uint64_t size)
+{
+	wbsim_fs_truncate(m->fs, inode->fs_inode, size);
+	inode->size = size;
+}
+
+gboolean wbsim_sys_fallocate(struct wbsim_machine *m, struct wbsim_inode *inode, uint64_t len,
+			     bool keep_size)
+{
+	GError *e = NULL;
+
+	if (wbsim_fs_fallocate(m->fs, inode->fs_inode, 0, len, &e) == G_MAXUINT64) {
+		g_clear_error(&e);
+		return FALSE;
+	}
+	if (!keep_size)
+		inode->size = len;
+	return TRUE;
+}
+
+/* -- writeback by the calling task: fsync, fadvise(DONTNEED) ---------------- */
+
+static void sys_return(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+
+	(void)sim;
+	c->done(c->arg);
+}
+
+/* The task's writepages submitted its last request. */
+static void sys_writeback_done(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+	struct wbsim_machine *m = c->m;
+	uint64_t dropped;
+
+	if (c->sync) {
+		/* fsync: filemap_fdatawait() for every page under writeback */
+		if (c->inode->nr_writeback) {
+			wbsim_inode_wait(c->inode, WAIT_WRITEBACK_DONE, sys_return, c);
+			return;
+		}
+		sys_return(sim, c);
+		return;
+	}
+	/* DONTNEED: clean pages leave the cache (and their memcgs). */
+	if (c->inode->page_memcg)
+		wbsim_cgwb_pages_dropped(c->inode, c->first, c->nr);
+	dropped = wbsim_page_cache_invalidate(&c->inode->pages, c->first, c->nr);
+	/* mapping_try_invalidate() releases each dropped folio on this task */
+	if (dropped && m->costs.invalidate_page_ns) {
+		wbsim_cpus_run(m->cpus, c->task, dropped * m->costs.invalidate_page_ns,
+			       sys_return, c);
+		return;
+	}
+	sys_return(sim, c);
+}
+
+void wbsim_sys_fsync(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+		     void (*done)(void *arg), void *arg)
+{
+	c->inode = inode;
+	c->sync = true;
+	c->done = done;
+	c->arg = arg;
+	if (!inode || (!inode->wb && inode->nr_writeback == 0)) {
+		done(arg);
+		return;
+	}
+	c->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_ALL,
+		.range_cyclic = false,
+	};
+	if (inode->wb && wbsim_inode_nr_dirty(inode))
+		wbsim_do_writepages(&c->wp, inode, &c->wbc, c->task, -1, sys_writeback_done, c);
+	else
+		sys_writeback_done(c->m->sim, c);
+}
+
+void wbsim_sys_fadvise_dontneed(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+				uint64_t off, uint64_t len, void (*done)(void *arg), void *arg)
+{
+	c->inode = inode;
+	c->sync = false;
+	c->first = off / WBSIM_PAGE_SIZE;
+	c->nr = (len + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE;
+	c->done = done;
+	c->arg = arg;
+	if (!inode->wb || wbsim_inode_nr_dirty(inode) == 0) {
+		sys_writeback_done(c->m->sim, c);
+		return;
+	}
+	c->wbc = (struct wbsim_wbc){
+		.nr_to_write = WBSIM_LONG_MAX,
+		.sync_mode = WB_SYNC_NONE,
+		.range_cyclic = false,
+	};
+	wbsim_do_writepages(&c->wp, inode, &c->wbc, c->task, -1, sys_writeback_done, c);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * machine/sys.h - the machine's system calls: the door through which a
+ * task (an fio job) reaches the kernel model, as a process reaches the
+ * kernel, instead of calling mm and fs itself (sys.c).
+ *
+ * A call that may sleep takes a struct wbsim_sys_call, the kernel side of
+ * the calling task while it is in the call (what the kernel keeps on the
+ * task's stack), and a continuation: done(arg) runs when the call returns
+ * to the task, at once (before the call returns) if it never sleeps.
+ *
+ * The start of the door: open, close, ftruncate, fallocate, fsync,
+ * fdatasync and fadvise(DONTNEED). write(2) and io_uring's inline attempt
+ * and punt to io-wq are still lib/fio/job.c's (issue 37).
+ */
+#ifndef WBSIM_MACHINE_SYS_H
+#define WBSIM_MACHINE_SYS_H
+
+#include "machine/machine.h"
+
+/**
+ * struct wbsim_sys_call - the kernel side of one task's sleeping call
+ * @m: the machine
+ * @task: the calling task, which the call's CPU work runs on
+ * @wp: the writeback the task does itself (fsync, fadvise)
+ * @wbc: its writeback control
+ * @inode: the file of the call
+ * @first: fadvise: the first page of the range
+ * @nr: fadvise: its pages
+ * @sync: fsync or fdatasync, not fadvise
+ * @done: where the call returns, with @arg
+ */
+struct wbsim_sys_call {
+	struct wbsim_machine *m;
+	wbsim_task *task;
+	struct wbsim_writepages wp;
+	struct wbsim_wbc wbc;
+	struct wbsim_inode *inode;
+	uint64_t first;
+	uint64_t nr;
+	bool sync;
+	void (*done)(void *arg);
+	void *arg;
+};
+
+/* The kernel side of @task's calls on @m; wbsim_sys_call_clear() frees it. */
+void wbsim_sys_call_init(struct wbsim_sys_call *c, struct wbsim_machine *m, wbsim_task *task);
+void wbsim_sys_call_clear(struct wbsim_sys_call *c);
+
+/*
+ * wbsim_sys_open() - open(@path, O_CREAT): the inode, created with its
+ * directories on first use, one opener more; NULL when the filesystem has
+ * no inode left
+ */
+struct wbsim_inode *wbsim_sys_open(struct wbsim_machine *m, const char *path);
+/* wbsim_sys_close() - close(2): the filesystem hears the last close (XFS
+ * trims its speculative preallocation, ext4 discards its preallocations). */
+void wbsim_sys_close(struct wbsim_machine *m, struct wbsim_inode *inode);
+/* wbsim_sys_ftruncate() - ftruncate(2) to @size bytes. */
+void wbsim_sys_ftruncate(struct wbsim_machine *m, struct wbsim_inode *inode, uint64_t size);
+/*
+ * wbsim_sys_fallocate() - fallocate(2) of @len bytes from 0, mode 0 (the
+ * size grows to @len) or FALLOC_FL_KEEP_SIZE (@keep_size): unwritten
+ * extents. FALSE when the filesystem cannot (-ENOSPC).
+ */
+gboolean wbsim_sys_fallocate(struct wbsim_machine *m, struct wbsim_inode *inode, uint64_t len,
+			     bool keep_size);
+/*
+ * wbsim_sys_fsync() - vfs_fsync() of the whole file
+ * (file_write_and_wait_range(): WB_SYNC_ALL writeback of its dirty pages
+ * from the calling task, then the wait for every page under writeback);
+ * @inode NULL: a file never opened, nothing to do. fdatasync(2) is the
+ * same call here (the inode's metadata is not modelled).
+ */
+void wbsim_sys_fsync(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+		     void (*done)(void *arg), void *arg);
+/*
+ * wbsim_sys_fadvise_dontneed() - posix_fadvise(POSIX_FADV_DONTNEED) of
+ * @len bytes from byte @off (generic_fadvise(): WB_SYNC_NONE writeback of
+ * the range from the calling task, no wait, then the clean pages leave
+ * the cache, each released on the task)
+ */
+void wbsim_sys_fadvise_dontneed(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+				uint64_t off, uint64_t len, void (*done)(void *arg), void *arg);
+
+#endif /* WBSIM_MACHINE_SYS_H */
