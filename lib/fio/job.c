@@ -1511,9 +1511,7 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 	struct wbsim_memcg *memcg;
 	GError *e = NULL;
 
-	memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
-	if (!memcg)
-		memcg = wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, &e);
+	memcg = wbsim_sys_cgroup_mkdir(m, path, &e);
 	if (!memcg) {
 		GError *f = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 					"%s:%u: job '%s': cgroup=%s: cannot create %s: %s",
@@ -1525,7 +1523,7 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 		g_error_free(e);
 		return false;
 	}
-	wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+	wbsim_sys_cgroup_attach(m, &job->dirtier, memcg);
 	return true;
 }
 
@@ -1535,16 +1533,12 @@ static void job_leave_cgroup(struct wbsim_job *job)
 {
 	struct wbsim_machine *m = job->m;
 
-	if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
-		wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+	wbsim_sys_cgroup_attach(m, &job->dirtier, NULL);
 	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
 		g_autofree char *path = job_cgroup_path(job);
-		struct wbsim_memcg *memcg;
-		GError *e = NULL;
 
-		memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
-		if (memcg && !wbsim_cgroup_rmdir(&m->bdi, memcg, &e))
-			g_clear_error(&e);	/* busy: other tasks are in it */
+		/* busy (other tasks are in it): fio ignores the failure */
+		wbsim_sys_cgroup_rmdir(m, path);
 	}
 }
 
@@ -1662,8 +1656,7 @@ void wbsim_job_stop(struct wbsim_job *job)
 	job->stopped = true;
 	if (job->state == JOB_WAITING) {
 		/* killed before it began: its task leaves the cgroup now */
-		if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
-			wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+		wbsim_sys_cgroup_attach(m, &job->dirtier, NULL);
 		return;
 	}
 	/* asleep until its next paced write: it wakes up and ends */

@@ -2,13 +2,16 @@
 /*
  * sys.c - the machine's system calls (machine/sys.h): what the kernel does
  * for a task that opens, closes, truncates, preallocates, syncs or drops
- * a file, with the model's mm and fs doing the work.
+ * a file, or makes, enters and removes a cgroup, with the model's mm and
+ * fs doing the work.
  */
 #include "machine/sys.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/page-cache.h"
+#include "mm/memcontrol.h"
+#include "mm/page-writeback.h"
 #include "fs/alloc/fs.h"
 #include "core/sim.h"
 
@@ -140,4 +143,38 @@ void wbsim_sys_fadvise_dontneed(struct wbsim_sys_call *c, struct wbsim_inode *in
 		.range_cyclic = false,
 	};
 	wbsim_do_writepages(&c->wp, inode, &c->wbc, c->task, -1, sys_writeback_done, c);
+}
+
+/* -- the cgroup filesystem -------------------------------------------------- */
+
+struct wbsim_memcg *wbsim_sys_cgroup_mkdir(struct wbsim_machine *m, const char *path,
+					   GError **error)
+{
+	struct wbsim_memcg *memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+
+	return memcg ? memcg : wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, error);
+}
+
+void wbsim_sys_cgroup_attach(struct wbsim_machine *m, struct wbsim_dirtier *d,
+			     struct wbsim_memcg *memcg)
+{
+	struct wbsim_memcg *root = m->vm.memcgs.root;
+
+	if (!memcg && (!d->memcg || d->memcg == root))
+		return;
+	wbsim_dirtier_set_memcg(d, memcg ? memcg : root);
+}
+
+gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path)
+{
+	struct wbsim_memcg *memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
+	GError *e = NULL;
+
+	if (!memcg)
+		return FALSE;
+	if (!wbsim_cgroup_rmdir(&m->bdi, memcg, &e)) {
+		g_clear_error(&e);	/* busy: other tasks are in it */
+		return FALSE;
+	}
+	return TRUE;
 }

@@ -10,13 +10,16 @@
  * to the task, at once (before the call returns) if it never sleeps.
  *
  * The start of the door: open, close, ftruncate, fallocate, fsync,
- * fdatasync and fadvise(DONTNEED). write(2) and io_uring's inline attempt
- * and punt to io-wq are still lib/fio/job.c's (issue 37).
+ * fdatasync, fadvise(DONTNEED), and the cgroup filesystem's mkdir, rmdir
+ * and cgroup.procs. write(2) and io_uring's inline attempt and punt to
+ * io-wq are still lib/fio/job.c's (issue 37).
  */
 #ifndef WBSIM_MACHINE_SYS_H
 #define WBSIM_MACHINE_SYS_H
 
 #include "machine/machine.h"
+
+struct wbsim_dirtier;
 
 /**
  * struct wbsim_sys_call - the kernel side of one task's sleeping call
@@ -82,5 +85,28 @@ void wbsim_sys_fsync(struct wbsim_sys_call *c, struct wbsim_inode *inode,
  */
 void wbsim_sys_fadvise_dontneed(struct wbsim_sys_call *c, struct wbsim_inode *inode,
 				uint64_t off, uint64_t len, void (*done)(void *arg), void *arg);
+
+/*
+ * wbsim_sys_cgroup_mkdir() - mkdir(2) of cgroup @path ("/e7/a") and its
+ * missing parents, no limits; an existing one is no error (fio's
+ * cgroup_add_pid() takes EEXIST so). Return: its memcg, or NULL with
+ * @error ("cgroup /x: ..." as wbsim_cgroup_mkdir() says).
+ */
+struct wbsim_memcg *wbsim_sys_cgroup_mkdir(struct wbsim_machine *m, const char *path,
+					   GError **error);
+/*
+ * wbsim_sys_cgroup_attach() - the task of @d writes its pid to @memcg's
+ * cgroup.procs (NULL: the root's): what it dirties from now on is charged
+ * there. A task in no cgroup yet, or in the root, moving to the root:
+ * nothing happens.
+ */
+void wbsim_sys_cgroup_attach(struct wbsim_machine *m, struct wbsim_dirtier *d,
+			     struct wbsim_memcg *memcg);
+/*
+ * wbsim_sys_cgroup_rmdir() - rmdir(2) of cgroup @path: its memcg goes
+ * offline and its wbs are killed. FALSE when there is none, or when it
+ * is busy (tasks or children in it: -EBUSY).
+ */
+gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path);
 
 #endif /* WBSIM_MACHINE_SYS_H */

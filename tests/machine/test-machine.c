@@ -4,7 +4,8 @@
  * knobs it reads, the message of a memory too small, with the line the
  * caller names), and the start of its door (machine/sys.h): open and
  * close count the openers, ftruncate and fallocate set the size as the
- * kernel does, fsync and fadvise of a clean file return at once.
+ * kernel does, fsync and fadvise of a clean file return at once, and
+ * a task makes, enters, leaves and removes a cgroup.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include "machine/sys.h"
 #include "core/cpu-costs.h"
+#include "mm/page-writeback.h"
 
 #define MIB ((uint64_t)1 << 20)
 
@@ -124,11 +126,48 @@ static void test_sys(void **state)
 	wbsim_machine_clear(&m);
 }
 
+/* fio's cgroup=: mkdir, the task's pid into cgroup.procs, back out, rmdir */
+static void test_sys_cgroup(void **state)
+{
+	struct wbsim_machine m;
+	struct wbsim_cpu_costs costs;
+	struct wbsim_machine_knobs k;
+	wbsim_task task;
+	struct wbsim_dirtier d;
+	struct wbsim_memcg *cg;
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	assert_true(build(&m, &costs, &k, 2048 * MIB, NULL));
+	wbsim_task_init(&task, "fio", WBSIM_TASK_DIRTIER);
+	wbsim_dirtier_init(&d, &task);
+
+	/* in no cgroup yet: leaving for the root is nothing */
+	wbsim_sys_cgroup_attach(&m, &d, NULL);
+	assert_null(d.memcg);
+	cg = wbsim_sys_cgroup_mkdir(&m, "/e7/a", &error);
+	assert_non_null(cg);
+	assert_ptr_equal(wbsim_sys_cgroup_mkdir(&m, "/e7/a", &error), cg);
+	wbsim_sys_cgroup_attach(&m, &d, cg);
+	assert_ptr_equal(d.memcg, cg);
+	assert_false(wbsim_sys_cgroup_rmdir(&m, "/e7"));	/* has a child */
+	assert_false(wbsim_sys_cgroup_rmdir(&m, "/e7/a"));	/* the task is in it */
+	wbsim_sys_cgroup_attach(&m, &d, NULL);
+	assert_null(d.memcg);	/* the root: a task in no cgroup of its own */
+	assert_true(wbsim_sys_cgroup_rmdir(&m, "/e7/a"));
+	assert_false(wbsim_sys_cgroup_rmdir(&m, "/e7/a"));	/* none any more */
+	assert_true(wbsim_sys_cgroup_rmdir(&m, "/e7"));
+
+	wbsim_task_clear(&task);
+	wbsim_machine_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_sys),
+		cmocka_unit_test(test_sys_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
