@@ -330,7 +330,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	job->loop_by_bytes = engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC);
 	if (job->uring) {
-		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
+		wbsim_sys_uring_init(&job->ring, m, &job->fio_dirtier);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
 		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
 		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
@@ -837,7 +837,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg);
 /* io_uring: does the next write go to the io-wq worker? */
 static bool job_uring_punted(const struct wbsim_job *job)
 {
-	return !job->uring_nowait || (job->fio->iodepth > 1 && job->uring_punt);
+	return !job->ring.nowait || (job->fio->iodepth > 1 && job->uring_punt);
 }
 
 /* io_uring: CPU work of the fio thread the worker may run ahead of */
@@ -885,16 +885,12 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 				       wbsim_time_t at, bool *throttle)
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
-	struct wbsim_inode *inode = f->inode;
-	uint64_t off = job_write_offset(job, f, blk);
-	/* ->write_iter's checks first: the timestamps (under the ILOCK) */
-	wbsim_time_t update = wbsim_file_update_time(inode, at);
 	wbsim_time_t fs_cost;
-	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle,
-							&fs_cost);
+	wbsim_time_t cost = wbsim_sys_write(job->m, &job->dirtier, f->inode,
+					    job_write_offset(job, f, blk), job->bs, at, throttle,
+					    &fs_cost);
 
-	cost += update;
-	job->batch_fs_total += fs_cost + update;
+	job->batch_fs_total += fs_cost;
 
 	if (job->uring) {
 		bool punted = job_uring_punted(job);
@@ -916,83 +912,29 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
  * writes: each write is first tried inline by the fio thread */
 static bool job_uring_inline_first(const struct wbsim_job *job)
 {
-	return job->uring && job->uring_nowait && job->fio->iodepth <= 1;
+	return job->uring && job->ring.nowait && job->fio->iodepth <= 1;
 }
 
 /*
- * One write of such a job. io_write() issues it with IOCB_NOWAIT; XFS's
- * ->write_iter maps it (xfs_buffered_write_iomap_begin: the lookup and,
- * into a hole, the delalloc reservation), then iomap_write_iter() calls
- * balance_dirty_pages_ratelimited_flags() with BDP_ASYNC, which returns
- * -EAGAIN where the throttle would sleep. iomap_end then punches the
- * reservation out again (xfs_buffered_write_iomap_end), io_write() returns
- * -EAGAIN and the write is queued to io-wq (io_queue_iowq), whose worker
- * runs it again without IOCB_NOWAIT: its own throttle look (it may sleep)
- * and the whole write. The fio thread's throttle state is not reset by an
- * -EAGAIN, so its later writes are punted too until its pass computes no
- * pause. The writes of the two tasks dirty pages on their own counts
- * (current->nr_dirtied). Sets *@wq_throttle, writing nothing, when the
- * worker must throttle before the punted write (the caller runs it, then
- * issues the write again). Returns the CPU cost, all serial at iodepth 1.
- * A write that must update the file's timestamps (the first of a tick,
- * wbsim_inode_needs_update_time()) fails earlier: kiocb_modified() returns
- * -EAGAIN under IOCB_NOWAIT before iomap_begin, and the worker makes the
- * update and the write.
- * Left out: the other -EAGAINs of the inline attempt (the IOLOCK and
- * ILOCK trylocks, FGP_NOWAIT folios).
+ * One write of such a job: tried inline by the fio thread, punted to the
+ * io-wq worker when it would block (wbsim_sys_uring_nowait_write(), the
+ * kernel's side); the fio thread's own work per write on top. Sets
+ * *@wq_throttle, writing nothing, when the worker must throttle before
+ * the punted write (the caller runs it, then issues the write again).
+ * Returns the CPU cost, all serial at iodepth 1.
  */
 static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_job_file *f,
 					   uint64_t blk, wbsim_time_t at, bool *wq_throttle)
 {
-	const struct wbsim_cpu_costs *c = &job->m->costs;
-	struct wbsim_inode *inode = f->inode;
-	struct wbsim_bdi *bdi = &job->m->bdi;
-	bool punted = job->pending_punted;
-	bool time_punt = job->pending_time_punt;
-	wbsim_time_t cost, fs_cost, update;
+	wbsim_time_t fs_cost;
+	wbsim_time_t cost = wbsim_sys_uring_nowait_write(&job->ring, job->m, &job->dirtier,
+							 f->inode, job_write_offset(job, f, blk),
+							 job->bs, at, wq_throttle, &fs_cost);
 
-	*wq_throttle = false;
-	job->pending_punted = false;
-	job->pending_time_punt = false;
-	if (!punted && wbsim_inode_needs_update_time(inode, at))
-		punted = time_punt = true;
-	/* the fio thread shares the worker's cgroup */
-	job->fio_dirtier.memcg = job->dirtier.memcg;
-	if (!punted && inode->wb &&
-	    wbsim_dirtier_ratelimited(&job->fio_dirtier,
-				      wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg)))
-		punted = wbsim_dirtier_balance_dirty_pages_async(
-			&job->fio_dirtier, wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg));
-	if (punted && !job->pending_punted_looked && inode->wb &&
-	    wbsim_dirtier_ratelimited(&job->dirtier,
-				      wbsim_dirtier_wb(bdi, inode, job->dirtier.memcg))) {
-		job->pending_punted = true;
-		job->pending_time_punt = time_punt;
-		job->pending_punted_looked = true;
-		*wq_throttle = true;
+	if (*wq_throttle)
 		return 0;
-	}
-	job->pending_punted_looked = false;
-	/* the worker's write updates the timestamps if they are still stale
-	 * (an inline write gets here only with them current) */
-	update = wbsim_file_update_time(inode, at);
-	cost = wbsim_generic_perform_write(inode, punted ? &job->dirtier : &job->fio_dirtier,
-					   job_write_offset(job, f, blk), job->bs, NULL, &fs_cost);
-	cost += c->uring_io_ns + update;
-	if (punted && !time_punt) {
-		/* the failed attempt: iomap_begin's walk and reservation and
-		 * iomap_end's punch of it (the same walk, undoing what it
-		 * reserved), the BDP_ASYNC pass */
-		cost += 2 * fs_cost + c->balance_dirty_pages_ns;
-		fs_cost += 2 * fs_cost;
-	}
-	if (punted) {
-		cost += c->uring_punt_ns;	/* the punt to io-wq */
-		job->uring_punts++;
-		job->uring_time_punts += time_punt;
-	}
-	job->batch_fs_total += fs_cost + update;
-	return cost;
+	job->batch_fs_total += fs_cost;
+	return cost + job->m->costs.uring_io_ns;
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);

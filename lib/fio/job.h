@@ -111,17 +111,12 @@ struct wbsim_job {
 	 * own work per write, on a task of its own while the writes run on
 	 * the io-wq worker (@task) */
 	bool uring;
-	bool uring_nowait;	/* the filesystem takes nowait buffered writes */
+	struct wbsim_sys_uring ring;	/* the kernel's side (machine/sys.c) */
 	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
 	/* iodepth 1 on such a filesystem: the inline attempt's throttle
 	 * state (balance_dirty_pages with BDP_ASYNC); @dirtier is the
 	 * worker's, which runs the punted writes and sleeps their pauses */
 	struct wbsim_dirtier fio_dirtier;
-	bool pending_punted;	/* @pending_blk failed inline: the worker writes it */
-	bool pending_punted_looked;	/* and the worker's throttle look was taken */
-	bool pending_time_punt;		/* punted for a timestamp update, not the throttle */
-	uint64_t uring_punts;	/* writes punted after -EAGAIN */
-	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */

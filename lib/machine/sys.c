@@ -2,8 +2,9 @@
 /*
  * sys.c - the machine's system calls (machine/sys.h): what the kernel does
  * for a task that opens, closes, truncates, preallocates, syncs or drops
- * a file, or makes, enters and removes a cgroup, with the model's mm and
- * fs doing the work.
+ * a file, or makes, enters and removes a cgroup, and the kernel's part of
+ * a buffered write by write(2) or io_uring, with the model's mm and fs
+ * doing the work.
  */
 #include "machine/sys.h"
 #include "fs/fs-glue.h"
@@ -12,6 +13,7 @@
 #include "mm/page-cache.h"
 #include "mm/memcontrol.h"
 #include "mm/page-writeback.h"
+#include "mm/filemap.h"
 #include "fs/alloc/fs.h"
 #include "core/sim.h"
 
@@ -177,4 +179,101 @@ gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path)
 		return FALSE;
 	}
 	return TRUE;
+}
+
+/* -- buffered writes: write(2), io_uring ------------------------------------- */
+
+wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
+			     struct wbsim_inode *inode, uint64_t off, uint64_t len,
+			     wbsim_time_t at, bool *throttle, wbsim_time_t *fs_cost)
+{
+	/* ->write_iter's checks first: the timestamps (under the ILOCK) */
+	wbsim_time_t update = wbsim_file_update_time(inode, at);
+	wbsim_time_t cost = wbsim_generic_perform_write(inode, d, off, len, throttle, fs_cost);
+
+	(void)m;
+	*fs_cost += update;
+	return cost + update;
+}
+
+void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
+			  struct wbsim_dirtier *submitter)
+{
+	*r = (struct wbsim_sys_uring){
+		.nowait = wbsim_fs_nowait_buffered_write(m->fs),
+		.submitter = submitter,
+	};
+}
+
+/*
+ * io_write() issues the write with IOCB_NOWAIT; XFS's ->write_iter maps
+ * it (xfs_buffered_write_iomap_begin: the lookup and, into a hole, the
+ * delalloc reservation), then iomap_write_iter() calls
+ * balance_dirty_pages_ratelimited_flags() with BDP_ASYNC, which returns
+ * -EAGAIN where the throttle would sleep. iomap_end then punches the
+ * reservation out again (xfs_buffered_write_iomap_end), io_write() returns
+ * -EAGAIN and the write is queued to io-wq (io_queue_iowq), whose worker
+ * runs it again without IOCB_NOWAIT: its own throttle look (it may sleep)
+ * and the whole write. The submitter's throttle state is not reset by an
+ * -EAGAIN, so its later writes are punted too until its pass computes no
+ * pause. The writes of the two tasks dirty pages on their own counts
+ * (current->nr_dirtied). A write that must update the file's timestamps
+ * (the first of a tick, wbsim_inode_needs_update_time()) fails earlier:
+ * kiocb_modified() returns -EAGAIN under IOCB_NOWAIT before iomap_begin,
+ * and the worker makes the update and the write.
+ * Left out: the other -EAGAINs of the inline attempt (the IOLOCK and
+ * ILOCK trylocks, FGP_NOWAIT folios).
+ */
+wbsim_time_t wbsim_sys_uring_nowait_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,
+					  struct wbsim_dirtier *worker, struct wbsim_inode *inode,
+					  uint64_t off, uint64_t len, wbsim_time_t at,
+					  bool *wq_throttle, wbsim_time_t *fs_cost)
+{
+	const struct wbsim_cpu_costs *c = &m->costs;
+	struct wbsim_bdi *bdi = &m->bdi;
+	struct wbsim_dirtier *sub = r->submitter;
+	bool punted = r->pending_punted;
+	bool time_punt = r->pending_time_punt;
+	wbsim_time_t cost, fs, update;
+
+	*wq_throttle = false;
+	*fs_cost = 0;
+	r->pending_punted = false;
+	r->pending_time_punt = false;
+	if (!punted && wbsim_inode_needs_update_time(inode, at))
+		punted = time_punt = true;
+	/* the submitter shares the worker's cgroup */
+	sub->memcg = worker->memcg;
+	if (!punted && inode->wb &&
+	    wbsim_dirtier_ratelimited(sub, wbsim_dirtier_wb(bdi, inode, sub->memcg)))
+		punted = wbsim_dirtier_balance_dirty_pages_async(
+			sub, wbsim_dirtier_wb(bdi, inode, sub->memcg));
+	if (punted && !r->pending_punted_looked && inode->wb &&
+	    wbsim_dirtier_ratelimited(worker, wbsim_dirtier_wb(bdi, inode, worker->memcg))) {
+		r->pending_punted = true;
+		r->pending_time_punt = time_punt;
+		r->pending_punted_looked = true;
+		*wq_throttle = true;
+		return 0;
+	}
+	r->pending_punted_looked = false;
+	/* the worker's write updates the timestamps if they are still stale
+	 * (an inline write gets here only with them current) */
+	update = wbsim_file_update_time(inode, at);
+	cost = wbsim_generic_perform_write(inode, punted ? worker : sub, off, len, NULL, &fs);
+	cost += update;
+	if (punted && !time_punt) {
+		/* the failed attempt: iomap_begin's walk and reservation and
+		 * iomap_end's punch of it (the same walk, undoing what it
+		 * reserved), the BDP_ASYNC pass */
+		cost += 2 * fs + c->balance_dirty_pages_ns;
+		fs += 2 * fs;
+	}
+	if (punted) {
+		cost += c->uring_punt_ns;	/* the punt to io-wq */
+		r->punts++;
+		r->time_punts += time_punt;
+	}
+	*fs_cost = fs + update;
+	return cost;
 }

@@ -10,9 +10,13 @@
  * to the task, at once (before the call returns) if it never sleeps.
  *
  * The start of the door: open, close, ftruncate, fallocate, fsync,
- * fdatasync, fadvise(DONTNEED), and the cgroup filesystem's mkdir, rmdir
- * and cgroup.procs. write(2) and io_uring's inline attempt and punt to
- * io-wq are still lib/fio/job.c's (issue 37).
+ * fdatasync, fadvise(DONTNEED), the cgroup filesystem's mkdir, rmdir and
+ * cgroup.procs, and the kernel's part of one buffered write, by write(2)
+ * or by io_uring (its inline attempt with IOCB_NOWAIT and the punt to
+ * io-wq). What is left on the other side (issue 37): the fio job still
+ * batches its writes itself, and makes the checks of the write path
+ * (folio locks, the free space, the reservation, the filesystem's write
+ * lock, the throttle) between them by calling mm and fs.
  */
 #ifndef WBSIM_MACHINE_SYS_H
 #define WBSIM_MACHINE_SYS_H
@@ -108,5 +112,56 @@ void wbsim_sys_cgroup_attach(struct wbsim_machine *m, struct wbsim_dirtier *d,
  * is busy (tasks or children in it: -EBUSY).
  */
 gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path);
+
+/*
+ * wbsim_sys_write() - the kernel's part of one buffered write(2) of @len
+ * bytes at @off by the task of @d, at @at: ->write_iter's timestamp
+ * update and generic_perform_write() (mm/filemap.c); *@throttle: whether
+ * balance_dirty_pages() is due after it. Return: its CPU cost; *@fs_cost
+ * the filesystem's part of it (under its write lock).
+ */
+wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
+			     struct wbsim_inode *inode, uint64_t off, uint64_t len,
+			     wbsim_time_t at, bool *throttle, wbsim_time_t *fs_cost);
+
+/**
+ * struct wbsim_sys_uring - the kernel side of one io_uring of buffered
+ *	writes: the submitting task's and the io-wq worker's
+ * @nowait: the filesystem takes IOCB_NOWAIT buffered writes
+ *	(FOP_BUFFER_WASYNC: XFS), so a write is tried inline first
+ * @submitter: the dirty state of the submitting task (current->nr_dirtied
+ *	of the inline attempts; its CPU work runs on the worker's task, one
+ *	serial writer); the worker's is the caller's
+ * @pending_punted: the write held back failed inline: the worker writes it
+ * @pending_time_punt: and it was punted for a timestamp update
+ * @pending_punted_looked: the worker's throttle look for it was taken
+ * @punts: writes punted to io-wq after -EAGAIN
+ * @time_punts: of which for a timestamp update
+ */
+struct wbsim_sys_uring {
+	bool nowait;
+	struct wbsim_dirtier *submitter;
+	bool pending_punted;
+	bool pending_time_punt;
+	bool pending_punted_looked;
+	uint64_t punts;
+	uint64_t time_punts;
+};
+
+/* An io_uring on @m whose submitter's dirty state is @submitter. */
+void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
+			  struct wbsim_dirtier *submitter);
+/*
+ * wbsim_sys_uring_nowait_write() - one buffered write on a ring whose
+ * filesystem takes IOCB_NOWAIT ones, at iodepth 1: tried inline by the
+ * submitter, punted to the io-wq worker of @worker when it would block
+ * (see sys.c). *@wq_throttle, writing nothing: the worker must throttle
+ * before the punted write (the caller runs it, then asks again).
+ * Return: the CPU cost, all serial; *@fs_cost the filesystem's part.
+ */
+wbsim_time_t wbsim_sys_uring_nowait_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,
+					  struct wbsim_dirtier *worker, struct wbsim_inode *inode,
+					  uint64_t off, uint64_t len, wbsim_time_t at,
+					  bool *wq_throttle, wbsim_time_t *fs_cost);
 
 #endif /* WBSIM_MACHINE_SYS_H */

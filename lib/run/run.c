@@ -497,8 +497,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->lock_wait_ns = job->task.lock_wait_ns;
 		jr->invalidates = job->invalidates;
 		jr->error = job->error;
-		jr->uring_punts = job->uring_punts;
-		jr->uring_time_punts = job->uring_time_punts;
+		jr->uring_punts = job->ring.punts;
+		jr->uring_time_punts = job->ring.time_punts;
 		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;
