@@ -6,8 +6,9 @@
  *
  * A room of its own (machine.c): lib/run builds the machine from a
  * description it fills from the scenario (struct wbsim_machine_spec), the
- * jobs of lib/fio open its files; the machine reads no scenario, so it
- * calls neither room.
+ * jobs of lib/fio call it through its door (machine/sys.h); the machine
+ * reads no scenario and knows no job, so it calls neither room. The knobs
+ * of its kernel, [vm] and [writeback], are its own too (machine/knobs.h).
  */
 #ifndef WBSIM_MACHINE_MACHINE_H
 #define WBSIM_MACHINE_MACHINE_H
