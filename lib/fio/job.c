@@ -960,7 +960,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		return;
 	}
 	/* a frozen filesystem stops writers inside their next write() */
-	if (!job->frozen_since && wbsim_bdi_wait_if_frozen(&job->m->bdi, job_next, job)) {
+	if (!job->frozen_since && wbsim_sys_write_frozen(job->m, job_next, job)) {
 		job->frozen_since = now_of(job);
 		return;
 	}

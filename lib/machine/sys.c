@@ -9,6 +9,7 @@
 #include "machine/sys.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
+#include "fs/wb-ctx-change.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/page-cache.h"
 #include "mm/memcontrol.h"
@@ -181,7 +182,20 @@ gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path)
 	return TRUE;
 }
 
-/* -- buffered writes: write(2), io_uring ------------------------------------- */
+/* -- writes: a frozen filesystem, O_DIRECT, write(2), io_uring --------------- */
+
+gboolean wbsim_sys_write_frozen(struct wbsim_machine *m, wbsim_event_fn fn, void *arg)
+{
+	return wbsim_bdi_wait_if_frozen(&m->bdi, fn, arg);
+}
+
+void wbsim_sys_pwrite_direct(struct wbsim_machine *m, wbsim_task *task,
+			     struct wbsim_inode *inode, uint64_t off, uint64_t len,
+			     wbsim_event_fn submitted, wbsim_dio_done_fn done, void *arg)
+{
+	(void)m;
+	wbsim_iomap_dio_write(inode, task, off, len, submitted, done, arg);
+}
 
 wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
 			     struct wbsim_inode *inode, uint64_t off, uint64_t len,

@@ -11,17 +11,19 @@
  *
  * The start of the door: open, close, ftruncate, fallocate, fsync,
  * fdatasync, fadvise(DONTNEED), the cgroup filesystem's mkdir, rmdir and
- * cgroup.procs, and the kernel's part of one buffered write, by write(2)
- * or by io_uring (its inline attempt with IOCB_NOWAIT and the punt to
+ * cgroup.procs, the wait of a write on a frozen filesystem, an O_DIRECT
+ * pwrite(2), and the kernel's part of one buffered write, by write(2) or
+ * by io_uring (its inline attempt with IOCB_NOWAIT and the punt to
  * io-wq). What is left on the other side (issue 37): the fio job still
- * batches its writes itself, and makes the checks of the write path
- * (folio locks, the free space, the reservation, the filesystem's write
- * lock, the throttle) between them by calling mm and fs.
+ * batches its buffered writes itself, and makes the checks of the write
+ * path (folio locks, the free space, the reservation, the filesystem's
+ * write lock, the throttle) between them by calling mm and fs.
  */
 #ifndef WBSIM_MACHINE_SYS_H
 #define WBSIM_MACHINE_SYS_H
 
 #include "machine/machine.h"
+#include "fs/direct-io.h"
 
 struct wbsim_dirtier;
 
@@ -113,6 +115,21 @@ void wbsim_sys_cgroup_attach(struct wbsim_machine *m, struct wbsim_dirtier *d,
  */
 gboolean wbsim_sys_cgroup_rmdir(struct wbsim_machine *m, const char *path);
 
+/*
+ * wbsim_sys_write_frozen() - a write about to enter a filesystem that a
+ * writeback-contexts change froze (sb_start_write()): TRUE when it must
+ * wait, and @fn(@arg) runs at the thaw (to try again).
+ */
+gboolean wbsim_sys_write_frozen(struct wbsim_machine *m, wbsim_event_fn fn, void *arg);
+/*
+ * wbsim_sys_pwrite_direct() - pwrite(2) of @len bytes at @off on a file
+ * opened O_DIRECT, by @task (iomap's direct I/O: wbsim_iomap_dio_write()):
+ * @submitted runs when its last bio is submitted (the task may issue its
+ * next write), @done when the write is complete.
+ */
+void wbsim_sys_pwrite_direct(struct wbsim_machine *m, wbsim_task *task,
+			     struct wbsim_inode *inode, uint64_t off, uint64_t len,
+			     wbsim_event_fn submitted, wbsim_dio_done_fn done, void *arg);
 /*
  * wbsim_sys_write() - the kernel's part of one buffered write(2) of @len
  * bytes at @off by the task of @d, at @at: ->write_iter's timestamp
