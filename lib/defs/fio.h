@@ -390,12 +390,33 @@ typedef struct wbsim_fio_file wbsim_fio_file;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fio_file, wbsim_fio_file_free)
 
 /**
- * wbsim_fio_rw_name() - fio's spelling of an rw value ("randwrite", ...)
+ * wbsim_fio_rw_name() - fio's spelling of an rw value ("randwrite", ...),
+ * as fio's io_ddir.h ddir_str() spells it
  * @rw: the value
  *
- * Return: a static string.
+ * Inline here, beside the enum, so that the reports print a job's pattern
+ * without calling lib/fio.
+ * Return: a static string ("?" for a value out of range).
  */
-const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw);
+static inline const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw)
+{
+	static const char *const rw_names[] = {
+		[WBSIM_FIO_READ] = "read",
+		[WBSIM_FIO_WRITE] = "write",
+		[WBSIM_FIO_RANDREAD] = "randread",
+		[WBSIM_FIO_RANDWRITE] = "randwrite",
+		[WBSIM_FIO_RW] = "rw",
+		[WBSIM_FIO_RANDRW] = "randrw",
+		[WBSIM_FIO_TRIM] = "trim",
+		[WBSIM_FIO_RANDTRIM] = "randtrim",
+		[WBSIM_FIO_TRIMWRITE] = "trimwrite",
+		[WBSIM_FIO_RANDTRIMWRITE] = "randtrimwrite",
+	};
+
+	if ((unsigned int)rw < G_N_ELEMENTS(rw_names))
+		return rw_names[rw];
+	return "?";
+}
 
 /**
  * wbsim_fio_rw_writes() - whether a pattern issues writes

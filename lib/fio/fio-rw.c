@@ -1,29 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fio-rw.c - fio's rw= patterns: their names (fio io_ddir.h ddir_str())
- * and which of them write.
+ * fio-rw.c - fio's rw= patterns: which of them write (their names:
+ * wbsim_fio_rw_name(), inline in defs/fio.h).
  */
 #include "defs/fio.h"
-
-static const char *const rw_names[] = {
-	[WBSIM_FIO_READ] = "read",
-	[WBSIM_FIO_WRITE] = "write",
-	[WBSIM_FIO_RANDREAD] = "randread",
-	[WBSIM_FIO_RANDWRITE] = "randwrite",
-	[WBSIM_FIO_RW] = "rw",
-	[WBSIM_FIO_RANDRW] = "randrw",
-	[WBSIM_FIO_TRIM] = "trim",
-	[WBSIM_FIO_RANDTRIM] = "randtrim",
-	[WBSIM_FIO_TRIMWRITE] = "trimwrite",
-	[WBSIM_FIO_RANDTRIMWRITE] = "randtrimwrite",
-};
-
-const char *wbsim_fio_rw_name(enum wbsim_fio_rw rw)
-{
-	if ((unsigned int)rw < G_N_ELEMENTS(rw_names))
-		return rw_names[rw];
-	return "?";
-}
 
 gboolean wbsim_fio_rw_writes(enum wbsim_fio_rw rw)
 {

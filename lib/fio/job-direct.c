@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * job-direct.c - O_DIRECT writes of an fio job (direct=1 or buffered=0),
- * each one wbsim_iomap_dio_write() (fs/direct-io.c), with up to iodepth
- * writes in flight for the asynchronous engines (io_uring, libaio,
- * posixaio) and one for the synchronous ones (fio's psync, sync, ...).
+ * each one the machine's wbsim_sys_pwrite_direct() (fs/direct-io.c), with
+ * up to iodepth writes in flight for the asynchronous engines (io_uring,
+ * libaio, posixaio) and one for the synchronous ones (fio's psync, sync,
+ * ...).
  * fio's direct jobs do not mix with buffered I/O to the same file.
  */
 #include <string.h>
 #include "fio/fio-options.h"
 #include "fio/job.h"
-#include "fs/direct-io.h"
-#include "fs/wb-ctx-change.h"
 
 unsigned int wbsim_job_direct_depth(const struct wbsim_job *job)
 {
@@ -53,7 +52,7 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	struct wbsim_job_file *f = &job->files[job->cur_file];
 	uint64_t blk, off;
 
-	if (wbsim_bdi_wait_if_frozen(&job->m->bdi, direct_issue, job))
+	if (wbsim_sys_write_frozen(job->m, direct_issue, job))
 		return;
 	if (!f->opened) {
 		/* first use of the file: fio opens it (and invalidates) first */
@@ -74,8 +73,8 @@ static void direct_issue(wbsim_sim *sim, void *arg)
 	off = f->offset + blk * job->bs;
 	job->dio_inflight++;
 	wbsim_fio_io_u_write(&job->io_u);
-	wbsim_iomap_dio_write(f->inode, &job->task, off, job->bs, direct_submitted,
-			      direct_io_done, job);
+	wbsim_sys_pwrite_direct(job->m, &job->task, f->inode, off, job->bs, direct_submitted,
+				direct_io_done, job);
 }
 
 /* Issue writes while fewer than the queue depth are in flight; when the job

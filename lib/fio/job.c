@@ -88,6 +88,7 @@
 #include "core/pid.h"
 #include "fio/fio-options.h"
 #include "fio/job.h"
+#include "machine/sys.h"
 #include "fs/fs-glue.h"
 #include "fs/fs-writeback.h"
 #include "fs/bdi.h"
@@ -329,7 +330,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	job->loop_by_bytes = engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC);
 	if (job->uring) {
-		job->uring_nowait = wbsim_fs_nowait_buffered_write(m->fs);
+		wbsim_sys_uring_init(&job->ring, m, &job->fio_dirtier);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
 		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
 		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
@@ -344,6 +345,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	wbsim_dirtier_init(&job->dirtier, &job->task);
 	/* the fio thread's attempts run on @task too: one serial writer */
 	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
+	wbsim_sys_call_init(&job->sys, m, &job->task);
 	job->pending_blk = UINT64_MAX;
 	wbsim_fio_io_u_init(&job->io_u, fio);
 	/*
@@ -458,23 +460,14 @@ static gboolean job_layout_file(struct wbsim_job *job, struct wbsim_job_file *f,
 	job->laid_out_files++;
 	job->laid_out_bytes += need;
 	/* Too small or new: recreated, then fallocated by the chosen mode. */
-	wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, 0);
-	f->inode->size = 0;
+	wbsim_sys_ftruncate(job->m, f->inode, 0);
+	/* fio ignores fallocate failures; so does the model. */
 	if (fio->fallocate != WBSIM_FIO_FALLOCATE_NONE &&
-	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE) {
-		GError *e = NULL;
-
-		if (wbsim_fs_fallocate(job->m->fs, f->inode->fs_inode, 0, need, &e) == G_MAXUINT64) {
-			/* fio ignores fallocate failures; so does the model. */
-			g_clear_error(&e);
-		} else if (fio->fallocate != WBSIM_FIO_FALLOCATE_KEEP) {
-			f->inode->size = need;
-		}
-	}
-	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE) {
-		wbsim_fs_truncate(job->m->fs, f->inode->fs_inode, need);
-		f->inode->size = need;
-	}
+	    fio->fallocate != WBSIM_FIO_FALLOCATE_TRUNCATE)
+		wbsim_sys_fallocate(job->m, f->inode, need,
+				    fio->fallocate == WBSIM_FIO_FALLOCATE_KEEP);
+	if (fio->fallocate == WBSIM_FIO_FALLOCATE_TRUNCATE)
+		wbsim_sys_ftruncate(job->m, f->inode, need);
 	return TRUE;
 }
 
@@ -496,7 +489,7 @@ void wbsim_job_clear(struct wbsim_job *job)
 	g_free(job->files);
 	wbsim_lat_hist_clear(&job->clat);
 	wbsim_lat_hist_clear(&job->sync_lat);
-	wbsim_writepages_clear(&job->wp);
+	wbsim_sys_call_clear(&job->sys);
 	wbsim_job_logs_clear(&job->logs);
 	if (job->bw_samples)
 		g_array_free(job->bw_samples, TRUE);
@@ -514,107 +507,47 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 
 /* ------------------------------------------------------------------------ */
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
+/* (the machine's calls, machine/sys.c)                                     */
 
-static void job_writeback_done(wbsim_sim *sim, void *arg);
-static void job_invalidated(wbsim_sim *sim, void *arg);
+/* The fsync or fadvise of job->after_sync returned. */
+static void job_sys_returned(void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	job->after_sync(job);
+}
 
 /*
- * generic_fadvise(POSIX_FADV_DONTNEED): __filemap_fdatawrite_range() of
- * the range with WB_SYNC_NONE from this task, then drop the clean pages
- * (invalidate_mapping_pages(): not dirty, not under writeback).
+ * fadvise(POSIX_FADV_DONTNEED) over the range fio passes: the job's part
+ * of the file, or for file_append the range this pass appends (or
+ * appended).
  */
 static void job_fadvise_dontneed(struct wbsim_job *job, unsigned int file,
 				 void (*then)(struct wbsim_job *job))
 {
 	struct wbsim_job_file *f = &job->files[file];
 
-	/* the range fio passes: the job's part of the file, or for
-	 * file_append the range this pass appends (or appended) */
-	job->inval_off = job->fio->file_append ? f->pass_start : f->offset;
 	job->invalidates++;
-	job->sync_file = file;
 	job->after_sync = then;
 	job->sync_start = 0;
-	if (!f->inode->wb || wbsim_inode_nr_dirty(f->inode) == 0) {
-		job_writeback_done(job->m->sim, job);
-		return;
-	}
-	job->wbc = (struct wbsim_wbc){
-		.nr_to_write = WBSIM_LONG_MAX,
-		.sync_mode = WB_SYNC_NONE,
-		.range_cyclic = false,
-	};
-	wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
-			    job_writeback_done, job);
+	wbsim_sys_fadvise_dontneed(&job->sys, f->inode,
+				   job->fio->file_append ? f->pass_start : f->offset, f->size,
+				   job_sys_returned, job);
 }
 
-static void job_fsync_waited(wbsim_sim *sim, void *arg);
+static void job_fsync_returned(void *arg);
 
-/* vfs_fsync(): file_write_and_wait_range() of the whole file. */
+/* fsync(2) of the whole file (fdatasync(2) is the same call in the model). */
 static void job_fsync(struct wbsim_job *job, unsigned int file, void (*then)(struct wbsim_job *job))
 {
-	struct wbsim_job_file *f = &job->files[file];
-
-	job->sync_file = file;
 	job->after_sync = then;
 	job->sync_start = now_of(job);
-	if (!f->inode || (!f->inode->wb && f->inode->nr_writeback == 0)) {
-		job_fsync_waited(job->m->sim, job);
-		return;
-	}
-	job->wbc = (struct wbsim_wbc){
-		.nr_to_write = WBSIM_LONG_MAX,
-		.sync_mode = WB_SYNC_ALL,
-		.range_cyclic = false,
-	};
-	if (f->inode->wb && wbsim_inode_nr_dirty(f->inode))
-		wbsim_do_writepages(&job->wp, f->inode, &job->wbc, &job->task, -1,
-				    job_writeback_done, job);
-	else
-		job_writeback_done(job->m->sim, job);
-}
-
-static void job_writeback_done(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-	struct wbsim_job_file *f = &job->files[job->sync_file];
-	uint64_t dropped;
-
-	if (job->sync_start) {
-		/* fsync: filemap_fdatawait() for every page under writeback */
-		if (f->inode->nr_writeback) {
-			wbsim_inode_wait(f->inode, WAIT_WRITEBACK_DONE, job_fsync_waited, job);
-			return;
-		}
-		job_fsync_waited(sim, job);
-		return;
-	}
-	/* DONTNEED: clean pages leave the cache (and their memcgs). */
-	if (f->inode->page_memcg)
-		wbsim_cgwb_pages_dropped(f->inode, job->inval_off / WBSIM_PAGE_SIZE,
-					 (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
-	dropped = wbsim_page_cache_invalidate(&f->inode->pages, job->inval_off / WBSIM_PAGE_SIZE,
-					      (f->size + WBSIM_PAGE_SIZE - 1) / WBSIM_PAGE_SIZE);
-	/* mapping_try_invalidate() releases each dropped folio on this task */
-	if (dropped && job->m->costs.invalidate_page_ns) {
-		wbsim_cpus_run(job->m->cpus, &job->task, dropped * job->m->costs.invalidate_page_ns,
-			       job_invalidated, job);
-		return;
-	}
-	job->after_sync(job);
-}
-
-static void job_invalidated(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	(void)sim;
-	job->after_sync(job);
+	wbsim_sys_fsync(&job->sys, job->files[file].inode, job_fsync_returned, job);
 }
 
 static void job_end_fsync_next(struct wbsim_job *job);
 
-static void job_fsync_waited(wbsim_sim *sim, void *arg)
+static void job_fsync_returned(void *arg)
 {
 	struct wbsim_job *job = arg;
 
@@ -904,7 +837,7 @@ static void job_after_throttle(wbsim_sim *sim, void *arg);
 /* io_uring: does the next write go to the io-wq worker? */
 static bool job_uring_punted(const struct wbsim_job *job)
 {
-	return !job->uring_nowait || (job->fio->iodepth > 1 && job->uring_punt);
+	return !job->ring.nowait || (job->fio->iodepth > 1 && job->uring_punt);
 }
 
 /* io_uring: CPU work of the fio thread the worker may run ahead of */
@@ -952,16 +885,12 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 				       wbsim_time_t at, bool *throttle)
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
-	struct wbsim_inode *inode = f->inode;
-	uint64_t off = job_write_offset(job, f, blk);
-	/* ->write_iter's checks first: the timestamps (under the ILOCK) */
-	wbsim_time_t update = wbsim_file_update_time(inode, at);
 	wbsim_time_t fs_cost;
-	wbsim_time_t cost = wbsim_generic_perform_write(inode, &job->dirtier, off, job->bs, throttle,
-							&fs_cost);
+	wbsim_time_t cost = wbsim_sys_write(job->m, &job->dirtier, f->inode,
+					    job_write_offset(job, f, blk), job->bs, at, throttle,
+					    &fs_cost);
 
-	cost += update;
-	job->batch_fs_total += fs_cost + update;
+	job->batch_fs_total += fs_cost;
 
 	if (job->uring) {
 		bool punted = job_uring_punted(job);
@@ -983,83 +912,29 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
  * writes: each write is first tried inline by the fio thread */
 static bool job_uring_inline_first(const struct wbsim_job *job)
 {
-	return job->uring && job->uring_nowait && job->fio->iodepth <= 1;
+	return job->uring && job->ring.nowait && job->fio->iodepth <= 1;
 }
 
 /*
- * One write of such a job. io_write() issues it with IOCB_NOWAIT; XFS's
- * ->write_iter maps it (xfs_buffered_write_iomap_begin: the lookup and,
- * into a hole, the delalloc reservation), then iomap_write_iter() calls
- * balance_dirty_pages_ratelimited_flags() with BDP_ASYNC, which returns
- * -EAGAIN where the throttle would sleep. iomap_end then punches the
- * reservation out again (xfs_buffered_write_iomap_end), io_write() returns
- * -EAGAIN and the write is queued to io-wq (io_queue_iowq), whose worker
- * runs it again without IOCB_NOWAIT: its own throttle look (it may sleep)
- * and the whole write. The fio thread's throttle state is not reset by an
- * -EAGAIN, so its later writes are punted too until its pass computes no
- * pause. The writes of the two tasks dirty pages on their own counts
- * (current->nr_dirtied). Sets *@wq_throttle, writing nothing, when the
- * worker must throttle before the punted write (the caller runs it, then
- * issues the write again). Returns the CPU cost, all serial at iodepth 1.
- * A write that must update the file's timestamps (the first of a tick,
- * wbsim_inode_needs_update_time()) fails earlier: kiocb_modified() returns
- * -EAGAIN under IOCB_NOWAIT before iomap_begin, and the worker makes the
- * update and the write.
- * Left out: the other -EAGAINs of the inline attempt (the IOLOCK and
- * ILOCK trylocks, FGP_NOWAIT folios).
+ * One write of such a job: tried inline by the fio thread, punted to the
+ * io-wq worker when it would block (wbsim_sys_uring_nowait_write(), the
+ * kernel's side); the fio thread's own work per write on top. Sets
+ * *@wq_throttle, writing nothing, when the worker must throttle before
+ * the punted write (the caller runs it, then issues the write again).
+ * Returns the CPU cost, all serial at iodepth 1.
  */
 static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_job_file *f,
 					   uint64_t blk, wbsim_time_t at, bool *wq_throttle)
 {
-	const struct wbsim_cpu_costs *c = &job->m->costs;
-	struct wbsim_inode *inode = f->inode;
-	struct wbsim_bdi *bdi = &job->m->bdi;
-	bool punted = job->pending_punted;
-	bool time_punt = job->pending_time_punt;
-	wbsim_time_t cost, fs_cost, update;
+	wbsim_time_t fs_cost;
+	wbsim_time_t cost = wbsim_sys_uring_nowait_write(&job->ring, job->m, &job->dirtier,
+							 f->inode, job_write_offset(job, f, blk),
+							 job->bs, at, wq_throttle, &fs_cost);
 
-	*wq_throttle = false;
-	job->pending_punted = false;
-	job->pending_time_punt = false;
-	if (!punted && wbsim_inode_needs_update_time(inode, at))
-		punted = time_punt = true;
-	/* the fio thread shares the worker's cgroup */
-	job->fio_dirtier.memcg = job->dirtier.memcg;
-	if (!punted && inode->wb &&
-	    wbsim_dirtier_ratelimited(&job->fio_dirtier,
-				      wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg)))
-		punted = wbsim_dirtier_balance_dirty_pages_async(
-			&job->fio_dirtier, wbsim_dirtier_wb(bdi, inode, job->fio_dirtier.memcg));
-	if (punted && !job->pending_punted_looked && inode->wb &&
-	    wbsim_dirtier_ratelimited(&job->dirtier,
-				      wbsim_dirtier_wb(bdi, inode, job->dirtier.memcg))) {
-		job->pending_punted = true;
-		job->pending_time_punt = time_punt;
-		job->pending_punted_looked = true;
-		*wq_throttle = true;
+	if (*wq_throttle)
 		return 0;
-	}
-	job->pending_punted_looked = false;
-	/* the worker's write updates the timestamps if they are still stale
-	 * (an inline write gets here only with them current) */
-	update = wbsim_file_update_time(inode, at);
-	cost = wbsim_generic_perform_write(inode, punted ? &job->dirtier : &job->fio_dirtier,
-					   job_write_offset(job, f, blk), job->bs, NULL, &fs_cost);
-	cost += c->uring_io_ns + update;
-	if (punted && !time_punt) {
-		/* the failed attempt: iomap_begin's walk and reservation and
-		 * iomap_end's punch of it (the same walk, undoing what it
-		 * reserved), the BDP_ASYNC pass */
-		cost += 2 * fs_cost + c->balance_dirty_pages_ns;
-		fs_cost += 2 * fs_cost;
-	}
-	if (punted) {
-		cost += c->uring_punt_ns;	/* the punt to io-wq */
-		job->uring_punts++;
-		job->uring_time_punts += time_punt;
-	}
-	job->batch_fs_total += fs_cost + update;
-	return cost;
+	job->batch_fs_total += fs_cost;
+	return cost + job->m->costs.uring_io_ns;
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
@@ -1085,7 +960,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 		return;
 	}
 	/* a frozen filesystem stops writers inside their next write() */
-	if (!job->frozen_since && wbsim_bdi_wait_if_frozen(&job->m->bdi, job_next, job)) {
+	if (!job->frozen_since && wbsim_sys_write_frozen(job->m, job_next, job)) {
 		job->frozen_since = now_of(job);
 		return;
 	}
@@ -1548,14 +1423,9 @@ void wbsim_job_open_file(struct wbsim_job *job, unsigned int file)
 	struct wbsim_job_file *f = &job->files[file];
 
 	f->opened = true;
-	if (!f->inode) {
-		gboolean created;
-
-		f->inode = wbsim_machine_open(job->m, f->path, &created);
-	}
+	f->inode = wbsim_sys_open(job->m, f->path);
 	if (job->fio->file_append)
 		f->pass_start = f->inode->size;
-	f->inode->openers++;
 	if (job->fio->invalidate)
 		job_fadvise_dontneed(job, file, job_resume);
 	else
@@ -1583,9 +1453,7 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 	struct wbsim_memcg *memcg;
 	GError *e = NULL;
 
-	memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
-	if (!memcg)
-		memcg = wbsim_cgroup_mkdir(&m->bdi, path, UINT64_MAX, UINT64_MAX, &e);
+	memcg = wbsim_sys_cgroup_mkdir(m, path, &e);
 	if (!memcg) {
 		GError *f = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
 					"%s:%u: job '%s': cgroup=%s: cannot create %s: %s",
@@ -1597,7 +1465,7 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 		g_error_free(e);
 		return false;
 	}
-	wbsim_dirtier_set_memcg(&job->dirtier, memcg);
+	wbsim_sys_cgroup_attach(m, &job->dirtier, memcg);
 	return true;
 }
 
@@ -1607,16 +1475,12 @@ static void job_leave_cgroup(struct wbsim_job *job)
 {
 	struct wbsim_machine *m = job->m;
 
-	if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
-		wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+	wbsim_sys_cgroup_attach(m, &job->dirtier, NULL);
 	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
 		g_autofree char *path = job_cgroup_path(job);
-		struct wbsim_memcg *memcg;
-		GError *e = NULL;
 
-		memcg = wbsim_memcg_lookup(&m->vm.memcgs, path);
-		if (memcg && !wbsim_cgroup_rmdir(&m->bdi, memcg, &e))
-			g_clear_error(&e);	/* busy: other tasks are in it */
+		/* busy (other tasks are in it): fio ignores the failure */
+		wbsim_sys_cgroup_rmdir(m, path);
 	}
 }
 
@@ -1653,8 +1517,8 @@ static void job_really_done(struct wbsim_job *job)
 	for (unsigned int i = 0; i < job->nr_files; i++) {
 		struct wbsim_job_file *f = &job->files[i];
 
-		if (f->opened && f->inode && --f->inode->openers == 0)
-			wbsim_fs_close(job->m->fs, f->inode->fs_inode);
+		if (f->opened && f->inode)
+			wbsim_sys_close(job->m, f->inode);
 		f->opened = false;
 	}
 	job_leave_cgroup(job);
@@ -1734,8 +1598,7 @@ void wbsim_job_stop(struct wbsim_job *job)
 	job->stopped = true;
 	if (job->state == JOB_WAITING) {
 		/* killed before it began: its task leaves the cgroup now */
-		if (job->dirtier.memcg && job->dirtier.memcg != m->vm.memcgs.root)
-			wbsim_dirtier_set_memcg(&job->dirtier, m->vm.memcgs.root);
+		wbsim_sys_cgroup_attach(m, &job->dirtier, NULL);
 		return;
 	}
 	/* asleep until its next paced write: it wakes up and ends */

@@ -5,7 +5,7 @@
 #ifndef WBSIM_FIO_JOB_H
 #define WBSIM_FIO_JOB_H
 
-#include "machine/machine.h"
+#include "machine/sys.h"
 #include "mm/page-writeback.h"
 #include "core/lat-hist.h"
 #include "fio/job-log.h"
@@ -101,11 +101,8 @@ struct wbsim_job {
 	wbsim_time_t free_space_wait_since;
 	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
-	struct wbsim_writepages wp;	/* fadvise and fsync writeback by the task */
-	struct wbsim_wbc wbc;
-	wbsim_time_t sync_start;
-	unsigned int sync_file;
-	uint64_t inval_off;	/* first byte the fadvise(DONTNEED) in progress drops */
+	struct wbsim_sys_call sys;	/* the kernel side of its fsync and fadvise */
+	wbsim_time_t sync_start;	/* the fsync's, for its latency (0: fadvise) */
 	void (*after_sync)(struct wbsim_job *job);
 	void (*on_done)(struct wbsim_job *job, void *arg);
 	void *on_done_arg;
@@ -114,17 +111,12 @@ struct wbsim_job {
 	 * own work per write, on a task of its own while the writes run on
 	 * the io-wq worker (@task) */
 	bool uring;
-	bool uring_nowait;	/* the filesystem takes nowait buffered writes */
+	struct wbsim_sys_uring ring;	/* the kernel's side (machine/sys.c) */
 	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
 	/* iodepth 1 on such a filesystem: the inline attempt's throttle
 	 * state (balance_dirty_pages with BDP_ASYNC); @dirtier is the
 	 * worker's, which runs the punted writes and sleeps their pauses */
 	struct wbsim_dirtier fio_dirtier;
-	bool pending_punted;	/* @pending_blk failed inline: the worker writes it */
-	bool pending_punted_looked;	/* and the worker's throttle look was taken */
-	bool pending_time_punt;		/* punted for a timestamp update, not the throttle */
-	uint64_t uring_punts;	/* writes punted after -EAGAIN */
-	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	wbsim_task fio_thread;
 	wbsim_time_t fio_backlog;	/* its work not yet started, ns of CPU */
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run/run-private.h - the state of a run, shared by the runner (run.c) and
- * its timed events (events.c).
+ * run/run-private.h - the state of a run, shared by the runner (run.c), its
+ * timed events (events.c), its time series (series.c) and its invariant
+ * checks (invariants.c).
  */
 #ifndef WBSIM_RUN_RUN_PRIVATE_H
 #define WBSIM_RUN_RUN_PRIVATE_H
@@ -43,7 +44,7 @@ struct wbsim_run {
 	 * samples look memcgs and wbs up by id, not by comparing paths */
 	GHashTable *cg_index, *memcg_col;
 	GPtrArray *removals;
-	GArray *series;		/* struct series_col, one per column (run.c) */
+	GArray *series;		/* struct series_col, one per column (series.c) */
 	/* the rows of per_job_logs=0 logs until their jobs end, or NULL */
 	struct wbsim_spool *log_spool;
 };
@@ -53,6 +54,21 @@ struct wbsim_run {
  * (run.c); the [measure] remount comes last.
  */
 void wbsim_run_maybe_finish(struct wbsim_run *run);
+
+/* -- the time series (series.c) ------------------------------------------ */
+/* Bind the columns of this run's series (run->series and the result's
+ * column names): at the start, once the jobs and the cgroup paths are known. */
+void wbsim_run_series_columns(struct wbsim_run *run);
+/* The sampler (run->sampler's timer, @arg the run): one row of the series,
+ * the API's sample and progress callbacks, and the next sample. */
+void wbsim_run_sample(wbsim_sim *sim, void *arg);
+
+/* -- invariants, --check (invariants.c) ----------------------------------- */
+/* Check the model's invariants now; the first violation sets run->failure
+ * and stops the simulation. */
+void wbsim_run_check_invariants(struct wbsim_run *run);
+/* The simulation's after-event hook of --check (@arg the run). */
+void wbsim_run_after_event_check(wbsim_sim *sim, void *arg);
 
 /*
  * wbsim_run_check_space() - the distinct files of the jobs that write a

@@ -1,85 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c - build the simulated machine a scenario describes, run its fio jobs
- * and timed events, sample the time series, check invariants, and gather
- * the results.
+ * run.c - run a scenario: build the simulated machine it describes
+ * (lib/machine), run its fio jobs and timed events, sample the time
+ * series, check invariants, and gather the results.
  */
 #include <string.h>
 #include <wbsim/error.h>
 #include <wbsim/scenario.h>
-#include <wbsim/affinity.h>
 #include "run/run-private.h"
 #include "run/events.h"
 #include "fio/job.h"
-#include "fs/bdi.h"
-#include "fs/fs-writeback.h"
-#include "mm/page-writeback.h"
-#include "fs/wb-ctx-change.h"
-#include "scenario/config-private.h"
-#include "mm/dirty-limits.h"
-#include "report/trace.h"
 #include "report/trace-dat.h"
 #include "core/sim-private.h"
 #include "block/blk.h"
-#include "fs/alloc/fs-private.h"
-#include "fs/cgroup-writeback.h"
-#include "core/cpu-costs.h"
-#include "core/sim.h"
 #include "fs/alloc/fs.h"
-
-/*
- * Memory the kernel never counts as dirtyable: the struct page array (64
- * bytes per 4 KiB page, 1/64 of RAM, not even in MemTotal), and a fixed
- * 512 MiB for the kernel's text and slab, the watermark reserves
- * (totalreserve_pages) and the anonymous memory of the running programs on
- * an otherwise idle server. A machine preset value, the same for every
- * scenario.
- */
-#define MEMMAP_SHIFT 6
-#define BASE_UNRECLAIMABLE (UINT64_C(512) << 20)
+#include "core/sim.h"
 
 /* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-
-static wbsim_fs_inode *machine_dir(struct wbsim_machine *m, const char *dir)
-{
-	wbsim_fs_inode *d;
-	g_autofree char *parent = NULL;
-
-	if (strcmp(dir, "/") == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/mnt") == 0)
-		return wbsim_fs_root(m->fs);	/* the filesystem is mounted on /mnt */
-	if ((d = g_hash_table_lookup(m->dirs, dir)))
-		return d;
-	parent = g_path_get_dirname(dir);
-	d = wbsim_fs_mkdir(m->fs, machine_dir(m, parent));
-	g_hash_table_insert(m->dirs, g_strdup(dir), d);
-	return d;
-}
-
-struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
-				       gboolean *created)
-{
-	struct wbsim_inode *inode = g_hash_table_lookup(m->files, path);
-	g_autofree char *dir = NULL;
-	wbsim_fs_inode *fi;
-
-	*created = FALSE;
-	if (inode)
-		return inode;
-	dir = g_path_get_dirname(path);
-	fi = wbsim_fs_create(m->fs, machine_dir(m, dir));
-	if (!fi)
-		return NULL;
-	inode = wbsim_inode_new(&m->bdi, fi, path, m->folio_pages, m->per_block_accounting);
-	/* keyed by the inode's own copy of the path (freed with it) */
-	g_hash_table_insert(m->files, inode->name, inode);
-	g_ptr_array_add(m->inodes, inode);
-	*created = TRUE;
-	return inode;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Building the machine                                                     */
+/* The machine                                                              */
 
 static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
 {
@@ -95,170 +33,45 @@ static struct wbsim_setting *settings_of(GPtrArray *params, size_t *n)
 	return s;
 }
 
+static char *config_where(const void *cfg, const char *section, const char *key)
+{
+	return wbsim_config_key_where(cfg, section, key);
+}
+
+/* The machine of the scenario's [machine], [costs], [vm], [device],
+ * [filesystem] and [writeback] (lib/machine/machine.c). */
 static gboolean machine_build(struct wbsim_run *run, GError **error)
 {
 	const struct wbsim_config *cfg = run->cfg;
-	struct wbsim_machine *m = &run->m;
+	struct wbsim_cpu_costs costs;
 	g_autofree struct wbsim_setting *dev_set = NULL;
 	g_autoptr(GArray) fs_set = NULL;
-	size_t n_dev;
-	uint64_t ram = cfg->memory, unreclaimable, reserved;
-	struct wbsim_bdi_params bp = { .name = "259:0" };
-	const struct wbsim_affinity_ops *aff;
-	struct wbsim_blk_queue *q;
+	struct wbsim_machine_spec spec = {
+		.seed = cfg->seed,
+		.cpus = (unsigned int)cfg->cpus,
+		.cpu_speed = (unsigned int)cfg->cpu_speed,
+		.idle_exit_latency = cfg->idle_exit_latency,
+		.idle_poll_window = cfg->idle_poll_window,
+		.idle_poll_latency = cfg->idle_poll_latency,
+		.hz = (unsigned int)cfg->hz,
+		.memory = cfg->memory,
+		.memmap = cfg->memmap,
+		.costs = &costs,
+		.device_preset = cfg->device_preset,
+		.fs_type = cfg->fs_type,
+		.knobs = &cfg->knobs,
+		.where = config_where,
+		.where_arg = cfg,
+	};
 
-	m->sim = wbsim_sim_new(cfg->seed);
-	m->cpus = wbsim_cpus_new(m->sim, (unsigned int)cfg->cpus, error);
-	if (!m->cpus)
+	if (!wbsim_config_costs_apply(cfg, &costs, error))
 		return FALSE;
-	wbsim_cpus_set_speed(m->cpus, (unsigned int)cfg->cpu_speed);
-	wbsim_cpus_set_idle_exit_latency(m->cpus, cfg->idle_exit_latency, cfg->idle_poll_window,
-					 cfg->idle_poll_latency);
-	if (!wbsim_config_costs_apply(cfg, &m->costs, error))
-		return FALSE;
-	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	m->files = g_hash_table_new(g_str_hash, g_str_equal);
-	m->inodes = g_ptr_array_new();
-	m->warnings = g_ptr_array_new_with_free_func(g_free);
-	/* Large folios: the folio size is the filesystem's in both modes
-	 * (allocation, the writeback walk); whole-folio accounting charges a
-	 * folio's worth at each accounting point, per-block accounting only
-	 * the blocks (iomap's per-block dirty state says which). */
-	/* 0: chosen per file by the write that fills its empty cache */
-	m->folio_pages = cfg->folio_size == WBSIM_FOLIO_SIZE_AUTO ? 0 :
-			 (unsigned int)(cfg->folio_size / WBSIM_PAGE_SIZE);
-	m->per_block_accounting = cfg->dirty_accounting == WBSIM_DIRTY_ACCOUNTING_PER_BLOCK;
-
-	dev_set = settings_of(cfg->device_params, &n_dev);
-	m->dev = wbsim_device_new_from_preset(m->sim, m->cpus, &m->costs, cfg->device_preset,
-					      dev_set, n_dev, error);
-	if (!m->dev)
-		return FALSE;
+	dev_set = settings_of(cfg->device_params, &spec.n_dev);
+	spec.dev_set = dev_set;
 	fs_set = wbsim_config_fs_settings(cfg);
-	{
-		g_autoptr(GError) local = NULL;
-
-		m->fs = wbsim_fs_new(cfg->fs_type, m->sim, m->cpus,
-				     wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
-				     (const struct wbsim_setting *)fs_set->data, fs_set->len,
-				     &local);
-		if (!m->fs) {
-			/* the layout on this device: say which lines chose both */
-			g_autofree char *fw = wbsim_config_key_where(cfg, "filesystem", "type");
-			g_autofree char *dw = wbsim_config_key_where(cfg, "device", "preset");
-
-			g_set_error(error, local->domain, local->code,
-				    "%s on %s (%" G_GUINT64_FORMAT " bytes): %s", fw, dw,
-				    wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT,
-				    local->message);
-			return FALSE;
-		}
-	}
-
-	/*
-	 * PMEM emulated on DRAM lives in RAM reserved at boot (memmap=S!O):
-	 * [machine] memmap, which the kernel never sees, whatever the device;
-	 * without it, a pmem device reserves its own capacity. (Loading the
-	 * scenario checked both against the RAM, with their lines.)
-	 */
-	reserved = cfg->memmap;
-	if (wbsim_device_get_ops(m->dev)->flags & WBSIM_DEVICE_RAM_BACKED) {
-		uint64_t cap = wbsim_device_capacity(m->dev) << WBSIM_SECTOR_SHIFT;
-
-		if (!reserved)
-			reserved = cap;
-		if (cap > reserved) {
-			g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memmap");
-
-			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-				    "%s: the PMEM device of %" G_GUINT64_FORMAT " bytes does not "
-				    "fit in the %" G_GUINT64_FORMAT " bytes reserved: expected a "
-				    "memmap of at least the device's capacity", w, cap, reserved);
-			return FALSE;
-		}
-	}
-	if (reserved >= ram) {
-		/* the reservation is too large, not the memory */
-		g_autofree char *w = cfg->memmap
-			? wbsim_config_key_where(cfg, "machine", "memmap")
-			: wbsim_config_key_where(cfg, "device", "preset");
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s: reserves %" G_GUINT64_FORMAT " bytes of RAM for PMEM, "
-			    "nothing of [machine] memory = %" G_GUINT64_FORMAT
-			    " bytes is left: expected a reservation below the memory",
-			    w, reserved, ram);
-		return FALSE;
-	}
-	ram -= reserved;
-	unreclaimable = (ram >> MEMMAP_SHIFT) + BASE_UNRECLAIMABLE;
-	if (unreclaimable >= ram) {
-		g_autofree char *w = wbsim_config_key_where(cfg, "machine", "memory");
-		/* the least RAM with something left: ram - ram/64 > BASE */
-		uint64_t least = reserved + BASE_UNRECLAIMABLE / 63 * 64 + (UINT64_C(1) << 20);
-
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "%s: leaves no memory for the page cache (the kernel keeps about "
-			    "%" G_GUINT64_FORMAT " MiB%s): expected at least %" G_GUINT64_FORMAT "m",
-			    w, unreclaimable >> 20, reserved ? ", after the PMEM reservation" : "",
-			    least >> 20);
-		return FALSE;
-	}
-	wbsim_vm_init(&m->vm, m->sim, (unsigned int)cfg->hz, (unsigned int)cfg->cpus, ram,
-		      unreclaimable);
-	m->vm.dirty.dirty_background_ratio = (unsigned int)cfg->dirty_background_ratio;
-	m->vm.dirty.dirty_background_bytes = cfg->dirty_background_bytes;
-	m->vm.dirty.vm_dirty_ratio = (unsigned int)cfg->dirty_ratio;
-	m->vm.dirty.vm_dirty_bytes = cfg->dirty_bytes;
-	m->vm.dirty_expire_ns = cfg->dirty_expire_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
-	m->vm.dirty_writeback_ns = cfg->dirty_writeback_centisecs * 10 * WBSIM_NSEC_PER_MSEC;
-	/* writeback_set_ratelimit() at boot */
-	wbsim_writeback_set_ratelimit(&m->vm.dirty, &m->vm.dom, wbsim_vm_dirtyable_memory(&m->vm));
-
-	q = wbsim_device_queue(m->dev);
-	aff = wbsim_affinity_lookup(cfg->wb_affinity);
-	if (!aff) {
-		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
-			    "[writeback] affinity = %s: no such policy is registered",
-			    cfg->wb_affinity);
-		return FALSE;
-	}
-	bp.nr_wb_ctx = wbsim_config_nr_contexts(cfg, wbsim_device_rotational(m->dev));
-	bp.affinity = aff;
-	bp.strictlimit = cfg->strictlimit;
-	bp.max_bytes = cfg->bdi_max_bytes;
-	bp.memcgs = &m->vm.memcgs;
-	bp.dying_wb_reachable = cfg->dying_wb == WBSIM_DYING_WB_REACHABLE;
-	bp.max_request_pages = (uint64_t)wbsim_blk_queue_max_sectors(q) >>
-			       (WBSIM_PAGE_SHIFT - WBSIM_SECTOR_SHIFT);
-	wbsim_bdi_init(&m->bdi, &m->vm, m->cpus, &m->costs, q, (struct wbsim_fs *)m->fs, &bp);
-	return TRUE;
-}
-
-static void machine_free(struct wbsim_machine *m)
-{
-	if (m->bdi.wb_ctx)
-		wbsim_bdi_clear(&m->bdi);
-	/* before the inodes: its keys are their names */
-	if (m->files)
-		g_hash_table_destroy(m->files);
-	if (m->inodes) {
-		for (guint i = 0; i < m->inodes->len; i++)
-			wbsim_inode_free(m->inodes->pdata[i]);
-		g_ptr_array_free(m->inodes, TRUE);
-	}
-	if (m->dirs)
-		g_hash_table_destroy(m->dirs);
-	if (m->fs)
-		wbsim_fs_free(m->fs);
-	if (m->dev)
-		wbsim_device_free(m->dev);
-	if (m->vm.cpu_dirty)
-		wbsim_vm_clear(&m->vm);
-	wbsim_cpus_free(m->cpus);
-	wbsim_sim_free(m->sim);
-	if (m->warnings)
-		g_ptr_array_free(m->warnings, TRUE);
+	spec.fs_set = (const struct wbsim_setting *)fs_set->data;
+	spec.n_fs = fs_set->len;
+	return wbsim_machine_build(&run->m, &spec, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -506,448 +319,6 @@ static void note_unreached_moments(struct wbsim_run *run)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Time series                                                              */
-
-/*
- * The series is a table of columns {name, getter}: series_columns() binds
- * the columns of this run (one per wb context, per job, per memcg path) at
- * the start, sample() calls each getter once per row. What several
- * columns read is computed once per row, in struct sample_state.
- */
-struct sample_state {
-	struct wbsim_run *run;
-	wbsim_time_t now;
-	uint64_t bg, thresh, freerun, limit;
-	struct wbsim_blk_stats dev;
-	/* per cg_paths entry: the dirty pages of its memcgs, of their live
-	 * wbs and of their dying wbs */
-	uint64_t *memcg_pages;
-};
-
-struct series_def {
-	const char *name;	/* per-wb, per-job and per-memcg: the name's end */
-	double (*get)(const struct sample_state *s, unsigned int i);
-};
-
-/* a column of this run: its definition and its wb, job or memcg path index */
-struct series_col {
-	const struct series_def *def;
-	unsigned int i;
-};
-
-static double col_time(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->now / 1e9;
-}
-
-static double col_dirty(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->run->m.vm.nr_file_dirty;
-}
-
-static double col_writeback(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->run->m.vm.nr_writeback;
-}
-
-static double col_bg_thresh(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->bg;
-}
-
-static double col_thresh(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->thresh;
-}
-
-static double col_setpoint(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)((s->freerun + s->limit) / 2);
-}
-
-static double col_limit(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->limit;
-}
-
-/* wb context @i, or NULL when the bdi has fewer contexts now ([events]
- * contexts changes their number) */
-static const struct wbsim_wb *sample_wb(const struct sample_state *s, unsigned int i)
-{
-	const struct wbsim_bdi *bdi = &s->run->m.bdi;
-
-	return i < bdi->nr_wb_ctx ? bdi->wb_ctx[i] : NULL;
-}
-
-static double col_wb_dirty(const struct sample_state *s, unsigned int i)
-{
-	const struct wbsim_wb *wb = sample_wb(s, i);
-
-	return wb ? (double)(wb->stat_reclaimable + wb->stat_writeback) : 0;
-}
-
-static double col_wb_written(const struct sample_state *s, unsigned int i)
-{
-	const struct wbsim_wb *wb = sample_wb(s, i);
-
-	return wb ? (double)wb->stat_written : 0;
-}
-
-static double col_wb_bw(const struct sample_state *s, unsigned int i)
-{
-	const struct wbsim_wb *wb = sample_wb(s, i);
-
-	return wb ? (double)wbsim_kbps(wb->bw.avg_write_bandwidth) : 0;
-}
-
-static double col_wb_ratelimit(const struct sample_state *s, unsigned int i)
-{
-	const struct wbsim_wb *wb = sample_wb(s, i);
-
-	return wb ? (double)wbsim_kbps(wb->bw.dirty_ratelimit) : 0;
-}
-
-static double col_job_bytes(const struct sample_state *s, unsigned int i)
-{
-	return (double)s->run->jobs[i].bytes_done;
-}
-
-static double col_job_paused(const struct sample_state *s, unsigned int i)
-{
-	return s->run->jobs[i].dirtier.paused_ns / 1e6;
-}
-
-/* paced jobs: lag behind the rate schedule (wbsim_job_lag()) */
-static double col_job_lag(const struct sample_state *s, unsigned int i)
-{
-	return wbsim_job_lag(&s->run->jobs[i], s->now) / 1e6;
-}
-
-static double col_bdi_bw(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)wbsim_kbps(s->run->m.bdi.dirty.tot_write_bandwidth);
-}
-
-static double col_memcg_dirty(const struct sample_state *s, unsigned int i)
-{
-	return (double)s->memcg_pages[3 * i];
-}
-
-static double col_memcg_wb_dirty(const struct sample_state *s, unsigned int i)
-{
-	return (double)s->memcg_pages[3 * i + 1];
-}
-
-static double col_memcg_dying_wb_dirty(const struct sample_state *s, unsigned int i)
-{
-	return (double)s->memcg_pages[3 * i + 2];
-}
-
-static double col_dev_in_flight(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)wbsim_blk_queue_in_flight(s->run->m.bdi.queue);
-}
-
-static double col_dev_bytes(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->dev.bytes;
-}
-
-static double col_dev_requests(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->dev.requests;
-}
-
-static double col_dev_merges(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->dev.merges;
-}
-
-static double col_dev_seeks(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return (double)s->dev.seeks;
-}
-
-static double col_dev_seek_ms(const struct sample_state *s, unsigned int i)
-{
-	(void)i;
-	return s->dev.seek_ns / 1e6;
-}
-
-static const struct series_def global_cols[] = {
-	{ "time_s", col_time },
-	{ "dirty_pages", col_dirty },
-	{ "writeback_pages", col_writeback },
-	{ "bg_thresh_pages", col_bg_thresh },
-	{ "thresh_pages", col_thresh },
-	{ "setpoint_pages", col_setpoint },
-	{ "limit_pages", col_limit },
-};
-/* per wb context, "wb%u_" + name */
-static const struct series_def wb_cols[] = {
-	{ "dirty_pages", col_wb_dirty },
-	{ "written_pages", col_wb_written },
-	{ "avg_write_bw_kib_s", col_wb_bw },
-	{ "dirty_ratelimit_kib_s", col_wb_ratelimit },
-};
-/* per job, "job%u_" + name; the lag only for a paced job */
-static const struct series_def job_cols[] = {
-	{ "bytes", col_job_bytes },
-	{ "paused_ms", col_job_paused },
-};
-static const struct series_def job_lag_col = { "lag_ms", col_job_lag };
-/* cgroup writeback: the bdi's total write bandwidth, and per memcg path
- * (fixed at the start: every path the scenario names) "memcg:PATH:" + name */
-static const struct series_def bdi_bw_col = { "bdi_write_bw_kib_s", col_bdi_bw };
-static const struct series_def memcg_cols[] = {
-	{ "dirty_pages", col_memcg_dirty },
-	{ "wb_dirty_pages", col_memcg_wb_dirty },
-	{ "dying_wb_dirty_pages", col_memcg_dying_wb_dirty },
-};
-static const struct series_def device_cols[] = {
-	{ "device_in_flight_requests", col_dev_in_flight },
-	{ "device_bytes", col_dev_bytes },
-	{ "device_requests", col_dev_requests },
-	{ "device_merges", col_dev_merges },
-	{ "device_seeks", col_dev_seeks },
-	{ "device_seek_ms", col_dev_seek_ms },
-};
-
-/* Add the column @def (index @i) named @name (taken). */
-static void series_add(struct wbsim_run *run, const struct series_def *def, unsigned int i,
-		       char *name)
-{
-	struct series_col col = { def, i };
-
-	g_array_append_val(run->series, col);
-	g_ptr_array_add(run->result->series.columns, name);
-}
-
-/*
- * The most wb contexts the bdi has during the run: its contexts at the
- * start and those every [events] contexts sets (the columns are fixed at
- * the start; a context that does not exist at a sample reads 0).
- */
-static unsigned int series_nr_contexts(const struct wbsim_run *run)
-{
-	unsigned int nr = run->m.bdi.nr_wb_ctx;
-
-	for (guint i = 0; run->cfg->events && i < run->cfg->events->len; i++) {
-		const struct wbsim_config_event_line *line =
-			wbsim_config_event_line(run->cfg->events->pdata[i]);
-
-		if (line->action->flags & WBSIM_EVENT_CONTEXTS)
-			nr = MAX(nr, wbsim_contexts_event_nr(line->args));
-	}
-	return nr;
-}
-
-static void series_columns(struct wbsim_run *run)
-{
-	unsigned int nr_ctx = series_nr_contexts(run);
-
-	for (size_t c = 0; c < G_N_ELEMENTS(global_cols); c++)
-		series_add(run, &global_cols[c], 0, g_strdup(global_cols[c].name));
-	for (unsigned int i = 0; i < nr_ctx; i++)
-		for (size_t c = 0; c < G_N_ELEMENTS(wb_cols); c++)
-			series_add(run, &wb_cols[c], i, g_strdup_printf("wb%u_%s", i, wb_cols[c].name));
-	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		for (size_t c = 0; c < G_N_ELEMENTS(job_cols); c++)
-			series_add(run, &job_cols[c], i, g_strdup_printf("job%u_%s", i, job_cols[c].name));
-		if (run->jobs[i].fio->rate[WBSIM_FIO_DDIR_WRITE])
-			series_add(run, &job_lag_col, i, g_strdup_printf("job%u_%s", i, job_lag_col.name));
-	}
-	if (run->m.cgroups) {
-		series_add(run, &bdi_bw_col, 0, g_strdup(bdi_bw_col.name));
-		for (guint k = 0; k < run->cg_paths->len; k++)
-			for (size_t c = 0; c < G_N_ELEMENTS(memcg_cols); c++)
-				series_add(run, &memcg_cols[c], k,
-					   g_strdup_printf("memcg:%s:%s", (const char *)run->cg_paths->pdata[k],
-							   memcg_cols[c].name));
-	}
-	for (size_t c = 0; c < G_N_ELEMENTS(device_cols); c++)
-		series_add(run, &device_cols[c], 0, g_strdup(device_cols[c].name));
-}
-
-/* The index of @mc's path in cg_paths, or G_MAXUINT (looked up once per memcg). */
-static guint memcg_column(struct wbsim_run *run, const struct wbsim_memcg *mc)
-{
-	gpointer key = GUINT_TO_POINTER(mc->id + 1);
-	guint col = GPOINTER_TO_UINT(g_hash_table_lookup(run->memcg_col, key));
-
-	if (!col) {
-		col = GPOINTER_TO_UINT(g_hash_table_lookup(run->cg_index, mc->path));
-		col = col ? col : G_MAXUINT;
-		g_hash_table_insert(run->memcg_col, key, GUINT_TO_POINTER(col));
-	}
-	return col == G_MAXUINT ? G_MAXUINT : col - 1;
-}
-
-/* wbsim_run_options.progress_fn at a sample */
-static void report_progress(struct wbsim_run *run)
-{
-	struct wbsim_run_progress p = { .now = wbsim_sim_now(run->m.sim) };
-	double sum = 0;
-
-	for (unsigned int i = 0; i < run->nr_jobs; i++) {
-		const struct wbsim_job *job = &run->jobs[i];
-
-		sum += wbsim_job_progress(job, p.now);
-		p.jobs_running += job->state == JOB_RUNNING;
-		p.bytes += job->bytes_done;
-	}
-	p.fraction = run->nr_jobs ? sum / run->nr_jobs : 0;
-	if (run->cfg->time_limit)
-		p.fraction = MAX(p.fraction, MIN(1.0, (double)p.now / (double)run->cfg->time_limit));
-	run->opts.progress_fn(run->opts.hook_arg, &p);
-}
-
-/* The dirty pages of every memcg path's memcgs, live wbs and dying wbs. */
-static void sample_memcg_pages(struct wbsim_run *run, uint64_t *sum)
-{
-	struct wbsim_machine *m = &run->m;
-	struct wbsim_bdi *bdi = &m->bdi;
-
-	/* every memcg that had a path (a removed one and its successor
-	 * are different memcgs), in one pass; then the wbs */
-	for (guint j = 0; j < m->vm.memcgs.all->len; j++) {
-		const struct wbsim_memcg *mc = m->vm.memcgs.all->pdata[j];
-		guint k = memcg_column(run, mc);
-
-		if (k != G_MAXUINT)
-			sum[3 * k] += mc->nr_file_dirty;
-	}
-	for (guint j = 0; bdi->wb_list && j < bdi->wb_list->len; j++) {
-		const struct wbsim_wb *wb = bdi->wb_list->pdata[j];
-		guint k = wb->memcg ? memcg_column(run, wb->memcg) : G_MAXUINT;
-
-		if (k == G_MAXUINT)
-			continue;
-		sum[3 * k + (wb->dying ? 2 : 1)] += wb->stat_reclaimable;
-	}
-}
-
-static void sample(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_run *run = arg;
-	struct wbsim_machine *m = &run->m;
-	GArray *v = run->result->series.values;
-	struct sample_state st = { .run = run, .now = wbsim_sim_now(sim) };
-	g_autofree uint64_t *memcg_pages = NULL;
-
-	wbsim_global_dirty_limits(&m->vm, &st.bg, &st.thresh);
-	st.freerun = wbsim_dirty_freerun_ceiling(st.thresh, st.bg);
-	st.limit = wbsim_hard_dirty_limit(&m->vm.dom, st.thresh);
-	wbsim_blk_queue_get_stats(m->bdi.queue, &st.dev);
-	if (run->m.cgroups) {
-		memcg_pages = g_new0(uint64_t, 3 * (gsize)run->cg_paths->len);
-		sample_memcg_pages(run, memcg_pages);
-		st.memcg_pages = memcg_pages;
-	}
-	for (guint c = 0; c < run->series->len; c++) {
-		const struct series_col *col = &g_array_index(run->series, struct series_col, c);
-		double x = col->def->get(&st, col->i);
-
-		g_array_append_val(v, x);
-	}
-	if (run->opts.sample_fn) {	/* public API: the row just added */
-		GPtrArray *c = run->result->series.columns;
-
-		run->opts.sample_fn(run->opts.hook_arg, wbsim_sim_now(sim),
-				    (const char *const *)c->pdata,
-				    &g_array_index(v, double, v->len - c->len), c->len);
-	}
-	if (run->opts.progress_fn)
-		report_progress(run);
-	if (run->opts.series_streamed)
-		g_array_set_size(v, 0);
-	/*
-	 * A run without a time limit that does not end (1 MiB on a device of
-	 * 1 B/s) would sample, and grow, for ever: it stops, said as asked.
-	 */
-	if (++run->nr_samples >= WBSIM_RUN_MAX_SAMPLES && !run->failure) {
-		g_autofree char *iv = wbsim_format_time(run->cfg->series_interval);
-
-		run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-					   "the run reached %.0f simulated seconds (%u samples of [run] series_interval = %s) "
-					   "without ending: expected a run that ends sooner (set [run] time_limit, or a longer series_interval)",
-					   wbsim_sim_now(sim) / 1e9, (unsigned int)WBSIM_RUN_MAX_SAMPLES, iv);
-		wbsim_sim_stop(sim);
-		return;
-	}
-	if (!run->workload_done || run->pending_events)
-		wbsim_timer_arm(sim, &run->sampler, wbsim_sim_now(sim) + run->cfg->series_interval);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Invariants (--check)                                                     */
-
-static void check_fail(struct wbsim_run *run, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void check_fail(struct wbsim_run *run, const char *fmt, ...)
-{
-	va_list ap;
-	g_autofree char *msg = NULL;
-
-	if (run->failure)
-		return;
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	run->failure = g_error_new(WBSIM_ERROR, WBSIM_ERROR_SIMULATION,
-				   "invariant violated at %.9f s (event %" G_GUINT64_FORMAT "): %s",
-				   wbsim_sim_now(run->m.sim) / 1e9,
-				   wbsim_sim_events_processed(run->m.sim), msg);
-	wbsim_sim_stop(run->m.sim);
-}
-
-/*
- * The model's invariants (wbsim_bdi_check(), wbsim_vm_check()), time that
- * never ran backwards, and the request queue's. The cgroup writeback check
- * walks every page of every file, so a model with many files or many
- * charged pages takes it every 4096th event only (and at the end).
- */
-static void check_invariants(struct wbsim_run *run)
-{
-	struct wbsim_machine *m = &run->m;
-	bool deep = run->m.cgroups && ((m->inodes->len <= 64 && m->vm.memcgs.root->nr_file <= 16384) ||
-				     run->final_check ||
-				     (wbsim_sim_events_processed(m->sim) & 4095) == 0);
-	g_autoptr(GError) e = NULL;
-	g_autofree char *why = NULL;
-
-	run->checks++;
-	if (!wbsim_bdi_check(&m->bdi, run->m.cgroups, deep, &e) || !wbsim_vm_check(&m->vm, &e))
-		check_fail(run, "%s", e->message);
-	else if (wbsim_sim_past_schedules(m->sim))
-		check_fail(run, "an event was scheduled in the past");
-	else if (!wbsim_blk_queue_check(m->bdi.queue, &why))
-		check_fail(run, "request queue: %s", why);
-}
-
-static void after_event_check(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_run *run = arg;
-
-	/* Every event while the model is small; every 256th when not. */
-	if (run->m.inodes->len <= 64 || (wbsim_sim_events_processed(sim) & 255) == 0)
-		check_invariants(run);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Results                                                                  */
 
 /* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
@@ -1126,8 +497,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->lock_wait_ns = job->task.lock_wait_ns;
 		jr->invalidates = job->invalidates;
 		jr->error = job->error;
-		jr->uring_punts = job->uring_punts;
-		jr->uring_time_punts = job->uring_time_punts;
+		jr->uring_punts = job->ring.punts;
+		jr->uring_time_punts = job->ring.time_punts;
 		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;
@@ -1263,7 +634,7 @@ gboolean wbsim_run_check_setup(const struct wbsim_scenario *scn, GError **error)
 		if (jobs[i].fio)
 			wbsim_job_clear(&jobs[i]);
 	g_free(jobs);
-	machine_free(&run.m);
+	wbsim_machine_clear(&run.m);
 	return ok;
 }
 
@@ -1284,7 +655,6 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 	run->cg_index = g_hash_table_new(g_str_hash, g_str_equal);
 	run->memcg_col = g_hash_table_new(NULL, NULL);
 	run->removals = g_ptr_array_new();
-	run->series = g_array_new(FALSE, FALSE, sizeof(struct series_col));
 	if (opts)
 		run->opts = *opts;
 	run->result = wbsim_run_result_new();
@@ -1314,9 +684,9 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->m.bdi.trace = &run->trace;
 	}
 	if (run->opts.check)
-		wbsim_sim_set_after_event_hook(run->m.sim, after_event_check, run);
-	series_columns(run);
-	wbsim_timer_init(&run->sampler, sample, run);
+		wbsim_sim_set_after_event_hook(run->m.sim, wbsim_run_after_event_check, run);
+	wbsim_run_series_columns(run);
+	wbsim_timer_init(&run->sampler, wbsim_run_sample, run);
 	wbsim_timer_arm(run->m.sim, &run->sampler, 0);
 	if (run->nr_jobs) {
 		run->cur_group = 0;
@@ -1340,7 +710,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		run->failure = g_error_copy(run->m.bdi.failure);
 	if (run->opts.check && !run->failure) {
 		run->final_check = true;
-		check_invariants(run);
+		wbsim_run_check_invariants(run);
 	}
 	if (run->failure) {
 		g_propagate_error(error, run->failure);
@@ -1357,7 +727,7 @@ struct wbsim_run_result *wbsim_run_scenario(const struct wbsim_scenario *scn,
 		if (ncols && v->len >= ncols &&
 		    g_array_index(v, double, v->len - ncols) == wbsim_sim_now(run->m.sim) / 1e9)
 			g_array_set_size(v, v->len - ncols);
-		sample(run->m.sim, run);
+		wbsim_run_sample(run->m.sim, run);
 	}
 	/* a job the time limit cut short: its logs as they are */
 	for (unsigned int i = 0; i < run->nr_jobs; i++)
@@ -1379,7 +749,7 @@ out:
 			wbsim_job_clear(&run->jobs[i]);
 	g_free(run->jobs);
 	wbsim_spool_free(run->log_spool);
-	machine_free(&run->m);
+	wbsim_machine_clear(&run->m);
 	/* the line buffer of --trace (it leaked) */
 	if (run->trace.buf)
 		g_string_free(run->trace.buf, TRUE);
@@ -1387,7 +757,8 @@ out:
 		wbsim_run_result_free(run->result);
 	g_clear_error(&run->failure);
 	g_ptr_array_unref(run->removals);
-	g_array_unref(run->series);
+	if (run->series)
+		g_array_unref(run->series);
 	g_ptr_array_unref(run->live_timed);
 	g_ptr_array_unref(run->live_measure);
 	g_hash_table_destroy(run->memcg_col);

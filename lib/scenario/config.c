@@ -11,7 +11,6 @@
  */
 #include <string.h>
 
-#include <wbsim/affinity.h>
 #include <wbsim/device.h>
 #include <wbsim/error.h>
 #include <wbsim/fs.h>
@@ -23,21 +22,8 @@
 #include "scenario/config-sweep.h"
 
 #define F(field) offsetof(struct wbsim_config, field)
-#define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
 #define TIB ((uint64_t)1 << 40)
-
-/* [writeback] dirty_accounting, in enum wbsim_dirty_accounting order */
-static const char *const accounting_names[] = { "whole-folio", "per-block", NULL };
-
-/* [writeback] dying_wb, in enum wbsim_dying_wb order */
-static const char *const dying_wb_names[] = { "unreachable", "reachable", NULL };
-
-/* [writeback] folio_size's word: WBSIM_FOLIO_SIZE_AUTO */
-static const char *const folio_size_words[] = { "auto", NULL };
-
-/* WBSIM_CONTEXTS_CPUS, WBSIM_CONTEXTS_AUTO, in WBSIM_CONFIG_SPECIAL order */
-static const char *const contexts_words[] = { "cpus", "auto", NULL };
 
 /* The scenario file's sections, in documentation and --dump-config order. */
 static const char *const config_sections[] = {
@@ -46,11 +32,12 @@ static const char *const config_sections[] = {
 };
 
 /*
- * The scenario keys, section by section: the rows the overrides, the
- * sweeps, the file loader, --dump-config and --list-keys read (struct wbsim_param, the one
- * grammar of core/param.c).
+ * The scenario's own keys, section by section; with the machine's ([vm],
+ * [writeback]: lib/machine/knobs.c) they make the rows the overrides, the
+ * sweeps, the file loader, --dump-config and --list-keys read (struct
+ * wbsim_param, the one grammar of core/param.c): table().
  */
-static const struct wbsim_param config_keys[] = {
+static const struct wbsim_param scenario_keys[] = {
 	{ .section = "scenario", .name = "description", .type = WBSIM_PARAM_STRING,
 	  .offset = F(description), .def = "", .unit = "",
 	  .help = "Free text saying what the scenario models." },
@@ -96,25 +83,6 @@ static const struct wbsim_param config_keys[] = {
 	  .offset = F(cost_host), .def = "", .unit = "",
 	  .help = "The kernel build (uname -r) the host profile's costs were measured on, as lab/calibrate writes it (default: the built-in profile's); lab/compare says so first when the lab ran on another. The model does not read it. Every other key of [costs] sets one CPU cost of the host: a key of the cost table or FS.KEY, a filesystem model's cost; a host profile is an include file of such lines (lib/core/hosts/, lab/calibrate), and a cost no file sets is the built-in profile's." },
 
-	{ .section = "vm", .name = "dirty_ratio", .type = WBSIM_PARAM_PERCENT,
-	  .offset = F(dirty_ratio), .def = "20", .unit = "% of memory", .max = 100,
-	  .help = "vm.dirty_ratio: dirty page limit where writers are throttled. Exclusive with dirty_bytes (setting dirty_bytes alone makes it 0)." },
-	{ .section = "vm", .name = "dirty_bytes", .type = WBSIM_PARAM_SIZE,
-	  .offset = F(dirty_bytes), .def = "0", .unit = "bytes", .min = 8 * KIB, .flags = WBSIM_PARAM_ZERO_OR_RANGE,
-	  .help = "vm.dirty_bytes: the same limit in bytes; 0 = use dirty_ratio. The kernel's minimum is two pages." },
-	{ .section = "vm", .name = "dirty_background_ratio", .type = WBSIM_PARAM_PERCENT,
-	  .offset = F(dirty_background_ratio), .def = "10", .unit = "% of memory", .max = 100,
-	  .help = "vm.dirty_background_ratio: dirty level where background writeback starts. Exclusive with dirty_background_bytes." },
-	{ .section = "vm", .name = "dirty_background_bytes", .type = WBSIM_PARAM_SIZE,
-	  .offset = F(dirty_background_bytes), .def = "0", .unit = "bytes", .min = 8 * KIB, .flags = WBSIM_PARAM_ZERO_OR_RANGE,
-	  .help = "vm.dirty_background_bytes: the same level in bytes; 0 = use dirty_background_ratio." },
-	{ .section = "vm", .name = "dirty_expire_centisecs", .type = WBSIM_PARAM_CENTISECS,
-	  .offset = F(dirty_expire_centisecs), .def = "3000", .unit = "1/100 s", .max = 100000000,
-	  .help = "vm.dirty_expire_centisecs: age at which dirty data is written back by the periodic (kupdate) writeback." },
-	{ .section = "vm", .name = "dirty_writeback_centisecs", .type = WBSIM_PARAM_CENTISECS,
-	  .offset = F(dirty_writeback_centisecs), .def = "500", .unit = "1/100 s", .max = 100000000,
-	  .help = "vm.dirty_writeback_centisecs: interval of the periodic writeback wakeups; 0 disables them." },
-
 	{ .section = "device", .name = "preset", .type = WBSIM_PARAM_STRING,
 	  .offset = F(device_preset), .def = "ideal", .unit = "",
 	  .help = "Device preset: a file NAME.ini in $WBSIM_PRESET_PATH, lib/block/presets or the installed share/wbsim/presets (ideal, pmem-dram-6g, samsung-pm1733-3.84t, hdd-7200-sata, ...), or a path containing '/'. Every other key in [device] overrides one of its parameters." },
@@ -122,29 +90,6 @@ static const struct wbsim_param config_keys[] = {
 	{ .section = "filesystem", .name = "type", .type = WBSIM_PARAM_STRING,
 	  .offset = F(fs_type), .def = "ideal", .unit = "",
 	  .help = "Filesystem model: ideal, xfs, ext4, f2fs (or one a program registered). Every other key in [filesystem] sets one of the model's parameters (see include/wbsim/fs.h and the model's option table)." },
-
-	{ .section = "writeback", .name = "contexts", .type = WBSIM_PARAM_UINT,
-	  .offset = F(wb_contexts), .def = "1", .unit = "contexts", .min = 1, .max = 4096, .names = contexts_words,
-	  .help = "Writeback contexts (flusher threads) per bdi, nr_wb_ctx: a number, cpus (one per CPU), or auto (1 on a rotational device, else one per CPU). 1 is today's kernel." },
-	{ .section = "writeback", .name = "affinity", .type = WBSIM_PARAM_NAME,
-	  .offset = F(wb_affinity), .def = "inode", .unit = "", .names_fn = wbsim_affinity_names,
-	  .help = "Which context writes an inode back: inode = inode number modulo contexts, for the inode's life; none = any context (the earlier variant); or a policy a program registered with wbsim_affinity_register() (include/wbsim/affinity.h)." },
-	{ .section = "writeback", .name = "strictlimit", .type = WBSIM_PARAM_BOOL,
-	  .offset = F(strictlimit), .def = "false", .unit = "",
-	  .help = "BDI_CAP_STRICTLIMIT: throttle on the device's own share of the dirty limit even below the global freerun level." },
-	{ .section = "writeback", .name = "max_bytes", .type = WBSIM_PARAM_SIZE,
-	  .offset = F(bdi_max_bytes), .def = "0", .unit = "bytes",
-	  .help = "The bdi's max_bytes knob (/sys/class/bdi/*/max_bytes): caps the device's share of the dirty threshold at this many bytes, converted once into max_ratio against the global threshold of the moment it is set (the start of the run), as bdi_set_max_bytes() does; 0 = no cap (max_ratio 100%)." },
-	{ .section = "writeback", .name = "folio_size", .type = WBSIM_PARAM_SIZE,
-	  .offset = F(folio_size), .def = "auto", .unit = "bytes", .min = 4096, .max = 2 * MIB,
-	  .names = folio_size_words,
-	  .help = "Page-cache folio size of the files: auto = the folio the kernel's buffered write path allocates for the write that finds the file's page cache empty (its length rounded down to a power of two, bounded by its alignment and by the filesystem's largest folio: 2m on xfs and ext4, 4k on f2fs and ideal), kept for the file's folios until its cache is empty again; or a power of two from 4k to 2m for every file." },
-	{ .section = "writeback", .name = "dirty_accounting", .type = WBSIM_PARAM_ENUM,
-	  .offset = F(dirty_accounting), .def = "whole-folio", .unit = "", .names = accounting_names,
-	  .help = "How a dirtied large folio is accounted: whole-folio = the four accounting points (dirtied, cleared for writeback, writeback start and end) count the whole folio, though iomap writes back only its dirty blocks (today's kernels); per-block = they count only the blocks dirtied, as the granular dirty accounting series proposes. The folio size and what is written are the same in both; with 4k folios the two are one." },
-	{ .section = "writeback", .name = "dying_wb", .type = WBSIM_PARAM_ENUM,
-	  .offset = F(dying_wb), .def = "unreachable", .unit = "", .names = dying_wb_names,
-	  .help = "Cgroup writeback: what becomes of the wb of a removed cgroup, or of a cgroup whose io association changed. unreachable = today's kernel: a killed wb leaves the index at once, so foreign flushes aimed at it fail (-ENOENT) while its inodes stay attached to it; reachable = the kernel change that keeps a killed wb findable until it is released and switches a replaced wb's inodes to its successor." },
 
 	{ .section = "workload", .name = "fio", .type = WBSIM_PARAM_PATH,
 	  .offset = F(fio_file), .unit = "", .flags = WBSIM_PARAM_NO_DUMP,
@@ -169,26 +114,75 @@ static const struct wbsim_param config_keys[] = {
 	  .help = "Count every file's extents as filefrag does at MOMENT: end (when the run stops), after-jobs (the last fio job exited), after-jobs+TIME (e.g. after-jobs+30s), remount (after everything else: write all back, unmount and mount). May repeat, each moment once; none = end." },
 	{ .name = NULL },
 };
-/* the rows, without the terminator */
-#define N_KEYS (G_N_ELEMENTS(config_keys) - 1)
-
-const struct wbsim_param *wbsim_config_keys(size_t *n_keys)
+/* Append the rows of @section in @rows to @keys, @shift added to their offsets. */
+static void add_rows(GArray *keys, const struct wbsim_param *rows, const char *section,
+		     size_t shift)
 {
-	if (n_keys)
-		*n_keys = N_KEYS;
-	return config_keys;
+	for (const struct wbsim_param *p = rows; p->name; p++) {
+		struct wbsim_param row = *p;
+
+		if (strcmp(p->section, section) != 0)
+			continue;
+		row.offset += shift;
+		g_array_append_val(keys, row);
+	}
+}
+
+static size_t n_table;
+
+/*
+ * The table of every scenario key, section by section in config_sections
+ * order: the scenario's own rows of each section, then the machine's, at
+ * their offsets in struct wbsim_config (built once, kept for the process);
+ * n_keys() rows, then the terminator.
+ */
+static const struct wbsim_param *table(void)
+{
+	static const struct wbsim_param *keys;
+
+	if (g_once_init_enter(&keys)) {
+		GArray *a = g_array_new(TRUE, TRUE, sizeof(struct wbsim_param));
+		size_t n_rows = G_N_ELEMENTS(scenario_keys) - 1;
+
+		for (const struct wbsim_param *p = wbsim_machine_knob_keys; p->name; p++)
+			n_rows++;
+		for (size_t s = 0; config_sections[s]; s++) {
+			add_rows(a, scenario_keys, config_sections[s], 0);
+			add_rows(a, wbsim_machine_knob_keys, config_sections[s],
+				 offsetof(struct wbsim_config, knobs));
+		}
+		/* a row of a section the file does not have is a bug of its table */
+		g_assert(a->len == n_rows);
+		n_table = a->len;
+		g_once_init_leave(&keys, (const struct wbsim_param *)(void *)g_array_free(a, FALSE));
+	}
+	return keys;
+}
+
+/* the rows of table(), without the terminator */
+static size_t n_keys(void)
+{
+	table();
+	return n_table;
+}
+
+const struct wbsim_param *wbsim_config_keys(size_t *n)
+{
+	if (n)
+		*n = n_keys();
+	return table();
 }
 
 const struct wbsim_param *wbsim_config_find_key(const char *section,
 						     const char *key,
 						     size_t *index)
 {
-	for (size_t i = 0; i < N_KEYS; i++) {
-		if (strcmp(config_keys[i].section, section) == 0 &&
-		    strcmp(config_keys[i].name, key) == 0) {
+	for (size_t i = 0; i < n_keys(); i++) {
+		if (strcmp(table()[i].section, section) == 0 &&
+		    strcmp(table()[i].name, key) == 0) {
 			if (index)
 				*index = i;
-			return &config_keys[i];
+			return &table()[i];
 		}
 	}
 	return NULL;
@@ -225,7 +219,7 @@ struct wbsim_config *wbsim_config_new(void)
 
 	cfg->priv = priv;
 	priv->origins = g_new0(struct wbsim_config_origin,
-			       N_KEYS);
+			       n_keys());
 	priv->fio_sections = g_ptr_array_new();
 	priv->next_instance = 1;
 	cfg->cost_params = g_ptr_array_new_with_free_func(wbsim_config_override_free);
@@ -234,8 +228,8 @@ struct wbsim_config *wbsim_config_new(void)
 	cfg->events = g_ptr_array_new_with_free_func(wbsim_config_event_free);
 	cfg->measure_extents = g_ptr_array_new_with_free_func(wbsim_config_moment_free);
 	priv->sweep_lines = g_ptr_array_new_with_free_func(wbsim_config_sweep_line_free);
-	for (size_t i = 0; i < N_KEYS; i++) {
-		const struct wbsim_param *k = &config_keys[i];
+	for (size_t i = 0; i < n_keys(); i++) {
+		const struct wbsim_param *k = &table()[i];
 
 		/* a default that does not parse is a bug in the table */
 		if (k->def && !wbsim_param_parse_row(k, k->def, NULL,
@@ -256,9 +250,9 @@ void wbsim_config_free(struct wbsim_config *cfg)
 	if (!cfg)
 		return;
 	priv = cfg->priv;
-	for (size_t i = 0; i < N_KEYS; i++) {
-		if (!(config_keys[i].flags & WBSIM_PARAM_NO_STORE))
-			wbsim_param_free_field(&config_keys[i], cfg);
+	for (size_t i = 0; i < n_keys(); i++) {
+		if (!(table()[i].flags & WBSIM_PARAM_NO_STORE))
+			wbsim_param_free_field(&table()[i], cfg);
 		g_free(priv->origins[i].file);
 		g_free(priv->origins[i].raw);
 	}
@@ -282,9 +276,9 @@ static GPtrArray *section_key_names(const char *section)
 {
 	GPtrArray *names = g_ptr_array_new();
 
-	for (size_t i = 0; i < N_KEYS; i++)
-		if (strcmp(config_keys[i].section, section) == 0)
-			g_ptr_array_add(names, (char *)config_keys[i].name);
+	for (size_t i = 0; i < n_keys(); i++)
+		if (strcmp(table()[i].section, section) == 0)
+			g_ptr_array_add(names, (char *)table()[i].name);
 	g_ptr_array_add(names, NULL);
 	return names;
 }
@@ -304,12 +298,12 @@ static gboolean unknown_key(const char *where, const char *section,
 		return FALSE;
 	}
 	/* a key written in the wrong section */
-	for (size_t i = 0; i < N_KEYS; i++) {
-		if (strcmp(config_keys[i].name, key) == 0) {
+	for (size_t i = 0; i < n_keys(); i++) {
+		if (strcmp(table()[i].name, key) == 0) {
 			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
 				    "%s[%s] %s: unknown key (did you mean [%s] %s?)",
 				    where, section, shown,
-				    config_keys[i].section, key);
+				    table()[i].section, key);
 			return FALSE;
 		}
 	}
@@ -606,13 +600,13 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 {
 	wbsim_check_arg(cfg != NULL, FALSE, error);
 
-	if (!check_exclusive(cfg, "dirty_ratio", &cfg->dirty_ratio,
-			     "dirty_bytes", cfg->dirty_bytes, error))
+	if (!check_exclusive(cfg, "dirty_ratio", &cfg->knobs.dirty_ratio,
+			     "dirty_bytes", cfg->knobs.dirty_bytes, error))
 		return FALSE;
 	if (!check_exclusive(cfg, "dirty_background_ratio",
-			     &cfg->dirty_background_ratio,
+			     &cfg->knobs.dirty_background_ratio,
 			     "dirty_background_bytes",
-			     cfg->dirty_background_bytes, error))
+			     cfg->knobs.dirty_background_bytes, error))
 		return FALSE;
 	if (cfg->memmap && (cfg->memmap >= cfg->memory || cfg->memmap % cfg->page_size)) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "machine", "memmap");
@@ -625,7 +619,7 @@ gboolean wbsim_config_check(struct wbsim_config *cfg, GError **error)
 					o ? o->raw : "?", why);
 		return FALSE;
 	}
-	if (cfg->folio_size != WBSIM_FOLIO_SIZE_AUTO && (cfg->folio_size & (cfg->folio_size - 1))) {
+	if (cfg->knobs.folio_size != WBSIM_FOLIO_SIZE_AUTO && (cfg->knobs.folio_size & (cfg->knobs.folio_size - 1))) {
 		const struct wbsim_config_origin *o = origin_of(cfg, "writeback", "folio_size");
 
 		wbsim_param_value_error(error, WBSIM_ERROR_INVALID_VALUE, o ? o->file : NULL,
@@ -711,11 +705,7 @@ unsigned int wbsim_config_nr_contexts(const struct wbsim_config *cfg,
 				      bool rotational)
 {
 	g_return_val_if_fail(cfg != NULL, 1);
-	if (cfg->wb_contexts == WBSIM_CONTEXTS_CPUS)
-		return (unsigned int)cfg->cpus;
-	if (cfg->wb_contexts == WBSIM_CONTEXTS_AUTO)
-		return rotational ? 1 : (unsigned int)cfg->cpus;
-	return (unsigned int)cfg->wb_contexts;
+	return wbsim_machine_nr_contexts(&cfg->knobs, (unsigned int)cfg->cpus, rotational);
 }
 
 /* Every parameter of the preset or type, overrides applied, canonical text. */
@@ -758,8 +748,8 @@ char *wbsim_config_dump(const struct wbsim_config *cfg)
 			g_string_append_c(out, '\n');
 		g_string_append_printf(out, "[%s]\n", section);
 		start = out->len;
-		for (size_t i = 0; i < N_KEYS; i++) {
-			const struct wbsim_param *k = &config_keys[i];
+		for (size_t i = 0; i < n_keys(); i++) {
+			const struct wbsim_param *k = &table()[i];
 			g_autofree char *v = NULL;
 
 			if (strcmp(k->section, section) != 0 ||
@@ -885,9 +875,9 @@ char *wbsim_config_keys_markdown(void)
 	GString *out = g_string_new(NULL);
 
 	markdown_header(out);
-	for (size_t i = 0; i < N_KEYS; i++) {
-		markdown_row(out, config_keys[i].section, &config_keys[i], "(none)");
-		if (strcmp(config_keys[i].section, "costs") == 0)
+	for (size_t i = 0; i < n_keys(); i++) {
+		markdown_row(out, table()[i].section, &table()[i], "(none)");
+		if (strcmp(table()[i].section, "costs") == 0)
 			wbsim_config_costs_markdown(out, markdown_row);
 	}
 	markdown_models(out);

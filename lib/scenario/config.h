@@ -29,39 +29,9 @@
 #include <wbsim/macros.h>
 #include <wbsim/sim.h>
 #include <wbsim/param.h>	/* struct wbsim_param */
+#include "machine/knobs.h"
 
 WBSIM_BEGIN_DECLS
-
-/**
- * enum wbsim_dirty_accounting - [writeback] dirty_accounting
- * @WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO: dirtying any byte of a folio makes the
- *	whole folio dirty, accounted and written back
- * @WBSIM_DIRTY_ACCOUNTING_PER_BLOCK: only the blocks dirtied are accounted
- *	and written back (the granular accounting series)
- */
-enum wbsim_dirty_accounting {
-	WBSIM_DIRTY_ACCOUNTING_WHOLE_FOLIO,
-	WBSIM_DIRTY_ACCOUNTING_PER_BLOCK,
-};
-
-/**
- * enum wbsim_dying_wb - [writeback] dying_wb
- * @WBSIM_DYING_WB_UNREACHABLE: a killed cgroup wb leaves the bdi's index at
- *	once: foreign flushes to it fail (today's kernel)
- * @WBSIM_DYING_WB_REACHABLE: a killed wb stays findable until released,
- *	and a replaced wb's inodes are switched to its successor
- */
-enum wbsim_dying_wb {
-	WBSIM_DYING_WB_UNREACHABLE,
-	WBSIM_DYING_WB_REACHABLE,
-};
-
-/* [writeback] contexts = cpus: one context per simulated CPU. */
-#define WBSIM_CONTEXTS_CPUS WBSIM_PARAM_SPECIAL(0)
-/* [writeback] contexts = auto: 1 on a rotational device, else one per CPU. */
-#define WBSIM_CONTEXTS_AUTO WBSIM_PARAM_SPECIAL(1)
-/* [writeback] folio_size = auto: the filesystem's choice for each write. */
-#define WBSIM_FOLIO_SIZE_AUTO WBSIM_PARAM_SPECIAL(0)
 
 /**
  * struct wbsim_config_override - one [device] or [filesystem] parameter line
@@ -143,12 +113,6 @@ struct wbsim_config_private;
  * @idle_poll_window: [machine] idle_poll_window, ns an idle CPU polls
  * @idle_poll_latency: [machine] idle_poll_latency, the wake-up's ns then
  * @page_size: [machine] page_size, bytes (always 4096)
- * @dirty_ratio: [vm] dirty_ratio, percent (0 when dirty_bytes is set)
- * @dirty_bytes: [vm] dirty_bytes, bytes (0 = use dirty_ratio)
- * @dirty_background_ratio: [vm] dirty_background_ratio, percent
- * @dirty_background_bytes: [vm] dirty_background_bytes, bytes
- * @dirty_expire_centisecs: [vm] dirty_expire_centisecs, 1/100 s
- * @dirty_writeback_centisecs: [vm] dirty_writeback_centisecs, 1/100 s
  * @cost_host: [costs] host, the kernel build the host profile was
  *	measured on (provenance: the model does not read it)
  * @cost_params: [costs] overrides of the host profile's CPU costs, as
@@ -158,16 +122,8 @@ struct wbsim_config_private;
  *	in the order set (a later setting of a key replaces the earlier one)
  * @fs_type: [filesystem] type, a registered filesystem type name
  * @fs_params: [filesystem] parameter overrides, as @device_params
- * @wb_contexts: [writeback] contexts: a number, WBSIM_CONTEXTS_CPUS or
- *	WBSIM_CONTEXTS_AUTO; resolve with wbsim_config_nr_contexts()
- * @wb_affinity: [writeback] affinity, the name of a registered policy
- *	(include/wbsim/affinity.h)
- * @strictlimit: [writeback] strictlimit, the BDI_CAP_STRICTLIMIT behaviour
- * @bdi_max_bytes: [writeback] max_bytes, the bdi's max_bytes knob (0: none)
- * @folio_size: [writeback] folio_size, bytes of a page-cache folio, or
- *	WBSIM_FOLIO_SIZE_AUTO
- * @dirty_accounting: [writeback] dirty_accounting, enum wbsim_dirty_accounting
- * @dying_wb: [writeback] dying_wb, enum wbsim_dying_wb
+ * @knobs: [vm] and [writeback], the knobs of the machine's kernel: the
+ *	rows and the fields are lib/machine's (machine/knobs.h)
  * @fio_file: [workload] fio, the job file name resolved relative to the
  *	scenario file, or NULL when the jobs are inline [fio:NAME] sections
  * @seed: [run] seed of the simulation's random generator
@@ -193,13 +149,6 @@ struct wbsim_config {
 	uint64_t idle_poll_latency;
 	uint64_t page_size;
 
-	uint64_t dirty_ratio;
-	uint64_t dirty_bytes;
-	uint64_t dirty_background_ratio;
-	uint64_t dirty_background_bytes;
-	uint64_t dirty_expire_centisecs;
-	uint64_t dirty_writeback_centisecs;
-
 	char *cost_host;
 	GPtrArray *cost_params;
 
@@ -209,13 +158,7 @@ struct wbsim_config {
 	char *fs_type;
 	GPtrArray *fs_params;
 
-	uint64_t wb_contexts;
-	char *wb_affinity;
-	gboolean strictlimit;
-	uint64_t bdi_max_bytes;
-	uint64_t folio_size;
-	unsigned int dirty_accounting;
-	unsigned int dying_wb;
+	struct wbsim_machine_knobs knobs;
 
 	char *fio_file;
 

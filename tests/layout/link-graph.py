@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """link-graph.py [--nm NM] [--allow A,B]... BUILDDIR LIBDIR - the call graph
 between the folders of lib/ (the rooms: core, mm, fs, fs/alloc, block,
-report, fio, scenario, run), read from the objects the build made: an edge
+machine, report, fio, scenario, run), read from the objects the build made: an edge
 A -> B for every global symbol that an object of folder A uses (nm: U) and
 an object of folder B defines. Where include-graph.py sees who includes
 whom, this sees who calls whom (or reads whose data), also through a

@@ -76,18 +76,18 @@ static void test_defaults(void **state)
 	assert_true(cfg->memory == 16 * GIB);
 	assert_int_equal(cfg->hz, 1000);
 	assert_int_equal(cfg->page_size, 4096);
-	assert_int_equal(cfg->dirty_ratio, 20);
-	assert_int_equal(cfg->dirty_bytes, 0);
-	assert_int_equal(cfg->dirty_background_ratio, 10);
-	assert_int_equal(cfg->dirty_background_bytes, 0);
-	assert_int_equal(cfg->dirty_expire_centisecs, 3000);
-	assert_int_equal(cfg->dirty_writeback_centisecs, 500);
+	assert_int_equal(cfg->knobs.dirty_ratio, 20);
+	assert_int_equal(cfg->knobs.dirty_bytes, 0);
+	assert_int_equal(cfg->knobs.dirty_background_ratio, 10);
+	assert_int_equal(cfg->knobs.dirty_background_bytes, 0);
+	assert_int_equal(cfg->knobs.dirty_expire_centisecs, 3000);
+	assert_int_equal(cfg->knobs.dirty_writeback_centisecs, 500);
 	assert_string_equal(cfg->device_preset, "ideal");
 	assert_string_equal(cfg->fs_type, "ideal");
 	assert_int_equal(cfg->device_params->len, 0);
-	assert_int_equal(cfg->wb_contexts, 1);
-	assert_string_equal(cfg->wb_affinity, "inode");
-	assert_false(cfg->strictlimit);
+	assert_int_equal(cfg->knobs.wb_contexts, 1);
+	assert_string_equal(cfg->knobs.wb_affinity, "inode");
+	assert_false(cfg->knobs.strictlimit);
 	assert_null(cfg->fio_file);
 	assert_int_equal(cfg->seed, 1);
 	assert_int_equal(cfg->time_limit, 0);
@@ -149,6 +149,66 @@ static void assert_set_fails(const char *assignment, const char *message)
 	assert_non_null(e);
 	assert_string_equal(e->message, message);
 	wbsim_config_free(cfg);
+}
+
+/*
+ * [vm] and [writeback] are lib/machine's rows (machine/knobs.c): the
+ * scenario's table holds each of them once, in its section's place (right
+ * after [costs], and after [filesystem]), storing into cfg->knobs, so a
+ * new knob is a row and a field there and nothing here.
+ */
+static void test_machine_knobs(void **state)
+{
+	static const char *const order =
+		"scenario scenario scenario machine machine machine machine machine "
+		"machine machine machine machine costs vm vm vm vm vm vm device "
+		"filesystem writeback writeback writeback writeback writeback "
+		"writeback writeback workload run run run events measure";
+	struct wbsim_config *cfg = wbsim_config_new();
+	g_autoptr(GString) sections = g_string_new(NULL);
+	g_autoptr(GError) error = NULL;
+	size_t n, n_machine = 0;
+	const struct wbsim_param *keys = wbsim_config_keys(&n);
+	struct wbsim_machine_knobs k = { .wb_contexts = WBSIM_CONTEXTS_AUTO };
+
+	(void)state;
+	for (const struct wbsim_param *p = wbsim_machine_knob_keys; p->name; p++) {
+		size_t i = n;
+		const struct wbsim_param *row = wbsim_config_find_key(p->section, p->name, &i);
+
+		assert_true(!strcmp(p->section, "vm") || !strcmp(p->section, "writeback"));
+		assert_non_null(row);
+		assert_ptr_equal(row, &keys[i]);
+		assert_int_equal(row->offset, offsetof(struct wbsim_config, knobs) + p->offset);
+		assert_string_equal(row->help, p->help);
+		n_machine++;
+	}
+	assert_int_equal(n_machine, 13);
+	for (size_t i = 0; i < n; i++)
+		g_string_append_printf(sections, "%s%s", i ? " " : "", keys[i].section);
+	assert_string_equal(sections->str, order);
+
+	assert_true(wbsim_config_set_value(cfg, "writeback", "max_bytes", "1g", "override", 0, 0,
+					   NULL, &error));
+	assert_true(wbsim_config_set_value(cfg, "vm", "dirty_expire_centisecs", "1500", "override",
+					   0, 0, NULL, &error));
+	assert_true(wbsim_config_set_value(cfg, "writeback", "affinity", "none", "override", 0, 0,
+					   NULL, &error));
+	assert_true(cfg->knobs.bdi_max_bytes == GIB);
+	assert_int_equal(cfg->knobs.dirty_expire_centisecs, 1500);
+	assert_string_equal(cfg->knobs.wb_affinity, "none");
+	assert_false(wbsim_config_set_value(cfg, "vm", "dirty_ratio", "101", "override", 0, 0,
+					    NULL, &error));
+	assert_string_equal(error->message,
+			    "override: [vm] dirty_ratio = 101: expected a percentage, an integer from 0 to 100");
+	wbsim_config_free(cfg);
+
+	assert_int_equal(wbsim_machine_nr_contexts(&k, 12, true), 1);
+	assert_int_equal(wbsim_machine_nr_contexts(&k, 12, false), 12);
+	k.wb_contexts = WBSIM_CONTEXTS_CPUS;
+	assert_int_equal(wbsim_machine_nr_contexts(&k, 12, true), 12);
+	k.wb_contexts = 3;
+	assert_int_equal(wbsim_machine_nr_contexts(&k, 12, false), 3);
 }
 
 static void test_set_errors(void **state)
@@ -216,7 +276,7 @@ static void test_set_values(void **state)
 	assert_true(wbsim_config_set_override(cfg, "machine.cpus=8", NULL));
 	assert_int_equal(cfg->cpus, 8);
 	assert_true(cfg->memory == 9 * GIB);
-	assert_true(cfg->wb_contexts == WBSIM_CONTEXTS_CPUS);
+	assert_true(cfg->knobs.wb_contexts == WBSIM_CONTEXTS_CPUS);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, false), 8);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 8);
 	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=auto", NULL));
@@ -224,8 +284,8 @@ static void test_set_values(void **state)
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 1);
 	assert_true(wbsim_config_set_override(cfg, "writeback.contexts=3", NULL));
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 3);
-	assert_string_equal(cfg->wb_affinity, "none");
-	assert_true(cfg->strictlimit);
+	assert_string_equal(cfg->knobs.wb_affinity, "none");
+	assert_true(cfg->knobs.strictlimit);
 	assert_true(cfg->seed == UINT64_MAX);
 	assert_true(cfg->time_limit == 120 * WBSIM_NSEC_PER_SEC);
 	/* events stay in the order given */
@@ -250,9 +310,9 @@ static void test_ratio_bytes_exclusive(void **state)
 	assert_true(wbsim_config_set_override(cfg, "vm.dirty_bytes=3276m", NULL));
 	assert_true(wbsim_config_set_override(cfg, "vm.dirty_background_bytes=1638m", NULL));
 	assert_true(wbsim_config_check(cfg, NULL));
-	assert_int_equal(cfg->dirty_ratio, 0);
-	assert_int_equal(cfg->dirty_background_ratio, 0);
-	assert_true(cfg->dirty_bytes == (uint64_t)3276 << 20);
+	assert_int_equal(cfg->knobs.dirty_ratio, 0);
+	assert_int_equal(cfg->knobs.dirty_background_ratio, 0);
+	assert_true(cfg->knobs.dirty_bytes == (uint64_t)3276 << 20);
 	wbsim_config_free(cfg);
 
 	/* both set non-zero: an error naming both keys */
@@ -466,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_closest_name),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_table_defaults_parse),
+		cmocka_unit_test(test_machine_knobs),
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_set_values),
 		cmocka_unit_test(test_ratio_bytes_exclusive),

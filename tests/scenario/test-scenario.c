@@ -94,13 +94,13 @@ static void test_keys_from_file(void **state)
 	cfg = wbsim_scenario_config(scn);
 	assert_int_equal(cfg->cpus, 12);
 	assert_true(cfg->memory == 9 * GIB);
-	assert_int_equal(cfg->dirty_background_ratio, 0);
-	assert_true(cfg->dirty_background_bytes == (uint64_t)1638 << 20);
-	assert_int_equal(cfg->dirty_ratio, 20);
-	assert_true(cfg->wb_contexts == WBSIM_CONTEXTS_AUTO);
+	assert_int_equal(cfg->knobs.dirty_background_ratio, 0);
+	assert_true(cfg->knobs.dirty_background_bytes == (uint64_t)1638 << 20);
+	assert_int_equal(cfg->knobs.dirty_ratio, 20);
+	assert_true(cfg->knobs.wb_contexts == WBSIM_CONTEXTS_AUTO);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, true), 1);
 	assert_int_equal(wbsim_config_nr_contexts(cfg, false), 12);
-	assert_string_equal(cfg->wb_affinity, "none");
+	assert_string_equal(cfg->knobs.wb_affinity, "none");
 	assert_int_equal(cfg->seed, 42);
 	assert_int_equal(cfg->events->len, 2);
 	ev = cfg->events->pdata[1];
@@ -335,7 +335,7 @@ static void test_overrides_after_file(void **state)
 	assert_null(e);
 	cfg = wbsim_scenario_config(scn);
 	assert_int_equal(cfg->cpus, 7);
-	assert_int_equal(cfg->dirty_ratio, 5);
+	assert_int_equal(cfg->knobs.dirty_ratio, 5);
 	/* fio's $ncpus sees the overridden machine */
 	assert_int_equal(wbsim_scenario_fio(scn)->jobs->len, 7);
 	wbsim_scenario_free(scn);

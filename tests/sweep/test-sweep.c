@@ -380,8 +380,8 @@ static void test_points_equal_single_runs(void **state)
 
 		assert_non_null(alone);
 		assert_non_null(point);
-		assert_int_equal(wbsim_scenario_config(point)->wb_contexts, p < 2 ? 1 : 2);
-		assert_int_equal(wbsim_scenario_config(point)->dirty_ratio, p % 2 ? 30 : 10);
+		assert_int_equal(wbsim_scenario_config(point)->knobs.wb_contexts, p < 2 ? 1 : 2);
+		assert_int_equal(wbsim_scenario_config(point)->knobs.dirty_ratio, p % 2 ? 30 : 10);
 		a = run_json(alone);
 		b = run_json(point);
 		assert_string_equal(a, b);

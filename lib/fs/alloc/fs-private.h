@@ -121,13 +121,6 @@ static inline uint64_t wbsim_fs_bytes_to_blocks(const wbsim_fs *fs, uint64_t byt
 	return (bytes + fs->block_size - 1) / fs->block_size;
 }
 
-/*
- * wbsim_fs_filefrag_format() - filefrag's line for @path with @n extents
- * (wbsim_fs_filefrag_line() without counting them again: a count walks
- * every extent of the file)
- */
-char *wbsim_fs_filefrag_format(const char *path, uint64_t n);
-
 /* Built-in models, registered by the registry on first use. */
 extern const struct wbsim_fs_ops wbsim_fs_ideal_ops;
 extern const struct wbsim_fs_ops wbsim_fs_xfs_ops;

@@ -257,6 +257,12 @@ uint64_t wbsim_fs_filefrag_verbose(wbsim_fs *fs, wbsim_fs_inode *inode, GArray *
  */
 char *wbsim_fs_filefrag_line(wbsim_fs *fs, wbsim_fs_inode *inode,
 			     const char *path);
+/*
+ * wbsim_fs_filefrag_format() - filefrag's line for @path with @n extents
+ * (wbsim_fs_filefrag_line() without counting them again: a count walks
+ * every extent of the file)
+ */
+char *wbsim_fs_filefrag_format(const char *path, uint64_t n);
 /**
  * wbsim_fs_nr_extents() - the raw extent count: on-disk extent records
  * (XFS fsxattr.fsx_nextents, the ext4 extent tree's leaf entries, F2FS runs
