@@ -374,9 +374,13 @@ static void explain_rest(struct explain *x, struct wbsim_device *dev)
 		if (g_ptr_array_find_with_equal_func(x->used, p->name, g_str_equal, NULL))
 			continue;
 		src = cost_source(x->cfg, p->name);
-		value = p->type == WBSIM_PARAM_TIME
-			? g_strdup_printf("%" G_GUINT64_FORMAT " ns", (uint64_t)core_value(x, p->name, &(const char *){ NULL }))
-			: g_strdup_printf("%" G_GUINT64_FORMAT " bytes/s", x->costs.memcpy_bandwidth);
+		if (p->type == WBSIM_PARAM_TIME) {
+			const char *what;
+
+			value = g_strdup_printf("%.0f ns", core_value(x, p->name, &what));
+		} else {
+			value = wbsim_param_format_value(p->type, (const char *)&x->costs + p->offset);
+		}
 		g_string_append_printf(x->out, "  %-26s %9s  %s; %s\n", p->name, value, p->help, src);
 	}
 	for (const struct wbsim_param *o = x->fs ? x->fs->options : NULL; o && o->name; o++) {
