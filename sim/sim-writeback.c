@@ -81,6 +81,7 @@ struct run_options {
 
 static gboolean opt_version;
 static gboolean opt_dump_config;
+static gboolean opt_explain_costs;
 static gboolean opt_parse_only;
 static gboolean opt_list_keys;
 static gboolean opt_list_scenarios;
@@ -99,6 +100,10 @@ static const GOptionEntry scenario_entries[] = {
 	  "Print the resolved scenario (every default explicit, fio jobs inline) and exit", NULL },
 	{ "parse-only", 0, 0, G_OPTION_ARG_NONE, &opt_parse_only,
 	  "Check the scenario and its fio jobs, then exit", NULL },
+	{ "explain-costs", 0, 0, G_OPTION_ARG_NONE, &opt_explain_costs,
+	  "Print what one buffered 4 KiB write and one written-back page cost on the scenario's "
+	  "machine, step by step (each cost's key, value, what it is, where the value comes from), "
+	  "summed, with the CPU-bound bandwidth of one CPU, and exit", NULL },
 	G_OPTION_ENTRY_NULL
 };
 
@@ -816,6 +821,18 @@ static int report_interruption(const struct wbsim_sweep_cli *cli, const struct r
 		    sig, signal_name(sig), (double)ro->stopped_ns / 1e9);
 }
 
+/* --explain-costs: the cost of a write on the scenario's machine. */
+static int explain_costs(const struct wbsim_sweep_cli *cli)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *text = wbsim_scenario_explain_costs(cli->scn, &error);
+
+	if (!text)
+		return fail(EXIT_BAD_INPUT, "%s", error->message);
+	fputs(text, stdout);
+	return EXIT_OK;
+}
+
 static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 {
 	g_autoptr(GOptionContext) ctx = NULL;
@@ -924,12 +941,20 @@ static int run(struct wbsim_sweep_cli *cli, int argc, char **argv)
 	/* --dump-config --parse-only: checked as --parse-only does, then dumped */
 	if (!wbsim_sweep_cli_load(cli, !opt_dump_config || opt_parse_only, &error))
 		status = fail(EXIT_BAD_INPUT, "%s", error->message);
+	else if (opt_explain_costs && (opt_dump_config || opt_parse_only))
+		status = fail(EXIT_BAD_INPUT, "--explain-costs: not with %s: one of them at a time",
+			      opt_dump_config ? "--dump-config" : "--parse-only");
+	else if (opt_explain_costs && wbsim_sweep_cli_is_sweep(cli))
+		status = fail(EXIT_BAD_INPUT,
+			      "--explain-costs: one machine, not a sweep (explain a point with --set)");
+	else if (opt_explain_costs)
+		status = explain_costs(cli);
 	else if (wbsim_sweep_cli_is_sweep(cli) && (opt_series || opt_trace))
 		status = fail(EXIT_BAD_INPUT,
 			      "%s: one file per run: not with a sweep (run a point alone with --set)",
 			      opt_series ? "--series" : "--trace");
 
-	if (status != EXIT_OK || (opt_parse_only && !opt_dump_config)) {
+	if (status != EXIT_OK || opt_explain_costs || (opt_parse_only && !opt_dump_config)) {
 		/* nothing more */
 	} else if (!wbsim_sweep_cli_check_outputs(cli, (const char *const[]) {
 			"--series", opt_series, "--trace", opt_trace, NULL }, &error)) {

@@ -128,6 +128,29 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario, wbsim_scenario_free)
 WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
 
 /**
+ * wbsim_scenario_explain_costs() - what a write costs on the scenario's
+ * machine, step by step
+ * @scn: the scenario
+ * @error: where the scenario's device cannot be built (its check at load
+ *	builds it too: a loaded scenario does not fail here)
+ *
+ * For the resolved machine (the host profile, the [costs] lines, [machine]
+ * cpu_speed, the filesystem, the folio size, the first fio job's engine,
+ * the device): one buffered 4 KiB write into a page not in the cache, and
+ * one 4 KiB page written back in runs of the device's largest request, as
+ * the model charges them: each cost's key, value in ns, count, what it is
+ * and where its value comes from (the built-in profile's file and line and
+ * its host, or the scenario line that sets it), summed; the costs those
+ * sums do not charge, with their values; and the CPU-bound bandwidth of
+ * one CPU, for the writes alone and with their writeback. Text for people,
+ * not for programs.
+ *
+ * Return: a new string (g_free() it), or NULL with @error set.
+ */
+WBSIM_API char *wbsim_scenario_explain_costs(const struct wbsim_scenario *scn,
+					     GError **error);
+
+/**
  * wbsim_scenario_keys_markdown() - the scenario keys as Markdown tables
  *
  * One row per key (section, key, type, default, range, meaning), then one

@@ -339,7 +339,7 @@ CATEGORY_OF = {fn: cat for cat, fns in CATEGORIES for fn in fns}
 # its stack) cpu.json keeps per task kind as perf_inclusive_ms: the steps of
 # XFS's buffered write, writeback allocation and completion, and of ext4's
 # writeback and completion, so that a cost per call is their time over a
-# tracepoint's count (lab/count-xfs-paths, lab/count-jbd2).
+# tracepoint's count (lab/count-xfs-paths, lab/studies/jbd2/count-jbd2).
 INCLUSIVE = (
     "xfs_buffered_write_iomap_begin", "xfs_ilock", "xfs_iext_lookup_extent",
     "xfs_bmapi_reserve_delalloc", "xfs_bmap_add_extent_hole_delay", "xfs_iext_insert",
@@ -354,14 +354,14 @@ INCLUSIVE = (
     "xfs_inode_item_format", "rwsem_down_write_slowpath", "rwsem_down_read_slowpath",
     "rwsem_spin_on_owner",
     # io_uring's nowait buffered writes that fail and are punted to io-wq
-    # (lab/count-uring-retries)
+    # (lab/studies/uring-retries/count-uring-retries)
     "balance_dirty_pages", "xfs_buffered_write_iomap_end", "xfs_bmap_punch_delalloc_range",
     "io_queue_iowq", "io_wq_submit_work", "xfs_vn_update_time", "kiocb_modified",
     # a write's timestamp update (file_update_time(), once a file and tick):
     # XFS's own transaction, ext4's through generic_update_time() ->
     # __mark_inode_dirty() -> ext4_dirty_inode() (a journal handle)
     "generic_update_time", "ext4_dirty_inode",
-    # ext4's writeback and completion (issue 22, lab/e1-sparse): the page
+    # ext4's writeback and completion (issue 22, lab/studies/e1-sparse): the page
     # walk and its buffer heads, the mapping of an extent under a journal
     # handle, the bio per extent, and the completion of its buffer heads
     "ext4_do_writepages", "mpage_prepare_extent_to_map", "mpage_process_page_bufs",

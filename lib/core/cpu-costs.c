@@ -3,7 +3,7 @@
  * core/cpu-costs.c - the CPU cost table's keys, and its defaults read from
  * the built-in host profile (core/host-profile.h: lib/core/hosts/NAME.inc,
  * where each value stands with its source). What each cost is: the rows
- * below and struct wbsim_cpu_costs (wbsim/cpu-costs.h). A machine preset
+ * below, the one description of each (wbsim/cpu-costs.h points here). A machine preset
  * scales them all by its [machine] cpu_speed; a scenario's [costs] sets
  * any of them.
  */
@@ -20,32 +20,38 @@
 #define COST_NS(f, help) \
 	{ #f, WBSIM_PARAM_TIME, offsetof(struct wbsim_cpu_costs, f), NULL, NULL, 0, 0, help }
 
-/* The cost table as a parameter table (struct wbsim_param), for setting by key. */
+/*
+ * The cost table as a parameter table (struct wbsim_param), for setting by
+ * key: one row per member of struct wbsim_cpu_costs, and its help is the
+ * one description of the cost (what work it is, and per what), printed by
+ * sim-writeback --list-keys and --explain-costs with the value and the
+ * source the host profile records (core/host-profile.h).
+ */
 static const struct wbsim_param cost_params[] = {
-	COST_NS(copy_page_ns, "copying one page of a write into the page cache"),
-	COST_NS(copy_touch_ns, "the part of copy_page_ns a copy pays per page it touches, whatever its bytes"),
-	COST_NS(dirty_folio_ns, "page cache lookup of a write, per folio it writes into"),
-	COST_NS(write_syscall_ns, "the write path outside the itemised work, per write"),
-	COST_NS(writepages_folio_ns, "writepages per folio written back"),
-	COST_NS(bio_build_ns, "building the ioend and bio of a run of dirty pages"),
-	COST_NS(blk_submit_rq_ns, "submit_bio to blk_mq_submit_bio, per bio"),
-	COST_NS(blk_submit_page_ns, "submission per page (one bvec)"),
-	COST_NS(blk_complete_rq_ns, "completion interrupt per request"),
-	COST_NS(blk_complete_page_ns, "ending writeback per page (per folio of a large folio)"),
+	COST_NS(copy_page_ns, "write(): copying one 4 KiB page from user memory into the page cache (copy_page_from_iter_atomic on a cold destination page): copy_touch_ns of it per page touched, the rest by the byte"),
+	COST_NS(copy_touch_ns, "write(): the part of copy_page_ns a copy pays for each page it touches whatever its length (the destination's TLB and cache misses, the iov_iter set-up): a whole page costs copy_page_ns, a 50-byte copy about copy_touch_ns"),
+	COST_NS(dirty_folio_ns, "write(): the bookkeeping per folio a write goes through (page cache lookup, write_begin/write_end: the write path's loop goes folio by folio)"),
+	COST_NS(write_syscall_ns, "write(): fixed cost per call, independent of its size (entry and exit, fdget, file_update_time's checks, the iomap iteration's set-up): the write path outside the itemised work"),
+	COST_NS(writepages_folio_ns, "writeback: per folio written back, whatever its size (writeback_iter's lookup of the dirty tag, folio_clear_dirty_for_io, folio_start_writeback, adding the folio to the ioend's bio)"),
+	COST_NS(bio_build_ns, "writeback (the flusher or a task writing back): per contiguous run of dirty pages, i.e. per ioend and bio (their allocation and release, the filesystem's per-ioend work)"),
+	COST_NS(blk_submit_rq_ns, "submit_bio: per bio (bio checks, plug or tag allocation, request set-up, scheduler insert, dispatch, doorbell)"),
+	COST_NS(blk_submit_page_ns, "submit_bio: per 4 KiB page (segment mapping, DMA mapping of one bvec)"),
+	COST_NS(blk_complete_rq_ns, "completion: per request (interrupt, softirq, blk_mq_end_request, the bio_endio chain, tag release)"),
+	COST_NS(blk_complete_page_ns, "completion: per 4 KiB page, ending writeback of its page (folio_end_writeback, writeback counters, waking waiters); per folio for large folios (one bvec and one folio_end_writeback per folio)"),
 	{ "memcpy_bandwidth", WBSIM_PARAM_RATE,
 	  offsetof(struct wbsim_cpu_costs, memcpy_bandwidth), NULL, NULL, 1, 1.8e19,
-	  "one CPU's copy bandwidth" },
-	COST_NS(uring_io_ns, "io_uring issue and reaping per write"),
-	COST_NS(uring_punt_ns, "io_uring punt to io-wq per write"),
-	COST_NS(sync_io_ns, "a write of fio's synchronous engines (psync, sync, libaio): its own system call and fio's user-space work, beyond write_syscall_ns"),
-	COST_NS(balance_dirty_pages_ns, "a balance_dirty_pages() pass that returns -EAGAIN (BDP_ASYNC)"),
-	COST_NS(page_alloc_ns, "allocating, charging and inserting a page cache folio, per folio"),
-	COST_NS(page_alloc_page_ns, "allocating a page cache folio, per 4 KiB page of it"),
-	COST_NS(account_dirty_ns, "accounting a page that becomes dirty"),
-	COST_NS(invalidate_page_ns, "invalidating a clean page at fadvise(DONTNEED)"),
-	COST_NS(rwsem_sleep_ns, "a writer sleeping on a contended rw_semaphore, per sleep"),
-	COST_NS(rwsem_wake_ns, "waking a writer that sleeps on an rw_semaphore, per wake-up"),
-	COST_NS(syscall_entry_ns, "the part of a write outside the inode lock: its system call's entry and exit above ->write_iter and the caller's user space, per write"),
+	  "bytes per second one CPU copies in a large copy with non-temporal stores (PMEM in block mode copies each bio so: memcpy_flushcache)" },
+	COST_NS(uring_io_ns, "fio's io_uring engine, buffered writes: the fio thread's work per write besides the write itself (its share of io_uring_enter, the SQE, reaping the CQE, fio's own per-I/O bookkeeping)"),
+	COST_NS(uring_punt_ns, "io_uring: a buffered write punted to the io-wq worker (the inline issue that returned -EAGAIN or was skipped, io_wq_enqueue, the worker's dequeue, posting the CQE and waking the fio thread)"),
+	COST_NS(sync_io_ns, "fio's engines that issue every buffered write with a system call of its own (psync, sync, pvsync, pvsync2, libaio's io_submit): per write, the call's entry and exit and fio's user-space work beyond write_syscall_ns (io_uring's batched writes pay uring_io_ns instead)"),
+	COST_NS(balance_dirty_pages_ns, "one balance_dirty_pages() pass that does not sleep (the limits, the wb's stats, the position ratio); charged where io_uring's IOCB_NOWAIT write gets -EAGAIN from it (BDP_ASYNC)"),
+	COST_NS(page_alloc_ns, "write(): per folio the write finds missing from the page cache: allocation, memcg charge, insertion, LRU add (batched, with the drains)"),
+	COST_NS(page_alloc_page_ns, "write(): the part of that allocation that grows with the folio's size, per 4 KiB page of it (the buddy allocator's per-page preparation)"),
+	COST_NS(account_dirty_ns, "write(): per folio_account_dirtied() call, a page (or a whole-folio-accounted folio) that becomes dirty: folio_mark_dirty with the xarray tag and the node, wb and memcg counters"),
+	COST_NS(invalidate_page_ns, "fadvise(DONTNEED): per clean page dropped from the cache (mapping_try_invalidate, the folio's release and freeing)"),
+	COST_NS(rwsem_sleep_ns, "a writer that sleeps on a contended rw_semaphore (the inode's i_rwsem): the slowpath's queueing and its context switches out and back in, paid when the lock is handed to it"),
+	COST_NS(rwsem_wake_ns, "the releaser of that rw_semaphore waking the sleeper (rwsem_wake, wake_up_q, try_to_wake_up with its IPI), per wake-up"),
+	COST_NS(syscall_entry_ns, "write(): the part of write_syscall_ns (and of a synchronous engine's sync_io_ns) run before the inode lock is taken and after it is dropped (the system call's entry and exit, fdget, vfs_write, the caller's user space); a writer runs it on a CPU before it asks for the lock of a file other jobs write too"),
 	{ .name = NULL },
 };
 

@@ -114,6 +114,15 @@ enum wbsim_sync_mode {
 };
 
 /* Inode state bits modelled (a subset of the kernel's i_state). */
+/*
+ * writepages' batch: the pages one walk step takes before it maps and
+ * submits them (lib/fs/writepages.c); and the bvecs of a bio
+ * (include/linux/bio.h), so of an ioend's bio: one per folio. Read by
+ * the cost explanation too (lib/scenario/explain-costs.c).
+ */
+#define WBSIM_WP_BATCH_PAGES 256
+#define WBSIM_BIO_MAX_VECS 256
+
 #define I_DIRTY_PAGES	(1u << 0)	/* the mapping has dirty pages */
 #define I_SYNC		(1u << 1)	/* being written back right now */
 #define I_SYNC_QUEUED	(1u << 2)	/* on b_io/b_more_io, owned by the flusher */

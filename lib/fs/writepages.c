@@ -28,9 +28,9 @@
 #include <wbsim/block.h>
 #include <wbsim/fs.h>
 
-#define WP_BATCH_PAGES 256
+#define WP_BATCH_PAGES WBSIM_WP_BATCH_PAGES
 /* the bvecs of a bio (include/linux/bio.h), so of an ioend's bio */
-#define BIO_MAX_VECS 256
+#define BIO_MAX_VECS WBSIM_BIO_MAX_VECS
 #define WP_BATCH_RUNS 32
 /* room for the runs of whole folios (a large folio's walk takes every
  * dirty block of it at once, however scattered) */

@@ -196,16 +196,26 @@ void wbsim_config_dump_costs(GString *out, const struct wbsim_config *cfg)
 	}
 }
 
-/* Row @p under the name @name with the default @def, as a key reference line. */
+/*
+ * Row @p under the name @name as a key reference line: its default is the
+ * built-in host profile's value, and its meaning the row's help (what the
+ * cost is) followed by the source the profile records above the value.
+ */
 static void cost_row(GString *out, const struct wbsim_param *p, const char *name,
 		     void (*row)(GString *, const char *, const struct wbsim_param *,
 				 const char *))
 {
 	const struct wbsim_ini_entry *e = wbsim_host_profile_lookup(name);
+	const char *source = wbsim_host_profile_source(name);
 	struct wbsim_param shown = *p;
+	g_autofree char *help = NULL;
 
+	if (e && source[0])
+		help = g_strdup_printf("%s. Source (%s): %s", p->help,
+				       wbsim_host_profile_name(), source);
 	shown.name = name;
 	shown.def = e ? e->value : p->def;
+	shown.help = help ? help : p->help;
 	row(out, "costs", &shown, "(none)");
 }
 

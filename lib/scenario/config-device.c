@@ -40,7 +40,7 @@ void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc)
 }
 
 /* Build the scenario's device; @name_where locates [device] preset. */
-static gboolean scratch_device(const struct wbsim_config *cfg,
+static gboolean scratch_device_at(const struct wbsim_config *cfg,
 			       const char *name_where,
 			       struct wbsim_config_scratch *sc, GError **error)
 {
@@ -90,13 +90,19 @@ static gboolean scratch_device(const struct wbsim_config *cfg,
 	return TRUE;
 }
 
+gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
+				     struct wbsim_config_scratch *sc, GError **error)
+{
+	return scratch_device_at(cfg, "", sc, error);
+}
+
 static gboolean device_check(const struct wbsim_config *cfg, const char *name,
 			     const char *name_where, GError **error)
 {
 	struct wbsim_config_scratch sc = { 0 };
 	gboolean ok = TRUE;
 
-	if (!scratch_device(cfg, name_where, &sc, error))
+	if (!scratch_device_at(cfg, name_where, &sc, error))
 		return FALSE;
 	/* PMEM emulated on DRAM lives in the RAM reserved for it at boot */
 	if (cfg->memmap && (wbsim_device_get_ops(sc.dev)->flags & WBSIM_DEVICE_RAM_BACKED)) {
@@ -127,7 +133,7 @@ static char *device_describe(const struct wbsim_config *cfg, const char *name)
 	g_auto(GStrv) lines = NULL;
 	GString *out;
 
-	if (!scratch_device(cfg, "", &sc, NULL))
+	if (!scratch_device_at(cfg, "", &sc, NULL))
 		return NULL;
 	text = wbsim_device_describe(sc.dev);
 	wbsim_config_scratch_clear(&sc);

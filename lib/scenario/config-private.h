@@ -188,6 +188,20 @@ struct wbsim_config_scratch {
 	wbsim_cpus *cpus;
 	struct wbsim_device *dev;
 };
+/* Build the scenario's device on a scratch machine @sc (as its check at
+ * load does); FALSE with @error set where it cannot be built. */
+gboolean wbsim_config_scratch_device(const struct wbsim_config *cfg,
+				     struct wbsim_config_scratch *sc, GError **error);
+/*
+ * wbsim_config_explain_costs() - what one buffered 4 KiB write and one
+ * written-back 4 KiB page cost on @cfg's machine, step by step, for
+ * wbsim_scenario_explain_costs() (explain-costs.c); @fio's first job gives
+ * the engine, @name names the scenario.
+ */
+struct wbsim_fio_file;
+char *wbsim_config_explain_costs(const struct wbsim_config *cfg,
+				 const struct wbsim_fio_file *fio, const char *name,
+				 GError **error);
 /* Free the scratch machine and zero @sc. */
 void wbsim_config_scratch_clear(struct wbsim_config_scratch *sc);
 /* struct wbsim_setting copies (pointing into @overrides) of overrides. */

@@ -610,6 +610,12 @@ char *wbsim_scenario_dump(const struct wbsim_scenario *scn)
 	return g_string_free(out, FALSE);
 }
 
+char *wbsim_scenario_explain_costs(const struct wbsim_scenario *scn, GError **error)
+{
+	wbsim_check_arg(scn != NULL, NULL, error);
+	return wbsim_config_explain_costs(scn->cfg, scn->fio, scn->top_file, error);
+}
+
 char *wbsim_scenario_keys_markdown(void)
 {
 	return wbsim_config_keys_markdown();

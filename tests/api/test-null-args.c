@@ -59,6 +59,12 @@ static void test_null_args(void **state)
 	wbsim_scenario_free(NULL);
 	step("wbsim_scenario_dump");
 	g_free((void *)wbsim_scenario_dump(NULL));
+	step("wbsim_scenario_explain_costs");
+	g_clear_error(&e);
+	assert_null(wbsim_scenario_explain_costs(NULL, &e));
+	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	g_clear_error(&e);
+	assert_null(wbsim_scenario_explain_costs(NULL, NULL));
 	step("wbsim_scenario_builder_new");
 	/* NULL is a valid base folder (the current one): a builder to free */
 	wbsim_scenario_builder_free(wbsim_scenario_builder_new(NULL));

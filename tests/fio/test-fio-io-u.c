@@ -4,7 +4,7 @@
  * the counters of fio's "IO depths", "submit" and "complete" for each
  * kind of engine, against the counts fio's own loop makes (io_u.c,
  * ioengines.c, backend.c do_io()). The io_uring case is the lab's real
- * run of E1 (lab/conversions/e1-xfs/run1/fio.json): 2 jobs, iodepth=1024,
+ * run of E1 (lab/studies/conversions/e1-xfs/run1/fio.json): 2 jobs, iodepth=1024,
  * 1416880 writes, whose percentages tests/report checks.
  */
 #include <stdarg.h>

@@ -669,7 +669,7 @@ static void test_json_global_options(void **state)
 
 /*
  * IO depths, submit and complete as fio 3.33 prints them for the lab's
- * real E1 run (lab/conversions/e1-xfs/run1/fio.json: io_uring at
+ * real E1 run (lab/studies/conversions/e1-xfs/run1/fio.json: io_uring at
  * iodepth=1024, 2 jobs in one group, 1416880 writes): every bucket the
  * ramp to 1024 touched at fio's floor of 0.1%, the rest at >=64; each
  * write submitted alone; one reap per write but for the drain of 1023.

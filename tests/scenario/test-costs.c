@@ -282,6 +282,35 @@ static void test_costs_reach_the_run(void **state)
 	assert_int_equal(sparse_runtime(other), base);
 }
 
+/*
+ * One description per cost: each profile value's source is the comment
+ * above it, joined (no "; ", no "KEY:", no word left broken at a hyphen),
+ * and the key reference's row says what the cost is, then that source.
+ */
+static void test_cost_sources(void **state)
+{
+	const char *const *keys = wbsim_host_profile_keys();
+	g_autofree char *md = wbsim_scenario_keys_markdown();
+
+	(void)state;
+	for (size_t i = 0; keys[i]; i++) {
+		const char *src = wbsim_host_profile_source(keys[i]);
+		g_autofree char *lead = g_strconcat(keys[i], ":", NULL);
+		g_autofree char *cell = g_strdup_printf("| `[costs]` | `%s` |", keys[i]);
+		g_autofree char *tail = g_strdup_printf(". Source (%s): %s |\n",
+							wbsim_host_profile_name(), src);
+		const char *row = strstr(md, cell);
+
+		if (!src[0] || g_str_has_prefix(src, lead) || strstr(src, "; ") == src ||
+		    g_regex_match_simple("[a-z]- [a-z]", src, 0, 0))
+			fail_msg("%s: source \"%s\"", keys[i], src);
+		if (!row || !strstr(row, tail) || strchr(row, '\n') < strstr(row, tail))
+			fail_msg("--list-keys: [costs] %s does not end with its source", keys[i]);
+	}
+	assert_string_equal(wbsim_host_profile_source("no_such_cost"), "");
+	assert_string_equal(wbsim_host_profile_source(NULL), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_bad_costs),
 		cmocka_unit_test(test_costs_reach_the_run),
+		cmocka_unit_test(test_cost_sources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -450,6 +450,47 @@ static void test_dump_round_trip_every_scenario(void **state)
 }
 
 /* --dump-config --parse-only: checked, then dumped (it printed nothing) */
+/*
+ * --explain-costs: the cost of a write on the scenario's machine, a --set
+ * line shown as its source; a scenario that does not load, a bad key, a
+ * sweep and another action are refused with status 2.
+ */
+static void test_explain_costs(void **state)
+{
+	struct run_result ok = run("--explain-costs", "--set", "costs.copy_page_ns=2us",
+				   "scenarios/validate-minimal.ini");
+	struct run_result missing = run("--explain-costs", "scenarios/no-such.ini");
+	struct run_result bad = run("--explain-costs", "--set", "costs.copy_pag_ns=1us",
+				    "scenarios/validate-minimal.ini");
+	struct run_result sweep = run("--explain-costs", "--sweep", "costs.copy_page_ns=1us,2us",
+				      "scenarios/validate-minimal.ini");
+	struct run_result both = run("--explain-costs", "--dump-config",
+				     "scenarios/validate-minimal.ini");
+
+	(void)state;
+	assert_int_equal(ok.status, 0);
+	assert_string_equal(ok.err, "");
+	assert_true(g_str_has_prefix(ok.out, "CPU cost of a write on the machine of "
+				     "scenarios/validate-minimal.ini ("));
+	assert_non_null(strstr(ok.out, "\n  copy_page_ns                 2000 ns x 1      =   2000.0 ns  "));
+	assert_non_null(strstr(ok.out, "set by an override (--set costs.copy_page_ns)\n"));
+	assert_non_null(strstr(ok.out, "\nCPU-bound bandwidth of one CPU"));
+	assert_int_equal(missing.status, 2);
+	assert_string_equal(missing.err, "sim-writeback: scenarios/no-such.ini: cannot read: no such file\n");
+	assert_int_equal(bad.status, 2);
+	assert_true(g_str_has_prefix(bad.err, "sim-writeback: --set: [costs] unknown key 'copy_pag_ns': expected one of copy_page_ns, "));
+	assert_int_equal(sweep.status, 2);
+	assert_string_equal(sweep.err, "sim-writeback: --explain-costs: one machine, not a sweep (explain a point with --set)\n");
+	assert_int_equal(both.status, 2);
+	assert_string_equal(both.err, "sim-writeback: --explain-costs: not with --dump-config: one of them at a time\n");
+	assert_string_equal(both.out, "");
+	run_result_clear(&ok);
+	run_result_clear(&missing);
+	run_result_clear(&bad);
+	run_result_clear(&sweep);
+	run_result_clear(&both);
+}
+
 static void test_dump_parse_only(void **state)
 {
 	struct run_result a = run("--dump-config", "scenarios/validate-minimal.ini");
@@ -2248,6 +2289,7 @@ int main(void)
 		cmocka_unit_test(test_outputs_through_path),
 		cmocka_unit_test(test_outputs_same_file),
 		cmocka_unit_test(test_dump_parse_only),
+		cmocka_unit_test(test_explain_costs),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shipped_scenarios_parse),
 	};

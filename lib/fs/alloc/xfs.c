@@ -288,7 +288,7 @@ static uint64_t xfs_bmap_worst_indlen(const struct xfs_fs *x, uint64_t len)
  * their number and total length: exact for records up to bmap_recs blocks,
  * the one-block records of writes at random, within a block per record
  * above (the kernel keeps min(worst case, sum of the parts) when records
- * merge: the merged record's worst case). Lab (lab/xfs-alloc/summary.txt):
+ * merge: the merged record's worst case). Lab (lab/studies/xfs-alloc/summary.txt):
  * 20,480 writes at random into a sparse file, 18,180 records, took
  * 111,392 blocks of statfs's free count; this counts 111,380.
  */
@@ -686,7 +686,7 @@ static unsigned int xfs_inode_bmbt_levels(const struct xfs_params *p, const stru
  * (xfs_iextents_copy skips those but steps over them). A file filled by
  * random writes holds thousands of delalloc records behind its first real
  * extents, and every transaction on it walks them all until the fork
- * becomes a btree (lab/uring-retries/idle-v1045: 90% of the timestamp
+ * becomes a btree (lab/studies/uring-retries/idle-v1045: 90% of the timestamp
  * updates' CPU in E2). The walk scans leaves as a lookup does:
  * iext_level_cpu_ns per leaf of records.
  */
