@@ -550,7 +550,31 @@ def _ns(value, unit):
     return float(value) * _TIME_UNITS[unit]
 
 
-class LockRecorder:
+class _PerfSession:
+    """A second perf session beside the run's sample, over the measured
+    window: COMMAND writes PATH, and is stopped as the sample is. Available
+    where perf is and the kernel has TRACEPOINT (a tracefs events path)."""
+    TRACEPOINT = ""
+    COMMAND = ()
+
+    def __init__(self, path):
+        self.path = path
+        self.proc = None
+
+    @classmethod
+    def available(cls):
+        return (shutil.which("perf") is not None and
+                os.path.isdir("/sys/kernel/tracing/events/" + cls.TRACEPOINT))
+
+    def start(self):
+        self.proc = subprocess.Popen(list(self.COMMAND) + ["-o", self.path],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        stop_perf(self.proc, 120)
+
+
+class LockRecorder(_PerfSession):
     """`perf lock record -a`: the kernel's lock:contention_begin/end
     tracepoints (every contended acquisition of a spinlock, rwlock, mutex,
     rwsem or rtmutex, with the waiter's call chain) over the measured
@@ -558,23 +582,8 @@ class LockRecorder:
     The tracepoints fire on the slow paths only: an uncontended lock costs
     nothing here, and a wait's time is from its begin to its end (spinning
     and sleeping alike)."""
-
-    def __init__(self, path):
-        self.path = path
-        self.proc = None
-
-    @staticmethod
-    def available():
-        return (shutil.which("perf") is not None and
-                os.path.isdir("/sys/kernel/tracing/events/lock/contention_begin"))
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            ["perf", "lock", "record", "-a", "-o", self.path],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def stop(self):
-        stop_perf(self.proc, 120)
+    TRACEPOINT = "lock/contention_begin"
+    COMMAND = ("perf", "lock", "record", "-a")
 
     def report(self, by_task=False, entries=40):
         cmd = ["perf", "lock", "contention", "-i", self.path, "-k", "wait_total",
@@ -623,7 +632,7 @@ _SCHED_FRAMES = {
 }
 
 
-class SleepRecorder:
+class SleepRecorder(_PerfSession):
     """`perf record -e sched:sched_switch -g -a`: every context switch over
     the measured window, with the stack of the task switched out. From
     them: how long each task kind slept (state S or D) and where (the
@@ -631,23 +640,8 @@ class SleepRecorder:
     below it), how long each task waited runnable after a preemption
     (state R), and how long each CPU ran its idle task. Two perf sessions
     slow the run a little: for the sleeps, not for the CPU figures."""
-
-    def __init__(self, path):
-        self.path = path
-        self.proc = None
-
-    @staticmethod
-    def available():
-        return (shutil.which("perf") is not None and
-                os.path.isdir("/sys/kernel/tracing/events/sched/sched_switch"))
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            ["perf", "record", "-q", "-e", "sched:sched_switch", "-g", "-a", "-o", self.path],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def stop(self):
-        stop_perf(self.proc, 120)
+    TRACEPOINT = "sched/sched_switch"
+    COMMAND = ("perf", "record", "-q", "-e", "sched:sched_switch", "-g", "-a")
 
     def script(self):
         p = subprocess.run(["perf", "script", "-i", self.path,
