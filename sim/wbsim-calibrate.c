@@ -42,6 +42,7 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <wbsim/wbsim.h>
 
 /* E1, shared/workloads/README.md: published aggregate MiB/s. */
 static const struct e1_row {
@@ -589,77 +590,26 @@ static void run_all(GPtrArray *runs, const char *sim, GPtrArray *sets, guint slo
 
 /*
  * The simulated time (s) of a scenario times its jobs times its sweep
- * points, from the text of its .ini and the fio job file it names: a cost
- * estimate for the order of the runs when no earlier run measured it. A
- * key it does not find counts as 60 s, 1 job, 1 point.
+ * points, as the library resolves the scenario (its includes, the fio job
+ * file, numjobs, the [sweep] lines): a cost estimate for the order of the
+ * runs when no earlier run measured it. The time is the shorter of [run]
+ * time_limit and the longest runtime=, 60 s when neither is set; a
+ * scenario that does not load counts 0 (its run will say why).
  */
-static double scan_cost(const char *text, const char *dir, int depth, double *sim_s,
-			double *jobs, double *points)
+static double estimate_cost(const char *path)
 {
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	gboolean sweep = FALSE;
+	wbsim_sweep_opts opts = { .no_point_check = TRUE };
+	g_autoptr(GError) err = NULL;
+	g_autoptr(wbsim_sweep) sw = wbsim_sweep_load(path, &opts, &err);
+	struct wbsim_scenario_workload w;
+	uint64_t ns;
 
-	for (char **l = lines; *l; l++) {
-		g_autofree char *line = g_strstrip(g_strdup(*l));
-		char *eq = strchr(line, '=');
-		char *key, *val;
-
-		if (line[0] == '[') {
-			sweep = g_str_has_prefix(line, "[sweep]");
-			continue;
-		}
-		if (!eq || line[0] == ';' || line[0] == '#')
-			continue;
-		*eq = '\0';
-		key = g_strstrip(line);
-		val = g_strstrip(eq + 1);
-		if (sweep) {
-			char *dots = strstr(val, "..");
-
-			if (dots)
-				*points *= MAX(1.0, g_ascii_strtod(dots + 2, NULL) -
-						    g_ascii_strtod(val, NULL) + 1);
-			else {
-				double n = 1;
-
-				for (const char *c = val; *c; c++)
-					n += *c == ',';
-				*points *= n;
-			}
-		} else if (strcmp(key, "runtime") == 0 || strcmp(key, "time_limit") == 0) {
-			char *end;
-			double v = g_ascii_strtod(val, &end);
-
-			if (*end == 'm' && end[1] != 's')
-				v *= 60;
-			else if (*end == 'h')
-				v *= 3600;
-			else if (g_str_has_prefix(end, "ms"))
-				v /= 1000;
-			if (v > 0)
-				*sim_s = *sim_s > 0 ? MIN(*sim_s, v) : v;
-		} else if (strcmp(key, "numjobs") == 0) {
-			*jobs = MAX(*jobs, g_ascii_strtod(val, NULL));
-		} else if (strcmp(key, "fio") == 0 && depth == 0) {
-			g_autofree char *path = g_build_filename(dir, val, NULL);
-			g_autofree char *fio = NULL;
-
-			if (g_file_get_contents(path, &fio, NULL, NULL))
-				scan_cost(fio, dir, 1, sim_s, jobs, points);
-		}
-	}
-	return *sim_s;
-}
-
-static double estimate_cost(const char *dir, const char *path)
-{
-	g_autofree char *text = NULL;
-	double sim_s = 0, jobs = 1, points = 1;
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
+	if (!sw || !wbsim_scenario_workload(wbsim_sweep_scenario(sw), &w, NULL))
 		return 0;
-	scan_cost(text, dir, 0, &sim_s, &jobs, &points);
-	return (sim_s > 0 ? sim_s : 60) * MAX(jobs, 1) * points;
+	ns = w.time_limit_ns && w.runtime_ns ? MIN(w.time_limit_ns, w.runtime_ns) :
+	     MAX(w.time_limit_ns, w.runtime_ns);
+	return (ns ? (double)ns / 1e9 : 60.0) * MAX(w.nr_jobs, 1) *
+	       (double)wbsim_sweep_info(sw)->n_points;
 }
 
 static int cmp_double(gconstpointer a, gconstpointer b)
@@ -717,7 +667,7 @@ static gboolean known_cost(GHashTable *costs, const struct calib_run *r, double 
  * that have both. A point of a split sweep is estimated at its share of
  * the sweep.
  */
-static void set_costs(GPtrArray *runs, const char *dir, GHashTable *costs)
+static void set_costs(GPtrArray *runs, GHashTable *costs)
 {
 	g_autoptr(GArray) ratios = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autofree double *est = g_new0(double, runs->len);
@@ -727,7 +677,7 @@ static void set_costs(GPtrArray *runs, const char *dir, GHashTable *costs)
 		struct calib_run *r = runs->pdata[i];
 
 		r->order = i;
-		est[i] = estimate_cost(dir, r->path);
+		est[i] = estimate_cost(r->path);
 		if (r->parent)
 			est[i] /= r->parent->points->len;
 		if (known_cost(costs, r, &known) && est[i] > 0) {
@@ -1203,7 +1153,7 @@ int main(int argc, char **argv)
 			g_ptr_array_add(procs, r->points->pdata[k]);
 	}
 	costs = read_costs(costs_path);
-	set_costs(procs, dir, costs);
+	set_costs(procs, costs);
 	t0 = g_get_monotonic_time();
 	runs_on_huge_pages();
 	find_same_runs(procs, sim, sets);

@@ -16,6 +16,7 @@
 #ifndef WBSIM_SCENARIO_H
 #define WBSIM_SCENARIO_H
 
+#include <stdint.h>
 #include <glib.h>
 #include <wbsim/macros.h>
 
@@ -126,6 +127,33 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_scenario, wbsim_scenario_free)
  * Return: a new string.
  */
 WBSIM_API char *wbsim_scenario_dump(const struct wbsim_scenario *scn);
+
+/**
+ * struct wbsim_scenario_workload - how much a scenario asks to simulate,
+ * as it resolves (defaults, includes, numjobs expanded)
+ * @nr_jobs: fio jobs after numjobs expansion
+ * @time_limit_ns: [run] time_limit, ns of simulated time (0: none)
+ * @runtime_ns: the longest runtime= of its jobs, ns (0: no job sets one)
+ */
+struct wbsim_scenario_workload {
+	unsigned int nr_jobs;
+	uint64_t time_limit_ns;
+	uint64_t runtime_ns;
+};
+
+/**
+ * wbsim_scenario_workload() - the size of the scenario's run
+ * @scn: the scenario
+ * @out: filled
+ * @error: WBSIM_ERROR_INVALID_ARGUMENT for a NULL argument
+ *
+ * What a program that runs many scenarios (wbsim-calibrate) orders them
+ * by, read from the loaded scenario instead of its text.
+ *
+ * Return: TRUE, or FALSE with @error set.
+ */
+WBSIM_API gboolean wbsim_scenario_workload(const struct wbsim_scenario *scn,
+					   struct wbsim_scenario_workload *out, GError **error);
 
 /**
  * wbsim_scenario_explain_costs() - what a write costs on the scenario's

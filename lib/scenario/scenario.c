@@ -477,6 +477,20 @@ gboolean wbsim_scenario_add_sweep(struct wbsim_scenario *scn, const char *name,
 				    NULL, error);
 }
 
+gboolean wbsim_scenario_workload(const struct wbsim_scenario *scn,
+				 struct wbsim_scenario_workload *out, GError **error)
+{
+	wbsim_check_arg(scn != NULL && out != NULL, FALSE, error);
+	*out = (struct wbsim_scenario_workload){ .time_limit_ns = scn->cfg->time_limit };
+	for (guint i = 0; scn->fio && i < scn->fio->jobs->len; i++) {
+		const struct wbsim_fio_job *job = scn->fio->jobs->pdata[i];
+
+		out->nr_jobs++;
+		out->runtime_ns = MAX(out->runtime_ns, (uint64_t)job->runtime_ns);
+	}
+	return TRUE;
+}
+
 const struct wbsim_fio_file *wbsim_scenario_fio(const struct wbsim_scenario *scn)
 {
 	g_return_val_if_fail(scn != NULL, NULL);

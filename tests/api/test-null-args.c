@@ -65,6 +65,11 @@ static void test_null_args(void **state)
 	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
 	g_clear_error(&e);
 	assert_null(wbsim_scenario_explain_costs(NULL, NULL));
+	step("wbsim_scenario_workload");
+	g_clear_error(&e);
+	assert_false(wbsim_scenario_workload(NULL, NULL, &e));
+	assert_true(g_error_matches(e, WBSIM_ERROR, WBSIM_ERROR_INVALID_ARGUMENT));
+	g_clear_error(&e);
 	step("wbsim_scenario_builder_new");
 	/* NULL is a valid base folder (the current one): a builder to free */
 	wbsim_scenario_builder_free(wbsim_scenario_builder_new(NULL));

@@ -147,6 +147,35 @@ static void test_inline_fio(void **state)
 	wbsim_scenario_free(scn);
 }
 
+/* wbsim_scenario_workload(): the jobs after numjobs, [run] time_limit and
+ * the longest runtime=, as resolved. */
+static void test_workload_size(void **state)
+{
+	g_autoptr(GError) e = NULL;
+	struct wbsim_scenario_workload w;
+	struct wbsim_scenario *scn = wbsim_scenario_load_string(
+		"[run]\ntime_limit = 90s\n"
+		"[fio:a]\nrw=write\nsize=4m\nnumjobs=3\nruntime=10\n"
+		"[fio:b]\nrw=write\nsize=4m\nruntime=2m\n",
+		"size.ini", tmpdir, NULL, &e);
+
+	(void)state;
+	assert_null(e);
+	assert_true(wbsim_scenario_workload(scn, &w, &e));
+	assert_int_equal(w.nr_jobs, 4);
+	assert_true(w.time_limit_ns == 90 * WBSIM_NSEC_PER_SEC);
+	assert_true(w.runtime_ns == 120 * WBSIM_NSEC_PER_SEC);
+	wbsim_scenario_free(scn);
+	/* no time set anywhere: both 0 */
+	scn = wbsim_scenario_load_string("[fio:a]\nrw=write\nsize=4m\n", "size0.ini", tmpdir, NULL,
+					 &e);
+	assert_null(e);
+	assert_true(wbsim_scenario_workload(scn, &w, NULL));
+	assert_int_equal(w.nr_jobs, 1);
+	assert_true(w.time_limit_ns == 0 && w.runtime_ns == 0);
+	wbsim_scenario_free(scn);
+}
+
 /* fio's messages for inline jobs point into the scenario file. */
 static void test_inline_fio_errors(void **state)
 {
@@ -460,6 +489,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys_from_file),
 		cmocka_unit_test(test_inline_fio),
+		cmocka_unit_test(test_workload_size),
 		cmocka_unit_test(test_inline_fio_errors),
 		cmocka_unit_test(test_fio_file_form),
 		cmocka_unit_test(test_workload_forms),
