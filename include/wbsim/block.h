@@ -84,6 +84,7 @@ struct wbsim_request {
 	GList fifo_link;		/* mq-deadline FIFO link */
 	wbsim_time_t alloc_time;
 	unsigned int cpu;		/* the submitter's CPU (rq->mq_ctx->cpu) */
+	unsigned int nr_segments;	/* memory segments of its bios */
 	unsigned int wbt_tracked : 1;
 };
 

@@ -26,10 +26,23 @@
  * no IPI is needed on the submitting CPU). Other devices complete on one
  * IRQ task that takes any free CPU.
  *
- * Left out: multiple hardware contexts (one tag pool per device), request
- * splitting (a bio larger than max_sectors_kb becomes one oversized
- * request), reads (and so wbt's read-latency control), discards, flush
- * sequencing, I/O priorities.
+ * Segments: a request carries at most BLK_MAX_SEGMENTS (128) memory
+ * segments, each at most BLK_MAX_SEGMENT_SIZE (64 KiB) of contiguous
+ * memory. A 4 KiB page-cache folio is a segment of its own (the pages of
+ * a file lie scattered in memory), a large folio one per 64 KiB. A bio
+ * with more is split before it meets the plug (bio_split_to_limits()):
+ * iomap's and ext4's writeback bios of 256 scattered pages become two
+ * requests of 128 pages, as the lab's loop device shows (128.0 pages a
+ * request, lab/studies/contention-v1272/sleeps-v1272); the pieces end the
+ * bio when the last of them ends (bio_chain()), and a merge that would
+ * pass the limit is refused (ll_back_merge_fn()).
+ *
+ * Left out: multiple hardware contexts (one tag pool per device),
+ * splitting at max_sectors_kb (a bio larger becomes one oversized
+ * request), a driver's own segment limits (nvme-pci, SATA), segments
+ * merged where pages happen to be contiguous in memory, reads (and so
+ * wbt's read-latency control), discards, flush sequencing, I/O
+ * priorities.
  */
 #include <string.h>
 #include "core/pid.h"
@@ -46,6 +59,9 @@
 /* BLK_MAX_REQUEST_COUNT: a plug holding this many requests is flushed */
 #define PLUG_MAX_REQUESTS 32
 #define PAGE_SECTORS 8u
+/* queue_limits defaults (include/linux/blkdev.h) */
+#define BLK_MAX_SEGMENTS 128u
+#define BLK_MAX_SEGMENT_SIZE 65536u
 /* blk-wbt constants (block/blk-wbt.c, blk-rq-qos.c) */
 #define RWB_DEF_DEPTH 16
 #define RWB_WINDOW_NSEC (100 * WBSIM_NSEC_PER_MSEC)
@@ -101,6 +117,7 @@ struct wbsim_blk_queue {
 	struct wbsim_request *irq_cur;
 
 	struct wbsim_freelist rqs;	/* every request, those in flight freed at free */
+	struct wbsim_freelist pieces;	/* the pieces of split bios (struct wbsim_bio) */
 	uint64_t seq;
 
 	/* statistics */
@@ -122,6 +139,21 @@ static uint64_t bio_pages(uint32_t nr_sectors)
 static uint64_t bio_vecs(const struct wbsim_bio *bio)
 {
 	return bio->vecs_set ? bio->nr_vecs : bio_pages(bio->nr_sectors);
+}
+
+/* The memory segments of @bio: a segment covers at most
+ * BLK_MAX_SEGMENT_SIZE of contiguous memory; page-cache folios lie
+ * scattered, so each is a segment of its own (or one per 64 KiB of a large
+ * one); a bio of contiguous memory (folio_pages 0) one per 64 KiB. */
+static uint64_t bio_segments(const struct wbsim_bio *bio)
+{
+	const uint64_t seg_pages = BLK_MAX_SEGMENT_SIZE / (PAGE_SECTORS << WBSIM_SECTOR_SHIFT);
+	uint64_t pages = bio_pages(bio->nr_sectors), per_folio;
+
+	if (!bio->folio_pages)
+		return (pages + seg_pages - 1) / seg_pages;
+	per_folio = (bio->folio_pages + seg_pages - 1) / seg_pages;
+	return (pages + bio->folio_pages - 1) / bio->folio_pages * per_folio;
 }
 
 /* Integrate the queue-depth areas up to now; call before any change. */
@@ -347,6 +379,7 @@ struct wbsim_blk_queue *wbsim_blk_queue_new(struct wbsim_device *dev,
 	q->hw_depth = dev->hw_queue_depth;
 	g_queue_init(&q->fifo);
 	wbsim_freelist_init(&q->rqs, sizeof(struct wbsim_request));
+	wbsim_freelist_init(&q->pieces, sizeof(struct wbsim_bio));
 	if (sched == WBSIM_SCHED_MQ_DEADLINE) {
 		q->sort = g_sequence_new(NULL);
 		q->rqhash = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -379,6 +412,7 @@ void wbsim_blk_queue_free(struct wbsim_blk_queue *q)
 	if (!q)
 		return;
 	wbsim_freelist_clear(&q->rqs, NULL, NULL);
+	wbsim_freelist_clear(&q->pieces, NULL, NULL);
 	wbsim_timer_cancel(q->sim, &q->wbt_timer);
 	wbsim_timer_cancel(q->sim, &q->wbt_wake_timer);
 	if (q->sort)
@@ -407,6 +441,7 @@ static struct wbsim_request *rq_alloc(struct wbsim_blk_queue *q,
 	rq->alloc_time = wbsim_sim_now(q->sim);
 	rq->fifo_link.data = rq;
 	rq->wbt_tracked = bio->wbt_acct;
+	rq->nr_segments = (unsigned int)bio_segments(bio);
 	rq->cpu = bio->submitter ? bio->submitter->last_cpu : 0;
 	account_time(q);
 	q->tags_used++;
@@ -439,7 +474,8 @@ static gboolean can_back_merge(struct wbsim_blk_queue *q,
 {
 	return rq->sector + rq->nr_sectors == bio->sector &&
 	       ((rq->flags ^ bio->flags) & MERGE_FLAGS) == 0 &&
-	       (uint64_t)rq->nr_sectors + bio->nr_sectors <= q->max_sectors;
+	       (uint64_t)rq->nr_sectors + bio->nr_sectors <= q->max_sectors &&
+	       rq->nr_segments + bio_segments(bio) <= BLK_MAX_SEGMENTS;
 }
 
 static void rq_append_bio(struct wbsim_request *rq, struct wbsim_bio *bio)
@@ -448,6 +484,7 @@ static void rq_append_bio(struct wbsim_request *rq, struct wbsim_bio *bio)
 	rq->biotail->bi_next = bio;
 	rq->biotail = bio;
 	rq->nr_sectors += bio->nr_sectors;
+	rq->nr_segments += (unsigned int)bio_segments(bio);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -684,12 +721,103 @@ static void blk_mq_get_request(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 	wbsim_fifo_list_add_tail(&q->wait, bio, bi_next);
 }
 
+static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio);
+
+/* A piece of a split bio ended: the bio ends with its last piece. */
+static void split_piece_end(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_bio *piece = arg;
+	struct wbsim_bio *parent = piece->split_parent;
+
+	wbsim_freelist_free(&piece->q->pieces, piece);
+	if (--parent->split_remaining == 0)
+		parent->end_io(sim, parent->private);
+}
+
+/* A piece got its request: the next piece goes on, the last one returns
+ * the whole bio's submission to its submitter. */
+static void split_piece_submitted(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_bio *piece = arg;
+	struct wbsim_bio *next = piece->bi_next_piece;
+
+	(void)sim;
+	if (next) {
+		blk_mq_submit_bio(next->q, next);
+		return;
+	}
+	call_submitted(piece->q, piece->split_parent);
+}
+
+/*
+ * bio_split_to_limits(): a bio of more than BLK_MAX_SEGMENTS segments
+ * goes on as pieces of at most that many, in order, each a bio of its
+ * own through the plug, the merges, blk-wbt and the tags (the kernel
+ * submits the first piece and resubmits the rest). Returns the first
+ * piece, or @bio itself when it fits.
+ */
+static struct wbsim_bio *bio_split_to_limits(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
+{
+	uint64_t segs = bio_segments(bio), per_seg_sectors, left, sector;
+	uint32_t vecs_done = 0;
+	struct wbsim_bio *first = NULL, *prev = NULL;
+
+	if ((segs <= BLK_MAX_SEGMENTS && bio->nr_sectors <= q->max_sectors) || bio->split_parent)
+		return bio;
+	/* sectors per segment; a piece is at most max_sectors too
+	 * (get_max_io_size()) */
+	per_seg_sectors = MAX(bio->nr_sectors / segs, PAGE_SECTORS);
+	left = bio->nr_sectors;
+	sector = bio->sector;
+	bio->split_remaining = 0;
+	while (left) {
+		struct wbsim_bio *piece = wbsim_freelist_alloc(&q->pieces);
+		uint64_t n = MIN(left, MIN(BLK_MAX_SEGMENTS * per_seg_sectors, q->max_sectors));
+
+		piece->sector = sector;
+		piece->nr_sectors = (uint32_t)n;
+		piece->flags = bio->flags;
+		piece->end_io = split_piece_end;
+		piece->private = piece;
+		piece->q = q;
+		piece->submitter = bio->submitter;
+		piece->plug = bio->plug;
+		piece->submit_time = bio->submit_time;
+		piece->submitted = split_piece_submitted;
+		piece->submitted_arg = piece;
+		piece->split_parent = bio;
+		piece->folio_pages = bio->folio_pages;
+		if (bio->vecs_set) {
+			/* the folios' completions shared out in proportion: the
+			 * pieces' counts add up to the bio's */
+			uint64_t done = bio->nr_sectors - left + n;
+			uint32_t upto = (uint32_t)(done * bio->nr_vecs / bio->nr_sectors);
+
+			piece->vecs_set = true;
+			piece->nr_vecs = upto - vecs_done;
+			vecs_done = upto;
+		}
+		if (prev)
+			prev->bi_next_piece = piece;
+		else
+			first = piece;
+		prev = piece;
+		bio->split_remaining++;
+		sector += n;
+		left -= n;
+	}
+	return first;
+}
+
 /* blk_mq_submit_bio(): after the submitter's CPU burst. */
 static void blk_mq_submit_bio(struct wbsim_blk_queue *q, struct wbsim_bio *bio)
 {
-	struct wbsim_plug *plug = bio->plug;
-	struct wbsim_request *last = plug ? wbsim_fifo_list_last(&plug->rqs) : NULL;
+	struct wbsim_plug *plug;
+	struct wbsim_request *last;
 
+	bio = bio_split_to_limits(q, bio);
+	plug = bio->plug;
+	last = plug ? wbsim_fifo_list_last(&plug->rqs) : NULL;
 	bio->wbt_acct = 0;
 	if (last && can_back_merge(q, last, bio)) {
 		rq_append_bio(last, bio);

@@ -59,6 +59,15 @@ struct wbsim_bio {
 	 * folios, folio_end_writeback() once each); unset: one per page */
 	bool vecs_set;
 	uint32_t nr_vecs;
+	/* pages of each page-cache folio the bio carries (writeback), 0: the
+	 * memory is contiguous (direct I/O from a user buffer): what makes its
+	 * memory segments (blk-core.c bio_segments()) */
+	uint32_t folio_pages;
+	/* a piece of a bio the queue split at its segment limit: the bio it
+	 * came from, whose end waits for all its pieces (bio_chain()) */
+	struct wbsim_bio *split_parent;
+	struct wbsim_bio *bi_next_piece;	/* the next piece to submit */
+	unsigned int split_remaining;	/* in the parent: pieces not ended */
 };
 
 /**

@@ -503,6 +503,8 @@ static void iomap_submit_ioend(struct wbsim_writepages *wp)
 		bio->bio.flags = flags;
 		bio->bio.end_io = wb_bio_end_io;
 		bio->bio.private = bio;
+		/* page-cache folios, scattered in memory: the queue's segments */
+		bio->bio.folio_pages = (uint32_t)MAX(wp->inode->folio_pages, 1);
 		bio->inode = wp->inode;
 		bio->first_page = file_page;
 		bio->nr_pages = n;

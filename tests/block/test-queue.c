@@ -64,6 +64,7 @@ struct chain {
 	unsigned int order[64], nr_ended;
 	uint32_t len;
 	unsigned int flags;
+	uint32_t folio_pages;	/* page-cache bios: pages a folio; 0: contiguous */
 	gboolean finish_plug;
 };
 
@@ -90,6 +91,7 @@ static void chain_next(wbsim_sim *sim, void *arg)
 		b->sector = c->sectors[c->next];
 		b->nr_sectors = c->len;
 		b->flags = c->flags;
+		b->folio_pages = c->folio_pages;
 		b->end_io = chain_ended;
 		b->private = GUINT_TO_POINTER(c->next);
 		c->next++;
@@ -165,6 +167,60 @@ static void test_plug_merge(void **state)
 	wbsim_blk_queue_get_stats(e.q, &st);
 	assert_int_equal(st.requests, 2);
 	assert_int_equal(st.merges, 2);
+	env_close(&e);
+}
+
+/*
+ * Page-cache bios carry one memory segment per 4 KiB folio (one per 64 KiB
+ * of a large folio): a request holds at most 128 (BLK_MAX_SEGMENTS). A bio
+ * of 256 pages is split into two requests and ends once, after both;
+ * contiguous 16-page bios merge 8 to a request, not 20 (max_sectors_kb);
+ * a bio of 2 MiB folios is 32 segments a folio and splits at max_sectors.
+ */
+static void test_segment_limit(void **state)
+{
+	struct env e;
+	struct chain c = { 0 };
+	struct wbsim_plug plug;
+	struct wbsim_blk_stats st;
+
+	env_open(&e, "ideal", ideal_1g, 3);
+	c.folio_pages = 1;
+	c.flags = WBSIM_REQ_BACKGROUND;
+	c.sectors[0] = 0;
+	chain_run(&c, &e, NULL, 1, 256 * 8);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.bios, 1);
+	assert_int_equal(st.requests, 2);
+	assert_int_equal(st.bytes, 256 * 4096);
+	assert_int_equal(c.nr_ended, 1);
+	/* the bio ended with its second piece: two 512 KiB requests one
+	 * after the other on the ideal device, each 100 us + 512 KiB / 1 GB/s */
+	assert_true(c.ended_at[0] >= 100000 + 524288);
+	env_close(&e);
+
+	env_open(&e, "ideal", ideal_1g, 3);
+	memset(&c, 0, sizeof(c));
+	c.folio_pages = 1;
+	for (unsigned int i = 0; i < 60; i++)
+		c.sectors[i] = i * 128;		/* 60 x 16 pages, contiguous */
+	chain_run(&c, &e, &plug, 60, 128);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.requests, 8);	/* 7 x 8 bios and one of 4 */
+	assert_int_equal(st.merges, 52);
+	assert_int_equal(c.nr_ended, 60);
+	env_close(&e);
+
+	/* 2 MiB folios: 4 of them (8 MiB, 128 segments) split at 1280 KiB */
+	env_open(&e, "ideal", ideal_1g, 3);
+	memset(&c, 0, sizeof(c));
+	c.folio_pages = 512;
+	c.sectors[0] = 0;
+	chain_run(&c, &e, NULL, 1, 4 * 512 * 8);
+	wbsim_blk_queue_get_stats(e.q, &st);
+	assert_int_equal(st.requests, 7);	/* 6 x 1280 KiB and 512 KiB */
+	assert_int_equal(st.bytes, 8 << 20);
+	assert_int_equal(c.nr_ended, 1);
 	env_close(&e);
 }
 
@@ -657,6 +713,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plug_merge),
+		cmocka_unit_test(test_segment_limit),
 		cmocka_unit_test(test_ideal_exact),
 		cmocka_unit_test(test_tag_wait),
 		cmocka_unit_test(test_deadline_order),
