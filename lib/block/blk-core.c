@@ -35,11 +35,11 @@
  * requests of 128 pages, as the lab's loop device shows (128.0 pages a
  * request, lab/studies/contention-v1272/sleeps-v1272); the pieces end the
  * bio when the last of them ends (bio_chain()), and a merge that would
- * pass the limit is refused (ll_back_merge_fn()).
+ * pass the limit is refused (ll_back_merge_fn()). A bio larger than
+ * max_sectors_kb is split at it too (get_max_io_size()).
  *
- * Left out: multiple hardware contexts (one tag pool per device),
- * splitting at max_sectors_kb (a bio larger becomes one oversized
- * request), a driver's own segment limits (nvme-pci, SATA), segments
+ * Left out: multiple hardware contexts (one tag pool per device), a
+ * driver's own segment limits (nvme-pci, SATA), segments
  * merged where pages happen to be contiguous in memory, reads (and so
  * wbt's read-latency control), discards, flush sequencing, I/O
  * priorities.

@@ -147,6 +147,9 @@ static void raid0_queue_rq(struct wbsim_device *dev, struct wbsim_request *rq)
 		b->sector = (c / d->members) * d->chunk_sectors + off;
 		b->nr_sectors = (uint32_t)len;
 		b->flags = rq->flags;
+		/* the part carries the request's memory: page-cache folios
+		 * stay one segment each on the member's queue */
+		b->folio_pages = rq->bio ? rq->bio->folio_pages : 0;
 		b->end_io = raid0_part_done;
 		b->private = io;
 		sector += len;
