@@ -170,10 +170,14 @@ typedef struct wbsim_task {
 	wbsim_time_t cpu_wait_ns;
 	wbsim_time_t lock_wait_ns;
 	uint64_t bursts;
+	/* voluntary context switches: the times the task slept between two
+	 * CPU bursts (on a lock, a folio, I/O, a throttle pause, a timer) */
+	uint64_t nvcsw;
 	unsigned int last_cpu;
 	wbsim_time_t irq_ns;
 	/* private */
 	wbsim_time_t wait_since;
+	wbsim_time_t burst_end_ns;	/* when its last burst ended */
 	wbsim_time_t preempted_ns;	/* interrupt time not yet added to the burst */
 	wbsim_time_t burst_ns;
 	wbsim_event_fn done_fn;

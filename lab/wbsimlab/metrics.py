@@ -121,6 +121,9 @@ def program_figures(prog):
         out["small_cpu_ns_per_write"] = sum(small["thread_cpu_s"]) * 1e9 / writes
         out["small_ctxsw_per_write"] = (sum(small["thread_nvcsw"]) +
                                         sum(small["thread_nivcsw"])) / writes
+        # the voluntary ones alone (the threads slept: on i_rwsem, a folio,
+        # a throttle pause), which the simulator counts too
+        out["small_nvcsw_per_write"] = sum(small["thread_nvcsw"]) / writes
     if small.get("pages_written", -1) >= 0:
         out["small_pages_written"] = small["pages_written"]
     return out
@@ -130,18 +133,21 @@ def sim_small_figures(result_json):
     """The simulator's counterparts of program_figures()' small-write
     figures for a lab program's scenario: the time of the last group of
     jobs (the small writers; the only group when the program writes no
-    large file first) and those jobs' CPU per write."""
+    large file first), those jobs' CPU per write and their voluntary
+    context switches per write."""
     jobs = result_json["jobs"]
     last = max(j.get("groupid", 0) for j in jobs)
-    cpu = writes = 0
+    cpu = writes = nvcsw = 0
     for fj, wj in zip(jobs, result_json["wbsim"]["jobs"]):
         if fj.get("groupid", 0) == last:
             cpu += wj["cpu_ns"]
+            nvcsw += wj.get("nvcsw", 0)
             writes += wj["total_ios"]
     out = {"last_group_s": max(j["job_runtime"] for j in jobs
                                if j.get("groupid", 0) == last) / 1e3}
     if writes:
         out["small_cpu_ns_per_write"] = cpu / writes
+        out["small_nvcsw_per_write"] = nvcsw / writes
     return out
 
 

@@ -26,7 +26,9 @@
  * released and taken again at the same instant (a task going on, or
  * handing over to a waiter) was never idle. Two figures, not the whole
  * curve: deeper sleeps after tens of milliseconds are left out.
- * Left out: preemption between tasks, time slices, per-CPU run queues and
+ * Each task counts its voluntary context switches (wbsim_task.nvcsw): a
+ * burst asked for later than the task's last burst ended follows a sleep.
+ * Left out: preemption between tasks (so the involuntary switches), time slices, per-CPU run queues and
  * migration, SMT.
  */
 #include <string.h>
@@ -210,6 +212,7 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	cpus->cpu[task->cpu].running = NULL;
 	task->cpu_ns += task->burst_ns;
 	task->bursts++;
+	task->burst_end_ns = sim->now;
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
 	if (task->keep_cpu) {
@@ -265,6 +268,7 @@ wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
 		c->irq_end = MAX(now, c->irq_end) + t;
 	irq->cpu_ns += t;
 	irq->bursts++;
+	irq->burst_end_ns = c->irq_end;
 	irq->last_cpu = cpu;
 	cpus->busy_ns += t;
 	if (c->running || c->kept) {
@@ -297,6 +301,12 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 {
 	g_return_if_fail(task->on_pool == NULL);
 
+	/* a task that asks for a CPU later than its last burst ended slept in
+	 * between: schedule() from a task that is not runnable, a voluntary
+	 * context switch (a task that waits for a CPU it asked for at once was
+	 * runnable all along) */
+	if (task->bursts && cpus->sim->now > task->burst_end_ns)
+		task->nvcsw++;
 	task->on_pool = cpus;
 	/* every cost of the table is the lab host's: a faster or slower
 	 * machine runs the same work in proportion */

@@ -505,6 +505,11 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
 }
 
+uint64_t wbsim_job_nvcsw(const struct wbsim_job *job)
+{
+	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
 /* (the machine's calls, machine/sys.c)                                     */

@@ -256,7 +256,9 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 		sys = (double)ts->cpu_ns / 1e6 * 100.0 / (double)ts->total_run_ms;
 	g_string_append(s, "  cpu          : usr=0.00%, sys=");
 	add_d(s, "%3.2f", sys);
-	g_string_append(s, "%, ctx=0, majf=0, minf=0\n");
+	/* fio's ctx= (voluntary and involuntary switches): the model's are
+	 * the voluntary ones */
+	g_string_append_printf(s, "%%, ctx=%" PRIu64 ", majf=0, minf=0\n", ts->nvcsw);
 
 	/* fio's depth accounting (lib/fio/fio-io-u.c), as stat_calc_dist() shows it */
 	show_dist_line(s, "  IO depths    : ", depth, ts->depth);

@@ -147,6 +147,9 @@ static void test_spinner_burns_cpu_bounded_by_the_hold(void **state)
 	assert_int_equal(s.lock.sleeps, 0);
 	assert_int_equal(s.lock.contended, 1);
 	assert_int_equal(wbsim_cpus_busy_ns(s.cpus), 1000 + 900 + 1000);
+	/* a spinner keeps its CPU: no voluntary context switch */
+	assert_int_equal(s.w[0].task.nvcsw, 0);
+	assert_int_equal(s.w[1].task.nvcsw, 0);
 	setup_clear(&s);
 }
 
@@ -186,6 +189,10 @@ static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 	assert_int_equal(s.lock.spins, 0);
 	assert_int_equal(s.lock.sleeps, 1);
 	assert_int_equal(s.lock.contended, 1);
+	/* each slept once: A in its pause, B on the lock (the time B waited
+	 * for the CPU it was runnable: not a voluntary switch) */
+	assert_int_equal(s.w[0].task.nvcsw, 1);
+	assert_int_equal(s.w[1].task.nvcsw, 1);
 	setup_clear(&s);
 }
 
