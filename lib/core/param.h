@@ -106,6 +106,18 @@ void wbsim_param_set_unknown_key(GError **error, const char *owner,
 				 const char *key, const char *names,
 				 const char *file, unsigned int line);
 /*
+ * wbsim_param_renamed() - the name a key of [@section] ("costs", "device")
+ * carries now if @key is an old name (the table in param.c), else NULL.
+ * wbsim_param_check_renamed() - TRUE if @key is no old name; else FALSE
+ * with wbsim_param_value_error()'s message (@owner as there): "FILE:LINE:
+ * OWNER KEY = TEXT: the key was renamed to NEW (...): expected NEW = TEXT".
+ */
+const char *wbsim_param_renamed(const char *section, const char *key);
+gboolean wbsim_param_check_renamed(GError **error, const char *section,
+				   const char *owner, const char *key,
+				   const char *text, const char *file,
+				   unsigned int line);
+/*
  * wbsim_param_set() - set @key of @table in @base from @text:
  * wbsim_param_apply() on its row, or the unknown-key message.
  */
