@@ -149,6 +149,8 @@ static void test_steps(void **state)
 	assert_non_null(strstr(tu, "cpu_speed = 50% of that host: every cost lasts cost x 2.00\n"));
 	/* the loop device's worker is the device model's parameters */
 	assert_non_null(strstr(tx, "\n  device.worker_page_copy_ns "));
+	/* and its cost the sums leave out (the first write of a backing page) */
+	assert_true(strstr(tx, "\n  device.worker_page_alloc_ns ") > strstr(tx, "\nNot in these sums"));
 	/* writes alone: 4096 B over the write's sum */
 	bound = g_strdup_printf("writes alone (no writeback yet): %.0f MiB/s (%.1f ns a write)\n",
 				4096.0 * 1e9 / explained_sum(tx, 0) / 1048576.0, explained_sum(tx, 0));
