@@ -398,11 +398,7 @@ void wbsim_param_set_unknown_key(GError **error, const char *owner,
  * filesystems' [costs] rows lost their _cpu, the loop device's worker CPU
  * became worker_*_ns.
  */
-static const struct {
-	const char *section;
-	const char *old;
-	const char *now;
-} renamed_keys[] = {
+static const struct wbsim_param_renamed renamed_keys[] = {
 	{ "costs", "xfs.alloc_cpu_ns", "xfs.alloc_ns" },
 	{ "costs", "xfs.btree_level_cpu_ns", "xfs.btree_level_ns" },
 	{ "costs", "xfs.map_cpu_ns", "xfs.map_ns" },
@@ -426,6 +422,12 @@ static const struct {
 	{ "device", "page_copy_cpu", "worker_page_copy_ns" },
 	{ "device", "page_alloc_cpu", "worker_page_alloc_ns" },
 };
+
+const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n)
+{
+	*n = G_N_ELEMENTS(renamed_keys);
+	return renamed_keys;
+}
 
 const char *wbsim_param_renamed(const char *section, const char *key)
 {

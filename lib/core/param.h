@@ -105,6 +105,14 @@ void wbsim_param_append_names(GString *out, const struct wbsim_param *table);
 void wbsim_param_set_unknown_key(GError **error, const char *owner,
 				 const char *key, const char *names,
 				 const char *file, unsigned int line);
+/* A key renamed: [@section] @old is called @now. */
+struct wbsim_param_renamed {
+	const char *section;
+	const char *old;
+	const char *now;
+};
+/* wbsim_param_renamed_keys() - the table of renamed keys, its length in *@n. */
+const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n);
 /*
  * wbsim_param_renamed() - the name a key of [@section] ("costs", "device")
  * carries now if @key is an old name (the table in param.c), else NULL.

@@ -260,32 +260,6 @@ static void test_bad_costs(void **state)
 static void test_renamed_keys(void **state)
 {
 	static const struct {
-		const char *section, *old, *now;
-	} renamed[] = {
-		{ "costs", "xfs.alloc_cpu_ns", "xfs.alloc_ns" },
-		{ "costs", "xfs.btree_level_cpu_ns", "xfs.btree_level_ns" },
-		{ "costs", "xfs.map_cpu_ns", "xfs.map_ns" },
-		{ "costs", "xfs.write_cpu_ns", "xfs.write_ns" },
-		{ "costs", "xfs.iext_level_cpu_ns", "xfs.iext_level_ns" },
-		{ "costs", "xfs.delalloc_cpu_ns", "xfs.delalloc_ns" },
-		{ "costs", "xfs.end_io_cpu_ns", "xfs.end_io_ns" },
-		{ "costs", "xfs.update_time_cpu_ns", "xfs.update_time_ns" },
-		{ "costs", "ext4.alloc_cpu_ns", "ext4.alloc_ns" },
-		{ "costs", "ext4.pa_cpu_ns", "ext4.pa_ns" },
-		{ "costs", "ext4.map_cpu_ns", "ext4.map_ns" },
-		{ "costs", "ext4.split_cpu_ns", "ext4.split_ns" },
-		{ "costs", "ext4.write_cpu_ns", "ext4.write_ns" },
-		{ "costs", "ext4.write_miss_cpu_ns", "ext4.write_miss_ns" },
-		{ "costs", "ext4.end_io_cpu_ns", "ext4.end_io_ns" },
-		{ "costs", "ext4.update_time_cpu_ns", "ext4.update_time_ns" },
-		{ "costs", "f2fs.alloc_cpu_ns", "f2fs.alloc_ns" },
-		{ "costs", "f2fs.map_cpu_ns", "f2fs.map_ns" },
-		{ "costs", "f2fs.write_cpu_ns", "f2fs.write_ns" },
-		{ "device", "request_cpu", "worker_request_ns" },
-		{ "device", "page_copy_cpu", "worker_page_copy_ns" },
-		{ "device", "page_alloc_cpu", "worker_page_alloc_ns" },
-	};
-	static const struct {
 		const char *text, *set, *message;
 	} cases[] = {
 		{ "[costs]\nxfs.alloc_cpu_ns = 2us\n", NULL,
@@ -299,22 +273,41 @@ static void test_renamed_keys(void **state)
 		{ "", "device.page_alloc_cpu=3us",
 		  "override: [device] page_alloc_cpu = 3us: the key was renamed to worker_page_alloc_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_page_alloc_ns = 3us" },
 	};
-	const struct wbsim_device_ops *loop = wbsim_device_find_ops("loop");
+	static const char *const models[] = { "ideal", "pmem", "nvme", "hdd", "raid0", "loop" };
+	size_t n;
+	const struct wbsim_param_renamed *renamed = wbsim_param_renamed_keys(&n);
 	g_autofree char *dir = g_dir_make_tmp("wbsim-renamed-XXXXXX", NULL);
 	g_autofree char *preset = NULL, *text = NULL, *want = NULL;
 	g_autoptr(GError) error = NULL;
 
 	(void)state;
-	for (size_t i = 0; i < G_N_ELEMENTS(renamed); i++) {
-		g_autofree char *shown = g_strdup_printf("[%s] %s", renamed[i].section,
-							 renamed[i].old);
+	/* the filesystems' 19 costs and the loop worker's 3 */
+	assert_int_equal(n, 22);
+	assert_string_equal(wbsim_param_renamed("costs", "ext4.write_miss_cpu_ns"),
+			    "ext4.write_miss_ns");
+	assert_string_equal(wbsim_param_renamed("device", "page_copy_cpu"), "worker_page_copy_ns");
+	for (size_t i = 0; i < n; i++) {
+		gboolean is_device = strcmp(renamed[i].section, "device") == 0;
+		gboolean old_found = FALSE, now_found = FALSE;
 
 		assert_string_equal(wbsim_param_renamed(renamed[i].section, renamed[i].old),
 				    renamed[i].now);
-		assert_null(wbsim_param_renamed(renamed[i].section, renamed[i].now));
-		if (strcmp(renamed[i].section, "costs") == 0 ? !is_cost_key(renamed[i].now)
-		    : !wbsim_param_find(loop->params, renamed[i].now))
-			fail_msg("%s: its new name %s is no key", shown, renamed[i].now);
+		assert_true(g_str_has_suffix(renamed[i].now, "_ns"));
+		if (!is_device) {
+			assert_string_equal(renamed[i].section, "costs");
+			old_found = is_cost_key(renamed[i].old);
+			now_found = is_cost_key(renamed[i].now);
+		}
+		for (size_t m = 0; is_device && m < G_N_ELEMENTS(models); m++) {
+			const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
+
+			assert_non_null(ops);
+			old_found |= wbsim_param_find(ops->params, renamed[i].old) != NULL;
+			now_found |= wbsim_param_find(ops->params, renamed[i].now) != NULL;
+		}
+		if (old_found || !now_found)
+			fail_msg("[%s] %s -> %s: the old name must be no key, the new one a key",
+				 renamed[i].section, renamed[i].old, renamed[i].now);
 	}
 	assert_null(wbsim_param_renamed("costs", "ext4.end_io_page_ns"));
 	assert_null(wbsim_param_renamed("device", "xfs.alloc_cpu_ns"));
@@ -343,6 +336,48 @@ static void test_renamed_keys(void **state)
 	assert_string_equal(error->message, want);
 	assert_int_equal(g_unlink(preset), 0);
 	assert_int_equal(g_rmdir(dir), 0);
+}
+
+/*
+ * One naming scheme: every CPU cost is WORK_ns, the CPU time of one WORK
+ * (the cost table's times, the filesystems' cost rows, a device model's
+ * worker CPU); no name says _cpu.
+ */
+static void test_one_naming_scheme(void **state)
+{
+	static const char *const models[] = { "ideal", "pmem", "nvme", "hdd", "raid0", "loop" };
+	g_auto(GStrv) filesystems = wbsim_fs_names();
+	size_t rows = 0;
+
+	(void)state;
+	for (const struct wbsim_param *p = wbsim_cpu_costs_params(); p->name; p++, rows++)
+		if (p->type == WBSIM_PARAM_TIME ? !g_str_has_suffix(p->name, "_ns")
+						 : strcmp(p->name, "memcpy_bandwidth") != 0)
+			fail_msg("[costs] %s: expected WORK_ns", p->name);
+	for (size_t i = 0; filesystems[i]; i++) {
+		const struct wbsim_fs_ops *ops = wbsim_fs_lookup(filesystems[i]);
+
+		for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
+			if (!(o->flags & WBSIM_PARAM_COST))
+				continue;
+			rows++;
+			if (!g_str_has_suffix(o->name, "_ns") || strstr(o->name, "_cpu"))
+				fail_msg("[costs] %s.%s: expected WORK_ns", ops->name, o->name);
+		}
+	}
+	/* 22 rows of the cost table, 8 of XFS, 10 of ext4, 4 of f2fs */
+	assert_int_equal(rows, 44);
+	for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
+		const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
+
+		assert_non_null(ops);
+		for (const struct wbsim_param *p = ops->params; p && p->name; p++)
+			if (strstr(p->name, "cpu") && !g_str_has_suffix(p->name, "_ns"))
+				fail_msg("[device] %s (model %s): expected WORK_ns", p->name,
+					 models[m]);
+	}
+	assert_non_null(wbsim_param_find(wbsim_device_find_ops("loop")->params,
+					 "worker_request_ns"));
 }
 
 /* The job's runtime of the sparse writer under @overrides. */
@@ -415,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_bad_costs),
 		cmocka_unit_test(test_renamed_keys),
+		cmocka_unit_test(test_one_naming_scheme),
 		cmocka_unit_test(test_costs_reach_the_run),
 		cmocka_unit_test(test_cost_sources),
 	};
