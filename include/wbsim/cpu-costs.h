@@ -33,9 +33,11 @@ WBSIM_BEGIN_DECLS
  * host profile, whose comment above each value records its source
  * (lib/core/hosts/NAME.inc). `sim-writeback --list-keys` prints the three
  * together, and `sim-writeback --explain-costs SCENARIO` how a write and a
- * written-back page add them up on a scenario's machine. The names keep
- * their three schemes (_ns here, a filesystem's FS.*_cpu_ns, a device
- * model's *_cpu): host profiles and scenarios set them by these keys.
+ * written-back page add them up on a scenario's machine. Every CPU cost
+ * is named WORK_ns, the CPU time of one WORK: these, a filesystem's
+ * FS.WORK_ns in [costs] (xfs.alloc_ns) and a device model's worker CPU in
+ * [device] (worker_request_ns); host profiles and scenarios set them by
+ * these keys.
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;

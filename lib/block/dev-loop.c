@@ -9,7 +9,8 @@
  *
  * The worker is a task on the simulated CPUs. A request costs it
  *
- *   request_cpu + pages * page_copy_cpu + new_pages * page_alloc_cpu,
+ *   worker_request_ns + pages * worker_page_copy_ns
+ *     + new_pages * worker_page_alloc_ns,
  *
  * where new_pages are the 4 KiB pages of the backing file written for the
  * first time: tmpfs allocates, charges and LRU-adds a page for them
@@ -35,9 +36,9 @@
 struct loop {
 	uint64_t capacity;
 	uint64_t queue_depth;
-	uint64_t request_cpu;
-	uint64_t page_copy_cpu;
-	uint64_t page_alloc_cpu;
+	uint64_t worker_request_ns;
+	uint64_t worker_page_copy_ns;
+	uint64_t worker_page_alloc_ns;
 
 	wbsim_task worker;
 	WBSIM_FIFO_LIST(struct wbsim_request) queued;
@@ -53,13 +54,13 @@ static const struct wbsim_param loop_params[] = {
 	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct loop, queue_depth),
 	  "128", "requests", 1, 65536,
 	  "tags of the loop device (module parameter hw_queue_depth)" },
-	{ "request_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, request_cpu),
+	{ "worker_request_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_request_ns),
 	  "2us", NULL, 0, 1e9,
 	  "worker CPU per request (dispatch, vfs_iter_write set-up, completion)" },
-	{ "page_copy_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, page_copy_cpu),
+	{ "worker_page_copy_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_page_copy_ns),
 	  "400ns", NULL, 0, 1e9,
 	  "worker CPU per 4 KiB page copied into an existing backing page" },
-	{ "page_alloc_cpu", WBSIM_PARAM_TIME, offsetof(struct loop, page_alloc_cpu),
+	{ "worker_page_alloc_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_page_alloc_ns),
 	  "2us", NULL, 0, 1e9,
 	  "extra worker CPU per 4 KiB backing page written the first time" },
 	{ .name = NULL },
@@ -139,8 +140,8 @@ static void loop_worker_next(struct wbsim_device *dev)
 	pages = (((rq->sector << WBSIM_SECTOR_SHIFT) + bytes + 4095) >> 12) - first;
 	fresh = loop_touch(d, first, pages);
 	wbsim_cpus_run(wbsim_device_cpus(dev), &d->worker,
-		       d->request_cpu + pages * d->page_copy_cpu +
-		       fresh * d->page_alloc_cpu,
+		       d->worker_request_ns + pages * d->worker_page_copy_ns +
+		       fresh * d->worker_page_alloc_ns,
 		       loop_worker_done, dev);
 }
 

@@ -260,6 +260,9 @@ device_new(wbsim_sim *sim, wbsim_cpus *cpus, const struct wbsim_cpu_costs *costs
 			g_autoptr(GString) names = g_string_new(NULL);
 			g_autofree char *owner = g_strdup_printf("device model %s:", model);
 
+			if (!wbsim_param_check_renamed(error, "device", owner, s->key, s->value,
+						       s->file, s->line))
+				goto fail;
 			wbsim_param_append_names(names, ops->params);
 			wbsim_param_append_names(names, common_params);
 			wbsim_param_set_unknown_key(error, owner, s->key, names->str,

@@ -15,7 +15,7 @@
 
 /*
  * wbsim_host_profile_lookup() - the built-in profile's line for @key
- * ("copy_page_ns", "xfs.alloc_cpu_ns"), or NULL where it has none. The
+ * ("copy_page_ns", "xfs.alloc_ns"), or NULL where it has none. The
  * entry's @file and @line locate it for messages. The profile is lexed
  * once, on the first call (thread-safe); a profile that does not lex is a
  * build error, reported as a critical warning.

@@ -391,6 +391,70 @@ void wbsim_param_set_unknown_key(GError **error, const char *owner,
 		    where, owner, key, names);
 }
 
+/*
+ * Keys renamed, by section: refused with their new name, never read as
+ * aliases, so a file says what it sets in the words --list-keys prints.
+ * Every CPU cost is WORK_ns, the CPU time of one WORK (issue 37): the
+ * filesystems' [costs] rows lost their _cpu, the loop device's worker CPU
+ * became worker_*_ns.
+ */
+static const struct wbsim_param_renamed renamed_keys[] = {
+	{ "costs", "xfs.alloc_cpu_ns", "xfs.alloc_ns" },
+	{ "costs", "xfs.btree_level_cpu_ns", "xfs.btree_level_ns" },
+	{ "costs", "xfs.map_cpu_ns", "xfs.map_ns" },
+	{ "costs", "xfs.write_cpu_ns", "xfs.write_ns" },
+	{ "costs", "xfs.iext_level_cpu_ns", "xfs.iext_level_ns" },
+	{ "costs", "xfs.delalloc_cpu_ns", "xfs.delalloc_ns" },
+	{ "costs", "xfs.end_io_cpu_ns", "xfs.end_io_ns" },
+	{ "costs", "xfs.update_time_cpu_ns", "xfs.update_time_ns" },
+	{ "costs", "ext4.alloc_cpu_ns", "ext4.alloc_ns" },
+	{ "costs", "ext4.pa_cpu_ns", "ext4.pa_ns" },
+	{ "costs", "ext4.map_cpu_ns", "ext4.map_ns" },
+	{ "costs", "ext4.split_cpu_ns", "ext4.split_ns" },
+	{ "costs", "ext4.write_cpu_ns", "ext4.write_ns" },
+	{ "costs", "ext4.write_miss_cpu_ns", "ext4.write_miss_ns" },
+	{ "costs", "ext4.end_io_cpu_ns", "ext4.end_io_ns" },
+	{ "costs", "ext4.update_time_cpu_ns", "ext4.update_time_ns" },
+	{ "costs", "f2fs.alloc_cpu_ns", "f2fs.alloc_ns" },
+	{ "costs", "f2fs.map_cpu_ns", "f2fs.map_ns" },
+	{ "costs", "f2fs.write_cpu_ns", "f2fs.write_ns" },
+	{ "device", "request_cpu", "worker_request_ns" },
+	{ "device", "page_copy_cpu", "worker_page_copy_ns" },
+	{ "device", "page_alloc_cpu", "worker_page_alloc_ns" },
+};
+
+const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n)
+{
+	*n = G_N_ELEMENTS(renamed_keys);
+	return renamed_keys;
+}
+
+const char *wbsim_param_renamed(const char *section, const char *key)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(renamed_keys); i++)
+		if (strcmp(renamed_keys[i].section, section) == 0 &&
+		    strcmp(renamed_keys[i].old, key) == 0)
+			return renamed_keys[i].now;
+	return NULL;
+}
+
+gboolean wbsim_param_check_renamed(GError **error, const char *section,
+				   const char *owner, const char *key,
+				   const char *text, const char *file,
+				   unsigned int line)
+{
+	const char *now = wbsim_param_renamed(section, key);
+	g_autofree char *reason = NULL;
+
+	if (!now)
+		return TRUE;
+	reason = g_strdup_printf("the key was renamed to %s (a CPU cost is WORK_ns, the CPU time of one WORK): expected %s = %s",
+				 now, now, text ? text : "VALUE");
+	wbsim_param_value_error(error, WBSIM_ERROR_UNKNOWN_KEY, file, line, owner, key,
+				text ? text : "", reason);
+	return FALSE;
+}
+
 gboolean wbsim_param_set(const struct wbsim_param *table, void *base,
 			 const char *key, const char *text, const char *owner,
 			 const char *file, unsigned int line, GError **error)

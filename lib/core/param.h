@@ -105,6 +105,26 @@ void wbsim_param_append_names(GString *out, const struct wbsim_param *table);
 void wbsim_param_set_unknown_key(GError **error, const char *owner,
 				 const char *key, const char *names,
 				 const char *file, unsigned int line);
+/* A key renamed: [@section] @old is called @now. */
+struct wbsim_param_renamed {
+	const char *section;
+	const char *old;
+	const char *now;
+};
+/* wbsim_param_renamed_keys() - the table of renamed keys, its length in *@n. */
+const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n);
+/*
+ * wbsim_param_renamed() - the name a key of [@section] ("costs", "device")
+ * carries now if @key is an old name (the table in param.c), else NULL.
+ * wbsim_param_check_renamed() - TRUE if @key is no old name; else FALSE
+ * with wbsim_param_value_error()'s message (@owner as there): "FILE:LINE:
+ * OWNER KEY = TEXT: the key was renamed to NEW (...): expected NEW = TEXT".
+ */
+const char *wbsim_param_renamed(const char *section, const char *key);
+gboolean wbsim_param_check_renamed(GError **error, const char *section,
+				   const char *owner, const char *key,
+				   const char *text, const char *file,
+				   unsigned int line);
 /*
  * wbsim_param_set() - set @key of @table in @base from @text:
  * wbsim_param_apply() on its row, or the unknown-key message.

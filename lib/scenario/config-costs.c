@@ -3,7 +3,7 @@
  * config-costs.c - [costs] of a scenario: the host's CPU costs. A key is a
  * row of the CPU cost table (core/cpu-costs.c: "copy_page_ns") or a
  * filesystem model's cost row (WBSIM_PARAM_COST) as "FS.KEY"
- * ("xfs.alloc_cpu_ns"); [costs] host names the kernel build they were
+ * ("xfs.alloc_ns"); [costs] host names the kernel build they were
  * measured on. Every cost not set here is the built-in host profile's
  * (core/host-profile.h), and a host profile of another host is an include
  * file holding a [costs] section. A profile covers every filesystem: the

@@ -25,8 +25,22 @@ static gboolean fs_check(const struct wbsim_config *cfg, const char *name,
 		const struct wbsim_config_override *o = cfg->fs_params->pdata[i];
 		const struct wbsim_param *row = wbsim_param_find(ops->options, o->key);
 		g_autofree char *where = NULL;
+		g_autofree char *cost = NULL;
+		const char *now;
 
-		if (!row || !(row->flags & WBSIM_PARAM_COST))
+		if (!row) {
+			/* an old name of one (core/param.c's table of renamed keys) */
+			cost = g_strdup_printf("%s.%s", ops->name, o->key);
+			now = wbsim_param_renamed("costs", cost);
+			if (!now)
+				continue;
+			where = wbsim_param_where(o->file, o->line);
+			g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+				    "%s[filesystem] %s = %s: a CPU cost of the host, renamed since: expected it in [costs] as %s = %s",
+				    where, o->key, o->value, now, o->value);
+			return FALSE;
+		}
+		if (!(row->flags & WBSIM_PARAM_COST))
 			continue;
 		where = wbsim_param_where(o->file, o->line);
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,

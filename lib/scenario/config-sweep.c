@@ -212,6 +212,13 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 				    "unknown key: [%s] has no key %s", sec, dot + 1);
 		return FALSE;
 	}
+	if (!k && wbsim_param_renamed(sec, dot + 1)) {
+		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
+			    "the key was renamed to %s.%s (a CPU cost is WORK_ns, the CPU time of one WORK): expected [sweep] %s.%s = VALUES",
+			    sec, wbsim_param_renamed(sec, dot + 1), sec,
+			    wbsim_param_renamed(sec, dot + 1));
+		return FALSE;
+	}
 	if (k && (k->flags & (WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE))) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_INVALID_VALUE,
 			    "[%s] %s cannot be swept: expected a key that holds one value",

@@ -391,6 +391,10 @@ gboolean wbsim_config_set_value(struct wbsim_config *cfg, const char *section,
 
 	k = wbsim_config_find_key(section, key, &idx);
 	if (!k) {
+		g_autofree char *owner = g_strdup_printf("[%s]", section);
+
+		if (!wbsim_param_check_renamed(error, section, owner, key, value, file, line))
+			return FALSE;
 		if (strcmp(section, "device") == 0)
 			return add_param_override(cfg->device_params, where,
 						  section, key, value, file,

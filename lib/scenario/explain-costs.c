@@ -217,7 +217,7 @@ static double explain_write(struct explain *x, const struct wbsim_fio_job *job,
 		add_core(x, "account_dirty_ns", 1, NULL);
 	else
 		add_core(x, "account_dirty_ns", (double)folio_pages, "once per folio, whole-folio accounting");
-	add_fs(x, "write_cpu_ns", 1, NULL);
+	add_fs(x, "write_ns", 1, NULL);
 	if (uring) {
 		add_core(x, "uring_io_ns", 1, NULL);
 		/* the fs cannot take IOCB_NOWAIT: every write goes to io-wq */
@@ -238,13 +238,13 @@ static double explain_write(struct explain *x, const struct wbsim_fio_job *job,
 		before += s->value_ns / s->per;
 	}
 	tick_ns = 1e9 / (double)MAX(x->cfg->hz, 1);
-	if (fs_value(x, "update_time_cpu_ns", &u) && u * speed < tick_ns) {
+	if (fs_value(x, "update_time_ns", &u) && u * speed < tick_ns) {
 		double t = before * speed * tick_ns / (tick_ns - u * speed);
 		double writes = tick_ns / t;
 
 		why = g_strdup_printf("once a file and tick of %.0f us: %.1f writes a tick at this sum's rate",
 				      tick_ns / 1e3, writes);
-		add_fs(x, "update_time_cpu_ns", writes, why);
+		add_fs(x, "update_time_ns", writes, why);
 	}
 	sum = print_steps(x, speed);
 	if (job && job->direct)
@@ -308,11 +308,11 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 			 large ? "once a folio" : NULL);
 	add_core(x, "bio_build_ns", (double)run, per_run);
 	if (x->fs && strcmp(x->fs->name, "xfs") == 0) {
-		add_fs(x, "map_cpu_ns", (double)run, per_run);
+		add_fs(x, "map_ns", (double)run, per_run);
 	} else if (x->fs && strcmp(x->fs->name, "f2fs") == 0) {
 		/* out of place: every block written goes to a new place in the log */
-		add_fs(x, "map_cpu_ns", (double)run, per_run);
-		add_fs(x, "alloc_cpu_ns", (double)run, per_run);
+		add_fs(x, "map_ns", (double)run, per_run);
+		add_fs(x, "alloc_ns", (double)run, per_run);
 		add_fs(x, "alloc_block_ns", 1, NULL);
 	}
 	/* ext4: pages over written blocks go out without mapping */
@@ -341,13 +341,13 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 			 large ? "once a folio" : NULL);
 		complete = print_steps(x, speed);
 	}
-	if (device_time(dev, "request_cpu", &v, &what)) {
+	if (device_time(dev, "worker_request_ns", &v, &what)) {
 		g_string_append_printf(x->out, "in the device model's own worker (%s, model %s; its own parameters, not [costs]):\n",
 				       wbsim_device_name(dev), ops->name);
-		add_step(x, "device.request_cpu", v, (double)bio, per_bio, what, device_source(describe, "request_cpu"));
-		if (device_time(dev, "page_copy_cpu", &v, &what))
-			add_step(x, "device.page_copy_cpu", v, 1, NULL, what,
-				 device_source(describe, "page_copy_cpu"));
+		add_step(x, "device.worker_request_ns", v, (double)bio, per_bio, what, device_source(describe, "worker_request_ns"));
+		if (device_time(dev, "worker_page_copy_ns", &v, &what))
+			add_step(x, "device.worker_page_copy_ns", v, 1, NULL, what,
+				 device_source(describe, "worker_page_copy_ns"));
 		device = print_steps(x, speed);
 	}
 	g_string_append_printf(x->out, "  %-26s %30.1f ns a page written back", "total",
@@ -403,7 +403,8 @@ static void explain_rest(struct explain *x, struct wbsim_device *dev)
 		const char *what;
 		double v;
 
-		if (!g_str_has_suffix(p->name, "_cpu") ||
+		/* a device model's CPU cost is WORK_ns, as every other */
+		if (!g_str_has_suffix(p->name, "_ns") ||
 		    g_ptr_array_find_with_equal_func(x->used, name, g_str_equal, NULL) ||
 		    !device_time(dev, p->name, &v, &what))
 			continue;

@@ -3,12 +3,12 @@
  * test-ext4-write-path.c - what a buffered write costs the writer in ext4's
  * ext4_da_map_blocks(), by the path the block takes: a block the extent
  * status cache maps (delayed, unwritten, written) costs the lookup,
- * write_cpu_ns per call; a block it misses (a hole, or an on-disk extent
- * the cache dropped at a remount) costs write_miss_cpu_ns. And what
+ * write_ns per call; a block it misses (a hole, or an on-disk extent
+ * the cache dropped at a remount) costs write_miss_ns. And what
  * writeback's ext4_do_writepages() costs the flusher per run: nothing for
- * blocks over written extents, map_cpu_ns per extent it maps, split_cpu_ns
+ * blocks over written extents, map_ns per extent it maps, split_ns
  * more per extent in preallocated (unwritten) blocks. A timestamp update
- * (ext4_dirty_inode's journal handle) costs update_time_cpu_ns, whatever
+ * (ext4_dirty_inode's journal handle) costs update_time_ns, whatever
  * the file's extents.
  */
 #include "fs-test-util.h"
@@ -18,8 +18,8 @@
 #define BS 4096ull
 
 static const struct wbsim_setting costs[] = {
-	{ "write_cpu_ns", "400ns", "test.ini", 1 },
-	{ "write_miss_cpu_ns", "2500ns", "test.ini", 2 },
+	{ "write_ns", "400ns", "test.ini", 1 },
+	{ "write_miss_ns", "2500ns", "test.ini", 2 },
 };
 
 /* Into a hole, then the same block again (now delayed in the cache). */
@@ -72,13 +72,13 @@ static wbsim_time_t map_time(struct tfs *t, wbsim_fs_inode *f, uint64_t first, u
 }
 
 static const struct wbsim_setting map_costs[] = {
-	{ "map_cpu_ns", "5us", "test.ini", 1 },
-	{ "split_cpu_ns", "2us", "test.ini", 2 },
+	{ "map_ns", "5us", "test.ini", 1 },
+	{ "split_ns", "2us", "test.ini", 2 },
 	{ "writepages_max", "4", "test.ini", 3 },
-	{ "alloc_cpu_ns", "0", "test.ini", 4 },
+	{ "alloc_ns", "0", "test.ini", 4 },
 	{ "alloc_unlocked_ns", "0", "test.ini", 5 },
-	{ "pa_cpu_ns", "0", "test.ini", 6 },
-	{ "end_io_cpu_ns", "0", "test.ini", 7 },
+	{ "pa_ns", "0", "test.ini", 6 },
+	{ "end_io_ns", "0", "test.ini", 7 },
 	{ "end_io_page_ns", "0", "test.ini", 8 },
 };
 
@@ -132,9 +132,9 @@ static void test_defaults(void **state)
 {
 	struct tfs t;
 	wbsim_fs_inode *f;
-	uint64_t miss = profile_ns("ext4.write_miss_cpu_ns");
-	uint64_t hit = profile_ns("ext4.write_cpu_ns");
-	uint64_t update = profile_ns("ext4.update_time_cpu_ns");
+	uint64_t miss = profile_ns("ext4.write_miss_ns");
+	uint64_t hit = profile_ns("ext4.write_ns");
+	uint64_t update = profile_ns("ext4.update_time_ns");
 
 	(void)state;
 	assert_true(miss > hit);

@@ -106,8 +106,8 @@ static void test_ext4_conversions_never_overlap(void **state)
 	tfs_open(&t, "ext4", 4 * GiB, NULL, 0, NCPUS);
 	a = prealloc_file(&t, 256);
 	b = prealloc_file(&t, 256);
-	cost1 = param(&t, "end_io_cpu_ns") + param(&t, "end_io_page_ns");
-	cost8 = param(&t, "end_io_cpu_ns") + 8 * param(&t, "end_io_page_ns");
+	cost1 = param(&t, "end_io_ns") + param(&t, "end_io_page_ns");
+	cost8 = param(&t, "end_io_ns") + 8 * param(&t, "end_io_page_ns");
 	end_bio(&t, a, 0, 1, &ra);
 	end_bio(&t, b, 16, 8, &rb);
 	/* deferred: the pages are still under writeback, the blocks unwritten */
@@ -124,7 +124,7 @@ static void test_ext4_conversions_never_overlap(void **state)
 }
 
 static const struct wbsim_setting no_iext_walk[] = {
-	{ "iext_level_cpu_ns", "0", NULL, 0 },
+	{ "iext_level_ns", "0", NULL, 0 },
 };
 
 /* XFS: inode A completes two separate ioends and inode B one, at the same
@@ -144,7 +144,7 @@ static void test_xfs_inode_serialised_inodes_parallel(void **state)
 	tfs_open(&t, "xfs", 4 * GiB, no_iext_walk, G_N_ELEMENTS(no_iext_walk), NCPUS);
 	a = prealloc_file(&t, 256);
 	b = prealloc_file(&t, 256);
-	c = param(&t, "end_io_cpu_ns");
+	c = param(&t, "end_io_ns");
 	end_bio(&t, a, 32, 4, &a2);	/* out of order: sorted by offset */
 	end_bio(&t, a, 0, 4, &a1);
 	end_bio(&t, a, 4, 4, &a3);	/* continues a1: merged */

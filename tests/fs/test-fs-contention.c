@@ -55,11 +55,11 @@ struct knee_point {
 /* The costs the knee below is computed with, whatever the defaults: a flat
  * allocation (no btree levels) and a 1 us lookup. CPUs are not the limit. */
 static const struct wbsim_setting knee_costs[] = {
-	{ "alloc_cpu_ns", "7us", NULL, 0 },
+	{ "alloc_ns", "7us", NULL, 0 },
 	/* nor the walk of a young file's extent list at each commit */
-	{ "iext_level_cpu_ns", "0", NULL, 0 },
-	{ "btree_level_cpu_ns", "0", NULL, 0 },
-	{ "map_cpu_ns", "1us", NULL, 0 },
+	{ "iext_level_ns", "0", NULL, 0 },
+	{ "btree_level_ns", "0", NULL, 0 },
+	{ "map_ns", "1us", NULL, 0 },
 };
 
 static struct knee_point knee_run(unsigned int n)
@@ -95,7 +95,7 @@ static struct knee_point knee_run(unsigned int n)
 }
 
 /*
- * Each allocation holds its AG lock for alloc_cpu_ns = 7 us after 1 us of
+ * Each allocation holds its AG lock for alloc_ns = 7 us after 1 us of
  * lookup: alone, an allocator makes 1/8 allocations per us; with one AG
  * each (N <= 4) they never meet; beyond 4 the AG locks are the bottleneck:
  * at most 4 / 7 us = 0.571 per us, and waiting appears and grows with N.

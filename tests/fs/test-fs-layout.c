@@ -355,7 +355,7 @@ static void test_params(void **state)
 {
 	static const struct wbsim_setting good[] = {
 		{ "agcount", "8", "s.ini", 4 }, { "agcount", "16", "s.ini", 5 },
-		{ "alloc_cpu_ns", "2us", "s.ini", 6 },
+		{ "alloc_ns", "2us", "s.ini", 6 },
 	};
 	static const struct wbsim_setting unknown[] = { { "agcnt", "8", "s.ini", 7 } };
 	static const struct wbsim_setting bad[] = { { "agcount", "four", "s.ini", 9 } };
@@ -370,7 +370,7 @@ static void test_params(void **state)
 	assert_non_null(fs);
 	assert_true(wbsim_fs_param_value(fs, "agcount", &v));
 	assert_int_equal(v, 16);
-	assert_true(wbsim_fs_param_value(fs, "alloc_cpu_ns", &v));
+	assert_true(wbsim_fs_param_value(fs, "alloc_ns", &v));
 	assert_int_equal(v, 2000);
 	assert_int_equal(wbsim_fs_nr_locks(fs), 17);	/* 16 AGF locks and the ILOCKs summed */
 	wbsim_fs_free(fs);
@@ -404,8 +404,8 @@ static void test_params(void **state)
 
 		assert_non_null(strstr(text, "\nagcount = 16\n"));
 		/* a cost is the host's: [costs] prints it, as the run takes it */
-		assert_null(strstr(text, "alloc_cpu_ns"));
-		assert_string_equal(wbsim_fs_cost_value("xfs", "alloc_cpu_ns", good, 3), "2us");
+		assert_null(strstr(text, "alloc_ns"));
+		assert_string_equal(wbsim_fs_cost_value("xfs", "alloc_ns", good, 3), "2us");
 		assert_non_null(strstr(text, "\nag_trylock = 1\n"));
 		g_free(text);
 		text = wbsim_fs_describe("ext4", NULL, 0);

@@ -19,14 +19,14 @@
 
 /* Each cost set here, so that the exact figures below do not follow the defaults. */
 static const struct wbsim_setting costs[] = {
-	{ "write_cpu_ns", "300ns", NULL, 0 },
-	{ "iext_level_cpu_ns", "100ns", NULL, 0 },
-	{ "delalloc_cpu_ns", "400ns", NULL, 0 },
-	{ "map_cpu_ns", "1us", NULL, 0 },
-	{ "alloc_cpu_ns", "5us", NULL, 0 },
-	{ "btree_level_cpu_ns", "200ns", NULL, 0 },
-	{ "end_io_cpu_ns", "1us", NULL, 0 },
-	{ "update_time_cpu_ns", "2us", NULL, 0 },
+	{ "write_ns", "300ns", NULL, 0 },
+	{ "iext_level_ns", "100ns", NULL, 0 },
+	{ "delalloc_ns", "400ns", NULL, 0 },
+	{ "map_ns", "1us", NULL, 0 },
+	{ "alloc_ns", "5us", NULL, 0 },
+	{ "btree_level_ns", "200ns", NULL, 0 },
+	{ "end_io_ns", "1us", NULL, 0 },
+	{ "update_time_ns", "2us", NULL, 0 },
 	{ "prealloc", "0", NULL, 0 },
 };
 

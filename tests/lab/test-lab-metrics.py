@@ -543,7 +543,7 @@ class Profiles(unittest.TestCase):
         build, values = profile.read(os.path.join(TOP, "lib", "core", "hosts",
                                                   "lab-v1045.inc"))
         self.assertEqual(build, "6.18.44-fc-v1045")
-        self.assertEqual(profile.to_ns(values["xfs.alloc_cpu_ns"]), 19000)
+        self.assertEqual(profile.to_ns(values["xfs.alloc_ns"]), 19000)
         self.assertEqual(profile.to_ns(values["memcpy_bandwidth"]), 6.4e9)
         self.assertEqual(profile.for_build("6.18.44-fc-v1045"),
                          os.path.join(TOP, "lib", "core", "hosts", "lab-v1045.inc"))

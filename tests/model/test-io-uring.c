@@ -60,7 +60,7 @@ static struct job_figures run_job(const char *fs, const char *engine, unsigned i
 		"ioengine=%s\niodepth=%u\n",
 		vm, fs, g_str_equal(fs, "xfs") ? "prealloc = 0\n" : "",
 		g_str_equal(fs, "ideal") ? "" : fs,
-		g_str_equal(fs, "ideal") ? "" : ".update_time_cpu_ns = 0\n", engine, iodepth);
+		g_str_equal(fs, "ideal") ? "" : ".update_time_ns = 0\n", engine, iodepth);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
 	const struct wbsim_job_result *j;
 	struct job_figures f;

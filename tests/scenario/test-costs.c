@@ -5,18 +5,21 @@
  * names every cost the model charges, no more; a [costs] line (in the
  * scenario, an included profile or --set) changes the run's cost and
  * nothing else; a filesystem's cost is set as FS.KEY there and refused in
- * [filesystem]; the dump carries every cost and loads back to itself; a
- * dearer cost makes the same work take longer.
+ * [filesystem]; a cost's name from before every CPU cost became WORK_ns
+ * is refused with its new one; the dump carries every cost and loads back
+ * to itself; a dearer cost makes the same work take longer.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <cmocka.h>
+#include <glib/gstdio.h>
 
 #include <wbsim/wbsim.h>
 #include "core/cpu-costs.h"
 #include "core/host-profile.h"
+#include "core/param.h"
 #include "fs/alloc/fs.h"
 #include "scenario/config-private.h"
 
@@ -154,7 +157,7 @@ static void test_costs_section(void **state)
 	struct wbsim_scenario *scn;
 	const struct wbsim_config *cfg = load_cfg(
 		"[costs]\nhost = test-build\ncopy_page_ns = 1234ns\n"
-		"xfs.alloc_cpu_ns = 3us\next4.map_cpu_ns = 5us\n" SPARSE_XFS, sets, &scn);
+		"xfs.alloc_ns = 3us\next4.map_ns = 5us\n" SPARSE_XFS, sets, &scn);
 	const struct wbsim_cpu_costs *def = wbsim_cpu_costs_default();
 	struct wbsim_cpu_costs c;
 	g_autoptr(GArray) fs = NULL;
@@ -172,9 +175,9 @@ static void test_costs_section(void **state)
 	/* the scenario's filesystem gets its own costs, without the prefix */
 	fs = wbsim_config_fs_settings(cfg);
 	assert_int_equal(fs->len, 1);
-	assert_string_equal(g_array_index(fs, struct wbsim_setting, 0).key, "alloc_cpu_ns");
+	assert_string_equal(g_array_index(fs, struct wbsim_setting, 0).key, "alloc_ns");
 	assert_string_equal(g_array_index(fs, struct wbsim_setting, 0).value, "3us");
-	assert_string_equal(wbsim_fs_cost_value("xfs", "alloc_cpu_ns",
+	assert_string_equal(wbsim_fs_cost_value("xfs", "alloc_ns",
 						(const struct wbsim_setting *)fs->data,
 						fs->len), "3us");
 	/* not a cost, no such row */
@@ -190,7 +193,7 @@ static void test_dump_round_trip(void **state)
 	g_autofree char *dump = NULL, *dump2 = NULL;
 
 	(void)state;
-	load_cfg("[costs]\ncopy_page_ns = 1234ns\next4.map_cpu_ns = 5us\n" SPARSE_XFS,
+	load_cfg("[costs]\ncopy_page_ns = 1234ns\next4.map_ns = 5us\n" SPARSE_XFS,
 		 NULL, &scn);
 	dump = wbsim_scenario_dump(scn);
 	/* the host of the costs not set: the built-in profile's */
@@ -202,11 +205,11 @@ static void test_dump_round_trip(void **state)
 		assert_non_null(strstr(dump, head));
 	}
 	/* the built-in profile's value of a cost the scenario leaves alone */
-	assert_non_null(strstr(dump, "\nxfs.alloc_cpu_ns = "));
-	assert_non_null(strstr(dump, wbsim_host_profile_lookup("xfs.alloc_cpu_ns")->value));
+	assert_non_null(strstr(dump, "\nxfs.alloc_ns = "));
+	assert_non_null(strstr(dump, wbsim_host_profile_lookup("xfs.alloc_ns")->value));
 	/* another filesystem's cost, as set; no filesystem's cost in [filesystem] */
-	assert_non_null(strstr(dump, "\next4.map_cpu_ns = 5us\n"));
-	assert_null(strstr(strstr(dump, "[filesystem]"), "\nalloc_cpu_ns"));
+	assert_non_null(strstr(dump, "\next4.map_ns = 5us\n"));
+	assert_null(strstr(strstr(dump, "[filesystem]"), "\nalloc_ns"));
 	load_cfg(dump, NULL, &again);
 	dump2 = wbsim_scenario_dump(again);
 	assert_string_equal(dump, dump2);
@@ -226,12 +229,12 @@ static void test_bad_costs(void **state)
 		  "t.ini:2: [costs] copy_page_ns = 800: a number without a unit: expected a time" },
 		{ "[costs]\nxfs.agcount = 8\n",
 		  "t.ini:2: [costs] xfs.agcount = 8: an option of the filesystem, not a CPU cost" },
-		{ "[costs]\nzfs.map_cpu_ns = 1us\n",
-		  "t.ini:2: [costs] zfs.map_cpu_ns = 1us: no such filesystem model" },
+		{ "[costs]\nzfs.map_ns = 1us\n",
+		  "t.ini:2: [costs] zfs.map_ns = 1us: no such filesystem model" },
 		{ "[costs]\nxfs.map_cpus_ns = 1us\n",
 		  "t.ini:2: [costs] xfs.map_cpus_ns = 1us: the filesystem model has no such cost" },
-		{ "[filesystem]\ntype = xfs\nalloc_cpu_ns = 7us\n",
-		  "t.ini:3: [filesystem] alloc_cpu_ns = 7us: a CPU cost of the host, not an option of the filesystem: expected it in [costs] as xfs.alloc_cpu_ns = 7us" },
+		{ "[filesystem]\ntype = xfs\nalloc_ns = 7us\n",
+		  "t.ini:3: [filesystem] alloc_ns = 7us: a CPU cost of the host, not an option of the filesystem: expected it in [costs] as xfs.alloc_ns = 7us" },
 	};
 
 	(void)state;
@@ -247,6 +250,134 @@ static void test_bad_costs(void **state)
 		if (!g_str_has_prefix(error->message, cases[i].message))
 			fail_msg("case %zu: %s", i, error->message);
 	}
+}
+
+/*
+ * A key renamed when every CPU cost became WORK_ns is refused wherever a
+ * file or an option may set it, with file, line, key and its new name;
+ * the new name is the key of a cost the model charges.
+ */
+static void test_renamed_keys(void **state)
+{
+	static const struct {
+		const char *text, *set, *message;
+	} cases[] = {
+		{ "[costs]\nxfs.alloc_cpu_ns = 2us\n", NULL,
+		  "t.ini:2: [costs] xfs.alloc_cpu_ns = 2us: the key was renamed to xfs.alloc_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected xfs.alloc_ns = 2us" },
+		{ "[device]\nmodel = loop\nrequest_cpu = 2us\n", NULL,
+		  "t.ini:3: [device] request_cpu = 2us: the key was renamed to worker_request_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_request_ns = 2us" },
+		{ "[filesystem]\ntype = ext4\nwrite_miss_cpu_ns = 2us\n", NULL,
+		  "t.ini:3: [filesystem] write_miss_cpu_ns = 2us: a CPU cost of the host, renamed since: expected it in [costs] as ext4.write_miss_ns = 2us" },
+		{ "[sweep]\ncosts.f2fs.write_cpu_ns = 1us,2us\n", NULL,
+		  "t.ini:2: [sweep] costs.f2fs.write_cpu_ns = 1us,2us: the key was renamed to costs.f2fs.write_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected [sweep] costs.f2fs.write_ns = VALUES" },
+		{ "", "device.page_alloc_cpu=3us",
+		  "override: [device] page_alloc_cpu = 3us: the key was renamed to worker_page_alloc_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_page_alloc_ns = 3us" },
+	};
+	static const char *const models[] = { "ideal", "pmem", "nvme", "hdd", "raid0", "loop" };
+	size_t n;
+	const struct wbsim_param_renamed *renamed = wbsim_param_renamed_keys(&n);
+	g_autofree char *dir = g_dir_make_tmp("wbsim-renamed-XXXXXX", NULL);
+	g_autofree char *preset = NULL, *text = NULL, *want = NULL;
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	/* the filesystems' 19 costs and the loop worker's 3 */
+	assert_int_equal(n, 22);
+	assert_string_equal(wbsim_param_renamed("costs", "ext4.write_miss_cpu_ns"),
+			    "ext4.write_miss_ns");
+	assert_string_equal(wbsim_param_renamed("device", "page_copy_cpu"), "worker_page_copy_ns");
+	for (size_t i = 0; i < n; i++) {
+		gboolean is_device = strcmp(renamed[i].section, "device") == 0;
+		gboolean old_found = FALSE, now_found = FALSE;
+
+		assert_string_equal(wbsim_param_renamed(renamed[i].section, renamed[i].old),
+				    renamed[i].now);
+		assert_true(g_str_has_suffix(renamed[i].now, "_ns"));
+		if (!is_device) {
+			assert_string_equal(renamed[i].section, "costs");
+			old_found = is_cost_key(renamed[i].old);
+			now_found = is_cost_key(renamed[i].now);
+		}
+		for (size_t m = 0; is_device && m < G_N_ELEMENTS(models); m++) {
+			const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
+
+			assert_non_null(ops);
+			old_found |= wbsim_param_find(ops->params, renamed[i].old) != NULL;
+			now_found |= wbsim_param_find(ops->params, renamed[i].now) != NULL;
+		}
+		if (old_found || !now_found)
+			fail_msg("[%s] %s -> %s: the old name must be no key, the new one a key",
+				 renamed[i].section, renamed[i].old, renamed[i].now);
+	}
+	assert_null(wbsim_param_renamed("costs", "ext4.end_io_page_ns"));
+	assert_null(wbsim_param_renamed("device", "xfs.alloc_cpu_ns"));
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *const sets[] = { cases[i].set, NULL };
+		g_autofree char *scenario = g_strconcat(cases[i].text,
+							"[fio:w]\nrw=write\nsize=1m\n", NULL);
+		g_autoptr(GError) local = NULL;
+
+		assert_null(wbsim_scenario_load_string(scenario, "t.ini", NULL, sets, &local));
+		assert_non_null(local);
+		assert_int_equal(local->code, WBSIM_ERROR_UNKNOWN_KEY);
+		if (strcmp(local->message, cases[i].message) != 0)
+			fail_msg("case %zu: %s", i, local->message);
+	}
+	/* a device preset file of one's own, read by the device layer */
+	assert_non_null(dir);
+	preset = g_build_filename(dir, "old-loop.ini", NULL);
+	assert_true(g_file_set_contents(preset, "[device]\nmodel = loop\n"
+					"page_copy_cpu = 1us\n", -1, NULL));
+	text = g_strdup_printf("[device]\npreset = %s\n[fio:w]\nrw=write\nsize=1m\n", preset);
+	assert_null(wbsim_scenario_load_string(text, "t.ini", NULL, NULL, &error));
+	want = g_strdup_printf("t.ini:2: [device] preset = %s: %s:3: device model loop: page_copy_cpu = 1us: the key was renamed to worker_page_copy_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_page_copy_ns = 1us",
+			       preset, preset);
+	assert_non_null(error);
+	assert_string_equal(error->message, want);
+	assert_int_equal(g_unlink(preset), 0);
+	assert_int_equal(g_rmdir(dir), 0);
+}
+
+/*
+ * One naming scheme: every CPU cost is WORK_ns, the CPU time of one WORK
+ * (the cost table's times, the filesystems' cost rows, a device model's
+ * worker CPU); no name says _cpu.
+ */
+static void test_one_naming_scheme(void **state)
+{
+	static const char *const models[] = { "ideal", "pmem", "nvme", "hdd", "raid0", "loop" };
+	g_auto(GStrv) filesystems = wbsim_fs_names();
+	size_t rows = 0;
+
+	(void)state;
+	for (const struct wbsim_param *p = wbsim_cpu_costs_params(); p->name; p++, rows++)
+		if (p->type == WBSIM_PARAM_TIME ? !g_str_has_suffix(p->name, "_ns")
+						 : strcmp(p->name, "memcpy_bandwidth") != 0)
+			fail_msg("[costs] %s: expected WORK_ns", p->name);
+	for (size_t i = 0; filesystems[i]; i++) {
+		const struct wbsim_fs_ops *ops = wbsim_fs_lookup(filesystems[i]);
+
+		for (const struct wbsim_param *o = ops->options; o && o->name; o++) {
+			if (!(o->flags & WBSIM_PARAM_COST))
+				continue;
+			rows++;
+			if (!g_str_has_suffix(o->name, "_ns") || strstr(o->name, "_cpu"))
+				fail_msg("[costs] %s.%s: expected WORK_ns", ops->name, o->name);
+		}
+	}
+	/* 22 rows of the cost table, 8 of XFS, 10 of ext4, 4 of f2fs */
+	assert_int_equal(rows, 44);
+	for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
+		const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
+
+		assert_non_null(ops);
+		for (const struct wbsim_param *p = ops->params; p && p->name; p++)
+			if (strstr(p->name, "cpu") && !g_str_has_suffix(p->name, "_ns"))
+				fail_msg("[device] %s (model %s): expected WORK_ns", p->name,
+					 models[m]);
+	}
+	assert_non_null(wbsim_param_find(wbsim_device_find_ops("loop")->params,
+					 "worker_request_ns"));
 }
 
 /* The job's runtime of the sparse writer under @overrides. */
@@ -271,8 +402,8 @@ static wbsim_time_t sparse_runtime(const char *const *overrides)
 static void test_costs_reach_the_run(void **state)
 {
 	static const char *const copy[] = { "costs.copy_page_ns=8us", NULL };
-	static const char *const delalloc[] = { "costs.xfs.delalloc_cpu_ns=20us", NULL };
-	static const char *const other[] = { "costs.ext4.write_cpu_ns=20us", NULL };
+	static const char *const delalloc[] = { "costs.xfs.delalloc_ns=20us", NULL };
+	static const char *const other[] = { "costs.ext4.write_ns=20us", NULL };
 	wbsim_time_t base = sparse_runtime(NULL);
 
 	(void)state;
@@ -318,6 +449,8 @@ int main(void)
 		cmocka_unit_test(test_costs_section),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_bad_costs),
+		cmocka_unit_test(test_renamed_keys),
+		cmocka_unit_test(test_one_naming_scheme),
 		cmocka_unit_test(test_costs_reach_the_run),
 		cmocka_unit_test(test_cost_sources),
 	};

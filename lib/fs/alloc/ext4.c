@@ -38,9 +38,9 @@
  *   kernel). The scan (ext4_mb_regular_allocator) goes group by group
  *   from the start group: cr0 an aligned power-of-two chunk (buddy), cr1
  *   any free run long enough, cr3 the longest run; the group lock is held
- *   for alloc_cpu_ns and the extent-tree insert and journal work
+ *   for alloc_ns and the extent-tree insert and journal work
  *   (alloc_unlocked_ns) runs after it is dropped. PA hits take no group
- *   lock (pa_cpu_ns).
+ *   lock (pa_ns).
  * - Extent tree: on-disk extents merge when logically and physically
  *   contiguous in the same state up to 32768 blocks (initialized) or 32767
  *   (unwritten) (ext4_ext_try_to_merge, EXT_INIT_MAX_LEN).
@@ -102,15 +102,15 @@ struct ext4_params {
 	uint64_t mb_order2_req;
 	uint64_t mb_stream_goals;
 	uint64_t writepages_max;
-	uint64_t alloc_cpu_ns;
+	uint64_t alloc_ns;
 	uint64_t alloc_unlocked_ns;
-	uint64_t pa_cpu_ns;
-	uint64_t map_cpu_ns;
-	uint64_t split_cpu_ns;
-	uint64_t write_cpu_ns;
-	uint64_t write_miss_cpu_ns;
-	uint64_t end_io_cpu_ns;
-	uint64_t update_time_cpu_ns;
+	uint64_t pa_ns;
+	uint64_t map_ns;
+	uint64_t split_ns;
+	uint64_t write_ns;
+	uint64_t write_miss_ns;
+	uint64_t end_io_ns;
+	uint64_t update_time_ns;
 	uint64_t end_io_page_ns;
 };
 
@@ -144,34 +144,34 @@ static const struct wbsim_param ext4_options[] = {
 	  "stream-allocation goals (1: the global s_mb_last_group)" },
 	{ "writepages_max", WBSIM_PARAM_UINT, EO(writepages_max), "2048", "blocks", 1,
 	  EXT_UNWRITTEN_MAX_LEN, "blocks mapped per allocation request (MAX_WRITEPAGES_EXTENT_LEN)" },
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, EO(alloc_cpu_ns), NULL, "ns", 0, 0,
+	{ "alloc_ns", WBSIM_PARAM_TIME, EO(alloc_ns), NULL, "ns", 0, 0,
 	  "CPU with the group lock held per mballoc allocation (buddy search, bitmap)",
 	  .flags = WBSIM_PARAM_COST },
 	{ "alloc_unlocked_ns", WBSIM_PARAM_TIME, EO(alloc_unlocked_ns), NULL, "ns", 0, 0,
 	  "CPU after the group lock per allocation (extent insert, jbd2 handle)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "pa_cpu_ns", WBSIM_PARAM_TIME, EO(pa_cpu_ns), NULL, "ns", 0, 0,
+	{ "pa_ns", WBSIM_PARAM_TIME, EO(pa_ns), NULL, "ns", 0, 0,
 	  "CPU per request served from a preallocation (extent insert, no group lock)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, EO(map_cpu_ns), NULL, "ns", 0, 0,
+	{ "map_ns", WBSIM_PARAM_TIME, EO(map_ns), NULL, "ns", 0, 0,
 	  "CPU per extent writeback maps (one journal handle, an io_end, ext4_map_blocks' lookup, the folio lookups of a new mpage_prepare_extent_to_map call)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "split_cpu_ns", WBSIM_PARAM_TIME, EO(split_cpu_ns), NULL, "ns", 0, 0,
-	  "CPU per unwritten extent writeback maps, on top of map_cpu_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)",
+	{ "split_ns", WBSIM_PARAM_TIME, EO(split_ns), NULL, "ns", 0, 0,
+	  "CPU per unwritten extent writeback maps, on top of map_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, EO(write_cpu_ns), NULL, "ns", 0, 0,
+	{ "write_ns", WBSIM_PARAM_TIME, EO(write_ns), NULL, "ns", 0, 0,
 	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "write_miss_cpu_ns", WBSIM_PARAM_TIME, EO(write_miss_cpu_ns), NULL, "ns", 0, 0,
-	  "CPU per block the extent status cache does not map (ext4_da_map_blocks: i_data_sem, extent-tree query, reservation, delayed insert), instead of write_cpu_ns",
+	{ "write_miss_ns", WBSIM_PARAM_TIME, EO(write_miss_ns), NULL, "ns", 0, 0,
+	  "CPU per block the extent status cache does not map (ext4_da_map_blocks: i_data_sem, extent-tree query, reservation, delayed insert), instead of write_ns",
 	  .flags = WBSIM_PARAM_COST },
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, EO(end_io_cpu_ns), NULL, "ns", 0, 0,
+	{ "end_io_ns", WBSIM_PARAM_TIME, EO(end_io_ns), NULL, "ns", 0, 0,
 	  "CPU per io_end converted on ext4-rsv-conversion (reserved handle, extent split)",
 	  .flags = WBSIM_PARAM_COST },
 	{ "end_io_page_ns", WBSIM_PARAM_TIME, EO(end_io_page_ns), NULL, "ns", 0, 0,
 	  "CPU per page of an io_end converted (ext4_finish_bio's buffer heads, extent work)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, EO(update_time_cpu_ns), NULL, "ns", 0, 0,
+	{ "update_time_ns", WBSIM_PARAM_TIME, EO(update_time_ns), NULL, "ns", 0, 0,
 	  "CPU of a write's timestamp update, once a file and tick (generic_update_time -> ext4_dirty_inode: a journal handle logging the inode)",
 	  .flags = WBSIM_PARAM_COST },
 	{ .name = NULL },
@@ -525,8 +525,8 @@ static void ext4_es_cache(struct ext4_inode *ei, const struct wbsim_extent *d)
 /*
  * Models ext4_da_write_begin() -> ext4_da_get_block_prep() ->
  * ext4_da_map_blocks() per block: a block the extent status tree maps
- * (delayed, written or unwritten) costs the lookup only (write_cpu_ns per
- * call); a block it misses takes the slow path (write_miss_cpu_ns): under
+ * (delayed, written or unwritten) costs the lookup only (write_ns per
+ * call); a block it misses takes the slow path (write_miss_ns): under
  * i_data_sem, the on-disk extent tree is queried (and the found extent
  * cached), and a hole gets ext4_insert_delayed_blocks() (ext4_da_reserve_space,
  * then a delayed extent in the tree). Leaves out the dependence of the
@@ -570,8 +570,8 @@ static wbsim_time_t ext4_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 	}
 	ext4_delayed_changed(ei, delayed);
 	if (!missed)
-		return p->write_cpu_ns;
-	return missed * p->write_miss_cpu_ns + (missed < nr ? p->write_cpu_ns : 0);
+		return p->write_ns;
+	return missed * p->write_miss_ns + (missed < nr ? p->write_ns : 0);
 }
 
 /* Models ext4_ext_find_goal() (on the whole tree, not one leaf). */
@@ -890,7 +890,7 @@ static void ext4_alloc_granted(wbsim_sim *sim, void *arg)
 		ext4_call_finish(c, error);
 		return;
 	}
-	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->alloc_cpu_ns, ext4_alloc_locked_done, c);
+	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->alloc_ns, ext4_alloc_locked_done, c);
 }
 
 static void ext4_map_next(struct ext4_call *c)
@@ -915,7 +915,7 @@ static void ext4_map_next(struct ext4_call *c)
 		if (n) {
 			wbsim_fs_map_call_new_range(&c->mc, c->mc.pos, n);
 			c->mc.pos += n;
-			wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->pa_cpu_ns, ext4_step_done, c);
+			wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->pa_ns, ext4_step_done, c);
 			return;
 		}
 		/* find the group to lock; the search is repeated once it is held */
@@ -990,7 +990,7 @@ static uint64_t ext4_extents_to_map(const struct ext4_params *p, struct ext4_ino
  * mpage_prepare_extent_to_map() call that looks its folios up again, and
  * mpage_map_and_submit_extent(), which for an unwritten extent splits it
  * out of the preallocated one (ext4_split_convert_extents, PRE_IO):
- * map_cpu_ns per extent, split_cpu_ns more per unwritten one. Leaves out
+ * map_ns per extent, split_ns more per unwritten one. Leaves out
  * the handle's credits and the journal's space.
  */
 static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
@@ -1001,7 +1001,7 @@ static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 						    done, arg);
 	uint64_t unwritten, extents = ext4_extents_to_map(p, inode->priv, first, nr, &unwritten);
 
-	wbsim_cpus_run(fs->cpus, task, extents * p->map_cpu_ns + unwritten * p->split_cpu_ns,
+	wbsim_cpus_run(fs->cpus, task, extents * p->map_ns + unwritten * p->split_ns,
 		       ext4_step_done, c);
 }
 
@@ -1040,7 +1040,7 @@ static wbsim_time_t ext4_end_io(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fi
 	struct ext4_params *p = fs->params;
 
 	return ext4_convert_unwritten_extents(inode, first, nr) ?
-	       p->end_io_cpu_ns + nr * p->end_io_page_ns : 0;
+	       p->end_io_ns + nr * p->end_io_page_ns : 0;
 }
 
 static void ext4_end_io_next(struct ext4_inode *ei);
@@ -1064,7 +1064,7 @@ static void ext4_end_io_next(struct ext4_inode *ei)
 
 	if (io)
 		wbsim_cpus_run(ei->fs->cpus, ei->rsv->worker,
-			       p->end_io_cpu_ns + io->nr * p->end_io_page_ns, ext4_end_io_end, ei);
+			       p->end_io_ns + io->nr * p->end_io_page_ns, ext4_end_io_end, ei);
 }
 
 /* ext4_end_io_rsv_work(): take the inode's list of completed io_ends. */
@@ -1134,7 +1134,7 @@ static wbsim_time_t ext4_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t
 		ext4_take(e, f.group, f.start, f.len);
 		ext4_mapped(ei, pos, f.len, f.start);
 		pos += f.len;
-		cost += p->alloc_cpu_ns + p->alloc_unlocked_ns;
+		cost += p->alloc_ns + p->alloc_unlocked_ns;
 	}
 	return cost;
 }
@@ -1285,7 +1285,7 @@ static wbsim_time_t ext4_update_time(wbsim_fs *fs, wbsim_fs_inode *inode)
 	const struct ext4_params *p = fs->params;
 
 	(void)inode;
-	return p->update_time_cpu_ns;
+	return p->update_time_ns;
 }
 
 const struct wbsim_fs_ops wbsim_fs_ext4_ops = {

@@ -12,7 +12,7 @@
  *   in the dnode); fallocate does the same (f2fs_expand_inode_data).
  * - Out-of-place update: at writeback every dirty block, new or
  *   overwritten, gets the next address of its log (f2fs_allocate_data_block
- *   under the log's curseg_mutex, alloc_cpu_ns + alloc_block_ns per block
+ *   under the log's curseg_mutex, alloc_ns + alloc_block_ns per block
  *   while it is held); the old address is invalidated. In-place update
  *   (ipu=1) keeps allocated blocks where they are.
  * - A segment whose blocks are all invalid becomes prefree and is only
@@ -57,10 +57,10 @@ struct f2fs_params {
 	uint64_t cp_interval;
 	uint64_t min_seq_blocks;
 	gboolean ipu;
-	uint64_t alloc_cpu_ns;
+	uint64_t alloc_ns;
 	uint64_t alloc_block_ns;
-	uint64_t map_cpu_ns;
-	uint64_t write_cpu_ns;
+	uint64_t map_ns;
+	uint64_t write_ns;
 };
 
 #define FO(f) offsetof(struct f2fs_params, f)
@@ -79,16 +79,16 @@ static const struct wbsim_param f2fs_options[] = {
 	  "WB_SYNC_ALL writeback of at least this many pages is serialised too" },
 	{ "ipu", WBSIM_PARAM_BOOL, FO(ipu), "0", "bool", 0, 1,
 	  "in-place update of allocated blocks (ipu_policy forcing IPU)" },
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, FO(alloc_cpu_ns), NULL, "ns", 0, 0,
+	{ "alloc_ns", WBSIM_PARAM_TIME, FO(alloc_ns), NULL, "ns", 0, 0,
 	  "CPU per mapping call with the log's curseg_mutex held",
 	  .flags = WBSIM_PARAM_COST },
 	{ "alloc_block_ns", WBSIM_PARAM_TIME, FO(alloc_block_ns), NULL, "ns", 0, 0,
 	  "CPU per block allocated with the log's curseg_mutex held (SIT, summary)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, FO(map_cpu_ns), NULL, "ns", 0, 0,
+	{ "map_ns", WBSIM_PARAM_TIME, FO(map_ns), NULL, "ns", 0, 0,
 	  "CPU per writeback mapping call (dnode lookup)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, FO(write_cpu_ns), NULL, "ns", 0, 0,
+	{ "write_ns", WBSIM_PARAM_TIME, FO(write_ns), NULL, "ns", 0, 0,
 	  "CPU per buffered write call (f2fs_write_begin, block reservation)",
 	  .flags = WBSIM_PARAM_COST },
 	{ .name = NULL },
@@ -302,7 +302,7 @@ static wbsim_time_t f2fs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t fir
 	struct f2fs_params *p = fs->params;
 
 	f2fs_reserve(fs, inode, first, nr);
-	return p->write_cpu_ns;
+	return p->write_ns;
 }
 
 static wbsim_time_t f2fs_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t first,
@@ -417,7 +417,7 @@ static void f2fs_alloc_granted(wbsim_sim *sim, void *arg)
 			pos += n;
 		}
 	}
-	wbsim_cpus_run(fs->cpus, c->task, p->alloc_cpu_ns + allocated * p->alloc_block_ns,
+	wbsim_cpus_run(fs->cpus, c->task, p->alloc_ns + allocated * p->alloc_block_ns,
 		       f2fs_alloc_done, c);
 }
 
@@ -443,7 +443,7 @@ static void f2fs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 	c->arg = arg;
 	c->log = f2fs_log_of(fs->priv, inode);
 	c->maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map));
-	wbsim_cpus_run(fs->cpus, task, p->map_cpu_ns, f2fs_looked_up, c);
+	wbsim_cpus_run(fs->cpus, task, p->map_ns, f2fs_looked_up, c);
 }
 
 static wbsim_lock *f2fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,

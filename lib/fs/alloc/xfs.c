@@ -6,15 +6,15 @@
  * - Allocation groups: agcount AGs of agsize blocks, each with its own free
  *   space (bnobt/cntbt: struct wbsim_freespace) and its AGF lock, held for
  *   the whole allocation transaction, whose CPU is charged while it is
- *   held: alloc_cpu_ns, and btree_level_cpu_ns for each level of each
+ *   held: alloc_ns, and btree_level_ns for each level of each
  *   lookup in the bnobt, cntbt and bmbt, their levels from their record
  *   counts (the AG's free extents, the file's real extents: xfs-btree.c).
  * - CPU of the other paths, from the same structures: a buffered write
- *   costs write_cpu_ns, iext_level_cpu_ns per level of the in-core extent
- *   tree (delalloc records included) below the first, and delalloc_cpu_ns
- *   when it reserves a hole; an unwritten conversion end_io_cpu_ns and
- *   btree_level_cpu_ns per bmbt level of each record it looks up or
- *   inserts. The flusher's lookup (map_cpu_ns) is flat: it walks a file
+ *   costs write_ns, iext_level_ns per level of the in-core extent
+ *   tree (delalloc records included) below the first, and delalloc_ns
+ *   when it reserves a hole; an unwritten conversion end_io_ns and
+ *   btree_level_ns per bmbt level of each record it looks up or
+ *   inserts. The flusher's lookup (map_ns) is flat: it walks a file
  *   in order, so the kernel finds its tree in the cache (0.1-0.2 us per
  *   conversion in xfs_iext_lookup_extent, against 0.9 us per random write).
  * - Inodes: 64-inode chunks of 512-byte inodes (8 blocks) allocated in the
@@ -70,7 +70,7 @@
  *
  * Left out: quota, the bmbt blocks an allocation takes from the indirect
  * reservation (it is released whole at conversion), the log's own I/O and the CIL, AGFL refills, rmap/refcount
- * btree work (folded into alloc_cpu_ns), busy extents (none in the lab's
+ * btree work (folded into alloc_ns), busy extents (none in the lab's
  * workloads, which free nothing while they write), the length of the near
  * search's walk (xfs_alloc_cur_check: 14-18 free extents a small
  * allocation in the lab), the cache footprint of the btrees (a level costs
@@ -117,14 +117,14 @@ struct xfs_params {
 	uint64_t allocsize;
 	gboolean prealloc;
 	gboolean ag_trylock;
-	uint64_t alloc_cpu_ns;
-	uint64_t btree_level_cpu_ns;
-	uint64_t map_cpu_ns;
-	uint64_t write_cpu_ns;
-	uint64_t iext_level_cpu_ns;
-	uint64_t delalloc_cpu_ns;
-	uint64_t end_io_cpu_ns;
-	uint64_t update_time_cpu_ns;
+	uint64_t alloc_ns;
+	uint64_t btree_level_ns;
+	uint64_t map_ns;
+	uint64_t write_ns;
+	uint64_t iext_level_ns;
+	uint64_t delalloc_ns;
+	uint64_t end_io_ns;
+	uint64_t update_time_ns;
 	gboolean reflink;
 };
 
@@ -151,33 +151,33 @@ static const struct wbsim_param xfs_options[] = {
 	{ "reflink", WBSIM_PARAM_BOOL, XO(reflink), "1", "bool", 0, 1,
 	  "reflink (mkfs.xfs -m reflink, default since xfsprogs 5.1): each AG holds "
 	  "back its refcount btree's largest size from the free-block counter" },
-	{ "alloc_cpu_ns", WBSIM_PARAM_TIME, XO(alloc_cpu_ns), NULL, "ns", 0, 0,
+	{ "alloc_ns", WBSIM_PARAM_TIME, XO(alloc_ns), NULL, "ns", 0, 0,
 	  "CPU per allocation transaction, AGF lock held, besides its btree levels "
 	  "(transaction, AGF/AGFL, CIL commit)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "btree_level_cpu_ns", WBSIM_PARAM_TIME, XO(btree_level_cpu_ns), NULL, "ns", 0, 0,
+	{ "btree_level_ns", WBSIM_PARAM_TIME, XO(btree_level_ns), NULL, "ns", 0, 0,
 	  "CPU per level of a btree lookup (xfs_btree_lookup: a block found in the "
 	  "buffer cache and searched) in the free-space btrees and the bmbt",
 	  .flags = WBSIM_PARAM_COST },
-	{ "map_cpu_ns", WBSIM_PARAM_TIME, XO(map_cpu_ns), NULL, "ns", 0, 0,
+	{ "map_ns", WBSIM_PARAM_TIME, XO(map_ns), NULL, "ns", 0, 0,
 	  "CPU per writeback mapping call (extent lookup, ILOCK)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "write_cpu_ns", WBSIM_PARAM_TIME, XO(write_cpu_ns), NULL, "ns", 0, 0,
+	{ "write_ns", WBSIM_PARAM_TIME, XO(write_ns), NULL, "ns", 0, 0,
 	  "CPU per buffered write call in iomap_begin that finds its extent in a "
 	  "one-leaf in-core extent tree (ILOCK, lookup, iomap)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "iext_level_cpu_ns", WBSIM_PARAM_TIME, XO(iext_level_cpu_ns), NULL, "ns", 0, 0,
+	{ "iext_level_ns", WBSIM_PARAM_TIME, XO(iext_level_ns), NULL, "ns", 0, 0,
 	  "CPU per further level of the in-core extent tree a lookup descends "
 	  "(xfs_iext_lookup_extent: a 256-byte node scanned)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "delalloc_cpu_ns", WBSIM_PARAM_TIME, XO(delalloc_cpu_ns), NULL, "ns", 0, 0,
+	{ "delalloc_ns", WBSIM_PARAM_TIME, XO(delalloc_ns), NULL, "ns", 0, 0,
 	  "CPU of a delalloc reservation for a write into a hole "
 	  "(xfs_bmapi_reserve_delalloc: quota, free-block counters, record inserted)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "end_io_cpu_ns", WBSIM_PARAM_TIME, XO(end_io_cpu_ns), NULL, "ns", 0, 0,
+	{ "end_io_ns", WBSIM_PARAM_TIME, XO(end_io_ns), NULL, "ns", 0, 0,
 	  "CPU per ioend converted on xfs-conv (tr_write transaction under ILOCK_EXCL)",
 	  .flags = WBSIM_PARAM_COST },
-	{ "update_time_cpu_ns", WBSIM_PARAM_TIME, XO(update_time_cpu_ns), NULL, "ns", 0, 0,
+	{ "update_time_ns", WBSIM_PARAM_TIME, XO(update_time_ns), NULL, "ns", 0, 0,
 	  "CPU of a write's timestamp update, once a file and tick (xfs_vn_update_time: a tr_fsyncts transaction under ILOCK_EXCL), besides the inode's format",
 	  .flags = WBSIM_PARAM_COST },
 	{ .name = NULL },
@@ -666,7 +666,7 @@ static wbsim_time_t xfs_iext_lookup_cost(const struct xfs_params *p, const struc
 {
 	unsigned int h = wbsim_xfs_iext_height(wbsim_emap_count(&xi->map));
 
-	return h > 1 ? (h - 1) * p->iext_level_cpu_ns : 0;
+	return h > 1 ? (h - 1) * p->iext_level_ns : 0;
 }
 
 /* The levels of @xi's bmbt: its written and unwritten extents. */
@@ -688,7 +688,7 @@ static unsigned int xfs_inode_bmbt_levels(const struct xfs_params *p, const stru
  * extents, and every transaction on it walks them all until the fork
  * becomes a btree (lab/studies/uring-retries/idle-v1045: 90% of the timestamp
  * updates' CPU in E2). The walk scans leaves as a lookup does:
- * iext_level_cpu_ns per leaf of records.
+ * iext_level_ns per leaf of records.
  */
 static wbsim_time_t xfs_inode_item_format_cost(const struct xfs_params *p,
 						const struct xfs_inode *xi)
@@ -698,7 +698,7 @@ static wbsim_time_t xfs_inode_item_format_cost(const struct xfs_params *p,
 
 	if (!real || xfs_inode_bmbt_levels(p, xi) > 0)
 		return 0;
-	return all * p->iext_level_cpu_ns / WBSIM_XFS_IEXT_RECS_PER_LEAF;
+	return all * p->iext_level_ns / WBSIM_XFS_IEXT_RECS_PER_LEAF;
 }
 
 /*
@@ -710,7 +710,7 @@ static wbsim_time_t xfs_update_time(wbsim_fs *fs, wbsim_fs_inode *inode)
 {
 	const struct xfs_params *p = fs->params;
 
-	return p->update_time_cpu_ns + xfs_inode_item_format_cost(p, inode->priv);
+	return p->update_time_ns + xfs_inode_item_format_cost(p, inode->priv);
 }
 
 /*
@@ -744,7 +744,7 @@ static wbsim_time_t xfs_alloc_cost(const struct xfs_params *p, const struct xfs_
 	unsigned int levels = (XFS_ALLOC_CNTBT_LOOKUPS + XFS_ALLOC_BNOBT_LOOKUPS) * allocbt +
 			      XFS_ALLOC_BMBT_LOOKUPS * xfs_inode_bmbt_levels(p, xi);
 
-	return p->alloc_cpu_ns + levels * p->btree_level_cpu_ns + xfs_inode_item_format_cost(p, xi);
+	return p->alloc_ns + levels * p->btree_level_ns + xfs_inode_item_format_cost(p, xi);
 }
 
 static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk,
@@ -887,8 +887,8 @@ static wbsim_time_t xfs_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t firs
 	xfs_reserve_delalloc(xi, first, nr + prealloc, e);
 	/* a hole was reserved: xfs_bmapi_reserve_delalloc() ran */
 	if (xi->map.blocks[WBSIM_EXT_DELALLOC] != delalloc_before)
-		cost += p->delalloc_cpu_ns;
-	return p->write_cpu_ns + cost;
+		cost += p->delalloc_ns;
+	return p->write_ns + cost;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1096,7 +1096,7 @@ static void xfs_map_ilocked(wbsim_sim *sim, void *arg)
 	struct xfs_params *p = c->mc.fs->params;
 
 	(void)sim;
-	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->map_cpu_ns, xfs_map_looked_up, c);
+	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->map_ns, xfs_map_looked_up, c);
 }
 
 /* xfs_map_blocks(): the extent lookup under XFS_ILOCK_SHARED. */
@@ -1154,8 +1154,8 @@ static wbsim_time_t xfs_convert(const struct xfs_params *p, struct xfs_inode *xi
 	if (!xfs_iomap_write_unwritten(xi, first, nr))
 		return 0;
 	after = wbsim_emap_count(map) - map->extents[WBSIM_EXT_DELALLOC];
-	return p->end_io_cpu_ns + (XFS_CONVERT_BMBT_LOOKUPS + (after > before ? after - before : 0)) *
-				  levels * p->btree_level_cpu_ns + xfs_inode_item_format_cost(p, xi);
+	return p->end_io_ns + (XFS_CONVERT_BMBT_LOOKUPS + (after > before ? after - before : 0)) *
+				  levels * p->btree_level_ns + xfs_inode_item_format_cost(p, xi);
 }
 
 /* The conversion as a cost, for direct I/O completions (xfs_dio_write_end_io). */
@@ -1191,7 +1191,7 @@ static void xfs_end_ioend_ilocked(wbsim_sim *sim, void *arg)
 	wbsim_time_t cost = xfs_convert(p, xi, io->first, io->nr);
 
 	(void)sim;
-	wbsim_cpus_run(xi->fs->cpus, xi->ioends->worker, cost ? cost : p->end_io_cpu_ns,
+	wbsim_cpus_run(xi->fs->cpus, xi->ioends->worker, cost ? cost : p->end_io_ns,
 		       xfs_end_ioend_converted, xi);
 }
 
