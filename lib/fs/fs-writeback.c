@@ -17,7 +17,7 @@
  */
 #include "core/pid.h"
 #include "fs/fs-writeback.h"
-#include "defs/writeback-trace.h"
+#include "fs/fs-writeback-trace.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/page-writeback.h"
 #include "mm/dirty-limits.h"

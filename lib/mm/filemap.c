@@ -20,7 +20,7 @@
 #include "core/lock.h"
 #include "mm/filemap.h"
 #include "defs/writeback.h"
-#include "defs/writeback-trace.h"
+#include "mm/page-writeback-trace.h"
 
 /*
  * What copying @len bytes into @pages page cache pages costs. The cost

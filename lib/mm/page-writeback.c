@@ -16,7 +16,7 @@
 #include "mm/bandwidth.h"
 #include "mm/dirty-limits.h"
 #include "defs/writeback.h"
-#include "defs/writeback-trace.h"
+#include "mm/page-writeback-trace.h"
 #include "block/blk.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
