@@ -35,6 +35,7 @@ struct wbsim_wb;
 struct wbsim_inode;
 struct wbsim_blk_queue;
 struct wbsim_fs;
+struct wbsim_writeback_ops;
 struct wbsim_fs_inode;
 struct wp_batch;
 struct wbsim_freelist;
@@ -366,6 +367,8 @@ struct wbsim_bdi {
 	 * not yet ended are freed with it at clear */
 	struct wbsim_freelist *bios;
 	uint64_t last_bdp_sleep;	/* jiffies */
+	/* what mm calls of fs (defs/writeback.h), set by wbsim_bdi_init() */
+	const struct wbsim_writeback_ops *wb_ops;
 	/* tracing hook: NULL when not tracing */
 	struct wbsim_trace *trace;
 	/* writeback_start events of its wbs by reason, traced or not */

@@ -7,8 +7,9 @@
  * trace.dat hold), the field lines of its tracefs format file (offsets and
  * sizes taken from that struct), its print fmt and the text trace's line
  * (report/trace-format.c: both read the one record). The fill, what
- * TP_fast_assign does, is in the wbsim_trace_* functions the model calls
- * (report/trace.c; mm fills the throttle's two records itself).
+ * TP_fast_assign does, is in the wbsim_trace_* functions the model calls,
+ * beside the code that fires them (fs/fs-writeback-trace.c,
+ * mm/page-writeback-trace.c; mm fills the throttle's two records itself).
  *
  * WBSIM_TRACE_EVENTS(E): E(ID, name, class), in the order of enum
  * wbsim_trace_event (an event's ID in its format file is 1000 + its index).

@@ -3,11 +3,13 @@
  * defs/writeback.h - the calls between lib/mm and lib/fs (kernel: the
  * declarations include/linux/writeback.h, backing-dev.h and memcontrol.h
  * give mm/page-writeback.c, mm/filemap.c and fs/fs-writeback.c of each
- * other). The buffered write path and balance_dirty_pages() (lib/mm) mark
- * inodes dirty, wait for and wake inodes, pick and kick the flusher's wb
- * and charge cgroups (lib/fs); the flusher (lib/fs) queues mm's bandwidth
- * work. A neutral header: it includes no folder of lib/, so mm calls fs
- * without including it and fs includes mm alone.
+ * other). The flusher (lib/fs) calls mm directly, a room below: it queues
+ * mm's bandwidth work. The buffered write path and balance_dirty_pages()
+ * (lib/mm) mark inodes dirty, pick and kick the flusher's wb and charge
+ * cgroups through struct wbsim_writeback_ops, the table lib/fs fills, so
+ * that no call goes from mm up to fs. A neutral header: it includes no
+ * folder of lib/, so mm calls fs without including it and fs includes mm
+ * alone.
  */
 #ifndef WBSIM_DEFS_WRITEBACK_H
 #define WBSIM_DEFS_WRITEBACK_H
@@ -22,32 +24,59 @@ struct wbsim_inode;
 struct wbsim_memcg;
 struct wbsim_dirtier;
 
-/* fs/fs-writeback.c */
-void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
-			    struct wbsim_memcg *memcg);
-
-void wbsim_wb_start_background_writeback(struct wbsim_wb *wb, const wbsim_task *task);
-
-void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg);
-void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim);
-void wbsim_inode_maybe_detach(struct wbsim_inode *inode);
-
-/* fs/cgroup-writeback.c */
-/* The wb a task in @memcg throttles against for @inode on @bdi
- * (balance_dirty_pages_ratelimited_flags(): wb_get_create_current()). */
-struct wbsim_wb *wbsim_dirtier_wb(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
-				  struct wbsim_memcg *memcg);
-
-/* Before @nr pages at @first of @inode are dirtied by @d: charge the pages
- * not in the cache yet to @d's memcg, count the clean ones going dirty in
- * their memcg's NR_FILE_DIRTY, and record foreign dirtying
- * (mem_cgroup_track_foreign_dirty()). @inode->wb must be set. */
-void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d,
-			      uint64_t first, uint64_t nr);
-
-/* mem_cgroup_flush_foreign(): from a throttled balance_dirty_pages() pass
- * of a task whose wb is @wb. */
-void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb, const wbsim_task *task);
+/*
+ * struct wbsim_writeback_ops - what lib/mm calls of lib/fs: the flusher
+ * and cgroup writeback, a layer above, which mm reaches through the table
+ * lib/fs puts in the bdi when it creates it (bdi->wb_ops, wbsim_bdi_init())
+ * without knowing it, as the kernel's mm reaches a filesystem through
+ * address_space_operations and super_operations. Each member says which
+ * kernel structure it mirrors.
+ */
+struct wbsim_writeback_ops {
+	/*
+	 * @mark_inode_dirty: __mark_inode_dirty(I_DIRTY_PAGES) of @inode, dirtied
+	 * by @task of @memcg: attach it to a wb, put it on b_dirty. Mirrors
+	 * address_space_operations.dirty_folio (filemap_dirty_folio()).
+	 */
+	void (*mark_inode_dirty)(struct wbsim_inode *inode, const wbsim_task *task,
+				 struct wbsim_memcg *memcg);
+	/*
+	 * @start_background_writeback: wake @wb's flusher for background
+	 * writeback, from balance_dirty_pages() in @task. Mirrors
+	 * bdi_writeback.dwork, the flusher's work, whose function mm's
+	 * wb_init() sets to fs/fs-writeback.c's wb_workfn().
+	 */
+	void (*start_background_writeback)(struct wbsim_wb *wb, const wbsim_task *task);
+	/*
+	 * @inode_writeback_done: the last page of @inode under writeback ended
+	 * (detach it from its wb if its affinity lets it choose again), where
+	 * __folio_end_writeback() calls fs's sb_clear_inode_writeback().
+	 * Mirrors inode.i_wb, the inode's wb, which only fs/fs-writeback.c sets.
+	 */
+	void (*inode_writeback_done)(struct wbsim_inode *inode);
+	/*
+	 * @dirtier_wb: the wb a task in @memcg throttles against for @inode
+	 * (balance_dirty_pages_ratelimited_flags(): wb_get_create_current()).
+	 * Mirrors backing_dev_info.cgwb_tree, the bdi's wbs by memcg.
+	 */
+	struct wbsim_wb *(*dirtier_wb)(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
+				       struct wbsim_memcg *memcg);
+	/*
+	 * @pages_dirtied: before @nr pages at @first of @inode are dirtied by
+	 * @d: charge the pages not in the cache yet to @d's memcg, count the
+	 * clean ones going dirty in their memcg's NR_FILE_DIRTY, and record
+	 * foreign dirtying (mem_cgroup_track_foreign_dirty()); @inode->wb must
+	 * be set. Mirrors mem_cgroup.cgwb_frn, the foreign records it keeps.
+	 */
+	void (*pages_dirtied)(struct wbsim_inode *inode, struct wbsim_dirtier *d, uint64_t first,
+			      uint64_t nr);
+	/*
+	 * @flush_foreign: mem_cgroup_flush_foreign() from a throttled
+	 * balance_dirty_pages() pass of a task whose wb is @wb. Mirrors
+	 * mem_cgroup.cgwb_frn too, flushed through cgroup_writeback_by_id().
+	 */
+	void (*flush_foreign)(struct wbsim_wb *wb, const wbsim_task *task);
+};
 
 /* mm/page-writeback.c */
 /* page-writeback.c: the bandwidth work queued 200 ms after an inode's

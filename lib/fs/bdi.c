@@ -36,6 +36,16 @@ static void bdi_set_max_bytes(struct wbsim_bdi *bdi, const struct wbsim_vm *vm,
 	bdi->dirty.max_ratio = (unsigned int)MIN(ratio, 100 * WBSIM_BDI_RATIO_SCALE);
 }
 
+/* What lib/mm calls of the flusher and cgroup writeback (defs/writeback.h). */
+static const struct wbsim_writeback_ops fs_writeback_ops = {
+	.mark_inode_dirty = wbsim_mark_inode_dirty,
+	.start_background_writeback = wbsim_wb_start_background_writeback,
+	.inode_writeback_done = wbsim_inode_maybe_detach,
+	.dirtier_wb = wbsim_dirtier_wb,
+	.pages_dirtied = wbsim_cgwb_pages_dirtied,
+	.flush_foreign = wbsim_mem_cgroup_flush_foreign,
+};
+
 void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus,
 		    const struct wbsim_cpu_costs *costs, struct wbsim_blk_queue *queue,
 		    struct wbsim_fs *fs, const struct wbsim_bdi_params *p)
@@ -48,6 +58,7 @@ void wbsim_bdi_init(struct wbsim_bdi *bdi, struct wbsim_vm *vm, wbsim_cpus *cpus
 	bdi->costs = costs;
 	bdi->queue = queue;
 	bdi->fs = fs;
+	bdi->wb_ops = &fs_writeback_ops;
 	bdi->affinity = p->affinity;
 	bdi->memcgs = p->memcgs;
 	bdi->dying_wb_reachable = p->dying_wb_reachable;

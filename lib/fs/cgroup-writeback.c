@@ -34,7 +34,7 @@
 #include "mm/page-memcg.h"
 #include "core/workqueue.h"
 #include "fs/fs-glue.h"
-#include "defs/writeback-trace.h"
+#include "fs/fs-writeback-trace.h"
 
 /* The simulated machine has one bdi: its id in foreign-dirty records. */
 #define BDI_ID 1

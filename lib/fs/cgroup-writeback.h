@@ -18,6 +18,15 @@
 
 struct wbsim_dirtier;
 
+/* Cgroup writeback's side of struct wbsim_writeback_ops (defs/writeback.h),
+ * which lib/mm calls through the bdi's table: @dirtier_wb, @pages_dirtied
+ * and @flush_foreign there. */
+struct wbsim_wb *wbsim_dirtier_wb(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
+				  struct wbsim_memcg *memcg);
+void wbsim_cgwb_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d,
+			      uint64_t first, uint64_t nr);
+void wbsim_mem_cgroup_flush_foreign(struct wbsim_wb *wb, const wbsim_task *task);
+
 /* The root wb of writeback context @ctx has the root memcg. */
 
 /**

@@ -17,7 +17,7 @@
  */
 #include "core/pid.h"
 #include "fs/fs-writeback.h"
-#include "defs/writeback-trace.h"
+#include "fs/fs-writeback-trace.h"
 #include "fs/cgroup-writeback.h"
 #include "mm/page-writeback.h"
 #include "mm/dirty-limits.h"
@@ -416,51 +416,6 @@ void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
 	wbsim_trace_writeback_dirty_inode_enqueue(inode, task);
 	if (!had_dirty_io)
 		wbsim_wb_wakeup_delayed(wb);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Inode waiters (I_SYNC, writeback end)                                    */
-
-void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg)
-{
-	struct wbsim_inode_waiter *w = g_new(struct wbsim_inode_waiter, 1);
-
-	w->what = what;
-	w->fn = fn;
-	w->arg = arg;
-	w->folio = inode->wb_locked_folio;
-	/* the array owns its waiters: an inode freed while some still wait
-	 * (a run cut by time_limit during an fsync) frees them too */
-	if (!inode->sync_waiters)
-		inode->sync_waiters = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(inode->sync_waiters, w);
-}
-
-/* Wake the waiters whose condition now holds, in the order they waited. */
-void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
-{
-	GPtrArray *w = inode->sync_waiters;
-	guint keep = 0;
-
-	if (!w)
-		return;
-	for (guint i = 0; i < w->len; i++) {
-		struct wbsim_inode_waiter *x = w->pdata[i];
-		bool ready = x->what == WAIT_I_SYNC_CLEAR ? !(inode->i_state & I_SYNC) :
-			     x->what == WAIT_FOLIO_UNLOCK ? inode->wb_locked_folio != x->folio :
-							    inode->nr_writeback == 0;
-
-		if (ready) {
-			wbsim_sim_schedule_at(sim, wbsim_sim_now(sim), x->fn, x->arg);
-			g_free(x);
-		} else {
-			w->pdata[keep++] = x;
-		}
-	}
-	/* the woken ones are freed above: shrink without the free function */
-	for (guint i = keep; i < w->len; i++)
-		w->pdata[i] = NULL;
-	g_ptr_array_set_size(w, keep);
 }
 
 /* ------------------------------------------------------------------------ */

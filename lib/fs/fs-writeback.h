@@ -9,6 +9,13 @@
 void wbsim_wb_init(struct wbsim_wb *wb, struct wbsim_bdi *bdi, unsigned int ctx);
 void wbsim_wb_clear(struct wbsim_wb *wb);
 
+/* The flusher's side of struct wbsim_writeback_ops (defs/writeback.h),
+ * which lib/mm calls through the bdi's table; fs calls them directly. */
+void wbsim_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
+			    struct wbsim_memcg *memcg);
+void wbsim_wb_start_background_writeback(struct wbsim_wb *wb, const wbsim_task *task);
+void wbsim_inode_maybe_detach(struct wbsim_inode *inode);
+
 /* List helpers for inode switching and context changes. */
 void wbsim_wb_io_lists_changed(struct wbsim_wb *wb);
 void wbsim_inode_io_list_insert_by_age(struct wbsim_wb *wb, struct wbsim_inode *inode);

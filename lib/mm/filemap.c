@@ -20,7 +20,7 @@
 #include "core/lock.h"
 #include "mm/filemap.h"
 #include "defs/writeback.h"
-#include "defs/writeback-trace.h"
+#include "mm/page-writeback-trace.h"
 
 /*
  * What copying @len bytes into @pages page cache pages costs. The cost
@@ -122,7 +122,7 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 
 	/* cgroup writeback: the inode gets its wb, the pages their memcg */
 	if (d->memcg || inode->page_memcg)
-		wbsim_cgwb_pages_dirtied(inode, d, first, pages);
+		bdi->wb_ops->pages_dirtied(inode, d, first, pages);
 	/* the tracepoints of the folios the write dirties anew */
 	if (bdi->trace)
 		trace_dirty_folios(inode, d->task, first, pages, state);
@@ -152,7 +152,7 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 	 * (NULL @throttle: the caller looks before each write instead) */
 	if (throttle)
 		*throttle = inode->wb &&
-			    wbsim_dirtier_ratelimited(d, wbsim_dirtier_wb(bdi, inode, d->memcg));
+			    wbsim_dirtier_ratelimited(d, bdi->wb_ops->dirtier_wb(bdi, inode, d->memcg));
 	return cost;
 }
 

@@ -16,7 +16,7 @@
 #include "mm/bandwidth.h"
 #include "mm/dirty-limits.h"
 #include "defs/writeback.h"
-#include "defs/writeback-trace.h"
+#include "mm/page-writeback-trace.h"
 #include "block/blk.h"
 
 void wbsim_dirtier_init(struct wbsim_dirtier *d, wbsim_task *task)
@@ -41,7 +41,7 @@ void wbsim_account_page_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier 
 	struct wbsim_wb *wb;
 
 	/* The inode is attached first: its wb takes the WB_* stats. */
-	wbsim_mark_inode_dirty(inode, d->task, d->memcg);
+	inode->bdi->wb_ops->mark_inode_dirty(inode, d->task, d->memcg);
 	wb = inode->wb;
 	vm->nr_file_dirty += nr;
 	vm->nr_dirtied += nr;
@@ -129,9 +129,54 @@ void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb,
 			wbsim_timer_arm(vm->sim, &wb->bw_dwork,
 					wbsim_sim_now(vm->sim) +
 					wbsim_jiffies_to_ns(vm, wbsim_bandwidth_interval(vm->dirty.hz)));
-		wbsim_inode_maybe_detach(inode);
+		inode->bdi->wb_ops->inode_writeback_done(inode);
 		wbsim_inode_wake(inode, vm->sim);
 	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inode waiters (I_SYNC, folio lock, writeback end)                        */
+
+void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg)
+{
+	struct wbsim_inode_waiter *w = g_new(struct wbsim_inode_waiter, 1);
+
+	w->what = what;
+	w->fn = fn;
+	w->arg = arg;
+	w->folio = inode->wb_locked_folio;
+	/* the array owns its waiters: an inode freed while some still wait
+	 * (a run cut by time_limit during an fsync) frees them too */
+	if (!inode->sync_waiters)
+		inode->sync_waiters = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(inode->sync_waiters, w);
+}
+
+/* Wake the waiters whose condition now holds, in the order they waited. */
+void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim)
+{
+	GPtrArray *w = inode->sync_waiters;
+	guint keep = 0;
+
+	if (!w)
+		return;
+	for (guint i = 0; i < w->len; i++) {
+		struct wbsim_inode_waiter *x = w->pdata[i];
+		bool ready = x->what == WAIT_I_SYNC_CLEAR ? !(inode->i_state & I_SYNC) :
+			     x->what == WAIT_FOLIO_UNLOCK ? inode->wb_locked_folio != x->folio :
+							    inode->nr_writeback == 0;
+
+		if (ready) {
+			wbsim_sim_schedule_at(sim, wbsim_sim_now(sim), x->fn, x->arg);
+			g_free(x);
+		} else {
+			w->pdata[keep++] = x;
+		}
+	}
+	/* the woken ones are freed above: shrink without the free function */
+	for (guint i = keep; i < w->len; i++)
+		w->pdata[i] = NULL;
+	g_ptr_array_set_size(w, keep);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -295,9 +340,9 @@ static bool bdp_pass(struct wbsim_dirtier *d)
 	 * thresholds (domain_dirty_limits() on the global domain) */
 	wbsim_trace_global_dirty_state(bdi, d->task, gdtc.bg_thresh, gdtc.thresh);
 	if (out.wake_flusher)
-		wbsim_wb_start_background_writeback(wb, d->task);
+		bdi->wb_ops->start_background_writeback(wb, d->task);
 	if (out.flush_foreign && wbsim_cgwb_enabled(bdi))
-		wbsim_mem_cgroup_flush_foreign(wb, d->task);
+		bdi->wb_ops->flush_foreign(wb, d->task);
 	if (out.bandwidth_updated) {
 		bdi->dirty.tot_write_bandwidth += out.bw.tot_write_bandwidth_delta;
 		for (unsigned int i = 0; i < out.bw.nr_traces; i++)

@@ -57,6 +57,21 @@ void wbsim_account_start_writeback(struct wbsim_inode *inode, struct wbsim_wb *w
 /* (d) __folio_end_writeback(): @nr accounted pages, @blocks blocks. */
 void wbsim_account_end_writeback(struct wbsim_inode *inode, struct wbsim_wb *wb, uint64_t nr,
 				 uint64_t blocks);
+/*
+ * The waits on an inode (struct wbsim_inode_waiter, defs/backing-dev-defs.h):
+ * I_SYNC clear (WAIT_I_SYNC_CLEAR), the folio writeback holds locked
+ * unlocked (WAIT_FOLIO_UNLOCK), no block under writeback left
+ * (WAIT_WRITEBACK_DONE). Below lib/fs, which waits on them too, as the kernel's
+ * wait_on_bit() (include/linux/wait_bit.h, the inode's __I_SYNC bit) and
+ * folio_wait_locked(), folio_wait_writeback() (mm/filemap.c,
+ * mm/page-writeback.c) are below fs/fs-writeback.c.
+ */
+/* Wait for @what (WAIT_*) on @inode: @fn(@arg) when it holds, at a wake. */
+void wbsim_inode_wait(struct wbsim_inode *inode, int what, wbsim_event_fn fn, void *arg);
+/* Wake the waiters whose condition now holds, in the order they waited
+ * (wake_up_bit(), folio_wake_bit()). */
+void wbsim_inode_wake(struct wbsim_inode *inode, wbsim_sim *sim);
+
 /* Folios of @inode among blocks [first, first + nr) with no @mark block. */
 uint64_t wbsim_inode_folios_without(const struct wbsim_inode *inode, enum wbsim_pc_mark mark,
 				    uint64_t first, uint64_t nr);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "report/trace-format.h"
 #include "report/trace.h"
-#include "fs/writeback.h"
+#include "defs/backing-dev-defs.h"
 
 /* One field line of a format file. */
 struct trace_field {

@@ -11,9 +11,13 @@
  * "d..1.": with interrupts off) and the time rounded to the microsecond
  * as ftrace's ns2usecs() rounds it.
  *
- * The tracepoints themselves, which lib/mm and lib/fs emit, are declared
- * in the neutral defs/writeback-trace.h; this header is where their lines
- * and records go, and the event names and selection.
+ * The events are declared once (defs/writeback-events.h, their records in
+ * defs/writeback-trace.h); the model fills each record beside the code
+ * that fires it (fs/fs-writeback-trace.c, mm/page-writeback-trace.c), as
+ * the kernel's TP_fast_assign sits with fs/fs-writeback.c, and hands it to
+ * wbsim_trace_event() here: this header is where the records and their
+ * lines go (the kernel's ring buffer and trace file), and the event names
+ * and selection.
  */
 #ifndef WBSIM_REPORT_TRACE_H
 #define WBSIM_REPORT_TRACE_H
@@ -38,6 +42,48 @@ struct wbsim_trace {
 	void *arg;
 	GString *buf;
 };
+
+/*
+ * The context an event is emitted in, where the model knows it: the
+ * preempt depth (spinlocks held; a kernel with CONFIG_PREEMPT_COUNT, as
+ * Debian's PREEMPT_DYNAMIC has) and whether interrupts are off. The
+ * kernel records them in the entry (common_flags, common_preempt_count)
+ * and prints them in the latency column, "d..1." (trace_print_lat_fmt()).
+ */
+#define WBSIM_TRACE_CTX(irqs_off, depth) ((irqs_off) << 8 | (depth))
+#define WBSIM_TRACE_CTX_TASK WBSIM_TRACE_CTX(0, 0)	/* no lock held */
+#define WBSIM_TRACE_CTX_LIST_LOCK WBSIM_TRACE_CTX(0, 1)	/* spin_lock(&wb->list_lock) */
+/* xa_lock_irqsave(&mapping->i_pages) */
+#define WBSIM_TRACE_CTX_XA_LOCK WBSIM_TRACE_CTX(1, 1)
+/* inode_switch_wbs_work_fn(): both wbs' list_lock, then inode_do_switch_wbs()'s
+ * i_lock and xa_lock_irq() */
+#define WBSIM_TRACE_CTX_SWITCH WBSIM_TRACE_CTX(1, 4)
+
+/**
+ * struct wbsim_trace_clock - when an event happens
+ * @now: the simulated time, the line's time stamp (rounded to the
+ *	microsecond) and the record's
+ * @jiffies: jiffies at @now, and @hz, for the text's age= ((jiffies -
+ *	dirtied_when) / HZ)
+ * @hz: the machine's HZ
+ */
+struct wbsim_trace_clock {
+	wbsim_time_t now;
+	uint64_t jiffies;
+	unsigned int hz;
+};
+
+/*
+ * wbsim_trace_event() - write one event (trace_event_buffer_commit()): @rec,
+ * its record of @size bytes (the struct of its class, filled but for the
+ * struct wbsim_trace_entry, filled here), to @tr->record, and its text
+ * line, what the record's format file prints of it, to @tr->emit; emitted
+ * in @task's context (NULL: the idle task) at @clock, @ctx one of
+ * WBSIM_TRACE_CTX_*.
+ */
+void wbsim_trace_event(struct wbsim_trace *tr, const struct wbsim_trace_clock *clock,
+		       const wbsim_task *task, enum wbsim_trace_event ev, unsigned int ctx,
+		       void *rec, size_t size);
 
 /*
  * wbsim_trace_text_header() - append the header ftrace's trace file starts

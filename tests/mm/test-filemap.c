@@ -3,7 +3,9 @@
  * test-filemap.c - the buffered write path (mm/filemap.c) on a bdi over the
  * ideal device and filesystem: what one write does to the page cache, the
  * counters and i_size, and that the per-CPU throttle counters
- * (bdp_ratelimits) are those of the CPU the writing task runs on.
+ * (bdp_ratelimits) are those of the CPU the writing task runs on; and
+ * that mm reaches fs only through the bdi's table (struct
+ * wbsim_writeback_ops).
  */
 #include "../fs/ideal-bdi.h"
 #include "fs/fs-writeback.h"
@@ -139,12 +141,91 @@ static void test_update_time_once_a_tick(void **state)
 	assert_false(wbsim_inode_needs_update_time(fx->inode, 7 * ms + 1));
 }
 
+/* What mm called of fs through the bdi's table (defs/writeback.h), each
+ * call forwarded to fs's own function. */
+static const struct wbsim_writeback_ops *fs_ops;
+static unsigned int nr_marked, nr_done, nr_dirtier_wb, nr_pages_dirtied;
+static struct wbsim_inode *done_inode;
+
+static void rec_mark_inode_dirty(struct wbsim_inode *inode, const wbsim_task *task,
+				 struct wbsim_memcg *memcg)
+{
+	nr_marked++;
+	fs_ops->mark_inode_dirty(inode, task, memcg);
+}
+
+static void rec_inode_writeback_done(struct wbsim_inode *inode)
+{
+	nr_done++;
+	done_inode = inode;
+	fs_ops->inode_writeback_done(inode);
+}
+
+static struct wbsim_wb *rec_dirtier_wb(struct wbsim_bdi *bdi, struct wbsim_inode *inode,
+				       struct wbsim_memcg *memcg)
+{
+	nr_dirtier_wb++;
+	return fs_ops->dirtier_wb(bdi, inode, memcg);
+}
+
+static void rec_pages_dirtied(struct wbsim_inode *inode, struct wbsim_dirtier *d, uint64_t first,
+			      uint64_t nr)
+{
+	nr_pages_dirtied++;
+	fs_ops->pages_dirtied(inode, d, first, nr);
+}
+
+/*
+ * mm reaches fs through the bdi's table, which wbsim_bdi_init() fills with
+ * fs's functions: the write that dirties pages anew marks the inode dirty
+ * (once a write) and looks up the throttling wb; a rewrite of dirty pages
+ * marks nothing; the end of the inode's last block under writeback tells
+ * fs. Without a memcg, no page is charged (pages_dirtied not called).
+ */
+static void test_write_through_ops(void **state)
+{
+	struct fx *fx = *state;
+	struct wbsim_writeback_ops rec;
+	bool throttle = true;
+	wbsim_time_t fs_cost;
+
+	fs_ops = fx->ib.bdi.wb_ops;
+	assert_ptr_equal(fs_ops->mark_inode_dirty, wbsim_mark_inode_dirty);
+	assert_ptr_equal(fs_ops->inode_writeback_done, wbsim_inode_maybe_detach);
+	rec = *fs_ops;
+	rec.mark_inode_dirty = rec_mark_inode_dirty;
+	rec.inode_writeback_done = rec_inode_writeback_done;
+	rec.dirtier_wb = rec_dirtier_wb;
+	rec.pages_dirtied = rec_pages_dirtied;
+	fx->ib.bdi.wb_ops = &rec;
+	nr_marked = nr_done = nr_dirtier_wb = nr_pages_dirtied = 0;
+
+	wbsim_generic_perform_write(fx->inode, &fx->da, 0, 3 * 4096, &throttle, &fs_cost);
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(nr_dirtier_wb, 1);
+	assert_non_null(fx->inode->wb);
+	assert_true(fx->inode->i_state & I_DIRTY_PAGES);
+	wbsim_generic_perform_write(fx->inode, &fx->da, 4096, 4096, &throttle, &fs_cost);
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(nr_dirtier_wb, 2);
+	assert_int_equal(nr_pages_dirtied, 0);
+
+	wbsim_account_start_writeback(fx->inode, fx->inode->wb, 3, 3);
+	wbsim_account_end_writeback(fx->inode, fx->inode->wb, 2, 2);
+	assert_int_equal(nr_done, 0);
+	wbsim_account_end_writeback(fx->inode, fx->inode->wb, 1, 1);
+	assert_int_equal(nr_done, 1);
+	assert_ptr_equal(done_inode, fx->inode);
+	fx->ib.bdi.wb_ops = fs_ops;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_counts_on_task_cpu, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_forced_look_per_cpu, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_update_time_once_a_tick, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_write_through_ops, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

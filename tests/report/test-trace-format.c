@@ -18,7 +18,9 @@
  *   line the library prints of the same bytes.
  *
  * A field printed from the wrong member, at the wrong offset, with the
- * wrong conversion or not at all, fails here (issue 37).
+ * wrong conversion or not at all, fails here (issue 37). And the writer
+ * the model's fills hand their records to (wbsim_trace_event()): the
+ * entry, the columns and the line it makes of one record.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -448,11 +450,111 @@ static void test_known_lines(void **state)
 	assert_int_equal(wbsim_trace_event_size(WBSIM_TRACE_BALANCE_DIRTY_PAGES), 144);
 }
 
+/* What the writer was handed: the last line and record. */
+struct written {
+	char line[512];
+	unsigned int lines;
+	struct wbsim_trace_rec_inode rec;
+	enum wbsim_trace_event ev;
+	wbsim_time_t now;
+	unsigned int cpu, pid, records;
+	char comm[32];
+	size_t size;
+};
+
+static void write_line(void *arg, const char *line)
+{
+	struct written *w = arg;
+
+	g_strlcpy(w->line, line, sizeof(w->line));
+	w->lines++;
+}
+
+static void write_record(void *arg, enum wbsim_trace_event ev, wbsim_time_t now, unsigned int cpu,
+			 unsigned int pid, const char *comm, const void *rec, size_t size)
+{
+	struct written *w = arg;
+
+	assert_int_equal(size, sizeof(w->rec));
+	memcpy(&w->rec, rec, size);
+	w->ev = ev;
+	w->now = now;
+	w->cpu = cpu;
+	w->pid = pid;
+	g_strlcpy(w->comm, comm, sizeof(w->comm));
+	w->size = size;
+	w->records++;
+}
+
+/*
+ * The writer the model's fills hand their records to (wbsim_trace_event()):
+ * the entry it fills (ID, irqs-off flag, preempt depth, pid), the task's
+ * columns (comm, pid, CPU: the one it runs on, else the one it last ran
+ * on; the idle task without one), the latency flags of the context, the
+ * time rounded to the microsecond, and the fields after the event's name.
+ */
+static void test_writer(void **state)
+{
+	struct written w = { 0 };
+	struct wbsim_trace tr = { .emit = write_line, .record = write_record, .arg = &w };
+	struct wbsim_trace_clock clock = { .now = 1234567500, .jiffies = JIFFIES, .hz = HZ };
+	wbsim_task fio = { .name = "fio", .pid = 102, .cpu = 3, .last_cpu = 1 };
+	struct wbsim_trace_rec_inode in = {
+		.dev = (8u << 20) | 16, .ino = 131, .state = WBSIM_K_I_DIRTY_PAGES,
+		.mode = 0100644, .dirtied_when = JIFFIES - 7,
+	};
+
+	(void)state;
+	wbsim_trace_event(&tr, &clock, &fio, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE,
+			  WBSIM_TRACE_CTX_XA_LOCK, &in, sizeof(in));
+	assert_string_equal(w.line, "             fio-102     [003] d..1.     1.234568: "
+			    "writeback_dirty_inode_enqueue: dev 8,16 ino 131 dirtied 4294999993 "
+			    "state I_DIRTY_PAGES mode 0100644");
+	assert_int_equal(w.records, 1);
+	assert_int_equal(w.ev, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE);
+	assert_int_equal(w.rec.ent.type, 1013);
+	assert_int_equal(w.rec.ent.flags, 1);
+	assert_int_equal(w.rec.ent.preempt_count, 1);
+	assert_int_equal(w.rec.ent.pid, 102);
+	assert_int_equal(w.rec.ino, 131);
+	assert_int_equal(w.now, 1234567500);
+	assert_int_equal(w.cpu, 3);
+	assert_int_equal(w.pid, 102);
+	assert_string_equal(w.comm, "fio");
+
+	/* off CPU: the CPU it last ran on; a spinlock held, interrupts on */
+	fio.cpu = -1;
+	wbsim_trace_event(&tr, &clock, &fio, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE,
+			  WBSIM_TRACE_CTX_LIST_LOCK, &in, sizeof(in));
+	assert_true(g_str_has_prefix(w.line, "             fio-102     [001] ...1.     1.234568: "));
+	assert_int_equal(w.rec.ent.flags, 0);
+	assert_int_equal(w.cpu, 1);
+
+	/* no task: the idle task; inode_switch_wbs's four locks, irqs off */
+	clock.now = 999;
+	wbsim_trace_event(&tr, &clock, NULL, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE,
+			  WBSIM_TRACE_CTX_SWITCH, &in, sizeof(in));
+	assert_true(g_str_has_prefix(w.line, "          <idle>-0       [000] d..4.     0.000001: "));
+	assert_int_equal(w.rec.ent.preempt_count, 4);
+	assert_int_equal(w.rec.ent.pid, 0);
+	assert_string_equal(w.comm, "<idle>");
+
+	/* a text trace only: no record asked for */
+	tr.record = NULL;
+	wbsim_trace_event(&tr, &clock, &fio, WBSIM_TRACE_WRITEBACK_DIRTY_INODE_ENQUEUE,
+			  WBSIM_TRACE_CTX_TASK, &in, sizeof(in));
+	assert_int_equal(w.records, 3);
+	assert_int_equal(w.lines, 4);
+	assert_true(g_str_has_prefix(w.line, "             fio-102     [001] .....     0.000001: "));
+	g_string_free(tr.buf, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_is_the_format),
 		cmocka_unit_test(test_known_lines),
+		cmocka_unit_test(test_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
