@@ -926,7 +926,6 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
-static void job_write_entered(wbsim_sim *sim, void *arg);
 static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f);
 
 /* Issue the next batch of writes, ending where the kernel would call
@@ -975,22 +974,12 @@ static void job_next(wbsim_sim *sim, void *arg)
 	/* ->write_iter: the batch's writes go to this file, under its i_rwsem */
 	job->locked_inode = f->inode;
 	if (job_batch_max(job) == 1) {
-		/* a file other jobs write: the syscall's entry runs on a CPU,
-		 * and the writer asks for the lock from there */
-		wbsim_cpus_run_on(job->m->cpus, &job->task, job->m->costs.syscall_entry_ns,
-				  job_write_entered, job);
+		/* a file other jobs write: the lock is asked for after the
+		 * syscall's entry, on a CPU */
+		wbsim_sys_write_enter(&job->sys, f->inode, job_batch_start, job);
 		return;
 	}
 	wbsim_sys_write_inode_lock(&job->sys, f->inode, job_batch_start, job);
-}
-
-/* The write() call has entered the kernel: inode_lock(), on its CPU. */
-static void job_write_entered(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	(void)sim;
-	wbsim_sys_write_inode_lock(&job->sys, job->locked_inode, job_batch_start, job);
 }
 
 /* The batch ends: inode_unlock() after the last write's throttle.
@@ -1159,7 +1148,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		return;
 	}
 	if (job_batch_max(job) == 1) {
-		/* the syscall's entry ran before the lock (job_next()) */
+		/* the syscall's entry ran before the lock (wbsim_sys_write_enter()) */
 		wbsim_time_t entry = MIN(job->m->costs.syscall_entry_ns,
 					 job->batch_cost[0] - job->batch_fs_total);
 

@@ -16,6 +16,7 @@
 #include "mm/page-writeback.h"
 #include "mm/filemap.h"
 #include "fs/alloc/fs.h"
+#include "core/cpus.h"
 #include "core/sim.h"
 
 void wbsim_sys_call_init(struct wbsim_sys_call *c, struct wbsim_machine *m, wbsim_task *task)
@@ -221,6 +222,23 @@ void wbsim_sys_write_inode_lock(struct wbsim_sys_call *c, struct wbsim_inode *in
 				wbsim_event_fn resume, void *arg)
 {
 	wbsim_file_write_lock(inode, c->task, resume, arg);
+}
+
+static void sys_write_entered(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+
+	(void)sim;
+	wbsim_sys_write_inode_lock(c, c->inode, c->resume, c->resume_arg);
+}
+
+void wbsim_sys_write_enter(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+			   wbsim_event_fn resume, void *arg)
+{
+	c->inode = inode;
+	c->resume = resume;
+	c->resume_arg = arg;
+	wbsim_cpus_run_on(c->m->cpus, c->task, c->m->costs.syscall_entry_ns, sys_write_entered, c);
 }
 
 wbsim_time_t wbsim_sys_write_inode_unlock(struct wbsim_sys_call *c, struct wbsim_inode *inode)

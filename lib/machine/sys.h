@@ -172,6 +172,7 @@ wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
  * generic_perform_write()):
  *
  *   wbsim_sys_write_inode_lock()          inode_lock(): i_rwsem, exclusive
+ *   (or wbsim_sys_write_enter())          (after the entry, on a CPU)
  *   wbsim_sys_write_folio_locked() /
  *   wbsim_sys_write_wait_folio_lock()     write_begin's folio lock
  *   wbsim_sys_write_free_space_low() /
@@ -195,6 +196,15 @@ wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
  * then @resume(sim, @arg) (wbsim_file_write_lock()). */
 void wbsim_sys_write_inode_lock(struct wbsim_sys_call *c, struct wbsim_inode *inode,
 				wbsim_event_fn resume, void *arg);
+/*
+ * wbsim_sys_write_enter() - the system call's entry (syscall_entry_ns) on
+ * the task's CPU, then wbsim_sys_write_inode_lock() from there, the task
+ * keeping its CPU: where other tasks write @inode too, the writer asks
+ * for i_rwsem only once in the kernel, as it does. The caller takes the
+ * entry out of the write's own cost.
+ */
+void wbsim_sys_write_enter(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+			   wbsim_event_fn resume, void *arg);
 /* inode_unlock() at the end of ->write_iter. Return: the CPU time the task
  * of @c spends waking a writer that slept on i_rwsem (the caller runs it). */
 wbsim_time_t wbsim_sys_write_inode_unlock(struct wbsim_sys_call *c, struct wbsim_inode *inode);

@@ -2,11 +2,12 @@
 /*
  * test-machine.c - lib/machine: a machine built from its description (the
  * knobs it reads, the message of a memory too small, with the line the
- * caller names), and the start of its door (machine/sys.h): open and
+ * caller names), and its door (machine/sys.h): open and
  * close count the openers, ftruncate and fallocate set the size as the
  * kernel does, fsync and fadvise of a clean file return at once, and
  * a task makes, enters, leaves and removes a cgroup; a buffered write's
- * steps (wbsim_sys_write_*()): i_rwsem taken and handed over, the sleep
+ * steps (wbsim_sys_write_*()): i_rwsem taken and handed over (after the
+ * system call's entry on a CPU, for wbsim_sys_write_enter()), the sleep
  * on a folio writeback holds counted as a lock wait, the delalloc
  * reservation ending the write's checks, one -ENOSPC flush per write,
  * the throttle (nothing for an inode without a wb, and io_uring's punting
@@ -196,7 +197,7 @@ static void test_sys_write_steps(void **state)
 	wbsim_task t1, t2;
 	struct wbsim_dirtier d;
 	struct wbsim_inode *a;
-	wbsim_time_t waited;
+	wbsim_time_t waited, ran;
 	int n1 = 0, n2 = 0;
 
 	(void)state;
@@ -210,6 +211,8 @@ static void test_sys_write_steps(void **state)
 	assert_null(d.memcg);
 	assert_int_equal(d.pauses, 0);
 	a = wbsim_sys_open(&m, "/mnt/f");
+	/* the costs the steps are checked against are there to see */
+	assert_true(costs.rwsem_wake_ns > 0 && costs.syscall_entry_ns > 0);
 
 	/* i_rwsem: the first writer takes it, the second waits for the
 	 * unlock, which costs the first the waking */
@@ -221,6 +224,14 @@ static void test_sys_write_steps(void **state)
 	assert_true(wbsim_sys_write_inode_unlock(&c1, a) == costs.rwsem_wake_ns);
 	wbsim_sim_run(m.sim);
 	assert_int_equal(n2, 1);
+	assert_true(wbsim_sys_write_inode_unlock(&c2, a) == 0);
+	/* a write that enters the kernel first: the entry on its CPU, then
+	 * the lock */
+	ran = t2.cpu_ns;
+	wbsim_sys_write_enter(&c2, a, resumed, &n2);
+	wbsim_sim_run(m.sim);
+	assert_int_equal(n2, 2);
+	assert_true(t2.cpu_ns - ran == costs.syscall_entry_ns);
 	assert_true(wbsim_sys_write_inode_unlock(&c2, a) == 0);
 
 	/* write_begin's folio lock: only a write that spans the folio
@@ -296,6 +307,7 @@ static void test_sys_write_throttle(void **state)
 
 	/* the ideal filesystem takes IOCB_NOWAIT writes: at a depth above 1
 	 * a write goes to io-wq only while the ring punts */
+	assert_true(costs.uring_punt_ns > 0);
 	wbsim_sys_uring_init(&r, &m, &sub, 4);
 	assert_true(r.nowait);
 	assert_false(wbsim_sys_uring_punts(&r));
