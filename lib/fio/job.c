@@ -900,7 +900,7 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
  * writes: each write is first tried inline by the fio thread */
 static bool job_uring_inline_first(const struct wbsim_job *job)
 {
-	return job->uring && job->ring.nowait && job->fio->iodepth <= 1;
+	return job->uring && wbsim_sys_uring_inline_first(&job->ring);
 }
 
 /*

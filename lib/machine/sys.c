@@ -385,6 +385,11 @@ void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
 	};
 }
 
+bool wbsim_sys_uring_inline_first(const struct wbsim_sys_uring *r)
+{
+	return r->nowait && r->depth <= 1;
+}
+
 bool wbsim_sys_uring_punts(const struct wbsim_sys_uring *r)
 {
 	return !r->nowait || (r->depth > 1 && r->punting);

@@ -317,6 +317,9 @@ struct wbsim_sys_uring {
  * state is @submitter. */
 void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
 			  struct wbsim_dirtier *submitter, unsigned int depth);
+/* Is each write on @r tried inline first, one at a time (a filesystem
+ * with IOCB_NOWAIT buffered writes at depth 1: wbsim_sys_uring_nowait_write())? */
+bool wbsim_sys_uring_inline_first(const struct wbsim_sys_uring *r);
 /* Does a write on @r go to io-wq without an inline attempt (a filesystem
  * without IOCB_NOWAIT buffered writes, or @r->punting)? */
 bool wbsim_sys_uring_punts(const struct wbsim_sys_uring *r);

@@ -310,7 +310,11 @@ static void test_sys_write_throttle(void **state)
 	assert_true(costs.uring_punt_ns > 0);
 	wbsim_sys_uring_init(&r, &m, &sub, 4);
 	assert_true(r.nowait);
+	assert_false(wbsim_sys_uring_inline_first(&r));
 	assert_false(wbsim_sys_uring_punts(&r));
+	wbsim_sys_uring_init(&r, &m, &sub, 1);
+	assert_true(wbsim_sys_uring_inline_first(&r));
+	wbsim_sys_uring_init(&r, &m, &sub, 4);
 	assert_true(wbsim_sys_uring_write(&r, &m, &d, b, 0, 4096, 0, &throttle, &fs_cost) == plain);
 	r.punting = true;
 	assert_true(wbsim_sys_uring_punts(&r));
