@@ -89,14 +89,7 @@
 #include "fio/fio-options.h"
 #include "fio/job.h"
 #include "machine/sys.h"
-#include "fs/fs-glue.h"
-#include "fs/fs-writeback.h"
-#include "fs/bdi.h"
-#include "fs/wb-ctx-change.h"
-#include "fs/cgroup-writeback.h"
-#include "mm/filemap.h"
 #include "core/sim.h"
-#include "fs/alloc/fs.h"
 
 #define JOB_BATCH_MAX 64
 
@@ -330,7 +323,7 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	job->loop_by_bytes = engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC);
 	if (job->uring) {
-		wbsim_sys_uring_init(&job->ring, m, &job->fio_dirtier);
+		wbsim_sys_uring_init(&job->ring, m, &job->fio_dirtier, fio->iodepth);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
 		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
 		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
@@ -342,9 +335,9 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 		job->task.pid = wbsim_sim_alloc_pid(m->sim);
 		job->pid = job->task.pid;
 	}
-	wbsim_dirtier_init(&job->dirtier, &job->task);
+	wbsim_sys_copy_process(&job->dirtier, &job->task);
 	/* the fio thread's attempts run on @task too: one serial writer */
-	wbsim_dirtier_init(&job->fio_dirtier, &job->task);
+	wbsim_sys_copy_process(&job->fio_dirtier, &job->task);
 	wbsim_sys_call_init(&job->sys, m, &job->task);
 	job->pending_blk = UINT64_MAX;
 	wbsim_fio_io_u_init(&job->io_u, fio);
@@ -748,15 +741,15 @@ static void job_prefetch_next(const struct wbsim_job *job)
 	if (job->fio->file_append)
 		return;
 	off = job_write_offset(job, f, b);
-	wbsim_page_cache_prefetch(&f->inode->pages, off / WBSIM_PAGE_SIZE);
 	/*
 	 * The filesystem's map too, when the next write comes in a later
 	 * event (another file's batch, or this one is the batch's last): in
 	 * the same batch the load would have no time to land before the
 	 * write, and the prefetch's own index search would only add work.
 	 */
-	if (f->inode != job->locked_inode || job->batch_ios + 1 >= job_batch_max(job))
-		wbsim_fs_prefetch_write(job->m->fs, f->inode->fs_inode, off);
+	wbsim_sys_write_prefetch(job->m, f->inode, off,
+				 f->inode != job->locked_inode ||
+				 job->batch_ios + 1 >= job_batch_max(job));
 }
 
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
@@ -839,12 +832,6 @@ static void job_batch_done(wbsim_sim *sim, void *arg);
 static void job_batch_locked(wbsim_sim *sim, void *arg);
 static void job_after_throttle(wbsim_sim *sim, void *arg);
 
-/* io_uring: does the next write go to the io-wq worker? */
-static bool job_uring_punted(const struct wbsim_job *job)
-{
-	return !job->ring.nowait || (job->fio->iodepth > 1 && job->uring_punt);
-}
-
 /* io_uring: CPU work of the fio thread the worker may run ahead of */
 static wbsim_time_t job_fio_thread_slack(const struct wbsim_job *job)
 {
@@ -882,34 +869,35 @@ static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim
 	return job->fio->file_append ? f->inode->size : f->offset + blk * job->bs;
 }
 
-/* One buffered write of bs bytes at block @blk of file @f
- * (wbsim_generic_perform_write()), with the engine's costs of the fio
- * job (io_uring's, or a system call per write). Sets *@throttle when balance_dirty_pages() is due after it.
+/* One buffered write of bs bytes at block @blk of file @f (the
+ * machine's write(2), or io_uring's io_write()), with the fio job's own
+ * costs of the engine (io_uring's, or fio's loop around a system call
+ * per write). Sets *@throttle when balance_dirty_pages() is due after it.
  * Returns its CPU cost. */
 static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_file *f, uint64_t blk,
 				       wbsim_time_t at, bool *throttle)
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
-	wbsim_time_t fs_cost;
-	wbsim_time_t cost = wbsim_sys_write(job->m, &job->dirtier, f->inode,
-					    job_write_offset(job, f, blk), job->bs, at, throttle,
-					    &fs_cost);
-
-	job->batch_fs_total += fs_cost;
+	uint64_t off = job_write_offset(job, f, blk);
+	wbsim_time_t fs_cost, cost;
 
 	if (job->uring) {
-		bool punted = job_uring_punted(job);
+		/* punted writes at a larger iodepth: the fio thread's part
+		 * runs alongside the worker */
+		bool fio_apart = wbsim_sys_uring_punts(&job->ring) && job->fio->iodepth > 1;
 
-		if (punted)
-			cost += c->uring_punt_ns;
-		if (punted && job->fio->iodepth > 1)
+		cost = wbsim_sys_uring_write(&job->ring, job->m, &job->dirtier, f->inode, off,
+					     job->bs, at, throttle, &fs_cost);
+		if (fio_apart)
 			job->fio_backlog += c->uring_io_ns;
 		else
 			cost += c->uring_io_ns;
 	} else {
 		/* a pwrite() (or io_submit()) of its own, and fio's loop around it */
-		cost += c->sync_io_ns;
+		cost = wbsim_sys_write(job->m, &job->dirtier, f->inode, off, job->bs, at, throttle,
+				       &fs_cost) + c->sync_io_ns;
 	}
+	job->batch_fs_total += fs_cost;
 	return cost;
 }
 
@@ -917,7 +905,7 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
  * writes: each write is first tried inline by the fio thread */
 static bool job_uring_inline_first(const struct wbsim_job *job)
 {
-	return job->uring && job->ring.nowait && job->fio->iodepth <= 1;
+	return job->uring && wbsim_sys_uring_inline_first(&job->ring);
 }
 
 /*
@@ -943,7 +931,6 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
-static void job_write_entered(wbsim_sim *sim, void *arg);
 static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f);
 
 /* Issue the next batch of writes, ending where the kernel would call
@@ -992,22 +979,12 @@ static void job_next(wbsim_sim *sim, void *arg)
 	/* ->write_iter: the batch's writes go to this file, under its i_rwsem */
 	job->locked_inode = f->inode;
 	if (job_batch_max(job) == 1) {
-		/* a file other jobs write: the syscall's entry runs on a CPU,
-		 * and the writer asks for the lock from there */
-		wbsim_cpus_run_on(job->m->cpus, &job->task, job->m->costs.syscall_entry_ns,
-				  job_write_entered, job);
+		/* a file other jobs write: the lock is asked for after the
+		 * syscall's entry, on a CPU */
+		wbsim_sys_write_enter(&job->sys, f->inode, job_batch_start, job);
 		return;
 	}
-	wbsim_file_write_lock(f->inode, &job->task, job_batch_start, job);
-}
-
-/* The write() call has entered the kernel: inode_lock(), on its CPU. */
-static void job_write_entered(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	(void)sim;
-	wbsim_file_write_lock(job->locked_inode, &job->task, job_batch_start, job);
+	wbsim_sys_write_inode_lock(&job->sys, f->inode, job_batch_start, job);
 }
 
 /* The batch ends: inode_unlock() after the last write's throttle.
@@ -1018,7 +995,7 @@ static wbsim_time_t job_write_unlock(struct wbsim_job *job)
 
 	if (!job->locked_inode)
 		return 0;
-	wake = wbsim_file_write_unlock(job->locked_inode, &job->task);
+	wake = wbsim_sys_write_inode_unlock(&job->sys, job->locked_inode);
 	job->locked_inode = NULL;
 	return wake;
 }
@@ -1036,44 +1013,16 @@ static unsigned int job_batch_max(const struct wbsim_job *job)
 	return job->locked_inode && job->locked_inode->openers > 1 ? 1 : JOB_BATCH_MAX;
 }
 
-/* The folio lock writeback held is released: the write goes on. */
-static void job_folio_unlocked(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	job->task.lock_wait_ns += now_of(job) - job->folio_wait_since;
-	job_batch_start(sim, job);
-}
-
-/* The flush is over: blockgc, then the write is tried again (still under
- * i_rwsem: the kernel drops it for blockgc and takes it back). */
-static void job_enospc_flushed(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	wbsim_fs_free_space(job->m->fs);
-	job_batch_start(sim, job);
-}
-
 /*
- * The write's reservation failed with ENOSPC. Models
- * xfs_file_buffered_write()'s answer: once per write, flush every dirty
- * inode and wait for it (xfs_flush_inodes(): sync_inodes_sb, WB_SYNC_ALL,
- * reason sync; a writer that finds one under way waits for that one), free
- * the speculative preallocations (xfs_blockgc_free_space) and retry; a
- * second ENOSPC fails the write, and fio ends the job with its error
- * (td_verror: err=28, "No space left on device").
+ * The write's reservation failed with ENOSPC: the kernel flushes, frees
+ * and retries once (wbsim_sys_write_enospc()); a second ENOSPC fails the
+ * write, and fio ends the job with its error (td_verror: err=28, "No
+ * space left on device").
  */
 static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f)
 {
-	if (!job->enospc_cleared) {
-		job->enospc_cleared = true;
-		job->enospc_wait.fn = job_enospc_flushed;
-		job->enospc_wait.arg = job;
-		wbsim_flush_inodes(&job->m->flush_inodes, &job->m->bdi, job->m->inodes,
-				   job->m->cgroups, &job->enospc_wait);
+	if (wbsim_sys_write_enospc(&job->sys, job_batch_start, job))
 		return;
-	}
 	job->error = 28;	/* ENOSPC */
 	wbsim_fio_io_u_write(&job->io_u);	/* fio queued the write that failed */
 	g_ptr_array_add(job->m->warnings,
@@ -1086,16 +1035,6 @@ static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f)
 	job->stopped = true;
 	(void)job_write_unlock(job);
 	job_next(job->m->sim, job);
-}
-
-/* The writeback the write's free-space check asked for is over: the write
- * goes on (ext4_nonda_switch() returns after wb_wait_for_completion()). */
-static void job_free_space_written(wbsim_sim *sim, void *arg)
-{
-	struct wbsim_job *job = arg;
-
-	job->task.lock_wait_ns += now_of(job) - job->free_space_wait_since;
-	job_batch_start(sim, job);
 }
 
 /* i_rwsem is held: issue the writes of the batch into its file. */
@@ -1123,46 +1062,39 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		}
 		/* write_begin waits for a folio writeback holds locked: the
 		 * first write of a batch here, a later one starts the next */
-		if (job->batch_ios && wbsim_filemap_folio_locked(f->inode, job_write_offset(job, f, blk),
+		if (job->batch_ios && wbsim_sys_write_folio_locked(job->m, f->inode,
+								   job_write_offset(job, f, blk),
 								   job->bs)) {
 			job->pending_blk = blk;
 			break;
 		}
-		if (wbsim_filemap_wait_folio_lock(f->inode, job_write_offset(job, f, blk), job->bs,
-						  job_folio_unlocked, job)) {
+		if (wbsim_sys_write_wait_folio_lock(&job->sys, f->inode,
+						    job_write_offset(job, f, blk), job->bs,
+						    job_batch_start, job)) {
 			job->pending_blk = blk;
-			job->folio_wait_since = now_of(job);
 			return;
 		}
 		/* ext4_da_write_begin() -> ext4_nonda_switch(): delayed
 		 * allocations near the free space push every dirty inode out
-		 * (reason fs_free_space) and the writer waits, unless the
-		 * flusher runs already; a later write of the batch ends it
-		 * first */
-		if (!job->free_space_checked && wbsim_fs_free_space_writeback(job->m->fs)) {
+		 * and the writer waits, unless the flusher runs already; a
+		 * later write of the batch ends it first */
+		if (wbsim_sys_write_free_space_low(&job->sys)) {
 			job->pending_blk = blk;
 			if (job->batch_ios)
 				break;
-			job->free_space_checked = true;
-			if (wbsim_try_to_writeback_inodes_sb(&job->m->bdi, job->m->cgroups,
-							     WB_REASON_FS_FREE_SPACE,
-							     job_free_space_written, job)) {
-				job->free_space_wait_since = now_of(job);
+			if (wbsim_sys_write_nonda_switch(&job->sys, job_batch_start, job))
 				return;
-			}
 			job->pending_blk = UINT64_MAX;
 		}
 		/* iomap_begin's reservation: ENOSPC ends the batch before it */
-		if (!wbsim_fs_write_space(job->m->fs, f->inode->fs_inode,
-					  job_write_offset(job, f, blk), job->bs)) {
+		if (!wbsim_sys_write_reserve_delalloc(&job->sys, f->inode,
+						      job_write_offset(job, f, blk), job->bs)) {
 			job->pending_blk = blk;
 			if (job->batch_ios)
 				break;
 			job_write_enospc(job, f);
 			return;
 		}
-		job->enospc_cleared = false;
-		job->free_space_checked = false;
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job_prefetch_next(job);
 		if (job_uring_inline_first(job)) {
@@ -1221,7 +1153,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		return;
 	}
 	if (job_batch_max(job) == 1) {
-		/* the syscall's entry ran before the lock (job_next()) */
+		/* the syscall's entry ran before the lock (wbsim_sys_write_enter()) */
 		wbsim_time_t entry = MIN(job->m->costs.syscall_entry_ns,
 					 job->batch_cost[0] - job->batch_fs_total);
 
@@ -1233,8 +1165,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		job_fio_thread_kick(job);
 	/* the filesystem's part of the writes under its write lock, then the rest */
 	if (job->batch_fs_total &&
-	    wbsim_fs_write_lock(job->m->fs, job->batch_inode->fs_inode, &job->task,
-				job_batch_locked, job))
+	    wbsim_sys_write_ilock(&job->sys, job->batch_inode, job_batch_locked, job))
 		return;
 	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
 }
@@ -1244,7 +1175,7 @@ static void job_batch_unlock(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 
 	(void)sim;
-	wbsim_fs_write_unlock(job->m->fs, job->batch_inode->fs_inode, &job->task);
+	wbsim_sys_write_iunlock(&job->sys, job->batch_inode);
 	wbsim_cpus_run(job->m->cpus, &job->task, job->batch_total - job->batch_fs_total,
 		       job_batch_done, job);
 }
@@ -1287,21 +1218,16 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 		job->batch_issue = t;	/* issue time of the last write */
 	job->bytes_done += (uint64_t)job->batch_ios * job->bs;
 	job->ios_done += job->batch_ios;
-	if (job->batch_throttle && job->batch_inode->wb) {
-		/* the task throttles against its own memcg's wb */
-		struct wbsim_wb *wb = wbsim_dirtier_wb(&job->m->bdi, job->batch_inode,
-						       job->dirtier.memcg);
-
-		bool returned = wbsim_dirtier_balance_dirty_pages(&job->dirtier, wb,
-								  job_after_throttle, job);
-
-		/* XFS under io_uring: a pause (BDP_ASYNC's -EAGAIN) puts the
-		 * writes on the io-wq worker, a throttle call that does not
-		 * sleep lets the fio thread write inline again */
-		job->uring_punt = !returned;
-		if (!returned)
-			return;
-	}
+	/* balance_dirty_pages_ratelimited() before the last write returns
+	 * (on io_uring the worker's, which may make the ring punt) */
+	if (job->batch_throttle &&
+	    (job->uring ? wbsim_sys_uring_balance_dirty_pages(&job->ring, &job->sys, &job->dirtier,
+							      job->batch_inode, job_after_throttle,
+							      job)
+			: wbsim_sys_write_balance_dirty_pages(&job->sys, &job->dirtier,
+							      job->batch_inode, job_after_throttle,
+							      job)))
+		return;
 	job_after_throttle(sim, job);
 }
 
@@ -1465,7 +1391,7 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 					job->fio->file, job->fio->line, job->fio->name,
 					job->fio->cgroup, path, e->message);
 
-		wbsim_bdi_fail(&m->bdi, f);
+		wbsim_machine_fail(m, f);
 		g_error_free(f);
 		g_error_free(e);
 		return false;

@@ -6,7 +6,6 @@
 #define WBSIM_FIO_JOB_H
 
 #include "machine/sys.h"
-#include "mm/page-writeback.h"
 #include "core/lat-hist.h"
 #include "fio/job-log.h"
 #include "fio/fio-random.h"
@@ -91,17 +90,12 @@ struct wbsim_job {
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
 	struct wbsim_inode *locked_inode;	/* whose i_rwsem the batch holds */
 	uint64_t pending_blk;		/* drawn block whose write waits (UINT64_MAX: none) */
-	wbsim_time_t folio_wait_since;	/* waiting for writeback's folio lock since */
 	bool batch_throttle;		/* balance_dirty_pages() is due */
-	/* ENOSPC (job_write_enospc()): this write has had its flush and retry */
-	bool enospc_cleared;
-	struct wbsim_flush_waiter enospc_wait;
-	/* the pending write's ext4_nonda_switch() is done (its writeback waited for) */
-	bool free_space_checked;
-	wbsim_time_t free_space_wait_since;
 	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
-	struct wbsim_sys_call sys;	/* the kernel side of its fsync and fadvise */
+	/* the kernel side of its sleeping calls: fsync, fadvise, the
+	 * steps of a buffered write */
+	struct wbsim_sys_call sys;
 	wbsim_time_t sync_start;	/* the fsync's, for its latency (0: fadvise) */
 	void (*after_sync)(struct wbsim_job *job);
 	void (*on_done)(struct wbsim_job *job, void *arg);
@@ -112,7 +106,6 @@ struct wbsim_job {
 	 * the io-wq worker (@task) */
 	bool uring;
 	struct wbsim_sys_uring ring;	/* the kernel's side (machine/sys.c) */
-	bool uring_punt;	/* xfs: writes go to the io-wq worker (after a pause) */
 	/* iodepth 1 on such a filesystem: the inline attempt's throttle
 	 * state (balance_dirty_pages with BDP_ASYNC); @dirtier is the
 	 * worker's, which runs the punted writes and sleeps their pauses */

@@ -65,6 +65,11 @@ struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path
 	return inode;
 }
 
+void wbsim_machine_fail(struct wbsim_machine *m, const GError *error)
+{
+	wbsim_bdi_fail(&m->bdi, error);
+}
+
 /* The first "FILE:LINE: [SECTION] KEY = VALUE" of a message. */
 static char *where(const struct wbsim_machine_spec *spec, const char *section, const char *key)
 {

@@ -113,5 +113,11 @@ void wbsim_machine_clear(struct wbsim_machine *m);
 /* The inode for @path, created (with its parent directories) on first use. */
 struct wbsim_inode *wbsim_machine_open(struct wbsim_machine *m, const char *path,
 				       gboolean *created);
+/*
+ * wbsim_machine_fail() - a task met what the run cannot go on from (fio's
+ * cgroup= that cannot be made): @error becomes the run's failure (the
+ * first one stands) and the simulation stops.
+ */
+void wbsim_machine_fail(struct wbsim_machine *m, const GError *error);
 
 #endif

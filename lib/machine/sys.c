@@ -16,6 +16,7 @@
 #include "mm/page-writeback.h"
 #include "mm/filemap.h"
 #include "fs/alloc/fs.h"
+#include "core/cpus.h"
 #include "core/sim.h"
 
 void wbsim_sys_call_init(struct wbsim_sys_call *c, struct wbsim_machine *m, wbsim_task *task)
@@ -26,6 +27,11 @@ void wbsim_sys_call_init(struct wbsim_sys_call *c, struct wbsim_machine *m, wbsi
 void wbsim_sys_call_clear(struct wbsim_sys_call *c)
 {
 	wbsim_writepages_clear(&c->wp);
+}
+
+void wbsim_sys_copy_process(struct wbsim_dirtier *d, wbsim_task *task)
+{
+	wbsim_dirtier_init(d, task);
 }
 
 /* -- files ----------------------------------------------------------------- */
@@ -210,13 +216,210 @@ wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
 	return cost + update;
 }
 
+/* -- a buffered write's steps (sys.h lists them) ------------------------------ */
+
+void wbsim_sys_write_inode_lock(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+				wbsim_event_fn resume, void *arg)
+{
+	wbsim_file_write_lock(inode, c->task, resume, arg);
+}
+
+static void sys_write_entered(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+
+	(void)sim;
+	wbsim_sys_write_inode_lock(c, c->inode, c->resume, c->resume_arg);
+}
+
+void wbsim_sys_write_enter(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+			   wbsim_event_fn resume, void *arg)
+{
+	c->inode = inode;
+	c->resume = resume;
+	c->resume_arg = arg;
+	wbsim_cpus_run_on(c->m->cpus, c->task, c->m->costs.syscall_entry_ns, sys_write_entered, c);
+}
+
+wbsim_time_t wbsim_sys_write_inode_unlock(struct wbsim_sys_call *c, struct wbsim_inode *inode)
+{
+	return wbsim_file_write_unlock(inode, c->task);
+}
+
+bool wbsim_sys_write_folio_locked(struct wbsim_machine *m, const struct wbsim_inode *inode,
+				  uint64_t pos, uint64_t len)
+{
+	(void)m;
+	return wbsim_filemap_folio_locked(inode, pos, len);
+}
+
+/* A step of the write slept: the task wakes, its sleep counted as a wait
+ * for a lock (the folio's, or the writeback it asked for), and goes on. */
+static void sys_write_woken(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+
+	c->task->lock_wait_ns += wbsim_sim_now(sim) - c->wait_since;
+	c->resume(sim, c->resume_arg);
+}
+
+static void sys_write_sleep(struct wbsim_sys_call *c, wbsim_event_fn resume, void *arg)
+{
+	c->resume = resume;
+	c->resume_arg = arg;
+	c->wait_since = wbsim_sim_now(c->m->sim);
+}
+
+bool wbsim_sys_write_wait_folio_lock(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+				     uint64_t pos, uint64_t len, wbsim_event_fn resume, void *arg)
+{
+	if (!wbsim_filemap_wait_folio_lock(inode, pos, len, sys_write_woken, c))
+		return false;
+	sys_write_sleep(c, resume, arg);
+	return true;
+}
+
+bool wbsim_sys_write_free_space_low(const struct wbsim_sys_call *c)
+{
+	return !c->nonda_switched && wbsim_fs_free_space_writeback(c->m->fs);
+}
+
+bool wbsim_sys_write_nonda_switch(struct wbsim_sys_call *c, wbsim_event_fn resume, void *arg)
+{
+	struct wbsim_machine *m = c->m;
+
+	c->nonda_switched = true;
+	if (!wbsim_try_to_writeback_inodes_sb(&m->bdi, m->cgroups, WB_REASON_FS_FREE_SPACE,
+					      sys_write_woken, c))
+		return false;
+	sys_write_sleep(c, resume, arg);
+	return true;
+}
+
+bool wbsim_sys_write_reserve_delalloc(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+				      uint64_t pos, uint64_t len)
+{
+	if (!wbsim_fs_write_space(c->m->fs, inode->fs_inode, pos, len))
+		return false;
+	c->cleared_space = false;
+	c->nonda_switched = false;
+	return true;
+}
+
+/* The -ENOSPC flush is over: blockgc, then the write is tried again (still
+ * under i_rwsem: the kernel drops it for blockgc and takes it back). */
+static void sys_write_flushed(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_sys_call *c = arg;
+
+	wbsim_fs_free_space(c->m->fs);
+	c->resume(sim, c->resume_arg);
+}
+
+bool wbsim_sys_write_enospc(struct wbsim_sys_call *c, wbsim_event_fn resume, void *arg)
+{
+	struct wbsim_machine *m = c->m;
+
+	if (c->cleared_space)
+		return false;
+	c->cleared_space = true;
+	c->resume = resume;
+	c->resume_arg = arg;
+	c->flush.fn = sys_write_flushed;
+	c->flush.arg = c;
+	wbsim_flush_inodes(&m->flush_inodes, &m->bdi, m->inodes, m->cgroups, &c->flush);
+	return true;
+}
+
+bool wbsim_sys_write_ilock(struct wbsim_sys_call *c, struct wbsim_inode *inode,
+			   wbsim_event_fn resume, void *arg)
+{
+	return wbsim_fs_write_lock(c->m->fs, inode->fs_inode, c->task, resume, arg);
+}
+
+void wbsim_sys_write_iunlock(struct wbsim_sys_call *c, struct wbsim_inode *inode)
+{
+	wbsim_fs_write_unlock(c->m->fs, inode->fs_inode, c->task);
+}
+
+/* The throttle of a write by @d: *@called when there was a wb to throttle
+ * against. TRUE when the task sleeps. */
+static bool sys_balance_dirty_pages(struct wbsim_sys_call *c, struct wbsim_dirtier *d,
+				    struct wbsim_inode *inode, wbsim_event_fn resume, void *arg,
+				    bool *called)
+{
+	*called = inode->wb != NULL;
+	if (!inode->wb)
+		return false;
+	/* the task throttles against its own memcg's wb */
+	return !wbsim_dirtier_balance_dirty_pages(d, wbsim_dirtier_wb(&c->m->bdi, inode, d->memcg),
+						  resume, arg);
+}
+
+bool wbsim_sys_write_balance_dirty_pages(struct wbsim_sys_call *c, struct wbsim_dirtier *d,
+					 struct wbsim_inode *inode, wbsim_event_fn resume,
+					 void *arg)
+{
+	bool called;
+
+	return sys_balance_dirty_pages(c, d, inode, resume, arg, &called);
+}
+
+void wbsim_sys_write_prefetch(struct wbsim_machine *m, const struct wbsim_inode *inode,
+			      uint64_t pos, bool fs_map)
+{
+	wbsim_page_cache_prefetch(&inode->pages, pos / WBSIM_PAGE_SIZE);
+	if (fs_map)
+		wbsim_fs_prefetch_write(m->fs, inode->fs_inode, pos);
+}
+
+/* -- io_uring ---------------------------------------------------------------- */
+
 void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
-			  struct wbsim_dirtier *submitter)
+			  struct wbsim_dirtier *submitter, unsigned int depth)
 {
 	*r = (struct wbsim_sys_uring){
 		.nowait = wbsim_fs_nowait_buffered_write(m->fs),
+		.depth = depth,
 		.submitter = submitter,
 	};
+}
+
+bool wbsim_sys_uring_inline_first(const struct wbsim_sys_uring *r)
+{
+	return r->nowait && r->depth <= 1;
+}
+
+bool wbsim_sys_uring_punts(const struct wbsim_sys_uring *r)
+{
+	return !r->nowait || (r->depth > 1 && r->punting);
+}
+
+wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,
+				   struct wbsim_dirtier *worker, struct wbsim_inode *inode,
+				   uint64_t off, uint64_t len, wbsim_time_t at, bool *throttle,
+				   wbsim_time_t *fs_cost)
+{
+	wbsim_time_t cost = wbsim_sys_write(m, worker, inode, off, len, at, throttle, fs_cost);
+
+	if (wbsim_sys_uring_punts(r))
+		cost += m->costs.uring_punt_ns;	/* the punt to io-wq */
+	return cost;
+}
+
+/* XFS at a depth above 1: a pause (BDP_ASYNC's -EAGAIN for the inline
+ * attempts) puts the writes on the io-wq worker, a throttle call that
+ * does not sleep lets the submitter write inline again. */
+bool wbsim_sys_uring_balance_dirty_pages(struct wbsim_sys_uring *r, struct wbsim_sys_call *c,
+					 struct wbsim_dirtier *worker, struct wbsim_inode *inode,
+					 wbsim_event_fn resume, void *arg)
+{
+	bool called;
+	bool slept = sys_balance_dirty_pages(c, worker, inode, resume, arg, &called);
+
+	if (called)
+		r->punting = slept;
+	return slept;
 }
 
 /*

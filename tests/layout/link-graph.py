@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""link-graph.py [--nm NM] [--allow A,B]... BUILDDIR LIBDIR - the call graph
+"""link-graph.py [--nm NM] [--allow A,B]... [--forbid A,B]... BUILDDIR LIBDIR - the call graph
 between the folders of lib/ (the rooms: core, mm, fs, fs/alloc, block,
 machine, report, fio, scenario, run), read from the objects the build made: an edge
 A -> B for every global symbol that an object of folder A uses (nm: U) and
@@ -13,8 +13,11 @@ circle (a strongly connected component of more than one room) with each of
 its edges and the symbols that make it ("fio/job.c uses wbsim_run_x of
 run/run.c"). Exit status 1 when there is a circle other than those --allow
 names (exactly that set of rooms: a circle that grows fails too, and one
-that shrinks or opens is reported so that the list is kept exact), 2 on
-usage or when an object cannot be read.
+that shrinks or opens is reported so that the list is kept exact), and
+when an edge that a --forbid A,B names is there (A calls B directly:
+the fio job must reach the model rooms through lib/machine's door, not
+around it), printed with its symbols; 2 on usage, on a --forbid that
+names a room LIBDIR has not, or when an object cannot be read.
 
 The objects are those of BUILDDIR/compile_commands.json whose source is in
 LIBDIR, or generated into the same folder of the build tree (lib/core's
@@ -96,19 +99,27 @@ def graph(nm, builddir, libdir):
     return sorted({room for room, _s, _o in objs}), edges, len(objs)
 
 
+USAGE = "usage: link-graph.py [--nm NM] [--allow A,B]... [--forbid A,B]... BUILDDIR LIBDIR"
+
+
 def main(argv):
-    args, allowed, nm, it = [], [], "nm", iter(argv[1:])
+    args, allowed, forbidden, nm, it = [], [], [], "nm", iter(argv[1:])
     for a in it:
         if a == "--allow":
             allowed.append(sorted(next(it, "").split(",")))
+        elif a == "--forbid":
+            pair = next(it, "").split(",")
+            if len(pair) != 2 or not all(pair):
+                print(USAGE, file=sys.stderr)
+                return 2
+            forbidden.append(tuple(pair))
         elif a == "--nm":
             nm = next(it, "nm")
         else:
             args.append(a)
     if len(args) != 2 or not os.path.isdir(args[1]) or \
        not os.path.isfile(os.path.join(args[0], "compile_commands.json")):
-        print("usage: link-graph.py [--nm NM] [--allow A,B]... BUILDDIR LIBDIR",
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         rooms, edges, nobj = graph(nm, args[0], args[1])
@@ -119,6 +130,12 @@ def main(argv):
         print("link-graph.py: no object of %s in %s/compile_commands.json"
               % (args[1], args[0]), file=sys.stderr)
         return 2
+    for pair in forbidden:
+        unknown = [r for r in pair if r not in rooms]
+        if unknown:
+            print("link-graph.py: --forbid %s: no room %s in %s (rooms: %s)" % (
+                ",".join(pair), unknown[0], args[1], ", ".join(rooms)), file=sys.stderr)
+            return 2
     for (s, d) in sorted(edges):
         print("%s -> %s  (%d: %s)" % (s, d, len(edges[(s, d)]), edges[(s, d)][0]))
     found, bad = report_circles(rooms, edges, allowed, "\n    ", "\n    ")
@@ -126,10 +143,16 @@ def main(argv):
     for comp in gone:
         print("no circle %s any more: take it out of --allow" % " <-> ".join(comp),
               file=sys.stderr)
-    if bad or gone:
+    calls = [p for p in forbidden if p in edges]
+    for (s, d) in calls:
+        print("forbidden edge (--forbid): %s -> %s\n    %s" % (
+            s, d, "\n    ".join(edges[(s, d)])), file=sys.stderr)
+    if bad or gone or calls:
         return 1
     print("no circle between %d rooms (%d objects)%s" % (
         len(rooms), nobj, " but the %d allowed" % len(found) if found else ""))
+    if forbidden:
+        print("no forbidden edge (%s)" % ", ".join("%s -> %s" % p for p in forbidden))
     return 0
 
 

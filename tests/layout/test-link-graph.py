@@ -3,7 +3,9 @@
 """test-link-graph.py NM BUILDDIR FIXTUREDIR - link-graph.py on rooms of
 its own (tests/layout/link-fixture: a and b call each other, c calls a):
 the edges and their symbols, the circle a <-> b failing unless allowed,
-and an allowed circle that is not there (a, b, c) failing too, each with
+and an allowed circle that is not there (a, b, c) failing too; a
+--forbid edge that is there (c -> a) failing with its symbols, one that
+is not (a -> c) passing, one naming no room a usage error; each with
 its exit status and message."""
 import os
 import subprocess
@@ -12,10 +14,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(nm, builddir, fixture, *allow):
+def run(nm, builddir, fixture, *allow, forbid=()):
     args = [sys.executable, os.path.join(HERE, "link-graph.py"), "--nm", nm]
     for a in allow:
         args += ["--allow", a]
+    for f in forbid:
+        args += ["--forbid", f]
     res = subprocess.run(args + [builddir, fixture], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, universal_newlines=True)
     return res.returncode, res.stdout, res.stderr
@@ -56,6 +60,29 @@ def main(argv):
     expect("an allowed circle that is not there: exit status 1", rc == 1, both)
     expect("both named", "circle: a <-> b\n" in err and
            "no circle a <-> b <-> c any more: take it out of --allow\n" in err, both)
+
+    rc, out, err = run(nm, builddir, fixture, "a,b", forbid=["c,a"])
+    both = out + err
+    expect("a forbidden edge that is there: exit status 1", rc == 1, both)
+    expect("named with its symbols on stderr",
+           "forbidden edge (--forbid): c -> a\n    c/c.c uses fixture_a of a/a.c\n" in err,
+           both)
+
+    rc, out, err = run(nm, builddir, fixture, "a,b", forbid=["a,c", "c,b"])
+    both = out + err
+    expect("forbidden edges that are not there: exit status 0", rc == 0, both)
+    expect("reported as absent", "no forbidden edge (a -> c, c -> b)\n" in out, both)
+
+    rc, out, err = run(nm, builddir, fixture, "a,b", forbid=["c,x"])
+    both = out + err
+    expect("a forbidden edge to no room: exit status 2", rc == 2, both)
+    expect("the room named",
+           "link-graph.py: --forbid c,x: no room x in %s (rooms: a, b, c)\n" % fixture in err,
+           both)
+
+    rc, out, err = run(nm, builddir, fixture, forbid=["c"])
+    expect("--forbid without a pair: usage, exit status 2",
+           rc == 2 and "usage: link-graph.py" in err, out + err)
 
     rc, out, err = run(nm, builddir, os.path.join(fixture, "a"))
     expect("one room alone: no circle, exit status 0",
