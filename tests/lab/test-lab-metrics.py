@@ -174,6 +174,8 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(fig["last_group_s"], 0.5)
         self.assertAlmostEqual(fig["small_cpu_ns_per_write"], 2500.0)
         self.assertEqual(fig["small_ctxsw_per_write"], 0.003)
+        # the voluntary ones alone (the threads slept), as the simulator counts
+        self.assertEqual(fig["small_nvcsw_per_write"], 0.002)
         self.assertEqual(fig["small_pages_written"], 7)
         falloc = {"mode": "fallocate", "bytes": 0, "chunk": 1 << 20, "seconds": 0.001}
         fig = metrics.program_figures({"large": falloc, "small": small})
@@ -182,12 +184,14 @@ class LabMetrics(unittest.TestCase):
         # the simulator's side: the last group's jobs, or the only group
         jobs = [{"groupid": 0, "job_runtime": 100}, {"groupid": 1, "job_runtime": 400},
                 {"groupid": 1, "job_runtime": 500}]
-        wjobs = [{"cpu_ns": 9, "total_ios": 1}, {"cpu_ns": 3000, "total_ios": 2},
-                 {"cpu_ns": 5000, "total_ios": 2}]
+        wjobs = [{"cpu_ns": 9, "total_ios": 1, "nvcsw": 7}, {"cpu_ns": 3000, "total_ios": 2, "nvcsw": 1},
+                 {"cpu_ns": 5000, "total_ios": 2, "nvcsw": 0}]
+        want = {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0,
+                "small_nvcsw_per_write": 0.25}
         got = metrics.sim_small_figures({"jobs": jobs, "wbsim": {"jobs": wjobs}})
-        self.assertEqual(got, {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0})
+        self.assertEqual(got, want)
         got = metrics.sim_small_figures({"jobs": jobs[1:], "wbsim": {"jobs": wjobs[1:]}})
-        self.assertEqual(got, {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0})
+        self.assertEqual(got, want)
 
     def test_lab_and_sim_run_figures(self):
         # a tiny lab run folder and a simulator result of the same shape
