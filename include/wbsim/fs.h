@@ -58,9 +58,10 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
 /*
  * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
  * expects (5: struct wbsim_param, its @options rows, grew four members;
- * 6: @update_time; 7: @write_space, @free_space; 8: @free_space_writeback).
+ * 6: @update_time; 7: @write_space, @free_space; 8: @free_space_writeback;
+ * 9: @writepages_begin).
  */
-#define WBSIM_FS_OPS_VERSION 8
+#define WBSIM_FS_OPS_VERSION 9
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
@@ -162,6 +163,10 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  *        wbsim_fs_end_bio_default()
  * @writepages_lock: a lock the flusher must hold around writepages of
  *        @inode, or NULL
+ * @writepages_begin: @task begins a writepages call of @inode: the mapping
+ *        a model keeps for the call's @map_blocks calls starts empty (XFS's
+ *        struct xfs_writepage_ctx on xfs_vm_writepages()' stack); NULL:
+ *        the model keeps none
  * @write_lock: take the lock a buffered write holds for the filesystem's
  *        part of the write (@write's CPU), as @task, then call
  *        @done(sim, @arg); NULL: no such lock
@@ -234,6 +239,7 @@ struct wbsim_fs_ops {
 				uint64_t nr);
 	void (*free_space)(wbsim_fs *fs);
 	gboolean (*free_space_writeback)(wbsim_fs *fs);
+	void (*writepages_begin)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 };
 
 /* ------------------------------------------------------------------------ */

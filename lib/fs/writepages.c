@@ -210,6 +210,9 @@ void wbsim_do_writepages(struct wbsim_writepages *wp, struct wbsim_inode *inode,
 	}
 	if (wb)
 		wbsim_wb_bw_estimate_start(wb);
+	/* the filesystem's writeback context for this call (its cached
+	 * mapping) starts empty */
+	wbsim_fs_writepages_begin(inode->bdi->fs, inode->fs_inode, task);
 	/* A filesystem may serialise writepages of its inodes (F2FS's
 	 * sbi->writepages lock): take it first if it has one. */
 	wp->fs_lock = wbsim_fs_writepages_lock(inode->bdi->fs, inode->fs_inode,

@@ -66,9 +66,10 @@ static inline void tmap_done(wbsim_fs *fs, void *arg, const struct wbsim_fs_map 
 		g_array_append_vals(m->maps, maps, n);
 }
 
-/* Map [first, first+nr), run the simulation until done, complete the I/O. */
-static inline size_t tfs_writeback(struct tfs *t, wbsim_fs_inode *inode, wbsim_task *task,
-				   uint64_t first, uint64_t nr)
+/* Map [first, first+nr) within the writepages call under way, run the
+ * simulation until done, complete the I/O. */
+static inline size_t tfs_writeback_more(struct tfs *t, wbsim_fs_inode *inode, wbsim_task *task,
+					uint64_t first, uint64_t nr)
 {
 	struct tmap m = { .maps = g_array_new(FALSE, FALSE, sizeof(struct wbsim_fs_map)) };
 	uint64_t covered = 0;
@@ -90,6 +91,15 @@ static inline size_t tfs_writeback(struct tfs *t, wbsim_fs_inode *inode, wbsim_t
 	n = m.maps->len;
 	g_array_free(m.maps, TRUE);
 	return n;
+}
+
+/* A writepages call of its own that maps [first, first+nr): as
+ * tfs_writeback_more() after wbsim_fs_writepages_begin(). */
+static inline size_t tfs_writeback(struct tfs *t, wbsim_fs_inode *inode, wbsim_task *task,
+				   uint64_t first, uint64_t nr)
+{
+	wbsim_fs_writepages_begin(t->fs, inode, task ? task : &t->task);
+	return tfs_writeback_more(t, inode, task, first, nr);
 }
 
 /* Runs of blocks contiguous both logically-shifted and physically, from FIEMAP. */

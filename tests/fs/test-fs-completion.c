@@ -267,13 +267,17 @@ static void test_xfs_ilock_writer_and_flusher(void **state)
 					writer_locked, &w));
 	wbsim_sim_run_until(t.sim, 10);
 	/* the flusher's lookup waits for the writer */
+	wbsim_fs_writepages_begin(t.fs, w.f, &t.task);
 	wbsim_fs_map_blocks(t.fs, w.f, &t.task, 0, 4, tmap_done, &m1);
 	wbsim_sim_run(t.sim);
 	assert_true(m1.done);
 	assert_int_equal(t.task.lock_wait_ns, 990);
-	/* two flushers' lookups at once share the ILOCK: no wait */
+	/* two flushers' lookups at once (two writepages calls, each with its
+	 * writeback context) share the ILOCK: no wait */
+	wbsim_fs_writepages_begin(t.fs, w.f, &t.task);
 	wbsim_fs_map_blocks(t.fs, w.f, &t.task, 8, 4, tmap_done, &m2);
 	m1.done = FALSE;
+	wbsim_fs_writepages_begin(t.fs, w.f, &flusher2);
 	wbsim_fs_map_blocks(t.fs, w.f, &flusher2, 16, 4, tmap_done, &m1);
 	wbsim_sim_run(t.sim);
 	assert_true(m1.done && m2.done);

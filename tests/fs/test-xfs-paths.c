@@ -9,7 +9,9 @@
  * btree leaf holds; an unwritten conversion costs more once the file's
  * extents leave the inode for a bmbt; a transaction on a file whose real
  * extents still fit in the inode walks the whole in-core extent list,
- * delalloc records included, and stops walking once they need a bmbt.
+ * delalloc records included, and stops walking once they need a bmbt;
+ * a writepages call looks a mapping up (ILOCK, map_ns) only where the one
+ * it cached does not cover the range or the data fork changed since.
  */
 #include "fs-test-util.h"
 #include "fs/alloc/fs-private.h"
@@ -107,6 +109,65 @@ static wbsim_time_t writeback_cpu(struct tfs *t, wbsim_fs_inode *f, uint64_t fir
 
 	tfs_writeback(t, f, NULL, first, nr);
 	return t->task.cpu_ns - before;
+}
+
+/* The ILOCK acquisitions the filesystem has counted (its summed lock). */
+static uint64_t ilock_acquisitions(struct tfs *t)
+{
+	for (guint i = 0; i < t->fs->locks->len; i++) {
+		wbsim_lock *l = g_ptr_array_index(t->fs->locks, i);
+
+		if (g_str_equal(l->name, "xfs-ilock"))
+			return l->acquisitions;
+	}
+	fail_msg("no xfs-ilock");
+	return 0;
+}
+
+/*
+ * xfs_imap_valid(): within one writepages call, a range the cached mapping
+ * covers needs no lookup while the data fork is unchanged (no ILOCK, no
+ * map_ns); a delalloc reservation elsewhere in the file, a conversion at
+ * I/O completion, or a new writepages call (a new xfs_writepage_ctx) make
+ * the next range look up again.
+ */
+static void test_map_cached_while_data_fork_unchanged(void **state)
+{
+	struct tfs t;
+	wbsim_fs_inode *f;
+	wbsim_time_t before;
+	uint64_t locks;
+
+	(void)state;
+	tfs_open(&t, "xfs", 4 * GiB, costs, G_N_ELEMENTS(costs), 2);
+	f = wbsim_fs_create(t.fs, NULL);
+	wbsim_fs_write(t.fs, f, 0, 16 * BS);
+	tfs_writeback(&t, f, NULL, 0, 16);	/* one written extent of 16 blocks */
+	/* a new call: the lookup under the ILOCK */
+	locks = ilock_acquisitions(&t);
+	assert_int_equal(writeback_cpu(&t, f, 0, 4), 1000);
+	assert_int_equal(ilock_acquisitions(&t), locks + 1);
+	/* the same call, inside the extent it cached: nothing */
+	before = t.task.cpu_ns;
+	tfs_writeback_more(&t, f, NULL, 8, 4);
+	assert_int_equal(t.task.cpu_ns - before, 0);
+	assert_int_equal(ilock_acquisitions(&t), locks + 1);
+	/* a write into the hole past the extent reserves delalloc: the data
+	 * fork changed, so the next range is looked up again */
+	assert_int_equal(wbsim_fs_write(t.fs, f, 20 * BS, BS), 300 + 400);
+	before = t.task.cpu_ns;
+	tfs_writeback_more(&t, f, NULL, 12, 2);
+	assert_int_equal(t.task.cpu_ns - before, 1000);
+	assert_int_equal(ilock_acquisitions(&t), locks + 2);
+	/* and cached again within the same call */
+	before = t.task.cpu_ns;
+	tfs_writeback_more(&t, f, NULL, 14, 2);
+	assert_int_equal(t.task.cpu_ns - before, 0);
+	/* a range beyond the cached extent is looked up */
+	before = t.task.cpu_ns;
+	tfs_writeback_more(&t, f, NULL, 20, 1);
+	assert_true(t.task.cpu_ns - before >= 1000);
+	tfs_close(&t);
 }
 
 /*
@@ -217,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_cost_grows_with_free_records),
 		cmocka_unit_test(test_conversion_cost_grows_with_bmbt),
 		cmocka_unit_test(test_update_time_walks_extent_list),
+		cmocka_unit_test(test_map_cached_while_data_fork_unchanged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1662,17 +1662,17 @@ static void test_trace_whole_writeback(void **state)
 		"track_foreign_dirty",
 			"             fio-103     [001] d..1.     0.000009: track_foreign_dirty: bdi 259:0[1]: ino=130 memcg_id=3 cgroup_ino=3 page_cgroup_ino=4",
 		"inode_foreign_history",
-			"   kworker/u24:3-130     [000] .....     9.196499: inode_foreign_history: bdi 259:0: ino=3113 cgroup_ino=3 history=0x1",
+			"   kworker/u24:4-131     [003] .....     9.227942: inode_foreign_history: bdi 259:0: ino=3370 cgroup_ino=3 history=0x1",
 		"inode_switch_wbs_queue",
-			"   kworker/u24:1-116     [001] .....     9.183745: inode_switch_wbs_queue: bdi 259:0: old_cgroup_ino=3 new_cgroup_ino=3 count=1",
+			"   kworker/u24:1-116     [000] .....     9.183996: inode_switch_wbs_queue: bdi 259:0: old_cgroup_ino=3 new_cgroup_ino=3 count=1",
 		"inode_switch_wbs",
-			"     kworker/0:1-104     [000] d..4.     9.193747: inode_switch_wbs: bdi 259:0: ino=2982 old_cgroup_ino=3 new_cgroup_ino=3",
+			"     kworker/0:1-104     [003] d..4.     9.193998: inode_switch_wbs: bdi 259:0: ino=3370 old_cgroup_ino=3 new_cgroup_ino=3",
 		"flush_foreign",
-			"             fio-103     [000] .....     3.918272: flush_foreign: bdi 259:0: cgroup_ino=4 frn_bdi_id=1 frn_memcg_id=3",
+			"             fio-103     [002] .....     3.908280: flush_foreign: bdi 259:0: cgroup_ino=4 frn_bdi_id=1 frn_memcg_id=3",
 		"writeback_sb_inodes_requeue",
-			"   kworker/u24:3-130     [002] ...1.     9.398858: writeback_sb_inodes_requeue: bdi 259:0: ino=2197 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294671562 age=5 cgroup_ino=3",
+			"   kworker/u24:4-131     [002] ...1.     9.630361: writeback_sb_inodes_requeue: bdi 259:0: ino=4656 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294672177 age=4 cgroup_ino=3",
 		"writeback_wait",
-			"   kworker/u24:3-130     [002] ...1.     9.398858: writeback_wait: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=3",
+			"   kworker/u24:4-131     [002] ...1.     9.630361: writeback_wait: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=3",
 		"bdi_dirty_ratelimit",
 			"             fio-102     [001] ...1.     2.136272: bdi_dirty_ratelimit: bdi 259:0: write_bw=102400 awrite_bw=102400 dirty_rate=512088 dirty_ratelimit=102400 task_ratelimit=51204 balanced_dirty_ratelimit=10236 cgroup_ino=3",
 		NULL
@@ -1704,7 +1704,7 @@ static void test_trace_whole_writeback(void **state)
 			       "#                                _-----=> irqs-off/BH-disabled\n", n, n);
 	assert_true(g_str_has_prefix(text, head));
 
-	r = run("--no-wall-time", "--set", "run.time_limit=9500ms", "--trace", cg,
+	r = run("--no-wall-time", "--set", "run.time_limit=10s", "--trace", cg,
 		"--trace-events",
 		"track_foreign_dirty,inode_*,flush_foreign,writeback_wait,writeback_sb_inodes_requeue,"
 		"bdi_dirty_ratelimit", "scenarios/e7-io-disable-noswitch.ini");

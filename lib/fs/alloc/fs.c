@@ -633,6 +633,12 @@ gboolean wbsim_fs_has_write_lock(const wbsim_fs *fs)
 	return fs->ops->write_lock != NULL;
 }
 
+void wbsim_fs_writepages_begin(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
+{
+	if (fs->ops->writepages_begin)
+		fs->ops->writepages_begin(fs, inode, task);
+}
+
 wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,
 				     gboolean sync_all, uint64_t nr_dirty)
 {

@@ -210,6 +210,11 @@ gboolean wbsim_fs_has_write_lock(const wbsim_fs *fs);
  */
 wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,
 				     gboolean sync_all, uint64_t nr_dirty);
+/**
+ * wbsim_fs_writepages_begin() - @task begins a writepages call of @inode
+ * (the model's writeback context starts empty: @writepages_begin)
+ */
+void wbsim_fs_writepages_begin(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 /** wbsim_fs_sync() - sync_fs(): make allocations durable (F2FS checkpoint). */
 void wbsim_fs_sync(wbsim_fs *fs);
 /**

@@ -227,6 +227,15 @@ struct xfs_inode {
 	struct xfs_ilock_seen ilock_seen;	/* counters last summed into ilock_sum */
 	uint64_t dl_blocks_seen, dl_extents_seen;	/* last added to the fs's totals */
 	struct wbsim_ioend_queue *ioends;	/* i_ioend_list and i_ioend_work (first use) */
+	/* i_df.if_seq: bumped at every change of the data fork's extents */
+	uint64_t if_seq;
+	/* the mapping a writepages call cached (xfs_writepage_ctx's iomap and
+	 * data_seq): a written or unwritten extent [wpc_lblk, wpc_end), valid
+	 * for the call of wpc_task while if_seq is still wpc_seq; wpc_end ==
+	 * 0: none. One a file: another task's call starts its own (each
+	 * flusher has its context; concurrent calls look up more often here) */
+	uint64_t wpc_lblk, wpc_end, wpc_seq;
+	const wbsim_task *wpc_task;
 };
 
 static inline uint64_t xfs_agno(const struct xfs_fs *x, uint64_t bno)
@@ -568,6 +577,7 @@ static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint6
 		}
 	}
 	wbsim_emap_punch(&xi->map, lblk, len);
+	xi->if_seq++;
 	xfs_delalloc_account(xi);
 }
 
@@ -593,6 +603,7 @@ static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t 
 		}
 		hole_end = e ? MIN(e->lblk, end) : end;
 		wbsim_emap_fill_hole(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
+		xi->if_seq++;
 		pos = hole_end;
 	}
 	xfs_delalloc_account(xi);
@@ -994,6 +1005,7 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	cost = xfs_alloc_cost(p, xi, &ag->free);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
+	xi->if_seq++;
 	xfs_delalloc_account(xi);
 	wbsim_fs_map_call_new_range(&c->mc, c->dlblk, len);
 	wbsim_cpus_run(fs->cpus, c->mc.task, cost, xfs_alloc_done, c);
@@ -1040,6 +1052,33 @@ static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
  */
 static void xfs_convert_locked(wbsim_sim *sim, void *arg);
 
+/* The writepages call's cached mapping becomes the real extent holding
+ * @lblk, as mapped with the data fork's sequence now (wpc->iomap and
+ * wpc->data_seq after xfs_map_blocks()). */
+static void xfs_wpc_remember(struct xfs_inode *xi, const wbsim_task *task, uint64_t lblk)
+{
+	struct wbsim_emap_cursor cur;
+	struct wbsim_extent *e = wbsim_emap_seek(&xi->map, lblk, &cur);
+
+	xi->wpc_end = 0;
+	if (!e || e->lblk > lblk || e->state == WBSIM_EXT_DELALLOC)
+		return;
+	xi->wpc_task = task;
+	xi->wpc_lblk = e->lblk;
+	xi->wpc_end = wbsim_ext_end(e);
+	xi->wpc_seq = xi->if_seq;
+}
+
+/* Models xfs_imap_valid(): the cached mapping covers [@first, @first + @nr)
+ * and the data fork has not changed since (no delalloc reserved, nothing
+ * allocated, converted or punched): no ILOCK, no lookup. */
+static gboolean xfs_imap_valid(const struct xfs_inode *xi, const wbsim_task *task,
+			       uint64_t first, uint64_t nr)
+{
+	return xi->wpc_end && xi->wpc_task == task && xi->wpc_seq == xi->if_seq &&
+	       first >= xi->wpc_lblk && first + nr <= xi->wpc_end;
+}
+
 static void xfs_convert_next(struct xfs_call *c)
 {
 	struct xfs_inode *xi = c->mc.inode->priv;
@@ -1072,6 +1111,7 @@ static void xfs_convert_next(struct xfs_call *c)
 		xfs_alloc_vextent_start_ag(c);
 		return;
 	}
+	xfs_wpc_remember(xi, c->mc.task, end - 1);
 	xfs_call_finish(c, NULL);
 }
 
@@ -1099,7 +1139,14 @@ static void xfs_map_ilocked(wbsim_sim *sim, void *arg)
 	wbsim_cpus_run(c->mc.fs->cpus, c->mc.task, p->map_ns, xfs_map_looked_up, c);
 }
 
-/* xfs_map_blocks(): the extent lookup under XFS_ILOCK_SHARED. */
+static void xfs_map_cached(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	xfs_convert_next(arg);
+}
+
+/* xfs_map_blocks(): the mapping the writepages call cached if it is still
+ * valid, else the extent lookup under XFS_ILOCK_SHARED. */
 static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			   uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
 {
@@ -1107,7 +1154,21 @@ static void xfs_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task
 						   done, arg);
 	struct xfs_inode *xi = inode->priv;
 
+	if (xfs_imap_valid(xi, task, first, nr)) {
+		wbsim_sim_schedule_at(fs->sim, wbsim_sim_now(fs->sim), xfs_map_cached, c);
+		return;
+	}
 	wbsim_lock_acquire_shared(&xi->ilock, task, xfs_map_ilocked, c);
+}
+
+/* xfs_vm_writepages(): a new struct xfs_writepage_ctx, no mapping cached. */
+static void xfs_writepages_begin(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	(void)fs;
+	xi->wpc_end = 0;
+	xi->wpc_task = task;
 }
 
 /* xfs_iomap_write_unwritten(): unwritten -> written; TRUE if anything was. */
@@ -1129,6 +1190,7 @@ static gboolean xfs_iomap_write_unwritten(struct xfs_inode *xi, uint64_t first, 
 			uint64_t pb = e->pblk + (pos - e->lblk);
 
 			wbsim_emap_set(&xi->map, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
+			xi->if_seq++;
 			converted = TRUE;
 		}
 		pos = t;
@@ -1277,6 +1339,7 @@ static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint
 	}
 	if (len) {
 		wbsim_emap_set(&xi->map, lblk, len, WBSIM_EXT_UNWRITTEN, start);
+		xi->if_seq++;
 		xfs_delalloc_account(xi);
 	}
 	return len;
@@ -1418,6 +1481,7 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.truncate = xfs_truncate,
 	.close = xfs_close,
 	.map_blocks = xfs_map_blocks,
+	.writepages_begin = xfs_writepages_begin,
 	.end_io = xfs_end_io,
 	.end_bio = xfs_end_bio,
 	.write_lock = xfs_write_lock,
