@@ -28,8 +28,8 @@
  * curve: deeper sleeps after tens of milliseconds are left out.
  * Each task counts its voluntary context switches (wbsim_task.nvcsw): a
  * burst asked for later than the task's last burst ended follows a sleep.
- * Left out: preemption between tasks (so the involuntary switches), time slices, per-CPU run queues and
- * migration, SMT.
+ * Left out: preemption between tasks (so the involuntary switches), time
+ * slices, per-CPU run queues and migration, SMT.
  */
 #include <string.h>
 

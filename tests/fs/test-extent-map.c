@@ -66,6 +66,7 @@ static void test_emap_random(void **state)
 		uint64_t max_len = 1 + wbsim_rng_below(&rng, 90);
 		uint64_t len = 1 + wbsim_rng_below(&rng, MIN(SPAN - lblk, max_len));
 		uint64_t kind = wbsim_rng_below(&rng, 10);
+		uint64_t seq = map.seq;
 
 		if (kind < 2) {
 			wbsim_emap_punch(&map, lblk, len);
@@ -86,6 +87,9 @@ static void test_emap_random(void **state)
 				wbsim_emap_set(&map, lblk, len, st, pblk);
 			naive_set(&n, lblk, len, st, pblk);
 		}
+		/* every change moves the sequence a cached mapping is checked
+		 * against (XFS's if_seq) */
+		assert_true(map.seq > seq);
 		if (op % 997 == 0)
 			compare(&map, &n);
 	}

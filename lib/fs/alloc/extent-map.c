@@ -18,6 +18,7 @@ void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
 
 void wbsim_emap_reset(struct wbsim_emap *map)
 {
+	map->seq++;
 	for (size_t i = 0; i < map->nr_leaves; i++)
 		g_free(map->index[i].leaf);
 	map->nr_leaves = 0;
@@ -453,6 +454,7 @@ void wbsim_emap_punch(struct wbsim_emap *map, uint64_t lblk, uint64_t len)
 	struct wbsim_emap_cursor cur;
 	struct wbsim_extent *e;
 
+	map->seq++;
 	if (!len)
 		return;
 	e = wbsim_emap_seek(map, lblk, &cur);
@@ -553,6 +555,7 @@ void wbsim_emap_fill_hole(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 {
 	uint64_t max = map->max_len[state];
 
+	map->seq++;
 	while (len) {
 		struct wbsim_extent n = {
 			.lblk = lblk,

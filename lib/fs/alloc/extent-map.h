@@ -102,6 +102,8 @@ struct wbsim_emap_cursor {
  * @hint: where the last seek ended; a seek that lands there or on the
  *	extent after it needs no search (the hint is verified against the
  *	map as it is, so inserts and deletes need not maintain it)
+ * @seq: bumped by every change of the map (punch, fill, set, reset): XFS's
+ *	i_df.if_seq, which a cached mapping is checked against
  */
 struct wbsim_emap {
 	struct wbsim_emap_index *index;
@@ -112,6 +114,7 @@ struct wbsim_emap {
 	uint64_t max_len[WBSIM_EXT_NR_STATES];
 	uint64_t blocks[WBSIM_EXT_NR_STATES];
 	struct wbsim_emap_cursor hint;
+	uint64_t seq;
 };
 
 void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,

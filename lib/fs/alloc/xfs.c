@@ -227,13 +227,12 @@ struct xfs_inode {
 	struct xfs_ilock_seen ilock_seen;	/* counters last summed into ilock_sum */
 	uint64_t dl_blocks_seen, dl_extents_seen;	/* last added to the fs's totals */
 	struct wbsim_ioend_queue *ioends;	/* i_ioend_list and i_ioend_work (first use) */
-	/* i_df.if_seq: bumped at every change of the data fork's extents */
-	uint64_t if_seq;
 	/* the mapping a writepages call cached (xfs_writepage_ctx's iomap and
 	 * data_seq): a written or unwritten extent [wpc_lblk, wpc_end), valid
-	 * for the call of wpc_task while if_seq is still wpc_seq; wpc_end ==
-	 * 0: none. One a file: another task's call starts its own (each
-	 * flusher has its context; concurrent calls look up more often here) */
+	 * for the call of wpc_task while map.seq (i_df.if_seq) is still
+	 * wpc_seq; wpc_end == 0: none. One a file: another task's call starts
+	 * its own (each flusher has its context; concurrent calls look up
+	 * more often here) */
 	uint64_t wpc_lblk, wpc_end, wpc_seq;
 	const wbsim_task *wpc_task;
 };
@@ -577,7 +576,6 @@ static void xfs_bunmapi(wbsim_fs *fs, struct xfs_inode *xi, uint64_t lblk, uint6
 		}
 	}
 	wbsim_emap_punch(&xi->map, lblk, len);
-	xi->if_seq++;
 	xfs_delalloc_account(xi);
 }
 
@@ -603,7 +601,6 @@ static void xfs_reserve_delalloc(struct xfs_inode *xi, uint64_t first, uint64_t 
 		}
 		hole_end = e ? MIN(e->lblk, end) : end;
 		wbsim_emap_fill_hole(&xi->map, pos, hole_end - pos, WBSIM_EXT_DELALLOC, 0);
-		xi->if_seq++;
 		pos = hole_end;
 	}
 	xfs_delalloc_account(xi);
@@ -1005,7 +1002,6 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	cost = xfs_alloc_cost(p, xi, &ag->free);
 	wbsim_freespace_take(&ag->free, start, len);
 	wbsim_emap_set(&xi->map, c->dlblk, len, WBSIM_EXT_UNWRITTEN, start);
-	xi->if_seq++;
 	xfs_delalloc_account(xi);
 	wbsim_fs_map_call_new_range(&c->mc, c->dlblk, len);
 	wbsim_cpus_run(fs->cpus, c->mc.task, cost, xfs_alloc_done, c);
@@ -1066,7 +1062,7 @@ static void xfs_wpc_remember(struct xfs_inode *xi, const wbsim_task *task, uint6
 	xi->wpc_task = task;
 	xi->wpc_lblk = e->lblk;
 	xi->wpc_end = wbsim_ext_end(e);
-	xi->wpc_seq = xi->if_seq;
+	xi->wpc_seq = xi->map.seq;
 }
 
 /* Models xfs_imap_valid(): the cached mapping covers [@first, @first + @nr)
@@ -1075,7 +1071,7 @@ static void xfs_wpc_remember(struct xfs_inode *xi, const wbsim_task *task, uint6
 static gboolean xfs_imap_valid(const struct xfs_inode *xi, const wbsim_task *task,
 			       uint64_t first, uint64_t nr)
 {
-	return xi->wpc_end && xi->wpc_task == task && xi->wpc_seq == xi->if_seq &&
+	return xi->wpc_end && xi->wpc_task == task && xi->wpc_seq == xi->map.seq &&
 	       first >= xi->wpc_lblk && first + nr <= xi->wpc_end;
 }
 
@@ -1190,7 +1186,6 @@ static gboolean xfs_iomap_write_unwritten(struct xfs_inode *xi, uint64_t first, 
 			uint64_t pb = e->pblk + (pos - e->lblk);
 
 			wbsim_emap_set(&xi->map, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
-			xi->if_seq++;
 			converted = TRUE;
 		}
 		pos = t;
@@ -1339,7 +1334,6 @@ static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint
 	}
 	if (len) {
 		wbsim_emap_set(&xi->map, lblk, len, WBSIM_EXT_UNWRITTEN, start);
-		xi->if_seq++;
 		xfs_delalloc_account(xi);
 	}
 	return len;
