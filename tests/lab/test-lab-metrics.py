@@ -353,6 +353,10 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(record.classify("kworker/u8:1", ["x", "loop_process_work"]), "loop")
         self.assertEqual(record.classify("fio", ["f", "handle_softirqs", "g"]), "irq")
         self.assertEqual(record.classify("iou-wrk-12", ["f"]), "io_uring_worker")
+        # a kworker forked during the recording, named after kthreadd
+        self.assertEqual(record.classify("kthreadd", ["f", "wb_workfn"]), "flusher")
+        self.assertEqual(record.classify("kthreadd", ["ext4_end_io_rsv_work"]), "fs_completion")
+        self.assertEqual(record.classify("kthreadd", ["kthreadd"]), "kworker_other")
         self.assertEqual(record.categorise(["copy_folio_from_iter_atomic",
                                             "iomap_write_iter"]), "copy")
         self.assertEqual(record.categorise(["xas_load", "filemap_add_folio",
