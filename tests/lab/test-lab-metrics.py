@@ -49,6 +49,7 @@ compare = load_script("compare")
 run_kernel = load_script("run-kernel")
 slim_results = load_script("slim-results")
 costs = load_script("costs")
+calibrate = load_script("calibrate")
 
 TRACE = """\
 # tracer: nop
@@ -281,7 +282,9 @@ class LabMetrics(unittest.TestCase):
         self.assertTrue(compare.within("m", 100, 300, ("factor", 3.3)))
         self.assertTrue(compare.within("m", 300, 100, ("factor", 3.3)))
         self.assertFalse(compare.within("m", 100, 300 * 1.3, ("factor", 3.3)))
-        self.assertEqual(compare.pin_line("w", "m", 0, 5, ("factor", 2.0)), "w m factor 1000")
+        # measured 0: no factor holds a prediction of 5; its difference does
+        self.assertEqual(compare.pin_line("w", "m", 0, 5, ("factor", 2.0)), "w m abs 5.5")
+        self.assertTrue(compare.within("m", 0, 5, ("abs", 5.5)))
         # the file format takes the kind
         with tempfile.TemporaryDirectory() as d:
             tols = compare.load_tolerances(write_file(
@@ -310,6 +313,12 @@ class LabMetrics(unittest.TestCase):
             self.assertFalse(compare.within(metric, m, m + (p - m) * 1.3, (kind, float(limit))))
         self.assertEqual(compare.pin_line("w", "bw_x", 100.0, 159.0, ("rel", 0.15)),
                          "w bw_x rel 0.65")
+        # a kernel figure of 0 (no flusher CPU sampled) and a prediction of
+        # 2.31: no relative error holds it, an absolute one does
+        line = compare.pin_line("w", "cpu_flusher_ns_per_page", 0, 2.31, ("rel", 0.25))
+        self.assertEqual(line, "w cpu_flusher_ns_per_page abs 2.6")
+        self.assertTrue(compare.within("cpu_flusher_ns_per_page", 0, 2.31, ("abs", 2.6)))
+        self.assertFalse(compare.within("cpu_flusher_ns_per_page", 0, 3.0, ("abs", 2.6)))
 
     def test_repin(self):
         # the workloads compared get new pins where their old ones stood,
@@ -488,6 +497,50 @@ class CostTable(unittest.TestCase):
         measured = costs.table_values(os.path.join(TOP, "lab", "results"))
         self.assertLess(measured["bio_build_ns"], 1642)
         self.assertGreater(measured["uring_punt_ns"], 0)
+
+
+class CalibrateExt4Rows(unittest.TestCase):
+    """lab/calibrate's ext4 rows from cal-sparse-ext4's counts and perf
+    times (ext4_extent_rows): exact values on one synthetic run."""
+
+    def test_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            x = os.path.join(d, "cal-sparse-xfs", "run1")
+            e = os.path.join(d, "cal-sparse-ext4", "run1")
+            os.makedirs(x)
+            os.makedirs(e)
+            # XFS's twin: 100 ns of folio lookups a page written
+            write_file(x, "cpu.json", json.dumps({
+                "nr_written": 1000,
+                "perf_inclusive_ms": {"flusher": {"filemap_get_folios_tag": 0.1}}}))
+            write_file(e, "cpu.json", json.dumps({
+                "nr_written": 1000,
+                "perf_ms": {"fs_completion": 1.0},
+                "perf_inclusive_ms": {
+                    "flusher": {"ext4_map_blocks": 2.0, "__ext4_journal_start_sb": 0.3,
+                                "__ext4_journal_stop": 0.2, "ext4_init_io_end": 0.1,
+                                "ext4_split_extent": 0.5, "filemap_get_folios_tag": 0.3},
+                    # the completion worker's mapping is not writeback's
+                    "fs_completion": {"ext4_map_blocks": 1.0, "ext4_finish_bio": 0.2},
+                    "fio": {"generic_update_time": 0.4}}}))
+            write_file(os.path.dirname(e), "run1.events.csv",
+                       "# started on Sun Dec  6\n\n"
+                       "500,,ext4:ext4_da_write_pages_extent,1,100.00,,\n"
+                       "400,,ext4:ext4_journal_start_reserved,1,100.00,,\n"
+                       "600,,ext4:ext4_journal_start_inode,1,100.00,,\n")
+            rows = {k: v[0] for k, v in calibrate.ext4_extent_rows(d, 1).items()}
+        # per extent: (2.0 + 0.3 + 0.2 + 0.1) ms / 500 = 5200 ns, less the
+        # split 1000, plus (300 - 100) ns of lookups a page x 2 pages an extent
+        self.assertAlmostEqual(rows["ext4.map_ns"], 4600)
+        self.assertAlmostEqual(rows["ext4.split_ns"], 1000)
+        # (1.0 - 0.2) ms over 400 io_ends converted
+        self.assertAlmostEqual(rows["ext4.end_io_ns"], 2000)
+        # 0.4 ms over 600 - 500 inode handles writeback did not start
+        self.assertAlmostEqual(rows["ext4.update_time_ns"], 4000)
+
+    def test_no_runs_no_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(calibrate.ext4_extent_rows(d, 3), {})
 
 
 class Calibrate(unittest.TestCase):
