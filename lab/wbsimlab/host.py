@@ -474,6 +474,24 @@ class Host:
         return path
 
 
+def copy_probe_gb_s(size=256 << 20, rounds=3):
+    """The host's memory-copy speed now, GB/s: the best of @rounds copies
+    of @size bytes between two buffers touched beforehand. The host is a
+    VM whose speed moves in phases (a calibration run in a slow phase of
+    2026-12-06 copied pages at half the speed and allocated them at half
+    the speed, its syscalls at the same): lab/run-kernel records this before
+    and after each run, lab/calibrate says which runs fell in a slower
+    phase."""
+    src, dst = bytearray(size), bytearray(size)
+    dst[:] = src                      # fault both in, untimed
+    best = 0.0
+    for _ in range(rounds):
+        t = time.perf_counter()
+        dst[:] = src
+        best = max(best, size / (time.perf_counter() - t) / 1e9)
+    return round(best, 2)
+
+
 def umount(mountpoint):
     if ROOT:
         raise LabError(f"umount {mountpoint}: not run under the fake root {ROOT}")

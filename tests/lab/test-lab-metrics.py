@@ -543,6 +543,35 @@ class CalibrateExt4Rows(unittest.TestCase):
             self.assertEqual(calibrate.ext4_extent_rows(d, 3), {})
 
 
+class CopyProbe(unittest.TestCase):
+    """The host's copy probe and what lab/calibrate says of it."""
+
+    def test_probe_is_a_speed(self):
+        v = host.copy_probe_gb_s(size=4 << 20, rounds=2)
+        self.assertGreater(v, 0)
+        self.assertEqual(v, round(v, 2))
+
+    def test_slow_run_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, k, probe in (("cal-a", 1, [10.0, 10.2]), ("cal-a", 2, [9.8, 10.0]),
+                                   ("cal-b", 1, [10.1, 5.0]), ("cal-b", 2, None)):
+                run = os.path.join(d, name, f"run{k}")
+                os.makedirs(run)
+                write_file(run, "meta.json", json.dumps(
+                    {"date": "x"} if probe is None else {"copy_probe_gb_s": probe}))
+            header, slow = calibrate.probe_report(d, ["cal-a", "short/cal-b"], 2)
+        # six probes of three runs (the fourth predates the probe): median 10.0
+        self.assertEqual(header, ["The host's copy probe (lab/run-kernel, before and after "
+                                  "each run): median 10 GB/s, 5..10.2 over 3 of the runs."])
+        self.assertEqual(len(slow), 1)
+        self.assertTrue(slow[0].startswith("cal-b run1: copy probe 5 GB/s against the set's "
+                                           "median 10: a slower phase of the host"), slow[0])
+
+    def test_no_probes_no_lines(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(calibrate.probe_report(d, ["cal-a"], 3), ([], []))
+
+
 class Calibrate(unittest.TestCase):
     """lab/calibrate refuses what it cannot use before it changes anything:
     exit status 2 and a message naming what is wrong and what was expected."""
