@@ -250,6 +250,8 @@ typedef struct wbsim_lock {
 	wbsim_time_t spin_since;
 	gboolean spinner_granted;
 	unsigned int readers;	/* holders in shared mode (rwsem read side) */
+	wbsim_task *last_reader;	/* the one reader, while one holds it */
+	wbsim_time_t rspin_until;	/* a spin on readers ends then at the latest */
 	GList *cpu_waits;	/* writers waiting for a CPU to try it */
 	/* the first sleeping writer, woken at a release and on its way back
 	 * to a CPU to try the lock again (others may take it meanwhile) */

@@ -11,7 +11,10 @@
  * inode's i_rwsem) adds the writer's optimistic spinning and the CPU of
  * sleeping: a writer that finds the lock owned by a task running on a CPU,
  * with a CPU idle, spins there (rwsem_optimistic_spin()), burning CPU until
- * the owner's burst ends; it takes the lock at the release, ahead of the
+ * the owner's burst ends (on a lock readers hold, such as XFS's ILOCK
+ * under the flusher's extent lookup, while the one reader runs, and at
+ * most the reader spin threshold, (20 + readers) / 2 us); it takes the
+ * lock at the release, ahead of the
  * sleeping waiters, unless the first of them has waited RWSEM_WAIT_TIMEOUT
  * (the handoff). A writer that cannot spin, or whose owner left its CPU
  * still holding the lock, sleeps in the FIFO queue. A release wakes the
@@ -25,8 +28,8 @@
  * the release hands it the lock.
  * Left out: the osq queue of further spinners (one spins, the others
  * sleep), need_resched ending a spin early, a woken writer spinning on
- * the owner once it has set the handoff bit, spinning on other locks and
- * on the read side, the rwsem's reader batching behind a woken reader
+ * the owner once it has set the handoff bit, readers' spinning (removed
+ * from the kernel in 5.12), the rwsem's reader batching behind a woken reader
  * beyond the FIFO head, priority inheritance.
  */
 #include "core/cpus.h"
@@ -63,7 +66,7 @@ static void grant(wbsim_lock *lock, wbsim_task *task, gboolean shared)
 	if (!lock_busy(lock))
 		lock->held_since = lock->sim->now;
 	if (shared)
-		lock->readers++;
+		lock->last_reader = lock->readers++ ? NULL : task;
 	else
 		lock->owner = task;
 	lock->acquisitions++;
@@ -129,10 +132,38 @@ static gboolean can_steal(const wbsim_lock *lock)
 	return !lock_busy(lock) && !(lock->spin_cpus && handoff_due(lock));
 }
 
-/* The owner runs on a CPU until then (0: it runs nowhere). */
+/*
+ * (20 + readers) / 2 us: how long a writer spins on a lock readers hold
+ * before it sleeps (rwsem_rspin_threshold(): it cannot tell whether they
+ * run, and sets the lock non-spinnable then).
+ */
+static wbsim_time_t rspin_threshold(const wbsim_lock *lock)
+{
+	return (20 + MIN(lock->readers, 30u)) * WBSIM_NSEC_PER_USEC / 2;
+}
+
+/*
+ * Until when a writer spins (rwsem_spin_on_owner()), 0 if it cannot: while
+ * a writer owner runs on a CPU, until its burst ends; on a lock readers
+ * hold, until the one reader's burst ends if it runs, and at most the
+ * reader spin threshold after the spin began.
+ */
 static wbsim_time_t owner_running_until(const wbsim_lock *lock)
 {
-	return lock->owner ? wbsim_cpus_running_until(lock->spin_cpus, lock->owner) : 0;
+	wbsim_time_t until, now = lock->sim->now;
+
+	if (lock->owner)
+		return wbsim_cpus_running_until(lock->spin_cpus, lock->owner);
+	if (!lock->readers)
+		return 0;
+	until = lock->rspin_until ? lock->rspin_until : now + rspin_threshold(lock);
+	if (lock->last_reader) {
+		wbsim_time_t r = wbsim_cpus_running_until(lock->spin_cpus, lock->last_reader);
+
+		if (r && r < until)
+			until = r;
+	}
+	return until > now ? until : 0;
 }
 
 static void spin_end(wbsim_sim *sim, void *arg);
@@ -142,6 +173,8 @@ static void spin_end(wbsim_sim *sim, void *arg);
  * spinner keeps its CPU: it takes the lock and goes on there. */
 static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
 {
+	if (!lock->owner && lock->readers && !lock->rspin_until)
+		lock->rspin_until = lock->sim->now + rspin_threshold(lock);
 	wbsim_cpus_run_on(lock->spin_cpus, lock->spinner, until - lock->sim->now, spin_end, lock);
 }
 
@@ -176,6 +209,7 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	}
 	if (lock->spinner_granted) {
 		lock->spinner = NULL;
+		lock->rspin_until = 0;
 		lock->spinner_granted = FALSE;
 		account_wait(lock, task, lock->spin_since);
 		done(sim, done_arg);
@@ -189,6 +223,7 @@ static void spin_end(wbsim_sim *sim, void *arg)
 		return;
 	}
 	lock->spinner = NULL;
+	lock->rspin_until = 0;
 	enqueue_since(lock, task, FALSE, done, done_arg, lock->spin_since);
 }
 
@@ -406,6 +441,8 @@ void wbsim_lock_release_shared(wbsim_lock *lock, wbsim_task *task)
 {
 	g_return_if_fail(lock->readers > 0 && task != NULL);
 
+	if (lock->last_reader == task)
+		lock->last_reader = NULL;
 	if (--lock->readers)
 		return;
 	lock->hold_ns += lock->sim->now - lock->held_since;

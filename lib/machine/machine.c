@@ -128,6 +128,7 @@ gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine
 				    local->message);
 			return FALSE;
 		}
+		wbsim_fs_set_rwsem_costs(m->fs, m->costs.rwsem_sleep_ns, m->costs.rwsem_wake_ns);
 	}
 
 	/*

@@ -6,7 +6,9 @@
  * release; one that finds no idle CPU first waits for one; one that cannot
  * spin sleeps, pays the sleep when the lock is handed to it, and its waker
  * pays the wake-up; the first sleeper takes the lock ahead of a spinner
- * once it has waited RWSEM_WAIT_TIMEOUT (4 ms).
+ * once it has waited RWSEM_WAIT_TIMEOUT (4 ms); on a lock readers hold
+ * (XFS's ILOCK) a writer spins while the one reader runs, at most the
+ * reader spin threshold.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -380,6 +382,99 @@ static void test_writer_goes_on_on_the_cpu_it_got(void **state)
 	setup_clear(&s);
 }
 
+/* A reader: takes the lock shared at its start, runs @run ns on a CPU and
+ * drops it (XFS's flusher looking a mapping up under the ILOCK). */
+struct reader {
+	wbsim_task task;
+	wbsim_cpus *cpus;
+	wbsim_lock *lock;
+	wbsim_time_t run, granted, released;
+};
+
+static void reader_ran(wbsim_sim *sim, void *arg)
+{
+	struct reader *r = arg;
+
+	r->released = wbsim_sim_now(sim);
+	wbsim_lock_release_shared(r->lock, &r->task);
+}
+
+static void reader_granted(wbsim_sim *sim, void *arg)
+{
+	struct reader *r = arg;
+
+	r->granted = wbsim_sim_now(sim);
+	wbsim_cpus_run(r->cpus, &r->task, r->run, reader_ran, r);
+}
+
+static void reader_ask(wbsim_sim *sim, void *arg)
+{
+	struct reader *r = arg;
+
+	(void)sim;
+	wbsim_lock_acquire_shared(r->lock, &r->task, reader_granted, r);
+}
+
+/*
+ * Two CPUs. R takes the lock shared at 0 and runs 1000 ns; W asks for it
+ * exclusive at 100, finds the one reader running and a CPU idle, and spins
+ * until R's burst ends (900 ns, under the reader spin threshold of
+ * (20 + 1) / 2 us); at R's up_read() it takes the lock on its CPU.
+ */
+static void test_writer_spins_on_the_running_reader(void **state)
+{
+	struct setup s;
+	struct reader r;
+
+	(void)state;
+	setup_init(&s, 2);
+	r = (struct reader){ .cpus = s.cpus, .lock = &s.lock, .run = 1000 };
+	wbsim_task_init(&r.task, "flusher", WBSIM_TASK_FLUSHER);
+	s.w[0].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, reader_ask, &r);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[0]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(r.released, 1000);
+	assert_int_equal(s.w[0].granted, 1000);
+	assert_int_equal(s.w[0].task.cpu_ns, 900 + 1000);
+	assert_int_equal(s.w[0].task.lock_wait_ns, 900);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 0);
+	assert_int_equal(s.w[0].task.nvcsw, 0);
+	wbsim_task_clear(&r.task);
+	setup_clear(&s);
+}
+
+/*
+ * Two CPUs. R holds the lock shared for a 30,000 ns burst; W asks at 100
+ * and spins for the reader spin threshold, (20 + 1) / 2 = 10.5 us, then
+ * sleeps (the kernel cannot tell how long readers run). R's up_read() at
+ * 30,000 wakes it: W pays its sleep and takes the lock at 30,500. Its CPU
+ * is the spin, the sleep and its hold.
+ */
+static void test_writer_spins_on_readers_at_most_the_threshold(void **state)
+{
+	struct setup s;
+	struct reader r;
+
+	(void)state;
+	setup_init(&s, 2);
+	r = (struct reader){ .cpus = s.cpus, .lock = &s.lock, .run = 30000 };
+	wbsim_task_init(&r.task, "flusher", WBSIM_TASK_FLUSHER);
+	s.w[0].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, reader_ask, &r);
+	wbsim_sim_schedule_at(s.sim, 100, writer_ask, &s.w[0]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(r.released, 30000);
+	assert_int_equal(s.w[0].granted, 30000 + SLEEP_NS);
+	assert_int_equal(s.w[0].task.cpu_ns, 10500 + SLEEP_NS + 1000);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 1);
+	assert_int_equal(s.w[0].task.nvcsw, 1);
+	wbsim_task_clear(&r.task);
+	setup_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +485,8 @@ int main(void)
 		cmocka_unit_test(test_handoff_to_the_first_sleeper),
 		cmocka_unit_test(test_woken_writer_finds_the_lock_stolen),
 		cmocka_unit_test(test_writer_goes_on_on_the_cpu_it_got),
+		cmocka_unit_test(test_writer_spins_on_the_running_reader),
+		cmocka_unit_test(test_writer_spins_on_readers_at_most_the_threshold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,9 @@ struct wbsim_fs {
 	const struct wbsim_fs_ops *ops;
 	wbsim_sim *sim;
 	wbsim_cpus *cpus;
+	/* the host's costs of sleeping on a kernel rw_semaphore and of waking
+	 * its sleeper (wbsim_fs_set_rwsem_costs()) */
+	wbsim_time_t rwsem_sleep_ns, rwsem_wake_ns;
 	uint64_t dev_bytes;
 	uint64_t block_size;
 	uint64_t max_folio_size;	/* mapping_max_folio_size(), bytes */

@@ -639,6 +639,13 @@ void wbsim_fs_writepages_begin(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *
 		fs->ops->writepages_begin(fs, inode, task);
 }
 
+void wbsim_fs_set_rwsem_costs(wbsim_fs *fs, wbsim_time_t sleep_ns, wbsim_time_t wake_ns)
+{
+	g_return_if_fail(fs != NULL);
+	fs->rwsem_sleep_ns = sleep_ns;
+	fs->rwsem_wake_ns = wake_ns;
+}
+
 wbsim_lock *wbsim_fs_writepages_lock(wbsim_fs *fs, wbsim_fs_inode *inode,
 				     gboolean sync_all, uint64_t nr_dirty)
 {

@@ -81,6 +81,12 @@ char *wbsim_fs_describe(const char *type, const struct wbsim_setting *settings,
 wbsim_fs *wbsim_fs_new(const char *type, wbsim_sim *sim, wbsim_cpus *cpus,
 		       uint64_t dev_bytes, const struct wbsim_setting *params,
 		       size_t nr_params, GError **error);
+/**
+ * wbsim_fs_set_rwsem_costs() - the CPU a task spends sleeping on one of the
+ * filesystem's rw_semaphores (XFS's ILOCK) and waking its sleeper: the
+ * host's rwsem_sleep_ns and rwsem_wake_ns; for inodes created after.
+ */
+void wbsim_fs_set_rwsem_costs(wbsim_fs *fs, wbsim_time_t sleep_ns, wbsim_time_t wake_ns);
 /** wbsim_fs_free() - free @fs and all its inodes. */
 void wbsim_fs_free(wbsim_fs *fs);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_fs, wbsim_fs_free)

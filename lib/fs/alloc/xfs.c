@@ -91,6 +91,7 @@
  * (fsx_nextents = data fork extent count).
  */
 #include <stddef.h>
+#include "core/lock.h"
 #include "core/workqueue.h"
 #include "fs/alloc/fs-private.h"
 #include "fs/alloc/freespace.h"
@@ -444,6 +445,10 @@ static uint64_t xfs_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
 
 	wbsim_emap_init(&xi->map, x->max_extent, x->max_extent, x->max_extent);
 	wbsim_lock_init(&xi->ilock, fs->sim, "xfs-ilock");
+	/* xfs_inode.i_lock is an rw_semaphore: a writer spins on the holder
+	 * (a writer on its CPU, or readers, for the reader spin threshold)
+	 * and sleeps otherwise */
+	wbsim_lock_set_rwsem(&xi->ilock, fs->cpus, fs->rwsem_sleep_ns, fs->rwsem_wake_ns);
 	xi->fs = fs;
 	xi->inode = inode;
 	inode->priv = xi;
