@@ -5,9 +5,10 @@
  * status cache maps (delayed, unwritten, written) costs the lookup,
  * write_ns per call; a block it misses (a hole, or an on-disk extent
  * the cache dropped at a remount) costs write_miss_ns. And what
- * writeback's ext4_do_writepages() costs the flusher per run: nothing for
+ * writeback's ext4_do_writepages() costs the flusher per run: no handle for
  * blocks over written extents, map_ns per extent it maps, split_ns
- * more per extent in preallocated (unwritten) blocks. A timestamp update
+ * more per extent in preallocated (unwritten) blocks, and
+ * writepages_block_ns per block of the run, written or not. A timestamp update
  * (ext4_dirty_inode's journal handle) costs update_time_ns, whatever
  * the file's extents.
  */
@@ -80,6 +81,7 @@ static const struct wbsim_setting map_costs[] = {
 	{ "pa_ns", "0", "test.ini", 6 },
 	{ "end_io_ns", "0", "test.ini", 7 },
 	{ "end_io_page_ns", "0", "test.ini", 8 },
+	{ "writepages_block_ns", "0", "test.ini", 9 },
 };
 
 /* One handle per extent that needs mapping, as mpage_add_bh_to_extent()
@@ -112,6 +114,34 @@ static void test_writeback_extents(void **state)
 	/* an unwritten block next to a hole is two extents */
 	wbsim_fs_write(t.fs, f, MiB, BS);
 	assert_int_equal(map_time(&t, f, MiB / BS - 1, 2), 2 * 5000 + 2000);
+	tfs_close(&t);
+}
+
+static const struct wbsim_setting folio_costs[] = {
+	{ "map_ns", "5us", "test.ini", 1 },
+	{ "split_ns", "2us", "test.ini", 2 },
+	{ "writepages_block_ns", "300ns", "test.ini", 3 },
+	{ "end_io_ns", "0", "test.ini", 4 },
+	{ "end_io_page_ns", "0", "test.ini", 5 },
+};
+
+/* Every block of a run costs writepages_block_ns (its buffer head walked
+ * and added to the bio), over written blocks too, where the run needs no
+ * handle; on top of the extents it maps. */
+static void test_writeback_per_block(void **state)
+{
+	struct tfs t;
+	wbsim_fs_inode *f;
+
+	(void)state;
+	tfs_open(&t, "ext4", 4 * GiB, folio_costs, G_N_ELEMENTS(folio_costs), 2);
+	f = wbsim_fs_create(t.fs, NULL);
+	assert_true(wbsim_fs_fallocate(t.fs, f, 0, MiB, NULL) != G_MAXUINT64);
+	/* 3 preallocated blocks: one unwritten extent, 3 blocks */
+	assert_int_equal(map_time(&t, f, 0, 3), 5000 + 2000 + 3 * 300);
+	/* the same, now written: no handle, the blocks still walked */
+	assert_int_equal(map_time(&t, f, 0, 3), 3 * 300);
+	assert_int_equal(map_time(&t, f, 0, 1), 300);
 	tfs_close(&t);
 }
 
@@ -155,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_hole_then_delalloc),
 		cmocka_unit_test(test_prealloc_written_remount),
 		cmocka_unit_test(test_writeback_extents),
+		cmocka_unit_test(test_writeback_per_block),
 		cmocka_unit_test(test_defaults),
 	};
 

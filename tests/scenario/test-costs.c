@@ -365,8 +365,8 @@ static void test_one_naming_scheme(void **state)
 				fail_msg("[costs] %s.%s: expected WORK_ns", ops->name, o->name);
 		}
 	}
-	/* 22 rows of the cost table, 8 of XFS, 10 of ext4, 4 of f2fs */
-	assert_int_equal(rows, 44);
+	/* 22 rows of the cost table, 8 of XFS, 11 of ext4, 4 of f2fs */
+	assert_int_equal(rows, 45);
 	for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
 		const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
 

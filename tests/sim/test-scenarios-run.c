@@ -7,8 +7,8 @@
  *
  * 600 ms keeps the whole test near 15 s of CPU time; the fastest dirtiers
  * (12 jobs on PMEM) reach the dirty limit within it, so throttling runs
- * too. E6's one file takes about 14 s to write on E1's machine (XFS
- * 14.62 s), so E6 runs 15 s (cheap: one
+ * too. E6's one file takes under 14 s to write on E1's machine (XFS
+ * 13.74 s), so E6 runs 15 s (cheap: one
  * job) to reach its first extent count.
  *
  * E7 runs just past its cgroup event (a container removed at 10 s, io

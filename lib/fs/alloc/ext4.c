@@ -107,6 +107,7 @@ struct ext4_params {
 	uint64_t pa_ns;
 	uint64_t map_ns;
 	uint64_t split_ns;
+	uint64_t writepages_block_ns;
 	uint64_t write_ns;
 	uint64_t write_miss_ns;
 	uint64_t end_io_ns;
@@ -158,6 +159,9 @@ static const struct wbsim_param ext4_options[] = {
 	  .flags = WBSIM_PARAM_COST },
 	{ "split_ns", WBSIM_PARAM_TIME, EO(split_ns), NULL, "ns", 0, 0,
 	  "CPU per unwritten extent writeback maps, on top of map_ns: ext4_split_convert_extents cuts it out of the preallocated extent (EXT4_GET_BLOCKS_PRE_IO)",
+	  .flags = WBSIM_PARAM_COST },
+	{ "writepages_block_ns", WBSIM_PARAM_TIME, EO(writepages_block_ns), NULL, "ns", 0, 0,
+	  "CPU per block writeback sends, on top of writepages_folio_ns: ext4's walk of the folio's buffer heads, one a block (mpage_process_page_bufs, ext4_bio_write_folio), beyond iomap's",
 	  .flags = WBSIM_PARAM_COST },
 	{ "write_ns", WBSIM_PARAM_TIME, EO(write_ns), NULL, "ns", 0, 0,
 	  "CPU per buffered write call whose blocks the extent status cache maps (ext4_da_map_blocks' lookup)",
@@ -990,8 +994,11 @@ static uint64_t ext4_extents_to_map(const struct ext4_params *p, struct ext4_ino
  * mpage_prepare_extent_to_map() call that looks its folios up again, and
  * mpage_map_and_submit_extent(), which for an unwritten extent splits it
  * out of the preallocated one (ext4_split_convert_extents, PRE_IO):
- * map_ns per extent, split_ns more per unwritten one. Leaves out
- * the handle's credits and the journal's space.
+ * map_ns per extent, split_ns more per unwritten one. Every block of the
+ * run, mapped or not, costs writepages_block_ns more than iomap's: ext4
+ * walks the buffer head of each (mpage_process_page_bufs(), then
+ * ext4_bio_write_folio() adds each to the bio). Leaves out the handle's
+ * credits and the journal's space.
  */
 static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task,
 			    uint64_t first, uint64_t nr, wbsim_fs_map_done_fn done, void *arg)
@@ -1001,8 +1008,8 @@ static void ext4_map_blocks(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *tas
 						    done, arg);
 	uint64_t unwritten, extents = ext4_extents_to_map(p, inode->priv, first, nr, &unwritten);
 
-	wbsim_cpus_run(fs->cpus, task, extents * p->map_ns + unwritten * p->split_ns,
-		       ext4_step_done, c);
+	wbsim_cpus_run(fs->cpus, task, extents * p->map_ns + unwritten * p->split_ns +
+		       nr * p->writepages_block_ns, ext4_step_done, c);
 }
 
 /* ext4_convert_unwritten_extents(): split and merge in both trees. */
