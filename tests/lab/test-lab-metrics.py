@@ -543,8 +543,9 @@ class CalibrateExt4Rows(unittest.TestCase):
             self.assertEqual(calibrate.ext4_extent_rows(d, 3), {})
 
     def test_block_row(self):
-        # the flusher's writepages per page written, ext4's runs less
-        # XFS's median: (0.5 ms, 0.6 ms over 1000 pages) - 300 ns
+        # lab/costs' row on the calibration roles: the flusher's writepages
+        # per page written, ext4's runs less XFS's median: (0.5 ms, 0.6 ms
+        # over 1000 pages) - 300 ns
         with tempfile.TemporaryDirectory() as d:
             for name, runs in (("cal-cached-xfs", [0.3, 0.29, 0.31]),
                                ("cal-cached-ext4", [0.5, 0.6])):
@@ -552,13 +553,19 @@ class CalibrateExt4Rows(unittest.TestCase):
                     run = os.path.join(d, name, f"run{k}")
                     os.makedirs(run)
                     write_file(run, "cpu.json", json.dumps({
-                        "nr_written": 1000,
+                        "nr_written": 1000, "nr_dirtied": 1000,
                         "perf_categories_ms": {"flusher": {"writepages": ms}}}))
-            row = calibrate.ext4_block_row(d, 3)["ext4.writepages_block_ns"]
-        self.assertAlmostEqual(row[0], 250)
-        self.assertEqual([round(v) for v in row[2]], [200, 300])
-        with tempfile.TemporaryDirectory() as d:
-            self.assertEqual(calibrate.ext4_block_row(d, 3), {})
+                    write_file(run, "fio.json", json.dumps(
+                        {"jobs": [{"write": {"total_ios": 1000}}]}))
+            values, terms = costs.table(d, quiet=True, roles=costs.CALIBRATION_ROLES,
+                                        have={"cal-cached-xfs", "cal-cached-ext4"})
+            self.assertAlmostEqual(values["ext4.writepages_block_ns"], 250)
+            self.assertEqual([round(v) for v in terms["ext4.writepages_block_ns"][3]],
+                             [200, 300])
+            # without the ext4 twin the row is left out
+            values, _ = costs.table(d, quiet=True, roles=costs.CALIBRATION_ROLES,
+                                    have={"cal-cached-xfs"})
+            self.assertNotIn("ext4.writepages_block_ns", values)
 
 
 class CopyProbe(unittest.TestCase):
