@@ -51,12 +51,21 @@
  *   completion converts (xfs_end_ioend -> xfs_iomap_write_unwritten).
  * - Goal (xfs_bmap_adjacent): just after the previous real extent plus the
  *   logical gap, or just before the next one minus the gap, whichever is
- *   logically closer; the inode's own block for the first extent. The AG
- *   of the goal is tried first with xfs_alloc_ag_vextent_near (closest
- *   free placement, else best fit by size, else the longest free extent);
- *   with ag_trylock (xfs_alloc_vextent_start_ag/iterate_ags) a busy AGF
- *   makes the allocator try the following AGs without waiting, and only
- *   when every AG is busy does it sleep on the goal AG's lock.
+ *   logically closer, the gap kept only while it is at most
+ *   XFS_ALLOC_GAP_UNITS (4) times the allocation's length (else just
+ *   after the previous extent, just before the next); the inode's own
+ *   block for the first extent.
+ * - Lengths (xfs_bmap_btalloc_select_lengths, xfs_bmap_select_minlen):
+ *   the allocation wants the whole delalloc extent (maxlen) and accepts
+ *   no less than the longest free extent of any AG (minlen, at most
+ *   maxlen). The AGs are tried from the goal's; one whose longest free
+ *   extent is shorter than minlen is skipped (xfs_alloc_space_available),
+ *   so a stretch that fits whole somewhere is never split. In the AG,
+ *   xfs_alloc_ag_vextent_near: the closest free placement of maxlen,
+ *   else best fit by size, else the longest free extent; with
+ *   ag_trylock (xfs_alloc_vextent_start_ag/iterate_ags) a busy AGF makes
+ *   the allocator try the following AGs without waiting, and only when
+ *   every AG is busy does it sleep on the goal AG's lock.
  * - Close (xfs_release -> xfs_free_eofblocks): post-EOF blocks are freed
  *   unless the inode is marked XFS_IDIRTY_RELEASE, which is set when it
  *   still has delalloc blocks after that trim. Remount frees them too
@@ -99,6 +108,8 @@
 #include "fs/alloc/xfs-btree.h"
 
 #define XFS_MAX_BMBT_EXTLEN ((1ull << 21) - 1)
+/* xfs_bmap_adjacent() keeps a logical gap up to this many times the length */
+#define XFS_ALLOC_GAP_UNITS 4
 /*
  * AG headers (sb, AGF, AGI, AGFL), the roots of the bnobt, cntbt, inobt,
  * finobt, rmapbt and refcountbt, and the AGFL's reserve: mkfs.xfs puts the
@@ -912,6 +923,7 @@ struct xfs_call {
 	struct xfs_ag *ag;	/* AG whose lock is held */
 	uint64_t goal;
 	uint64_t dlblk, dlen;	/* the delalloc extent being converted */
+	uint64_t minlen;	/* xfs_bmap_select_minlen() of this allocation */
 	gboolean ilocked;	/* holds the ILOCK exclusively (the allocation transaction) */
 };
 
@@ -927,7 +939,16 @@ static void xfs_call_finish(struct xfs_call *c, GError *error)
 	wbsim_fs_map_call_finish(&c->mc, "xfs", &xi->map, error);
 }
 
-/* Models xfs_bmap_adjacent(): the goal block; leaves out the rtdev and filestreams cases. */
+/*
+ * Models xfs_bmap_adjacent(): the goal block; leaves out the rtdev and
+ * filestreams cases. The logical gap to the neighbour is kept in the goal
+ * only while it is at most XFS_ALLOC_GAP_UNITS times the allocation's
+ * length; a larger gap puts the goal just past the previous extent (just
+ * before the next one), so short allocations far apart in the file land
+ * next to each other on disk (lab: E6's zero-EOF allocations of 2 to 13
+ * blocks, thousands of blocks apart in the file, sit in AG 0's first free
+ * blocks one after another; lab/studies/xfs-alloc).
+ */
 static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64_t lblk,
 				  uint64_t len)
 {
@@ -943,8 +964,9 @@ static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64
 		uint64_t gap = lblk - wbsim_ext_end(left);
 
 		prevbno = last + 1;
-		/* keep the logical gap if it stays inside the same AG */
-		if (gap && xfs_agno(x, last + 1 + gap) == xfs_agno(x, last) &&
+		/* keep a small logical gap if it stays inside the same AG */
+		if (gap && gap <= XFS_ALLOC_GAP_UNITS * len &&
+		    xfs_agno(x, last + 1 + gap) == xfs_agno(x, last) &&
 		    last + 1 + gap < x->agcount * x->agblocks)
 			prevbno += gap;
 		prevdiff = gap;
@@ -952,9 +974,12 @@ static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64
 	if (have_next) {
 		uint64_t gap = right->lblk - (lblk + len);
 
-		if (right->pblk >= gap + len &&
+		if (gap <= XFS_ALLOC_GAP_UNITS * len && right->pblk >= gap + len &&
 		    xfs_agno(x, right->pblk - gap - len) == xfs_agno(x, right->pblk))
 			gotbno = right->pblk - gap - len;
+		else if (right->pblk >= len &&
+			 xfs_agno(x, right->pblk - len) == xfs_agno(x, right->pblk))
+			gotbno = right->pblk - len;
 		else
 			gotbno = right->pblk;
 		gotdiff = gap;
@@ -964,6 +989,31 @@ static uint64_t xfs_bmap_adjacent(struct xfs_fs *x, struct xfs_inode *xi, uint64
 	if (have_next)
 		return gotbno;
 	return xi->home;
+}
+
+/*
+ * Models xfs_bmap_btalloc_select_lengths() with xfs_bmap_select_minlen():
+ * the allocation's minimum length is the longest free extent of any AG,
+ * at most the wanted length; the allocation then goes to the first AG
+ * from the goal's whose longest free extent is that long
+ * (xfs_alloc_space_available()), rather than splitting the extent in the
+ * goal's AG (lab: a 1,877-block stretch that AG 0 could not hold whole
+ * went to AG 1 in one piece; lab/studies/xfs-alloc). Leaves out the
+ * trylock of that scan (the AGs' longest extents are read unlocked here).
+ */
+static uint64_t xfs_bmap_select_minlen(struct xfs_fs *x, uint64_t want)
+{
+	uint64_t blen = 0;
+
+	for (uint64_t a = 0; a < x->agcount; a++)
+		blen = MAX(blen, wbsim_freespace_longest(&x->ags[a].free));
+	return MIN(blen, want);
+}
+
+/* Models xfs_alloc_space_available()'s test of the AG's longest free extent. */
+static gboolean xfs_ag_space_available(struct xfs_ag *ag, uint64_t minlen)
+{
+	return ag->free.free && wbsim_freespace_longest(&ag->free) >= minlen;
 }
 
 static void xfs_convert_next(struct xfs_call *c);
@@ -995,7 +1045,8 @@ static void xfs_alloc_granted(wbsim_sim *sim, void *arg)
 	uint64_t start, len;
 	wbsim_time_t cost;
 
-	len = wbsim_freespace_near(&ag->free, goal, want, &start);
+	len = xfs_ag_space_available(ag, c->minlen) ?
+		      wbsim_freespace_near(&ag->free, goal, want, &start) : 0;
 	if (!len) {
 		/* the AG filled up while we waited: try again from the top */
 		wbsim_lock_release(&ag->lock, c->mc.task);
@@ -1023,7 +1074,7 @@ static void xfs_alloc_vextent_start_ag(struct xfs_call *c)
 	for (uint64_t i = 0; i < x->agcount; i++) {
 		struct xfs_ag *ag = &x->ags[(g + i) % x->agcount];
 
-		if (!ag->free.free)
+		if (!xfs_ag_space_available(ag, c->minlen))
 			continue;
 		if (!wait_on)
 			wait_on = ag;
@@ -1109,6 +1160,7 @@ static void xfs_convert_next(struct xfs_call *c)
 		c->dlblk = e->lblk;
 		c->dlen = e->len;
 		c->goal = xfs_bmap_adjacent(x, xi, c->dlblk, MIN(c->dlen, x->max_extent));
+		c->minlen = xfs_bmap_select_minlen(x, MIN(c->dlen, x->max_extent));
 		xfs_alloc_vextent_start_ag(c);
 		return;
 	}
@@ -1321,14 +1373,17 @@ static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint
 {
 	struct xfs_fs *x = fs->priv;
 	struct xfs_params *p = fs->params;
-	uint64_t goal, g, start = 0, len = 0;
+	uint64_t goal, g, minlen, start = 0, len = 0;
 
 	want = MIN(want, x->max_extent);
 	goal = xfs_bmap_adjacent(x, xi, lblk, want);
+	minlen = xfs_bmap_select_minlen(x, want);
 	g = xfs_agno(x, goal);
 	for (uint64_t i = 0; i < x->agcount && !len; i++) {
 		uint64_t a = (g + i) % x->agcount;
 
+		if (!minlen || !xfs_ag_space_available(&x->ags[a], minlen))
+			continue;
 		len = wbsim_freespace_near(&x->ags[a].free, a == g ? goal : a * x->agblocks,
 					   want, &start);
 		if (len) {
