@@ -51,7 +51,7 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(invalidate_page_ns, "fadvise(DONTNEED): per clean page dropped from the cache (mapping_try_invalidate, the folio's release and freeing)"),
 	COST_NS(rwsem_sleep_ns, "a writer that sleeps on a contended rw_semaphore (the inode's i_rwsem): the slowpath's queueing and its context switches out and back in, paid when the lock is handed to it"),
 	COST_NS(rwsem_wake_ns, "the releaser of that rw_semaphore waking the sleeper (rwsem_wake, wake_up_q, try_to_wake_up with its IPI), per wake-up"),
-	COST_NS(syscall_entry_ns, "write(): the part of write_syscall_ns (and of a synchronous engine's sync_io_ns) run before the inode lock is taken and after it is dropped (the system call's entry and exit, fdget, vfs_write, the caller's user space); a writer runs it on a CPU before it asks for the lock of a file other jobs write too"),
+	COST_NS(syscall_entry_ns, "write(): the part of write_syscall_ns (and of a synchronous engine's sync_io_ns) run before the inode lock is taken and after it is dropped (the system call's entry and exit, fdget, vfs_write, the caller's user space); a writer runs it on a CPU before it asks for the lock of a file other jobs write too, and for an io_uring write punted to io-wq the fio thread runs it (io_uring_enter), the worker only the rest"),
 	{ .name = NULL },
 };
 
