@@ -16,6 +16,7 @@
  * (write_inode), the rescuer fallback, and laptop mode.
  */
 #include "core/pid.h"
+#include "core/timer-wheel.h"
 #include "fs/fs-writeback.h"
 #include "fs/fs-writeback-trace.h"
 #include "fs/cgroup-writeback.h"
@@ -161,14 +162,26 @@ static void requeue_io(struct wbsim_wb *wb, struct wbsim_inode *inode)
 
 /* wb_wakeup_delayed(): run wb_workfn after dirty_writeback_interval unless
  * it is already due earlier (queue, do not modify); with the interval at
- * 0 (periodic writeback off) that is at once. */
+ * 0 (periodic writeback off) that is at once. queue_delayed_work() arms a
+ * timer for jiffies + the interval in jiffies, and the timer wheel fires
+ * it at the end of its bucket (wbsim_timer_wheel_expiry(): 5.12 s at
+ * HZ=250 for the default 5 s). */
 void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb)
 {
 	struct wbsim_vm *vm = wb->bdi->vm;
+	uint64_t now, delay;
 
 	if (wbsim_timer_pending(&wb->dwork))
 		return;
-	wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb) + vm->dirty_writeback_ns);
+	if (!vm->dirty_writeback_ns) {
+		wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb));
+		return;
+	}
+	now = wbsim_jiffies(vm);
+	delay = (vm->dirty_writeback_ns + vm->jiffy_ns - 1) / vm->jiffy_ns;	/* msecs_to_jiffies */
+	wbsim_timer_arm(wb->bdi->sim, &wb->dwork,
+			wbsim_jiffy_time(vm, wbsim_timer_wheel_expiry(now, now + delay,
+								      vm->dirty.hz)));
 }
 
 /* wb_wakeup(): run wb_workfn now. */
