@@ -43,8 +43,9 @@
  *   write (submission, reaping, bookkeeping: uring_io_ns) is serial with
  *   the write at iodepth=1 or when the write runs inline; for punted
  *   writes at a larger iodepth it runs on the fio thread (@fio_thread)
- *   alongside the worker, which may not get more than iodepth writes
- *   ahead of it. At iodepth 1 (fio waits for each write) an XFS write
+ *   alongside the worker, with each write's system call entry and exit
+ *   (job_uring_punted_entry()), and the worker may not get more than
+ *   iodepth writes ahead of it. At iodepth 1 (fio waits for each write) an XFS write
  *   that balance_dirty_pages() with BDP_ASYNC would pause fails inline
  *   with -EAGAIN and is punted: the fio thread and the worker throttle on
  *   their own counts, the fio thread's attempt costs its mapping, the
