@@ -938,5 +938,9 @@ void wbsim_wb_clear(struct wbsim_wb *wb)
 		if (w->auto_free)
 			g_free(w);
 	}
+	/* the work the run ended in (a foreign flush's is the wb's to free) */
+	if (wb->work && wb->work != &wb->own_work && wb->work->auto_free)
+		g_free(wb->work);
+	wb->work = NULL;
 	wbsim_task_clear(&wb->flusher);
 }
