@@ -906,7 +906,8 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 		cost = wbsim_sys_uring_write(&job->ring, job->m, &job->dirtier, f->inode, off,
 					     job->bs, at, throttle, &fs_cost);
 		if (fio_apart) {
-			wbsim_time_t entry = MIN(job_uring_punted_entry(job), cost - fs_cost);
+			wbsim_time_t entry = MIN(job_uring_punted_entry(job),
+						 cost > fs_cost ? cost - fs_cost : 0);
 
 			cost -= entry;
 			job->fio_backlog += c->uring_io_ns + entry;
