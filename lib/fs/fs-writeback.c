@@ -174,7 +174,7 @@ void wbsim_wb_wakeup_delayed(struct wbsim_wb *wb)
 	if (wbsim_timer_pending(&wb->dwork))
 		return;
 	if (!vm->dirty_writeback_ns) {
-		wbsim_timer_arm(wb->bdi->sim, &wb->dwork, now_ns(wb));
+		wbsim_wb_wakeup(wb);
 		return;
 	}
 	now = wbsim_jiffies(vm);

@@ -314,11 +314,11 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 		add_fs(x, "map_ns", (double)run, per_run);
 		add_fs(x, "alloc_ns", (double)run, per_run);
 		add_fs(x, "alloc_block_ns", 1, NULL);
-	}
-	/* ext4: pages over written blocks go out without mapping; each
-	 * block's buffer head is walked and added to the bio */
-	if (x->fs && strcmp(x->fs->name, "ext4") == 0)
+	} else if (x->fs && strcmp(x->fs->name, "ext4") == 0) {
+		/* pages over written blocks go out without mapping; each
+		 * block's buffer head is walked and added to the bio */
 		add_fs(x, "writepages_block_ns", 1, NULL);
+	}
 	add_core(x, "blk_submit_rq_ns", (double)bio, per_bio);
 	add_core(x, "blk_submit_page_ns", 1, NULL);
 	if (ops->flags & WBSIM_DEVICE_SYNC_COPY) {

@@ -1382,7 +1382,7 @@ static uint64_t xfs_alloc_unwritten_now(wbsim_fs *fs, struct xfs_inode *xi, uint
 	for (uint64_t i = 0; i < x->agcount && !len; i++) {
 		uint64_t a = (g + i) % x->agcount;
 
-		if (!minlen || !xfs_ag_space_available(&x->ags[a], minlen))
+		if (!xfs_ag_space_available(&x->ags[a], minlen))
 			continue;
 		len = wbsim_freespace_near(&x->ags[a].free, a == g ? goal : a * x->agblocks,
 					   want, &start);
