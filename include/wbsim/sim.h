@@ -180,6 +180,7 @@ typedef struct wbsim_task {
 	wbsim_time_t burst_end_ns;	/* when its last burst ended */
 	wbsim_time_t preempted_ns;	/* interrupt time not yet added to the burst */
 	wbsim_time_t burst_ns;
+	wbsim_time_t vruntime;		/* CPU time run, for the fair pick */
 	wbsim_event_fn done_fn;
 	void *done_arg;
 	struct wbsim_task *next_waiter;
@@ -201,7 +202,8 @@ WBSIM_API void wbsim_task_clear(wbsim_task *task);
  * scenario's [machine] cpus: a task asks for an amount of CPU time with
  * wbsim_cpus_run(); it runs on a free CPU without preemption for that long
  * and is then resumed through its callback. When every CPU is busy the
- * task waits in FIFO order.
+ * task waits; a CPU that comes free runs the waiting task that has run
+ * least (the jobs' tasks counted together, as their session's autogroup).
  */
 typedef struct wbsim_cpus wbsim_cpus;
 

@@ -5,9 +5,13 @@
  *
  * A task asks for a burst of CPU time; it runs on a free CPU for that long
  * without preemption and is resumed through its callback. When every CPU is
- * busy the task waits, FIFO. This is the mechanism that makes one flusher
- * thread a bottleneck on a fast device and that makes many dirtiers compete
- * with the flushers for the machine.
+ * busy the task waits; a CPU that comes free runs the waiting task the fair
+ * class would pick (lib/core/sched-fair.c: the one that has run least, the
+ * jobs' tasks taken together as their session's autogroup), and a task
+ * whose burst ends goes on there unless a waiting task goes first. This is
+ * the mechanism that makes one flusher thread a bottleneck on a fast
+ * device and that makes many dirtiers compete with the flushers for the
+ * machine.
  *
  * Hard interrupts are the one preemption: wbsim_cpus_irq() runs interrupt
  * work on a given CPU at once, stretching the burst of the task that runs
@@ -29,13 +33,14 @@
  * Each task counts its voluntary context switches (wbsim_task.nvcsw): a
  * burst asked for later than the task's last burst ended follows a sleep.
  * Left out: preemption between tasks (so the involuntary switches), time
- * slices, per-CPU run queues and migration, SMT.
+ * slices, per-CPU run queues and migration, SMT (sched-fair.c says more).
  */
 #include <string.h>
 
 #include <wbsim/error.h>
 #include "core/arg-check.h"
 #include "core/cpus.h"
+#include "core/sched-fair.h"
 #include "core/sim-private.h"
 #include "core/sim.h"
 
@@ -55,9 +60,8 @@ struct wbsim_cpus {
 	wbsim_sim *sim;
 	unsigned int nr_cpus;
 	unsigned int busy;
-	unsigned int nr_waiting;
 	wbsim_time_t busy_ns;
-	wbsim_task *wait_head, *wait_tail;
+	struct wbsim_sched sched;	/* the tasks waiting for a CPU */
 	unsigned int *free_cpus;	/* stack of idle CPU numbers */
 	unsigned int nr_free;
 	struct cpu_state *cpu;
@@ -105,6 +109,7 @@ wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
 		cpus->cpu[i].nr = i;
 	}
 	cpus->speed_pct = 100;
+	wbsim_sched_init(&cpus->sched, nr_cpus);
 	return cpus;
 }
 
@@ -112,6 +117,12 @@ void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct)
 {
 	g_return_if_fail(cpus != NULL && speed_pct > 0);
 	cpus->speed_pct = speed_pct;
+}
+
+void wbsim_cpus_set_autogroup(wbsim_cpus *cpus, gboolean on)
+{
+	g_return_if_fail(cpus != NULL);
+	wbsim_sched_set_autogroup(&cpus->sched, on);
 }
 
 void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
@@ -157,6 +168,7 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 	cpus->busy++;
 	task->last_cpu = (unsigned int)task->cpu;
 	task->preempted_ns = 0;
+	wbsim_sched_set_next(&cpus->sched, task);
 	c->running = task;
 	c->runs_until = cpus->sim->now + wake + task->burst_ns;
 	wbsim_sim_schedule_after(cpus->sim, wake + task->burst_ns, burst_end, task);
@@ -172,26 +184,24 @@ static void continue_burst(wbsim_cpus *cpus, wbsim_task *task)
 	/* interrupts that came meanwhile stretch the burst */
 	task->preempted_ns = c->irq_end > cpus->sim->now ? c->irq_end - cpus->sim->now : 0;
 	task->irq_ns += task->preempted_ns;
+	wbsim_sched_set_next(&cpus->sched, task);
 	c->running = task;
 	c->runs_until = cpus->sim->now + task->preempted_ns + task->burst_ns;
 	wbsim_sim_schedule_after(cpus->sim, task->burst_ns, burst_end, task);
 }
 
-/* A CPU became free: to the longest waiter, else onto the free stack. */
+/* A CPU became free: to the waiter the scheduler picks, else onto the
+ * free stack. */
 static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 {
-	wbsim_task *next = cpus->wait_head;
+	wbsim_task *next;
 
 	cpus->busy--;
 	cpus->free_cpus[cpus->nr_free++] = nr;
 	cpus->cpu[nr].idle_since = cpus->sim->now;
+	next = wbsim_sched_pick_next(&cpus->sched);
 	if (!next)
 		return;
-	cpus->wait_head = next->next_waiter;
-	if (!cpus->wait_head)
-		cpus->wait_tail = NULL;
-	next->next_waiter = NULL;
-	cpus->nr_waiting--;
 	next->cpu_wait_ns += cpus->sim->now - next->wait_since;
 	start_burst(cpus, next);
 }
@@ -215,6 +225,11 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	task->burst_end_ns = sim->now;
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
+	wbsim_sched_put_prev(&cpus->sched, task, task->burst_ns);
+	/* the task goes on here if it asks for a burst at once and no waiting
+	 * task goes first (it had run less) */
+	if (!task->keep_cpu && !wbsim_sched_waiter_first(&cpus->sched, task))
+		task->keep_cpu = TRUE;
 	if (task->keep_cpu) {
 		/* the callback goes on here; the CPU is released if it asks
 		 * for no burst at once */
@@ -233,8 +248,8 @@ static void burst_end(wbsim_sim *sim, void *arg)
 		}
 		return;
 	}
-	/* Hand the CPU to the longest waiter before resuming this task, so a
-	 * task that asks again at once queues behind it (FIFO fairness). */
+	/* Hand the CPU to the waiter that goes first before resuming this
+	 * task, which then queues if it asks again. */
 	cpu_release(cpus, (unsigned int)task->cpu);
 	task->cpu = -1;
 	task->done_fn(sim, task->done_arg);
@@ -299,14 +314,17 @@ wbsim_time_t wbsim_cpus_irq(wbsim_cpus *cpus, unsigned int cpu, wbsim_task *irq,
 void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		    wbsim_event_fn done, void *arg)
 {
-	g_return_if_fail(task->on_pool == NULL);
-
 	/* a task that asks for a CPU later than its last burst ended slept in
 	 * between: schedule() from a task that is not runnable, a voluntary
 	 * context switch (a task that waits for a CPU it asked for at once was
 	 * runnable all along) */
-	if (task->bursts && cpus->sim->now > task->burst_end_ns)
+	gboolean slept;
+
+	g_return_if_fail(task->on_pool == NULL);
+	slept = task->bursts && cpus->sim->now > task->burst_end_ns;
+	if (slept)
 		task->nvcsw++;
+	wbsim_sched_wakeup(&cpus->sched, task, slept);
 	task->on_pool = cpus;
 	/* every cost of the table is the lab host's: a faster or slower
 	 * machine runs the same work in proportion */
@@ -322,13 +340,7 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		return;
 	}
 	task->wait_since = cpus->sim->now;
-	task->next_waiter = NULL;
-	if (cpus->wait_tail)
-		cpus->wait_tail->next_waiter = task;
-	else
-		cpus->wait_head = task;
-	cpus->wait_tail = task;
-	cpus->nr_waiting++;
+	wbsim_sched_enqueue(&cpus->sched, task);
 }
 
 wbsim_time_t wbsim_cpus_running_until(const wbsim_cpus *cpus, const wbsim_task *task)
@@ -368,7 +380,7 @@ unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus)
 
 unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
 {
-	return cpus->nr_waiting;
+	return cpus->sched.nr_waiting;
 }
 
 wbsim_time_t wbsim_cpus_busy_ns(const wbsim_cpus *cpus)

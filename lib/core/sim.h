@@ -62,7 +62,8 @@ uint64_t wbsim_sim_past_schedules(const wbsim_sim *sim);
  *
  * A task asks for an amount of CPU time with wbsim_cpus_run(); it runs on a
  * free CPU without preemption for that long and is then resumed through its
- * callback. When every CPU is busy the task waits in FIFO order.
+ * callback. When every CPU is busy the task waits for the fair class's
+ * pick (lib/core/sched-fair.c).
  * Return: the pool, or NULL with @error set when @nr_cpus is 0.
  */
 wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus,
@@ -75,6 +76,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(wbsim_cpus, wbsim_cpus_free)
  * @cost * 100 / @speed_pct (100, the default, runs the costs as they are)
  */
 void wbsim_cpus_set_speed(wbsim_cpus *cpus, unsigned int speed_pct);
+/* wbsim_cpus_set_autogroup() - the jobs' tasks (WBSIM_TASK_DIRTIER) share
+ * one scheduling entity, their session's autogroup ([machine]
+ * sched_autogroup; on by default, as the kernel's) */
+void wbsim_cpus_set_autogroup(wbsim_cpus *cpus, gboolean on);
 /*
  * wbsim_cpus_set_idle_exit_latency() - how long a task or an interrupt
  * woken onto an idle CPU waits before it runs there: @poll_exit_ns if the

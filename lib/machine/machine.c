@@ -91,6 +91,7 @@ gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine
 	if (!m->cpus)
 		return FALSE;
 	wbsim_cpus_set_speed(m->cpus, spec->cpu_speed);
+	wbsim_cpus_set_autogroup(m->cpus, spec->sched_autogroup);
 	wbsim_cpus_set_idle_exit_latency(m->cpus, spec->idle_exit_latency, spec->idle_poll_window,
 					 spec->idle_poll_latency);
 	m->costs = *spec->costs;

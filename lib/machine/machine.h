@@ -61,6 +61,7 @@ typedef char *(*wbsim_machine_where_fn)(const void *arg, const char *section,
  * @idle_exit_latency: ns, see wbsim_cpus_set_idle_exit_latency()
  * @idle_poll_window: ns
  * @idle_poll_latency: ns
+ * @sched_autogroup: the jobs' tasks share one entity, wbsim_cpus_set_autogroup()
  * @hz: jiffies per second
  * @memory: bytes of RAM
  * @memmap: bytes of RAM reserved at boot for PMEM (0: a pmem device's own)
@@ -79,6 +80,7 @@ struct wbsim_machine_spec {
 	uint64_t idle_exit_latency;
 	uint64_t idle_poll_window;
 	uint64_t idle_poll_latency;
+	gboolean sched_autogroup;
 	unsigned int hz;
 	uint64_t memory;
 	uint64_t memmap;

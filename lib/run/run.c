@@ -53,6 +53,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		.idle_exit_latency = cfg->idle_exit_latency,
 		.idle_poll_window = cfg->idle_poll_window,
 		.idle_poll_latency = cfg->idle_poll_latency,
+		.sched_autogroup = cfg->sched_autogroup,
 		.hz = (unsigned int)cfg->hz,
 		.memory = cfg->memory,
 		.memmap = cfg->memmap,

@@ -39,7 +39,7 @@ static gboolean build(struct wbsim_machine *m, struct wbsim_cpu_costs *costs,
 		      struct wbsim_machine_knobs *k, uint64_t memory, GError **error)
 {
 	struct wbsim_machine_spec spec = {
-		.seed = 1, .cpus = 4, .cpu_speed = 100, .hz = 1000, .memory = memory,
+		.seed = 1, .cpus = 4, .cpu_speed = 100, .hz = 1000, .memory = memory, .sched_autogroup = TRUE,
 		.costs = costs, .device_preset = "ideal", .fs_type = "ideal", .knobs = k,
 		.where = where, .where_arg = "demo.ini",
 	};
