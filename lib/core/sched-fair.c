@@ -21,12 +21,12 @@
  * per-CPU entities share the group's weight in proportion to its load on
  * each CPU (calc_group_shares()), which taken over all CPUs is one entity.
  *
- * The pick is made at every burst's end, not at the tick: EEVDF lets the
- * running task go on only until it has had its due (RUN_TO_PARITY: until
- * it is no longer owed time against the queue's average), and a kworker
- * that wakes owed time is picked at once; a task that ran a whole base
- * slice before anyone else was picked on its CPU made four lab workloads
- * worse and none better (the notes of issue 36).
+ * The pick is made at every burst's end (microseconds), not at the tick,
+ * and a running task is not protected for a slice: EEVDF's protection of
+ * the running task (RUN_TO_PARITY, PREEMPT_SHORT) is left out. Tried as a
+ * whole base slice of protection for every task that got a CPU, it made
+ * four lab workloads worse and none better (xfs-paths-prealloc -0% ->
+ * -30%, e1-lab-ram-ext4-2cpu +31% -> +35%; the notes of issue 36).
  * One queue for all CPUs, not one a CPU: left out are the per-CPU run
  * queues and the load balancing between them, wake-up preemption within a
  * burst (a waking task waits for the next burst's end, microseconds), nice
