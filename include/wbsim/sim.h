@@ -173,6 +173,9 @@ typedef struct wbsim_task {
 	/* voluntary context switches: the times the task slept between two
 	 * CPU bursts (on a lock, a folio, I/O, a throttle pause, a timer) */
 	uint64_t nvcsw;
+	/* involuntary ones: the times a burst of it ended, a waiting task
+	 * went first and it, still runnable, asked for the next at once */
+	uint64_t nivcsw;
 	unsigned int last_cpu;
 	wbsim_time_t irq_ns;
 	/* private */
@@ -189,6 +192,7 @@ typedef struct wbsim_task {
 	gboolean wait_shared;	/* waiting for a lock in shared mode */
 	gboolean keep_cpu;	/* the burst's callback goes on on its CPU */
 	gboolean cpu_kept;	/* in that callback, its CPU kept */
+	gboolean switched_out;	/* its last burst's CPU went to a waiter */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */

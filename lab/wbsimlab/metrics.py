@@ -133,21 +133,23 @@ def sim_small_figures(result_json):
     """The simulator's counterparts of program_figures()' small-write
     figures for a lab program's scenario: the time of the last group of
     jobs (the small writers; the only group when the program writes no
-    large file first), those jobs' CPU per write and their voluntary
-    context switches per write."""
+    large file first), those jobs' CPU per write and their context
+    switches per write, voluntary and all."""
     jobs = result_json["jobs"]
     last = max(j.get("groupid", 0) for j in jobs)
-    cpu = writes = nvcsw = 0
+    cpu = writes = nvcsw = nivcsw = 0
     for fj, wj in zip(jobs, result_json["wbsim"]["jobs"]):
         if fj.get("groupid", 0) == last:
             cpu += wj["cpu_ns"]
             nvcsw += wj.get("nvcsw", 0)
+            nivcsw += wj.get("nivcsw", 0)
             writes += wj["total_ios"]
     out = {"last_group_s": max(j["job_runtime"] for j in jobs
                                if j.get("groupid", 0) == last) / 1e3}
     if writes:
         out["small_cpu_ns_per_write"] = cpu / writes
         out["small_nvcsw_per_write"] = nvcsw / writes
+        out["small_ctxsw_per_write"] = (nvcsw + nivcsw) / writes
     return out
 
 

@@ -31,9 +31,11 @@
  * handing over to a waiter) was never idle. Two figures, not the whole
  * curve: deeper sleeps after tens of milliseconds are left out.
  * Each task counts its voluntary context switches (wbsim_task.nvcsw): a
- * burst asked for later than the task's last burst ended follows a sleep.
- * Left out: preemption between tasks (so the involuntary switches), time
- * slices, per-CPU run queues and migration, SMT (sched-fair.c says more).
+ * burst asked for later than the task's last burst ended follows a sleep;
+ * and its involuntary ones (nivcsw): a burst asked for at once by a task
+ * whose CPU went to a waiting task at its last burst's end.
+ * Left out: preemption within a burst, time slices, per-CPU run queues and
+ * migration, SMT (sched-fair.c says more).
  */
 #include <string.h>
 
@@ -251,6 +253,7 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	/* Hand the CPU to the waiter that goes first before resuming this
 	 * task, which then queues if it asks again. */
 	cpu_release(cpus, (unsigned int)task->cpu);
+	task->switched_out = TRUE;
 	task->cpu = -1;
 	task->done_fn(sim, task->done_arg);
 }
@@ -324,6 +327,9 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 	slept = task->bursts && cpus->sim->now > task->burst_end_ns;
 	if (slept)
 		task->nvcsw++;
+	else if (task->switched_out)
+		task->nivcsw++;	/* runnable, it lost its CPU to a waiter */
+	task->switched_out = FALSE;
 	wbsim_sched_wakeup(&cpus->sched, task, slept);
 	task->on_pool = cpus;
 	/* every cost of the table is the lab host's: a faster or slower

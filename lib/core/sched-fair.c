@@ -26,7 +26,13 @@
  * the running task (RUN_TO_PARITY, PREEMPT_SHORT) is left out. Tried as a
  * whole base slice of protection for every task that got a CPU, it made
  * four lab workloads worse and none better (xfs-paths-prealloc -0% ->
- * -30%, e1-lab-ram-ext4-2cpu +31% -> +35%; the notes of issue 36).
+ * -30%, e1-lab-ram-ext4-2cpu +31% -> +35%; the notes of issue 36). The
+ * cost of that: tasks of equal standing take turns at every burst, so
+ * E8's writers switch involuntarily about once a write where the kernel's
+ * do once in a hundred (nivcsw; lab/compare's small_ctxsw_per_write). A
+ * slice protected against all but woken tasks (wake-up preemption) left
+ * every time as it was, cut E8 nolimit's switches below the kernel's but
+ * not E8's (0.65 a write), and took xfs-paths-prealloc to -13%.
  * One queue for all CPUs, not one a CPU: left out are the per-CPU run
  * queues and the load balancing between them, wake-up preemption within a
  * burst (a waking task waits for the next burst's end, microseconds), nice

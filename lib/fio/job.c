@@ -504,6 +504,11 @@ uint64_t wbsim_job_nvcsw(const struct wbsim_job *job)
 	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0);
 }
 
+uint64_t wbsim_job_nivcsw(const struct wbsim_job *job)
+{
+	return job->task.nivcsw + (job->uring ? job->fio_thread.nivcsw : 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writeback started by the task itself: fadvise(DONTNEED) and fsync        */
 /* (the machine's calls, machine/sys.c)                                     */

@@ -146,6 +146,8 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
 /* wbsim_job_nvcsw() - the voluntary context switches of the job's tasks */
 uint64_t wbsim_job_nvcsw(const struct wbsim_job *job);
+/* wbsim_job_nivcsw() - their involuntary context switches */
+uint64_t wbsim_job_nivcsw(const struct wbsim_job *job);
 /* job.c helpers shared with job-direct.c (and the offsets' tests) */
 /* Next block of file @f, or UINT64_MAX when the pass is over. */
 uint64_t wbsim_job_next_block(struct wbsim_job *job, struct wbsim_job_file *f);

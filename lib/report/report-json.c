@@ -239,7 +239,7 @@ static void add_job(JsonBuilder *b, const struct wbsim_run_result *r,
 	set_int(b, "job_runtime", ts->total_run_ms);
 	set_dbl(b, "usr_cpu", 0.0);
 	set_dbl(b, "sys_cpu", sys);
-	set_int(b, "ctx", ts->nvcsw);
+	set_int(b, "ctx", ts->ctx);
 	set_int(b, "majf", 0);
 	set_int(b, "minf", 0);
 	add_depths(b, "iodepth_level", FALSE, ts->depth);
@@ -309,6 +309,7 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "cpu_ns", j->cpu_ns);
 		set_int(b, "cpu_wait_ns", j->cpu_wait_ns);
 		set_int(b, "nvcsw", j->nvcsw);
+		set_int(b, "nivcsw", j->nivcsw);
 		set_int(b, "invalidates", j->invalidates);
 		/* io_uring writes that failed inline with -EAGAIN (BDP_ASYNC,
 		 * or the timestamps to update: uring_time_punts of them) */

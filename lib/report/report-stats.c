@@ -285,7 +285,7 @@ static void ts_add_job(struct wbsim_report_ts *ts, const struct wbsim_job_result
 		ts->runtime_ms = runtime_ms;
 	ts->total_run_ms += runtime_ms;
 	ts->cpu_ns += j->cpu_ns;
-	ts->nvcsw += j->nvcsw;
+	ts->ctx += j->nvcsw + j->nivcsw;
 	wbsim_report_lat_hist_merge(&ts->clat, &j->clat);
 	wbsim_report_lat_hist_merge(&ts->sync_lat, &j->sync_lat);
 	/* fdatasync=N syncs with fdatasync(2) unless fsync=N is set too */

@@ -258,7 +258,7 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 	add_d(s, "%3.2f", sys);
 	/* fio's ctx= (voluntary and involuntary switches): the model's are
 	 * the voluntary ones */
-	g_string_append_printf(s, "%%, ctx=%" PRIu64 ", majf=0, minf=0\n", ts->nvcsw);
+	g_string_append_printf(s, "%%, ctx=%" PRIu64 ", majf=0, minf=0\n", ts->ctx);
 
 	/* fio's depth accounting (lib/fio/fio-io-u.c), as stat_calc_dist() shows it */
 	show_dist_line(s, "  IO depths    : ", depth, ts->depth);

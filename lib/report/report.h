@@ -138,7 +138,8 @@ struct wbsim_rstat {
  * @runtime_ms: the longest runtime of the members, ms
  * @total_run_ms: the members' runtimes summed (fio's total_run_time)
  * @cpu_ns: the members' CPU time summed
- * @nvcsw: the members' voluntary context switches summed (fio's ctx=)
+ * @ctx: the members' context switches, voluntary and involuntary, summed
+ *	(fio's ctx=: getrusage()'s ru_nvcsw + ru_nivcsw)
  * @clat: write latencies, merged
  * @sync_lat: fsync and fdatasync latencies, merged
  * @datasyncs: how many of them were fdatasyncs. fio 3.33 counts I/O units
@@ -171,7 +172,7 @@ struct wbsim_report_ts {
 	uint64_t runtime_ms;
 	uint64_t total_run_ms;
 	wbsim_time_t cpu_ns;
-	uint64_t nvcsw;
+	uint64_t ctx;
 	struct wbsim_lat_hist clat;
 	struct wbsim_lat_hist sync_lat;
 	uint64_t datasyncs;

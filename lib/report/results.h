@@ -39,7 +39,8 @@ struct wbsim_fio_job;
  * @cpu_wait_ns: time it waited for a CPU
  * @nvcsw: its tasks' voluntary context switches (the fio thread's and, with
  *	io_uring, the io-wq worker's: the process's threads, as fio's ctx=
- *	counts them, which adds the involuntary ones the model leaves out)
+ *	counts them)
+ * @nivcsw: their involuntary context switches (fio's ctx= is the sum)
  * @lock_wait_ns: time its task waited for locks (i_rwsem, the
  *	filesystem's write lock, a folio writeback held locked)
  * @invalidates: fadvise(DONTNEED) calls (open and pass ends)
@@ -69,6 +70,7 @@ struct wbsim_job_result {
 	wbsim_time_t cpu_ns;
 	wbsim_time_t cpu_wait_ns;
 	uint64_t nvcsw;
+	uint64_t nivcsw;
 	wbsim_time_t lock_wait_ns;
 	uint64_t invalidates;
 	int error;		/* errno that ended the job (fio's td->error), 0 */

@@ -496,6 +496,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		memcpy(jr->pause_hist, job->dirtier.pause_hist, sizeof(jr->pause_hist));
 		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->nvcsw = wbsim_job_nvcsw(job);
+		jr->nivcsw = wbsim_job_nivcsw(job);
 		jr->lock_wait_ns = job->task.lock_wait_ns;
 		jr->invalidates = job->invalidates;
 		jr->error = job->error;

@@ -185,10 +185,11 @@ class LabMetrics(unittest.TestCase):
         # the simulator's side: the last group's jobs, or the only group
         jobs = [{"groupid": 0, "job_runtime": 100}, {"groupid": 1, "job_runtime": 400},
                 {"groupid": 1, "job_runtime": 500}]
-        wjobs = [{"cpu_ns": 9, "total_ios": 1, "nvcsw": 7}, {"cpu_ns": 3000, "total_ios": 2, "nvcsw": 1},
-                 {"cpu_ns": 5000, "total_ios": 2, "nvcsw": 0}]
+        wjobs = [{"cpu_ns": 9, "total_ios": 1, "nvcsw": 7, "nivcsw": 5},
+                 {"cpu_ns": 3000, "total_ios": 2, "nvcsw": 1, "nivcsw": 2},
+                 {"cpu_ns": 5000, "total_ios": 2, "nvcsw": 0, "nivcsw": 1}]
         want = {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0,
-                "small_nvcsw_per_write": 0.25}
+                "small_nvcsw_per_write": 0.25, "small_ctxsw_per_write": 1.0}
         got = metrics.sim_small_figures({"jobs": jobs, "wbsim": {"jobs": wjobs}})
         self.assertEqual(got, want)
         got = metrics.sim_small_figures({"jobs": jobs[1:], "wbsim": {"jobs": wjobs[1:]}})
