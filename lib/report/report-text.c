@@ -256,8 +256,8 @@ static void show_ts(GString *s, const struct wbsim_report_ts *ts,
 		sys = (double)ts->cpu_ns / 1e6 * 100.0 / (double)ts->total_run_ms;
 	g_string_append(s, "  cpu          : usr=0.00%, sys=");
 	add_d(s, "%3.2f", sys);
-	/* fio's ctx= (voluntary and involuntary switches): the model's are
-	 * the voluntary ones */
+	/* fio's ctx= (voluntary and involuntary switches, as getrusage()
+	 * counts them) */
 	g_string_append_printf(s, "%%, ctx=%" PRIu64 ", majf=0, minf=0\n", ts->ctx);
 
 	/* fio's depth accounting (lib/fio/fio-io-u.c), as stat_calc_dist() shows it */
