@@ -113,19 +113,30 @@ void wbsim_sched_enqueue(struct wbsim_sched *s, wbsim_task *task)
 	s->nr_waiting++;
 }
 
-wbsim_task *wbsim_sched_pick_next(struct wbsim_sched *s)
+/* The vruntime @task is compared by at the top level: the group's for a
+ * task of the group, its own for a kernel thread. */
+static wbsim_time_t entity_vruntime(const struct wbsim_sched *s, const wbsim_task *task)
+{
+	return in_group(s, task) ? s->group.vruntime : task->vruntime;
+}
+
+/* The queue whose first task a free CPU runs next (pick_next_entity() at
+ * the top level, then within the group): the group's when the group has
+ * run less than the first kernel thread, else the kernel threads'. */
+static wbsim_task **next_queue(struct wbsim_sched *s)
 {
 	wbsim_task *k = s->wait_head, *u = s->group.wait_head;
-	wbsim_task **head;
-	wbsim_task *next;
 
-	if (u && (!k || s->group.vruntime < k->vruntime))
-		head = &s->group.wait_head;
-	else if (k)
-		head = &s->wait_head;
-	else
+	return u && (!k || s->group.vruntime < k->vruntime) ? &s->group.wait_head : &s->wait_head;
+}
+
+wbsim_task *wbsim_sched_pick_next(struct wbsim_sched *s)
+{
+	wbsim_task **head = next_queue(s);
+	wbsim_task *next = *head;
+
+	if (!next)
 		return NULL;
-	next = *head;
 	*head = next->next_waiter;
 	next->next_waiter = NULL;
 	s->nr_waiting--;
@@ -167,13 +178,14 @@ void wbsim_sched_put_prev(struct wbsim_sched *s, wbsim_task *task, wbsim_time_t 
 	}
 }
 
-gboolean wbsim_sched_waiter_first(const struct wbsim_sched *s, const wbsim_task *task)
+gboolean wbsim_sched_waiter_first(struct wbsim_sched *s, const wbsim_task *task)
 {
-	const wbsim_task *k = s->wait_head, *u = s->group.wait_head;
+	const wbsim_task *w = *next_queue(s);
 
-	if (in_group(s, task))
-		return (k && k->vruntime <= s->group.vruntime) ||
-		       (u && u->vruntime <= task->vruntime);
-	return (k && k->vruntime <= task->vruntime) ||
-	       (u && s->group.vruntime <= task->vruntime);
+	if (!w)
+		return FALSE;
+	/* two of the group: their own vruntimes; else the entities' */
+	if (in_group(s, w) && in_group(s, task))
+		return w->vruntime <= task->vruntime;
+	return entity_vruntime(s, w) <= entity_vruntime(s, task);
 }
