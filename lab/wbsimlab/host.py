@@ -492,6 +492,23 @@ def copy_probe_gb_s(size=256 << 20, rounds=3):
     return round(best, 2)
 
 
+def path_probe(program):
+    """The host's buffered write path now (lab/path-probe.c: ns a 4 KiB
+    write into an uncached and a cached tmpfs page, a page truncated, a
+    system call), a dict; None, with a message, when the program is not
+    built or fails. The copy probe does not see every slow phase of the
+    host: this one times the kernel's own page cache path."""
+    if not os.access(program, os.X_OK):
+        print(f"run-kernel: {program}: not built (meson compile -C build): no path probe",
+              file=sys.stderr)
+        return None
+    p = subprocess.run([program], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"run-kernel: {program}: {p.stderr.strip()}: no path probe", file=sys.stderr)
+        return None
+    return json.loads(p.stdout)
+
+
 def umount(mountpoint):
     if ROOT:
         raise LabError(f"umount {mountpoint}: not run under the fake root {ROOT}")

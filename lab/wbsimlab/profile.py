@@ -7,6 +7,7 @@ module reads them for the lab's tools (which profile belongs to which
 kernel build, the values lab/calibrate carries over) and never parses a
 scenario: the values' grammar is the simulator's (its --dump-config)."""
 import glob
+import math
 import os
 import re
 
@@ -70,6 +71,27 @@ def provenance(path):
     return out
 
 
+# the header line lab/calibrate writes of the set's path probe
+PATH_PROBE_LINE = re.compile(r"^; The host's path probe .*?: write_new_ns median ([0-9.]+)")
+
+
+def path_probe_ns(path):
+    """The median write_new_ns of lab/path-probe over the calibration runs
+    of the profile @path (its header says it), or None when the profile
+    was calibrated before the probe existed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = PATH_PROBE_LINE.match(line)
+                if m:
+                    return float(m.group(1))
+                if not line.startswith(";"):
+                    break
+    except OSError:
+        pass
+    return None
+
+
 def to_ns(text):
     """A [costs] value as a number: ns for a time ("850ns", "19us"), the
     number itself for a bare one (memcpy_bandwidth's bytes/s)."""
@@ -86,12 +108,23 @@ def default_path():
     return os.path.join(TOP, "lib", "core", m.group(1))
 
 
-def for_build(build):
-    """The committed profile measured on kernel build @build, or None."""
+def for_build(build, probe_ns=None):
+    """The committed profile measured on kernel build @build, or None. A
+    build calibrated more than once (in different phases of the host) has
+    several: the one whose path probe is nearest @probe_ns (the runs', ns a
+    new page: the phase they fell in), or, for runs made before the probe
+    existed, one calibrated before it too (no probe line), else the first."""
+    found = []
     for path in sorted(glob.glob(os.path.join(HOSTS, "*.inc"))):
         try:
             if read(path)[0] == build:
-                return path
+                found.append((path, path_probe_ns(path)))
         except ProfileError:
             continue
-    return None
+    if not found:
+        return None
+    probed = [(abs(math.log(p / probe_ns)), path) for path, p in found if p and probe_ns]
+    if probed:
+        return min(probed)[1]
+    unprobed = [path for path, p in found if not p]
+    return unprobed[0] if unprobed else found[0][0]

@@ -598,6 +598,83 @@ class CopyProbe(unittest.TestCase):
             self.assertEqual(calibrate.probe_report(d, ["cal-a"], 3), ([], []))
 
 
+class PathProbe(unittest.TestCase):
+    """lab/path-probe's figures: what lab/calibrate writes of them into a
+    profile's header, what lab/compare reads back and says of a set of runs
+    that fell in another phase of the host."""
+
+    def test_slow_phase_named_and_read_back(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, k, probes in (("cal-a", 1, [{"write_new_ns": 2500, "syscall_ns": 190},
+                                                  {"write_new_ns": 2600, "syscall_ns": 200}]),
+                                    ("cal-a", 2, [{"write_new_ns": 2400, "syscall_ns": 180},
+                                                  None]),
+                                    ("cal-b", 1, [{"write_new_ns": 2500, "syscall_ns": 185},
+                                                  {"write_new_ns": 3500, "syscall_ns": 400}])):
+                run = os.path.join(d, name, f"run{k}")
+                os.makedirs(run)
+                write_file(run, "meta.json", json.dumps({"path_probe": probes}))
+            header, slow = calibrate.probe_report(d, ["cal-a", "cal-b"], 2)
+            # five probes (one run's second failed: None): median 2500
+            self.assertEqual(header, ["The host's path probe (lab/path-probe, before and after "
+                                      "each run): write_new_ns median 2500, 2400..3500; "
+                                      "syscall_ns median 190, 180..400 over 3 of the runs."])
+            self.assertEqual(len(slow), 1)
+            self.assertTrue(slow[0].startswith("cal-b run1: path probe 3500 ns a new page "
+                                               "against the set's median 2500"), slow[0])
+            prof = write_file(d, "p.inc", "".join(f"; {h}\n" for h in
+                                                  ["Host profile", *header]) +
+                              "[costs]\nhost = x\ncopy_page_ns = 1ns\n")
+            self.assertEqual(profile.path_probe_ns(prof), 2500.0)
+            self.assertEqual(compare.runs_path_probe([os.path.join(d, "cal-b", "run1")]), 3000.0)
+            self.assertIsNone(profile.path_probe_ns(write_file(d, "q.inc", "[costs]\nhost = x\n")))
+        c = {"name": "w", "path_probe_ns": 3000.0, "profile_path_probe_ns": 2500.0}
+        self.assertEqual(compare.phase_note(c),
+                         "compare: host phase: w's runs took 3000 ns a new page in the path "
+                         "probe, the profile's calibration runs 2500 (+20%): the host ran slower "
+                         "than when its costs were measured, and the kernel's figures with it")
+        self.assertEqual(compare.probe_cell(c), "3000 (2500)")
+        c["path_probe_ns"] = 2800.0     # within 15%: nothing to say
+        self.assertIsNone(compare.phase_note(c))
+        self.assertEqual(compare.probe_cell({"path_probe_ns": None}), "-")
+
+    def test_profile_of_the_phase(self):
+        """Of two profiles of one build, the runs get the one calibrated in
+        their phase (the nearer path probe); runs without a probe the one
+        calibrated before the probe existed."""
+        saved = profile.HOSTS
+        with tempfile.TemporaryDirectory() as d:
+            body = "[costs]\nhost = b1\ncopy_page_ns = 1ns\n"
+            write_file(d, "a-old.inc", body)
+            write_file(d, "b-fast.inc", "; The host's path probe (lab/path-probe, x): "
+                       "write_new_ns median 2500, 2400..2600 over 3 of the runs.\n" + body)
+            write_file(d, "c-slow.inc", "; The host's path probe (lab/path-probe, x): "
+                       "write_new_ns median 4000, 3900..4100 over 3 of the runs.\n" + body)
+            profile.HOSTS = d
+            try:
+                self.assertEqual(os.path.basename(profile.for_build("b1", 3300)), "c-slow.inc")
+                self.assertEqual(os.path.basename(profile.for_build("b1", 3000)), "b-fast.inc")
+                self.assertEqual(os.path.basename(profile.for_build("b1")), "a-old.inc")
+                self.assertIsNone(profile.for_build("b2", 3000))
+            finally:
+                profile.HOSTS = saved
+
+    def test_probe_measures(self):
+        """The program itself, when built beside the lab's programs."""
+        build = os.environ.get("WBSIM_BUILD_ROOT")
+        if not build:
+            self.skipTest("run outside meson test: no WBSIM_BUILD_ROOT")
+        prog = os.path.join(build, "lab", "path-probe")
+        with tempfile.TemporaryDirectory() as d:
+            out = json.loads(subprocess.run([prog, d], capture_output=True, text=True,
+                                            check=True).stdout)
+        self.assertEqual(set(out), {"write_new_ns", "write_cached_ns", "truncate_page_ns",
+                                    "syscall_ns"})
+        # a write into a new page allocates it: never cheaper than into a cached one
+        self.assertGreater(out["write_new_ns"], out["write_cached_ns"] * 0.9)
+        self.assertGreater(out["syscall_ns"], 0)
+
+
 class Calibrate(unittest.TestCase):
     """lab/calibrate refuses what it cannot use before it changes anything:
     exit status 2 and a message naming what is wrong and what was expected."""
