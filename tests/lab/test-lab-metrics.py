@@ -628,6 +628,15 @@ class PathProbe(unittest.TestCase):
             self.assertEqual(profile.path_probe_ns(prof), 2500.0)
             self.assertEqual(compare.runs_path_probe([os.path.join(d, "cal-b", "run1")]), 3000.0)
             self.assertIsNone(profile.path_probe_ns(write_file(d, "q.inc", "[costs]\nhost = x\n")))
+            # a damaged meta.json: what is not a probe is not read
+            bad = os.path.join(d, "bad", "run1")
+            os.makedirs(bad)
+            write_file(bad, "meta.json", json.dumps({"path_probe": [5, {"write_new_ns": "x"},
+                                                                    {"write_new_ns": 4000}]}))
+            self.assertEqual(compare.runs_path_probe([bad]), 4000)
+            write_file(bad, "meta.json", json.dumps({"path_probe": 7}))
+            self.assertIsNone(compare.runs_path_probe([bad]))
+            self.assertEqual(calibrate.probe_report(d, ["bad"], 1), ([], []))
         c = {"name": "w", "path_probe_ns": 3000.0, "profile_path_probe_ns": 2500.0}
         self.assertEqual(compare.phase_note(c),
                          "compare: host phase: w's runs took 3000 ns a new page in the path "
