@@ -1194,5 +1194,16 @@ class CostsUsage(unittest.TestCase):
                 self.assertEqual((p.returncode, p.stdout, p.stderr),
                                  (2, "", usage + f"lab/costs: error: {err}\n"))
 
+    def test_program_run(self):
+        """A lab program's run (E8: program.json, no fio.json) is read: its
+        writes are the large ones and every thread's small ones."""
+        run = os.path.join(TOP, "lab", "results-e8-v1272b", "e8-lab-ram-xfs", "run1")
+        self.assertEqual(costs.writes_of(run), 2 * 1024 // 256 + 15 * 50000)
+        p = self.costs(os.path.dirname(run))
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertTrue(p.stdout.startswith("== e8-lab-ram-xfs: 3 runs, 750008 writes"),
+                        p.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
