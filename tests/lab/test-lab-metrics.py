@@ -668,6 +668,17 @@ class PathProbe(unittest.TestCase):
             finally:
                 profile.HOSTS = saved
 
+    def test_loop_worker_line(self):
+        """lab/calibrate's header line of the lab-ram loop worker against
+        its preset, from the committed calibration runs of 2026-12-07."""
+        runs = os.path.join(TOP, "lab", "studies", "phase-v1272", "calibration-runs")
+        self.assertEqual(calibrate.loop_report(runs, 3), [
+            "The lab-ram loop worker in the large-request workloads (cal-uring-xfs, "
+            "cal-uring-ext4, cal-loop-xfs, cal-cached-xfs): 1131 ns a page written (median, "
+            "909..1342 over 12 runs); the lab-ram preset charges 729 (-36%)."])
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(calibrate.loop_report(d, 3), [])
+
     def test_probe_measures(self):
         """The program itself, when built beside the lab's programs."""
         build = os.environ.get("WBSIM_BUILD_ROOT")
