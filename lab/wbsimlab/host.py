@@ -502,11 +502,19 @@ def path_probe(program):
         print(f"run-kernel: {program}: not built (meson compile -C build): no path probe",
               file=sys.stderr)
         return None
-    p = subprocess.run([program], capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"run-kernel: {program}: {p.stderr.strip()}: no path probe", file=sys.stderr)
+    try:
+        p = subprocess.run([program], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        print(f"run-kernel: {program}: no answer in 60 s: no path probe", file=sys.stderr)
         return None
-    return json.loads(p.stdout)
+    try:
+        if p.returncode == 0:
+            return json.loads(p.stdout)
+    except ValueError:
+        pass
+    print(f"run-kernel: {program}: {p.stderr.strip() or 'no JSON object'}: no path probe",
+          file=sys.stderr)
+    return None
 
 
 def umount(mountpoint):

@@ -113,7 +113,10 @@ def for_build(build, probe_ns=None):
     build calibrated more than once (in different phases of the host) has
     several: the one whose path probe is nearest @probe_ns (the runs', ns a
     new page: the phase they fell in), or, for runs made before the probe
-    existed, one calibrated before it too (no probe line), else the first."""
+    existed, one calibrated before it too (no probe line), else the first.
+    A profile without a probe line is never chosen for runs with a probe
+    while one with it exists: its phase is not known (lab/compare's host
+    phase note says how far the chosen one is)."""
     found = []
     for path in sorted(glob.glob(os.path.join(HOSTS, "*.inc"))):
         try:

@@ -8,12 +8,14 @@ lengths (a lab run folder and a simulator result of a few lines), and the
 tolerance rules of lab/compare (rel, abs, ext, factor). The lab's guards
 (the journal of host changes, run-kernel's and compare's refusals) on a
 fake root: nothing here changes the machine."""
+import contextlib
 import errno
 import json
 import subprocess
 import gzip
 import importlib.machinery
 import importlib.util
+import io
 import lzma
 import os
 import shutil
@@ -678,6 +680,25 @@ class PathProbe(unittest.TestCase):
             "909..1342 over 12 runs); the lab-ram preset charges 729 (-36%)."])
         with tempfile.TemporaryDirectory() as d:
             self.assertEqual(calibrate.loop_report(d, 3), [])
+
+    def test_probe_program_missing_or_broken(self):
+        """run-kernel's call: no program, or one that fails or says no JSON,
+        gives no probe (None) and a message, never an exception."""
+        with tempfile.TemporaryDirectory() as d:
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertIsNone(host.path_probe(os.path.join(d, "none")))
+            self.assertEqual(err.getvalue(), f"run-kernel: {d}/none: not built (meson compile "
+                             "-C build): no path probe\n")
+            bad = write_file(d, "bad", "#!/bin/sh\necho not json\n")
+            os.chmod(bad, 0o755)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertIsNone(host.path_probe(bad))
+            self.assertEqual(err.getvalue(), f"run-kernel: {bad}: no JSON object: no path probe\n")
+            good = write_file(d, "good", "#!/bin/sh\necho '{\"write_new_ns\": 7}'\n")
+            os.chmod(good, 0o755)
+            self.assertEqual(host.path_probe(good), {"write_new_ns": 7})
 
     def test_probe_measures(self):
         """The program itself, when built beside the lab's programs."""
