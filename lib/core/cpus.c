@@ -228,11 +228,9 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
 	wbsim_sched_put_prev(&cpus->sched, task, task->burst_ns);
-	/* the task goes on here if it asks for a burst at once and no waiting
-	 * task goes first (it had run less) */
-	if (!task->keep_cpu && !wbsim_sched_waiter_first(&cpus->sched, task))
-		task->keep_cpu = TRUE;
-	if (task->keep_cpu) {
+	/* the task goes on here if it asked to (a spinner) or if it asks for
+	 * a burst at once and no waiting task goes first (it had run less) */
+	if (task->keep_cpu || !wbsim_sched_waiter_first(&cpus->sched, task)) {
 		/* the callback goes on here; the CPU is released if it asks
 		 * for no burst at once */
 		unsigned int nr = (unsigned int)task->cpu;
