@@ -16,6 +16,18 @@ import re
 TRACE_LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$")
 
 
+def path_probes(meta):
+    """The path probes a run's meta.json holds (lab/run-kernel's
+    path_probe, before and after the run: lab/path-probe's figures), those
+    with a write_new_ns; none for a run made before the probe existed or a
+    damaged entry (a probe that failed is None there)."""
+    probes = meta.get("path_probe")
+    if not isinstance(probes, list):
+        return []
+    return [p for p in probes if isinstance(p, dict) and
+            isinstance(p.get("write_new_ns"), (int, float))]
+
+
 def series_rows(path):
     """Rows of a series CSV as dicts of floats; '#' comment lines skipped;
     column names as the simulator writes them, with or without a unit
