@@ -35,9 +35,10 @@ WBSIM_BEGIN_DECLS
  * together, and `sim-writeback --explain-costs SCENARIO` how a write and a
  * written-back page add them up on a scenario's machine. Every CPU cost
  * is named WORK_ns, the CPU time of one WORK: these, a filesystem's
- * FS.WORK_ns in [costs] (xfs.alloc_ns) and a device model's worker CPU in
- * [device] (worker_request_ns); host profiles and scenarios set them by
- * these keys.
+ * FS.WORK_ns in [costs] (xfs.alloc_ns), among them the loop device's
+ * worker (loop_request_ns: the worker is kernel work on the host's CPUs,
+ * so it belongs to the host profile, not to a device preset); host
+ * profiles and scenarios set them by these keys.
  */
 struct wbsim_cpu_costs {
 	wbsim_time_t copy_page_ns;
@@ -62,6 +63,9 @@ struct wbsim_cpu_costs {
 	wbsim_time_t page_alloc_page_ns;
 	wbsim_time_t copy_touch_ns;
 	wbsim_time_t sync_io_ns;
+	wbsim_time_t loop_request_ns;
+	wbsim_time_t loop_page_copy_ns;
+	wbsim_time_t loop_page_alloc_ns;
 };
 
 WBSIM_END_DECLS

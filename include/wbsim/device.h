@@ -59,12 +59,16 @@ struct wbsim_device;
  * @WBSIM_DEVICE_RAM_BACKED: its medium is the machine's own RAM (PMEM
  *	emulated on DRAM, memmap=S!O): its capacity is taken out of
  *	[machine] memory, reserved at boot
+ * @WBSIM_DEVICE_HOST_WORKER: a kernel worker of the host writes each
+ *	request into a backing file (the loop driver without direct I/O),
+ *	at the cost table's loop_request_ns and loop_page_*_ns
  */
 enum wbsim_device_flags {
 	WBSIM_DEVICE_ROTATIONAL = 1u << 0,
 	WBSIM_DEVICE_SYNC_COPY = 1u << 1,
 	WBSIM_DEVICE_STACKED = 1u << 2,
 	WBSIM_DEVICE_RAM_BACKED = 1u << 3,
+	WBSIM_DEVICE_HOST_WORKER = 1u << 4,
 };
 
 /* 3: struct wbsim_param gained @section, @flags, @names and @names_fn */

@@ -9,8 +9,8 @@
  *
  * The worker is a task on the simulated CPUs. A request costs it
  *
- *   worker_request_ns + pages * worker_page_copy_ns
- *     + new_pages * worker_page_alloc_ns,
+ *   loop_request_ns + pages * loop_page_copy_ns
+ *     + new_pages * loop_page_alloc_ns,
  *
  * where new_pages are the 4 KiB pages of the backing file written for the
  * first time: tmpfs allocates, charges and LRU-adds a page for them
@@ -19,6 +19,12 @@
  * pass of a filesystem over fresh space costs more than an overwrite, as
  * on the real device. The backing pages are shmem: not page cache that
  * writeback or the dirty limits see.
+ *
+ * The three costs are rows of the run's cost table (wbsim/cpu-costs.h),
+ * not the device's parameters: the worker is kernel work on the host's
+ * CPUs (vfs_iter_write into tmpfs), so they move with the host build and
+ * its phases as the host profile's other rows do, scale with a machine's
+ * cpu_speed, and lab/calibrate measures them with the rest.
  *
  * Left out: the backing file's memory taken from the machine (shmem grows
  * as the device is written; the lab's scenarios use absolute dirty limits,
@@ -36,9 +42,6 @@
 struct loop {
 	uint64_t capacity;
 	uint64_t queue_depth;
-	uint64_t worker_request_ns;
-	uint64_t worker_page_copy_ns;
-	uint64_t worker_page_alloc_ns;
 
 	wbsim_task worker;
 	WBSIM_FIFO_LIST(struct wbsim_request) queued;
@@ -54,15 +57,6 @@ static const struct wbsim_param loop_params[] = {
 	{ "queue_depth", WBSIM_PARAM_UINT, offsetof(struct loop, queue_depth),
 	  "128", "requests", 1, 65536,
 	  "tags of the loop device (module parameter hw_queue_depth)" },
-	{ "worker_request_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_request_ns),
-	  "2us", NULL, 0, 1e9,
-	  "worker CPU per request (dispatch, vfs_iter_write set-up, completion)" },
-	{ "worker_page_copy_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_page_copy_ns),
-	  "400ns", NULL, 0, 1e9,
-	  "worker CPU per 4 KiB page copied into an existing backing page" },
-	{ "worker_page_alloc_ns", WBSIM_PARAM_TIME, offsetof(struct loop, worker_page_alloc_ns),
-	  "2us", NULL, 0, 1e9,
-	  "extra worker CPU per 4 KiB backing page written the first time" },
 	{ .name = NULL },
 };
 
@@ -128,6 +122,7 @@ static void loop_worker_done(wbsim_sim *sim, void *arg)
 static void loop_worker_next(struct wbsim_device *dev)
 {
 	struct loop *d = wbsim_device_priv(dev);
+	const struct wbsim_cpu_costs *c = wbsim_device_costs(dev);
 	struct wbsim_request *rq = wbsim_fifo_list_first(&d->queued);
 	uint64_t bytes, first, pages, fresh;
 
@@ -140,8 +135,8 @@ static void loop_worker_next(struct wbsim_device *dev)
 	pages = (((rq->sector << WBSIM_SECTOR_SHIFT) + bytes + 4095) >> 12) - first;
 	fresh = loop_touch(d, first, pages);
 	wbsim_cpus_run(wbsim_device_cpus(dev), &d->worker,
-		       d->worker_request_ns + pages * d->worker_page_copy_ns +
-		       fresh * d->worker_page_alloc_ns,
+		       c->loop_request_ns + pages * c->loop_page_copy_ns +
+		       fresh * c->loop_page_alloc_ns,
 		       loop_worker_done, dev);
 }
 
@@ -172,6 +167,7 @@ const struct wbsim_device_ops wbsim_loop_ops = {
 	.name = "loop",
 	.version = WBSIM_DEVICE_OPS_VERSION,
 	.help = "loop device over a tmpfs file: one worker copies each request",
+	.flags = WBSIM_DEVICE_HOST_WORKER,
 	.params = loop_params,
 	.priv_size = sizeof(struct loop),
 	.default_scheduler = "none",

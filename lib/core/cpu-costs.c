@@ -52,6 +52,9 @@ static const struct wbsim_param cost_params[] = {
 	COST_NS(rwsem_sleep_ns, "a writer that sleeps on a contended rw_semaphore (the inode's i_rwsem): the slowpath's queueing and its context switches out and back in, paid when the lock is handed to it"),
 	COST_NS(rwsem_wake_ns, "the releaser of that rw_semaphore waking the sleeper (rwsem_wake, wake_up_q, try_to_wake_up with its IPI), per wake-up"),
 	COST_NS(syscall_entry_ns, "write(): the part of write_syscall_ns (and of a synchronous engine's sync_io_ns) run before the inode lock is taken and after it is dropped (the system call's entry and exit, fdget, vfs_write, the caller's user space); a writer runs it on a CPU before it asks for the lock of a file other jobs write too, and for an io_uring write punted to io-wq the fio thread runs it (io_uring_enter), the worker only the rest"),
+	COST_NS(loop_request_ns, "the loop device's worker (no direct I/O, block/dev-loop.c): per request, besides its pages (loop_queue_work's hand-over, the worker's dequeue, vfs_iter_write's set-up into the backing file, the request's completion)"),
+	COST_NS(loop_page_copy_ns, "the loop device's worker: per 4 KiB page of a request written into a backing page that exists (shmem's write_begin/write_end and the copy from a page cache page written back, long out of the CPU's caches)"),
+	COST_NS(loop_page_alloc_ns, "the loop device's worker: the extra per 4 KiB backing page written the first time (tmpfs allocates, charges and LRU-adds it)"),
 	{ .name = NULL },
 };
 

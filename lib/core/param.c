@@ -395,32 +395,41 @@ void wbsim_param_set_unknown_key(GError **error, const char *owner,
  * Keys renamed, by section: refused with their new name, never read as
  * aliases, so a file says what it sets in the words --list-keys prints.
  * Every CPU cost is WORK_ns, the CPU time of one WORK (issue 37): the
- * filesystems' [costs] rows lost their _cpu, the loop device's worker CPU
- * became worker_*_ns.
+ * filesystems' [costs] rows lost their _cpu. The loop device's worker CPU
+ * (once request_cpu .., then worker_*_ns in [device]) is host CPU and a
+ * row of the host profile's [costs] (block/dev-loop.c).
  */
+#define WORK_NS		"a CPU cost is WORK_ns, the CPU time of one WORK"
+#define COST(old, now)	{ "costs", old, now, NULL, WORK_NS }
+#define LOOP(old, now)	{ "device", old, now, "costs", \
+			  "the loop worker's CPU is the host's: a row of its profile" }
+
 static const struct wbsim_param_renamed renamed_keys[] = {
-	{ "costs", "xfs.alloc_cpu_ns", "xfs.alloc_ns" },
-	{ "costs", "xfs.btree_level_cpu_ns", "xfs.btree_level_ns" },
-	{ "costs", "xfs.map_cpu_ns", "xfs.map_ns" },
-	{ "costs", "xfs.write_cpu_ns", "xfs.write_ns" },
-	{ "costs", "xfs.iext_level_cpu_ns", "xfs.iext_level_ns" },
-	{ "costs", "xfs.delalloc_cpu_ns", "xfs.delalloc_ns" },
-	{ "costs", "xfs.end_io_cpu_ns", "xfs.end_io_ns" },
-	{ "costs", "xfs.update_time_cpu_ns", "xfs.update_time_ns" },
-	{ "costs", "ext4.alloc_cpu_ns", "ext4.alloc_ns" },
-	{ "costs", "ext4.pa_cpu_ns", "ext4.pa_ns" },
-	{ "costs", "ext4.map_cpu_ns", "ext4.map_ns" },
-	{ "costs", "ext4.split_cpu_ns", "ext4.split_ns" },
-	{ "costs", "ext4.write_cpu_ns", "ext4.write_ns" },
-	{ "costs", "ext4.write_miss_cpu_ns", "ext4.write_miss_ns" },
-	{ "costs", "ext4.end_io_cpu_ns", "ext4.end_io_ns" },
-	{ "costs", "ext4.update_time_cpu_ns", "ext4.update_time_ns" },
-	{ "costs", "f2fs.alloc_cpu_ns", "f2fs.alloc_ns" },
-	{ "costs", "f2fs.map_cpu_ns", "f2fs.map_ns" },
-	{ "costs", "f2fs.write_cpu_ns", "f2fs.write_ns" },
-	{ "device", "request_cpu", "worker_request_ns" },
-	{ "device", "page_copy_cpu", "worker_page_copy_ns" },
-	{ "device", "page_alloc_cpu", "worker_page_alloc_ns" },
+	COST("xfs.alloc_cpu_ns", "xfs.alloc_ns"),
+	COST("xfs.btree_level_cpu_ns", "xfs.btree_level_ns"),
+	COST("xfs.map_cpu_ns", "xfs.map_ns"),
+	COST("xfs.write_cpu_ns", "xfs.write_ns"),
+	COST("xfs.iext_level_cpu_ns", "xfs.iext_level_ns"),
+	COST("xfs.delalloc_cpu_ns", "xfs.delalloc_ns"),
+	COST("xfs.end_io_cpu_ns", "xfs.end_io_ns"),
+	COST("xfs.update_time_cpu_ns", "xfs.update_time_ns"),
+	COST("ext4.alloc_cpu_ns", "ext4.alloc_ns"),
+	COST("ext4.pa_cpu_ns", "ext4.pa_ns"),
+	COST("ext4.map_cpu_ns", "ext4.map_ns"),
+	COST("ext4.split_cpu_ns", "ext4.split_ns"),
+	COST("ext4.write_cpu_ns", "ext4.write_ns"),
+	COST("ext4.write_miss_cpu_ns", "ext4.write_miss_ns"),
+	COST("ext4.end_io_cpu_ns", "ext4.end_io_ns"),
+	COST("ext4.update_time_cpu_ns", "ext4.update_time_ns"),
+	COST("f2fs.alloc_cpu_ns", "f2fs.alloc_ns"),
+	COST("f2fs.map_cpu_ns", "f2fs.map_ns"),
+	COST("f2fs.write_cpu_ns", "f2fs.write_ns"),
+	LOOP("request_cpu", "loop_request_ns"),
+	LOOP("page_copy_cpu", "loop_page_copy_ns"),
+	LOOP("page_alloc_cpu", "loop_page_alloc_ns"),
+	LOOP("worker_request_ns", "loop_request_ns"),
+	LOOP("worker_page_copy_ns", "loop_page_copy_ns"),
+	LOOP("worker_page_alloc_ns", "loop_page_alloc_ns"),
 };
 
 const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n)
@@ -429,13 +438,30 @@ const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n)
 	return renamed_keys;
 }
 
-const char *wbsim_param_renamed(const char *section, const char *key)
+const struct wbsim_param_renamed *wbsim_param_renamed_entry(const char *section,
+							    const char *key)
 {
 	for (size_t i = 0; i < G_N_ELEMENTS(renamed_keys); i++)
 		if (strcmp(renamed_keys[i].section, section) == 0 &&
 		    strcmp(renamed_keys[i].old, key) == 0)
-			return renamed_keys[i].now;
+			return &renamed_keys[i];
 	return NULL;
+}
+
+const char *wbsim_param_renamed(const char *section, const char *key)
+{
+	const struct wbsim_param_renamed *r = wbsim_param_renamed_entry(section, key);
+
+	return r ? r->now : NULL;
+}
+
+char *wbsim_param_renamed_reason(const struct wbsim_param_renamed *r, const char *text)
+{
+	if (r->moved_to)
+		return g_strdup_printf("the key moved to [%s] as %s (%s): expected [%s] %s = %s",
+				       r->moved_to, r->now, r->why, r->moved_to, r->now, text);
+	return g_strdup_printf("the key was renamed to %s (%s): expected %s = %s",
+			       r->now, r->why, r->now, text);
 }
 
 gboolean wbsim_param_check_renamed(GError **error, const char *section,
@@ -443,13 +469,12 @@ gboolean wbsim_param_check_renamed(GError **error, const char *section,
 				   const char *text, const char *file,
 				   unsigned int line)
 {
-	const char *now = wbsim_param_renamed(section, key);
+	const struct wbsim_param_renamed *r = wbsim_param_renamed_entry(section, key);
 	g_autofree char *reason = NULL;
 
-	if (!now)
+	if (!r)
 		return TRUE;
-	reason = g_strdup_printf("the key was renamed to %s (a CPU cost is WORK_ns, the CPU time of one WORK): expected %s = %s",
-				 now, now, text ? text : "VALUE");
+	reason = wbsim_param_renamed_reason(r, text ? text : "VALUE");
 	wbsim_param_value_error(error, WBSIM_ERROR_UNKNOWN_KEY, file, line, owner, key,
 				text ? text : "", reason);
 	return FALSE;

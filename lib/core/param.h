@@ -105,22 +105,36 @@ void wbsim_param_append_names(GString *out, const struct wbsim_param *table);
 void wbsim_param_set_unknown_key(GError **error, const char *owner,
 				 const char *key, const char *names,
 				 const char *file, unsigned int line);
-/* A key renamed: [@section] @old is called @now. */
+/*
+ * A key renamed: [@section] @old is called @now, in [@moved_to] when that
+ * is not NULL (a key that changed section), for the reason @why gives.
+ */
 struct wbsim_param_renamed {
 	const char *section;
 	const char *old;
 	const char *now;
+	const char *moved_to;
+	const char *why;
 };
 /* wbsim_param_renamed_keys() - the table of renamed keys, its length in *@n. */
 const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n);
 /*
  * wbsim_param_renamed() - the name a key of [@section] ("costs", "device")
  * carries now if @key is an old name (the table in param.c), else NULL.
+ * wbsim_param_renamed_entry() - its row of the table, or NULL.
+ * wbsim_param_renamed_reason() - what the message says after "KEY =
+ * TEXT: " of the old key @r written with @text: "the key was renamed to
+ * NEW (WHY): expected NEW = TEXT", or for a key that changed section "the
+ * key moved to [SECTION] as NEW (WHY): expected [SECTION] NEW = TEXT".
  * wbsim_param_check_renamed() - TRUE if @key is no old name; else FALSE
  * with wbsim_param_value_error()'s message (@owner as there): "FILE:LINE:
- * OWNER KEY = TEXT: the key was renamed to NEW (...): expected NEW = TEXT".
+ * OWNER KEY = TEXT: " and the reason.
  */
 const char *wbsim_param_renamed(const char *section, const char *key);
+const struct wbsim_param_renamed *wbsim_param_renamed_entry(const char *section,
+							    const char *key);
+char *wbsim_param_renamed_reason(const struct wbsim_param_renamed *r,
+				 const char *text);
 gboolean wbsim_param_check_renamed(GError **error, const char *section,
 				   const char *owner, const char *key,
 				   const char *text, const char *file,

@@ -213,10 +213,12 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 		return FALSE;
 	}
 	if (!k && wbsim_param_renamed(sec, dot + 1)) {
+		const struct wbsim_param_renamed *r = wbsim_param_renamed_entry(sec, dot + 1);
+		const char *to = r->moved_to ? r->moved_to : sec;
+
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
-			    "the key was renamed to %s.%s (a CPU cost is WORK_ns, the CPU time of one WORK): expected [sweep] %s.%s = VALUES",
-			    sec, wbsim_param_renamed(sec, dot + 1), sec,
-			    wbsim_param_renamed(sec, dot + 1));
+			    "the key %s to %s.%s (%s): expected [sweep] %s.%s = VALUES",
+			    r->moved_to ? "moved" : "was renamed", to, r->now, r->why, to, r->now);
 		return FALSE;
 	}
 	if (k && (k->flags & (WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE))) {

@@ -252,33 +252,6 @@ static double explain_write(struct explain *x, const struct wbsim_fio_job *job,
 	return sum;
 }
 
-/* Where the device model's parameter @key comes from: wbsim_device_describe(). */
-static char *device_source(const char *describe, const char *key)
-{
-	g_autofree char *lead = g_strconcat("\n", key, " = ", NULL);
-	const char *l = strstr(describe, lead);
-	const char *semi = l ? strstr(l + 1, " ; ") : NULL;
-	const char *end = semi ? strchr(semi, '\n') : NULL;
-
-	if (!semi || !end)
-		return g_strdup("the device model");
-	return g_strdup_printf("device model parameter, %.*s", (int)(end - semi - 3), semi + 3);
-}
-
-/* The loop device model's parameter @key (a time) in ns. */
-static gboolean device_time(struct wbsim_device *dev, const char *key, double *value,
-			    const char **what)
-{
-	const struct wbsim_device_ops *ops = wbsim_device_get_ops(dev);
-	const struct wbsim_param *p = wbsim_param_find(ops->params, key);
-
-	if (!p || p->type != WBSIM_PARAM_TIME)
-		return FALSE;
-	*value = (double)*(const wbsim_time_t *)((const char *)wbsim_device_priv(dev) + p->offset);
-	*what = p->help;
-	return TRUE;
-}
-
 /* The page written back: writepages, the filesystem's mapping, submission,
  * completion, the device's own CPU. */
 static double explain_writeback(struct explain *x, struct wbsim_device *dev,
@@ -291,10 +264,8 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 	 * the ioend's (BIO_MAX_VECS folios) cut at the largest request */
 	uint64_t run = MIN(max_rq, WBSIM_WP_BATCH_PAGES);
 	uint64_t bio = MIN(max_rq, WBSIM_BIO_MAX_VECS * folio_pages);
-	g_autofree char *describe = wbsim_device_describe(dev);
 	gboolean large = folio_pages > 1;
-	double submit, complete, device = 0, v;
-	const char *what;
+	double submit, complete, device = 0;
 	g_autofree char *per_run = g_strdup_printf("a run of %" G_GUINT64_FORMAT " pages", run);
 	g_autofree char *per_bio = g_strdup_printf("a bio of %" G_GUINT64_FORMAT " pages", bio);
 
@@ -344,13 +315,13 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 			 large ? "once a folio" : NULL);
 		complete = print_steps(x, speed);
 	}
-	if (device_time(dev, "worker_request_ns", &v, &what)) {
-		g_string_append_printf(x->out, "in the device model's own worker (%s, model %s; its own parameters, not [costs]):\n",
+	if (ops->flags & WBSIM_DEVICE_HOST_WORKER) {
+		/* over a backing page written before: the first pass over fresh
+		 * space adds loop_page_alloc_ns a page */
+		g_string_append_printf(x->out, "in the device's worker (%s, model %s: host CPU; lib/block/dev-loop.c):\n",
 				       wbsim_device_name(dev), ops->name);
-		add_step(x, "device.worker_request_ns", v, (double)bio, per_bio, what, device_source(describe, "worker_request_ns"));
-		if (device_time(dev, "worker_page_copy_ns", &v, &what))
-			add_step(x, "device.worker_page_copy_ns", v, 1, NULL, what,
-				 device_source(describe, "worker_page_copy_ns"));
+		add_core(x, "loop_request_ns", (double)bio, per_bio);
+		add_core(x, "loop_page_copy_ns", 1, NULL);
 		device = print_steps(x, speed);
 	}
 	g_string_append_printf(x->out, "  %-26s %30.1f ns a page written back", "total",
@@ -365,8 +336,7 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 /* Every cost of the machine the sums do not charge, with its value. */
 static void explain_rest(struct explain *x, struct wbsim_device *dev)
 {
-	const struct wbsim_device_ops *ops = wbsim_device_get_ops(dev);
-	g_autofree char *describe = wbsim_device_describe(dev);
+	gboolean loop = wbsim_device_get_ops(dev)->flags & WBSIM_DEVICE_HOST_WORKER;
 
 	g_string_append(x->out, "\nNot in these sums (other cases: small or unaligned writes, holes, allocation and\n"
 				"conversion at writeback, fadvise, contention, io_uring's punts):\n");
@@ -375,6 +345,9 @@ static void explain_rest(struct explain *x, struct wbsim_device *dev)
 		g_autofree char *value = NULL;
 
 		if (g_ptr_array_find_with_equal_func(x->used, p->name, g_str_equal, NULL))
+			continue;
+		/* the loop worker's costs are no cost of a machine without one */
+		if (!loop && g_str_has_prefix(p->name, "loop_"))
 			continue;
 		src = cost_source(x->cfg, p->name);
 		if (p->type == WBSIM_PARAM_TIME) {
@@ -399,20 +372,6 @@ static void explain_rest(struct explain *x, struct wbsim_device *dev)
 			continue;
 		src = cost_source(x->cfg, name);
 		g_string_append_printf(x->out, "  %-26s %6.0f ns  %s; %s\n", name, v, o->help, src);
-	}
-	for (const struct wbsim_param *p = ops->params; p && p->name; p++) {
-		g_autofree char *name = g_strdup_printf("device.%s", p->name);
-		g_autofree char *src = NULL;
-		const char *what;
-		double v;
-
-		/* a device model's CPU cost is WORK_ns, as every other */
-		if (!g_str_has_suffix(p->name, "_ns") ||
-		    g_ptr_array_find_with_equal_func(x->used, name, g_str_equal, NULL) ||
-		    !device_time(dev, p->name, &v, &what))
-			continue;
-		src = device_source(describe, p->name);
-		g_string_append_printf(x->out, "  %-26s %6.0f ns  %s; %s\n", name, v, what, src);
 	}
 }
 

@@ -670,16 +670,46 @@ class PathProbe(unittest.TestCase):
             finally:
                 profile.HOSTS = saved
 
-    def test_loop_worker_line(self):
-        """lab/calibrate's header line of the lab-ram loop worker against
-        its preset, from the committed calibration runs of 2026-12-07."""
+    def test_loop_worker_row(self):
+        """The loop worker's CPU a page is a row of the cost table (host
+        CPU, not the lab-ram preset's): from the committed calibration runs
+        of 2026-12-07, the profile of that phase holds what the row gives."""
         runs = os.path.join(TOP, "lab", "studies", "phase-v1272", "calibration-runs")
-        self.assertEqual(calibrate.loop_report(runs, 3), [
-            "The lab-ram loop worker in the large-request workloads (cal-uring-xfs, "
-            "cal-uring-ext4, cal-loop-xfs, cal-cached-xfs): 1131 ns a page written (median, "
-            "909..1342 over 12 runs); the lab-ram preset charges 729 (-36%)."])
+        values, terms = costs.table(runs, quiet=True, roles=costs.CALIBRATION_ROLES)
+        self.assertAlmostEqual(values["loop_page_copy_ns"], 1114.2, delta=0.1)
+        self.assertEqual([n for _, n in terms["loop_page_copy_ns"][2]],
+                         ["cal-uring-xfs", "cal-uring-ext4", "cal-loop-xfs", "cal-cached-xfs"])
+        _, prof = profile.read(os.path.join(TOP, "lib", "core", "hosts",
+                                            "lab-v1272-20261207.inc"))
+        self.assertEqual(prof["loop_page_copy_ns"], "1110ns")
+
+    def test_benches_from(self):
+        """--benches-from: memcpy_bandwidth and the [machine] rows written
+        as the other profile says them, comment and value, not re-measured
+        and not 'carried from' the base."""
         with tempfile.TemporaryDirectory() as d:
-            self.assertEqual(calibrate.loop_report(d, 3), [])
+            base = write_file(d, "base.inc", "[costs]\nhost = h\n; copy_page_ns: old\n"
+                              "copy_page_ns = 1ns\n; memcpy_bandwidth: base's\n"
+                              "memcpy_bandwidth = 1000\n[machine]\n; idle_exit_latency: "
+                              "base's\nidle_exit_latency = 1us\n")
+            other = write_file(d, "other.inc", "[costs]\nhost = h\n; memcpy_bandwidth: "
+                               "bench-memcpy at 02:31\nmemcpy_bandwidth = 12200000000\n"
+                               "[machine]\n; idle_exit_latency: bench-cacheline at 02:31\n"
+                               "idle_exit_latency = 43us\n")
+            out = os.path.join(d, "out.inc")
+            kept = {"memcpy_bandwidth": ("12200000000", "memcpy_bandwidth: bench-memcpy "
+                                         "at 02:31")}
+            _, base_values = profile.read(base)
+            calibrate.write_profile(out, ["h"], {"copy_page_ns": (570, "fitted", [560, 580])},
+                                    base_values, base, "h", {}, kept=kept, machine_from=other)
+            with open(out) as f:
+                text = f.read()
+        self.assertIn("; copy_page_ns: fitted; runs 560..580\ncopy_page_ns = 570ns\n", text)
+        self.assertIn("; memcpy_bandwidth: bench-memcpy at 02:31\n"
+                      "memcpy_bandwidth = 12200000000\n", text)
+        self.assertIn("[machine]\n; idle_exit_latency: bench-cacheline at 02:31\n"
+                      "idle_exit_latency = 43us\n", text)
+        self.assertNotIn("base's", text)
 
     def test_probe_program_missing_or_broken(self):
         """run-kernel's call: no program, or one that fails or says no JSON,

@@ -253,9 +253,10 @@ static void test_bad_costs(void **state)
 }
 
 /*
- * A key renamed when every CPU cost became WORK_ns is refused wherever a
- * file or an option may set it, with file, line, key and its new name;
- * the new name is the key of a cost the model charges.
+ * A key renamed when every CPU cost became WORK_ns, or moved when the loop
+ * worker's CPU became a host cost, is refused wherever a file or an option
+ * may set it, with file, line, key and its new name and section; the new
+ * name is the key of a cost the model charges.
  */
 static void test_renamed_keys(void **state)
 {
@@ -265,13 +266,17 @@ static void test_renamed_keys(void **state)
 		{ "[costs]\nxfs.alloc_cpu_ns = 2us\n", NULL,
 		  "t.ini:2: [costs] xfs.alloc_cpu_ns = 2us: the key was renamed to xfs.alloc_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected xfs.alloc_ns = 2us" },
 		{ "[device]\nmodel = loop\nrequest_cpu = 2us\n", NULL,
-		  "t.ini:3: [device] request_cpu = 2us: the key was renamed to worker_request_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_request_ns = 2us" },
+		  "t.ini:3: [device] request_cpu = 2us: the key moved to [costs] as loop_request_ns (the loop worker's CPU is the host's: a row of its profile): expected [costs] loop_request_ns = 2us" },
+		{ "[device]\npreset = lab-ram\nworker_page_copy_ns = 1us\n", NULL,
+		  "t.ini:3: [device] worker_page_copy_ns = 1us: the key moved to [costs] as loop_page_copy_ns (the loop worker's CPU is the host's: a row of its profile): expected [costs] loop_page_copy_ns = 1us" },
+		{ "[sweep]\ndevice.worker_request_ns = 1us,2us\n", NULL,
+		  "t.ini:2: [sweep] device.worker_request_ns = 1us,2us: the key moved to costs.loop_request_ns (the loop worker's CPU is the host's: a row of its profile): expected [sweep] costs.loop_request_ns = VALUES" },
 		{ "[filesystem]\ntype = ext4\nwrite_miss_cpu_ns = 2us\n", NULL,
 		  "t.ini:3: [filesystem] write_miss_cpu_ns = 2us: a CPU cost of the host, renamed since: expected it in [costs] as ext4.write_miss_ns = 2us" },
 		{ "[sweep]\ncosts.f2fs.write_cpu_ns = 1us,2us\n", NULL,
 		  "t.ini:2: [sweep] costs.f2fs.write_cpu_ns = 1us,2us: the key was renamed to costs.f2fs.write_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected [sweep] costs.f2fs.write_ns = VALUES" },
 		{ "", "device.page_alloc_cpu=3us",
-		  "override: [device] page_alloc_cpu = 3us: the key was renamed to worker_page_alloc_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_page_alloc_ns = 3us" },
+		  "override: [device] page_alloc_cpu = 3us: the key moved to [costs] as loop_page_alloc_ns (the loop worker's CPU is the host's: a row of its profile): expected [costs] loop_page_alloc_ns = 3us" },
 	};
 	static const char *const models[] = { "ideal", "pmem", "nvme", "hdd", "raid0", "loop" };
 	size_t n;
@@ -281,29 +286,33 @@ static void test_renamed_keys(void **state)
 	g_autoptr(GError) error = NULL;
 
 	(void)state;
-	/* the filesystems' 19 costs and the loop worker's 3 */
-	assert_int_equal(n, 22);
+	/* the filesystems' 19 costs and the loop worker's 3, under two old names each */
+	assert_int_equal(n, 25);
 	assert_string_equal(wbsim_param_renamed("costs", "ext4.write_miss_cpu_ns"),
 			    "ext4.write_miss_ns");
-	assert_string_equal(wbsim_param_renamed("device", "page_copy_cpu"), "worker_page_copy_ns");
+	assert_string_equal(wbsim_param_renamed("device", "page_copy_cpu"), "loop_page_copy_ns");
+	assert_string_equal(wbsim_param_renamed("device", "worker_page_copy_ns"),
+			    "loop_page_copy_ns");
 	for (size_t i = 0; i < n; i++) {
 		gboolean is_device = strcmp(renamed[i].section, "device") == 0;
+		const char *now_in = renamed[i].moved_to ? renamed[i].moved_to : renamed[i].section;
 		gboolean old_found = FALSE, now_found = FALSE;
 
 		assert_string_equal(wbsim_param_renamed(renamed[i].section, renamed[i].old),
 				    renamed[i].now);
 		assert_true(g_str_has_suffix(renamed[i].now, "_ns"));
-		if (!is_device) {
+		assert_non_null(renamed[i].why);
+		if (!is_device)
 			assert_string_equal(renamed[i].section, "costs");
-			old_found = is_cost_key(renamed[i].old);
-			now_found = is_cost_key(renamed[i].now);
-		}
+		/* every [device] key moved to the cost table */
+		assert_string_equal(now_in, "costs");
+		old_found = !is_device && is_cost_key(renamed[i].old);
+		now_found = is_cost_key(renamed[i].now);
 		for (size_t m = 0; is_device && m < G_N_ELEMENTS(models); m++) {
 			const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
 
 			assert_non_null(ops);
 			old_found |= wbsim_param_find(ops->params, renamed[i].old) != NULL;
-			now_found |= wbsim_param_find(ops->params, renamed[i].now) != NULL;
 		}
 		if (old_found || !now_found)
 			fail_msg("[%s] %s -> %s: the old name must be no key, the new one a key",
@@ -330,7 +339,7 @@ static void test_renamed_keys(void **state)
 					"page_copy_cpu = 1us\n", -1, NULL));
 	text = g_strdup_printf("[device]\npreset = %s\n[fio:w]\nrw=write\nsize=1m\n", preset);
 	assert_null(wbsim_scenario_load_string(text, "t.ini", NULL, NULL, &error));
-	want = g_strdup_printf("t.ini:2: [device] preset = %s: %s:3: device model loop: page_copy_cpu = 1us: the key was renamed to worker_page_copy_ns (a CPU cost is WORK_ns, the CPU time of one WORK): expected worker_page_copy_ns = 1us",
+	want = g_strdup_printf("t.ini:2: [device] preset = %s: %s:3: device model loop: page_copy_cpu = 1us: the key moved to [costs] as loop_page_copy_ns (the loop worker's CPU is the host's: a row of its profile): expected [costs] loop_page_copy_ns = 1us",
 			       preset, preset);
 	assert_non_null(error);
 	assert_string_equal(error->message, want);
@@ -340,8 +349,9 @@ static void test_renamed_keys(void **state)
 
 /*
  * One naming scheme: every CPU cost is WORK_ns, the CPU time of one WORK
- * (the cost table's times, the filesystems' cost rows, a device model's
- * worker CPU); no name says _cpu.
+ * (the cost table's times, the filesystems' cost rows); no name says
+ * _cpu, and no device model has a CPU cost of its own (the loop worker's
+ * are the cost table's).
  */
 static void test_one_naming_scheme(void **state)
 {
@@ -365,19 +375,18 @@ static void test_one_naming_scheme(void **state)
 				fail_msg("[costs] %s.%s: expected WORK_ns", ops->name, o->name);
 		}
 	}
-	/* 22 rows of the cost table, 8 of XFS, 11 of ext4, 4 of f2fs */
-	assert_int_equal(rows, 45);
+	/* 25 rows of the cost table, 8 of XFS, 11 of ext4, 4 of f2fs */
+	assert_int_equal(rows, 48);
 	for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
 		const struct wbsim_device_ops *ops = wbsim_device_find_ops(models[m]);
 
 		assert_non_null(ops);
 		for (const struct wbsim_param *p = ops->params; p && p->name; p++)
-			if (strstr(p->name, "cpu") && !g_str_has_suffix(p->name, "_ns"))
-				fail_msg("[device] %s (model %s): expected WORK_ns", p->name,
-					 models[m]);
+			if (strstr(p->name, "cpu") || g_str_has_suffix(p->name, "_ns"))
+				fail_msg("[device] %s (model %s): a CPU cost belongs in [costs]",
+					 p->name, models[m]);
 	}
-	assert_non_null(wbsim_param_find(wbsim_device_find_ops("loop")->params,
-					 "worker_request_ns"));
+	assert_non_null(wbsim_param_find(wbsim_cpu_costs_params(), "loop_request_ns"));
 }
 
 /* The job's runtime of the sparse writer under @overrides. */

@@ -147,16 +147,39 @@ static void test_steps(void **state)
 	assert_non_null(strstr(tu, "set by t.ini:7\n"));
 	assert_non_null(strstr(tx, "built-in host profile lib/core/hosts/"));
 	assert_non_null(strstr(tu, "cpu_speed = 50% of that host: every cost lasts cost x 2.00\n"));
-	/* the loop device's worker is the device model's parameters */
-	assert_non_null(strstr(tx, "\n  device.worker_page_copy_ns "));
+	/* the loop device's worker is host CPU, rows of the cost table */
+	assert_non_null(strstr(tx, "\nin the device's worker (lab-ram, model loop: host CPU"));
+	assert_true(strstr(tx, "\n  loop_page_copy_ns ") < strstr(tx, "\nNot in these sums"));
+	assert_true(strstr(tx, "\n  loop_request_ns ") < strstr(tx, "\nNot in these sums"));
 	/* and its cost the sums leave out (the first write of a backing page) */
-	assert_true(strstr(tx, "\n  device.worker_page_alloc_ns ") > strstr(tx, "\nNot in these sums"));
+	assert_true(strstr(tx, "\n  loop_page_alloc_ns ") > strstr(tx, "\nNot in these sums"));
+	/* no device model has CPU costs of its own */
+	assert_null(strstr(tx, "device.worker_"));
 	/* writes alone: 4096 B over the write's sum */
 	bound = g_strdup_printf("writes alone (no writeback yet): %.0f MiB/s (%.1f ns a write)\n",
 				4096.0 * 1e9 / explained_sum(tx, 0) / 1048576.0, explained_sum(tx, 0));
 	assert_non_null(strstr(tx, bound));
 	wbsim_scenario_free(x);
 	wbsim_scenario_free(u);
+}
+
+/* A machine without a loop device has no loop worker's cost to list. */
+static void test_no_loop_worker(void **state)
+{
+	g_autoptr(GString) text = g_string_new(PSYNC_XFS);
+	wbsim_scenario *n;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *tn = NULL;
+
+	(void)state;
+	g_string_replace(text, "preset = lab-ram", "preset = samsung-pm1733-3.84t", 1);
+	n = load(text->str, "");
+	tn = wbsim_scenario_explain_costs(n, &error);
+	assert_non_null(tn);
+	assert_null(strstr(tn, "device's worker"));
+	assert_null(strstr(tn, "loop_"));
+	assert_non_null(strstr(tn, "\n  blk_complete_rq_ns "));
+	wbsim_scenario_free(n);
 }
 
 static void test_bad_args(void **state)
@@ -174,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_psync_xfs),
 		cmocka_unit_test(test_uring_ext4_slow),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_no_loop_worker),
 		cmocka_unit_test(test_bad_args),
 	};
 
