@@ -308,6 +308,7 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 		json_builder_end_object(b);
 		set_int(b, "cpu_ns", j->cpu_ns);
 		set_int(b, "cpu_wait_ns", j->cpu_wait_ns);
+		set_int(b, "lock_wait_ns", j->lock_wait_ns);
 		set_int(b, "nvcsw", j->nvcsw);
 		set_int(b, "nivcsw", j->nivcsw);
 		set_int(b, "invalidates", j->invalidates);

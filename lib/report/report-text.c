@@ -329,6 +329,8 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 		add_ms(s, j->cpu_ns);
 		g_string_append(s, ", cpu wait=");
 		add_ms(s, j->cpu_wait_ns);
+		g_string_append(s, ", lock wait=");
+		add_ms(s, j->lock_wait_ns);
 		g_string_append_printf(s, ", invalidates=%" PRIu64 "\n", j->invalidates);
 		if (j->uring_punts)
 			g_string_append_printf(s, "    io_uring: %" PRIu64 " writes punted to io-wq "

@@ -323,6 +323,35 @@ static void note_unreached_moments(struct wbsim_run *run)
 /* Results                                                                  */
 
 /* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
+/*
+ * The files' i_rwsem taken together, one row of the lock table: where
+ * writers of one file wait for each other (E8's fifteen threads), beside
+ * the filesystem's own locks.
+ */
+static void collect_i_rwsem(struct wbsim_run *run, struct wbsim_run_result *r)
+{
+	GPtrArray *inodes = run->m.inodes;
+	struct wbsim_lock_result *lr;
+	struct wbsim_lock_result sum = { 0 };
+
+	for (guint i = 0; i < inodes->len; i++) {
+		const struct wbsim_inode *inode = inodes->pdata[i];
+		const wbsim_lock *l = &inode->i_rwsem;
+
+		sum.acquisitions += l->acquisitions;
+		sum.contended += l->contended;
+		sum.hold_ns += l->hold_ns;
+		sum.wait_ns += l->wait_ns;
+		sum.max_wait_ns = MAX(sum.max_wait_ns, l->max_wait_ns);
+	}
+	if (!sum.acquisitions)
+		return;
+	lr = g_new(struct wbsim_lock_result, 1);
+	*lr = sum;
+	lr->name = g_strdup_printf("i_rwsem (%u file%s)", inodes->len, inodes->len == 1 ? "" : "s");
+	g_ptr_array_add(r->locks, lr);
+}
+
 static void collect_cgroups(struct wbsim_run *run)
 {
 	struct wbsim_run_result *r = run->result;
@@ -543,6 +572,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		lr->max_wait_ns = l->max_wait_ns;
 		g_ptr_array_add(r->locks, lr);
 	}
+	collect_i_rwsem(run, r);
 	if (run->m.cgroups)
 		collect_cgroups(run);
 	note_unreached_moments(run);

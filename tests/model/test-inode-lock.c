@@ -34,6 +34,18 @@ static const struct wbsim_job_result *job(const struct wbsim_run_result *r, guin
 	return r->jobs->pdata[i];
 }
 
+/* The lock table's i_rwsem row (the files' locks summed), or NULL. */
+static const struct wbsim_lock_result *i_rwsem_row(const struct wbsim_run_result *r)
+{
+	for (guint i = 0; i < r->locks->len; i++) {
+		const struct wbsim_lock_result *l = r->locks->pdata[i];
+
+		if (g_str_has_prefix(l->name, "i_rwsem "))
+			return l;
+	}
+	return NULL;
+}
+
 /* One inode: the two writers' CPU time adds up inside the run (never at
  * once), and they wait for each other; two inodes: the writes overlap on
  * the two CPUs and no writer waits for a lock. */
@@ -63,6 +75,19 @@ static void test_one_inode_serialises_writes(void **state)
 	assert_true(job(one, 0)->lock_wait_ns + job(one, 1)->lock_wait_ns >= cpu_one / 3);
 	assert_true(span_two < cpu_two * 3 / 4);
 	assert_int_equal(job(two, 0)->lock_wait_ns + job(two, 1)->lock_wait_ns, 0);
+	/* the report's row: one file, one acquisition a write, the waits the
+	 * jobs count; two files, never contended: a file one job alone has
+	 * open is locked once a batch of 64 writes (job.c's JOB_BATCH_MAX),
+	 * 157 batches of each job's 10,000 */
+	assert_non_null(i_rwsem_row(one));
+	assert_string_equal(i_rwsem_row(one)->name, "i_rwsem (1 file)");
+	assert_int_equal(i_rwsem_row(one)->acquisitions, 20000);
+	assert_true(i_rwsem_row(one)->contended > 0);
+	assert_int_equal(i_rwsem_row(one)->wait_ns,
+			 job(one, 0)->lock_wait_ns + job(one, 1)->lock_wait_ns);
+	assert_string_equal(i_rwsem_row(two)->name, "i_rwsem (2 files)");
+	assert_int_equal(i_rwsem_row(two)->acquisitions, 2 * 157);
+	assert_int_equal(i_rwsem_row(two)->contended, 0);
 	wbsim_run_result_free(one);
 	wbsim_run_result_free(two);
 }

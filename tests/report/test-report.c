@@ -148,6 +148,7 @@ static int setup(void **state)
 	for (unsigned int i = 0; i < 2048; i++)
 		wbsim_lat_hist_add(&j->clat, 302000);
 	j->cpu_ns = 20 * MS;
+	j->lock_wait_ns = 7 * MS;
 	j->pauses = 3;
 	j->paused_ns = 12 * MS;
 	j->max_pause_ns = 8 * MS;
@@ -403,7 +404,7 @@ static void test_text_wbsim_section(void **state)
 	assert_true(contains(a, "  machine: cpus=4, memory=16.0GiB, device=nvme, fs=xfs, "
 				"contexts=1, affinity=none\n"));
 	assert_true(contains(a, "  job 0 (A): pauses=3, paused=12.000ms, max pause=8.000ms, "
-				"cpu=20.000ms, cpu wait=0.000ms, invalidates=0\n"
+				"cpu=20.000ms, cpu wait=0.000ms, lock wait=7.000ms, invalidates=0\n"
 				"    pause histogram: <1ms=0, <2ms=0, <4ms=2, <8ms=0, <16ms=1, "
 				"<32ms=0, <64ms=0, <128ms=0, <256ms=0, <512ms=0, >=512ms=0\n"
 				"  job 1 (A): pauses=0,"));
@@ -583,6 +584,9 @@ static void test_json(void **state)
 	assert_string_equal(json_object_get_string_member(ws, "version"), WBSIM_VERSION_STRING);
 	assert_int_equal(json_object_get_int_member(ws, "sim_ns"), 1500 * MS);
 	assert_int_equal(json_array_get_length(json_object_get_array_member(ws, "jobs")), 3);
+	/* a job's wait for locks (i_rwsem, the filesystem's write lock) */
+	assert_int_equal(json_object_get_int_member(json_array_get_object_element(
+		json_object_get_array_member(ws, "jobs"), 0), "lock_wait_ns"), 7 * MS);
 	assert_int_equal(json_array_get_length(json_object_get_array_member(ws, "locks")), 2);
 	assert_false(json_object_has_member(ws, "wall_s"));
 	{
@@ -795,7 +799,7 @@ static void test_cgroups(void **state)
 
 	t = wbsim_report_text(r, FALSE);
 	assert_true(contains(t, "  job 2 (C): pauses=0, paused=0.000ms, max pause=0.000ms, "
-				"cpu=40.500ms, cpu wait=0.000ms, invalidates=0\n"
+				"cpu=40.500ms, cpu wait=0.000ms, lock wait=0.000ms, invalidates=0\n"
 				"    rate schedule: worst lag=2459.317ms\n"));
 	assert_true(contains(t, "cgroup writeback (dying_wb = unreachable): inode switches=1000, "
 				"skipped=3, bdi write bandwidth=256000KB/s\n"
