@@ -803,6 +803,25 @@ class Calibrate(unittest.TestCase):
 class Profiles(unittest.TestCase):
     """Host profiles as the lab reads them, and which one a run gets."""
 
+    def test_set_profile(self):
+        """A set recorded with its own calibration names the profile in
+        its profile.txt; none: the probe's choice; a bad one: exit 2."""
+        v1272b = os.path.join(TOP, "lab", "results-v1272b", "smoke-lab-ram-xfs")
+        self.assertEqual(compare.set_profile(v1272b),
+                         os.path.join(TOP, "lib", "core", "hosts", "lab-v1272-20261207.inc"))
+        self.assertIsNone(compare.set_profile(os.path.join(TOP, "lab", "results-v1272",
+                                                           "smoke-lab-ram-xfs")))
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "w"))
+            write_file(d, "profile.txt", "# a comment\nlib/core/hosts/none.inc\n")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+                compare.set_profile(os.path.join(d, "w"))
+            self.assertEqual(e.exception.code, 2)
+            self.assertEqual(err.getvalue(), f"compare: {d}/profile.txt: "
+                             "lib/core/hosts/none.inc: expected one line, the path of a host "
+                             "profile from the top of the tree (lib/core/hosts/NAME.inc)\n")
+
     def test_read(self):
         build, values = profile.read(os.path.join(TOP, "lib", "core", "hosts",
                                                   "lab-v1045.inc"))
