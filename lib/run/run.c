@@ -322,7 +322,6 @@ static void note_unreached_moments(struct wbsim_run *run)
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */
 
-/* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
 /*
  * The files' i_rwsem taken together, one row of the lock table: where
  * writers of one file wait for each other (E8's fifteen threads), beside
@@ -352,6 +351,7 @@ static void collect_i_rwsem(struct wbsim_run *run, struct wbsim_run_result *r)
 	g_ptr_array_add(r->locks, lr);
 }
 
+/* Cgroup writeback: every wb (dying ones too), every memcg, switches. */
 static void collect_cgroups(struct wbsim_run *run)
 {
 	struct wbsim_run_result *r = run->result;

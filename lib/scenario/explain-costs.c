@@ -336,7 +336,7 @@ static double explain_writeback(struct explain *x, struct wbsim_device *dev,
 /* Every cost of the machine the sums do not charge, with its value. */
 static void explain_rest(struct explain *x, struct wbsim_device *dev)
 {
-	gboolean loop = wbsim_device_get_ops(dev)->flags & WBSIM_DEVICE_HOST_WORKER;
+	gboolean loop = (wbsim_device_get_ops(dev)->flags & WBSIM_DEVICE_HOST_WORKER) != 0;
 
 	g_string_append(x->out, "\nNot in these sums (other cases: small or unaligned writes, holes, allocation and\n"
 				"conversion at writeback, fadvise, contention, io_uring's punts):\n");
