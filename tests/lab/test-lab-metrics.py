@@ -683,6 +683,32 @@ class PathProbe(unittest.TestCase):
                                             "lab-v1272-20261207.inc"))
         self.assertEqual(prof["loop_page_copy_ns"], "1110ns")
 
+    def test_loop_alloc_row(self):
+        """loop_page_alloc_ns from lab/measure-device's figures kept beside
+        the calibration runs of 2026-12-07 05:20: the fill's 1 MiB request
+        less the rewrite's, over 256 pages; figures of another build, or
+        none, and no measuring: no row."""
+        runs = os.path.join(TOP, "lab", "studies", "phase-v1272", "calibration-runs-0520")
+        with open(os.path.join(runs, calibrate.LAB_RAM_DEVICE)) as f:
+            kept = json.load(f)
+        saved = calibrate.platform.release
+        calibrate.platform.release = lambda: kept["kernel"]
+        try:
+            row = calibrate.loop_alloc_row(runs, measure=False)
+            self.assertAlmostEqual(row["loop_page_alloc_ns"][0], (549951 - 201074) / 256)
+            self.assertIn("fill-1m-qd1) 550 us against one over written pages (seq-1m-qd1) "
+                          "201 us", row["loop_page_alloc_ns"][1])
+            with tempfile.TemporaryDirectory() as d:
+                self.assertEqual(calibrate.loop_alloc_row(d, measure=False), {})
+                write_file(d, calibrate.LAB_RAM_DEVICE,
+                           json.dumps(dict(kept, kernel="0.0-other")))
+                self.assertEqual(calibrate.loop_alloc_row(d, measure=False), {})
+        finally:
+            calibrate.platform.release = saved
+        _, prof = profile.read(os.path.join(TOP, "lib", "core", "hosts",
+                                            "lab-v1272-20261207b.inc"))
+        self.assertEqual(prof["loop_page_alloc_ns"], "1360ns")
+
     def test_benches_from(self):
         """--benches-from: memcpy_bandwidth and the [machine] rows written
         as the other profile says them, comment and value, not re-measured
