@@ -455,7 +455,8 @@ const char *wbsim_param_renamed(const char *section, const char *key)
 	return r ? r->now : NULL;
 }
 
-char *wbsim_param_renamed_reason(const struct wbsim_param_renamed *r, const char *text)
+/* What the message says after "KEY = TEXT: " of the old key @r. */
+static char *renamed_reason(const struct wbsim_param_renamed *r, const char *text)
 {
 	if (r->moved_to)
 		return g_strdup_printf("the key moved to [%s] as %s (%s): expected [%s] %s = %s",
@@ -474,7 +475,7 @@ gboolean wbsim_param_check_renamed(GError **error, const char *section,
 
 	if (!r)
 		return TRUE;
-	reason = wbsim_param_renamed_reason(r, text ? text : "VALUE");
+	reason = renamed_reason(r, text ? text : "VALUE");
 	wbsim_param_value_error(error, WBSIM_ERROR_UNKNOWN_KEY, file, line, owner, key,
 				text ? text : "", reason);
 	return FALSE;

@@ -122,19 +122,15 @@ const struct wbsim_param_renamed *wbsim_param_renamed_keys(size_t *n);
  * wbsim_param_renamed() - the name a key of [@section] ("costs", "device")
  * carries now if @key is an old name (the table in param.c), else NULL.
  * wbsim_param_renamed_entry() - its row of the table, or NULL.
- * wbsim_param_renamed_reason() - what the message says after "KEY =
- * TEXT: " of the old key @r written with @text: "the key was renamed to
- * NEW (WHY): expected NEW = TEXT", or for a key that changed section "the
- * key moved to [SECTION] as NEW (WHY): expected [SECTION] NEW = TEXT".
  * wbsim_param_check_renamed() - TRUE if @key is no old name; else FALSE
  * with wbsim_param_value_error()'s message (@owner as there): "FILE:LINE:
- * OWNER KEY = TEXT: " and the reason.
+ * OWNER KEY = TEXT: the key was renamed to NEW (WHY): expected NEW =
+ * TEXT", or for a key that changed section "...: the key moved to
+ * [SECTION] as NEW (WHY): expected [SECTION] NEW = TEXT".
  */
 const char *wbsim_param_renamed(const char *section, const char *key);
 const struct wbsim_param_renamed *wbsim_param_renamed_entry(const char *section,
 							    const char *key);
-char *wbsim_param_renamed_reason(const struct wbsim_param_renamed *r,
-				 const char *text);
 gboolean wbsim_param_check_renamed(GError **error, const char *section,
 				   const char *owner, const char *key,
 				   const char *text, const char *file,

@@ -322,6 +322,16 @@ static void note_unreached_moments(struct wbsim_run *run)
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */
 
+/* Adds lock @l's figures to @lr (the longest wait: the longer). */
+static void lock_result_add(struct wbsim_lock_result *lr, const wbsim_lock *l)
+{
+	lr->acquisitions += l->acquisitions;
+	lr->contended += l->contended;
+	lr->hold_ns += l->hold_ns;
+	lr->wait_ns += l->wait_ns;
+	lr->max_wait_ns = MAX(lr->max_wait_ns, l->max_wait_ns);
+}
+
 /*
  * The files' i_rwsem taken together, one row of the lock table: where
  * writers of one file wait for each other (E8's fifteen threads), beside
@@ -330,23 +340,14 @@ static void note_unreached_moments(struct wbsim_run *run)
 static void collect_i_rwsem(struct wbsim_run *run, struct wbsim_run_result *r)
 {
 	GPtrArray *inodes = run->m.inodes;
-	struct wbsim_lock_result *lr;
-	struct wbsim_lock_result sum = { 0 };
+	struct wbsim_lock_result *lr = g_new0(struct wbsim_lock_result, 1);
 
-	for (guint i = 0; i < inodes->len; i++) {
-		const struct wbsim_inode *inode = inodes->pdata[i];
-		const wbsim_lock *l = &inode->i_rwsem;
-
-		sum.acquisitions += l->acquisitions;
-		sum.contended += l->contended;
-		sum.hold_ns += l->hold_ns;
-		sum.wait_ns += l->wait_ns;
-		sum.max_wait_ns = MAX(sum.max_wait_ns, l->max_wait_ns);
-	}
-	if (!sum.acquisitions)
+	for (guint i = 0; i < inodes->len; i++)
+		lock_result_add(lr, &((const struct wbsim_inode *)inodes->pdata[i])->i_rwsem);
+	if (!lr->acquisitions) {
+		g_free(lr);
 		return;
-	lr = g_new(struct wbsim_lock_result, 1);
-	*lr = sum;
+	}
 	lr->name = g_strdup_printf("i_rwsem (%u file%s)", inodes->len, inodes->len == 1 ? "" : "s");
 	g_ptr_array_add(r->locks, lr);
 }
@@ -565,11 +566,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		struct wbsim_lock_result *lr = g_new0(struct wbsim_lock_result, 1);
 
 		lr->name = g_strdup(l->name);
-		lr->acquisitions = l->acquisitions;
-		lr->contended = l->contended;
-		lr->hold_ns = l->hold_ns;
-		lr->wait_ns = l->wait_ns;
-		lr->max_wait_ns = l->max_wait_ns;
+		lock_result_add(lr, l);
 		g_ptr_array_add(r->locks, lr);
 	}
 	collect_i_rwsem(run, r);

@@ -172,6 +172,7 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 	const char *dot = strchr(name, '.');
 	g_autofree char *sec = NULL;
 	const struct wbsim_param *k;
+	const struct wbsim_param_renamed *renamed;
 
 	if (!dot || dot == name || !dot[1]) {
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_PARSE,
@@ -212,13 +213,14 @@ static gboolean sweep_key(const char *name, char **section, char **key,
 				    "unknown key: [%s] has no key %s", sec, dot + 1);
 		return FALSE;
 	}
-	if (!k && wbsim_param_renamed(sec, dot + 1)) {
-		const struct wbsim_param_renamed *r = wbsim_param_renamed_entry(sec, dot + 1);
-		const char *to = r->moved_to ? r->moved_to : sec;
+	renamed = k ? NULL : wbsim_param_renamed_entry(sec, dot + 1);
+	if (renamed) {
+		const char *to = renamed->moved_to ? renamed->moved_to : sec;
 
 		g_set_error(error, WBSIM_ERROR, WBSIM_ERROR_UNKNOWN_KEY,
 			    "the key %s to %s.%s (%s): expected [sweep] %s.%s = VALUES",
-			    r->moved_to ? "moved" : "was renamed", to, r->now, r->why, to, r->now);
+			    renamed->moved_to ? "moved" : "was renamed", to, renamed->now,
+			    renamed->why, to, renamed->now);
 		return FALSE;
 	}
 	if (k && (k->flags & (WBSIM_PARAM_REPEATABLE | WBSIM_PARAM_NO_STORE))) {
