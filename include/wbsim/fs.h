@@ -59,9 +59,9 @@ typedef struct wbsim_fs_inode wbsim_fs_inode;
  * WBSIM_FS_OPS_VERSION - the struct wbsim_fs_ops layout this library
  * expects (5: struct wbsim_param, its @options rows, grew four members;
  * 6: @update_time; 7: @write_space, @free_space; 8: @free_space_writeback;
- * 9: @writepages_begin).
+ * 9: @writepages_begin; 10: @write_lock_busy).
  */
-#define WBSIM_FS_OPS_VERSION 9
+#define WBSIM_FS_OPS_VERSION 10
 
 /** WBSIM_FS_AUTO - stored for "auto" (options whose default is "auto"). */
 #define WBSIM_FS_AUTO WBSIM_PARAM_AUTO
@@ -196,6 +196,11 @@ typedef void (*wbsim_fs_map_done_fn)(wbsim_fs *fs, void *arg,
  *        allocations approach its free space (ext4_nonda_switch():
  *        try_to_writeback_inodes_sb(WB_REASON_FS_FREE_SPACE), which the
  *        writer waits for unless writeback already runs)? NULL: never
+ * @write_lock_busy: is @write_lock held (by a writer, or shared by a
+ *        writeback mapping) so that a buffered write issued with
+ *        IOCB_NOWAIT would fail its trylock of it with -EAGAIN (XFS:
+ *        xfs_ilock_for_iomap()'s xfs_ilock_nowait(XFS_ILOCK_EXCL) under
+ *        IOMAP_NOWAIT)? NULL: never
  * @nowait_buffered_write: buffered writes can run without blocking
  *        (FOP_BUFFER_WASYNC, formerly FMODE_BUF_WASYNC): io_uring issues
  *        them inline and punts to io-wq only a write that would block;
@@ -240,6 +245,7 @@ struct wbsim_fs_ops {
 	void (*free_space)(wbsim_fs *fs);
 	gboolean (*free_space_writeback)(wbsim_fs *fs);
 	void (*writepages_begin)(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
+	gboolean (*write_lock_busy)(wbsim_fs *fs, wbsim_fs_inode *inode);
 };
 
 /* ------------------------------------------------------------------------ */

@@ -282,6 +282,15 @@ WBSIM_API void wbsim_lock_clear(wbsim_lock *lock);
  */
 WBSIM_API void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task,
 				  wbsim_event_fn done, void *arg);
+/**
+ * wbsim_lock_trylock() - take @lock for @task if it is free now (a
+ * kernel trylock: down_write_trylock(), mutex_trylock()); never waits
+ *
+ * Returns TRUE with the lock held, FALSE (nothing changed, nothing
+ * counted as contention) when a task holds it or, on a lock set up as an
+ * rw_semaphore, the first waiter is owed it by handoff.
+ */
+WBSIM_API gboolean wbsim_lock_trylock(wbsim_lock *lock, wbsim_task *task);
 /** wbsim_lock_release() - release @lock held by @task; hands it to the next waiter. */
 WBSIM_API void wbsim_lock_release(wbsim_lock *lock, wbsim_task *task);
 /**
@@ -296,6 +305,11 @@ WBSIM_API void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task,
 					 wbsim_event_fn done, void *arg);
 /** wbsim_lock_release_shared() - up_read(): drop one shared hold of @lock. */
 WBSIM_API void wbsim_lock_release_shared(wbsim_lock *lock, wbsim_task *task);
+/** wbsim_lock_held() - does a task hold @lock (exclusively, or shared)? */
+static inline gboolean wbsim_lock_held(const wbsim_lock *lock)
+{
+	return lock->owner != NULL || lock->readers > 0;
+}
 /** wbsim_lock_owner() - the task holding @lock, or NULL. */
 static inline wbsim_task *wbsim_lock_owner(const wbsim_lock *lock)
 {

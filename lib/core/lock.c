@@ -26,8 +26,10 @@
  * a writer arriving meanwhile) and sleeps again at the head of the queue.
  * Once the first sleeper has waited RWSEM_WAIT_TIMEOUT, nobody steals:
  * the release hands it the lock.
+ * A spin ends, and the writer sleeps, when a task waits for a CPU (the
+ * kernel's need_resched(): it checks it at every turn of the spin).
  * Left out: the osq queue of further spinners (one spins, the others
- * sleep), need_resched ending a spin early, a woken writer spinning on
+ * sleep), a woken writer spinning on
  * the owner once it has set the handoff bit, readers' spinning (removed
  * from the kernel in 5.12), the rwsem's reader batching behind a woken reader
  * beyond the FIFO head, priority inheritance.
@@ -35,6 +37,7 @@
 #include "core/cpus.h"
 #include "core/lock.h"
 #include "core/sim-private.h"
+#include "core/sim.h"
 
 /* RWSEM_WAIT_TIMEOUT: DIV_ROUND_UP(HZ, 250) jiffies, 4 ms at the lab
  * kernel's HZ=250: the first waiter then takes the lock by handoff. */
@@ -184,12 +187,20 @@ static gboolean spin_cpu(const wbsim_lock *lock, const wbsim_task *task)
 	return wbsim_cpus_kept(lock->spin_cpus, task) || wbsim_cpus_idle(lock->spin_cpus) > 0;
 }
 
+/* need_resched(): a task waits for a CPU, so a spinner would give its
+ * CPU up (rwsem_spin_on_owner() and the osq stop at it) */
+static gboolean need_resched(const wbsim_lock *lock)
+{
+	return wbsim_cpus_waiting(lock->spin_cpus) > 0;
+}
+
 /* Can writer @task spin now (rwsem_can_spin_on_owner())? The owner runs,
- * nobody spins yet, the writer has a CPU to spin on, no handoff. */
+ * nobody spins yet, the writer has a CPU to spin on, no handoff, and no
+ * task waits for a CPU. */
 static gboolean can_spin(const wbsim_lock *lock, const wbsim_task *task)
 {
 	return lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
-	       spin_cpu(lock, task) && !handoff_due(lock);
+	       spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock);
 }
 
 /* The spinner's burst is over: the lock was handed to it at the release,
@@ -218,7 +229,7 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	/* spin on while the owner runs and no task waits for a CPU (the
 	 * kernel's need_resched() would end the spin) */
 	until = owner_running_until(lock);
-	if (until && spin_cpu(lock, task) && !handoff_due(lock)) {
+	if (until && spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock)) {
 		rwsem_spin_on_owner(lock, until);
 		return;
 	}
@@ -300,6 +311,16 @@ void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
 	}
 	lock->contended++;
 	try_spin_or_sleep(lock, task, done, arg, lock->sim->now, task->cpu_kept);
+}
+
+/* down_write_trylock(): the free lock, unless a waiter is owed it by
+ * handoff (RWSEM_FLAG_HANDOFF makes the trylock fail); never waits. */
+gboolean wbsim_lock_trylock(wbsim_lock *lock, wbsim_task *task)
+{
+	if (!can_steal(lock))
+		return FALSE;
+	grant(lock, task, FALSE);
+	return TRUE;
 }
 
 void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,

@@ -36,24 +36,28 @@
  * - ioengine=io_uring with buffered writes (io_uring/rw.c io_write,
  *   io-wq): a write is issued inline with IOCB_NOWAIT if the filesystem
  *   takes buffered writes that way (FOP_BUFFER_WASYNC: XFS), else, or when
- *   it would block (i_rwsem held, balance_dirty_pages with BDP_ASYNC),
- *   punted to an io-wq worker. The writes of one file are hashed to one
- *   worker and run in order, so a job is still one serial writer (@task);
- *   a punted write costs uring_punt_ns more. The fio thread's own work per
- *   write (submission, reaping, bookkeeping: uring_io_ns) is serial with
- *   the write at iodepth=1 or when the write runs inline; for punted
- *   writes at a larger iodepth it runs on the fio thread (@fio_thread)
- *   alongside the worker, with each write's system call entry and exit
+ *   it would block, punted to an io-wq worker. Without IOCB_NOWAIT
+ *   (ext4) every write is punted: the writes of one file are hashed to
+ *   one worker and run in order, so a job is one serial writer (@task,
+ *   the worker); a punted write costs uring_punt_ns more. The fio
+ *   thread's own work per write (submission, reaping, bookkeeping:
+ *   uring_io_ns) is serial with the write at iodepth=1; at a larger
+ *   iodepth it runs on the fio thread (@fio_thread) alongside the worker,
+ *   with each write's system call entry and exit
  *   (job_uring_punted_entry()), and the worker may not get more than
- *   iodepth writes ahead of it. At iodepth 1 (fio waits for each write) an XFS write
- *   that balance_dirty_pages() with BDP_ASYNC would pause fails inline
- *   with -EAGAIN and is punted: the fio thread and the worker throttle on
+ *   iodepth writes ahead of it. With IOCB_NOWAIT at iodepth 1 (fio waits
+ *   for each write) a write that balance_dirty_pages() with BDP_ASYNC
+ *   would pause, or that must update the timestamps, fails inline with
+ *   -EAGAIN and is punted: the fio thread and the worker throttle on
  *   their own counts, the fio thread's attempt costs its mapping, the
  *   punch of its reservation and the throttle pass
- *   (job_uring_nowait_write()). At a larger iodepth XFS punts from a
- *   throttle pause on (the worker sleeps holding i_rwsem, and fio keeps
- *   it fed) until a throttle call that does not sleep; there the
- *   inline-then-punt of a single write is not split.
+ *   (job_uring_nowait_write()). With IOCB_NOWAIT at a larger iodepth the
+ *   job writes in two lanes (job-uring-wq.c): @task is the fio thread,
+ *   trying each write inline under a trylock of i_rwsem, and @wq the
+ *   worker, running the writes whose attempt failed (the trylock, a
+ *   timestamp update, the ILOCK's trylock, BDP_ASYNC, a folio writeback
+ *   holds), at once on another CPU; fio keeps at most iodepth of them in flight and waits
+ *   for them at a pass end, an fsync and the job's end.
  * - file_append=1: fio takes the file's size at set-up as the job's start
  *   offset and writes from there. wbsim writes each write at the file's
  *   current end (O_APPEND semantics), which is what the E7 tests did and
@@ -319,7 +323,8 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 	/* Tasks named as the kernel shows them: fio's job process is "fio"
 	 * (its pid is the job's pid in the report); an io_uring job's writes
 	 * run on its io-wq worker, "iou-wrk-<fio's pid>" with a pid of its
-	 * own (inline writes included: one serial writer, see above). */
+	 * own (inline writes included: one serial writer, see above), or on
+	 * both in a two-lane job. */
 	engine = wbsim_fio_engine_find(fio->ioengine);
 	job->uring = !fio->direct && engine && (engine->flags & WBSIM_FIO_ENGINE_IO_URING);
 	job->loop_by_bytes = engine && (engine->flags & WBSIM_FIO_ENGINE_ASYNC);
@@ -327,17 +332,28 @@ gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
 		wbsim_sys_uring_init(&job->ring, m, &job->fio_dirtier, fio->iodepth);
 		wbsim_task_init(&job->fio_thread, "fio", WBSIM_TASK_DIRTIER);
 		job->fio_thread.pid = wbsim_sim_alloc_pid(m->sim);
-		g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
-		wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
-		job->task.pid = wbsim_sim_alloc_pid(m->sim);
 		job->pid = job->fio_thread.pid;
+		if (wbsim_sys_uring_two_lanes(&job->ring)) {
+			/* two lanes: @task is the fio thread itself, writing
+			 * inline; the worker is @wq's */
+			wbsim_task_init(&job->task, "fio", WBSIM_TASK_DIRTIER);
+			job->task.pid = job->pid;
+			wbsim_job_wq_setup(job, job->pid);
+		} else {
+			g_snprintf(name, sizeof(name), "iou-wrk-%u", job->fio_thread.pid);
+			wbsim_task_init(&job->task, name, WBSIM_TASK_DIRTIER);
+			job->task.pid = wbsim_sim_alloc_pid(m->sim);
+		}
 	} else {
 		wbsim_task_init(&job->task, "fio", WBSIM_TASK_DIRTIER);
 		job->task.pid = wbsim_sim_alloc_pid(m->sim);
 		job->pid = job->task.pid;
 	}
-	wbsim_sys_copy_process(&job->dirtier, &job->task);
-	/* the fio thread's attempts run on @task too: one serial writer */
+	/* @dirtier is the task's that sleeps in the throttle: the io-wq
+	 * worker's of a two-lane job */
+	wbsim_sys_copy_process(&job->dirtier, job->wq.on ? &job->wq.task : &job->task);
+	/* the fio thread's attempts run on @task too (one serial writer, or
+	 * a two-lane job's fio thread) */
 	wbsim_sys_copy_process(&job->fio_dirtier, &job->task);
 	wbsim_sys_call_init(&job->sys, m, &job->task);
 	job->pending_blk = UINT64_MAX;
@@ -490,23 +506,34 @@ void wbsim_job_clear(struct wbsim_job *job)
 	wbsim_task_clear(&job->task);
 	if (job->uring)
 		wbsim_task_clear(&job->fio_thread);
+	wbsim_job_wq_clear(job);
 }
 
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns)
 {
 	if (wait_ns)
-		*wait_ns = job->task.cpu_wait_ns + (job->uring ? job->fio_thread.cpu_wait_ns : 0);
-	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0);
+		*wait_ns = job->task.cpu_wait_ns + (job->uring ? job->fio_thread.cpu_wait_ns : 0) +
+			   (job->wq.on ? job->wq.task.cpu_wait_ns : 0);
+	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0) +
+	       (job->wq.on ? job->wq.task.cpu_ns : 0);
 }
 
 uint64_t wbsim_job_nvcsw(const struct wbsim_job *job)
 {
-	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0);
+	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0) +
+	       (job->wq.on ? job->wq.task.nvcsw : 0);
 }
 
 uint64_t wbsim_job_nivcsw(const struct wbsim_job *job)
 {
-	return job->task.nivcsw + (job->uring ? job->fio_thread.nivcsw : 0);
+	return job->task.nivcsw + (job->uring ? job->fio_thread.nivcsw : 0) +
+	       (job->wq.on ? job->wq.task.nivcsw : 0);
+}
+
+/* The CPU time the job's tasks waited for locks (i_rwsem, folios, ILOCK) */
+wbsim_time_t wbsim_job_lock_wait_ns(const struct wbsim_job *job)
+{
+	return job->task.lock_wait_ns + (job->wq.on ? job->wq.task.lock_wait_ns : 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -960,6 +987,79 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
 static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f);
+static void job_after_unlock(wbsim_sim *sim, void *arg);
+static void job_bw_sample(struct wbsim_job *job);
+
+/* Two lanes, a job of a size: fio has issued every write it will (some
+ * may still be the worker's) */
+static bool job_uring_issued_all(const struct wbsim_job *job)
+{
+	const struct wbsim_fio_job *fio = job->fio;
+
+	if (!job->wq.on || fio->time_based)
+		return false;
+	if (fio->number_ios && job->issued_bytes / job->bs >= fio->number_ios)
+		return true;
+	return job->issued_bytes >= job->io_limit * MAX(fio->loops, 1);
+}
+
+/*
+ * Two lanes: fio's write at block @blk of file @fi failed inline (@why)
+ * and goes to the io-wq worker (job-uring-wq.c). The fio thread has
+ * issued it: its own work per write, the system call's entry up to the
+ * failed attempt, and the throttle's pass where that failed. Returns that
+ * CPU of the fio thread.
+ */
+static wbsim_time_t job_uring_punt(struct wbsim_job *job, unsigned int fi, uint64_t blk,
+				   enum wbsim_uring_eagain why)
+{
+	const struct wbsim_cpu_costs *c = &job->m->costs;
+	struct wbsim_job_file *f = &job->files[fi];
+	wbsim_time_t cost = c->uring_io_ns + MIN(c->syscall_entry_ns, c->write_syscall_ns);
+
+	if (why == WBSIM_URING_EAGAIN_THROTTLE)
+		cost += c->balance_dirty_pages_ns;
+	wbsim_job_wq_punt(job, fi, job_write_offset(job, f, blk), why, now_of(job));
+	job->issued_bytes += job->bs;
+	wbsim_fio_io_u_write(&job->io_u);
+	f->since_fsync++;
+	job->cur_file = (job->cur_file + 1) % job->nr_files;
+	return cost;
+}
+
+/* Two lanes: the trylock of i_rwsem failed (the worker holds it): the
+ * next write goes to io-wq, and fio goes on to the one after. */
+static void job_uring_punt_locked_out(struct wbsim_job *job, struct wbsim_job_file *f)
+{
+	uint64_t blk = job->pending_blk != UINT64_MAX ? job->pending_blk
+						      : wbsim_job_next_block(job, f);
+	wbsim_time_t cost;
+
+	job->locked_inode = NULL;
+	job->pending_blk = UINT64_MAX;
+	if (blk == UINT64_MAX) {
+		job->batch_pass_end = true;
+		job_after_unlock(job->m->sim, job);
+		return;
+	}
+	cost = job_uring_punt(job, job->cur_file, blk, WBSIM_URING_EAGAIN_LOCK);
+	/* the fio thread goes on on its CPU: an fsync due, its rate, the
+	 * next write */
+	wbsim_cpus_run_on(job->m->cpus, &job->task, cost, job_after_unlock, job);
+}
+
+/* Two lanes: the fio thread runs; the inline attempt takes i_rwsem, or
+ * the write goes to io-wq. */
+static void job_uring_trylock(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+	struct wbsim_job_file *f = &job->files[job->cur_file];
+
+	if (wbsim_sys_write_inode_trylock(&job->sys, f->inode))
+		job_batch_start(sim, job);
+	else
+		job_uring_punt_locked_out(job, f);
+}
 
 /* Issue the next batch of writes, ending where the kernel would call
  * balance_dirty_pages(), at a pass end, at an fsync point, or at 64. */
@@ -970,8 +1070,18 @@ static void job_next(wbsim_sim *sim, void *arg)
 	struct wbsim_job_file *f;
 
 	(void)sim;
-	if (wbsim_job_should_stop(job)) {
+	if (wbsim_job_should_stop(job) || job_uring_issued_all(job)) {
+		/* fio reaps every write in flight before it ends */
+		if (job->wq.on && wbsim_job_wq_inflight(job)) {
+			job->wq.fio_waits = true;
+			return;
+		}
 		wbsim_job_finish(job);
+		return;
+	}
+	/* two lanes: fio keeps iodepth writes in flight, no more */
+	if (job->wq.on && wbsim_job_wq_inflight(job) >= MAX(fio->iodepth, 1)) {
+		job->wq.fio_waits = true;
 		return;
 	}
 	/* io_uring: the worker has run every write fio has submitted */
@@ -989,6 +1099,7 @@ static void job_next(wbsim_sim *sim, void *arg)
 	job->batch_entry_apart = false;
 	job->batch_throttle = false;
 	job->batch_pass_end = false;
+	job->batch_punted = false;
 	/* the first write of the batch was issued when the wait began */
 	job->batch_issue = job->frozen_since ? job->frozen_since : now_of(job);
 	job->frozen_since = 0;
@@ -1007,6 +1118,12 @@ static void job_next(wbsim_sim *sim, void *arg)
 	}
 	/* ->write_iter: the batch's writes go to this file, under its i_rwsem */
 	job->locked_inode = f->inode;
+	if (job->wq.on) {
+		/* IOCB_NOWAIT's trylock, by the fio thread on its CPU (it
+		 * may have slept waiting for a completion) */
+		wbsim_cpus_run_on(job->m->cpus, &job->task, 0, job_uring_trylock, job);
+		return;
+	}
 	if (job_batch_max(job) == 1) {
 		/* a file other jobs write: the lock is asked for after the
 		 * syscall's entry, on a CPU */
@@ -1039,6 +1156,9 @@ static wbsim_time_t job_write_unlock(struct wbsim_job *job)
  */
 static unsigned int job_batch_max(const struct wbsim_job *job)
 {
+	/* two lanes: the worker wants the lock between two inline writes */
+	if (job->wq.on && wbsim_job_wq_inflight(job))
+		return 1;
 	return job->locked_inode && job->locked_inode->openers > 1 ? 1 : JOB_BATCH_MAX;
 }
 
@@ -1089,6 +1209,23 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 			job->batch_pass_end = true;
 			break;
 		}
+		/* two lanes: the inline attempt's -EAGAIN before it writes
+		 * (a timestamp update due, BDP_ASYNC's pause; write_begin's
+		 * FGP_NOWAIT on a folio writeback holds locked) */
+		if (job->wq.on) {
+			enum wbsim_uring_eagain why = wbsim_sys_uring_inline_eagain(
+				&job->ring, job->m, f->inode, now_of(job) + total);
+
+			if (why == WBSIM_URING_INLINE &&
+			    wbsim_sys_write_folio_locked(job->m, f->inode,
+							 job_write_offset(job, f, blk), job->bs))
+				why = WBSIM_URING_EAGAIN_FOLIO;
+			if (why != WBSIM_URING_INLINE) {
+				total += job_uring_punt(job, fi, blk, why);
+				job->batch_punted = true;
+				break;
+			}
+		}
 		/* write_begin waits for a folio writeback holds locked: the
 		 * first write of a batch here, a later one starts the next */
 		if (job->batch_ios && wbsim_sys_write_folio_locked(job->m, f->inode,
@@ -1126,7 +1263,19 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		}
 		job->batch_off[job->batch_ios] = job_write_offset(job, f, blk);
 		job_prefetch_next(job);
-		if (job_uring_inline_first(job)) {
+		if (job->wq.on) {
+			/* the fio thread's inline write: its throttle look was
+			 * BDP_ASYNC's, above */
+			wbsim_time_t fs_cost;
+
+			job->batch_cost[job->batch_ios] =
+				wbsim_sys_write(job->m, &job->fio_dirtier, f->inode,
+						job_write_offset(job, f, blk), job->bs,
+						now_of(job) + total, NULL, &fs_cost) +
+				job->m->costs.uring_io_ns;
+			job->batch_fs_total += fs_cost;
+			throttle = false;
+		} else if (job_uring_inline_first(job)) {
 			bool wq_throttle;
 
 			job->batch_cost[job->batch_ios] = job_uring_nowait_write(job, f, blk,
@@ -1168,6 +1317,13 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		if (fio->rate[WBSIM_FIO_DDIR_WRITE])
 			break;	/* pacing is decided write by write */
 	}
+	if (job->batch_ios == 0 && job->batch_punted) {
+		/* two lanes: the attempt failed under the lock, which fio
+		 * drops before it goes on */
+		total += job_write_unlock(job);
+		wbsim_cpus_run_on(job->m->cpus, &job->task, total, job_after_unlock, job);
+		return;
+	}
 	if (job->batch_ios == 0 && job->batch_throttle) {
 		/* io-wq's worker throttles before its first write */
 		job->batch_total = 0;
@@ -1181,7 +1337,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 		wbsim_job_pass_over(job);
 		return;
 	}
-	if (job_batch_max(job) == 1 && !job->batch_entry_apart) {
+	if (job_batch_max(job) == 1 && !job->batch_entry_apart && !job->wq.on) {
 		/* the syscall's entry ran before the lock (wbsim_sys_write_enter()) */
 		wbsim_time_t entry = MIN(job->m->costs.syscall_entry_ns,
 					 job->batch_cost[0] - job->batch_fs_total);
@@ -1214,8 +1370,9 @@ static void job_batch_locked(wbsim_sim *sim, void *arg)
 	struct wbsim_job *job = arg;
 
 	(void)sim;
-	/* a contended file's writer goes on on its CPU after the ILOCK part */
-	if (job_batch_max(job) == 1)
+	/* a contended file's writer (or a two-lane job's fio thread, whose
+	 * worker wants i_rwsem) goes on on its CPU after the ILOCK part */
+	if (job_batch_max(job) == 1 || job->wq.on)
 		wbsim_cpus_run_on(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock,
 				  job);
 	else
@@ -1250,12 +1407,8 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 	/* balance_dirty_pages_ratelimited() before the last write returns
 	 * (on io_uring the worker's, which may make the ring punt) */
 	if (job->batch_throttle &&
-	    (job->uring ? wbsim_sys_uring_balance_dirty_pages(&job->ring, &job->sys, &job->dirtier,
-							      job->batch_inode, job_after_throttle,
-							      job)
-			: wbsim_sys_write_balance_dirty_pages(&job->sys, &job->dirtier,
-							      job->batch_inode, job_after_throttle,
-							      job)))
+	    wbsim_sys_write_balance_dirty_pages(&job->sys, &job->dirtier, job->batch_inode,
+						job_after_throttle, job))
 		return;
 	job_after_throttle(sim, job);
 }
@@ -1273,7 +1426,54 @@ static void job_bw_sample(struct wbsim_job *job)
 	}
 }
 
-static void job_after_unlock(wbsim_sim *sim, void *arg);
+/* fio's fsync=N is due before its next write (not once it is done) */
+static bool job_fsync_due(struct wbsim_job *job)
+{
+	unsigned int n = job_sync_every(job->fio);
+
+	if (!n || wbsim_job_should_stop(job))
+		return false;
+	for (unsigned int i = 0; i < job->nr_files; i++)
+		if (job->files[i].since_fsync >= n)
+			return true;
+	return false;
+}
+
+/* Two lanes: a write of the io-wq worker completed (its CQE). */
+void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t issued)
+{
+	wbsim_time_t now = now_of(job);
+
+	wbsim_lat_hist_add(&job->clat, now - issued);
+	wbsim_job_logs_io(&job->logs, now, now - issued, job->bs, off, job->bytes_done,
+			  job->ios_done);
+	job->bytes_done += job->bs;
+	job->ios_done++;
+	job_bw_sample(job);
+}
+
+/* Two lanes: the worker has no write left; the fio thread goes on where
+ * it waited (its batch's end, or its next write). */
+void wbsim_job_wq_drained(struct wbsim_job *job)
+{
+	job->wq.fio_waits = false;
+	if (job->wq.resume_after_unlock) {
+		job->wq.resume_after_unlock = false;
+		wbsim_sim_schedule_at(job->m->sim, now_of(job), job_after_unlock, job);
+		return;
+	}
+	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
+
+/* Two lanes: a write completed, and the fio thread waited for a free
+ * slot of its iodepth (it looks again, and may wait on). */
+void wbsim_job_wq_slot_free(struct wbsim_job *job)
+{
+	if (job->wq.resume_after_unlock)
+		return;		/* it waits for all of them */
+	job->wq.fio_waits = false;
+	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
+}
 
 /* The last write of the batch returns (after its throttle pause): its
  * inode_unlock(), which first wakes a writer that slept on i_rwsem. */
@@ -1303,6 +1503,14 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 	}
 	job_bw_sample(job);
 	job->batch_ios = 0;
+	/* two lanes: at a pass end and before an fsync fio waits for the
+	 * writes the worker still has */
+	if (job->wq.on && wbsim_job_wq_inflight(job) &&
+	    (job->batch_pass_end || job_fsync_due(job))) {
+		job->wq.fio_waits = true;
+		job->wq.resume_after_unlock = true;
+		return;
+	}
 	if (job->batch_pass_end) {
 		wbsim_job_pass_over(job);
 		return;
@@ -1322,8 +1530,10 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 		}
 	}
 	if (fio->rate[WBSIM_FIO_DDIR_WRITE] && !job->stopped) {
-		/* fio's rate: sleep while ahead of bytes / rate */
-		wbsim_time_t due = wbsim_job_due(job, job->bytes_done);
+		/* fio's rate: sleep while ahead of bytes / rate (the bytes it
+		 * issued: two lanes have some in flight) */
+		wbsim_time_t due = wbsim_job_due(job, job->wq.on ? job->issued_bytes
+								 : job->bytes_done);
 
 		if (due > now_of(job)) {
 			wbsim_timer_arm(sim, &job->rate_timer, due);

@@ -36,6 +36,44 @@ enum wbsim_job_state {
 /**
  * struct wbsim_job - one fio job clone running as a task
  */
+/* One write punted to the io-wq worker: its file, offset, why, when fio issued it */
+struct wbsim_job_wq_write {
+	unsigned int file;
+	uint64_t off;
+	enum wbsim_uring_eagain why;
+	wbsim_time_t issued;
+};
+
+/*
+ * struct wbsim_job_wq - the io-wq worker of a two-lane io_uring job
+ * (job-uring-wq.c)
+ * @on: the job writes in two lanes
+ * @task: the worker, iou-wrk-<fio's pid>
+ * @sys: the kernel side of its writes' sleeping steps
+ * @queue: the punted writes not yet taken, oldest first (a ring of
+ *	@size, fio's iodepth)
+ * @cur: the write the worker runs (valid while @busy)
+ * @busy: it runs one (from taking it to its completion)
+ * @cost, @fs_cost, @throttle: that write's CPU, the filesystem's part
+ *	of it, and whether balance_dirty_pages() is due after it
+ * @fio_waits: the fio thread waits for the worker (a free slot of
+ *	iodepth, or all its writes done: a pass end, an fsync, the end)
+ * @resume_after_unlock: and goes on at its batch's end when they are
+ */
+struct wbsim_job_wq {
+	bool on;
+	wbsim_task task;
+	struct wbsim_sys_call sys;
+	struct wbsim_job_wq_write *queue;
+	unsigned int size, head, len;
+	struct wbsim_job_wq_write cur;
+	bool busy;
+	wbsim_time_t cost, fs_cost;
+	bool throttle;
+	bool fio_waits;
+	bool resume_after_unlock;
+};
+
 struct wbsim_job {
 	const struct wbsim_fio_job *fio;
 	struct wbsim_machine *m;
@@ -94,6 +132,7 @@ struct wbsim_job {
 	bool batch_throttle;		/* balance_dirty_pages() is due */
 	int error;			/* fio's td->error: errno that ended the job, 0 */
 	bool batch_pass_end;
+	bool batch_punted;		/* two lanes: its last write went to io-wq */
 	/* the kernel side of its sleeping calls: fsync, fadvise, the
 	 * steps of a buffered write */
 	struct wbsim_sys_call sys;
@@ -116,6 +155,11 @@ struct wbsim_job {
 	wbsim_time_t fio_burst;		/* the burst on a CPU now (0: none) */
 	bool fio_waited;		/* job_next waits for it to catch up */
 
+	/* io_uring in two lanes (wbsim_sys_uring_two_lanes(): XFS at an
+	 * iodepth above 1): @task is the fio thread writing inline, @wq the
+	 * io-wq worker running the punted writes (job-uring-wq.c) */
+	struct wbsim_job_wq wq;
+
 	/* fio's accounting of the job's io_us (IO depths, submit, complete) */
 	struct wbsim_fio_io_u io_u;
 
@@ -123,6 +167,22 @@ struct wbsim_job {
 	unsigned int dio_inflight;
 	bool dio_issuing;
 };
+
+/* job-uring-wq.c: the io-wq worker's lane of a two-lane io_uring job */
+void wbsim_job_wq_setup(struct wbsim_job *job, unsigned int fio_pid);
+void wbsim_job_wq_clear(struct wbsim_job *job);
+/* Queue a write the fio thread's inline attempt punted (@why), issued at @issued. */
+void wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
+		       enum wbsim_uring_eagain why, wbsim_time_t issued);
+/* The writes punted and not yet completed (queued, and the one running). */
+unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);
+/* job.c, for the worker lane: a write the worker wrote, at @off of its
+ * file, issued at @issued, has completed now */
+void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t issued);
+/* job.c: the worker has no write left and the fio thread waits for it */
+void wbsim_job_wq_drained(struct wbsim_job *job);
+/* job.c: the worker completed a write and the fio thread waits for a slot */
+void wbsim_job_wq_slot_free(struct wbsim_job *job);
 
 /* Create the jobs' tasks and files; no event is scheduled yet. */
 gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
@@ -144,6 +204,8 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 /* CPU time of the job's tasks (with io_uring its fio thread and io-wq
  * worker, one process for fio); their time waiting for a CPU in @wait_ns */
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
+/* wbsim_job_lock_wait_ns() - the time the job's tasks waited for locks */
+wbsim_time_t wbsim_job_lock_wait_ns(const struct wbsim_job *job);
 /* wbsim_job_nvcsw() - the voluntary context switches of the job's tasks */
 uint64_t wbsim_job_nvcsw(const struct wbsim_job *job);
 /* wbsim_job_nivcsw() - their involuntary context switches */

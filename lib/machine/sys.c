@@ -224,6 +224,11 @@ void wbsim_sys_write_inode_lock(struct wbsim_sys_call *c, struct wbsim_inode *in
 	wbsim_file_write_lock(inode, c->task, resume, arg);
 }
 
+bool wbsim_sys_write_inode_trylock(struct wbsim_sys_call *c, struct wbsim_inode *inode)
+{
+	return wbsim_file_write_trylock(inode, c->task);
+}
+
 static void sys_write_entered(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_sys_call *c = arg;
@@ -392,7 +397,43 @@ bool wbsim_sys_uring_inline_first(const struct wbsim_sys_uring *r)
 
 bool wbsim_sys_uring_punts(const struct wbsim_sys_uring *r)
 {
-	return !r->nowait || (r->depth > 1 && r->punting);
+	return !r->nowait;
+}
+
+bool wbsim_sys_uring_two_lanes(const struct wbsim_sys_uring *r)
+{
+	return r->nowait && r->depth > 1;
+}
+
+/*
+ * The inline attempt of a two-lane ring fails before it writes: a
+ * timestamp update is due (kiocb_modified() under IOCB_NOWAIT, before
+ * iomap_begin), iomap_begin's trylock of the filesystem's lock fails
+ * (XFS's ILOCK, held shared by the flusher's mapping or by another
+ * writer), or balance_dirty_pages_ratelimited_flags() with BDP_ASYNC
+ * would pause the submitter (after iomap_begin reserved: iomap_end
+ * punches it out again). Counts a timestamp punt.
+ */
+enum wbsim_uring_eagain wbsim_sys_uring_inline_eagain(struct wbsim_sys_uring *r,
+						       struct wbsim_machine *m,
+						       struct wbsim_inode *inode, wbsim_time_t at)
+{
+	struct wbsim_dirtier *sub = r->submitter;
+	struct wbsim_bdi *bdi = &m->bdi;
+	enum wbsim_uring_eagain e = WBSIM_URING_INLINE;
+
+	if (wbsim_inode_needs_update_time(inode, at)) {
+		e = WBSIM_URING_EAGAIN_TIME;
+		r->time_punts++;
+	} else if (wbsim_fs_write_lock_busy(m->fs, inode->fs_inode)) {
+		e = WBSIM_URING_EAGAIN_ILOCK;
+	} else if (inode->wb &&
+		   wbsim_dirtier_ratelimited(sub, wbsim_dirtier_wb(bdi, inode, sub->memcg)) &&
+		   wbsim_dirtier_balance_dirty_pages_async(sub,
+							   wbsim_dirtier_wb(bdi, inode, sub->memcg))) {
+		e = WBSIM_URING_EAGAIN_THROTTLE;
+	}
+	return e;
 }
 
 wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,
@@ -407,20 +448,6 @@ wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machi
 	return cost;
 }
 
-/* XFS at a depth above 1: a pause (BDP_ASYNC's -EAGAIN for the inline
- * attempts) puts the writes on the io-wq worker, a throttle call that
- * does not sleep lets the submitter write inline again. */
-bool wbsim_sys_uring_balance_dirty_pages(struct wbsim_sys_uring *r, struct wbsim_sys_call *c,
-					 struct wbsim_dirtier *worker, struct wbsim_inode *inode,
-					 wbsim_event_fn resume, void *arg)
-{
-	bool called;
-	bool slept = sys_balance_dirty_pages(c, worker, inode, resume, arg, &called);
-
-	if (called)
-		r->punting = slept;
-	return slept;
-}
 
 /*
  * io_write() issues the write with IOCB_NOWAIT; XFS's ->write_iter maps

@@ -172,6 +172,7 @@ wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
  * generic_perform_write()):
  *
  *   wbsim_sys_write_inode_lock()          inode_lock(): i_rwsem, exclusive
+ *   (or wbsim_sys_write_inode_trylock())  (IOCB_NOWAIT: or -EAGAIN)
  *   (or wbsim_sys_write_enter())          (after the entry, on a CPU)
  *   wbsim_sys_write_folio_locked() /
  *   wbsim_sys_write_wait_folio_lock()     write_begin's folio lock
@@ -196,6 +197,10 @@ wbsim_time_t wbsim_sys_write(struct wbsim_machine *m, struct wbsim_dirtier *d,
  * then @resume(sim, @arg) (wbsim_file_write_lock()). */
 void wbsim_sys_write_inode_lock(struct wbsim_sys_call *c, struct wbsim_inode *inode,
 				wbsim_event_fn resume, void *arg);
+/* IOCB_NOWAIT's inode lock (io_uring's inline attempt): true with
+ * @inode's i_rwsem held by the task of @c, false when another holds it
+ * (wbsim_file_write_trylock()). */
+bool wbsim_sys_write_inode_trylock(struct wbsim_sys_call *c, struct wbsim_inode *inode);
 /*
  * wbsim_sys_write_enter() - the system call's entry (syscall_entry_ns) on
  * the task's CPU, then wbsim_sys_write_inode_lock() from there, the task
@@ -288,23 +293,18 @@ void wbsim_sys_write_prefetch(struct wbsim_machine *m, const struct wbsim_inode 
  * @nowait: the filesystem takes IOCB_NOWAIT buffered writes
  *	(FOP_BUFFER_WASYNC: XFS), so a write is tried inline first
  * @depth: the writes the submitter keeps in flight (fio's iodepth)
- * @punting: at a @depth above 1 on such a filesystem, the worker slept in
- *	balance_dirty_pages() holding i_rwsem, so the inline attempts fail
- *	and go to io-wq, until a throttle call of the worker that does not
- *	sleep (wbsim_sys_uring_balance_dirty_pages())
  * @submitter: the dirty state of the submitting task (current->nr_dirtied
- *	of the inline attempts; its CPU work runs on the worker's task, one
- *	serial writer); the worker's is the caller's
+ *	of the inline attempts); the worker's is the caller's
  * @pending_punted: the write held back failed inline: the worker writes it
  * @pending_time_punt: and it was punted for a timestamp update
  * @pending_punted_looked: the worker's throttle look for it was taken
  * @punts: writes punted to io-wq after -EAGAIN
- * @time_punts: of which for a timestamp update
+ * @time_punts: of which for a timestamp update (in two lanes every
+ *	attempt fails for it until the worker's write has made it)
  */
 struct wbsim_sys_uring {
 	bool nowait;
 	unsigned int depth;
-	bool punting;
 	struct wbsim_dirtier *submitter;
 	bool pending_punted;
 	bool pending_time_punt;
@@ -321,28 +321,47 @@ void wbsim_sys_uring_init(struct wbsim_sys_uring *r, struct wbsim_machine *m,
  * with IOCB_NOWAIT buffered writes at depth 1: wbsim_sys_uring_nowait_write())? */
 bool wbsim_sys_uring_inline_first(const struct wbsim_sys_uring *r);
 /* Does a write on @r go to io-wq without an inline attempt (a filesystem
- * without IOCB_NOWAIT buffered writes, or @r->punting)? */
+ * without IOCB_NOWAIT buffered writes)? */
 bool wbsim_sys_uring_punts(const struct wbsim_sys_uring *r);
 /*
+ * wbsim_sys_uring_two_lanes() - does @r write in two lanes: a filesystem
+ * with IOCB_NOWAIT buffered writes at a @depth above 1, where the
+ * submitter tries each write inline while the io-wq worker runs the
+ * punted ones (lib/fio/job-uring-wq.c), both under the file's i_rwsem?
+ */
+bool wbsim_sys_uring_two_lanes(const struct wbsim_sys_uring *r);
+
+/* Why an inline attempt fails before it writes (-EAGAIN) */
+enum wbsim_uring_eagain {
+	WBSIM_URING_INLINE,		/* it does not: the write runs inline */
+	WBSIM_URING_EAGAIN_LOCK,	/* i_rwsem's trylock (the IOLOCK) failed */
+	WBSIM_URING_EAGAIN_TIME,	/* kiocb_modified(): timestamps due */
+	WBSIM_URING_EAGAIN_ILOCK,	/* iomap_begin's trylock of XFS's ILOCK */
+	WBSIM_URING_EAGAIN_THROTTLE,	/* BDP_ASYNC: the submitter would pause */
+	WBSIM_URING_EAGAIN_FOLIO,	/* FGP_NOWAIT: writeback holds the folio locked */
+};
+/*
+ * wbsim_sys_uring_inline_eagain() - with i_rwsem held by the submitter
+ * of a two-lane ring, does its inline attempt at @at fail before it
+ * writes (a timestamp update due, the filesystem's write lock busy, or
+ * BDP_ASYNC's pause of @r->submitter)?
+ * WBSIM_URING_INLINE when it goes on to write.
+ */
+enum wbsim_uring_eagain wbsim_sys_uring_inline_eagain(struct wbsim_sys_uring *r,
+						       struct wbsim_machine *m,
+						       struct wbsim_inode *inode, wbsim_time_t at);
+/*
  * wbsim_sys_uring_write() - io_write() of one buffered write on a ring
- * that is not tried inline first (a filesystem without IOCB_NOWAIT
- * buffered writes, or a @depth above 1, where an inline write and its
- * punt are not split): the write as wbsim_sys_write() makes it, by the
- * io-wq worker of @worker, plus the punt (uring_punt_ns) when
- * wbsim_sys_uring_punts(). *@throttle and *@fs_cost as wbsim_sys_write().
+ * that is neither tried inline one at a time nor in two lanes (a
+ * filesystem without IOCB_NOWAIT buffered writes): the write as
+ * wbsim_sys_write() makes it, by the io-wq worker of @worker, plus the
+ * punt (uring_punt_ns) when wbsim_sys_uring_punts(). *@throttle and
+ * *@fs_cost as wbsim_sys_write().
  */
 wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,
 				   struct wbsim_dirtier *worker, struct wbsim_inode *inode,
 				   uint64_t off, uint64_t len, wbsim_time_t at, bool *throttle,
 				   wbsim_time_t *fs_cost);
-/*
- * wbsim_sys_uring_balance_dirty_pages() - the throttle of a write on @r,
- * by its worker @worker: wbsim_sys_write_balance_dirty_pages(), and a
- * sleep there sets @r->punting, a call that does not sleep clears it.
- */
-bool wbsim_sys_uring_balance_dirty_pages(struct wbsim_sys_uring *r, struct wbsim_sys_call *c,
-					 struct wbsim_dirtier *worker, struct wbsim_inode *inode,
-					 wbsim_event_fn resume, void *arg);
 /*
  * wbsim_sys_uring_nowait_write() - one buffered write on a ring whose
  * filesystem takes IOCB_NOWAIT ones, at iodepth 1: tried inline by the

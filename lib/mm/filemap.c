@@ -157,12 +157,20 @@ wbsim_time_t wbsim_generic_perform_write(struct wbsim_inode *inode, struct wbsim
 }
 
 /* Models the inode_lock() of ->write_iter (xfs_file_buffered_write's
- * xfs_ilock(XFS_IOLOCK_EXCL), ext4_buffered_write_iter, generic_file_write_iter);
- * leaves out IOCB_NOWAIT's trylock. */
+ * xfs_ilock(XFS_IOLOCK_EXCL), ext4_buffered_write_iter, generic_file_write_iter); IOCB_NOWAIT's
+ * trylock is wbsim_file_write_trylock(). */
 void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_event_fn done,
 			   void *arg)
 {
 	wbsim_lock_acquire(&inode->i_rwsem, task, done, arg);
+}
+
+/* Models the IOCB_NOWAIT inode lock of ->write_iter (xfs_ilock_iocb():
+ * xfs_ilock_nowait(XFS_IOLOCK_EXCL), a down_write_trylock()): held at
+ * once, or the write fails with -EAGAIN. */
+bool wbsim_file_write_trylock(struct wbsim_inode *inode, wbsim_task *task)
+{
+	return wbsim_lock_trylock(&inode->i_rwsem, task);
 }
 
 /* Models inode_unlock() at the end of ->write_iter (up_write(), with

@@ -88,6 +88,12 @@ uint64_t wbsim_filemap_folio_pages(uint64_t pos, uint64_t len, uint64_t max_page
 void wbsim_file_write_lock(struct wbsim_inode *inode, wbsim_task *task, wbsim_event_fn done,
 			   void *arg);
 /**
+ * wbsim_file_write_trylock() - the inode lock of an IOCB_NOWAIT buffered
+ * ->write_iter (io_uring's inline attempt): true with i_rwsem held, false
+ * when another task holds it (the write would block: -EAGAIN).
+ */
+bool wbsim_file_write_trylock(struct wbsim_inode *inode, wbsim_task *task);
+/**
  * wbsim_file_write_unlock() - inode_unlock() at the end of ->write_iter.
  * Return: the CPU time @task spends waking a writer that slept on the
  * lock (0 when none did); the caller charges it to @task.

@@ -527,7 +527,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->cpu_ns = wbsim_job_cpu_ns(job, &jr->cpu_wait_ns);
 		jr->nvcsw = wbsim_job_nvcsw(job);
 		jr->nivcsw = wbsim_job_nivcsw(job);
-		jr->lock_wait_ns = job->task.lock_wait_ns;
+		jr->lock_wait_ns = wbsim_job_lock_wait_ns(job);
 		jr->invalidates = job->invalidates;
 		jr->error = job->error;
 		jr->uring_punts = job->ring.punts;

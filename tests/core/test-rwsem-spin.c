@@ -5,7 +5,8 @@
  * schedules: a writer spins while the owner runs and takes the lock at the
  * release; one that finds no idle CPU first waits for one; one that cannot
  * spin sleeps, pays the sleep when the lock is handed to it, and its waker
- * pays the wake-up; the first sleeper takes the lock ahead of a spinner
+ * pays the wake-up; a writer that could spin sleeps when a task waits for
+ * a CPU (need_resched()); the first sleeper takes the lock ahead of a spinner
  * once it has waited RWSEM_WAIT_TIMEOUT (4 ms); on a lock readers hold
  * (XFS's ILOCK) a writer spins while the one reader runs, at most the
  * reader spin threshold.
@@ -15,6 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <wbsim/sim.h>
+#include "core/cpus.h"
 #include "core/lock.h"
 #include "core/sim.h"
 
@@ -221,6 +223,72 @@ static void test_runnable_writer_takes_a_freed_lock(void **state)
 	assert_int_equal(s.w[1].task.lock_wait_ns, 900);
 	assert_int_equal(s.lock.spins + s.lock.sleeps, 0);
 	assert_int_equal(s.lock.contended, 1);
+	setup_clear(&s);
+}
+
+struct hog {
+	wbsim_task task;
+	wbsim_time_t done;
+};
+
+static void hog_done(wbsim_sim *sim, void *arg)
+{
+	((struct hog *)arg)->done = wbsim_sim_now(sim);
+}
+
+static struct setup *need_resched_setup;
+static struct hog need_resched_hog;
+
+static void hog_ask(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+	wbsim_cpus_run(need_resched_setup->cpus, &need_resched_hog.task, 500, hog_done,
+		       &need_resched_hog);
+}
+
+/* B runs 200 ns on its CPU and asks for the lock from there (kept CPU) */
+static void b_start(wbsim_sim *sim, void *arg)
+{
+	struct writer *w = arg;
+
+	(void)sim;
+	wbsim_cpus_run_on(w->cpus, &w->task, 200, writer_ask, w);
+}
+
+/*
+ * Two CPUs. A takes the lock at 0 and runs 1000 ns with it on CPU 0; B runs
+ * on CPU 1 from 0 and asks for the lock at 200, still on its CPU; a third
+ * task has waited for a CPU since 50. B would spin on the running A, but a
+ * task waits (need_resched()): it sleeps instead, and its CPU goes to the
+ * waiting task (200-700). A's release at 1000 wakes B, which pays its
+ * sleep before it takes the lock. Spinning, B would have held CPU 1 until
+ * 1000 and the other task run 1000-1500.
+ */
+static void test_spinner_yields_to_a_waiting_task(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 2);
+	need_resched_setup = &s;
+	need_resched_hog = (struct hog){ 0 };
+	wbsim_task_init(&need_resched_hog.task, "hog", WBSIM_TASK_OTHER);
+	s.w[0].run = 1000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 0, b_start, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 50, hog_ask, NULL);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(need_resched_hog.done, 700);
+	assert_int_equal(s.w[0].released, 1000);
+	assert_int_equal(s.w[0].wake, WAKE_NS);
+	assert_int_equal(s.w[1].granted, 1000 + SLEEP_NS);
+	assert_int_equal(s.lock.spins, 0);
+	assert_int_equal(s.lock.sleeps, 1);
+	/* B's CPU: its 200, its sleep, its hold; no spin */
+	assert_int_equal(s.w[1].task.cpu_ns, 200 + SLEEP_NS + 1000);
+	wbsim_task_clear(&need_resched_hog.task);
 	setup_clear(&s);
 }
 
@@ -479,6 +547,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinner_burns_cpu_bounded_by_the_hold),
+		cmocka_unit_test(test_spinner_yields_to_a_waiting_task),
 		cmocka_unit_test(test_sleeper_pays_the_switch_and_waker_the_wakeup),
 		cmocka_unit_test(test_runnable_writer_takes_a_freed_lock),
 		cmocka_unit_test(test_spinner_sleeps_when_the_owner_leaves_its_cpu),

@@ -306,33 +306,45 @@ static void test_sys_write_throttle(void **state)
 	assert_non_null(a->wb);
 
 	/* the ideal filesystem takes IOCB_NOWAIT writes: at a depth above 1
-	 * a write goes to io-wq only while the ring punts */
+	 * the ring writes in two lanes (the fio thread inline, io-wq's
+	 * worker the punted writes), at depth 1 one write at a time */
 	assert_true(costs.uring_punt_ns > 0);
 	wbsim_sys_uring_init(&r, &m, &sub, 4);
 	assert_true(r.nowait);
+	assert_true(wbsim_sys_uring_two_lanes(&r));
 	assert_false(wbsim_sys_uring_inline_first(&r));
 	assert_false(wbsim_sys_uring_punts(&r));
 	wbsim_sys_uring_init(&r, &m, &sub, 1);
 	assert_true(wbsim_sys_uring_inline_first(&r));
+	assert_false(wbsim_sys_uring_two_lanes(&r));
 	wbsim_sys_uring_init(&r, &m, &sub, 4);
 	assert_true(wbsim_sys_uring_write(&r, &m, &d, b, 0, 4096, 0, &throttle, &fs_cost) == plain);
-	r.punting = true;
+	/* a filesystem without IOCB_NOWAIT writes: every write punted */
+	r.nowait = false;
 	assert_true(wbsim_sys_uring_punts(&r));
+	assert_false(wbsim_sys_uring_two_lanes(&r));
 	punted = wbsim_sys_uring_write(&r, &m, &d, e, 0, 4096, 0, &throttle, &fs_cost);
 	assert_true(punted == plain + costs.uring_punt_ns);
+	r.nowait = true;
+	/* b's timestamps were updated at tick 0: an inline attempt in the
+	 * same tick goes on, one in the next tick fails for the update */
+	assert_int_equal(wbsim_sys_uring_inline_eagain(&r, &m, b, 0), WBSIM_URING_INLINE);
+	assert_int_equal(wbsim_sys_uring_inline_eagain(&r, &m, b, 4 * WBSIM_NSEC_PER_MSEC),
+			 WBSIM_URING_EAGAIN_TIME);
+	assert_int_equal(r.time_punts, 1);
+	/* i_rwsem's trylock: free, then held (by the one who took it) */
+	assert_true(wbsim_sys_write_inode_trylock(&c, e));
+	assert_false(wbsim_sys_write_inode_trylock(&c, e));
+	assert_int_equal(wbsim_sys_write_inode_unlock(&c, e), 0);
+	assert_true(wbsim_sys_write_inode_trylock(&c, e));
+	assert_int_equal(wbsim_sys_write_inode_unlock(&c, e), 0);
 
-	/* far below the limits the throttle returns at once, and clears the
-	 * ring's punting */
+	/* far below the limits the throttle returns at once */
 	assert_false(wbsim_sys_write_balance_dirty_pages(&c, &d, a, resumed, &n));
-	assert_false(wbsim_sys_uring_balance_dirty_pages(&r, &c, &d, a, resumed, &n));
-	assert_false(r.punting);
-	/* an inode with no wb: no throttle call, the punting stays */
-	r.punting = true;
+	/* an inode with no wb: no throttle call */
 	assert_null(wbsim_sys_open(&m, "/mnt/clean")->wb);
-	assert_false(wbsim_sys_uring_balance_dirty_pages(&r, &c, &d,
-							 wbsim_sys_open(&m, "/mnt/clean"),
+	assert_false(wbsim_sys_write_balance_dirty_pages(&c, &d, wbsim_sys_open(&m, "/mnt/clean"),
 							 resumed, &n));
-	assert_true(r.punting);
 	wbsim_sim_run(m.sim);
 	assert_int_equal(n, 0);
 

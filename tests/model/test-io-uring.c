@@ -10,11 +10,25 @@
  * differs by exactly:
  * - ext4 (no FOP_BUFFER_WASYNC, every write punted to io-wq):
  *   2048 x (uring_io_ns + uring_punt_ns), at any iodepth;
- * - XFS (writes issued inline while nothing blocks): 2048 x uring_io_ns.
+ * - XFS at iodepth 1 (each write tried inline, one at a time):
+ *   2048 x uring_io_ns, and uring_punt_ns per write punted for a
+ *   timestamp update.
  * At iodepth 32 on ext4 the fio thread's share (its own work and the
  * system call's entry and exit of each punted write) runs beside the
  * worker, so the writes finish sooner than at iodepth 1, where each write
  * waits for the fio thread's submission and reaping.
+ *
+ * At iodepth 32 on XFS the job writes in two lanes (lib/fio/job-uring-
+ * wq.c): the fio thread inline under a trylock of i_rwsem, the io-wq
+ * worker the writes punted to it. On one CPU the worker runs only while
+ * the fio thread does not, so it never holds the lock against a trylock:
+ * only the timestamp updates are punted, and the CPU is the serial
+ * ring's to the nanosecond. On four CPUs the two run at once: once a
+ * timestamp update has woken the worker, the fio thread's trylocks fail
+ * while the worker writes, and the punts are many more than the updates
+ * (but not every write: between two of its writes the worker's own part
+ * of the punt runs outside the lock, and the fio thread takes it then);
+ * the worker spins on i_rwsem while the fio thread writes inline.
  *
  * Throttled (a 1 MiB dirty limit), at iodepth 1 on a filesystem that takes
  * IOCB_NOWAIT writes: balance_dirty_pages() with BDP_ASYNC returns -EAGAIN
@@ -44,22 +58,22 @@
 #define WRITES 2048
 
 struct job_figures {
-	wbsim_time_t cpu_ns, runtime_ns;
+	wbsim_time_t cpu_ns, runtime_ns, lock_wait_ns;
 	uint64_t pauses, punts, time_punts;
 };
 
-static struct job_figures run_job(const char *fs, const char *engine, unsigned int iodepth,
-				  const char *vm)
+static struct job_figures run_job_on(unsigned int cpus, const char *fs, const char *engine,
+				     unsigned int iodepth, const char *vm)
 {
 	g_autofree char *text = g_strdup_printf(
-		"[machine]\ncpus = 4\nmemory = 4g\n"
+		"[machine]\ncpus = %u\nmemory = 4g\n"
 		"%s"
 		"[device]\npreset = ideal\n"
 		"[filesystem]\ntype = %s\n%s"
 		"[costs]\n%s%s"
 		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
 		"ioengine=%s\niodepth=%u\n",
-		vm, fs, g_str_equal(fs, "xfs") ? "prealloc = 0\n" : "",
+		cpus, vm, fs, g_str_equal(fs, "xfs") ? "prealloc = 0\n" : "",
 		g_str_equal(fs, "ideal") ? "" : fs,
 		g_str_equal(fs, "ideal") ? "" : ".update_time_ns = 0\n", engine, iodepth);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
@@ -74,21 +88,37 @@ static struct job_figures run_job(const char *fs, const char *engine, unsigned i
 	f.pauses = j->pauses;
 	f.punts = j->uring_punts;
 	f.time_punts = j->uring_time_punts;
+	f.lock_wait_ns = j->lock_wait_ns;
 	assert_true(f.time_punts <= f.punts);
 	wbsim_run_result_free(r);
 	return f;
 }
 
-/* Unthrottled: no pauses, and no punts but for the timestamps (at most
- * one a tick: the machine's default HZ, 1000). */
-static struct job_figures one_job(const char *fs, const char *engine, unsigned int iodepth)
+static struct job_figures run_job(const char *fs, const char *engine, unsigned int iodepth,
+				  const char *vm)
 {
-	struct job_figures f = run_job(fs, engine, iodepth, "");
+	return run_job_on(4, fs, engine, iodepth, vm);
+}
+
+/* Unthrottled: no pauses; the timestamp updates at most one a tick (the
+ * machine's default HZ, 1000). */
+static struct job_figures any_job(unsigned int cpus, const char *fs, const char *engine,
+				  unsigned int iodepth)
+{
+	struct job_figures f = run_job_on(cpus, fs, engine, iodepth, "");
 	const wbsim_time_t tick = WBSIM_NSEC_PER_SEC / 1000;
 
 	assert_int_equal(f.pauses, 0);
-	assert_int_equal(f.punts, f.time_punts);
 	assert_true(f.time_punts <= f.runtime_ns / tick + 1);
+	return f;
+}
+
+/* ... and no punts but for the timestamps */
+static struct job_figures one_job(const char *fs, const char *engine, unsigned int iodepth)
+{
+	struct job_figures f = any_job(4, fs, engine, iodepth);
+
+	assert_int_equal(f.punts, f.time_punts);
 	return f;
 }
 
@@ -122,20 +152,44 @@ static void test_xfs_writes_inline(void **state)
 {
 	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
 	struct job_figures sync = one_job("xfs", "psync", 1);
-	struct job_figures deep = one_job("xfs", "io_uring", 32);
 	struct job_figures serial = one_job("xfs", "io_uring", 1);
 
-	assert_true(deep.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
-		    (wbsim_time_t)WRITES * c->uring_io_ns);
+	(void)state;
 	/* at iodepth 1 the fio thread tries each write inline first: the
 	 * first of each tick is punted for the timestamps */
 	assert_true(serial.time_punts > 0);
 	assert_true(serial.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
 		    (wbsim_time_t)WRITES * c->uring_io_ns +
 		    (wbsim_time_t)serial.time_punts * c->uring_punt_ns);
-	/* inline: the fio thread does it all, nothing runs beside it */
-	assert_true(deep.runtime_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.runtime_ns >=
-		    (wbsim_time_t)WRITES * c->uring_io_ns);
+}
+
+static void test_xfs_two_lanes(void **state)
+{
+	const struct wbsim_cpu_costs *c = wbsim_cpu_costs_default();
+	struct job_figures sync1 = any_job(1, "xfs", "psync", 1);
+	struct job_figures one = any_job(1, "xfs", "io_uring", 32);
+	struct job_figures sync = any_job(4, "xfs", "psync", 1);
+	struct job_figures four = any_job(4, "xfs", "io_uring", 32);
+
+	(void)state;
+	/* one CPU: the worker never holds i_rwsem while the fio thread
+	 * runs; each write costs the ring's own work, each punt the punt */
+	assert_true(one.time_punts > 0);
+	assert_int_equal(one.punts, one.time_punts);
+	assert_int_equal(one.lock_wait_ns, 0);
+	assert_true(one.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync1.cpu_ns ==
+		    (wbsim_time_t)WRITES * c->uring_io_ns +
+		    (wbsim_time_t)one.punts * c->uring_punt_ns);
+	/* four CPUs: the trylocks fail while the worker writes, and the
+	 * worker spins while the fio thread writes inline; both lanes write */
+	assert_true(four.punts > 4 * four.time_punts);
+	assert_true(four.punts < WRITES);
+	assert_true(four.lock_wait_ns > 0);
+	assert_true(four.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns >=
+		    (wbsim_time_t)WRITES * c->uring_io_ns +
+		    (wbsim_time_t)four.punts * c->uring_punt_ns + four.lock_wait_ns / 2);
+	/* the lanes overlap: sooner than one CPU's serial ring */
+	assert_true(four.runtime_ns < one.runtime_ns);
 }
 
 static void test_bdp_async_punts(void **state)
@@ -170,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ext4_punts_every_write),
 		cmocka_unit_test(test_xfs_writes_inline),
+		cmocka_unit_test(test_xfs_two_lanes),
 		cmocka_unit_test(test_bdp_async_punts),
 	};
 

@@ -622,6 +622,11 @@ void wbsim_fs_prefetch_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offse
 		fs->prefetch_write(fs, inode, offset / fs->block_size);
 }
 
+gboolean wbsim_fs_write_lock_busy(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	return fs->ops->write_lock_busy && fs->ops->write_lock_busy(fs, inode);
+}
+
 void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
 {
 	if (fs->ops->write_unlock)

@@ -202,6 +202,12 @@ gboolean wbsim_fs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *ta
  * leaf); a cache hint for a write a later event makes, no state changes
  */
 void wbsim_fs_prefetch_write(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t offset);
+/**
+ * wbsim_fs_write_lock_busy() - would an IOCB_NOWAIT write of @inode fail
+ * its trylock of the filesystem's write lock now (the model's
+ * write_lock_busy hook)? FALSE when the model has no such lock.
+ */
+gboolean wbsim_fs_write_lock_busy(wbsim_fs *fs, wbsim_fs_inode *inode);
 /** wbsim_fs_write_unlock() - release what wbsim_fs_write_lock() took. */
 void wbsim_fs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task);
 /** wbsim_fs_has_write_lock() - the model has a write_lock hook. */

@@ -558,6 +558,15 @@ static void xfs_write_lock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task
 	wbsim_lock_acquire(&xi->ilock, task, done, arg);
 }
 
+/* Models xfs_ilock_nowait(XFS_ILOCK_EXCL) failing: the ILOCK is held */
+static gboolean xfs_write_lock_busy(wbsim_fs *fs, wbsim_fs_inode *inode)
+{
+	struct xfs_inode *xi = inode->priv;
+
+	(void)fs;
+	return wbsim_lock_held(&xi->ilock);
+}
+
 static void xfs_write_unlock(wbsim_fs *fs, wbsim_fs_inode *inode, wbsim_task *task)
 {
 	(void)fs;
@@ -1539,6 +1548,7 @@ const struct wbsim_fs_ops wbsim_fs_xfs_ops = {
 	.end_io = xfs_end_io,
 	.end_bio = xfs_end_bio,
 	.write_lock = xfs_write_lock,
+	.write_lock_busy = xfs_write_lock_busy,
 	.write_unlock = xfs_write_unlock,
 	.update_time = xfs_update_time,
 	.fiemap = xfs_fiemap,
