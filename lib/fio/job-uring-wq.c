@@ -88,12 +88,8 @@ static void wq_done(wbsim_sim *sim, void *arg)
 	wq->busy = false;
 	wbsim_job_write_completed(job, wq->cur.off, wq->cur.issued);
 	wq_run_next(job);
-	if (wq->fio_waits) {
-		if (!wbsim_job_wq_inflight(job))
-			wbsim_job_wq_drained(job);
-		else
-			wbsim_job_wq_slot_free(job);
-	}
+	if (wq->fio_waits)
+		wbsim_job_wq_completed(job);
 }
 
 /* inode_unlock() after the throttle: it may wake a sleeping writer */

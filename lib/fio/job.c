@@ -1426,17 +1426,19 @@ static void job_bw_sample(struct wbsim_job *job)
 	}
 }
 
-/* fio's fsync=N is due before its next write (not once it is done) */
-static bool job_fsync_due(struct wbsim_job *job)
+/* fio's fsync=N is the I/O it issues before the next write (none once
+ * the job has done its writes, or its time is up): the first file with
+ * N writes since its last, or NULL */
+static struct wbsim_job_file *job_fsync_due(struct wbsim_job *job)
 {
 	unsigned int n = job_sync_every(job->fio);
 
 	if (!n || wbsim_job_should_stop(job))
-		return false;
+		return NULL;
 	for (unsigned int i = 0; i < job->nr_files; i++)
 		if (job->files[i].since_fsync >= n)
-			return true;
-	return false;
+			return &job->files[i];
+	return NULL;
 }
 
 /* Two lanes: a write of the io-wq worker completed (its CQE). */
@@ -1452,25 +1454,20 @@ void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t
 	job_bw_sample(job);
 }
 
-/* Two lanes: the worker has no write left; the fio thread goes on where
- * it waited (its batch's end, or its next write). */
-void wbsim_job_wq_drained(struct wbsim_job *job)
+/* Two lanes: the worker completed a write while the fio thread waited
+ * for it: at its batch's end for all of them (it goes on there once the
+ * worker has none left), else for a free slot of its iodepth or the
+ * job's end (it looks again at its next write, and may wait on). */
+void wbsim_job_wq_completed(struct wbsim_job *job)
 {
-	job->wq.fio_waits = false;
 	if (job->wq.resume_after_unlock) {
+		if (wbsim_job_wq_inflight(job))
+			return;
 		job->wq.resume_after_unlock = false;
+		job->wq.fio_waits = false;
 		wbsim_sim_schedule_at(job->m->sim, now_of(job), job_after_unlock, job);
 		return;
 	}
-	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
-}
-
-/* Two lanes: a write completed, and the fio thread waited for a free
- * slot of its iodepth (it looks again, and may wait on). */
-void wbsim_job_wq_slot_free(struct wbsim_job *job)
-{
-	if (job->wq.resume_after_unlock)
-		return;		/* it waits for all of them */
 	job->wq.fio_waits = false;
 	wbsim_sim_schedule_at(job->m->sim, now_of(job), job_next, job);
 }
@@ -1494,6 +1491,7 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
 	const struct wbsim_fio_job *fio = job->fio;
+	struct wbsim_job_file *synced;
 
 	if (job->batch_ios) {
 		wbsim_lat_hist_add(&job->clat, now_of(job) - job->batch_issue);
@@ -1515,19 +1513,12 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 		wbsim_job_pass_over(job);
 		return;
 	}
-	/* fio's fsync=N is the I/O it issues before the next write: none
-	 * once the job has done its writes (or its time is up) */
-	if (job_sync_every(fio) && !wbsim_job_should_stop(job)) {
-		for (unsigned int i = 0; i < job->nr_files; i++) {
-			struct wbsim_job_file *f = &job->files[i];
-
-			if (f->since_fsync >= job_sync_every(fio)) {
-				f->since_fsync = 0;
-				/* fio fsyncs the file it would write next */
-				job_fsync(job, job->cur_file, job_resume);
-				return;
-			}
-		}
+	synced = job_fsync_due(job);
+	if (synced) {
+		synced->since_fsync = 0;
+		/* fio fsyncs the file it would write next */
+		job_fsync(job, job->cur_file, job_resume);
+		return;
 	}
 	if (fio->rate[WBSIM_FIO_DDIR_WRITE] && !job->stopped) {
 		/* fio's rate: sleep while ahead of bytes / rate (the bytes it

@@ -179,10 +179,8 @@ unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);
 /* job.c, for the worker lane: a write the worker wrote, at @off of its
  * file, issued at @issued, has completed now */
 void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t issued);
-/* job.c: the worker has no write left and the fio thread waits for it */
-void wbsim_job_wq_drained(struct wbsim_job *job);
-/* job.c: the worker completed a write and the fio thread waits for a slot */
-void wbsim_job_wq_slot_free(struct wbsim_job *job);
+/* job.c: the worker completed a write and the fio thread waits for it */
+void wbsim_job_wq_completed(struct wbsim_job *job);
 
 /* Create the jobs' tasks and files; no event is scheduled yet. */
 gboolean wbsim_job_setup(struct wbsim_job *job, struct wbsim_machine *m,
