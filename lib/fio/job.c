@@ -1626,7 +1626,10 @@ static bool job_enter_cgroup(struct wbsim_job *job)
 		g_error_free(e);
 		return false;
 	}
+	/* the fio thread's own writes (an io_uring job's inline ones) are
+	 * the cgroup's too */
 	wbsim_sys_cgroup_attach(m, &job->dirtier, memcg);
+	wbsim_sys_cgroup_attach(m, &job->fio_dirtier, memcg);
 	return true;
 }
 
@@ -1637,6 +1640,7 @@ static void job_leave_cgroup(struct wbsim_job *job)
 	struct wbsim_machine *m = job->m;
 
 	wbsim_sys_cgroup_attach(m, &job->dirtier, NULL);
+	wbsim_sys_cgroup_attach(m, &job->fio_dirtier, NULL);
 	if (job->fio->cgroup && !job->fio->cgroup_nodelete) {
 		g_autofree char *path = job_cgroup_path(job);
 

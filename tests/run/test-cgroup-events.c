@@ -283,6 +283,22 @@ static void test_fio_cgroup_option(void **state)
 	wbsim_run_result_free(r);
 }
 
+/* An io_uring job on XFS at an iodepth above 1 writes in two lanes (the
+ * fio thread inline, its io-wq worker for the punted writes): both are in
+ * the job's cgroup, so every page it dirties is charged there. */
+static void test_fio_cgroup_two_lanes(void **state)
+{
+	struct wbsim_run_result *r;
+
+	(void)state;
+	r = run_ok("[machine]\ncpus = 2\n[filesystem]\ntype = xfs\n"
+		   "[fio:u]\nrw=randwrite\nsize=4m\nioengine=io_uring\niodepth=16\n"
+		   "invalidate=0\ncgroup=u\ncgroup_nodelete=1\n");
+	assert_int_equal(memcg_of(r, "/u")->nr_file, 1024);
+	assert_int_equal(memcg_of(r, "/")->nr_file, 1024);	/* hierarchical */
+	wbsim_run_result_free(r);
+}
+
 /* file_append=1: two jobs appending to one file write new pages each
  * (512 dirtied); without it they write the same 1 MiB (256). */
 static void test_file_append(void **state)
@@ -456,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_events_at_zero_first),
 		cmocka_unit_test(test_remove_stops_jobs),
 		cmocka_unit_test(test_fio_cgroup_option),
+		cmocka_unit_test(test_fio_cgroup_two_lanes),
 		cmocka_unit_test(test_file_append),
 		cmocka_unit_test(test_fio_options_modelled),
 		cmocka_unit_test(test_endless_run_bounded),
