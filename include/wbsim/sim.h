@@ -181,6 +181,7 @@ typedef struct wbsim_task {
 	/* private */
 	wbsim_time_t wait_since;
 	wbsim_time_t burst_end_ns;	/* when its last burst ended */
+	wbsim_time_t oncpu_since;	/* when it last got a CPU from the pool */
 	wbsim_time_t preempted_ns;	/* interrupt time not yet added to the burst */
 	wbsim_time_t burst_ns;
 	wbsim_time_t vruntime;		/* CPU time run, for the fair pick */
@@ -193,6 +194,7 @@ typedef struct wbsim_task {
 	gboolean keep_cpu;	/* the burst's callback goes on on its CPU */
 	gboolean cpu_kept;	/* in that callback, its CPU kept */
 	gboolean switched_out;	/* its last burst's CPU went to a waiter */
+	gboolean woken;		/* waits for a CPU since it woke from a sleep */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */

@@ -56,6 +56,9 @@ struct cpu_state {
 	gboolean irq_held;		/* idle when they came: kept from tasks */
 	wbsim_task *kept;		/* a wbsim_cpus_run_on() callback runs */
 	wbsim_time_t idle_since;	/* on the free stack since */
+	/* since then the CPU has run the autogroup's tasks back to back (its
+	 * entity at the top level keeps the CPU); 0: it runs none now */
+	wbsim_time_t group_since;
 };
 
 struct wbsim_cpus {
@@ -66,6 +69,7 @@ struct wbsim_cpus {
 	struct wbsim_sched sched;	/* the tasks waiting for a CPU */
 	unsigned int *free_cpus;	/* stack of idle CPU numbers */
 	unsigned int nr_free;
+	unsigned int nr_woken;		/* waiting tasks that woke from a sleep */
 	struct cpu_state *cpu;
 	/* CPU speed in % of the host the cost table was measured on */
 	unsigned int speed_pct;
@@ -169,6 +173,11 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 	wake = idle_exit(cpus, c);
 	cpus->busy++;
 	task->last_cpu = (unsigned int)task->cpu;
+	task->oncpu_since = cpus->sim->now + wake;
+	if (!wbsim_sched_in_group(&cpus->sched, task))
+		c->group_since = 0;
+	else if (!c->group_since)
+		c->group_since = task->oncpu_since;
 	task->preempted_ns = 0;
 	wbsim_sched_set_next(&cpus->sched, task);
 	c->running = task;
@@ -202,9 +211,15 @@ static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 	cpus->free_cpus[cpus->nr_free++] = nr;
 	cpus->cpu[nr].idle_since = cpus->sim->now;
 	next = wbsim_sched_pick_next(&cpus->sched);
-	if (!next)
+	if (!next) {
+		cpus->cpu[nr].group_since = 0;
 		return;
+	}
 	next->cpu_wait_ns += cpus->sim->now - next->wait_since;
+	if (next->woken) {
+		next->woken = FALSE;
+		cpus->nr_woken--;
+	}
 	start_burst(cpus, next);
 }
 
@@ -344,6 +359,9 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		return;
 	}
 	task->wait_since = cpus->sim->now;
+	/* a new task's first wake-up may preempt too (wake_up_new_task()) */
+	task->woken = slept || !task->bursts;
+	cpus->nr_woken += task->woken;
 	wbsim_sched_enqueue(&cpus->sched, task);
 }
 
@@ -385,6 +403,35 @@ unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus)
 unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
 {
 	return cpus->sched.nr_waiting;
+}
+
+/*
+ * need_resched, set two ways: wake-up preemption, a task that woke from a
+ * sleep, or a new one, waits for a CPU (check_preempt_wakeup_fair(); every woken task is
+ * taken to preempt, where EEVDF lets one with an earlier deadline do so);
+ * and the tick, an entity has run its slice (EEVDF's deadline,
+ * sysctl_sched_base_slice as scaled) since it got the CPU while another of
+ * its level waits: the task itself, or, for a task of the autogroup with a
+ * kernel thread waiting, the group's entity, which has held the CPU since
+ * the CPU's run of the group's tasks began. A task that lost its CPU at a
+ * burst's end and waits, still runnable, wakes nobody: the kernel's would
+ * be on a run queue behind the current task until the tick.
+ */
+wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *task)
+{
+	wbsim_time_t at = WBSIM_TIME_NEVER, slice = cpus->sched.slice_ns;
+
+	g_return_val_if_fail(cpus != NULL && task != NULL, 0);
+	if (!cpus->sched.nr_waiting)
+		return WBSIM_TIME_NEVER;
+	if (cpus->nr_woken)
+		return cpus->sim->now;
+	if (wbsim_sched_waiter_beside(&cpus->sched, task))
+		at = task->oncpu_since + slice;
+	if (task->cpu >= 0 && cpus->cpu[task->cpu].group_since &&
+	    wbsim_sched_waiter_above(&cpus->sched, task))
+		at = MIN(at, cpus->cpu[task->cpu].group_since + slice);
+	return at;
 }
 
 wbsim_time_t wbsim_cpus_busy_ns(const wbsim_cpus *cpus)

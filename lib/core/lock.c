@@ -26,8 +26,13 @@
  * a writer arriving meanwhile) and sleeps again at the head of the queue.
  * Once the first sleeper has waited RWSEM_WAIT_TIMEOUT, nobody steals:
  * the release hands it the lock.
- * A spin ends, and the writer sleeps, when a task waits for a CPU (the
- * kernel's need_resched(): it checks it at every turn of the spin).
+ * A spin ends, and the writer sleeps, when the scheduler would set
+ * need_resched for it (the kernel checks it at every turn of the spin):
+ * the spinner has run a base slice since it got its CPU while a task waits
+ * for one (the tick's check; wbsim_cpus_resched_at()). Ending it as soon
+ * as any task waited made E8's small writers sleep 0.5-0.9 times a write
+ * without the autogroup, where the lab kernel's sleep 0.002 times
+ * (lab/results-e8-v1272c: small_nvcsw_per_write).
  * Left out: the osq queue of further spinners (one spins, the others
  * sleep), a woken writer spinning on
  * the owner once it has set the handoff bit, readers' spinning (removed
@@ -176,6 +181,8 @@ static void spin_end(wbsim_sim *sim, void *arg);
  * spinner keeps its CPU: it takes the lock and goes on there. */
 static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
 {
+	/* the tick sets need_resched once the spinner's slice is over */
+	until = MIN(until, wbsim_cpus_resched_at(lock->spin_cpus, lock->spinner));
 	if (!lock->owner && lock->readers && !lock->rspin_until)
 		lock->rspin_until = lock->sim->now + rspin_threshold(lock);
 	wbsim_cpus_run_on(lock->spin_cpus, lock->spinner, until - lock->sim->now, spin_end, lock);
@@ -187,20 +194,21 @@ static gboolean spin_cpu(const wbsim_lock *lock, const wbsim_task *task)
 	return wbsim_cpus_kept(lock->spin_cpus, task) || wbsim_cpus_idle(lock->spin_cpus) > 0;
 }
 
-/* need_resched(): a task waits for a CPU, so a spinner would give its
- * CPU up (rwsem_spin_on_owner() and the osq stop at it) */
-static gboolean need_resched(const wbsim_lock *lock)
+/* need_resched() for @task: it has run its slice and a task waits for a
+ * CPU, so the spinner gives its CPU up (rwsem_spin_on_owner() and the osq
+ * stop at it) */
+static gboolean need_resched(const wbsim_lock *lock, const wbsim_task *task)
 {
-	return wbsim_cpus_waiting(lock->spin_cpus) > 0;
+	return lock->sim->now >= wbsim_cpus_resched_at(lock->spin_cpus, task);
 }
 
 /* Can writer @task spin now (rwsem_can_spin_on_owner())? The owner runs,
- * nobody spins yet, the writer has a CPU to spin on, no handoff, and no
- * task waits for a CPU. */
+ * nobody spins yet, the writer has a CPU to spin on, no handoff, and
+ * need_resched() is not set for it. */
 static gboolean can_spin(const wbsim_lock *lock, const wbsim_task *task)
 {
 	return lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
-	       spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock);
+	       spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock, task);
 }
 
 /* The spinner's burst is over: the lock was handed to it at the release,
@@ -226,10 +234,9 @@ static void spin_end(wbsim_sim *sim, void *arg)
 		done(sim, done_arg);
 		return;
 	}
-	/* spin on while the owner runs and no task waits for a CPU (the
-	 * kernel's need_resched() would end the spin) */
+	/* spin on while the owner runs and need_resched() is not set */
 	until = owner_running_until(lock);
-	if (until && spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock)) {
+	if (until && spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock, task)) {
 		rwsem_spin_on_owner(lock, until);
 		return;
 	}

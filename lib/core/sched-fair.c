@@ -189,3 +189,20 @@ gboolean wbsim_sched_waiter_first(struct wbsim_sched *s, const wbsim_task *task)
 		return w->vruntime <= task->vruntime;
 	return entity_vruntime(s, w) <= entity_vruntime(s, task);
 }
+
+gboolean wbsim_sched_in_group(const struct wbsim_sched *s, const wbsim_task *task)
+{
+	return in_group(s, task);
+}
+
+gboolean wbsim_sched_waiter_beside(const struct wbsim_sched *s, const wbsim_task *task)
+{
+	if (in_group(s, task))
+		return s->group.wait_head != NULL;
+	return s->wait_head || s->group.wait_head;
+}
+
+gboolean wbsim_sched_waiter_above(const struct wbsim_sched *s, const wbsim_task *task)
+{
+	return in_group(s, task) && s->wait_head;
+}

@@ -38,5 +38,13 @@ void wbsim_sched_set_next(struct wbsim_sched *s, wbsim_task *task);
 void wbsim_sched_put_prev(struct wbsim_sched *s, wbsim_task *task, wbsim_time_t ns);
 /* Does a waiting task go before @task, whose burst just ended? */
 gboolean wbsim_sched_waiter_first(struct wbsim_sched *s, const wbsim_task *task);
+/* Is @task one of the autogroup's tasks (a job's thread, autogroup on)? */
+gboolean wbsim_sched_in_group(const struct wbsim_sched *s, const wbsim_task *task);
+/* Does a task wait that competes with running @task at @task's own level
+ * (two of the group, or a kernel thread and a kernel thread or the
+ * group's entity)? */
+gboolean wbsim_sched_waiter_beside(const struct wbsim_sched *s, const wbsim_task *task);
+/* Does a kernel thread wait that competes with @task's group's entity? */
+gboolean wbsim_sched_waiter_above(const struct wbsim_sched *s, const wbsim_task *task);
 
 #endif

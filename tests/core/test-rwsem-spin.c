@@ -5,8 +5,10 @@
  * schedules: a writer spins while the owner runs and takes the lock at the
  * release; one that finds no idle CPU first waits for one; one that cannot
  * spin sleeps, pays the sleep when the lock is handed to it, and its waker
- * pays the wake-up; a writer that could spin sleeps when a task waits for
- * a CPU (need_resched()); the first sleeper takes the lock ahead of a spinner
+ * pays the wake-up; a writer that could spin sleeps when a woken task
+ * waits for a CPU, and a spin ends once the spinner's entity has run its
+ * slice while a task waits (need_resched()); the first sleeper takes the
+ * lock ahead of a spinner
  * once it has waited RWSEM_WAIT_TIMEOUT (4 ms); on a lock readers hold
  * (XFS's ILOCK) a writer spins while the one reader runs, at most the
  * reader spin threshold.
@@ -247,6 +249,28 @@ static void hog_ask(wbsim_sim *sim, void *arg)
 		       &need_resched_hog);
 }
 
+static void hog_slept(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+}
+
+/* The task's first burst, 10 ns; it then sleeps. */
+static void hog_first(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+	wbsim_cpus_run(need_resched_setup->cpus, &need_resched_hog.task, 10, hog_slept, NULL);
+}
+
+/* Its first burst of 100 ns, then at once (runnable) one of 500. */
+static void hog_runnable(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+	wbsim_cpus_run(need_resched_setup->cpus, &need_resched_hog.task, 100, hog_ask, NULL);
+}
+
 /* B runs 200 ns on its CPU and asks for the lock from there (kept CPU) */
 static void b_start(wbsim_sim *sim, void *arg)
 {
@@ -257,15 +281,16 @@ static void b_start(wbsim_sim *sim, void *arg)
 }
 
 /*
- * Two CPUs. A takes the lock at 0 and runs 1000 ns with it on CPU 0; B runs
- * on CPU 1 from 0 and asks for the lock at 200, still on its CPU; a third
- * task has waited for a CPU since 50. B would spin on the running A, but a
- * task waits (need_resched()): it sleeps instead, and its CPU goes to the
- * waiting task (200-700). A's release at 1000 wakes B, which pays its
- * sleep before it takes the lock. Spinning, B would have held CPU 1 until
- * 1000 and the other task run 1000-1500.
+ * Two CPUs. A third task runs 0-10 and sleeps. A takes the lock at 20 and
+ * runs 1000 ns with it on CPU 0; B runs on CPU 1 from 20 and asks for the
+ * lock at 220, still on its CPU; the third task woke at 50 and has waited
+ * for a CPU since. B would spin on the running A, but a woken task waits
+ * (wake-up preemption sets need_resched()): it sleeps instead, and its CPU
+ * goes to the woken task (220-720). A's release at 1020 wakes B, which
+ * pays its sleep before it takes the lock. Spinning, B would have held
+ * CPU 1 until 1020 and the other task run 1020-1520.
  */
-static void test_spinner_yields_to_a_waiting_task(void **state)
+static void test_spinner_yields_to_a_woken_task(void **state)
 {
 	struct setup s;
 
@@ -276,18 +301,57 @@ static void test_spinner_yields_to_a_waiting_task(void **state)
 	wbsim_task_init(&need_resched_hog.task, "hog", WBSIM_TASK_OTHER);
 	s.w[0].run = 1000;
 	s.w[1].run = 1000;
-	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
-	wbsim_sim_schedule_at(s.sim, 0, b_start, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 0, hog_first, NULL);
+	wbsim_sim_schedule_at(s.sim, 20, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 20, b_start, &s.w[1]);
 	wbsim_sim_schedule_at(s.sim, 50, hog_ask, NULL);
 	wbsim_sim_run(s.sim);
-	assert_int_equal(need_resched_hog.done, 700);
-	assert_int_equal(s.w[0].released, 1000);
+	assert_int_equal(need_resched_hog.done, 720);
+	assert_int_equal(s.w[0].released, 1020);
 	assert_int_equal(s.w[0].wake, WAKE_NS);
-	assert_int_equal(s.w[1].granted, 1000 + SLEEP_NS);
+	assert_int_equal(s.w[1].granted, 1020 + SLEEP_NS);
 	assert_int_equal(s.lock.spins, 0);
 	assert_int_equal(s.lock.sleeps, 1);
 	/* B's CPU: its 200, its sleep, its hold; no spin */
 	assert_int_equal(s.w[1].task.cpu_ns, 200 + SLEEP_NS + 1000);
+	wbsim_task_clear(&need_resched_hog.task);
+	setup_clear(&s);
+}
+
+/*
+ * Two CPUs, the autogroup on (the default). A takes the lock at 0 and runs
+ * 2 ms with it on CPU 0. A kernel thread runs 1-101 on CPU 1, where B, new,
+ * has waited since 2 and goes first; the thread, still runnable, waits.
+ * B runs 101-301 and asks for the lock on its CPU: the waiting thread is
+ * runnable, not woken, so B spins, until its group's entity has held CPU 1
+ * a slice (1.5 ms on two CPUs: the tick sets need_resched at 1,500,101),
+ * then sleeps, and the thread runs 500 ns. A's release at 2 ms wakes B.
+ */
+static void test_spin_ends_at_the_slice(void **state)
+{
+	const wbsim_time_t slice = 1500 * 1000;
+	struct setup s;
+
+	(void)state;
+	setup_init(&s, 2);
+	need_resched_setup = &s;
+	need_resched_hog = (struct hog){ 0 };
+	wbsim_task_init(&need_resched_hog.task, "kworker", WBSIM_TASK_OTHER);
+	s.w[0].run = 2000 * 1000;
+	s.w[1].run = 1000;
+	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
+	wbsim_sim_schedule_at(s.sim, 1, hog_runnable, NULL);
+	wbsim_sim_schedule_at(s.sim, 2, b_start, &s.w[1]);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 1);
+	assert_int_equal(need_resched_hog.done, 101 + slice + 500);
+	assert_int_equal(need_resched_hog.task.nvcsw, 0);
+	assert_int_equal(need_resched_hog.task.nivcsw, 1);
+	assert_int_equal(s.w[0].released, 2000 * 1000);
+	assert_int_equal(s.w[1].granted, 2000 * 1000 + SLEEP_NS);
+	/* B's CPU: its 200, the spin, its sleep, its hold */
+	assert_int_equal(s.w[1].task.cpu_ns, 200 + (101 + slice - 301) + SLEEP_NS + 1000);
 	wbsim_task_clear(&need_resched_hog.task);
 	setup_clear(&s);
 }
@@ -547,7 +611,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinner_burns_cpu_bounded_by_the_hold),
-		cmocka_unit_test(test_spinner_yields_to_a_waiting_task),
+		cmocka_unit_test(test_spinner_yields_to_a_woken_task),
+		cmocka_unit_test(test_spin_ends_at_the_slice),
 		cmocka_unit_test(test_sleeper_pays_the_switch_and_waker_the_wakeup),
 		cmocka_unit_test(test_runnable_writer_takes_a_freed_lock),
 		cmocka_unit_test(test_spinner_sleeps_when_the_owner_leaves_its_cpu),
