@@ -30,7 +30,9 @@
  *
  * Output (stdout, one JSON object): the large write's bytes and seconds,
  * each thread's seconds from the barrier to its last write, its CPU time
- * and context switches over its writes (getrusage(RUSAGE_THREAD)), the
+ * and context switches over its writes (getrusage(RUSAGE_THREAD)) and its
+ * time runnable but waiting for a CPU (run_delay, /proc/thread-self/schedstat;
+ * -1 without it: its seconds less its CPU less that were asleep), the
  * small phase's seconds from the barrier to the last thread's end, and the
  * pages dirtied and written meanwhile (/proc/vmstat, machine-wide), and the
  * write requests and bytes the file's block device received meanwhile
@@ -92,7 +94,23 @@ struct thread {
 	 * (getrusage(RUSAGE_THREAD) after the barrier and after the last write) */
 	double cpu_s;
 	long nvcsw, nivcsw;
+	double run_delay_s;	/* runnable, waiting for a CPU; -1: unknown */
 };
+
+/* The calling thread's run_delay (the scheduler's time it spent on a run
+ * queue waiting for a CPU) in seconds, or -1 without schedstat. */
+static double thread_run_delay_s(void)
+{
+	unsigned long long oncpu, delay;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu", &oncpu, &delay);
+	fclose(f);
+	return n == 2 ? delay / 1e9 : -1;
+}
 
 static double now(void)
 {
@@ -222,11 +240,13 @@ static void *small_writer(void *arg)
 	if (fd < 0)
 		t->error = errno;
 	struct rusage ru0, ru1;
+	double delay0;
 
 	pthread_barrier_wait(t->start);
 	if (fd < 0)
 		return NULL;
 	getrusage(RUSAGE_THREAD, &ru0);
+	delay0 = thread_run_delay_s();
 	for (uint64_t i = 0; i < o->writes; i++) {
 		off_t off = (off_t)((next_random(&state) % slots) * o->bs);
 		int err = write_all(fd, buf, o->bs, off);
@@ -239,6 +259,7 @@ static void *small_writer(void *arg)
 	}
 	t->seconds = now() - t->t0;
 	getrusage(RUSAGE_THREAD, &ru1);
+	t->run_delay_s = delay0 < 0 ? -1 : thread_run_delay_s() - delay0;
 	t->cpu_s = rusage_cpu_s(&ru1) - rusage_cpu_s(&ru0);
 	t->nvcsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
 	t->nivcsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
@@ -397,6 +418,9 @@ int main(int argc, char **argv)
 	printf("],\n  \"thread_nivcsw\": [");
 	for (unsigned int i = 0; i < o.threads; i++)
 		printf("%s%ld", i ? ", " : "", threads[i].nivcsw);
+	printf("],\n  \"thread_run_delay_s\": [");
+	for (unsigned int i = 0; i < o.threads; i++)
+		printf("%s%.6f", i ? ", " : "", threads[i].run_delay_s);
 	printf("],\n  \"pages_dirtied\": %lld, \"pages_written\": %lld,\n",
 	       dirtied0 < 0 || dirtied1 < 0 ? -1 : dirtied1 - dirtied0,
 	       written0 < 0 || written1 < 0 ? -1 : written1 - written0);

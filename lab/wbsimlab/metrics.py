@@ -136,6 +136,14 @@ def program_figures(prog):
         # the voluntary ones alone (the threads slept: on i_rwsem, a folio,
         # a throttle pause), which the simulator counts too
         out["small_nvcsw_per_write"] = sum(small["thread_nvcsw"]) / writes
+    delays = small.get("thread_run_delay_s")
+    if delays and min(delays) >= 0:
+        # of the threads' time off their CPUs, the share they were
+        # runnable, waiting for one (schedstat's run_delay); the rest they
+        # slept (on i_rwsem, a folio, a throttle pause)
+        off = sum(s - c for s, c in zip(small["thread_seconds"], small["thread_cpu_s"]))
+        if off > 0:
+            out["small_runnable_share"] = sum(delays) / off
     if small.get("pages_written", -1) >= 0:
         out["small_pages_written"] = small["pages_written"]
     return out
@@ -145,23 +153,29 @@ def sim_small_figures(result_json):
     """The simulator's counterparts of program_figures()' small-write
     figures for a lab program's scenario: the time of the last group of
     jobs (the small writers; the only group when the program writes no
-    large file first), those jobs' CPU per write and their context
-    switches per write, voluntary and all."""
+    large file first), those jobs' CPU per write, their context
+    switches per write, voluntary and all, and the share of their time off
+    a CPU that they waited for one (cpu_wait_ns) rather than slept."""
     jobs = result_json["jobs"]
     last = max(j.get("groupid", 0) for j in jobs)
-    cpu = writes = nvcsw = nivcsw = 0
+    cpu = writes = nvcsw = nivcsw = off = runnable = 0
     for fj, wj in zip(jobs, result_json["wbsim"]["jobs"]):
         if fj.get("groupid", 0) == last:
             cpu += wj["cpu_ns"]
             nvcsw += wj.get("nvcsw", 0)
             nivcsw += wj.get("nivcsw", 0)
             writes += wj["total_ios"]
+            if "runtime_ns" in wj:
+                off += wj["runtime_ns"] - wj["cpu_ns"]
+                runnable += wj.get("cpu_wait_ns", 0)
     out = {"last_group_s": max(j["job_runtime"] for j in jobs
                                if j.get("groupid", 0) == last) / 1e3}
     if writes:
         out["small_cpu_ns_per_write"] = cpu / writes
         out["small_nvcsw_per_write"] = nvcsw / writes
         out["small_ctxsw_per_write"] = (nvcsw + nivcsw) / writes
+    if off > 0:
+        out["small_runnable_share"] = runnable / off
     return out
 
 

@@ -57,7 +57,8 @@ struct cpu_state {
 	wbsim_task *kept;		/* a wbsim_cpus_run_on() callback runs */
 	wbsim_time_t idle_since;	/* on the free stack since */
 	/* since then the CPU has run the autogroup's tasks back to back (its
-	 * entity at the top level keeps the CPU); 0: it runs none now */
+	 * entity at the top level keeps the CPU); WBSIM_TIME_NEVER: it runs
+	 * none now */
 	wbsim_time_t group_since;
 };
 
@@ -113,6 +114,7 @@ wbsim_cpus *wbsim_cpus_new(wbsim_sim *sim, unsigned int nr_cpus, GError **error)
 	for (unsigned int i = 0; i < nr_cpus; i++) {
 		cpus->cpu[i].cpus = cpus;
 		cpus->cpu[i].nr = i;
+		cpus->cpu[i].group_since = WBSIM_TIME_NEVER;
 	}
 	cpus->speed_pct = 100;
 	wbsim_sched_init(&cpus->sched, nr_cpus);
@@ -175,8 +177,8 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 	task->last_cpu = (unsigned int)task->cpu;
 	task->oncpu_since = cpus->sim->now + wake;
 	if (!wbsim_sched_in_group(&cpus->sched, task))
-		c->group_since = 0;
-	else if (!c->group_since)
+		c->group_since = WBSIM_TIME_NEVER;
+	else if (c->group_since == WBSIM_TIME_NEVER)
 		c->group_since = task->oncpu_since;
 	task->preempted_ns = 0;
 	wbsim_sched_set_next(&cpus->sched, task);
@@ -212,7 +214,7 @@ static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 	cpus->cpu[nr].idle_since = cpus->sim->now;
 	next = wbsim_sched_pick_next(&cpus->sched);
 	if (!next) {
-		cpus->cpu[nr].group_since = 0;
+		cpus->cpu[nr].group_since = WBSIM_TIME_NEVER;
 		return;
 	}
 	next->cpu_wait_ns += cpus->sim->now - next->wait_since;
@@ -428,7 +430,7 @@ wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *tas
 		return cpus->sim->now;
 	if (wbsim_sched_waiter_beside(&cpus->sched, task))
 		at = task->oncpu_since + slice;
-	if (task->cpu >= 0 && cpus->cpu[task->cpu].group_since &&
+	if (task->cpu >= 0 && cpus->cpu[task->cpu].group_since != WBSIM_TIME_NEVER &&
 	    wbsim_sched_waiter_above(&cpus->sched, task))
 		at = MIN(at, cpus->cpu[task->cpu].group_since + slice);
 	return at;

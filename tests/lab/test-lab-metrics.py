@@ -169,7 +169,8 @@ class LabMetrics(unittest.TestCase):
         small = {"threads": 2, "writes": 1000, "bs": 50, "seconds": 0.5,
                  "thread_seconds": [0.5, 0.25], "thread_bytes": [50000, 50000],
                  "thread_cpu_s": [0.002, 0.003], "thread_nvcsw": [3, 1],
-                 "thread_nivcsw": [2, 0], "pages_dirtied": 40, "pages_written": 7}
+                 "thread_nivcsw": [2, 0], "thread_run_delay_s": [0.1, 0.049],
+                 "pages_dirtied": 40, "pages_written": 7}
         written = {"mode": "write", "bytes": 2 << 20, "chunk": 1 << 20, "seconds": 0.5}
         fig = metrics.program_figures({"large": written, "small": small})
         self.assertEqual(fig["bw_job0_mib_s"], 4.0)
@@ -180,6 +181,12 @@ class LabMetrics(unittest.TestCase):
         # the voluntary ones alone (the threads slept), as the simulator counts
         self.assertEqual(fig["small_nvcsw_per_write"], 0.002)
         self.assertEqual(fig["small_pages_written"], 7)
+        # of the 0.745 s the threads were off their CPUs, 0.149 runnable
+        self.assertAlmostEqual(fig["small_runnable_share"], 0.2)
+        # a run delay the kernel could not give (-1): no share
+        nodelay = dict(small, thread_run_delay_s=[-1, -1])
+        self.assertNotIn("small_runnable_share",
+                         metrics.program_figures({"large": written, "small": nodelay}))
         falloc = {"mode": "fallocate", "bytes": 0, "chunk": 1 << 20, "seconds": 0.001}
         fig = metrics.program_figures({"large": falloc, "small": small})
         self.assertAlmostEqual(fig["bw_job0_mib_s"], 50000 / 0.5 / 2**20)
@@ -188,10 +195,14 @@ class LabMetrics(unittest.TestCase):
         jobs = [{"groupid": 0, "job_runtime": 100}, {"groupid": 1, "job_runtime": 400},
                 {"groupid": 1, "job_runtime": 500}]
         wjobs = [{"cpu_ns": 9, "total_ios": 1, "nvcsw": 7, "nivcsw": 5},
-                 {"cpu_ns": 3000, "total_ios": 2, "nvcsw": 1, "nivcsw": 2},
-                 {"cpu_ns": 5000, "total_ios": 2, "nvcsw": 0, "nivcsw": 1}]
+                 {"cpu_ns": 3000, "total_ios": 2, "nvcsw": 1, "nivcsw": 2,
+                  "runtime_ns": 13000, "cpu_wait_ns": 5000},
+                 {"cpu_ns": 5000, "total_ios": 2, "nvcsw": 0, "nivcsw": 1,
+                  "runtime_ns": 15000, "cpu_wait_ns": 5000}]
+        # off their CPUs 10,000 + 10,000 ns, runnable 5,000 + 5,000
         want = {"last_group_s": 0.5, "small_cpu_ns_per_write": 2000.0,
-                "small_nvcsw_per_write": 0.25, "small_ctxsw_per_write": 1.0}
+                "small_nvcsw_per_write": 0.25, "small_ctxsw_per_write": 1.0,
+                "small_runnable_share": 0.5}
         got = metrics.sim_small_figures({"jobs": jobs, "wbsim": {"jobs": wjobs}})
         self.assertEqual(got, want)
         got = metrics.sim_small_figures({"jobs": jobs[1:], "wbsim": {"jobs": wjobs[1:]}})
