@@ -409,8 +409,9 @@ unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
 
 /*
  * need_resched, set two ways: wake-up preemption, a task that woke from a
- * sleep, or a new one, waits for a CPU (check_preempt_wakeup_fair(); every woken task is
- * taken to preempt, where EEVDF lets one with an earlier deadline do so);
+ * sleep, or a new one, waits for a CPU (check_preempt_wakeup_fair(); every
+ * woken task is taken to preempt, where EEVDF lets one with an earlier
+ * deadline do so);
  * and the tick, an entity has run its slice (EEVDF's deadline,
  * sysctl_sched_base_slice as scaled) since it got the CPU while another of
  * its level waits: the task itself, or, for a task of the autogroup with a
@@ -421,9 +422,10 @@ unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
  */
 wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *task)
 {
-	wbsim_time_t at = WBSIM_TIME_NEVER, slice = cpus->sched.slice_ns;
+	wbsim_time_t at = WBSIM_TIME_NEVER, slice;
 
 	g_return_val_if_fail(cpus != NULL && task != NULL, 0);
+	slice = cpus->sched.slice_ns;
 	if (!cpus->sched.nr_waiting)
 		return WBSIM_TIME_NEVER;
 	if (cpus->nr_woken)

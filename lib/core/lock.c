@@ -27,12 +27,13 @@
  * Once the first sleeper has waited RWSEM_WAIT_TIMEOUT, nobody steals:
  * the release hands it the lock.
  * A spin ends, and the writer sleeps, when the scheduler would set
- * need_resched for it (the kernel checks it at every turn of the spin):
- * the spinner has run a base slice since it got its CPU while a task waits
- * for one (the tick's check; wbsim_cpus_resched_at()). Ending it as soon
- * as any task waited made E8's small writers sleep 0.5-0.9 times a write
- * without the autogroup, where the lab kernel's sleep 0.002 times
- * (lab/results-e8-v1272c: small_nvcsw_per_write).
+ * need_resched for it (the kernel checks it at every turn of the spin;
+ * wbsim_cpus_resched_at()): a woken or new task waits for a CPU (wake-up
+ * preemption), or the spinner's entity has run a base slice since it got
+ * its CPU while a task waits for one (the tick). Ending it as soon as any
+ * task waited made E8's small writers sleep 0.5-0.9 times a write without
+ * the autogroup, where the lab kernel's sleep 0.001-0.006 times
+ * (lab/results-e8-v1272*: small_nvcsw_per_write).
  * Left out: the osq queue of further spinners (one spins, the others
  * sleep), a woken writer spinning on
  * the owner once it has set the handoff bit, readers' spinning (removed
@@ -181,7 +182,7 @@ static void spin_end(wbsim_sim *sim, void *arg);
  * spinner keeps its CPU: it takes the lock and goes on there. */
 static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
 {
-	/* the tick sets need_resched once the spinner's slice is over */
+	/* need_resched() ends the spin: at once, or when the slice is over */
 	until = MIN(until, wbsim_cpus_resched_at(lock->spin_cpus, lock->spinner));
 	if (!lock->owner && lock->readers && !lock->rspin_until)
 		lock->rspin_until = lock->sim->now + rspin_threshold(lock);
@@ -194,9 +195,9 @@ static gboolean spin_cpu(const wbsim_lock *lock, const wbsim_task *task)
 	return wbsim_cpus_kept(lock->spin_cpus, task) || wbsim_cpus_idle(lock->spin_cpus) > 0;
 }
 
-/* need_resched() for @task: it has run its slice and a task waits for a
- * CPU, so the spinner gives its CPU up (rwsem_spin_on_owner() and the osq
- * stop at it) */
+/* need_resched() for @task (a woken task waits, or its slice is over
+ * while a task waits), so the spinner gives its CPU up
+ * (rwsem_spin_on_owner() and the osq stop at it) */
 static gboolean need_resched(const wbsim_lock *lock, const wbsim_task *task)
 {
 	return lock->sim->now >= wbsim_cpus_resched_at(lock->spin_cpus, task);

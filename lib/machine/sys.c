@@ -427,11 +427,12 @@ enum wbsim_uring_eagain wbsim_sys_uring_inline_eagain(struct wbsim_sys_uring *r,
 		r->time_punts++;
 	} else if (wbsim_fs_write_lock_busy(m->fs, inode->fs_inode)) {
 		e = WBSIM_URING_EAGAIN_ILOCK;
-	} else if (inode->wb &&
-		   wbsim_dirtier_ratelimited(sub, wbsim_dirtier_wb(bdi, inode, sub->memcg)) &&
-		   wbsim_dirtier_balance_dirty_pages_async(sub,
-							   wbsim_dirtier_wb(bdi, inode, sub->memcg))) {
-		e = WBSIM_URING_EAGAIN_THROTTLE;
+	} else if (inode->wb) {
+		struct wbsim_wb *wb = wbsim_dirtier_wb(bdi, inode, sub->memcg);
+
+		if (wbsim_dirtier_ratelimited(sub, wb) &&
+		    wbsim_dirtier_balance_dirty_pages_async(sub, wb))
+			e = WBSIM_URING_EAGAIN_THROTTLE;
 	}
 	return e;
 }
@@ -447,7 +448,6 @@ wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machi
 		cost += m->costs.uring_punt_ns;	/* the punt to io-wq */
 	return cost;
 }
-
 
 /*
  * io_write() issues the write with IOCB_NOWAIT; XFS's ->write_iter maps

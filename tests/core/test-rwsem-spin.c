@@ -241,6 +241,15 @@ static void hog_done(wbsim_sim *sim, void *arg)
 static struct setup *need_resched_setup;
 static struct hog need_resched_hog;
 
+/* Two CPUs and a third task, @name (a kernel thread), beside the writers */
+static void hog_setup_init(struct setup *s, const char *name)
+{
+	setup_init(s, 2);
+	need_resched_setup = s;
+	need_resched_hog = (struct hog){ 0 };
+	wbsim_task_init(&need_resched_hog.task, name, WBSIM_TASK_OTHER);
+}
+
 static void hog_ask(wbsim_sim *sim, void *arg)
 {
 	(void)sim;
@@ -295,10 +304,7 @@ static void test_spinner_yields_to_a_woken_task(void **state)
 	struct setup s;
 
 	(void)state;
-	setup_init(&s, 2);
-	need_resched_setup = &s;
-	need_resched_hog = (struct hog){ 0 };
-	wbsim_task_init(&need_resched_hog.task, "hog", WBSIM_TASK_OTHER);
+	hog_setup_init(&s, "hog");
 	s.w[0].run = 1000;
 	s.w[1].run = 1000;
 	wbsim_sim_schedule_at(s.sim, 0, hog_first, NULL);
@@ -333,10 +339,7 @@ static void test_spin_ends_at_the_slice(void **state)
 	struct setup s;
 
 	(void)state;
-	setup_init(&s, 2);
-	need_resched_setup = &s;
-	need_resched_hog = (struct hog){ 0 };
-	wbsim_task_init(&need_resched_hog.task, "kworker", WBSIM_TASK_OTHER);
+	hog_setup_init(&s, "kworker");
 	s.w[0].run = 2000 * 1000;
 	s.w[1].run = 1000;
 	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
