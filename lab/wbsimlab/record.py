@@ -664,10 +664,21 @@ class SleepRecorder(_PerfSession):
         return " < ".join(body[:2]) if body else "?"
 
     @staticmethod
+    def preempt_site(frames):
+        """Where a task was preempted (switched out runnable): the first
+        three frames beneath __schedule, the scheduling point kept
+        (__cond_resched < iomap_write_iter < ... is inside the write's
+        i_rwsem; schedule < exit_to_user_mode_loop is its return)."""
+        body = [f for f in frames if f != "__schedule" and not f.startswith("[") and
+                not f.startswith("__traceiter_")]
+        return " < ".join(body[:3]) if body else "?"
+
+    @staticmethod
     def summarise(text):
         """{"sleeps": {kind: [{where, count, total_ms}]}, "runnable_wait_ms":
-        {kind: ms}, "idle_ms": {cpu: ms}, "window_s": s} from `perf script`
-        of sched_switch events (comm,tid,cpu,time,trace,ip,sym)."""
+        {kind: ms}, "preemptions": {kind: [{where, count, total_ms}]},
+        "idle_ms": {cpu: ms}, "window_s": s} from `perf script` of
+        sched_switch events (comm,tid,cpu,time,trace,ip,sym)."""
         head = re.compile(r"^(\S.*?)\s+(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+prev_comm=.*?"
                           r"prev_pid=(\d+) .*?prev_state=(\S+) ==> next_comm=(.*?) "
                           r"next_pid=(\d+)")
@@ -684,11 +695,12 @@ class SleepRecorder(_PerfSession):
                 if len(f) >= 2:
                     cur["frames"].append(f[1])
         if not events:
-            return {"sleeps": {}, "runnable_wait_ms": {}, "idle_ms": {}, "window_s": 0}
+            return {"sleeps": {}, "runnable_wait_ms": {}, "preemptions": {}, "idle_ms": {},
+                    "window_s": 0}
         out_at = {}        # pid -> (time switched out, kind, reason or None)
         idle_from = {}     # cpu -> when it switched to its idle task
         comm_of = {}
-        sleeps, waits, idle = {}, {}, {}
+        sleeps, waits, idle, preempts = {}, {}, {}, {}
         for e in events:
             comm_of[e["pid"]] = e["comm"]
             kind = classify(e["comm"], e["frames"])
@@ -698,13 +710,17 @@ class SleepRecorder(_PerfSession):
             else:
                 asleep = e["state"] not in ("R", "R+")
                 out_at[e["pid"]] = (e["t"], kind, SleepRecorder.reason(e["frames"])
-                                    if asleep else None)
+                                    if asleep else None,
+                                    None if asleep else SleepRecorder.preempt_site(e["frames"]))
             if e["next_pid"] == 0:
                 idle_from[e["cpu"]] = e["t"]
             elif e["next_pid"] in out_at:
-                t0, k, why = out_at.pop(e["next_pid"])
+                t0, k, why, site = out_at.pop(e["next_pid"])
                 if why is None:
                     waits[k] = waits.get(k, 0) + e["t"] - t0
+                    row = preempts.setdefault(k, {}).setdefault(site, [0, 0.0])
+                    row[0] += 1
+                    row[1] += e["t"] - t0
                 else:
                     row = sleeps.setdefault(k, {}).setdefault(why, [0, 0.0])
                     row[0] += 1
@@ -716,6 +732,10 @@ class SleepRecorder(_PerfSession):
                                  key=lambda r: -r["total_ms"])[:25]
                        for k, rows in sleeps.items()},
             "runnable_wait_ms": {k: round(v * 1e3, 2) for k, v in waits.items()},
+            "preemptions": {k: sorted(({"where": w, "count": n, "total_ms": round(s * 1e3, 2)}
+                                       for w, (n, s) in rows.items()),
+                                      key=lambda r: -r["count"])[:15]
+                            for k, rows in preempts.items()},
             "idle_ms": {str(c): round(v * 1e3, 2) for c, v in sorted(idle.items())},
         }
 
@@ -730,6 +750,10 @@ class SleepRecorder(_PerfSession):
                  ", ".join(f"{k} {ms}" for k, ms in sorted(summary["runnable_wait_ms"].items()))]
         for kind, rows in sorted(summary["sleeps"].items()):
             lines.append(f"\n{kind}: sleeps by reason (count, total ms)")
+            for r in rows:
+                lines.append(f"  {r['count']:8d} {r['total_ms']:10.2f}  {r['where']}")
+        for kind, rows in sorted(summary.get("preemptions", {}).items()):
+            lines.append(f"\n{kind}: preempted (runnable) at (count, total ms waiting)")
             for r in rows:
                 lines.append(f"  {r['count']:8d} {r['total_ms']:10.2f}  {r['where']}")
         return "\n".join(lines) + "\n"

@@ -427,10 +427,15 @@ class LabMetrics(unittest.TestCase):
         self.assertEqual(fio, {"io_cqring_wait < __do_sys_io_uring_enter": (1, 3.0),
                                "blk_mq_get_tag < __blk_mq_alloc_requests": (1, 1.0)})
         self.assertEqual(s["runnable_wait_ms"], {"kworker_other": 3.5})
+        # the preemption's site keeps the scheduling point
+        self.assertEqual(s["preemptions"], {"kworker_other": [
+            {"where": "preempt_schedule_irq", "count": 1, "total_ms": 3.5}]})
         self.assertEqual(s["idle_ms"], {"0": 3.0})
         table = record.SleepRecorder.table(s)
         self.assertIn("idle, ms by CPU: cpu0 3.0", table)
         self.assertIn("       1       3.00  io_cqring_wait < __do_sys_io_uring_enter", table)
+        self.assertIn("kworker_other: preempted (runnable) at (count, total ms waiting)\n"
+                      "         1       3.50  preempt_schedule_irq", table)
 
 
 class LabLoopDevice(unittest.TestCase):
