@@ -194,7 +194,6 @@ typedef struct wbsim_task {
 	gboolean keep_cpu;	/* the burst's callback goes on on its CPU */
 	gboolean cpu_kept;	/* in that callback, its CPU kept */
 	gboolean switched_out;	/* its last burst's CPU went to a waiter */
-	gboolean woken;		/* waits for a CPU since it woke from a sleep */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */

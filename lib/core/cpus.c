@@ -7,11 +7,17 @@
  * without preemption and is resumed through its callback. When every CPU is
  * busy the task waits; a CPU that comes free runs the waiting task the fair
  * class would pick (lib/core/sched-fair.c: the one that has run least, the
- * jobs' tasks taken together as their session's autogroup), and a task
- * whose burst ends goes on there unless a waiting task goes first. This is
- * the mechanism that makes one flusher thread a bottleneck on a fast
- * device and that makes many dirtiers compete with the flushers for the
- * machine.
+ * jobs' tasks taken together as their session's autogroup). A burst's end
+ * is a scheduling point (cond_resched(), a return to user space: the lab
+ * kernel is built PREEMPT_NONE, so kernel code is never preempted between
+ * them): the task goes on there unless the scheduler has set need_resched
+ * for it (wbsim_cpus_resched_at(): its slice is over while a task waits)
+ * and a waiting task goes first. This is the mechanism that makes one
+ * flusher thread a bottleneck on a fast device and that makes many
+ * dirtiers compete with the flushers for the machine.
+ * wbsim_cpus_cond_resched() is such a point inside kernel code that goes
+ * on after it (a write's copy loop under i_rwsem): a task that left its
+ * CPU there takes the rest up when it runs again, holding what it held.
  *
  * Hard interrupts are the one preemption: wbsim_cpus_irq() runs interrupt
  * work on a given CPU at once, stretching the burst of the task that runs
@@ -34,8 +40,10 @@
  * burst asked for later than the task's last burst ended follows a sleep;
  * and its involuntary ones (nivcsw): a burst asked for at once by a task
  * whose CPU went to a waiting task at its last burst's end.
- * Left out: preemption within a burst, time slices, per-CPU run queues and
- * migration, SMT (sched-fair.c says more).
+ * Left out: preemption within a burst (none under PREEMPT_NONE but at an
+ * interrupt's return to user space), the tick's 1/HZ granularity (need_resched
+ * is set when the slice ends, not at the next tick after it), per-CPU run
+ * queues and migration, SMT (sched-fair.c says more).
  */
 #include <string.h>
 
@@ -70,7 +78,6 @@ struct wbsim_cpus {
 	struct wbsim_sched sched;	/* the tasks waiting for a CPU */
 	unsigned int *free_cpus;	/* stack of idle CPU numbers */
 	unsigned int nr_free;
-	unsigned int nr_woken;		/* waiting tasks that woke from a sleep */
 	struct cpu_state *cpu;
 	/* CPU speed in % of the host the cost table was measured on */
 	unsigned int speed_pct;
@@ -218,11 +225,13 @@ static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 		return;
 	}
 	next->cpu_wait_ns += cpus->sim->now - next->wait_since;
-	if (next->woken) {
-		next->woken = FALSE;
-		cpus->nr_woken--;
-	}
 	start_burst(cpus, next);
+}
+
+/* Is need_resched set for @task, whose burst ends now? */
+static gboolean need_resched(const wbsim_cpus *cpus, const wbsim_task *task)
+{
+	return cpus->sim->now >= wbsim_cpus_resched_at(cpus, task);
 }
 
 static void burst_end(wbsim_sim *sim, void *arg)
@@ -245,9 +254,12 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	cpus->busy_ns += task->burst_ns;
 	task->on_pool = NULL;
 	wbsim_sched_put_prev(&cpus->sched, task, task->burst_ns);
-	/* the task goes on here if it asked to (a spinner) or if it asks for
-	 * a burst at once and no waiting task goes first (it had run less) */
-	if (task->keep_cpu || !wbsim_sched_waiter_first(&cpus->sched, task)) {
+	/* the task goes on here if it asked to (a spinner), or unless the
+	 * scheduler has set need_resched for it and a waiting task goes first
+	 * (it had run less): the burst's end is a scheduling point, the
+	 * kernel's cond_resched() or return to user space */
+	if (task->keep_cpu || !need_resched(cpus, task) ||
+	    !wbsim_sched_waiter_first(&cpus->sched, task)) {
 		/* the callback goes on here; the CPU is released if it asks
 		 * for no burst at once */
 		unsigned int nr = (unsigned int)task->cpu;
@@ -361,9 +373,6 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		return;
 	}
 	task->wait_since = cpus->sim->now;
-	/* a new task's first wake-up may preempt too (wake_up_new_task()) */
-	task->woken = slept || !task->bursts;
-	cpus->nr_woken += task->woken;
 	wbsim_sched_enqueue(&cpus->sched, task);
 }
 
@@ -380,6 +389,16 @@ void wbsim_cpus_run_on(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 {
 	wbsim_cpus_run(cpus, task, cost, done, arg);
 	task->keep_cpu = TRUE;
+}
+
+gboolean wbsim_cpus_cond_resched(wbsim_cpus *cpus, wbsim_task *task, wbsim_event_fn done,
+				 void *arg)
+{
+	g_return_val_if_fail(cpus != NULL && task != NULL, FALSE);
+	if (!task->switched_out || task->on_pool || task->cpu >= 0)
+		return FALSE;
+	wbsim_cpus_run(cpus, task, 0, done, arg);
+	return TRUE;
 }
 
 gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task)
@@ -408,17 +427,18 @@ unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
 }
 
 /*
- * need_resched, set two ways: wake-up preemption, a task that woke from a
- * sleep, or a new one, waits for a CPU (check_preempt_wakeup_fair(); every
- * woken task is taken to preempt, where EEVDF lets one with an earlier
- * deadline do so);
- * and the tick, an entity has run its slice (EEVDF's deadline,
- * sysctl_sched_base_slice as scaled) since it got the CPU while another of
- * its level waits: the task itself, or, for a task of the autogroup with a
- * kernel thread waiting, the group's entity, which has held the CPU since
- * the CPU's run of the group's tasks began. A task that lost its CPU at a
- * burst's end and waits, still runnable, wakes nobody: the kernel's would
- * be on a run queue behind the current task until the tick.
+ * need_resched, set by the tick once an entity has run its slice (EEVDF's
+ * deadline, sysctl_sched_base_slice as scaled) since it got the CPU while
+ * another of its level waits: the task itself, or, for a task of the
+ * autogroup with a kernel thread waiting, the group's entity, which has
+ * held the CPU since the CPU's run of the group's tasks began. Not by a
+ * wake-up: a task that wakes, or a new one, does not preempt a running
+ * task within its slice (RUN_TO_PARITY, on by default; every task here has
+ * the same slice, so PREEMPT_SHORT never applies), and one that lost its
+ * CPU at a burst's end and waits, still runnable, sets nothing either.
+ * Preempting for every woken task switched E8's writers about once in two
+ * writes where the lab kernel's switch once in 140 to 400
+ * (lab/results-e8-v1272*: small_ctxsw_per_write).
  */
 wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *task)
 {
@@ -428,8 +448,6 @@ wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *tas
 	slice = cpus->sched.slice_ns;
 	if (!cpus->sched.nr_waiting)
 		return WBSIM_TIME_NEVER;
-	if (cpus->nr_woken)
-		return cpus->sim->now;
 	if (wbsim_sched_waiter_beside(&cpus->sched, task))
 		at = task->oncpu_since + slice;
 	if (task->cpu >= 0 && cpus->cpu[task->cpu].group_since != WBSIM_TIME_NEVER &&

@@ -16,6 +16,16 @@ unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus);
  * tasks; the CPU goes to them if it asks for none. */
 void wbsim_cpus_run_on(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 		       wbsim_event_fn done, void *arg);
+/*
+ * wbsim_cpus_cond_resched() - a scheduling point inside kernel code whose
+ * work goes on after it (cond_resched() in a write's copy loop, under the
+ * inode's lock): a task that lost its CPU at its last burst's end (its
+ * need_resched set, a waiting task first) waits for a CPU, runnable, and
+ * then goes on through @done; returns FALSE, and does nothing, when it
+ * kept its CPU.
+ */
+gboolean wbsim_cpus_cond_resched(wbsim_cpus *cpus, wbsim_task *task, wbsim_event_fn done,
+				 void *arg);
 /* Is @task in the callback of a wbsim_cpus_run_on() burst, its CPU kept? */
 gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task);
 

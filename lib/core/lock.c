@@ -26,16 +26,23 @@
  * a writer arriving meanwhile) and sleeps again at the head of the queue.
  * Once the first sleeper has waited RWSEM_WAIT_TIMEOUT, nobody steals:
  * the release hands it the lock.
- * A spin ends, and the writer sleeps, when the scheduler would set
- * need_resched for it (the kernel checks it at every turn of the spin;
- * wbsim_cpus_resched_at()): a woken or new task waits for a CPU (wake-up
- * preemption), or the spinner's entity has run a base slice since it got
- * its CPU while a task waits for one (the tick). Ending it as soon as any
- * task waited made E8's small writers sleep 0.5-0.9 times a write without
- * the autogroup, where the lab kernel's sleep 0.001-0.006 times
- * (lab/results-e8-v1272*: small_nvcsw_per_write).
+ * A task takes a rwsem only while it runs: one that asks while it is not
+ * on a CPU (woken by an event, or its CPU went to a waiter at its last
+ * burst's end) first waits for a CPU, runnable, and tries there. Taking
+ * it at once made a task hold it while it waited for a CPU: XFS's flusher
+ * held the ILOCK shared that way, and the completion worker spun the reader
+ * spin threshold on it, 10 us a conversion (xfs-paths-prealloc: the
+ * completion's CPU a page +90%, 7.3 us where the lab kernel's is 3.9).
+ * A spin ends, and the writer sleeps, when the scheduler sets need_resched
+ * for it (the kernel checks it at every turn of the spin;
+ * wbsim_cpus_resched_at()): the spinner's entity has run a base slice
+ * since it got its CPU while a task waits for one (the tick). Ending it as
+ * soon as any task waited made E8's small writers sleep 0.5-0.9 times a
+ * write without the autogroup, where the lab kernel's sleep 0.001-0.006
+ * times (lab/results-e8-v1272*: small_nvcsw_per_write).
  * Left out: the osq queue of further spinners (one spins, the others
- * sleep), a woken writer spinning on
+ * sleep), a task that starts to wait for a CPU during a spin (the spinner
+ * sees it at the owner's burst end), a woken writer spinning on
  * the owner once it has set the handoff bit, readers' spinning (removed
  * from the kernel in 5.12), the rwsem's reader batching behind a woken reader
  * beyond the FIFO head, priority inheritance.
@@ -246,43 +253,54 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	enqueue_since(lock, task, FALSE, done, done_arg, lock->spin_since);
 }
 
-/* A writer that must wait for a CPU before it can try the lock. */
+/* A task that waits for a CPU before it can try the lock. */
 struct cpu_wait {
 	wbsim_lock *lock;
 	wbsim_task *task;
 	wbsim_event_fn done;
 	void *arg;
-	wbsim_time_t since;
+	gboolean shared;	/* it takes the lock shared */
 };
 
-static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
-			      void *arg, wbsim_time_t since, gboolean running);
+static void acquire_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg);
+static void acquire_shared_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
+				   void *arg);
 
-/* A CPU runs the writer now: it tries the lock (fast path, spin or sleep). */
+/* A CPU runs the task now: it tries the lock there. */
 static void cpu_wait_done(wbsim_sim *sim, void *arg)
 {
 	struct cpu_wait *w = arg;
 	wbsim_lock *lock = w->lock;
 
+	(void)sim;
 	lock->cpu_waits = g_list_remove(lock->cpu_waits, w);
-	if (can_steal(lock) && !lock->spinner) {
-		account_wait(lock, w->task, w->since);
-		grant(lock, w->task, FALSE);
-		w->done(sim, w->arg);
-	} else {
-		try_spin_or_sleep(lock, w->task, w->done, w->arg, w->since, TRUE);
-	}
+	if (w->shared)
+		acquire_shared_running(lock, w->task, w->done, w->arg);
+	else
+		acquire_running(lock, w->task, w->done, w->arg);
 	g_free(w);
 }
 
 /*
- * The lock is busy. A writer spins if it can; one that the running owner
- * makes wait while no CPU is idle is runnable, not running: it first waits
- * for a CPU, as the kernel's writer runs before it tries the lock, and then
- * tries once more; otherwise it sleeps.
+ * A task that is not on a CPU (woken by an event, or its CPU went to a
+ * waiter at its last burst's end) first runs, and tries the lock there:
+ * the kernel's takes a lock only while it runs, so it never holds one
+ * while it waits for a CPU it has not had since. Its lock wait starts at
+ * the try; the time before is its CPU wait.
  */
+static void run_then_try(wbsim_lock *lock, wbsim_task *task, gboolean shared,
+			 wbsim_event_fn done, void *arg)
+{
+	struct cpu_wait *w = g_new(struct cpu_wait, 1);
+
+	*w = (struct cpu_wait){ lock, task, done, arg, shared };
+	lock->cpu_waits = g_list_prepend(lock->cpu_waits, w);
+	wbsim_cpus_run_on(lock->spin_cpus, task, 0, cpu_wait_done, w);
+}
+
+/* The lock is busy: a writer spins if it can, else it sleeps. */
 static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
-			      void *arg, wbsim_time_t since, gboolean running)
+			      void *arg, wbsim_time_t since)
 {
 	if (can_spin(lock, task)) {
 		lock->spins++;
@@ -293,22 +311,14 @@ static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn
 		rwsem_spin_on_owner(lock, owner_running_until(lock));
 		return;
 	}
-	if (!running && lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
-	    !handoff_due(lock)) {
-		struct cpu_wait *w = g_new(struct cpu_wait, 1);
-
-		*w = (struct cpu_wait){ lock, task, done, arg, since };
-		lock->cpu_waits = g_list_prepend(lock->cpu_waits, w);
-		/* once on a CPU, it keeps it to spin there */
-		wbsim_cpus_run_on(lock->spin_cpus, task, 0, cpu_wait_done, w);
-		return;
-	}
 	enqueue_since(lock, task, FALSE, done, arg, since);
 }
 
-void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
+/* A writer on its CPU (or any taker of a lock that is no rwsem): the free
+ * lock at once unless a spinner is there first, else spin or sleep. */
+static void acquire_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
 {
-	if (can_steal(lock)) {
+	if (can_steal(lock) && !lock->spinner) {
 		grant(lock, task, FALSE);
 		/* a task running on its CPU goes on with the lock at once */
 		if (task->cpu_kept)
@@ -318,7 +328,16 @@ void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
 		return;
 	}
 	lock->contended++;
-	try_spin_or_sleep(lock, task, done, arg, lock->sim->now, task->cpu_kept);
+	try_spin_or_sleep(lock, task, done, arg, lock->sim->now);
+}
+
+void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
+{
+	if (lock->spin_cpus && !task->cpu_kept) {
+		run_then_try(lock, task, FALSE, done, arg);
+		return;
+	}
+	acquire_running(lock, task, done, arg);
 }
 
 /* down_write_trylock(): the free lock, unless a waiter is owed it by
@@ -331,15 +350,30 @@ gboolean wbsim_lock_trylock(wbsim_lock *lock, wbsim_task *task)
 	return TRUE;
 }
 
-void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
-			       void *arg)
+/* A reader on its CPU: the lock at once unless a writer holds it or
+ * waits for it (FIFO), else it sleeps in the queue. */
+static void acquire_shared_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
+				   void *arg)
 {
 	if (!lock->owner && !lock->wait_head && !lock->woken) {
 		grant(lock, task, TRUE);
-		wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
+		if (task->cpu_kept)
+			done(lock->sim, arg);
+		else
+			wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
 		return;
 	}
 	enqueue(lock, task, TRUE, done, arg);
+}
+
+void wbsim_lock_acquire_shared(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
+			       void *arg)
+{
+	if (lock->spin_cpus && !task->cpu_kept) {
+		run_then_try(lock, task, TRUE, done, arg);
+		return;
+	}
+	acquire_shared_running(lock, task, done, arg);
 }
 
 /* The woken writer is back on a CPU (rwsem_down_write_slowpath()'s loop

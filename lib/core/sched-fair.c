@@ -5,8 +5,8 @@
  *
  * Each task has a virtual runtime, the CPU time it has run (every task has
  * the same weight, nice 0); a free CPU runs the waiting task that has run
- * least (pick_next_task_fair()), and a task whose burst ends keeps its CPU
- * if no waiting task has run less. A task that slept comes back no further
+ * least (pick_next_task_fair()), and a task whose slice is over keeps its
+ * CPU at its burst's end if no waiting task has run less. A task that slept comes back no further
  * behind the queue's floor (min_vruntime) than one base slice
  * (place_entity(): a long sleep earns no monopoly), a new one at the floor.
  *
@@ -21,23 +21,23 @@
  * per-CPU entities share the group's weight in proportion to its load on
  * each CPU (calc_group_shares()), which taken over all CPUs is one entity.
  *
- * The pick is made at every burst's end (microseconds), not at the tick,
- * and a running task is not protected for a slice: EEVDF's protection of
- * the running task (RUN_TO_PARITY, PREEMPT_SHORT) is left out. Tried as a
- * whole base slice of protection for every task that got a CPU, it made
- * four lab workloads worse and none better (xfs-paths-prealloc -0% ->
- * -30%, e1-lab-ram-ext4-2cpu +31% -> +35%; the notes of issue 36). The
- * cost of that: tasks of equal standing take turns at every burst, so
- * E8's writers switch involuntarily about once a write where the kernel's
- * do once in a hundred (nivcsw; lab/compare's small_ctxsw_per_write). A
- * slice protected against all but woken tasks (wake-up preemption) left
- * every time as it was, cut E8 nolimit's switches below the kernel's but
- * not E8's (0.65 a write), and took xfs-paths-prealloc to -13%.
+ * The pick is made when a CPU comes free, and at a burst's end once the
+ * running task's slice is over (lib/core/cpus.c: need_resched): a running
+ * task is protected for a base slice from the moment it got its CPU, and a
+ * task that wakes meanwhile waits for it (EEVDF's RUN_TO_PARITY). Tried
+ * alone, with the old immediate pick of a woken task and no slice inside
+ * the write's lock, it made xfs-paths-prealloc worse (-0% -> -30%); the
+ * cause was the model's, not the slice's: the flusher took XFS's ILOCK
+ * shared while it waited for a CPU and the completion worker spun on it
+ * (lib/core/lock.c now has a task take a rwsem only while it runs). With
+ * the pick at every burst's end E8's writers switched about once a write
+ * where the kernel's switch once in 140 to 400.
  * One queue for all CPUs, not one a CPU: left out are the per-CPU run
- * queues and the load balancing between them, wake-up preemption within a
- * burst (a waking task waits for the next burst's end, microseconds), nice
- * levels, EEVDF's deadlines, and the decay of a sleeper's lag (bounded by
- * the slice here).
+ * queues and the load balancing between them, nice levels, EEVDF's
+ * deadlines and eligibility (a woken task whose lag is positive may
+ * preempt a current task that has run more than its share: left out, the
+ * woken task waits for the slice), and the decay of a sleeper's lag
+ * (bounded by the slice here).
  */
 #include "core/sched-fair.h"
 
@@ -178,9 +178,11 @@ void wbsim_sched_put_prev(struct wbsim_sched *s, wbsim_task *task, wbsim_time_t 
 	}
 }
 
-gboolean wbsim_sched_waiter_first(struct wbsim_sched *s, const wbsim_task *task)
+gboolean wbsim_sched_waiter_first(const struct wbsim_sched *s, const wbsim_task *task)
 {
-	const wbsim_task *w = *next_queue(s);
+	const wbsim_task *k = s->wait_head, *u = s->group.wait_head;
+	/* the waiter pick_next would take (next_queue()) */
+	const wbsim_task *w = u && (!k || s->group.vruntime < k->vruntime) ? u : k;
 
 	if (!w)
 		return FALSE;

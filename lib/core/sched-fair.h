@@ -37,7 +37,7 @@ void wbsim_sched_set_next(struct wbsim_sched *s, wbsim_task *task);
 /* @task's burst of @ns is over: charge it. */
 void wbsim_sched_put_prev(struct wbsim_sched *s, wbsim_task *task, wbsim_time_t ns);
 /* Does a waiting task go before @task, whose burst just ended? */
-gboolean wbsim_sched_waiter_first(struct wbsim_sched *s, const wbsim_task *task);
+gboolean wbsim_sched_waiter_first(const struct wbsim_sched *s, const wbsim_task *task);
 /* Is @task one of the autogroup's tasks (a job's thread, autogroup on)? */
 gboolean wbsim_sched_in_group(const struct wbsim_sched *s, const wbsim_task *task);
 /* Does a task wait that competes with running @task at @task's own level

@@ -105,11 +105,11 @@ unsigned int wbsim_cpus_busy(const wbsim_cpus *cpus);
 unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus);
 /**
  * wbsim_cpus_resched_at() - when the kernel would set need_resched for
- * @task, which runs on a CPU of @cpus: now if a woken or new task waits for
- * a CPU (wake-up preemption); else once its entity (the task, or the
+ * @task, which runs on a CPU of @cpus: once its entity (the task, or the
  * autogroup's where a kernel thread waits) has run the scheduler's base
- * slice since it got the CPU, if a task waits (the tick); WBSIM_TIME_NEVER
- * while none waits.
+ * slice since it got the CPU, if a task waits (the tick; a woken task does
+ * not preempt within the slice, RUN_TO_PARITY); WBSIM_TIME_NEVER while none
+ * waits.
  */
 wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *task);
 /** wbsim_cpus_busy_ns() - CPU time consumed on the pool, all CPUs summed. */

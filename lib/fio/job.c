@@ -85,7 +85,12 @@
  * i_rwsem from its first write to its last, where the kernel takes and
  * drops it in every write() call: only a file that no other job has open
  * cannot tell the difference, so a file open in several jobs is written
- * one write per batch (job_batch_max()).
+ * one write per batch (job_batch_max()). The filesystem's part of each
+ * write (XFS's ILOCK) is taken and dropped write by write within a batch
+ * (job_batch_ilock_next()): the flusher and the completions want that
+ * lock too. The writes' copy loop has its cond_resched() with i_rwsem
+ * held, and the next write is issued on the CPU the last one returned on:
+ * a writer leaves its CPU only where the scheduler makes it.
  */
 #include <string.h>
 #include <wbsim/error.h>
@@ -749,6 +754,7 @@ static void job_map_full(struct wbsim_job *job, struct wbsim_job_file *f)
 }
 
 static unsigned int job_batch_max(const struct wbsim_job *job);
+static void job_add_fs_cost(struct wbsim_job *job, wbsim_time_t fs_cost);
 static uint64_t job_write_offset(const struct wbsim_job *job, const struct wbsim_job_file *f,
 				 uint64_t blk);
 
@@ -952,8 +958,15 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 		cost = wbsim_sys_write(job->m, &job->dirtier, f->inode, off, job->bs, at, throttle,
 				       &fs_cost) + c->sync_io_ns;
 	}
-	job->batch_fs_total += fs_cost;
+	job_add_fs_cost(job, fs_cost);
 	return cost;
+}
+
+/* The filesystem's part of the batch's next write (batch_ios). */
+static void job_add_fs_cost(struct wbsim_job *job, wbsim_time_t fs_cost)
+{
+	job->batch_fs_cost[job->batch_ios] = fs_cost;
+	job->batch_fs_total += fs_cost;
 }
 
 /* io_uring at iodepth 1 on a filesystem that takes IOCB_NOWAIT buffered
@@ -981,11 +994,12 @@ static wbsim_time_t job_uring_nowait_write(struct wbsim_job *job, struct wbsim_j
 
 	if (*wq_throttle)
 		return 0;
-	job->batch_fs_total += fs_cost;
+	job_add_fs_cost(job, fs_cost);
 	return cost + job->m->costs.uring_io_ns;
 }
 
 static void job_batch_start(wbsim_sim *sim, void *arg);
+static bool job_batch_ilock_next(struct wbsim_job *job);
 static void job_write_enospc(struct wbsim_job *job, struct wbsim_job_file *f);
 static void job_after_unlock(wbsim_sim *sim, void *arg);
 static void job_bw_sample(struct wbsim_job *job);
@@ -1273,7 +1287,7 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 						job_write_offset(job, f, blk), job->bs,
 						now_of(job) + total, NULL, &fs_cost) +
 				job->m->costs.uring_io_ns;
-			job->batch_fs_total += fs_cost;
+			job_add_fs_cost(job, fs_cost);
 			throttle = false;
 		} else if (job_uring_inline_first(job)) {
 			bool wq_throttle;
@@ -1349,10 +1363,26 @@ static void job_batch_start(wbsim_sim *sim, void *arg)
 	if (job->uring)
 		job_fio_thread_kick(job);
 	/* the filesystem's part of the writes under its write lock, then the rest */
-	if (job->batch_fs_total &&
-	    wbsim_sys_write_ilock(&job->sys, job->batch_inode, job_batch_locked, job))
+	job->batch_fs_section = 0;
+	if (job_batch_ilock_next(job))
 		return;
 	wbsim_cpus_run(job->m->cpus, &job->task, total, job_batch_done, job);
+}
+
+/*
+ * Take the filesystem's write lock (XFS's ILOCK) for the next write of the
+ * batch that has a part under it; FALSE when none is left (or the
+ * filesystem has no such lock). Each write takes and drops it, as each
+ * write() does in the kernel: a flusher or a completion that wants it
+ * gets it between two writes, not after the whole batch's part.
+ */
+static bool job_batch_ilock_next(struct wbsim_job *job)
+{
+	while (job->batch_fs_section < job->batch_ios && !job->batch_fs_cost[job->batch_fs_section])
+		job->batch_fs_section++;
+	if (job->batch_fs_section >= job->batch_ios)
+		return false;
+	return wbsim_sys_write_ilock(&job->sys, job->batch_inode, job_batch_locked, job);
 }
 
 static void job_batch_unlock(wbsim_sim *sim, void *arg)
@@ -1361,6 +1391,9 @@ static void job_batch_unlock(wbsim_sim *sim, void *arg)
 
 	(void)sim;
 	wbsim_sys_write_iunlock(&job->sys, job->batch_inode);
+	job->batch_fs_section++;
+	if (job_batch_ilock_next(job))
+		return;
 	wbsim_cpus_run(job->m->cpus, &job->task, job->batch_total - job->batch_fs_total,
 		       job_batch_done, job);
 }
@@ -1368,18 +1401,19 @@ static void job_batch_unlock(wbsim_sim *sim, void *arg)
 static void job_batch_locked(wbsim_sim *sim, void *arg)
 {
 	struct wbsim_job *job = arg;
+	wbsim_time_t cost = job->batch_fs_cost[job->batch_fs_section];
 
 	(void)sim;
 	/* a contended file's writer (or a two-lane job's fio thread, whose
 	 * worker wants i_rwsem) goes on on its CPU after the ILOCK part */
 	if (job_batch_max(job) == 1 || job->wq.on)
-		wbsim_cpus_run_on(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock,
-				  job);
+		wbsim_cpus_run_on(job->m->cpus, &job->task, cost, job_batch_unlock, job);
 	else
-		wbsim_cpus_run(job->m->cpus, &job->task, job->batch_fs_total, job_batch_unlock, job);
+		wbsim_cpus_run(job->m->cpus, &job->task, cost, job_batch_unlock, job);
 }
 
 static void job_resume(struct wbsim_job *job);
+static void job_batch_resumed(wbsim_sim *sim, void *arg);
 
 /* The batch's CPU burst is over: the writes have returned to the job (the
  * last one after the throttle, if it is due). */
@@ -1404,6 +1438,19 @@ static void job_batch_done(wbsim_sim *sim, void *arg)
 		job->batch_issue = t;	/* issue time of the last write */
 	job->bytes_done += (uint64_t)job->batch_ios * job->bs;
 	job->ios_done += job->batch_ios;
+	/* iomap_write_iter()'s cond_resched() after the copy, i_rwsem still
+	 * held: a writer whose need_resched is set leaves its CPU here, holding
+	 * the lock, and takes the rest of the write up when it runs again */
+	if (wbsim_cpus_cond_resched(job->m->cpus, &job->task, job_batch_resumed, job))
+		return;
+	job_batch_resumed(sim, job);
+}
+
+/* The writer runs after the copy loop's cond_resched(). */
+static void job_batch_resumed(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
 	/* balance_dirty_pages_ratelimited() before the last write returns
 	 * (on io_uring the worker's, which may make the ring punt) */
 	if (job->batch_throttle &&
@@ -1530,6 +1577,13 @@ static void job_after_unlock(wbsim_sim *sim, void *arg)
 			wbsim_timer_arm(sim, &job->rate_timer, due);
 			return;
 		}
+	}
+	/* fio's loop issues the next write on the CPU the last one returned
+	 * on: it leaves it only where the scheduler makes it (a burst's end
+	 * under need_resched), not to an event queued at the same instant */
+	if (job->task.cpu_kept) {
+		job_next(sim, job);
+		return;
 	}
 	wbsim_sim_schedule_at(sim, now_of(job), job_next, job);
 }

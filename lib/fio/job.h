@@ -125,6 +125,8 @@ struct wbsim_job {
 	uint64_t batch_off[64];		/* each write's offset in its file */
 	wbsim_time_t batch_total;
 	wbsim_time_t batch_fs_total;	/* the filesystem's part (under its write lock) */
+	wbsim_time_t batch_fs_cost[64];	/* each write's share of it */
+	unsigned int batch_fs_section;	/* the write whose share runs (job_batch_locked()) */
 	bool batch_entry_apart;		/* a write's syscall entry ran on the fio thread */
 	struct wbsim_inode *batch_inode;	/* inode of the last write */
 	struct wbsim_inode *locked_inode;	/* whose i_rwsem the batch holds */

@@ -5,10 +5,10 @@
  * schedules: a writer spins while the owner runs and takes the lock at the
  * release; one that finds no idle CPU first waits for one; one that cannot
  * spin sleeps, pays the sleep when the lock is handed to it, and its waker
- * pays the wake-up; a writer that could spin sleeps when a woken task
- * waits for a CPU, and a spin ends once the spinner's entity has run its
- * slice while a task waits (need_resched()); the first sleeper takes the
- * lock ahead of a spinner
+ * pays the wake-up; a task not on a CPU runs before it tries the lock; a
+ * woken task does not end a spin, which ends once the spinner's entity has
+ * run its slice while a task waits (need_resched()); the first sleeper
+ * takes the lock ahead of a spinner
  * once it has waited RWSEM_WAIT_TIMEOUT (4 ms); on a lock readers hold
  * (XFS's ILOCK) a writer spins while the one reader runs, at most the
  * reader spin threshold.
@@ -167,7 +167,8 @@ static void test_spinner_burns_cpu_bounded_by_the_hold(void **state)
  * release at 6000 wakes it: B's sleep (the slowpath and context switches,
  * 6000-6500) runs first on the one CPU; back on it, B finds the lock free,
  * takes it and goes on there with its hold (6500-7500), ahead of A's
- * wake-up (7500-7800). B waited for the lock until it took it (100-6500).
+ * wake-up (7500-7800). B waited for the CPU 100-1000, for the lock from
+ * its try until it took it (1000-6500).
  */
 static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 {
@@ -187,7 +188,7 @@ static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 	assert_int_equal(s.w[0].done, 6000 + SLEEP_NS + 1000 + WAKE_NS);
 	/* woken, not handed the lock: B takes it when it runs after its sleep */
 	assert_int_equal(s.w[1].granted, 6000 + SLEEP_NS);
-	assert_int_equal(s.w[1].task.lock_wait_ns, 6000 + SLEEP_NS - 100);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 6000 + SLEEP_NS - 1000);
 	assert_int_equal(s.w[1].task.cpu_ns, SLEEP_NS + 1000);
 	assert_int_equal(s.w[1].task.cpu_wait_ns, 900);
 	assert_int_equal(s.w[1].released, 6000 + SLEEP_NS + 1000);
@@ -205,7 +206,8 @@ static void test_sleeper_pays_the_switch_and_waker_the_wakeup(void **state)
 /*
  * One CPU. B asks at 100 while A runs its 1000 ns under the lock and
  * releases it at once: B waits for the CPU and, running at 1000, finds
- * the lock free and takes it (the fast path): no sleep, no wake-up.
+ * the lock free and takes it (the fast path): no sleep, no wake-up, and
+ * no contention: it waited for the CPU (900 ns), never for the lock.
  */
 static void test_runnable_writer_takes_a_freed_lock(void **state)
 {
@@ -222,9 +224,10 @@ static void test_runnable_writer_takes_a_freed_lock(void **state)
 	assert_int_equal(s.w[1].granted, 1000);
 	assert_int_equal(s.w[1].released, 2000);
 	assert_int_equal(s.w[1].task.cpu_ns, 1000);
-	assert_int_equal(s.w[1].task.lock_wait_ns, 900);
+	assert_int_equal(s.w[1].task.cpu_wait_ns, 900);
+	assert_int_equal(s.w[1].task.lock_wait_ns, 0);
 	assert_int_equal(s.lock.spins + s.lock.sleeps, 0);
-	assert_int_equal(s.lock.contended, 1);
+	assert_int_equal(s.lock.contended, 0);
 	setup_clear(&s);
 }
 
@@ -272,14 +275,6 @@ static void hog_first(wbsim_sim *sim, void *arg)
 	wbsim_cpus_run(need_resched_setup->cpus, &need_resched_hog.task, 10, hog_slept, NULL);
 }
 
-/* Its first burst of 100 ns, then at once (runnable) one of 500. */
-static void hog_runnable(wbsim_sim *sim, void *arg)
-{
-	(void)sim;
-	(void)arg;
-	wbsim_cpus_run(need_resched_setup->cpus, &need_resched_hog.task, 100, hog_ask, NULL);
-}
-
 /* B runs 200 ns on its CPU and asks for the lock from there (kept CPU) */
 static void b_start(wbsim_sim *sim, void *arg)
 {
@@ -290,16 +285,17 @@ static void b_start(wbsim_sim *sim, void *arg)
 }
 
 /*
- * Two CPUs. A third task runs 0-10 and sleeps. A takes the lock at 20 and
- * runs 1000 ns with it on CPU 0; B runs on CPU 1 from 20 and asks for the
- * lock at 220, still on its CPU; the third task woke at 50 and has waited
- * for a CPU since. B would spin on the running A, but a woken task waits
- * (wake-up preemption sets need_resched()): it sleeps instead, and its CPU
- * goes to the woken task (220-720). A's release at 1020 wakes B, which
- * pays its sleep before it takes the lock. Spinning, B would have held
- * CPU 1 until 1020 and the other task run 1020-1520.
+ * Two CPUs. A third task, a kernel thread, runs 0-10 and sleeps. A takes
+ * the lock at 20 and runs 1000 ns with it on CPU 0; B runs on CPU 1 from
+ * 20 and asks for the lock at 220, still on its CPU; the third task woke
+ * at 50 and has waited for a CPU since. A woken task does not preempt one
+ * within its slice (RUN_TO_PARITY): B spins on the running A until A's
+ * release at 1020, takes the lock there and holds it (1020-2020); the
+ * woken task gets the CPU A leaves (1020-1520). Under the old rule (a
+ * woken task sets need_resched at once) B slept at 220 and the other task
+ * ran 220-720.
  */
-static void test_spinner_yields_to_a_woken_task(void **state)
+static void test_woken_task_waits_for_the_spinner(void **state)
 {
 	struct setup s;
 
@@ -312,26 +308,28 @@ static void test_spinner_yields_to_a_woken_task(void **state)
 	wbsim_sim_schedule_at(s.sim, 20, b_start, &s.w[1]);
 	wbsim_sim_schedule_at(s.sim, 50, hog_ask, NULL);
 	wbsim_sim_run(s.sim);
-	assert_int_equal(need_resched_hog.done, 720);
+	assert_int_equal(need_resched_hog.done, 1520);
+	assert_int_equal(need_resched_hog.task.cpu_wait_ns, 1020 - 50);
 	assert_int_equal(s.w[0].released, 1020);
-	assert_int_equal(s.w[0].wake, WAKE_NS);
-	assert_int_equal(s.w[1].granted, 1020 + SLEEP_NS);
-	assert_int_equal(s.lock.spins, 0);
-	assert_int_equal(s.lock.sleeps, 1);
-	/* B's CPU: its 200, its sleep, its hold; no spin */
-	assert_int_equal(s.w[1].task.cpu_ns, 200 + SLEEP_NS + 1000);
+	assert_int_equal(s.w[0].wake, 0);
+	assert_int_equal(s.w[1].granted, 1020);
+	assert_int_equal(s.lock.spins, 1);
+	assert_int_equal(s.lock.sleeps, 0);
+	/* B's CPU: its 200, the spin, its hold */
+	assert_int_equal(s.w[1].task.cpu_ns, 200 + 800 + 1000);
 	wbsim_task_clear(&need_resched_hog.task);
 	setup_clear(&s);
 }
 
 /*
  * Two CPUs, the autogroup on (the default). A takes the lock at 0 and runs
- * 2 ms with it on CPU 0. A kernel thread runs 1-101 on CPU 1, where B, new,
- * has waited since 2 and goes first; the thread, still runnable, waits.
- * B runs 101-301 and asks for the lock on its CPU: the waiting thread is
- * runnable, not woken, so B spins, until its group's entity has held CPU 1
- * a slice (1.5 ms on two CPUs: the tick sets need_resched at 1,500,101),
- * then sleeps, and the thread runs 500 ns. A's release at 2 ms wakes B.
+ * 2 ms with it on CPU 0. A kernel thread runs 1-11 on CPU 1 and sleeps; B,
+ * new, has waited since 2 and gets CPU 1 at 11 (the group's run of CPU 1
+ * begins). The kernel thread wakes at 100 and waits. B runs 11-211 and
+ * asks for the lock on its CPU: A runs, so B spins; the woken thread does
+ * not end the spin, the tick does, once the group's entity has held CPU 1
+ * a slice (1.5 ms on two CPUs: need_resched at 1,500,011). B then sleeps,
+ * the thread runs 500 ns, and A's release at 2 ms wakes B.
  */
 static void test_spin_ends_at_the_slice(void **state)
 {
@@ -343,18 +341,19 @@ static void test_spin_ends_at_the_slice(void **state)
 	s.w[0].run = 2000 * 1000;
 	s.w[1].run = 1000;
 	wbsim_sim_schedule_at(s.sim, 0, writer_ask, &s.w[0]);
-	wbsim_sim_schedule_at(s.sim, 1, hog_runnable, NULL);
+	wbsim_sim_schedule_at(s.sim, 1, hog_first, NULL);
 	wbsim_sim_schedule_at(s.sim, 2, b_start, &s.w[1]);
+	wbsim_sim_schedule_at(s.sim, 100, hog_ask, NULL);
 	wbsim_sim_run(s.sim);
 	assert_int_equal(s.lock.spins, 1);
 	assert_int_equal(s.lock.sleeps, 1);
-	assert_int_equal(need_resched_hog.done, 101 + slice + 500);
-	assert_int_equal(need_resched_hog.task.nvcsw, 0);
-	assert_int_equal(need_resched_hog.task.nivcsw, 1);
+	assert_int_equal(need_resched_hog.done, 11 + slice + 500);
+	assert_int_equal(need_resched_hog.task.nvcsw, 1);
+	assert_int_equal(need_resched_hog.task.nivcsw, 0);
 	assert_int_equal(s.w[0].released, 2000 * 1000);
 	assert_int_equal(s.w[1].granted, 2000 * 1000 + SLEEP_NS);
 	/* B's CPU: its 200, the spin, its sleep, its hold */
-	assert_int_equal(s.w[1].task.cpu_ns, 200 + (101 + slice - 301) + SLEEP_NS + 1000);
+	assert_int_equal(s.w[1].task.cpu_ns, 200 + (11 + slice - 211) + SLEEP_NS + 1000);
 	wbsim_task_clear(&need_resched_hog.task);
 	setup_clear(&s);
 }
@@ -429,9 +428,10 @@ static void test_handoff_to_the_first_sleeper(void **state)
  * after a pause off the CPU. B asks at 2000, finds A off its CPU and
  * sleeps. A's release wakes B without giving it the lock (rwsem_mark_wake:
  * other writers may steal it until B runs): B's sleep runs 6000-6500, A's
- * wake-up 6000-6300 on the other CPU. C asks at 6100, finds the lock free
- * and takes it (no handoff: B has waited far less than RWSEM_WAIT_TIMEOUT);
- * it waits for a CPU until A's wake-up ends and holds the lock 6300-7300.
+ * wake-up 6000-6300 on the other CPU. C asks at 6100, waits for a CPU
+ * until A's wake-up ends, and running at 6300 finds the lock free and
+ * takes it (no handoff: B has waited far less than RWSEM_WAIT_TIMEOUT); it
+ * holds the lock 6300-7300.
  * B, back on a CPU at 6500, finds it stolen and sleeps again, first in the
  * queue; C's release wakes it once more (C pays the wake-up), and B takes
  * the lock after its second sleep (7800) and holds it on (7800-8800).
@@ -452,7 +452,7 @@ static void test_woken_writer_finds_the_lock_stolen(void **state)
 	wbsim_sim_run(s.sim);
 	assert_int_equal(s.w[0].released, 6000);
 	assert_int_equal(s.w[0].wake, WAKE_NS);
-	assert_int_equal(s.w[2].granted, 6100);
+	assert_int_equal(s.w[2].granted, 6000 + WAKE_NS);
 	assert_int_equal(s.w[2].task.cpu_wait_ns, 6000 + WAKE_NS - 6100);
 	assert_int_equal(s.w[2].released, 6000 + WAKE_NS + 1000);
 	assert_int_equal(s.w[2].wake, WAKE_NS);
@@ -508,10 +508,11 @@ static void test_writer_goes_on_on_the_cpu_it_got(void **state)
 	assert_int_equal(e.granted, 2000);
 	assert_int_equal(e.released, 3000);
 	assert_int_equal(e.task.cpu_wait_ns, 1500);
-	/* nobody slept: B and E each found the lock free once on a CPU */
+	/* nobody slept or even found it busy: B and E each tried the lock
+	 * once on a CPU, and found it free */
 	assert_int_equal(s.lock.sleeps, 0);
 	assert_int_equal(s.lock.spins, 0);
-	assert_int_equal(s.lock.contended, 2);
+	assert_int_equal(s.lock.contended, 0);
 	wbsim_task_clear(&e.task);
 	wbsim_task_clear(&d);
 	setup_clear(&s);
@@ -610,11 +611,59 @@ static void test_writer_spins_on_readers_at_most_the_threshold(void **state)
 	setup_clear(&s);
 }
 
+/*
+ * Two CPUs, both busy: D runs 0-1000 and E 0-3000, neither near the lock.
+ * R asks for it shared at 100 from an event (a flusher woken by I/O), not
+ * on a CPU: it takes it only once it runs, at 1000, and holds it for its
+ * 1000 ns there. At 500 the lock is free: nobody holds it while waiting
+ * for a CPU (a writer then would spin the reader spin threshold on it).
+ */
+static struct setup *free_check_setup;
+static unsigned int readers_at_500;
+
+static void check_readers(wbsim_sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+	readers_at_500 = free_check_setup->lock.readers;
+}
+
+static void test_reader_takes_the_lock_on_a_cpu(void **state)
+{
+	struct setup s;
+	struct reader r;
+	wbsim_task d, e;
+
+	(void)state;
+	setup_init(&s, 2);
+	free_check_setup = &s;
+	readers_at_500 = 99;
+	wbsim_task_init(&d, "d", WBSIM_TASK_OTHER);
+	wbsim_task_init(&e, "e", WBSIM_TASK_OTHER);
+	r = (struct reader){ .cpus = s.cpus, .lock = &s.lock, .run = 1000 };
+	wbsim_task_init(&r.task, "flusher", WBSIM_TASK_FLUSHER);
+	wbsim_cpus_run(s.cpus, &d, 1000, other_done, NULL);
+	wbsim_cpus_run(s.cpus, &e, 3000, other_done, NULL);
+	wbsim_sim_schedule_at(s.sim, 100, reader_ask, &r);
+	wbsim_sim_schedule_at(s.sim, 500, check_readers, NULL);
+	wbsim_sim_run(s.sim);
+	assert_int_equal(readers_at_500, 0);
+	assert_int_equal(r.granted, 1000);
+	assert_int_equal(r.released, 2000);
+	assert_int_equal(r.task.cpu_wait_ns, 900);
+	assert_int_equal(r.task.lock_wait_ns, 0);
+	assert_int_equal(s.lock.acquisitions, 1);
+	wbsim_task_clear(&r.task);
+	wbsim_task_clear(&d);
+	wbsim_task_clear(&e);
+	setup_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinner_burns_cpu_bounded_by_the_hold),
-		cmocka_unit_test(test_spinner_yields_to_a_woken_task),
+		cmocka_unit_test(test_woken_task_waits_for_the_spinner),
 		cmocka_unit_test(test_spin_ends_at_the_slice),
 		cmocka_unit_test(test_sleeper_pays_the_switch_and_waker_the_wakeup),
 		cmocka_unit_test(test_runnable_writer_takes_a_freed_lock),
@@ -624,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_writer_goes_on_on_the_cpu_it_got),
 		cmocka_unit_test(test_writer_spins_on_the_running_reader),
 		cmocka_unit_test(test_writer_spins_on_readers_at_most_the_threshold),
+		cmocka_unit_test(test_reader_takes_the_lock_on_a_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1670,9 +1670,9 @@ static void test_trace_whole_writeback(void **state)
 		"flush_foreign",
 			"             fio-103     [002] .....     3.904280: flush_foreign: bdi 259:0: cgroup_ino=4 frn_bdi_id=1 frn_memcg_id=3",
 		"writeback_sb_inodes_requeue",
-			"   kworker/u24:3-130     [003] ...1.     9.394113: writeback_sb_inodes_requeue: bdi 259:0: ino=2552 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294671651 age=5 cgroup_ino=3",
+			"   kworker/u24:3-130     [003] ...1.     9.395645: writeback_sb_inodes_requeue: bdi 259:0: ino=2572 state=I_DIRTY_PAGES|I_SYNC|I_SYNC_QUEUED dirtied_when=4294671656 age=5 cgroup_ino=3",
 		"writeback_wait",
-			"   kworker/u24:3-130     [003] ...1.     9.394113: writeback_wait: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=3",
+			"   kworker/u24:3-130     [003] ...1.     9.395645: writeback_wait: bdi 259:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=3",
 		"bdi_dirty_ratelimit",
 			"             fio-102     [001] ...1.     2.136272: bdi_dirty_ratelimit: bdi 259:0: write_bw=102400 awrite_bw=102400 dirty_rate=512088 dirty_ratelimit=102400 task_ratelimit=51204 balanced_dirty_ratelimit=10236 cgroup_ino=3",
 		NULL
