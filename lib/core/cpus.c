@@ -437,7 +437,7 @@ unsigned int wbsim_cpus_waiting(const wbsim_cpus *cpus)
  * the same slice, so PREEMPT_SHORT never applies), and one that lost its
  * CPU at a burst's end and waits, still runnable, sets nothing either.
  * Preempting for every woken task switched E8's writers about once in two
- * writes where the lab kernel's switch once in 140 to 400
+ * writes where the lab kernel's switch once in 50 to 400
  * (lab/results-e8-v1272*: small_ctxsw_per_write).
  */
 wbsim_time_t wbsim_cpus_resched_at(const wbsim_cpus *cpus, const wbsim_task *task)

@@ -31,7 +31,7 @@
  * shared while it waited for a CPU and the completion worker spun on it
  * (lib/core/lock.c now has a task take a rwsem only while it runs). With
  * the pick at every burst's end E8's writers switched about once a write
- * where the kernel's switch once in 140 to 400.
+ * where the kernel's switch once in 50 to 400.
  * One queue for all CPUs, not one a CPU: left out are the per-CPU run
  * queues and the load balancing between them, nice levels, EEVDF's
  * deadlines and eligibility (a woken task whose lag is positive may
