@@ -228,8 +228,7 @@ static void cpu_release(wbsim_cpus *cpus, unsigned int nr)
 	start_burst(cpus, next);
 }
 
-/* Is need_resched set for @task, whose burst ends now? */
-static gboolean need_resched(const wbsim_cpus *cpus, const wbsim_task *task)
+gboolean wbsim_cpus_need_resched(const wbsim_cpus *cpus, const wbsim_task *task)
 {
 	return cpus->sim->now >= wbsim_cpus_resched_at(cpus, task);
 }
@@ -258,7 +257,7 @@ static void burst_end(wbsim_sim *sim, void *arg)
 	 * scheduler has set need_resched for it and a waiting task goes first
 	 * (it had run less): the burst's end is a scheduling point, the
 	 * kernel's cond_resched() or return to user space */
-	if (task->keep_cpu || !need_resched(cpus, task) ||
+	if (task->keep_cpu || !wbsim_cpus_need_resched(cpus, task) ||
 	    !wbsim_sched_waiter_first(&cpus->sched, task)) {
 		/* the callback goes on here; the CPU is released if it asks
 		 * for no burst at once */

@@ -26,6 +26,8 @@ void wbsim_cpus_run_on(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
  */
 gboolean wbsim_cpus_cond_resched(wbsim_cpus *cpus, wbsim_task *task, wbsim_event_fn done,
 				 void *arg);
+/* Is need_resched set for running @task now (wbsim_cpus_resched_at())? */
+gboolean wbsim_cpus_need_resched(const wbsim_cpus *cpus, const wbsim_task *task);
 /* Is @task in the callback of a wbsim_cpus_run_on() burst, its CPU kept? */
 gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task);
 

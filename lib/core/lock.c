@@ -189,7 +189,7 @@ static void spin_end(wbsim_sim *sim, void *arg);
  * spinner keeps its CPU: it takes the lock and goes on there. */
 static void rwsem_spin_on_owner(wbsim_lock *lock, wbsim_time_t until)
 {
-	/* need_resched() ends the spin: at once, or when the slice is over */
+	/* need_resched ends the spin, when the spinner's slice is over */
 	until = MIN(until, wbsim_cpus_resched_at(lock->spin_cpus, lock->spinner));
 	if (!lock->owner && lock->readers && !lock->rspin_until)
 		lock->rspin_until = lock->sim->now + rspin_threshold(lock);
@@ -202,21 +202,14 @@ static gboolean spin_cpu(const wbsim_lock *lock, const wbsim_task *task)
 	return wbsim_cpus_kept(lock->spin_cpus, task) || wbsim_cpus_idle(lock->spin_cpus) > 0;
 }
 
-/* need_resched() for @task (a woken task waits, or its slice is over
- * while a task waits), so the spinner gives its CPU up
- * (rwsem_spin_on_owner() and the osq stop at it) */
-static gboolean need_resched(const wbsim_lock *lock, const wbsim_task *task)
-{
-	return lock->sim->now >= wbsim_cpus_resched_at(lock->spin_cpus, task);
-}
-
 /* Can writer @task spin now (rwsem_can_spin_on_owner())? The owner runs,
  * nobody spins yet, the writer has a CPU to spin on, no handoff, and
  * need_resched() is not set for it. */
 static gboolean can_spin(const wbsim_lock *lock, const wbsim_task *task)
 {
 	return lock->spin_cpus && !lock->spinner && owner_running_until(lock) &&
-	       spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock, task);
+	       spin_cpu(lock, task) && !handoff_due(lock) &&
+	       !wbsim_cpus_need_resched(lock->spin_cpus, task);
 }
 
 /* The spinner's burst is over: the lock was handed to it at the release,
@@ -244,7 +237,8 @@ static void spin_end(wbsim_sim *sim, void *arg)
 	}
 	/* spin on while the owner runs and need_resched() is not set */
 	until = owner_running_until(lock);
-	if (until && spin_cpu(lock, task) && !handoff_due(lock) && !need_resched(lock, task)) {
+	if (until && spin_cpu(lock, task) && !handoff_due(lock) &&
+	    !wbsim_cpus_need_resched(lock->spin_cpus, task)) {
 		rwsem_spin_on_owner(lock, until);
 		return;
 	}
@@ -298,37 +292,37 @@ static void run_then_try(wbsim_lock *lock, wbsim_task *task, gboolean shared,
 	wbsim_cpus_run_on(lock->spin_cpus, task, 0, cpu_wait_done, w);
 }
 
-/* The lock is busy: a writer spins if it can, else it sleeps. */
-static void try_spin_or_sleep(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done,
-			      void *arg, wbsim_time_t since)
+/* @task got the lock at once: on its CPU it goes on with it there, else
+ * (a lock that is no rwsem) through an event now. */
+static void go_on_granted(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
 {
+	if (task->cpu_kept)
+		done(lock->sim, arg);
+	else
+		wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
+}
+
+/* A writer on its CPU (or any taker of a lock that is no rwsem): the free
+ * lock at once unless a spinner is there first; else it spins if it can,
+ * or sleeps. */
+static void acquire_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
+{
+	if (can_steal(lock) && !lock->spinner) {
+		grant(lock, task, FALSE);
+		go_on_granted(lock, task, done, arg);
+		return;
+	}
+	lock->contended++;
 	if (can_spin(lock, task)) {
 		lock->spins++;
 		lock->spinner = task;
 		lock->spin_done = done;
 		lock->spin_arg = arg;
-		lock->spin_since = since;
+		lock->spin_since = lock->sim->now;
 		rwsem_spin_on_owner(lock, owner_running_until(lock));
 		return;
 	}
-	enqueue_since(lock, task, FALSE, done, arg, since);
-}
-
-/* A writer on its CPU (or any taker of a lock that is no rwsem): the free
- * lock at once unless a spinner is there first, else spin or sleep. */
-static void acquire_running(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
-{
-	if (can_steal(lock) && !lock->spinner) {
-		grant(lock, task, FALSE);
-		/* a task running on its CPU goes on with the lock at once */
-		if (task->cpu_kept)
-			done(lock->sim, arg);
-		else
-			wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
-		return;
-	}
-	lock->contended++;
-	try_spin_or_sleep(lock, task, done, arg, lock->sim->now);
+	enqueue_since(lock, task, FALSE, done, arg, lock->sim->now);
 }
 
 void wbsim_lock_acquire(wbsim_lock *lock, wbsim_task *task, wbsim_event_fn done, void *arg)
@@ -357,10 +351,7 @@ static void acquire_shared_running(wbsim_lock *lock, wbsim_task *task, wbsim_eve
 {
 	if (!lock->owner && !lock->wait_head && !lock->woken) {
 		grant(lock, task, TRUE);
-		if (task->cpu_kept)
-			done(lock->sim, arg);
-		else
-			wbsim_sim_schedule_at(lock->sim, lock->sim->now, done, arg);
+		go_on_granted(lock, task, done, arg);
 		return;
 	}
 	enqueue(lock, task, TRUE, done, arg);

@@ -6,9 +6,10 @@
  * Each task has a virtual runtime, the CPU time it has run (every task has
  * the same weight, nice 0); a free CPU runs the waiting task that has run
  * least (pick_next_task_fair()), and a task whose slice is over keeps its
- * CPU at its burst's end if no waiting task has run less. A task that slept comes back no further
- * behind the queue's floor (min_vruntime) than one base slice
- * (place_entity(): a long sleep earns no monopoly), a new one at the floor.
+ * CPU at its burst's end if no waiting task has run less. A task that
+ * slept comes back no further behind the queue's floor (min_vruntime) than
+ * one base slice (place_entity(): a long sleep earns no monopoly), a new
+ * one at the floor.
  *
  * The autogroup (CONFIG_SCHED_AUTOGROUP, sysctl kernel.sched_autogroup_enabled,
  * on by default): every task of a session is in the session's task group,
@@ -120,14 +121,21 @@ static wbsim_time_t entity_vruntime(const struct wbsim_sched *s, const wbsim_tas
 	return in_group(s, task) ? s->group.vruntime : task->vruntime;
 }
 
+/* Does the group's queue go before the kernel threads' (pick_next_entity()
+ * at the top level): it has a task and has run less than the first thread? */
+static gboolean group_goes_first(const struct wbsim_sched *s)
+{
+	const wbsim_task *k = s->wait_head;
+
+	return s->group.wait_head && (!k || s->group.vruntime < k->vruntime);
+}
+
 /* The queue whose first task a free CPU runs next (pick_next_entity() at
  * the top level, then within the group): the group's when the group has
  * run less than the first kernel thread, else the kernel threads'. */
 static wbsim_task **next_queue(struct wbsim_sched *s)
 {
-	wbsim_task *k = s->wait_head, *u = s->group.wait_head;
-
-	return u && (!k || s->group.vruntime < k->vruntime) ? &s->group.wait_head : &s->wait_head;
+	return group_goes_first(s) ? &s->group.wait_head : &s->wait_head;
 }
 
 wbsim_task *wbsim_sched_pick_next(struct wbsim_sched *s)
@@ -180,9 +188,8 @@ void wbsim_sched_put_prev(struct wbsim_sched *s, wbsim_task *task, wbsim_time_t 
 
 gboolean wbsim_sched_waiter_first(const struct wbsim_sched *s, const wbsim_task *task)
 {
-	const wbsim_task *k = s->wait_head, *u = s->group.wait_head;
-	/* the waiter pick_next would take (next_queue()) */
-	const wbsim_task *w = u && (!k || s->group.vruntime < k->vruntime) ? u : k;
+	/* the waiter pick_next would take */
+	const wbsim_task *w = group_goes_first(s) ? s->group.wait_head : s->wait_head;
 
 	if (!w)
 		return FALSE;
