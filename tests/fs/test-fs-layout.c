@@ -284,6 +284,55 @@ static void test_stages_ext4(void **state)
 }
 
 /*
+ * ext4's on-disk extents merge only within a leaf block of the tree (340
+ * extents with 4 KiB blocks). A 64 MiB file (16,384 blocks) gets its even
+ * blocks first, each written back and converted on its own in file order:
+ * 8,192 extents, appended leaf after leaf (a full leaf's last extent is
+ * followed by a new leaf holding the new one): 24 full leaves (0..678,
+ * 680..1358, ...) and one of 32. Then the odd blocks, in file order: block
+ * 1 finds leaf 0 full, the extents after its left neighbour (2..678) move
+ * to a new leaf, and block 1 merges with 0 at its conversion but not with
+ * 2 (another leaf); the rest of that leaf merges into one extent, the next
+ * hole (679) joins it from the left, and every full leaf splits so once:
+ * 25 + 24 leaves of one extent each, 49 extents where one 16,384-block
+ * extent would do, though the file is one physical run (the inode's
+ * preallocations hold the odd blocks' places). The first FIEMAP after a
+ * remount reads the tree (49 records), the ES cache merges them (1).
+ */
+static void test_ext4_extents_merge_within_leaves(void **state)
+{
+	const uint64_t blocks = 64 * MiB / BS;
+	struct tfs t;
+	wbsim_fs_inode *f;
+
+	tfs_open(&t, "ext4", 16 * GiB, NULL, 0, 4);
+	f = wbsim_fs_create(t.fs, NULL);
+	wbsim_fs_truncate(t.fs, f, 64 * MiB);
+	for (uint64_t odd = 0; odd < 2; odd++) {
+		for (uint64_t b = odd; b < blocks; b += 2)
+			wbsim_fs_write(t.fs, f, b * BS, BS);
+		for (uint64_t b = odd; b < blocks; b += 2)
+			tfs_writeback(&t, f, NULL, b, 1);
+		if (!odd)
+			assert_int_equal(wbsim_fs_nr_extents(t.fs, f), blocks / 2);
+		assert_true(wbsim_fs_ext4_check(t.fs));
+	}
+	assert_int_equal(wbsim_fs_nr_extents(t.fs, f), 49);
+	assert_int_equal(tfs_physical_runs(&t, f), 1);
+	assert_int_equal(wbsim_fs_filefrag_count(t.fs, f), 1);
+	wbsim_fs_close(t.fs, f);
+	assert_true(wbsim_fs_remount(t.fs, NULL));
+	assert_int_equal(tfs_fiemap_records(&t, f), 49);
+	assert_int_equal(tfs_fiemap_records(&t, f), 1);
+	/* truncated to 1,000 blocks: the leaves past it are freed */
+	wbsim_fs_truncate(t.fs, f, 1000 * BS);
+	assert_true(wbsim_fs_ext4_check(t.fs));
+	/* 0-1, 2-679, 680-681 (the leaf block 681 split off), 682-999 */
+	assert_int_equal(wbsim_fs_nr_extents(t.fs, f), 4);
+	tfs_close(&t);
+}
+
+/*
  * XFS appending: (b) and (c) differ in the raw count because the unwritten
  * speculative preallocation beyond EOF is a record until the remount
  * (eviction) frees it; filefrag is 1 throughout.
@@ -554,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_stages_xfs),
 		cmocka_unit_test(test_stages_ext4),
 		cmocka_unit_test(test_stages_xfs_append),
+		cmocka_unit_test(test_ext4_extents_merge_within_leaves),
 		cmocka_unit_test(test_xfs_minlen_next_ag),
 		cmocka_unit_test(test_overwrites),
 		cmocka_unit_test(test_ideal_and_line),

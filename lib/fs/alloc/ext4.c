@@ -43,7 +43,15 @@
  *   lock (pa_ns).
  * - Extent tree: on-disk extents merge when logically and physically
  *   contiguous in the same state up to 32768 blocks (initialized) or 32767
- *   (unwritten) (ext4_ext_try_to_merge, EXT_INIT_MAX_LEN).
+ *   (unwritten) (ext4_ext_try_to_merge, EXT_INIT_MAX_LEN), and only within
+ *   one leaf block (ext4_ext_try_to_merge_right stops at the leaf's last
+ *   extent): four extents in the inode, then leaves of (block_size - 12) /
+ *   12 extents, split as ext4_ext_insert_extent and ext4_ext_split split
+ *   them (ext4_ext_set()). Writeback's unwritten extents (dioread_nolock,
+ *   EXT4_GET_BLOCKS_PRE_IO) merge with nothing until end_io converts them,
+ *   so a file written back in many small pieces fills leaves that its
+ *   later merges never join: E6's 2 GiB file keeps 175 records after its
+ *   remount, the kernel's 176 (lab/studies/ext4-tree).
  * - Extent status cache (extents_status.c): written/unwritten/delayed
  *   extents merged without the 32768 limit (ext4_es_try_to_merge), filled
  *   when blocks are allocated or looked up; emptied by remount.
@@ -63,7 +71,8 @@
  *
  * Left out: mb_optimize_scan's order lists (the scan is linear from the
  * goal group, as with mb_optimize_scan=0), stripe, bigalloc, the ES
- * shrinker, extent-tree index blocks, NOPREALLOC for closed files, per-CPU
+ * shrinker, the tree's index blocks (they decide no merge) and the blocks
+ * its leaves take, NOPREALLOC for closed files, per-CPU
  * locality groups, the journal's own I/O. fallocate is synchronous.
  *
  * Sources: kernel fs/ext4/mballoc.c (ext4_mb_regular_allocator: "if stream
@@ -86,6 +95,11 @@
 #define EXT_INIT_MAX_LEN 32768ull
 #define EXT_UNWRITTEN_MAX_LEN 32767ull
 #define EXT_ES_MAX_LEN 0xffffffffull
+/* ext4_extent_header and ext4_extent (or ext4_extent_idx): 12 bytes each */
+#define EXT4_EXT_HEADER_SIZE 12ull
+#define EXT4_EXT_ENTRY_SIZE 12ull
+/* ext4_ext_space_root(): extents in the inode's 60-byte i_block */
+#define EXT4_ROOT_MAX 4ull
 
 struct ext4_params {
 	uint64_t block_size;
@@ -213,8 +227,21 @@ struct ext4_pa {
 	uint64_t lstart, pstart, len;
 };
 
+/*
+ * A leaf block of the on-disk extent tree: the first logical block its
+ * index entry holds (ei_block, kept equal to its first extent's) and how
+ * many extents it holds (eh_entries).
+ */
+struct ext4_leaf {
+	uint64_t key;
+	uint64_t nr;
+};
+
 struct ext4_inode {
-	struct wbsim_emap disk;	/* on-disk extent tree */
+	struct wbsim_emap disk;	/* on-disk extent tree: its extents */
+	/* its leaves in logical order (struct ext4_leaf): empty at depth 0,
+	 * while the extents fit in the inode's i_block */
+	GArray *leaves;
 	struct wbsim_emap es;	/* extent status cache */
 	GArray *pas;		/* struct ext4_pa, inode preallocations */
 	uint64_t goal;		/* ext4_inode_to_goal_block() */
@@ -256,6 +283,8 @@ static void ext4_delayed_changed(struct ext4_inode *ei, uint64_t delayed_before)
 
 	e->dirty_clusters += ei->es.blocks[WBSIM_EXT_DELALLOC] - delayed_before;
 }
+
+static gboolean ext4_leaf_starts(const void *data, uint64_t lblk);
 
 static gboolean ext4_has_backup(uint64_t g, gboolean sparse)
 {
@@ -412,6 +441,8 @@ static uint64_t ext4_inode_init(wbsim_fs *fs, wbsim_fs_inode *inode)
 	uint64_t g, goal_group;
 
 	wbsim_emap_init(&ei->disk, 1, EXT_UNWRITTEN_MAX_LEN, EXT_INIT_MAX_LEN);
+	ei->leaves = g_array_new(FALSE, FALSE, sizeof(struct ext4_leaf));
+	wbsim_emap_set_barrier(&ei->disk, ext4_leaf_starts, ei);
 	wbsim_emap_init(&ei->es, EXT_ES_MAX_LEN, EXT_ES_MAX_LEN, EXT_ES_MAX_LEN);
 	ei->pas = g_array_new(FALSE, FALSE, sizeof(struct ext4_pa));
 	ei->fs = fs;
@@ -464,6 +495,7 @@ static void ext4_inode_exit(wbsim_fs *fs, wbsim_fs_inode *inode)
 	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
 
 	wbsim_emap_clear(&ei->disk);
+	g_array_free(ei->leaves, TRUE);
 	wbsim_emap_clear(&ei->es);
 	ext4_delayed_changed(ei, delayed);
 	g_array_free(ei->pas, TRUE);
@@ -778,12 +810,203 @@ static struct ext4_pa *ext4_find_pa(struct ext4_inode *ei, uint64_t lblk)
 	return NULL;
 }
 
-/* Record an allocation of [lblk, lblk+n) at @pblk (unwritten, dioread_nolock). */
-static void ext4_mapped(struct ext4_inode *ei, uint64_t lblk, uint64_t n, uint64_t pblk)
+/* ------------------------------------------------------------------------ */
+/* The on-disk extent tree's leaves                                         */
+
+static struct ext4_leaf *ext4_leaf(const struct ext4_inode *ei, guint i)
+{
+	return &g_array_index(ei->leaves, struct ext4_leaf, i);
+}
+
+/* ext4_ext_space_block(): extents in a leaf block */
+static uint64_t ext4_leaf_max(const struct ext4_inode *ei)
+{
+	const struct ext4_params *p = ei->fs->params;
+
+	return (p->block_size - EXT4_EXT_HEADER_SIZE) / EXT4_EXT_ENTRY_SIZE;
+}
+
+/*
+ * The leaf ext4_find_extent() descends to for @lblk: the last whose key
+ * is at most @lblk (the first leaf's key counts as 0). Only with leaves.
+ */
+static guint ext4_leaf_of(const struct ext4_inode *ei, uint64_t lblk)
+{
+	guint lo = 0, hi = ei->leaves->len;
+
+	while (hi - lo > 1) {
+		guint mid = lo + (hi - lo) / 2;
+
+		if (ext4_leaf(ei, mid)->key <= lblk)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The end of leaf @i's range: the next leaf's key. */
+static uint64_t ext4_leaf_end(const struct ext4_inode *ei, guint i)
+{
+	return i + 1 < ei->leaves->len ? ext4_leaf(ei, i + 1)->key : G_MAXUINT64;
+}
+
+/* Extents of the on-disk tree that start in [@start, @end). */
+static uint64_t ext4_count_extents(struct ext4_inode *ei, uint64_t start, uint64_t end)
+{
+	struct wbsim_emap_cursor cur;
+	uint64_t n = 0;
+
+	for (struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, start, &cur);
+	     x && x->lblk < end; x = wbsim_emap_next(&ei->disk, &cur))
+		n += x->lblk >= start;
+	return n;
+}
+
+/* wbsim_emap_barrier_fn: a leaf's first extent never merges to its left. */
+static gboolean ext4_leaf_starts(const void *data, uint64_t lblk)
+{
+	const struct ext4_inode *ei = data;
+	guint i;
+
+	if (ei->leaves->len < 2)
+		return FALSE;
+	i = ext4_leaf_of(ei, lblk);
+	return i > 0 && ext4_leaf(ei, i)->key == lblk;
+}
+
+/*
+ * Leaf @i holds one extent more than a block has room for, the one
+ * inserted at @lblk: where ext4_ext_insert_extent() would have put it.
+ * An extent beyond the leaf's last goes to the next leaf if that has room
+ * (ext4_ext_next_leaf_block(); the next leaf's key moves down to it).
+ * Else a new leaf (ext4_ext_create_new_leaf() -> ext4_ext_split()) takes
+ * the extents after the one the search found (the new extent's left
+ * neighbour, or the leaf's first when the new one precedes it), or only
+ * the new extent when that one was the leaf's last. The index levels above
+ * the leaves (ext4_ext_grow_indepth() when the root's four index entries
+ * are used) decide no merge and are not kept.
+ */
+static void ext4_ext_leaf_overflow(struct ext4_inode *ei, guint i, uint64_t lblk)
+{
+	struct ext4_leaf *leaf = ext4_leaf(ei, i), fresh;
+	uint64_t start = i ? leaf->key : 0, end = ext4_leaf_end(ei, i), border;
+	struct wbsim_emap_cursor cur, pcur;
+	struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, lblk, &cur), *next, *prev;
+
+	if (!x)
+		return;
+	pcur = cur;
+	prev = wbsim_emap_prev(&ei->disk, &pcur);
+	next = wbsim_emap_next(&ei->disk, &cur);
+	if (next && next->lblk < end && (!prev || prev->lblk < start)) {
+		/* the new extent is the leaf's first: the search found the next one */
+		next = wbsim_emap_next(&ei->disk, &cur);
+	}
+	if (!next || next->lblk >= end) {
+		if (i + 1 < ei->leaves->len && ext4_leaf(ei, i + 1)->nr < ext4_leaf_max(ei)) {
+			ext4_leaf(ei, i + 1)->key = x->lblk;
+			ext4_leaf(ei, i + 1)->nr++;
+			leaf->nr--;
+			return;
+		}
+		border = x->lblk;
+	} else {
+		border = next->lblk;
+	}
+	fresh.key = border;
+	fresh.nr = ext4_count_extents(ei, border, end);
+	leaf->nr -= fresh.nr;
+	g_array_insert_val(ei->leaves, i + 1, fresh);
+}
+
+/*
+ * Map [@lblk, @lblk + @n) in the on-disk tree to @state at @pblk, in the
+ * leaf the insert goes to. @pre_io: an unwritten extent for I/O about to
+ * be submitted (EXT4_GET_BLOCKS_PRE_IO, as writeback maps with
+ * dioread_nolock): it merges with no neighbour, and ext4_ext_try_to_merge()
+ * is not called, until end_io converts it. The depth grows when a fifth
+ * extent does not fit in i_block (ext4_ext_grow_indepth(): the root's
+ * extents move to one leaf) and falls back when a merge leaves one leaf
+ * that fits (ext4_ext_try_to_merge_up()).
+ */
+static void ext4_ext_set(struct ext4_inode *ei, uint64_t lblk, uint64_t n,
+			 enum wbsim_ext_state state, uint64_t pblk, gboolean pre_io)
+{
+	uint64_t before = wbsim_emap_count(&ei->disk), after;
+	guint i = ei->leaves->len ? ext4_leaf_of(ei, lblk) : 0;
+
+	if (pre_io)
+		wbsim_emap_set_unmerged(&ei->disk, lblk, n, state, pblk);
+	else
+		wbsim_emap_set(&ei->disk, lblk, n, state, pblk);
+	after = wbsim_emap_count(&ei->disk);
+	if (!ei->leaves->len) {
+		if (after > EXT4_ROOT_MAX) {
+			struct ext4_leaf root = { .key = 0, .nr = after };
+
+			g_array_append_val(ei->leaves, root);
+		}
+		return;
+	}
+	ext4_leaf(ei, i)->nr += after - before;		/* modulo 2^64: may shrink */
+	if (ext4_leaf(ei, i)->nr > ext4_leaf_max(ei))
+		ext4_ext_leaf_overflow(ei, i, lblk);
+	else if (!pre_io && ei->leaves->len == 1 && after <= EXT4_ROOT_MAX)
+		g_array_set_size(ei->leaves, 0);
+}
+
+/* Leaves after a truncate to @keep blocks: the emptied ones are freed. */
+static void ext4_ext_leaves_truncated(struct ext4_inode *ei, uint64_t keep)
+{
+	guint i;
+
+	if (!ei->leaves->len)
+		return;
+	if (!wbsim_emap_count(&ei->disk)) {
+		g_array_set_size(ei->leaves, 0);
+		return;
+	}
+	i = ext4_leaf_of(ei, keep);
+	if (i && ext4_leaf(ei, i)->key >= keep)
+		i--;
+	g_array_set_size(ei->leaves, i + 1);
+	ext4_leaf(ei, i)->nr = ext4_count_extents(ei, i ? ext4_leaf(ei, i)->key : 0, G_MAXUINT64);
+}
+
+/* The leaves agree with the extents: keys, counts, room. */
+static gboolean ext4_leaves_check(struct ext4_inode *ei)
+{
+	uint64_t sum = 0;
+
+	if (!ei->leaves->len)
+		return wbsim_emap_count(&ei->disk) <= EXT4_ROOT_MAX;
+	for (guint i = 0; i < ei->leaves->len; i++) {
+		const struct ext4_leaf *l = ext4_leaf(ei, i);
+		uint64_t start = i ? l->key : 0;
+
+		if (i && (l->key <= ext4_leaf(ei, i - 1)->key ||
+			  !wbsim_emap_lookup(&ei->disk, l->key) ||
+			  wbsim_emap_lookup(&ei->disk, l->key)->lblk != l->key))
+			return FALSE;
+		if (l->nr > ext4_leaf_max(ei) ||
+		    l->nr != ext4_count_extents(ei, start, ext4_leaf_end(ei, i)))
+			return FALSE;
+		sum += l->nr;
+	}
+	return sum == wbsim_emap_count(&ei->disk);
+}
+
+/*
+ * Record an allocation of [lblk, lblk+n) at @pblk (unwritten,
+ * dioread_nolock); @pre_io as ext4_ext_set().
+ */
+static void ext4_mapped(struct ext4_inode *ei, uint64_t lblk, uint64_t n, uint64_t pblk,
+			gboolean pre_io)
 {
 	uint64_t delayed = ei->es.blocks[WBSIM_EXT_DELALLOC];
 
-	wbsim_emap_set(&ei->disk, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
+	ext4_ext_set(ei, lblk, n, WBSIM_EXT_UNWRITTEN, pblk, pre_io);
 	wbsim_emap_set(&ei->es, lblk, n, WBSIM_EXT_UNWRITTEN, pblk);
 	/* ext4_da_update_reserve_space(): the reservation is used */
 	ext4_delayed_changed(ei, delayed);
@@ -801,12 +1024,12 @@ static uint64_t ext4_use_preallocated(wbsim_fs *fs, wbsim_fs_inode *inode, uint6
 
 	if (pa) {
 		n = MIN(len, pa->lstart + pa->len - lblk);
-		ext4_mapped(ei, lblk, n, pa->pstart + (lblk - pa->lstart));
+		ext4_mapped(ei, lblk, n, pa->pstart + (lblk - pa->lstart), TRUE);
 		return n;
 	}
 	ext4_mb_normalize_request(fs, inode, lblk, len, &plan);
 	if (plan.group_pa && e->lg.valid && e->lg.len - e->lg.used >= len) {
-		ext4_mapped(ei, lblk, len, e->lg.pstart + e->lg.used);
+		ext4_mapped(ei, lblk, len, e->lg.pstart + e->lg.used, TRUE);
 		e->lg.used += len;
 		return len;
 	}
@@ -1031,7 +1254,7 @@ static gboolean ext4_convert_unwritten_extents(wbsim_fs_inode *inode, uint64_t f
 		t = MIN(wbsim_ext_end(x), end);
 		if (x->state == WBSIM_EXT_UNWRITTEN) {
 			pb = x->pblk + (pos - x->lblk);
-			wbsim_emap_set(&ei->disk, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
+			ext4_ext_set(ei, pos, t - pos, WBSIM_EXT_WRITTEN, pb, FALSE);
 			wbsim_emap_set(&ei->es, pos, t - pos, WBSIM_EXT_WRITTEN, pb);
 			converted = TRUE;
 		}
@@ -1139,7 +1362,7 @@ static wbsim_time_t ext4_fallocate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t
 			return G_MAXUINT64;
 		}
 		ext4_take(e, f.group, f.start, f.len);
-		ext4_mapped(ei, pos, f.len, f.start);
+		ext4_mapped(ei, pos, f.len, f.start, FALSE);
 		pos += f.len;
 		cost += p->alloc_ns + p->alloc_unlocked_ns;
 	}
@@ -1162,6 +1385,7 @@ static void ext4_truncate(wbsim_fs *fs, wbsim_fs_inode *inode, uint64_t new_size
 		ext4_give(e, x->pblk + (s - x->lblk), wbsim_ext_end(x) - s);
 	}
 	wbsim_emap_punch(&ei->disk, keep, G_MAXUINT64 / 4 - keep);
+	ext4_ext_leaves_truncated(ei, keep);
 	wbsim_emap_punch(&ei->es, keep, G_MAXUINT64 / 4 - keep);
 	ext4_delayed_changed(ei, delayed);
 }
@@ -1263,6 +1487,12 @@ gboolean wbsim_fs_ext4_check(wbsim_fs *fs)
 	for (uint64_t g = 0; g < e->ngroups; g++)
 		if (!wbsim_freespace_check(&e->groups[g].free))
 			return FALSE;
+	for (guint i = 0; i < fs->inodes->len; i++) {
+		wbsim_fs_inode *inode = g_ptr_array_index(fs->inodes, i);
+
+		if (inode->priv && !ext4_leaves_check(inode->priv))
+			return FALSE;
+	}
 	return e->free_clusters == ext4_groups_free(e);
 }
 

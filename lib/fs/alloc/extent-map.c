@@ -507,6 +507,15 @@ static gboolean can_merge(const struct wbsim_extent *a, const struct wbsim_exten
 	return a->state == WBSIM_EXT_DELALLOC || a->pblk + a->len == b->pblk;
 }
 
+/* can_merge(), unless the map forbids it there (a barrier) or now (unmerged). */
+static gboolean may_merge(const struct wbsim_emap *map, const struct wbsim_extent *a,
+			  const struct wbsim_extent *b)
+{
+	if (map->no_merge || !can_merge(a, b))
+		return FALSE;
+	return !map->barrier || !map->barrier(map->barrier_data, b->lblk);
+}
+
 /* Set one piece of at most max_len blocks into the hole [lblk, lblk+len). */
 static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
 {
@@ -521,8 +530,8 @@ static void set_piece(struct wbsim_emap *map, const struct wbsim_extent *n)
 		prev = wbsim_emap_prev(map, &pcur);
 	else
 		prev = wbsim_emap_last(map, &pcur);
-	left = prev && can_merge(prev, n);
-	right = next && can_merge(n, next);
+	left = prev && may_merge(map, prev, n);
+	right = next && may_merge(map, n, next);
 	if (left && right && prev->len + n->len + next->len <= max) {
 		uint64_t nlen = next->len;
 
@@ -579,6 +588,21 @@ void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 		return;
 	wbsim_emap_punch(map, lblk, len);
 	wbsim_emap_fill_hole(map, lblk, len, state, pblk);
+}
+
+void wbsim_emap_set_unmerged(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+			     enum wbsim_ext_state state, uint64_t pblk)
+{
+	map->no_merge = TRUE;
+	wbsim_emap_set(map, lblk, len, state, pblk);
+	map->no_merge = FALSE;
+}
+
+void wbsim_emap_set_barrier(struct wbsim_emap *map, wbsim_emap_barrier_fn fn,
+			    const void *data)
+{
+	map->barrier = fn;
+	map->barrier_data = data;
 }
 
 gboolean wbsim_emap_check(const struct wbsim_emap *map)

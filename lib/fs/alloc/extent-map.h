@@ -90,6 +90,14 @@ struct wbsim_emap_cursor {
 	uint32_t slot;
 };
 
+/*
+ * wbsim_emap_barrier_fn - TRUE when an extent that starts at @lblk may not
+ * merge with the extent before it: ext4's on-disk extents merge only
+ * within a leaf block of the tree (ext4_ext_try_to_merge_right() stops at
+ * the leaf's last extent), so a leaf's first block is such a barrier.
+ */
+typedef gboolean (*wbsim_emap_barrier_fn)(const void *data, uint64_t lblk);
+
 /**
  * struct wbsim_emap - the map
  * @index: the leaves in logical order, none empty
@@ -104,6 +112,9 @@ struct wbsim_emap_cursor {
  *	map as it is, so inserts and deletes need not maintain it)
  * @seq: bumped by every change of the map (punch, fill, set, reset): XFS's
  *	i_df.if_seq, which a cached mapping is checked against
+ * @barrier: NULL, or where merging stops (wbsim_emap_set_barrier())
+ * @barrier_data: @barrier's argument
+ * @no_merge: set while wbsim_emap_set_unmerged() inserts
  */
 struct wbsim_emap {
 	struct wbsim_emap_index *index;
@@ -115,6 +126,9 @@ struct wbsim_emap {
 	uint64_t blocks[WBSIM_EXT_NR_STATES];
 	struct wbsim_emap_cursor hint;
 	uint64_t seq;
+	wbsim_emap_barrier_fn barrier;
+	const void *barrier_data;
+	gboolean no_merge;
 };
 
 void wbsim_emap_init(struct wbsim_emap *map, uint64_t max_delalloc,
@@ -157,6 +171,21 @@ struct wbsim_extent *wbsim_emap_prev_of(struct wbsim_emap *map, uint64_t lblk);
  */
 void wbsim_emap_set(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
 		    enum wbsim_ext_state state, uint64_t pblk);
+/*
+ * wbsim_emap_set_unmerged() - wbsim_emap_set() that merges with neither
+ * neighbour: the range becomes extents of its own (ext4's unwritten extent
+ * inserted for a write about to be submitted, EXT4_GET_BLOCKS_PRE_IO,
+ * merges only when end_io converts it).
+ */
+void wbsim_emap_set_unmerged(struct wbsim_emap *map, uint64_t lblk, uint64_t len,
+			     enum wbsim_ext_state state, uint64_t pblk);
+/*
+ * wbsim_emap_set_barrier() - from now on, an extent starting at a block
+ * where @fn says so never merges with the one before it (@fn NULL: merge
+ * as before).
+ */
+void wbsim_emap_set_barrier(struct wbsim_emap *map, wbsim_emap_barrier_fn fn,
+			    const void *data);
 /*
  * wbsim_emap_fill_hole() - wbsim_emap_set() of a range the caller knows
  * is a hole (it has just seen the extent after it): no unmapping first.
