@@ -144,6 +144,62 @@ static void test_emap_merge_rules(void **state)
 	wbsim_emap_clear(&map);
 }
 
+/* A barrier at block 10: an extent starting there merges with nothing on its left. */
+static gboolean barrier_at_10(const void *data, uint64_t lblk)
+{
+	(void)data;
+	return lblk == 10;
+}
+
+/*
+ * Barriers and unmerged inserts (ext4's leaves and its PRE_IO extents):
+ * an extent starting at a barrier keeps its left neighbour apart but
+ * still merges to its right; an unmerged insert merges with neither
+ * neighbour, and a later ordinary set of the same range merges it.
+ */
+static void test_emap_barrier_and_unmerged(void **state)
+{
+	struct wbsim_emap map;
+	struct wbsim_extent *e;
+
+	wbsim_emap_init(&map, 64, 64, 64);
+	wbsim_emap_set_barrier(&map, barrier_at_10, NULL);
+	wbsim_emap_set(&map, 0, 10, WBSIM_EXT_WRITTEN, 100);
+	wbsim_emap_set(&map, 10, 5, WBSIM_EXT_WRITTEN, 110);	/* contiguous, but barred */
+	assert_int_equal(wbsim_emap_count(&map), 2);
+	wbsim_emap_set(&map, 15, 5, WBSIM_EXT_WRITTEN, 115);	/* merges into 10..14 */
+	assert_int_equal(wbsim_emap_count(&map), 2);
+	e = wbsim_emap_lookup(&map, 19);
+	assert_int_equal(e->lblk, 10);
+	assert_int_equal(e->len, 10);
+	/* a piece set before the barrier merges to its left only */
+	wbsim_emap_punch(&map, 5, 5);
+	wbsim_emap_set(&map, 5, 5, WBSIM_EXT_WRITTEN, 105);
+	assert_int_equal(wbsim_emap_count(&map), 2);
+	assert_int_equal(wbsim_emap_lookup(&map, 9)->lblk, 0);
+	/* unmerged: three contiguous unwritten pieces stay three extents */
+	wbsim_emap_set_unmerged(&map, 20, 4, WBSIM_EXT_UNWRITTEN, 120);
+	wbsim_emap_set_unmerged(&map, 24, 4, WBSIM_EXT_UNWRITTEN, 124);
+	wbsim_emap_set_unmerged(&map, 28, 4, WBSIM_EXT_UNWRITTEN, 128);
+	assert_int_equal(wbsim_emap_count(&map), 5);
+	/* converting the middle one merges nothing (its neighbours are unwritten) */
+	wbsim_emap_set(&map, 24, 4, WBSIM_EXT_WRITTEN, 124);
+	assert_int_equal(wbsim_emap_count(&map), 5);
+	/* converting the first joins 10..19 and the middle: 10..27 */
+	wbsim_emap_set(&map, 20, 4, WBSIM_EXT_WRITTEN, 120);
+	assert_int_equal(wbsim_emap_count(&map), 3);
+	e = wbsim_emap_lookup(&map, 27);
+	assert_int_equal(e->lblk, 10);
+	assert_int_equal(e->len, 18);
+	assert_true(wbsim_emap_check(&map));
+	/* without the barrier, 0..9 and 10..27 would have been one */
+	wbsim_emap_set_barrier(&map, NULL, NULL);
+	wbsim_emap_set(&map, 10, 1, WBSIM_EXT_WRITTEN, 110);
+	assert_int_equal(wbsim_emap_count(&map), 2);
+	assert_int_equal(wbsim_emap_lookup(&map, 27)->lblk, 0);
+	wbsim_emap_clear(&map);
+}
+
 /* 300,000 single-block extents inserted in random order stay exact. */
 static void test_emap_large(void **state)
 {
@@ -443,6 +499,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_emap_random),
 		cmocka_unit_test(test_emap_merge_rules),
+		cmocka_unit_test(test_emap_barrier_and_unmerged),
 		cmocka_unit_test(test_emap_large),
 		cmocka_unit_test(test_emap_seek_matches_scan),
 		cmocka_unit_test(test_emap_seek_skewed),
