@@ -534,13 +534,19 @@ static void test_params(void **state)
 	wbsim_sim_free(sim);
 }
 
-/* Free-space accounting is exact: after writeback, truncate and remount. */
+/*
+ * Free-space accounting is exact: after writeback, truncate and remount.
+ * ext4's extent tree takes blocks of its own: the file written at random
+ * holds one record a run (written back in file order, nothing merges), so
+ * once they outgrow the inode's four, full leaves of 340 and, past four
+ * leaves, one index block.
+ */
 static void accounting(const char *type)
 {
 	const uint64_t blocks = 32 * MiB / BS;
 	struct tfs t;
 	wbsim_fs_inode *f, *g;
-	uint64_t free0, dummy;
+	uint64_t free0, runs, tree = 0;
 	uint8_t *dirty;
 
 	tfs_open(&t, type, 4 * GiB, NULL, 0, 2);
@@ -551,14 +557,19 @@ static void accounting(const char *type)
 	assert_true(free0 < wbsim_fs_nr_blocks(t.fs));
 	write_seq(&t, f, 32 * MiB);
 	wbsim_fs_truncate(t.fs, g, 32 * MiB);
-	dirty = write_random_half(&t, g, blocks, 3, &dummy);
+	dirty = write_random_half(&t, g, blocks, 3, &runs);
+	if (!strcmp(type, "ext4") && runs > 4) {
+		tree = (runs + 339) / 340;
+		tree += tree > 4;
+	}
 	writeback_seq(&t, f, blocks, 1000);
 	writeback_runs(&t, g, dirty, blocks);
 	wbsim_fs_close(t.fs, f);
 	wbsim_fs_close(t.fs, g);
 	assert_true(wbsim_fs_remount(t.fs, NULL));
-	/* used blocks are exactly the files' blocks */
-	assert_int_equal(free0 - wbsim_fs_free_blocks(t.fs), blocks + blocks / 2);
+	/* used blocks are exactly the files' blocks and ext4's tree blocks */
+	assert_true(tree == 0 || tree > 5);
+	assert_int_equal(free0 - wbsim_fs_free_blocks(t.fs), blocks + blocks / 2 + tree);
 	wbsim_fs_truncate(t.fs, f, 0);
 	wbsim_fs_truncate(t.fs, g, 0);
 	assert_true(wbsim_fs_remount(t.fs, NULL));

@@ -50,8 +50,10 @@
  *   them (ext4_ext_set()). Writeback's unwritten extents (dioread_nolock,
  *   EXT4_GET_BLOCKS_PRE_IO) merge with nothing until end_io converts them,
  *   so a file written back in many small pieces fills leaves that its
- *   later merges never join: E6's 2 GiB file keeps 175 records after its
- *   remount, the kernel's 176 (lab/studies/ext4-tree).
+ *   later merges never join: E6's 2 GiB file keeps 186 records after its
+ *   remount, the kernel's 176-183 (lab/studies/ext4-tree). Each leaf and
+ *   index block is a block of the filesystem (ext4_ext_new_meta_block()):
+ *   allocated past a group's data, it breaks the file's physical runs.
  * - Extent status cache (extents_status.c): written/unwritten/delayed
  *   extents merged without the 32768 limit (ext4_es_try_to_merge), filled
  *   when blocks are allocated or looked up; emptied by remount.
@@ -71,8 +73,8 @@
  *
  * Left out: mb_optimize_scan's order lists (the scan is linear from the
  * goal group, as with mb_optimize_scan=0), stripe, bigalloc, the ES
- * shrinker, the tree's index blocks (they decide no merge) and the blocks
- * its leaves take, NOPREALLOC for closed files, per-CPU
+ * shrinker, index blocks beyond the first (past 4 x 340 leaves), the
+ * tree blocks' CPU and -ENOSPC, NOPREALLOC for closed files, per-CPU
  * locality groups, the journal's own I/O. fallocate is synchronous.
  *
  * Sources: kernel fs/ext4/mballoc.c (ext4_mb_regular_allocator: "if stream
@@ -235,6 +237,7 @@ struct ext4_pa {
 struct ext4_leaf {
 	uint64_t key;
 	uint64_t nr;
+	uint64_t pblk;		/* its block (0: none could be allocated) */
 };
 
 struct ext4_inode {
@@ -242,6 +245,9 @@ struct ext4_inode {
 	/* its leaves in logical order (struct ext4_leaf): empty at depth 0,
 	 * while the extents fit in the inode's i_block */
 	GArray *leaves;
+	/* the index block that holds the leaves' entries once the inode's
+	 * four no longer do (depth 2); 0 while there is none */
+	uint64_t index_pblk;
 	struct wbsim_emap es;	/* extent status cache */
 	GArray *pas;		/* struct ext4_pa, inode preallocations */
 	uint64_t goal;		/* ext4_inode_to_goal_block() */
@@ -876,6 +882,37 @@ static gboolean ext4_leaf_starts(const void *data, uint64_t lblk)
 }
 
 /*
+ * ext4_ext_new_meta_block(): a block for the tree, allocated as mballoc
+ * allocates one metadata block: no normalisation and no preallocation;
+ * @goal if it is free, else the first free block of the goal's group or
+ * of a group after it. A leaf split off (ext4_ext_split()) aims at the
+ * inserted extent's left neighbour (ext4_ext_find_goal()): inside a file
+ * being written back, that finds the first block past the group's data
+ * (lab/studies/ext4-tree: the leaves of E6's 2 GiB file), where it pushes
+ * the next aligned 8 MiB data window 2,048 blocks on. The block of a new
+ * level (ext4_ext_grow_indepth()) aims at the inode's goal block, or just
+ * before the block the root points to. Returns 0 when no block is free:
+ * the tree goes on without one (the kernel's -ENOSPC there is left out).
+ */
+static uint64_t ext4_ext_new_meta_block(struct ext4_inode *ei, uint64_t goal)
+{
+	struct ext4_fs *e = ei->fs->priv;
+	struct ext4_plan plan = { .want = 1, .try_goal = TRUE, .goal = goal };
+	struct ext4_found f;
+
+	plan.start_group = MIN(plan.goal / e->bpg, e->ngroups - 1);
+	if (!ext4_mb_regular_allocator(ei->fs, &plan, &f) || !ext4_take(e, f.group, f.start, 1))
+		return 0;
+	return f.start;
+}
+
+static void ext4_ext_free_meta_block(struct ext4_inode *ei, uint64_t pblk)
+{
+	if (pblk)
+		ext4_give(ei->fs->priv, pblk, 1);
+}
+
+/*
  * Leaf @i holds one extent more than a block has room for, the one
  * inserted at @lblk: where ext4_ext_insert_extent() would have put it.
  * An extent beyond the leaf's last goes to the next leaf if that has room
@@ -917,6 +954,11 @@ static void ext4_ext_leaf_overflow(struct ext4_inode *ei, guint i, uint64_t lblk
 	fresh.key = border;
 	fresh.nr = ext4_count_extents(ei, border, end);
 	leaf->nr -= fresh.nr;
+	/* the root's four index entries are used: ext4_ext_grow_indepth() */
+	if (ei->leaves->len == EXT4_ROOT_MAX && !ei->index_pblk)
+		ei->index_pblk = ext4_ext_new_meta_block(ei, ext4_leaf(ei, 0)->pblk ?
+							 ext4_leaf(ei, 0)->pblk - 1 : ei->goal);
+	fresh.pblk = ext4_ext_new_meta_block(ei, ext4_ext_find_goal(ei, lblk));
 	g_array_insert_val(ei->leaves, i + 1, fresh);
 }
 
@@ -945,15 +987,19 @@ static void ext4_ext_set(struct ext4_inode *ei, uint64_t lblk, uint64_t n,
 		if (after > EXT4_ROOT_MAX) {
 			struct ext4_leaf root = { .key = 0, .nr = after };
 
+			root.pblk = ext4_ext_new_meta_block(ei, ei->goal);
 			g_array_append_val(ei->leaves, root);
 		}
 		return;
 	}
 	ext4_leaf(ei, i)->nr += after - before;		/* modulo 2^64: may shrink */
-	if (ext4_leaf(ei, i)->nr > ext4_leaf_max(ei))
+	if (ext4_leaf(ei, i)->nr > ext4_leaf_max(ei)) {
 		ext4_ext_leaf_overflow(ei, i, lblk);
-	else if (!pre_io && ei->leaves->len == 1 && after <= EXT4_ROOT_MAX)
+	} else if (!pre_io && ei->leaves->len == 1 && !ei->index_pblk &&
+		   after <= EXT4_ROOT_MAX) {
+		ext4_ext_free_meta_block(ei, ext4_leaf(ei, 0)->pblk);
 		g_array_set_size(ei->leaves, 0);
+	}
 }
 
 /* Leaves after a truncate to @keep blocks: the emptied ones are freed. */
@@ -964,12 +1010,18 @@ static void ext4_ext_leaves_truncated(struct ext4_inode *ei, uint64_t keep)
 	if (!ei->leaves->len)
 		return;
 	if (!wbsim_emap_count(&ei->disk)) {
+		for (i = 0; i < ei->leaves->len; i++)
+			ext4_ext_free_meta_block(ei, ext4_leaf(ei, i)->pblk);
+		ext4_ext_free_meta_block(ei, ei->index_pblk);
+		ei->index_pblk = 0;
 		g_array_set_size(ei->leaves, 0);
 		return;
 	}
 	i = ext4_leaf_of(ei, keep);
 	if (i && ext4_leaf(ei, i)->key >= keep)
 		i--;
+	for (guint j = i + 1; j < ei->leaves->len; j++)
+		ext4_ext_free_meta_block(ei, ext4_leaf(ei, j)->pblk);
 	g_array_set_size(ei->leaves, i + 1);
 	ext4_leaf(ei, i)->nr = ext4_count_extents(ei, i ? ext4_leaf(ei, i)->key : 0, G_MAXUINT64);
 }
