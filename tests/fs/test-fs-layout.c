@@ -296,7 +296,9 @@ static void test_stages_ext4(void **state)
  * hole (679) joins it from the left, and every full leaf splits so once:
  * 25 + 24 leaves of one extent each, 49 extents where one 16,384-block
  * extent would do, though the file is one physical run (the inode's
- * preallocations hold the odd blocks' places). The first FIEMAP after a
+ * preallocations hold the odd blocks' places; the tree's 49 leaf blocks
+ * and its index block take free blocks of group 0 below the file's first
+ * window, at 10240, after flex group 0's metadata). The first FIEMAP after a
  * remount reads the tree (49 records), the ES cache merges them (1).
  */
 static void test_ext4_extents_merge_within_leaves(void **state)
