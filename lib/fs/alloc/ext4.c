@@ -851,6 +851,12 @@ static guint ext4_leaf_of(const struct ext4_inode *ei, uint64_t lblk)
 	return lo;
 }
 
+/* The start of leaf @i's range: its key (0 for the first leaf). */
+static uint64_t ext4_leaf_start(const struct ext4_inode *ei, guint i)
+{
+	return i ? ext4_leaf(ei, i)->key : 0;
+}
+
 /* The end of leaf @i's range: the next leaf's key. */
 static uint64_t ext4_leaf_end(const struct ext4_inode *ei, guint i)
 {
@@ -920,14 +926,15 @@ static void ext4_ext_free_meta_block(struct ext4_inode *ei, uint64_t pblk)
  * Else a new leaf (ext4_ext_create_new_leaf() -> ext4_ext_split()) takes
  * the extents after the one the search found (the new extent's left
  * neighbour, or the leaf's first when the new one precedes it), or only
- * the new extent when that one was the leaf's last. The index levels above
- * the leaves (ext4_ext_grow_indepth() when the root's four index entries
- * are used) decide no merge and are not kept.
+ * the new extent when that one was the leaf's last. Of the index levels
+ * above the leaves, which decide no merge, only the first index block is
+ * kept (ext4_ext_grow_indepth() when the root's four index entries are
+ * used), for the block it takes.
  */
 static void ext4_ext_leaf_overflow(struct ext4_inode *ei, guint i, uint64_t lblk)
 {
 	struct ext4_leaf *leaf = ext4_leaf(ei, i), fresh;
-	uint64_t start = i ? leaf->key : 0, end = ext4_leaf_end(ei, i), border;
+	uint64_t start = ext4_leaf_start(ei, i), end = ext4_leaf_end(ei, i), border;
 	struct wbsim_emap_cursor cur, pcur;
 	struct wbsim_extent *x = wbsim_emap_seek(&ei->disk, lblk, &cur), *next, *prev;
 
@@ -1005,25 +1012,28 @@ static void ext4_ext_set(struct ext4_inode *ei, uint64_t lblk, uint64_t n,
 /* Leaves after a truncate to @keep blocks: the emptied ones are freed. */
 static void ext4_ext_leaves_truncated(struct ext4_inode *ei, uint64_t keep)
 {
-	guint i;
+	guint kept;
 
 	if (!ei->leaves->len)
 		return;
-	if (!wbsim_emap_count(&ei->disk)) {
-		for (i = 0; i < ei->leaves->len; i++)
-			ext4_ext_free_meta_block(ei, ext4_leaf(ei, i)->pblk);
+	/* the leaves that still hold an extent: those that start below @keep */
+	kept = 0;
+	if (wbsim_emap_count(&ei->disk)) {
+		kept = ext4_leaf_of(ei, keep) + 1;
+		if (kept > 1 && ext4_leaf(ei, kept - 1)->key >= keep)
+			kept--;
+	}
+	for (guint j = kept; j < ei->leaves->len; j++)
+		ext4_ext_free_meta_block(ei, ext4_leaf(ei, j)->pblk);
+	g_array_set_size(ei->leaves, kept);
+	if (kept) {
+		ext4_leaf(ei, kept - 1)->nr =
+			ext4_count_extents(ei, ext4_leaf_start(ei, kept - 1), G_MAXUINT64);
+	} else {
+		/* the tree is empty: back to depth 0 */
 		ext4_ext_free_meta_block(ei, ei->index_pblk);
 		ei->index_pblk = 0;
-		g_array_set_size(ei->leaves, 0);
-		return;
 	}
-	i = ext4_leaf_of(ei, keep);
-	if (i && ext4_leaf(ei, i)->key >= keep)
-		i--;
-	for (guint j = i + 1; j < ei->leaves->len; j++)
-		ext4_ext_free_meta_block(ei, ext4_leaf(ei, j)->pblk);
-	g_array_set_size(ei->leaves, i + 1);
-	ext4_leaf(ei, i)->nr = ext4_count_extents(ei, i ? ext4_leaf(ei, i)->key : 0, G_MAXUINT64);
 }
 
 /* The leaves agree with the extents: keys, counts, room. */
@@ -1035,14 +1045,12 @@ static gboolean ext4_leaves_check(struct ext4_inode *ei)
 		return wbsim_emap_count(&ei->disk) <= EXT4_ROOT_MAX;
 	for (guint i = 0; i < ei->leaves->len; i++) {
 		const struct ext4_leaf *l = ext4_leaf(ei, i);
-		uint64_t start = i ? l->key : 0;
+		const struct wbsim_extent *first = wbsim_emap_lookup(&ei->disk, l->key);
 
-		if (i && (l->key <= ext4_leaf(ei, i - 1)->key ||
-			  !wbsim_emap_lookup(&ei->disk, l->key) ||
-			  wbsim_emap_lookup(&ei->disk, l->key)->lblk != l->key))
+		if (i && (l->key <= ext4_leaf(ei, i - 1)->key || !first || first->lblk != l->key))
 			return FALSE;
 		if (l->nr > ext4_leaf_max(ei) ||
-		    l->nr != ext4_count_extents(ei, start, ext4_leaf_end(ei, i)))
+		    l->nr != ext4_count_extents(ei, ext4_leaf_start(ei, i), ext4_leaf_end(ei, i)))
 			return FALSE;
 		sum += l->nr;
 	}
