@@ -21,6 +21,12 @@
  * differences, for idle periods D from 0 to 20 ms: what a task woken onto
  * an idle CPU waits before it runs there (the wake-up IPI, the CPU's exit
  * from idle; on a virtual machine, the halted vCPU's return).
+ * The waker's own cost of such a wake-up: the same rounds time the
+ * waker's FUTEX_WAKE call, less the median of a FUTEX_WAKE that wakes
+ * nobody (the system call and the futex hash lookup): try_to_wake_up()
+ * with the IPI it sends to the idle CPU (on a virtual machine, the exit
+ * the IPI's write to the APIC takes). What io_wq_enqueue() pays to wake
+ * an idle io-wq worker, say.
  *
  * Each figure is the smallest of seven trials (the least disturbed by
  * other work: run it on an idle machine all the same). Wall-clock time is
@@ -172,15 +178,17 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* Median ns from the wake-up of a thread sleeping on @a, idle for
- * @idle_ns, to its running again; the waker runs on @b. */
-static long long wake_latency(int a, int b, long long idle_ns, int rounds)
+ * @idle_ns, to its running again; the waker runs on @b. *@waker_ns: the
+ * median of the waker's FUTEX_WAKE calls. */
+static long long wake_latency(int a, int b, long long idle_ns, int rounds, long long *waker_ns)
 {
 	long long *lat = calloc((size_t)rounds, sizeof(*lat));
+	long long *call = calloc((size_t)rounds, sizeof(*call));
 	struct sleeper s = { a, rounds, lat };
 	pthread_t t;
 	long long median;
 
-	if (!lat || pin(b) != 0) {
+	if (!lat || !call || pin(b) != 0) {
 		fprintf(stderr, "bench-cacheline: cannot set up the wake-up latency run\n");
 		exit(2);
 	}
@@ -202,11 +210,38 @@ static long long wake_latency(int a, int b, long long idle_ns, int rounds)
 		atomic_store(&woke_ns, now_ns());
 		atomic_store(&sleeper_word, 1);
 		futex(&sleeper_word, FUTEX_WAKE_PRIVATE, 1);
+		call[r] = now_ns() - atomic_load(&woke_ns);
 	}
 	pthread_join(t, NULL);
 	qsort(lat, (size_t)rounds, sizeof(*lat), cmp_ll);
+	qsort(call, (size_t)rounds, sizeof(*call), cmp_ll);
 	median = lat[rounds / 2];
+	*waker_ns = call[rounds / 2];
 	free(lat);
+	free(call);
+	return median;
+}
+
+/* Median ns of a FUTEX_WAKE that finds no waiter, on CPU @b. */
+static long long futex_wake_nobody(int b, int rounds)
+{
+	static _Alignas(LINE) atomic_int nobody;
+	long long *call = calloc((size_t)rounds, sizeof(*call));
+	long long median;
+
+	if (!call || pin(b) != 0) {
+		fprintf(stderr, "bench-cacheline: cannot set up the empty wake-up run\n");
+		exit(2);
+	}
+	for (int r = 0; r < rounds; r++) {
+		long long t0 = now_ns();
+
+		futex(&nobody, FUTEX_WAKE_PRIVATE, 1);
+		call[r] = now_ns() - t0;
+	}
+	qsort(call, (size_t)rounds, sizeof(*call), cmp_ll);
+	median = call[rounds / 2];
+	free(call);
 	return median;
 }
 
@@ -258,13 +293,20 @@ int main(int argc, char **argv)
 		static const long long idle_us[] = { 0, 10, 50, 100, 120, 140, 160, 180, 200,
 						     500, 1000, 5000, 20000 };
 
+		long long nobody = futex_wake_nobody(b, 2000);
+
+		printf("futex_wake_nobody_ns %lld\t(CPU %d: FUTEX_WAKE of a word nobody waits on, median of 2000)\n",
+		       nobody, b);
 		for (size_t i = 0; i < sizeof(idle_us) / sizeof(idle_us[0]); i++) {
 			int rounds = idle_us[i] >= 5000 ? 40 : 200;
+			long long waker, latency;
 
 			/* the sleeper reaches FUTEX_WAIT within the first 20 us */
+			latency = wake_latency(a, b, idle_us[i] * 1000, rounds, &waker);
 			printf("idle_wakeup_ns %lld\t(CPU %d idle %lld us, woken from CPU %d: median of %d)\n",
-			       wake_latency(a, b, idle_us[i] * 1000, rounds), a, idle_us[i] + 20, b,
-			       rounds);
+			       latency, a, idle_us[i] + 20, b, rounds);
+			printf("wakeup_waker_ns %lld\t(CPU %d idle %lld us: the waker's FUTEX_WAKE on CPU %d, median of %d, less futex_wake_nobody_ns)\n",
+			       waker - nobody, a, idle_us[i] + 20, b, rounds);
 		}
 	}
 	return 0;

@@ -53,6 +53,7 @@ struct wbsim_cpu_costs {
 	uint64_t memcpy_bandwidth;
 	wbsim_time_t uring_io_ns;
 	wbsim_time_t uring_punt_ns;
+	wbsim_time_t uring_queue_ns;
 	wbsim_time_t balance_dirty_pages_ns;
 	wbsim_time_t page_alloc_ns;
 	wbsim_time_t account_dirty_ns;

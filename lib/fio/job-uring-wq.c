@@ -21,12 +21,17 @@
  * a folio writeback holds locked).
  *
  * The writes of one file hash to one worker (io_wq_hash_work()) and run
- * in order, one at a time: the queue here. The punt's own work (the
- * submitter's io_queue_iowq(), io-wq's dequeue and issue, the CQE, the
- * wake-ups: uring_punt_ns) is charged to the worker, outside i_rwsem,
- * before each write; the fio thread pays for each punted write its own
- * work (uring_io_ns) and the system call's entry up to the failed
- * attempt (syscall_entry_ns), the worker the write from ->write_iter on.
+ * in order, one at a time: the queue here. The punt's own work is split
+ * between the two tasks as the lab's perf samples split it by task
+ * (cal-uring-ext4): io-wq's dequeue and issue, the CQE it posts and the
+ * wake-up of the fio thread (uring_punt_ns) are the worker's, outside
+ * i_rwsem, before each write; the fio thread pays for each punted write
+ * its own work (uring_io_ns), the system call's entry up to the failed
+ * attempt (syscall_entry_ns) and its part of the punt (uring_queue_ns:
+ * mostly the completion the worker hands back, run and reaped in the
+ * submitter's io_uring_enter(); io_queue_iowq() itself takes 60-90 ns a
+ * write in the lab's perf samples), the worker the write from
+ * ->write_iter on.
  * A write punted by the throttle also pays there for the inline
  * attempt's reservation and its punch (twice the filesystem's part), the
  * submitter for the throttle's pass (balance_dirty_pages_ns).
@@ -228,17 +233,41 @@ static void wq_run_next(struct wbsim_job *job)
 	wbsim_cpus_run_on(job->m->cpus, &wq->task, job->m->costs.uring_punt_ns, wq_issue, job);
 }
 
-void wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
+/*
+ * Does waking the sleeping worker now send an IPI to an idle CPU? The
+ * woken task goes to an idle CPU if there is one besides the fio
+ * thread's own (select_task_rq_fair's idle sibling): try_to_wake_up()
+ * then kicks that CPU out of idle, which the waker pays for (on a
+ * virtual machine the IPI's write to the APIC is an exit:
+ * bench/bench-cacheline's wakeup_waker_ns). On the waker's own CPU the
+ * wake-up is a local one, part of the punt's measured cost.
+ */
+static bool wq_wake_is_remote(const struct wbsim_job *job)
+{
+	const wbsim_cpus *cpus = job->m->cpus;
+	bool fio_on_cpu = wbsim_cpus_kept(cpus, &job->task) ||
+			  wbsim_cpus_running_until(cpus, &job->task) != 0;
+
+	return wbsim_cpus_idle(cpus) > (fio_on_cpu ? 0u : 1u);
+}
+
+bool wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
 		       enum wbsim_uring_eagain why, wbsim_time_t issued)
 {
 	struct wbsim_job_wq *wq = &job->wq;
 	struct wbsim_job_wq_write *w;
+	bool woke;
 
-	g_return_if_fail(wq->len < wq->size);
+	g_return_val_if_fail(wq->len < wq->size, false);
+	/* io_wq_enqueue() -> io_acct_activate_free_worker(): the worker
+	 * sleeps when it has nothing queued and runs nothing */
+	woke = !wq->busy && !wq->len && wq_wake_is_remote(job);
 	w = wq_at(wq, wq->len++);
 	*w = (struct wbsim_job_wq_write){ .file = file, .off = off, .why = why,
 					  .issued = issued };
 	job->ring.punts++;
+	job->ring.worker_wakes += woke;
 	/* io_wq_enqueue() wakes the worker if it sleeps */
 	wq_run_next(job);
+	return woke;
 }

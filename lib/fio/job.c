@@ -39,12 +39,13 @@
  *   it would block, punted to an io-wq worker. Without IOCB_NOWAIT
  *   (ext4) every write is punted: the writes of one file are hashed to
  *   one worker and run in order, so a job is one serial writer (@task,
- *   the worker); a punted write costs uring_punt_ns more. The fio
- *   thread's own work per write (submission, reaping, bookkeeping:
- *   uring_io_ns) is serial with the write at iodepth=1; at a larger
- *   iodepth it runs on the fio thread (@fio_thread) alongside the worker,
- *   with each write's system call entry and exit
- *   (job_uring_punted_entry()), and the worker may not get more than
+ *   the worker); a punted write costs uring_queue_ns and uring_punt_ns
+ *   more. The fio thread's own work per write (submission, reaping,
+ *   bookkeeping: uring_io_ns) is serial with the write at iodepth=1; at a
+ *   larger iodepth it runs on the fio thread (@fio_thread) alongside the
+ *   worker, with each write's system call entry and exit
+ *   (job_uring_punted_entry()) and the submitter's part of the punt
+ *   (uring_queue_ns), and the worker may not get more than
  *   iodepth writes ahead of it. With IOCB_NOWAIT at iodepth 1 (fio waits
  *   for each write) a write that balance_dirty_pages() with BDP_ASYNC
  *   would pause, or that must update the timestamps, fails inline with
@@ -890,7 +891,8 @@ static wbsim_time_t job_uring_punted_entry(const struct wbsim_job *job)
 static wbsim_time_t job_fio_thread_slack(const struct wbsim_job *job)
 {
 	return (wbsim_time_t)MAX(job->fio->iodepth, 1) *
-	       (job->m->costs.uring_io_ns + job_uring_punted_entry(job));
+	       (job->m->costs.uring_io_ns + job_uring_punted_entry(job) +
+		job->m->costs.uring_queue_ns);
 }
 
 static void job_fio_thread_kick(struct wbsim_job *job);
@@ -947,6 +949,10 @@ static wbsim_time_t job_buffered_write(struct wbsim_job *job, struct wbsim_job_f
 			wbsim_time_t entry = MIN(job_uring_punted_entry(job),
 						 cost > fs_cost ? cost - fs_cost : 0);
 
+			/* the submitter's part of the punt (the completion
+			 * the worker hands back, io_queue_iowq) is the fio
+			 * thread's too */
+			entry += MIN(c->uring_queue_ns, cost - entry);
 			cost -= entry;
 			job->fio_backlog += c->uring_io_ns + entry;
 			job->batch_entry_apart = true;
@@ -1021,7 +1027,8 @@ static bool job_uring_issued_all(const struct wbsim_job *job)
  * Two lanes: fio's write at block @blk of file @fi failed inline (@why)
  * and goes to the io-wq worker (job-uring-wq.c). The fio thread has
  * issued it: its own work per write, the system call's entry up to the
- * failed attempt, and the throttle's pass where that failed. Returns that
+ * failed attempt, the punt's part on its side (uring_queue_ns), and the
+ * throttle's pass where that failed. Returns that
  * CPU of the fio thread.
  */
 static wbsim_time_t job_uring_punt(struct wbsim_job *job, unsigned int fi, uint64_t blk,
@@ -1029,11 +1036,16 @@ static wbsim_time_t job_uring_punt(struct wbsim_job *job, unsigned int fi, uint6
 {
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_job_file *f = &job->files[fi];
-	wbsim_time_t cost = c->uring_io_ns + MIN(c->syscall_entry_ns, c->write_syscall_ns);
+	/* and the submitter's part of the punt (the completion handed
+	 * back, io_queue_iowq) */
+	wbsim_time_t cost = c->uring_io_ns + MIN(c->syscall_entry_ns, c->write_syscall_ns) +
+			    c->uring_queue_ns;
 
 	if (why == WBSIM_URING_EAGAIN_THROTTLE)
 		cost += c->balance_dirty_pages_ns;
-	wbsim_job_wq_punt(job, fi, job_write_offset(job, f, blk), why, now_of(job));
+	/* io_wq_enqueue() woke the sleeping worker onto another CPU */
+	if (wbsim_job_wq_punt(job, fi, job_write_offset(job, f, blk), why, now_of(job)))
+		cost += job->m->idle_wake_ns;
 	job->issued_bytes += job->bs;
 	wbsim_fio_io_u_write(&job->io_u);
 	f->since_fsync++;

@@ -173,8 +173,11 @@ struct wbsim_job {
 /* job-uring-wq.c: the io-wq worker's lane of a two-lane io_uring job */
 void wbsim_job_wq_setup(struct wbsim_job *job, unsigned int fio_pid);
 void wbsim_job_wq_clear(struct wbsim_job *job);
-/* Queue a write the fio thread's inline attempt punted (@why), issued at @issued. */
-void wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
+/* Queue a write the fio thread's inline attempt punted (@why), issued at
+ * @issued. TRUE when that woke the worker from its sleep onto an idle CPU
+ * other than the fio thread's (the fio thread pays [machine]
+ * idle_wake_cost). */
+bool wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
 		       enum wbsim_uring_eagain why, wbsim_time_t issued);
 /* The writes punted and not yet completed (queued, and the one running). */
 unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);

@@ -28,6 +28,9 @@ struct wbsim_machine {
 	wbsim_sim *sim;
 	wbsim_cpus *cpus;
 	struct wbsim_cpu_costs costs;
+	/* [machine] idle_wake_cost: the waker's CPU to wake a task onto an
+	 * idle CPU (its IPI), a property of the machine, not of the kernel */
+	wbsim_time_t idle_wake_ns;
 	struct wbsim_vm vm;
 	struct wbsim_device *dev;
 	wbsim_fs *fs;
@@ -61,6 +64,7 @@ typedef char *(*wbsim_machine_where_fn)(const void *arg, const char *section,
  * @idle_exit_latency: ns, see wbsim_cpus_set_idle_exit_latency()
  * @idle_poll_window: ns
  * @idle_poll_latency: ns
+ * @idle_wake_cost: ns of the waker's CPU to wake a task onto an idle CPU
  * @sched_autogroup: the jobs' tasks share one entity, wbsim_cpus_set_autogroup()
  * @hz: jiffies per second
  * @memory: bytes of RAM
@@ -80,6 +84,7 @@ struct wbsim_machine_spec {
 	uint64_t idle_exit_latency;
 	uint64_t idle_poll_window;
 	uint64_t idle_poll_latency;
+	uint64_t idle_wake_cost;
 	gboolean sched_autogroup;
 	unsigned int hz;
 	uint64_t memory;

@@ -444,8 +444,10 @@ wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machi
 {
 	wbsim_time_t cost = wbsim_sys_write(m, worker, inode, off, len, at, throttle, fs_cost);
 
+	/* the punt to io-wq: the submitter's part and the worker's (a
+	 * two-task caller runs the first on the fio thread) */
 	if (wbsim_sys_uring_punts(r))
-		cost += m->costs.uring_punt_ns;	/* the punt to io-wq */
+		cost += m->costs.uring_queue_ns + m->costs.uring_punt_ns;
 	return cost;
 }
 
@@ -514,7 +516,7 @@ wbsim_time_t wbsim_sys_uring_nowait_write(struct wbsim_sys_uring *r, struct wbsi
 		fs += 2 * fs;
 	}
 	if (punted) {
-		cost += c->uring_punt_ns;	/* the punt to io-wq */
+		cost += c->uring_queue_ns + c->uring_punt_ns;	/* the punt to io-wq */
 		r->punts++;
 		r->time_punts += time_punt;
 	}

@@ -301,6 +301,7 @@ void wbsim_sys_write_prefetch(struct wbsim_machine *m, const struct wbsim_inode 
  * @punts: writes punted to io-wq after -EAGAIN
  * @time_punts: of which for a timestamp update (in two lanes every
  *	attempt fails for it until the worker's write has made it)
+ * @worker_wakes: punts that woke the idle io-wq worker onto another CPU
  */
 struct wbsim_sys_uring {
 	bool nowait;
@@ -311,6 +312,7 @@ struct wbsim_sys_uring {
 	bool pending_punted_looked;
 	uint64_t punts;
 	uint64_t time_punts;
+	uint64_t worker_wakes;
 };
 
 /* An io_uring on @m of @depth writes in flight whose submitter's dirty
@@ -355,7 +357,8 @@ enum wbsim_uring_eagain wbsim_sys_uring_inline_eagain(struct wbsim_sys_uring *r,
  * that is neither tried inline one at a time nor in two lanes (a
  * filesystem without IOCB_NOWAIT buffered writes): the write as
  * wbsim_sys_write() makes it, by the io-wq worker of @worker, plus the
- * punt (uring_punt_ns) when wbsim_sys_uring_punts(). *@throttle and
+ * punt when wbsim_sys_uring_punts(): the submitter's part (uring_queue_ns)
+ * and the worker's (uring_punt_ns). *@throttle and
  * *@fs_cost as wbsim_sys_write().
  */
 wbsim_time_t wbsim_sys_uring_write(struct wbsim_sys_uring *r, struct wbsim_machine *m,

@@ -313,10 +313,12 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 		set_int(b, "nivcsw", j->nivcsw);
 		set_int(b, "invalidates", j->invalidates);
 		/* io_uring writes that failed inline with -EAGAIN (BDP_ASYNC,
-		 * or the timestamps to update: uring_time_punts of them) */
+		 * or the timestamps to update: uring_time_punts of them;
+		 * uring_worker_wakes woke the idle io-wq worker) */
 		if (j->uring_punts) {
 			set_int(b, "uring_punts", j->uring_punts);
 			set_int(b, "uring_time_punts", j->uring_time_punts);
+			set_int(b, "uring_worker_wakes", j->uring_worker_wakes);
 		}
 		set_int(b, "max_lag_ns", j->max_lag_ns);
 		json_builder_end_object(b);

@@ -334,8 +334,10 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 		g_string_append_printf(s, ", invalidates=%" PRIu64 "\n", j->invalidates);
 		if (j->uring_punts)
 			g_string_append_printf(s, "    io_uring: %" PRIu64 " writes punted to io-wq "
-					       "after -EAGAIN (%" PRIu64 " to update the timestamps)\n",
-					       j->uring_punts, j->uring_time_punts);
+					       "after -EAGAIN (%" PRIu64 " to update the timestamps), "
+					       "%" PRIu64 " of them woke the idle worker\n",
+					       j->uring_punts, j->uring_time_punts,
+					       j->uring_worker_wakes);
 		/* paced jobs: how far behind fio's schedule a write was issued */
 		if (j->fio && j->fio->rate[WBSIM_FIO_DDIR_WRITE]) {
 			g_string_append(s, "    rate schedule: worst lag=");

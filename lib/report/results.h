@@ -76,6 +76,7 @@ struct wbsim_job_result {
 	int error;		/* errno that ended the job (fio's td->error), 0 */
 	uint64_t uring_punts;	/* io_uring writes punted to io-wq after -EAGAIN */
 	uint64_t uring_time_punts;	/* of which for a timestamp update */
+	uint64_t uring_worker_wakes;	/* punts that woke the idle io-wq worker */
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
 	struct wbsim_fio_depths depths;

@@ -53,6 +53,7 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		.idle_exit_latency = cfg->idle_exit_latency,
 		.idle_poll_window = cfg->idle_poll_window,
 		.idle_poll_latency = cfg->idle_poll_latency,
+		.idle_wake_cost = cfg->idle_wake_cost,
 		.sched_autogroup = cfg->sched_autogroup,
 		.hz = (unsigned int)cfg->hz,
 		.memory = cfg->memory,
@@ -532,6 +533,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->error = job->error;
 		jr->uring_punts = job->ring.punts;
 		jr->uring_time_punts = job->ring.time_punts;
+		jr->uring_worker_wakes = job->ring.worker_wakes;
 		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;

@@ -112,6 +112,8 @@ struct wbsim_config_private;
  *	interrupt woken onto an idle CPU runs there
  * @idle_poll_window: [machine] idle_poll_window, ns an idle CPU polls
  * @idle_poll_latency: [machine] idle_poll_latency, the wake-up's ns then
+ * @idle_wake_cost: [machine] idle_wake_cost, the waker's ns to wake a
+ *	task onto an idle CPU (the IPI)
  * @sched_autogroup: [machine] sched_autogroup, the jobs' tasks share one
  *	scheduling entity (1) or each is its own (0)
  * @page_size: [machine] page_size, bytes (always 4096)
@@ -149,6 +151,7 @@ struct wbsim_config {
 	uint64_t idle_exit_latency;
 	uint64_t idle_poll_window;
 	uint64_t idle_poll_latency;
+	uint64_t idle_wake_cost;
 	gboolean sched_autogroup;
 	uint64_t page_size;
 

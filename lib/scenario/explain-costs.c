@@ -221,8 +221,10 @@ static double explain_write(struct explain *x, const struct wbsim_fio_job *job,
 	if (uring) {
 		add_core(x, "uring_io_ns", 1, NULL);
 		/* the fs cannot take IOCB_NOWAIT: every write goes to io-wq */
-		if (!nowait)
+		if (!nowait) {
+			add_core(x, "uring_queue_ns", 1, NULL);
 			add_core(x, "uring_punt_ns", 1, NULL);
+		}
 	} else {
 		add_core(x, "sync_io_ns", 1, NULL);
 	}

@@ -698,7 +698,7 @@ static void test_cpu_costs(void **state)
 		"copy_page_ns, copy_touch_ns, dirty_folio_ns, write_syscall_ns, writepages_folio_ns, "
 		"bio_build_ns, blk_submit_rq_ns, blk_submit_page_ns, "
 		"blk_complete_rq_ns, blk_complete_page_ns, memcpy_bandwidth, uring_io_ns, "
-		"uring_punt_ns, sync_io_ns, balance_dirty_pages_ns, page_alloc_ns, page_alloc_page_ns, account_dirty_ns, "
+		"uring_punt_ns, uring_queue_ns, sync_io_ns, balance_dirty_pages_ns, page_alloc_ns, page_alloc_page_ns, account_dirty_ns, "
 		"invalidate_page_ns, rwsem_sleep_ns, rwsem_wake_ns, syscall_entry_ns, loop_request_ns, loop_page_copy_ns, loop_page_alloc_ns");
 	g_clear_error(&error);
 	assert_false(wbsim_cpu_costs_set(&c, "dirty_folio_ns", "fast", "s.ini", 5,

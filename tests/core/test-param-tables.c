@@ -132,7 +132,7 @@ static void test_cost_table(void **state)
 	assert_int_equal(check_table("[costs]", wbsim_cpu_costs_params(),
 				     sizeof(struct wbsim_cpu_costs),
 				     DEFAULT_FROM_STRUCT, wbsim_cpu_costs_default()),
-			 25);
+			 26);
 }
 
 int main(void)

@@ -9,14 +9,17 @@
  * CPU time (its fio thread and its io-wq worker, one process for fio)
  * differs by exactly:
  * - ext4 (no FOP_BUFFER_WASYNC, every write punted to io-wq):
- *   2048 x (uring_io_ns + uring_punt_ns), at any iodepth;
+ *   2048 x (uring_io_ns + the punt), at any iodepth;
  * - XFS at iodepth 1 (each write tried inline, one at a time):
- *   2048 x uring_io_ns, and uring_punt_ns per write punted for a
- *   timestamp update.
- * At iodepth 32 on ext4 the fio thread's share (its own work and the
- * system call's entry and exit of each punted write) runs beside the
- * worker, so the writes finish sooner than at iodepth 1, where each write
- * waits for the fio thread's submission and reaping.
+ *   2048 x uring_io_ns, and the punt per write punted for a timestamp
+ *   update.
+ * The punt is two costs, the submitter's (uring_queue_ns) and the
+ * worker's (uring_punt_ns), set here as a calibration splits them (the
+ * built-in profile does not). At iodepth 32 on ext4 the fio thread's share (its own
+ * work, the system call's entry and exit of each punted write and the
+ * submitter's part of its punt) runs beside the worker, so the writes
+ * finish sooner than at iodepth 1, where each write waits for the fio
+ * thread's submission and reaping.
  *
  * At iodepth 32 on XFS the job writes in two lanes (lib/fio/job-uring-
  * wq.c): the fio thread inline under a trylock of i_rwsem, the io-wq
@@ -34,13 +37,13 @@
  * IOCB_NOWAIT writes: balance_dirty_pages() with BDP_ASYNC returns -EAGAIN
  * where it would sleep, and the write is punted to io-wq, whose worker
  * sleeps the pauses. On the ideal filesystem (no filesystem CPU) each
- * punt costs exactly balance_dirty_pages_ns + uring_punt_ns more (on XFS
+ * punt costs exactly balance_dirty_pages_ns + the punt more (on XFS
  * more again: iomap_begin's reservation, punched, and done again).
  *
  * A write that must update the file's timestamps (the first of a tick)
  * fails inline too, with no throttle pass: XFS's and ext4's update costs
  * are set to 0 here, so that the jobs' differing numbers of ticks do not
- * show in their CPU, and each such punt costs uring_punt_ns exactly. So is
+ * show in their CPU, and each such punt costs the punt exactly. So is
  * XFS's speculative preallocation: without it no write past EOF converts
  * blocks (xfs_zero_eof), and the file has no real extent whose logging
  * a timestamp update would pay for at a different tick in each job.
@@ -56,10 +59,14 @@
 #include "core/cpu-costs.h"
 
 #define WRITES 2048
+/* the punt's two parts, set by every job here as a calibration splits
+ * them (lib/core/hosts/lab-v1272-20261207e.inc: 1,160 and 2,310 ns) */
+#define QUEUE_NS 1100
+#define PUNT_NS 2300
 
 struct job_figures {
 	wbsim_time_t cpu_ns, runtime_ns, lock_wait_ns;
-	uint64_t pauses, punts, time_punts;
+	uint64_t pauses, punts, time_punts, wakes;
 	uint64_t i_rwsem_sleeps;	/* the i_rwsem row's contended takes */
 };
 
@@ -71,10 +78,10 @@ static struct job_figures run_job_on(unsigned int cpus, const char *fs, const ch
 		"%s"
 		"[device]\npreset = ideal\n"
 		"[filesystem]\ntype = %s\n%s"
-		"[costs]\n%s%s"
+		"[costs]\nuring_queue_ns = %dns\nuring_punt_ns = %dns\n%s%s"
 		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
 		"ioengine=%s\niodepth=%u\n",
-		cpus, vm, fs, g_str_equal(fs, "xfs") ? "prealloc = 0\n" : "",
+		cpus, vm, fs, g_str_equal(fs, "xfs") ? "prealloc = 0\n" : "", QUEUE_NS, PUNT_NS,
 		g_str_equal(fs, "ideal") ? "" : fs,
 		g_str_equal(fs, "ideal") ? "" : ".update_time_ns = 0\n", engine, iodepth);
 	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
@@ -89,6 +96,7 @@ static struct job_figures run_job_on(unsigned int cpus, const char *fs, const ch
 	f.pauses = j->pauses;
 	f.punts = j->uring_punts;
 	f.time_punts = j->uring_time_punts;
+	f.wakes = j->uring_worker_wakes;
 	f.lock_wait_ns = j->lock_wait_ns;
 	f.i_rwsem_sleeps = 0;
 	for (guint i = 0; i < r->locks->len; i++) {
@@ -145,17 +153,19 @@ static void test_ext4_punts_every_write(void **state)
 	assert_int_equal(deep.punts, 0);
 	/* psync pays a system call per write (sync_io_ns), io_uring its own */
 	assert_true(deep.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
-		    (wbsim_time_t)WRITES * (c->uring_io_ns + c->uring_punt_ns));
+		    (wbsim_time_t)WRITES * (c->uring_io_ns + PUNT_NS + QUEUE_NS));
 	assert_true(serial.cpu_ns == deep.cpu_ns);
 	/* the fio thread's work overlaps the worker's only at depth > 1: its
-	 * own (uring_io_ns) and each punted write's system call entry and
-	 * exit (io_uring_enter), which the worker does not run: more than
-	 * fio's own work alone is taken off the serial time, at most both */
+	 * own (uring_io_ns), each punted write's system call entry and exit
+	 * (io_uring_enter) and the submitter's part of the punt, which the
+	 * worker does not run: more than fio's own work and the punt's part
+	 * is taken off the serial time, at most all three */
 	assert_true(deep.runtime_ns < serial.runtime_ns);
-	assert_true(serial.runtime_ns - deep.runtime_ns > (wbsim_time_t)WRITES * c->uring_io_ns);
+	assert_true(serial.runtime_ns - deep.runtime_ns >
+		    (wbsim_time_t)WRITES * (c->uring_io_ns + QUEUE_NS));
 	assert_true(serial.runtime_ns - deep.runtime_ns <=
-		    (wbsim_time_t)WRITES * (c->uring_io_ns + MIN(c->syscall_entry_ns,
-								  c->write_syscall_ns)));
+		    (wbsim_time_t)WRITES * (c->uring_io_ns + QUEUE_NS +
+					    MIN(c->syscall_entry_ns, c->write_syscall_ns)));
 }
 
 static void test_xfs_writes_inline(void **state)
@@ -170,7 +180,7 @@ static void test_xfs_writes_inline(void **state)
 	assert_true(serial.time_punts > 0);
 	assert_true(serial.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
 		    (wbsim_time_t)WRITES * c->uring_io_ns +
-		    (wbsim_time_t)serial.time_punts * c->uring_punt_ns);
+		    (wbsim_time_t)serial.time_punts * (PUNT_NS + QUEUE_NS));
 }
 
 static void test_xfs_two_lanes(void **state)
@@ -193,7 +203,7 @@ static void test_xfs_two_lanes(void **state)
 	assert_true(one.i_rwsem_sleeps < one.punts);
 	assert_true(one.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync1.cpu_ns ==
 		    (wbsim_time_t)WRITES * c->uring_io_ns +
-		    (wbsim_time_t)one.punts * c->uring_punt_ns +
+		    (wbsim_time_t)one.punts * (PUNT_NS + QUEUE_NS) +
 		    (wbsim_time_t)one.i_rwsem_sleeps * (c->rwsem_sleep_ns + c->rwsem_wake_ns));
 	/* four CPUs: the trylocks fail while the worker writes, and the
 	 * worker spins while the fio thread writes inline; both lanes write */
@@ -202,7 +212,7 @@ static void test_xfs_two_lanes(void **state)
 	assert_true(four.lock_wait_ns > 0);
 	assert_true(four.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns >=
 		    (wbsim_time_t)WRITES * c->uring_io_ns +
-		    (wbsim_time_t)four.punts * c->uring_punt_ns + four.lock_wait_ns / 2);
+		    (wbsim_time_t)four.punts * (PUNT_NS + QUEUE_NS) + four.lock_wait_ns / 2);
 	/* the lanes overlap: sooner than one CPU's serial ring */
 	assert_true(four.runtime_ns < one.runtime_ns);
 }
@@ -226,12 +236,58 @@ static void test_bdp_async_punts(void **state)
 	assert_true(uring.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
 		    (wbsim_time_t)WRITES * c->uring_io_ns +
 		    (wbsim_time_t)(uring.punts - uring.time_punts) * c->balance_dirty_pages_ns +
-		    (wbsim_time_t)uring.punts * c->uring_punt_ns);
+		    (wbsim_time_t)uring.punts * (PUNT_NS + QUEUE_NS));
 	/* on XFS too, most punts are the throttle's; their CPU is not
 	 * compared with the psync twin's: the ILOCK, an rw_semaphore whose
 	 * waiters spin and sleep, is contended differently in the two runs */
 	assert_true(xfs.punts > 2 * xfs.time_punts);
 	assert_true(xsync.pauses > 0);
+}
+
+/*
+ * io_wq_enqueue() wakes the worker when it sleeps: a job paced at one
+ * write a tick (rate=4m, HZ 1000) on XFS at iodepth 32 punts nearly every
+ * write for its timestamp update, and the worker has written it and gone back
+ * to sleep long before the next. On two CPUs each punt wakes it onto the
+ * other, idle CPU, and the fio thread pays the machine's idle_wake_cost; on one CPU
+ * the wake-up is the waker's own CPU's, part of the punt. The rest of the
+ * two jobs' CPU is the same to the nanosecond.
+ */
+#define WAKE_NS 5000
+
+static struct job_figures paced_job(unsigned int cpus)
+{
+	g_autofree char *text = g_strdup_printf(
+		"[machine]\ncpus = %u\nmemory = 4g\nidle_wake_cost = %dns\n"
+		"[device]\npreset = ideal\n[filesystem]\ntype = xfs\nprealloc = 0\n"
+		"[costs]\nxfs.update_time_ns = 0\n"
+		"[fio:w]\nrw=randwrite\nbs=4k\nsize=8m\nfallocate=none\n"
+		"ioengine=io_uring\niodepth=32\nrate=4m\n", cpus, WAKE_NS);
+	struct wbsim_run_result *r = run_text(text, NULL, TRUE);
+	const struct wbsim_job_result *j = r->jobs->pdata[0];
+	struct job_figures f = { .cpu_ns = j->cpu_ns, .runtime_ns = j->runtime_ns,
+				 .punts = j->uring_punts, .time_punts = j->uring_time_punts,
+				 .wakes = j->uring_worker_wakes };
+
+	assert_int_equal(j->total_ios, WRITES);
+	wbsim_run_result_free(r);
+	return f;
+}
+
+static void test_punt_wakes_the_idle_worker(void **state)
+{
+	struct job_figures one = paced_job(1);
+	struct job_figures two = paced_job(2);
+
+	(void)state;
+	/* nearly every write is punted for its timestamp update (the first
+	 * ones fio issues in one tick, catching up with its rate, are not) */
+	assert_true(two.punts > WRITES * 9 / 10);
+	assert_int_equal(two.time_punts, two.punts);
+	assert_int_equal(one.punts, two.punts);
+	assert_int_equal(two.wakes, two.punts);
+	assert_int_equal(one.wakes, 0);
+	assert_true(two.cpu_ns - one.cpu_ns == (wbsim_time_t)two.wakes * WAKE_NS);
 }
 
 int main(void)
@@ -241,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_xfs_writes_inline),
 		cmocka_unit_test(test_xfs_two_lanes),
 		cmocka_unit_test(test_bdp_async_punts),
+		cmocka_unit_test(test_punt_wakes_the_idle_worker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
