@@ -524,6 +524,26 @@ wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns
 	       (job->wq.on ? job->wq.task.cpu_ns : 0);
 }
 
+bool wbsim_job_uring_thread_cpu(const struct wbsim_job *job, wbsim_time_t *fio_ns,
+				wbsim_time_t *worker_ns)
+{
+	if (!job->uring)
+		return false;
+	if (job->wq.on) {
+		/* two lanes: @task is the fio thread */
+		*fio_ns = job->task.cpu_ns;
+		*worker_ns = job->wq.task.cpu_ns;
+		return true;
+	}
+	if (wbsim_sys_uring_punts(&job->ring) && job->fio->iodepth > 1) {
+		/* every write punted: @task is the worker */
+		*fio_ns = job->fio_thread.cpu_ns;
+		*worker_ns = job->task.cpu_ns;
+		return true;
+	}
+	return false;
+}
+
 uint64_t wbsim_job_nvcsw(const struct wbsim_job *job)
 {
 	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0) +

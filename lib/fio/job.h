@@ -207,6 +207,15 @@ char *wbsim_job_file_path(const struct wbsim_fio_job *fio, unsigned int filenum)
 /* CPU time of the job's tasks (with io_uring its fio thread and io-wq
  * worker, one process for fio); their time waiting for a CPU in @wait_ns */
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns);
+/*
+ * wbsim_job_uring_thread_cpu() - an io_uring job's CPU time by thread:
+ * TRUE, with the fio thread's in *@fio_ns and the io-wq worker's in
+ * *@worker_ns, when the model runs them as two tasks (an iodepth above 1
+ * on a filesystem that punts every write, or two lanes); FALSE, setting
+ * nothing, when one task runs both (iodepth 1) or the job is no ring's.
+ */
+bool wbsim_job_uring_thread_cpu(const struct wbsim_job *job, wbsim_time_t *fio_ns,
+				wbsim_time_t *worker_ns);
 /* wbsim_job_lock_wait_ns() - the time the job's tasks waited for locks */
 wbsim_time_t wbsim_job_lock_wait_ns(const struct wbsim_job *job);
 /* wbsim_job_nvcsw() - the voluntary context switches of the job's tasks */

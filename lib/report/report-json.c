@@ -320,6 +320,11 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 			set_int(b, "uring_time_punts", j->uring_time_punts);
 			set_int(b, "uring_worker_wakes", j->uring_worker_wakes);
 		}
+		/* the two threads of an io_uring job, when the model runs two */
+		if (j->uring_threads) {
+			set_int(b, "uring_fio_cpu_ns", j->uring_fio_cpu_ns);
+			set_int(b, "uring_worker_cpu_ns", j->uring_worker_cpu_ns);
+		}
 		set_int(b, "max_lag_ns", j->max_lag_ns);
 		json_builder_end_object(b);
 	}

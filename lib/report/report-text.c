@@ -338,6 +338,13 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 					       "%" PRIu64 " of them woke the idle worker\n",
 					       j->uring_punts, j->uring_time_punts,
 					       j->uring_worker_wakes);
+		if (j->uring_threads) {
+			g_string_append(s, "    io_uring threads: fio cpu=");
+			add_ms(s, j->uring_fio_cpu_ns);
+			g_string_append(s, ", io-wq worker cpu=");
+			add_ms(s, j->uring_worker_cpu_ns);
+			g_string_append(s, "\n");
+		}
 		/* paced jobs: how far behind fio's schedule a write was issued */
 		if (j->fio && j->fio->rate[WBSIM_FIO_DDIR_WRITE]) {
 			g_string_append(s, "    rate schedule: worst lag=");

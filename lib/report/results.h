@@ -77,6 +77,10 @@ struct wbsim_job_result {
 	uint64_t uring_punts;	/* io_uring writes punted to io-wq after -EAGAIN */
 	uint64_t uring_time_punts;	/* of which for a timestamp update */
 	uint64_t uring_worker_wakes;	/* punts that woke the idle io-wq worker */
+	/* io_uring run as two tasks (wbsim_job_uring_thread_cpu()): the
+	 * fio thread's CPU and the io-wq worker's, which sum to cpu_ns */
+	bool uring_threads;
+	wbsim_time_t uring_fio_cpu_ns, uring_worker_cpu_ns;
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
 	struct wbsim_fio_depths depths;

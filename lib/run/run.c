@@ -534,6 +534,8 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->uring_punts = job->ring.punts;
 		jr->uring_time_punts = job->ring.time_punts;
 		jr->uring_worker_wakes = job->ring.worker_wakes;
+		jr->uring_threads = wbsim_job_uring_thread_cpu(job, &jr->uring_fio_cpu_ns,
+							       &jr->uring_worker_cpu_ns);
 		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;

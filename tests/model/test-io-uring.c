@@ -67,6 +67,8 @@
 struct job_figures {
 	wbsim_time_t cpu_ns, runtime_ns, lock_wait_ns;
 	uint64_t pauses, punts, time_punts, wakes;
+	bool threads;		/* the fio thread and the worker apart */
+	wbsim_time_t fio_cpu_ns, worker_cpu_ns;
 	uint64_t i_rwsem_sleeps;	/* the i_rwsem row's contended takes */
 };
 
@@ -97,6 +99,11 @@ static struct job_figures run_job_on(unsigned int cpus, const char *fs, const ch
 	f.punts = j->uring_punts;
 	f.time_punts = j->uring_time_punts;
 	f.wakes = j->uring_worker_wakes;
+	f.threads = j->uring_threads;
+	f.fio_cpu_ns = j->uring_fio_cpu_ns;
+	f.worker_cpu_ns = j->uring_worker_cpu_ns;
+	if (f.threads)
+		assert_true(f.fio_cpu_ns + f.worker_cpu_ns == f.cpu_ns);
 	f.lock_wait_ns = j->lock_wait_ns;
 	f.i_rwsem_sleeps = 0;
 	for (guint i = 0; i < r->locks->len; i++) {
@@ -155,6 +162,14 @@ static void test_ext4_punts_every_write(void **state)
 	assert_true(deep.cpu_ns + (wbsim_time_t)WRITES * c->sync_io_ns - sync.cpu_ns ==
 		    (wbsim_time_t)WRITES * (c->uring_io_ns + PUNT_NS + QUEUE_NS));
 	assert_true(serial.cpu_ns == deep.cpu_ns);
+	/* at depth 1 one task runs both; at 32 the fio thread runs, for each
+	 * write, its own work, the system call's entry and the submitter's
+	 * part of the punt, and nothing else */
+	assert_false(serial.threads);
+	assert_true(deep.threads);
+	assert_true(deep.fio_cpu_ns ==
+		    (wbsim_time_t)WRITES * (c->uring_io_ns + QUEUE_NS +
+					    MIN(c->syscall_entry_ns, c->write_syscall_ns)));
 	/* the fio thread's work overlaps the worker's only at depth > 1: its
 	 * own (uring_io_ns), each punted write's system call entry and exit
 	 * (io_uring_enter) and the submitter's part of the punt, which the
