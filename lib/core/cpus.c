@@ -84,6 +84,7 @@ struct wbsim_cpus {
 	wbsim_time_t idle_exit_ns;	/* [machine] idle_exit_latency */
 	wbsim_time_t idle_poll_window_ns;	/* [machine] idle_poll_window */
 	wbsim_time_t idle_poll_exit_ns;	/* [machine] idle_poll_latency */
+	wbsim_time_t idle_wake_ns;	/* [machine] idle_wake_cost */
 };
 
 void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
@@ -147,6 +148,12 @@ void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
 	cpus->idle_exit_ns = exit_ns;
 	cpus->idle_poll_window_ns = poll_window_ns;
 	cpus->idle_poll_exit_ns = poll_exit_ns;
+}
+
+void wbsim_cpus_set_idle_wake_cost(wbsim_cpus *cpus, wbsim_time_t ns)
+{
+	g_return_if_fail(cpus != NULL);
+	cpus->idle_wake_ns = ns;
 }
 
 /* What a wake-up of CPU @c waits before the CPU runs it: nothing if it was
@@ -408,6 +415,17 @@ gboolean wbsim_cpus_kept(const wbsim_cpus *cpus, const wbsim_task *task)
 unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus)
 {
 	return cpus->nr_free;
+}
+
+gboolean wbsim_cpus_wake_remote(const wbsim_cpus *cpus, const wbsim_task *waker,
+				wbsim_time_t *cost)
+{
+	/* a waker between two bursts has left its CPU to the free ones */
+	gboolean on_cpu = wbsim_cpus_kept(cpus, waker) || wbsim_cpus_running_until(cpus, waker);
+	gboolean remote = cpus->nr_free > (on_cpu ? 0u : 1u);
+
+	*cost = remote ? cpus->idle_wake_ns : 0;
+	return remote;
 }
 
 unsigned int wbsim_cpus_count(const wbsim_cpus *cpus)

@@ -11,6 +11,15 @@
 wbsim_time_t wbsim_cpus_running_until(const wbsim_cpus *cpus, const wbsim_task *task);
 /* CPUs running nothing. */
 unsigned int wbsim_cpus_idle(const wbsim_cpus *cpus);
+/*
+ * wbsim_cpus_wake_remote() - would @waker's wake-up of a sleeping task
+ * now send it to an idle CPU besides @waker's own (select_task_rq_fair's
+ * idle sibling), an IPI taking that CPU out of idle? Then TRUE, and
+ * *@cost is the waker's CPU for it (wbsim_cpus_set_idle_wake_cost()); else
+ * FALSE and 0: a wake-up on the waker's CPU, local, in its caller's costs.
+ */
+gboolean wbsim_cpus_wake_remote(const wbsim_cpus *cpus, const wbsim_task *waker,
+				wbsim_time_t *cost);
 /* wbsim_cpus_run(), but the burst keeps its CPU through @done: a burst
  * @task asks for at once from there starts on it, ahead of the waiting
  * tasks; the CPU goes to them if it asks for none. */

@@ -88,6 +88,10 @@ void wbsim_cpus_set_autogroup(wbsim_cpus *cpus, gboolean on);
  */
 void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
 				      wbsim_time_t poll_window_ns, wbsim_time_t poll_exit_ns);
+/* wbsim_cpus_set_idle_wake_cost() - the CPU a task spends waking another
+ * onto an idle CPU other than its own ([machine] idle_wake_cost: the IPI;
+ * 0: none), wbsim_cpus_wake_remote() */
+void wbsim_cpus_set_idle_wake_cost(wbsim_cpus *cpus, wbsim_time_t ns);
 /**
  * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
  * @cpu, starting now: interrupts on one CPU run one after another; one that

@@ -233,35 +233,22 @@ static void wq_run_next(struct wbsim_job *job)
 	wbsim_cpus_run_on(job->m->cpus, &wq->task, job->m->costs.uring_punt_ns, wq_issue, job);
 }
 
-/*
- * Does waking the sleeping worker now send an IPI to an idle CPU? The
- * woken task goes to an idle CPU if there is one besides the fio
- * thread's own (select_task_rq_fair's idle sibling): try_to_wake_up()
- * then kicks that CPU out of idle, which the waker pays for (on a
- * virtual machine the IPI's write to the APIC is an exit:
- * bench/bench-cacheline's wakeup_waker_ns). On the waker's own CPU the
- * wake-up is a local one, part of the punt's measured cost.
- */
-static bool wq_wake_is_remote(const struct wbsim_job *job)
-{
-	const wbsim_cpus *cpus = job->m->cpus;
-	bool fio_on_cpu = wbsim_cpus_kept(cpus, &job->task) ||
-			  wbsim_cpus_running_until(cpus, &job->task) != 0;
-
-	return wbsim_cpus_idle(cpus) > (fio_on_cpu ? 0u : 1u);
-}
-
-bool wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
-		       enum wbsim_uring_eagain why, wbsim_time_t issued)
+wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
+			       enum wbsim_uring_eagain why, wbsim_time_t issued)
 {
 	struct wbsim_job_wq *wq = &job->wq;
 	struct wbsim_job_wq_write *w;
+	wbsim_time_t wake = 0;
 	bool woke;
 
-	g_return_val_if_fail(wq->len < wq->size, false);
+	g_return_val_if_fail(wq->len < wq->size, 0);
 	/* io_wq_enqueue() -> io_acct_activate_free_worker(): the worker
-	 * sleeps when it has nothing queued and runs nothing */
-	woke = !wq->busy && !wq->len && wq_wake_is_remote(job);
+	 * sleeps when it has nothing queued and runs nothing; woken onto
+	 * another, idle CPU, it costs the fio thread that CPU's IPI (on a
+	 * virtual machine the APIC write's exit: bench/bench-cacheline's
+	 * wakeup_waker_ns); on the fio thread's own CPU the wake-up is a
+	 * local one, part of the punt's measured cost */
+	woke = !wq->busy && !wq->len && wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
 	w = wq_at(wq, wq->len++);
 	*w = (struct wbsim_job_wq_write){ .file = file, .off = off, .why = why,
 					  .issued = issued };
@@ -269,5 +256,5 @@ bool wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
 	job->ring.worker_wakes += woke;
 	/* io_wq_enqueue() wakes the worker if it sleeps */
 	wq_run_next(job);
-	return woke;
+	return wake;
 }

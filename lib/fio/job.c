@@ -907,12 +907,20 @@ static wbsim_time_t job_uring_punted_entry(const struct wbsim_job *job)
 	return MIN(c->syscall_entry_ns, c->write_syscall_ns);
 }
 
+/* io_uring: the fio thread's CPU for a write it punts to io-wq: its own
+ * work, the system call's entry and exit, the submitter's part of the
+ * punt (the completion the worker hands back, io_queue_iowq) */
+static wbsim_time_t job_uring_punt_submit_cost(const struct wbsim_job *job)
+{
+	const struct wbsim_cpu_costs *c = &job->m->costs;
+
+	return c->uring_io_ns + job_uring_punted_entry(job) + c->uring_queue_ns;
+}
+
 /* io_uring: CPU work of the fio thread the worker may run ahead of */
 static wbsim_time_t job_fio_thread_slack(const struct wbsim_job *job)
 {
-	return (wbsim_time_t)MAX(job->fio->iodepth, 1) *
-	       (job->m->costs.uring_io_ns + job_uring_punted_entry(job) +
-		job->m->costs.uring_queue_ns);
+	return (wbsim_time_t)MAX(job->fio->iodepth, 1) * job_uring_punt_submit_cost(job);
 }
 
 static void job_fio_thread_kick(struct wbsim_job *job);
@@ -1054,18 +1062,13 @@ static bool job_uring_issued_all(const struct wbsim_job *job)
 static wbsim_time_t job_uring_punt(struct wbsim_job *job, unsigned int fi, uint64_t blk,
 				   enum wbsim_uring_eagain why)
 {
-	const struct wbsim_cpu_costs *c = &job->m->costs;
 	struct wbsim_job_file *f = &job->files[fi];
-	/* and the submitter's part of the punt (the completion handed
-	 * back, io_queue_iowq) */
-	wbsim_time_t cost = c->uring_io_ns + MIN(c->syscall_entry_ns, c->write_syscall_ns) +
-			    c->uring_queue_ns;
+	wbsim_time_t cost = job_uring_punt_submit_cost(job);
 
 	if (why == WBSIM_URING_EAGAIN_THROTTLE)
-		cost += c->balance_dirty_pages_ns;
-	/* io_wq_enqueue() woke the sleeping worker onto another CPU */
-	if (wbsim_job_wq_punt(job, fi, job_write_offset(job, f, blk), why, now_of(job)))
-		cost += job->m->idle_wake_ns;
+		cost += job->m->costs.balance_dirty_pages_ns;
+	/* and io_wq_enqueue()'s wake-up of the sleeping worker */
+	cost += wbsim_job_wq_punt(job, fi, job_write_offset(job, f, blk), why, now_of(job));
 	job->issued_bytes += job->bs;
 	wbsim_fio_io_u_write(&job->io_u);
 	f->since_fsync++;

@@ -174,11 +174,11 @@ struct wbsim_job {
 void wbsim_job_wq_setup(struct wbsim_job *job, unsigned int fio_pid);
 void wbsim_job_wq_clear(struct wbsim_job *job);
 /* Queue a write the fio thread's inline attempt punted (@why), issued at
- * @issued. TRUE when that woke the worker from its sleep onto an idle CPU
- * other than the fio thread's (the fio thread pays [machine]
- * idle_wake_cost). */
-bool wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
-		       enum wbsim_uring_eagain why, wbsim_time_t issued);
+ * @issued. Returns the fio thread's CPU for waking the worker from its
+ * sleep onto an idle CPU other than its own (wbsim_cpus_wake_remote()),
+ * 0 when it woke none or on its own CPU. */
+wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_t off,
+			       enum wbsim_uring_eagain why, wbsim_time_t issued);
 /* The writes punted and not yet completed (queued, and the one running). */
 unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);
 /* job.c, for the worker lane: a write the worker wrote, at @off of its

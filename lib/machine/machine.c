@@ -94,8 +94,8 @@ gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine
 	wbsim_cpus_set_autogroup(m->cpus, spec->sched_autogroup);
 	wbsim_cpus_set_idle_exit_latency(m->cpus, spec->idle_exit_latency, spec->idle_poll_window,
 					 spec->idle_poll_latency);
+	wbsim_cpus_set_idle_wake_cost(m->cpus, spec->idle_wake_cost);
 	m->costs = *spec->costs;
-	m->idle_wake_ns = spec->idle_wake_cost;
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->files = g_hash_table_new(g_str_hash, g_str_equal);
 	m->inodes = g_ptr_array_new();

@@ -28,9 +28,6 @@ struct wbsim_machine {
 	wbsim_sim *sim;
 	wbsim_cpus *cpus;
 	struct wbsim_cpu_costs costs;
-	/* [machine] idle_wake_cost: the waker's CPU to wake a task onto an
-	 * idle CPU (its IPI), a property of the machine, not of the kernel */
-	wbsim_time_t idle_wake_ns;
 	struct wbsim_vm vm;
 	struct wbsim_device *dev;
 	wbsim_fs *fs;
