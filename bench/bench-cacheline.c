@@ -27,6 +27,12 @@
  * with the IPI it sends to the idle CPU (on a virtual machine, the exit
  * the IPI's write to the APIC takes). What io_wq_enqueue() pays to wake
  * an idle io-wq worker, say.
+ * The woken side's own cost: the sleeper's thread CPU time
+ * (CLOCK_THREAD_CPUTIME_ID, the scheduler's sum_exec_runtime that
+ * /proc/PID/schedstat reports) from its going to sleep to its running
+ * again, less a pair of clock reads: its FUTEX_WAIT, the schedule() out and
+ * the switch back in. What an io-wq worker woken for nothing pays before
+ * it sleeps again.
  *
  * Each figure is the smallest of seven trials (the least disturbed by
  * other work: run it on an idle machine all the same). Wall-clock time is
@@ -151,7 +157,16 @@ struct sleeper {
 	int cpu;
 	int rounds;
 	long long *latency;	/* per round: run again - woken */
+	long long *cpu_ns;	/* per round: thread CPU from sleep to run again */
 };
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static void *sleep_loop(void *arg)
 {
@@ -162,9 +177,12 @@ static void *sleep_loop(void *arg)
 		exit(2);
 	}
 	for (int r = 0; r < s->rounds; r++) {
+		long long cpu0 = thread_cpu_ns();
+
 		while (atomic_load(&sleeper_word) == 0)
 			futex(&sleeper_word, FUTEX_WAIT_PRIVATE, 0);
 		s->latency[r] = now_ns() - atomic_load(&woke_ns);
+		s->cpu_ns[r] = thread_cpu_ns() - cpu0;
 		atomic_store(&sleeper_word, 0);
 	}
 	return NULL;
@@ -179,16 +197,19 @@ static int cmp_ll(const void *a, const void *b)
 
 /* Median ns from the wake-up of a thread sleeping on @a, idle for
  * @idle_ns, to its running again; the waker runs on @b. *@waker_ns: the
- * median of the waker's FUTEX_WAKE calls. */
-static long long wake_latency(int a, int b, long long idle_ns, int rounds, long long *waker_ns)
+ * median of the waker's FUTEX_WAKE calls; *@wakee_ns: the median of the
+ * sleeper's thread CPU per round. */
+static long long wake_latency(int a, int b, long long idle_ns, int rounds, long long *waker_ns,
+			      long long *wakee_ns)
 {
 	long long *lat = calloc((size_t)rounds, sizeof(*lat));
 	long long *call = calloc((size_t)rounds, sizeof(*call));
-	struct sleeper s = { a, rounds, lat };
+	long long *cpu = calloc((size_t)rounds, sizeof(*cpu));
+	struct sleeper s = { a, rounds, lat, cpu };
 	pthread_t t;
 	long long median;
 
-	if (!lat || !call || pin(b) != 0) {
+	if (!lat || !call || !cpu || pin(b) != 0) {
 		fprintf(stderr, "bench-cacheline: cannot set up the wake-up latency run\n");
 		exit(2);
 	}
@@ -215,10 +236,34 @@ static long long wake_latency(int a, int b, long long idle_ns, int rounds, long 
 	pthread_join(t, NULL);
 	qsort(lat, (size_t)rounds, sizeof(*lat), cmp_ll);
 	qsort(call, (size_t)rounds, sizeof(*call), cmp_ll);
+	qsort(cpu, (size_t)rounds, sizeof(*cpu), cmp_ll);
 	median = lat[rounds / 2];
 	*waker_ns = call[rounds / 2];
+	*wakee_ns = cpu[rounds / 2];
 	free(lat);
 	free(call);
+	free(cpu);
+	return median;
+}
+
+/* Median ns of two back-to-back reads of the thread's CPU clock. */
+static long long thread_clock_pair(int rounds)
+{
+	long long *d = calloc((size_t)rounds, sizeof(*d));
+	long long median;
+
+	if (!d) {
+		fprintf(stderr, "bench-cacheline: out of memory\n");
+		exit(2);
+	}
+	for (int r = 0; r < rounds; r++) {
+		long long t0 = thread_cpu_ns();
+
+		d[r] = thread_cpu_ns() - t0;
+	}
+	qsort(d, (size_t)rounds, sizeof(*d), cmp_ll);
+	median = d[rounds / 2];
+	free(d);
 	return median;
 }
 
@@ -294,19 +339,22 @@ int main(int argc, char **argv)
 						     500, 1000, 5000, 20000 };
 
 		long long nobody = futex_wake_nobody(b, 2000);
+		long long clock_pair = thread_clock_pair(2000);
 
 		printf("futex_wake_nobody_ns %lld\t(CPU %d: FUTEX_WAKE of a word nobody waits on, median of 2000)\n",
 		       nobody, b);
 		for (size_t i = 0; i < sizeof(idle_us) / sizeof(idle_us[0]); i++) {
 			int rounds = idle_us[i] >= 5000 ? 40 : 200;
-			long long waker, latency;
+			long long waker, wakee, latency;
 
 			/* the sleeper reaches FUTEX_WAIT within the first 20 us */
-			latency = wake_latency(a, b, idle_us[i] * 1000, rounds, &waker);
+			latency = wake_latency(a, b, idle_us[i] * 1000, rounds, &waker, &wakee);
 			printf("idle_wakeup_ns %lld\t(CPU %d idle %lld us, woken from CPU %d: median of %d)\n",
 			       latency, a, idle_us[i] + 20, b, rounds);
 			printf("wakeup_waker_ns %lld\t(CPU %d idle %lld us: the waker's FUTEX_WAKE on CPU %d, median of %d, less futex_wake_nobody_ns)\n",
 			       waker - nobody, a, idle_us[i] + 20, b, rounds);
+			printf("wakeup_wakee_ns %lld\t(CPU %d idle %lld us: the sleeper's thread CPU from FUTEX_WAIT to running again, median of %d, less a clock pair of %lld)\n",
+			       wakee - clock_pair, a, idle_us[i] + 20, rounds, clock_pair);
 		}
 	}
 	return 0;

@@ -159,6 +159,8 @@ enum wbsim_task_kind {
  * @last_cpu: the CPU its last burst ran on
  * @irq_ns: time its bursts were stretched by hard interrupts that ran on
  *	its CPU meanwhile (wbsim_cpus_irq(); not in @cpu_ns)
+ * @idle_exit_ns: the part of @cpu_ns charged for the exits from idle of the
+ *	CPUs it was woken onto ([machine] idle_exit_cost, idle_poll_cost)
  *
  * The remaining fields are private to the core.
  */
@@ -178,6 +180,7 @@ typedef struct wbsim_task {
 	uint64_t nivcsw;
 	unsigned int last_cpu;
 	wbsim_time_t irq_ns;
+	wbsim_time_t idle_exit_ns;
 	/* private */
 	wbsim_time_t wait_since;
 	wbsim_time_t burst_end_ns;	/* when its last burst ended */
@@ -194,6 +197,7 @@ typedef struct wbsim_task {
 	gboolean keep_cpu;	/* the burst's callback goes on on its CPU */
 	gboolean cpu_kept;	/* in that callback, its CPU kept */
 	gboolean switched_out;	/* its last burst's CPU went to a waiter */
+	gboolean woken;		/* its pending burst follows a sleep */
 } wbsim_task;
 
 /** wbsim_task_init() - initialise a task (copies @name). */

@@ -85,6 +85,8 @@ struct wbsim_cpus {
 	wbsim_time_t idle_poll_window_ns;	/* [machine] idle_poll_window */
 	wbsim_time_t idle_poll_exit_ns;	/* [machine] idle_poll_latency */
 	wbsim_time_t idle_wake_ns;	/* [machine] idle_wake_cost */
+	wbsim_time_t idle_exit_cost_ns;	/* [machine] idle_exit_cost */
+	wbsim_time_t idle_poll_cost_ns;	/* [machine] idle_poll_cost */
 };
 
 void wbsim_task_init(wbsim_task *task, const char *name, enum wbsim_task_kind kind)
@@ -156,6 +158,25 @@ void wbsim_cpus_set_idle_wake_cost(wbsim_cpus *cpus, wbsim_time_t ns)
 	cpus->idle_wake_ns = ns;
 }
 
+void wbsim_cpus_set_idle_exit_cost(wbsim_cpus *cpus, wbsim_time_t exit_ns,
+				   wbsim_time_t poll_ns)
+{
+	g_return_if_fail(cpus != NULL);
+	cpus->idle_exit_cost_ns = exit_ns;
+	cpus->idle_poll_cost_ns = poll_ns;
+}
+
+/* The woken task's CPU for the exit from idle of CPU @c: as idle_exit(),
+ * the poll window decides which figure. */
+static wbsim_time_t idle_exit_cost(const wbsim_cpus *cpus, const struct cpu_state *c)
+{
+	wbsim_time_t idle = cpus->sim->now - c->idle_since;
+
+	if (!idle)
+		return 0;
+	return idle < cpus->idle_poll_window_ns ? cpus->idle_poll_cost_ns : cpus->idle_exit_cost_ns;
+}
+
 /* What a wake-up of CPU @c waits before the CPU runs it: nothing if it was
  * released just now, the polling latency within the poll window, else the
  * idle exit latency. */
@@ -187,6 +208,16 @@ static void start_burst(wbsim_cpus *cpus, wbsim_task *task)
 	task->cpu = (int)cpus->free_cpus[--cpus->nr_free];
 	c = &cpus->cpu[task->cpu];
 	wake = idle_exit(cpus, c);
+	if (task->woken) {
+		/* a task woken onto an idle CPU pays part of its exit from
+		 * idle in its own time (the lab's schedstat and
+		 * bench-cacheline's wakeup_wakee_ns count it) */
+		wbsim_time_t extra = idle_exit_cost(cpus, c);
+
+		task->burst_ns += extra;
+		task->idle_exit_ns += extra;
+	}
+	task->woken = FALSE;
 	cpus->busy++;
 	task->last_cpu = (unsigned int)task->cpu;
 	task->oncpu_since = cpus->sim->now + wake;
@@ -363,6 +394,7 @@ void wbsim_cpus_run(wbsim_cpus *cpus, wbsim_task *task, wbsim_time_t cost,
 	else if (task->switched_out)
 		task->nivcsw++;	/* runnable, it lost its CPU to a waiter */
 	task->switched_out = FALSE;
+	task->woken = slept;
 	wbsim_sched_wakeup(&cpus->sched, task, slept);
 	task->on_pool = cpus;
 	/* every cost of the table is the lab host's: a faster or slower

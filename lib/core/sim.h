@@ -92,6 +92,12 @@ void wbsim_cpus_set_idle_exit_latency(wbsim_cpus *cpus, wbsim_time_t exit_ns,
  * onto an idle CPU other than its own ([machine] idle_wake_cost: the IPI;
  * 0: none), wbsim_cpus_wake_remote() */
 void wbsim_cpus_set_idle_wake_cost(wbsim_cpus *cpus, wbsim_time_t ns);
+/* wbsim_cpus_set_idle_exit_cost() - the CPU a task woken onto an idle CPU
+ * spends there on the CPU's exit from idle, in its own time: @poll_ns if
+ * the CPU has idled less than the poll window, else @exit_ns ([machine]
+ * idle_poll_cost, idle_exit_cost; 0: none) */
+void wbsim_cpus_set_idle_exit_cost(wbsim_cpus *cpus, wbsim_time_t exit_ns,
+				   wbsim_time_t poll_ns);
 /**
  * wbsim_cpus_irq() - run @cost ns of hard-interrupt work for @irq on CPU
  * @cpu, starting now: interrupts on one CPU run one after another; one that

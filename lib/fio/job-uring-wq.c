@@ -35,9 +35,27 @@
  * A write punted by the throttle also pays there for the inline
  * attempt's reservation and its punch (twice the filesystem's part), the
  * submitter for the throttle's pass (balance_dirty_pages_ns).
+ *
+ * A second worker: when the worker goes to sleep with writes queued
+ * (io_wq_worker_sleeping(): on i_rwsem that the fio thread's inline write
+ * holds, on a folio lock, in the throttle), io-wq starts another, which
+ * finds the file's hash busy and sleeps on the free list. From then on
+ * every enqueue wakes it while it sleeps (io_wq_enqueue() ->
+ * io_acct_activate_free_worker() looks for a free worker, not at the
+ * hash): the fio thread pays the wake-up ([machine] idle_wake_cost when
+ * it goes to another, idle CPU), the woken worker runs on some CPU only
+ * to find the hash busy again and sleep (its exit from idle: [machine]
+ * idle_poll_cost, idle_exit_cost; lib/core/cpus.c); an enqueue while it
+ * is awake wakes nobody (lab/studies/iowq-wakeups-v1272: XFS's E6 runs
+ * two workers, ext4's one, whose worker never sleeps).
  * Left out: a frozen filesystem stopping the worker (sb_start_write), the
  * worker's -ENOSPC beyond one flush and retry (the write fails, and fio's
- * job with it), io-wq's bounded and unbounded worker pools (one worker).
+ * job with it), the second worker's share of the writes (in the kernel
+ * it takes the file's next writes when it finds the hash free, a quarter
+ * to a third of them in the study; here the first runs them all, the
+ * hash serialising them either way), the wake-up of a worker waiting on
+ * the hash when the other releases it, the idle worker's exit after
+ * io-wq's idle timeout, more than two workers.
  */
 #include "fio/job.h"
 
@@ -73,12 +91,44 @@ void wbsim_job_wq_clear(struct wbsim_job *job)
 		return;
 	wbsim_sys_call_clear(&wq->sys);
 	wbsim_task_clear(&wq->task);
+	if (wq->spare_on)
+		wbsim_task_clear(&wq->spare);
 	g_clear_pointer(&wq->queue, g_free);
 }
 
 unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job)
 {
 	return job->wq.len + job->wq.busy;
+}
+
+unsigned int wbsim_job_wq_workers(const struct wbsim_job *job, const wbsim_task *tasks[2])
+{
+	tasks[0] = &job->wq.task;
+	tasks[1] = job->wq.spare_on ? &job->wq.spare : NULL;
+	return job->wq.spare_on ? 2 : 1;
+}
+
+/* io_wq_worker_sleeping(): the worker slept since it took its write (its
+ * voluntary switches moved) and writes are queued: io-wq starts a second
+ * worker, which finds the file's hash busy and goes to sleep free. */
+static void wq_maybe_start_spare(struct wbsim_job *job)
+{
+	struct wbsim_job_wq *wq = &job->wq;
+
+	if (wq->spare_on || !wq->len || wq->task.nvcsw == wq->nvcsw_at_take)
+		return;
+	wq->spare_on = true;
+	wbsim_task_init(&wq->spare, wq->task.name, WBSIM_TASK_DIRTIER);
+	wq->spare.pid = wbsim_sim_alloc_pid(job->m->sim);
+}
+
+/* The woken second worker found the file's hash busy: asleep again. */
+static void wq_spare_sleeps(wbsim_sim *sim, void *arg)
+{
+	struct wbsim_job *job = arg;
+
+	(void)sim;
+	job->wq.spare_awake = false;
 }
 
 static void wq_run_next(struct wbsim_job *job);
@@ -90,6 +140,7 @@ static void wq_done(wbsim_sim *sim, void *arg)
 	struct wbsim_job_wq *wq = &job->wq;
 
 	(void)sim;
+	wq_maybe_start_spare(job);
 	wq->busy = false;
 	wbsim_job_write_completed(job, wq->cur.off, wq->cur.issued);
 	wq_run_next(job);
@@ -176,6 +227,7 @@ static void wq_locked(wbsim_sim *sim, void *arg)
 	const struct wbsim_cpu_costs *c = &job->m->costs;
 	wbsim_time_t fs;
 
+	wq_maybe_start_spare(job);
 	if (wbsim_sys_write_wait_folio_lock(&wq->sys, f->inode, wq->cur.off, job->bs, wq_locked,
 					    job))
 		return;
@@ -228,6 +280,7 @@ static void wq_run_next(struct wbsim_job *job)
 	wq->head = (wq->head + 1) % wq->size;
 	wq->len--;
 	wq->busy = true;
+	wq->nvcsw_at_take = wq->task.nvcsw;
 	/* it goes on into ->write_iter on its CPU: it spins there if the
 	 * fio thread holds i_rwsem and runs */
 	wbsim_cpus_run_on(job->m->cpus, &wq->task, job->m->costs.uring_punt_ns, wq_issue, job);
@@ -248,7 +301,18 @@ wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_
 	 * virtual machine the APIC write's exit: bench/bench-cacheline's
 	 * wakeup_waker_ns); on the fio thread's own CPU the wake-up is a
 	 * local one, part of the punt's measured cost */
-	woke = !wq->busy && !wq->len && wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
+	if (!wq->busy && !wq->len) {
+		woke = wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
+	} else if (wq->spare_on && !wq->spare_awake) {
+		/* the free second worker, woken for a write the hash keeps
+		 * from it: it runs, finds the hash busy, sleeps again */
+		woke = wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
+		wq->spare_awake = true;
+		job->ring.spare_wakes++;
+		wbsim_cpus_run(job->m->cpus, &wq->spare, 0, wq_spare_sleeps, job);
+	} else {
+		woke = false;
+	}
 	w = wq_at(wq, wq->len++);
 	*w = (struct wbsim_job_wq_write){ .file = file, .off = off, .why = why,
 					  .issued = issued };

@@ -515,13 +515,16 @@ void wbsim_job_clear(struct wbsim_job *job)
 	wbsim_job_wq_clear(job);
 }
 
+/* The io-wq workers' tasks of a two-lane job, summed by @field */
+#define WQ_SUM(job, field) \
+	((job)->wq.on ? (job)->wq.task.field + ((job)->wq.spare_on ? (job)->wq.spare.field : 0) : 0)
+
 wbsim_time_t wbsim_job_cpu_ns(const struct wbsim_job *job, wbsim_time_t *wait_ns)
 {
 	if (wait_ns)
 		*wait_ns = job->task.cpu_wait_ns + (job->uring ? job->fio_thread.cpu_wait_ns : 0) +
-			   (job->wq.on ? job->wq.task.cpu_wait_ns : 0);
-	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0) +
-	       (job->wq.on ? job->wq.task.cpu_ns : 0);
+			   WQ_SUM(job, cpu_wait_ns);
+	return job->task.cpu_ns + (job->uring ? job->fio_thread.cpu_ns : 0) + WQ_SUM(job, cpu_ns);
 }
 
 bool wbsim_job_uring_thread_cpu(const struct wbsim_job *job, wbsim_time_t *fio_ns,
@@ -532,7 +535,7 @@ bool wbsim_job_uring_thread_cpu(const struct wbsim_job *job, wbsim_time_t *fio_n
 	if (job->wq.on) {
 		/* two lanes: @task is the fio thread */
 		*fio_ns = job->task.cpu_ns;
-		*worker_ns = job->wq.task.cpu_ns;
+		*worker_ns = WQ_SUM(job, cpu_ns);
 		return true;
 	}
 	if (wbsim_sys_uring_punts(&job->ring) && job->fio->iodepth > 1) {
@@ -546,20 +549,18 @@ bool wbsim_job_uring_thread_cpu(const struct wbsim_job *job, wbsim_time_t *fio_n
 
 uint64_t wbsim_job_nvcsw(const struct wbsim_job *job)
 {
-	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0) +
-	       (job->wq.on ? job->wq.task.nvcsw : 0);
+	return job->task.nvcsw + (job->uring ? job->fio_thread.nvcsw : 0) + WQ_SUM(job, nvcsw);
 }
 
 uint64_t wbsim_job_nivcsw(const struct wbsim_job *job)
 {
-	return job->task.nivcsw + (job->uring ? job->fio_thread.nivcsw : 0) +
-	       (job->wq.on ? job->wq.task.nivcsw : 0);
+	return job->task.nivcsw + (job->uring ? job->fio_thread.nivcsw : 0) + WQ_SUM(job, nivcsw);
 }
 
 /* The CPU time the job's tasks waited for locks (i_rwsem, folios, ILOCK) */
 wbsim_time_t wbsim_job_lock_wait_ns(const struct wbsim_job *job)
 {
-	return job->task.lock_wait_ns + (job->wq.on ? job->wq.task.lock_wait_ns : 0);
+	return job->task.lock_wait_ns + WQ_SUM(job, lock_wait_ns);
 }
 
 /* ------------------------------------------------------------------------ */

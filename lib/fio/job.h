@@ -59,6 +59,10 @@ struct wbsim_job_wq_write {
  * @fio_waits: the fio thread waits for the worker (a free slot of
  *	iodepth, or all its writes done: a pass end, an fsync, the end)
  * @resume_after_unlock: and goes on at its batch's end when they are
+ * @spare_on: io-wq has started a second worker, @spare (the first slept
+ *	with writes queued), free while @task runs the file's writes
+ * @spare_awake: @spare was woken and has not gone back to sleep
+ * @nvcsw_at_take: @task's voluntary switches when it took @cur
  */
 struct wbsim_job_wq {
 	bool on;
@@ -72,6 +76,10 @@ struct wbsim_job_wq {
 	bool throttle;
 	bool fio_waits;
 	bool resume_after_unlock;
+	bool spare_on;
+	wbsim_task spare;
+	bool spare_awake;
+	uint64_t nvcsw_at_take;
 };
 
 struct wbsim_job {
@@ -181,6 +189,8 @@ wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_
 			       enum wbsim_uring_eagain why, wbsim_time_t issued);
 /* The writes punted and not yet completed (queued, and the one running). */
 unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);
+/* the io-wq workers' tasks into @tasks; returns how many (1 or 2) */
+unsigned int wbsim_job_wq_workers(const struct wbsim_job *job, const wbsim_task *tasks[2]);
 /* job.c, for the worker lane: a write the worker wrote, at @off of its
  * file, issued at @issued, has completed now */
 void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t issued);

@@ -95,6 +95,7 @@ gboolean wbsim_machine_build(struct wbsim_machine *m, const struct wbsim_machine
 	wbsim_cpus_set_idle_exit_latency(m->cpus, spec->idle_exit_latency, spec->idle_poll_window,
 					 spec->idle_poll_latency);
 	wbsim_cpus_set_idle_wake_cost(m->cpus, spec->idle_wake_cost);
+	wbsim_cpus_set_idle_exit_cost(m->cpus, spec->idle_exit_cost, spec->idle_poll_cost);
 	m->costs = *spec->costs;
 	m->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	m->files = g_hash_table_new(g_str_hash, g_str_equal);

@@ -62,6 +62,8 @@ typedef char *(*wbsim_machine_where_fn)(const void *arg, const char *section,
  * @idle_poll_window: ns
  * @idle_poll_latency: ns
  * @idle_wake_cost: ns of the waker's CPU to wake a task onto an idle CPU
+ * @idle_exit_cost: ns of the woken task's CPU on a CPU idle past the window
+ * @idle_poll_cost: ns of the woken task's CPU on a CPU idle within it
  * @sched_autogroup: the jobs' tasks share one entity, wbsim_cpus_set_autogroup()
  * @hz: jiffies per second
  * @memory: bytes of RAM
@@ -82,6 +84,8 @@ struct wbsim_machine_spec {
 	uint64_t idle_poll_window;
 	uint64_t idle_poll_latency;
 	uint64_t idle_wake_cost;
+	uint64_t idle_exit_cost;
+	uint64_t idle_poll_cost;
 	gboolean sched_autogroup;
 	unsigned int hz;
 	uint64_t memory;

@@ -302,6 +302,8 @@ void wbsim_sys_write_prefetch(struct wbsim_machine *m, const struct wbsim_inode 
  * @time_punts: of which for a timestamp update (in two lanes every
  *	attempt fails for it until the worker's write has made it)
  * @worker_wakes: punts that woke the idle io-wq worker onto another CPU
+ * @spare_wakes: punts that woke io-wq's second worker (job-uring-wq.c),
+ *	onto any CPU
  */
 struct wbsim_sys_uring {
 	bool nowait;
@@ -313,6 +315,7 @@ struct wbsim_sys_uring {
 	uint64_t punts;
 	uint64_t time_punts;
 	uint64_t worker_wakes;
+	uint64_t spare_wakes;
 };
 
 /* An io_uring on @m of @depth writes in flight whose submitter's dirty

@@ -324,6 +324,8 @@ static void add_wbsim_jobs(JsonBuilder *b, const struct wbsim_run_result *r)
 		if (j->uring_threads) {
 			set_int(b, "uring_fio_cpu_ns", j->uring_fio_cpu_ns);
 			set_int(b, "uring_worker_cpu_ns", j->uring_worker_cpu_ns);
+			set_int(b, "uring_workers", j->uring_workers);
+			set_int(b, "uring_spare_wakes", j->uring_spare_wakes);
 		}
 		set_int(b, "max_lag_ns", j->max_lag_ns);
 		json_builder_end_object(b);

@@ -341,8 +341,13 @@ static void wbsim_section_jobs(GString *s, const struct wbsim_run_result *r)
 		if (j->uring_threads) {
 			g_string_append(s, "    io_uring threads: fio cpu=");
 			add_ms(s, j->uring_fio_cpu_ns);
-			g_string_append(s, ", io-wq worker cpu=");
+			g_string_append(s, j->uring_workers > 1 ? ", io-wq workers cpu="
+							       : ", io-wq worker cpu=");
 			add_ms(s, j->uring_worker_cpu_ns);
+			if (j->uring_workers > 1)
+				g_string_append_printf(s, " (%u workers; the free one woken %" PRIu64
+						       " times for a write the file's hash kept from it)",
+						       j->uring_workers, j->uring_spare_wakes);
 			g_string_append(s, "\n");
 		}
 		/* paced jobs: how far behind fio's schedule a write was issued */

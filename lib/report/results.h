@@ -81,6 +81,8 @@ struct wbsim_job_result {
 	 * fio thread's CPU and the io-wq worker's, which sum to cpu_ns */
 	bool uring_threads;
 	wbsim_time_t uring_fio_cpu_ns, uring_worker_cpu_ns;
+	unsigned int uring_workers;	/* io-wq workers the job ran (1 or 2) */
+	uint64_t uring_spare_wakes;	/* punts that woke the second one */
 	wbsim_time_t max_lag_ns;
 	GArray *bw_samples;
 	struct wbsim_fio_depths depths;

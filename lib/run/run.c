@@ -54,6 +54,8 @@ static gboolean machine_build(struct wbsim_run *run, GError **error)
 		.idle_poll_window = cfg->idle_poll_window,
 		.idle_poll_latency = cfg->idle_poll_latency,
 		.idle_wake_cost = cfg->idle_wake_cost,
+		.idle_exit_cost = cfg->idle_exit_cost,
+		.idle_poll_cost = cfg->idle_poll_cost,
 		.sched_autogroup = cfg->sched_autogroup,
 		.hz = (unsigned int)cfg->hz,
 		.memory = cfg->memory,
@@ -536,6 +538,12 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->uring_worker_wakes = job->ring.worker_wakes;
 		jr->uring_threads = wbsim_job_uring_thread_cpu(job, &jr->uring_fio_cpu_ns,
 							       &jr->uring_worker_cpu_ns);
+		if (jr->uring_threads) {
+			const wbsim_task *workers[2];
+
+			jr->uring_workers = job->wq.on ? wbsim_job_wq_workers(job, workers) : 1;
+			jr->uring_spare_wakes = job->ring.spare_wakes;
+		}
 		jr->depths = job->io_u.stat;
 		jr->laid_out_files = job->laid_out_files;
 		jr->laid_out_bytes = job->laid_out_bytes;

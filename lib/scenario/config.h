@@ -114,6 +114,9 @@ struct wbsim_config_private;
  * @idle_poll_latency: [machine] idle_poll_latency, the wake-up's ns then
  * @idle_wake_cost: [machine] idle_wake_cost, the waker's ns to wake a
  *	task onto an idle CPU (the IPI)
+ * @idle_exit_cost: [machine] idle_exit_cost, the woken task's ns on a CPU
+ *	that idled past the poll window
+ * @idle_poll_cost: [machine] idle_poll_cost, the same within it
  * @sched_autogroup: [machine] sched_autogroup, the jobs' tasks share one
  *	scheduling entity (1) or each is its own (0)
  * @page_size: [machine] page_size, bytes (always 4096)
@@ -152,6 +155,8 @@ struct wbsim_config {
 	uint64_t idle_poll_window;
 	uint64_t idle_poll_latency;
 	uint64_t idle_wake_cost;
+	uint64_t idle_exit_cost;
+	uint64_t idle_poll_cost;
 	gboolean sched_autogroup;
 	uint64_t page_size;
 

@@ -284,6 +284,73 @@ static void test_idle_poll_window(void **state)
 	wbsim_sim_free(sim);
 }
 
+/* One burst of a shared task, asked for at a given time. */
+struct wake_at {
+	wbsim_cpus *cpus;
+	wbsim_task *task;
+	wbsim_time_t cost, end;
+};
+
+static void wake_done(wbsim_sim *sim, void *arg)
+{
+	struct wake_at *w = arg;
+
+	w->end = wbsim_sim_now(sim);
+}
+
+static void wake_task(wbsim_sim *sim, void *arg)
+{
+	struct wake_at *w = arg;
+
+	(void)sim;
+	wbsim_cpus_run(w->cpus, w->task, w->cost, wake_done, w);
+}
+
+/*
+ * One CPU polling 50 ns after it goes idle (latency 5 ns, the woken task
+ * charged 7 ns), else latency 25 ns and 30 ns charged. S runs 0-10 (its
+ * first burst: nothing to charge), sleeps, asks for 10 ns at 30 (idle
+ * 20 ns: 35-52, 17 ns of CPU), and at 200 (idle 148 ns: 225-265, 40 ns).
+ * A asks at 300 (its first burst, after 35 ns idle: the latency, no
+ * charge) and runs 305-405; S asks at 350, waits for the CPU and gets it
+ * as A releases it (never idle: 405-415, 10 ns).
+ */
+static void test_idle_exit_cost(void **state)
+{
+	wbsim_sim *sim = wbsim_sim_new(1);
+	wbsim_cpus *cpus = wbsim_cpus_new(sim, 1, NULL);
+	wbsim_task s, a;
+	struct wake_at s1 = { cpus, &s, 10, 0 }, s2 = { cpus, &s, 10, 0 },
+		       s3 = { cpus, &s, 10, 0 }, s4 = { cpus, &s, 10, 0 },
+		       a1 = { cpus, &a, 100, 0 };
+
+	(void)state;
+	wbsim_cpus_set_idle_exit_latency(cpus, 25, 50, 5);
+	wbsim_cpus_set_idle_exit_cost(cpus, 30, 7);
+	wbsim_task_init(&s, "s", WBSIM_TASK_DIRTIER);
+	wbsim_task_init(&a, "a", WBSIM_TASK_DIRTIER);
+	wbsim_sim_schedule_at(sim, 0, wake_task, &s1);
+	wbsim_sim_schedule_at(sim, 30, wake_task, &s2);
+	wbsim_sim_schedule_at(sim, 200, wake_task, &s3);
+	wbsim_sim_schedule_at(sim, 300, wake_task, &a1);
+	wbsim_sim_schedule_at(sim, 350, wake_task, &s4);
+	wbsim_sim_run(sim);
+	assert_int_equal(s1.end, 10);
+	assert_int_equal(s2.end, 52);
+	assert_int_equal(s3.end, 265);
+	assert_int_equal(a1.end, 405);
+	assert_int_equal(s4.end, 415);
+	assert_int_equal(s.cpu_ns, 10 + 17 + 40 + 10);
+	assert_int_equal(s.idle_exit_ns, 7 + 30);
+	assert_int_equal(a.cpu_ns, 100);
+	assert_int_equal(a.idle_exit_ns, 0);
+	assert_int_equal(wbsim_cpus_busy_ns(cpus), 77 + 100);
+	wbsim_task_clear(&s);
+	wbsim_task_clear(&a);
+	wbsim_cpus_free(cpus);
+	wbsim_sim_free(sim);
+}
+
 static void test_zero_cpus_is_an_error(void **state)
 {
 	wbsim_sim *sim = wbsim_sim_new(1);
@@ -446,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_irq_holds_an_idle_cpu),
 		cmocka_unit_test(test_idle_exit_latency),
 		cmocka_unit_test(test_idle_poll_window),
+		cmocka_unit_test(test_idle_exit_cost),
 		cmocka_unit_test(test_zero_cpus_is_an_error),
 		cmocka_unit_test(test_lock_fifo_and_accounting),
 		cmocka_unit_test(test_rwsem_readers_share_writer_waits),

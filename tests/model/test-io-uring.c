@@ -70,6 +70,8 @@ struct job_figures {
 	bool threads;		/* the fio thread and the worker apart */
 	wbsim_time_t fio_cpu_ns, worker_cpu_ns;
 	uint64_t i_rwsem_sleeps;	/* the i_rwsem row's contended takes */
+	unsigned int workers;		/* io-wq workers */
+	uint64_t spare_wakes;		/* wake-ups of the second one */
 };
 
 static struct job_figures run_job_on(unsigned int cpus, const char *fs, const char *engine,
@@ -102,6 +104,8 @@ static struct job_figures run_job_on(unsigned int cpus, const char *fs, const ch
 	f.threads = j->uring_threads;
 	f.fio_cpu_ns = j->uring_fio_cpu_ns;
 	f.worker_cpu_ns = j->uring_worker_cpu_ns;
+	f.workers = j->uring_workers;
+	f.spare_wakes = j->uring_spare_wakes;
 	if (f.threads)
 		assert_true(f.fio_cpu_ns + f.worker_cpu_ns == f.cpu_ns);
 	f.lock_wait_ns = j->lock_wait_ns;
@@ -305,6 +309,37 @@ static void test_punt_wakes_the_idle_worker(void **state)
 	assert_true(two.cpu_ns - one.cpu_ns == (wbsim_time_t)two.wakes * WAKE_NS);
 }
 
+/*
+ * io-wq's second worker: XFS's two lanes against a small dirty limit, the
+ * worker sleeps in balance_dirty_pages() with writes queued, and io-wq
+ * starts another, woken by later enqueues though the file's hash keeps
+ * the writes from it: every one of them is an enqueue's (at most one a
+ * punt). Under a limit the job never reaches, the worker never sleeps and
+ * works alone; ext4's worker (every write punted, the fio thread never
+ * holds i_rwsem) throttles too, and io-wq starts no other: ext4 is an
+ * every-write-punted job, whose one worker is the model's only io-wq
+ * thread.
+ */
+static void test_second_worker(void **state)
+{
+	static const char throttled[] = "[vm]\ndirty_bytes = 2m\ndirty_background_bytes = 1m\n";
+	struct job_figures xfs = run_job_on(2, "xfs", "io_uring", 32, throttled);
+	struct job_figures xfree = run_job_on(2, "xfs", "io_uring", 32, "");
+	struct job_figures ext4 = run_job_on(2, "ext4", "io_uring", 32, throttled);
+
+	(void)state;
+	assert_true(xfs.pauses > 0);
+	assert_int_equal(xfs.workers, 2);
+	assert_true(xfs.spare_wakes > 0);
+	assert_true(xfs.spare_wakes <= xfs.punts);
+	assert_int_equal(xfree.pauses, 0);
+	assert_int_equal(xfree.workers, 1);
+	assert_int_equal(xfree.spare_wakes, 0);
+	assert_true(ext4.pauses > 0);
+	assert_int_equal(ext4.workers, 1);
+	assert_int_equal(ext4.spare_wakes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_xfs_two_lanes),
 		cmocka_unit_test(test_bdp_async_punts),
 		cmocka_unit_test(test_punt_wakes_the_idle_worker),
+		cmocka_unit_test(test_second_worker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,7 +161,7 @@ static void test_machine_knobs(void **state)
 {
 	static const char *const order =
 		"scenario scenario scenario machine machine machine machine machine "
-		"machine machine machine machine machine machine costs vm vm vm vm vm vm device "
+		"machine machine machine machine machine machine machine machine costs vm vm vm vm vm vm device "
 		"filesystem writeback writeback writeback writeback writeback "
 		"writeback writeback workload run run run events measure";
 	struct wbsim_config *cfg = wbsim_config_new();
@@ -455,6 +455,8 @@ static void test_dump_defaults(void **state)
 		"idle_poll_window = 0\n"
 		"idle_poll_latency = 0\n"
 		"idle_wake_cost = 0\n"
+		"idle_exit_cost = 0\n"
+		"idle_poll_cost = 0\n"
 		"sched_autogroup = true\n"
 		"hz = 1000\n"
 		"page_size = 4k\n"
