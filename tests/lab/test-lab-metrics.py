@@ -518,6 +518,43 @@ class CostTable(unittest.TestCase):
         self.assertGreater(measured["uring_punt_ns"], 0)
 
 
+class CalibrateIdleRows(unittest.TestCase):
+    """lab/calibrate's [machine] rows from bench-cacheline's output: the
+    three runs kept with lab/studies/iowq-wakeups-v1272, exact values."""
+
+    def texts(self):
+        d = os.path.join(TOP, "lab", "studies", "iowq-wakeups-v1272", "bench-cacheline")
+        return [open(os.path.join(d, f"run{i}.txt")).read() for i in (1, 2, 3)]
+
+    def test_latencies_and_wake_costs(self):
+        texts = self.texts()
+        machine = calibrate.idle_exit_rows(texts)
+        self.assertEqual(machine["idle_poll_latency"][0], "36us")
+        self.assertEqual(machine["idle_poll_window"][0], "370us")
+        self.assertEqual(machine["idle_poll_window"][2], [220000, 520000])
+        self.assertEqual(machine["idle_exit_latency"][0], "53us")
+        self.assertEqual(calibrate.poll_window_us(machine), 220)
+        self.assertEqual(calibrate.idle_wake_row(texts, machine)[0], "11700ns")
+        rows = calibrate.idle_exit_cost_rows(texts, machine)
+        # within the window: 27 figures (9 periods x 3 runs), past it to 5 ms: 6
+        self.assertEqual(len(rows["idle_poll_cost"][2]), 27)
+        self.assertEqual(len(rows["idle_exit_cost"][2]), 6)
+        self.assertEqual(rows["idle_poll_cost"][0], "6300ns")
+        self.assertEqual(rows["idle_exit_cost"][0], "17600ns")
+
+    def test_split_at_another_window(self):
+        # the built-in profile's window (160 us on the polling side)
+        rows = calibrate.idle_exit_cost_rows(
+            self.texts(), {"idle_poll_window": ("170us", "", [160000, 180000])})
+        self.assertEqual(rows["idle_poll_cost"][0], "5100ns")
+        self.assertEqual(rows["idle_exit_cost"][0], "10100ns")
+
+    def test_no_bench_no_rows(self):
+        self.assertEqual(calibrate.idle_exit_cost_rows(None, {}), {})
+        self.assertIsNone(calibrate.idle_wake_row(None, {}))
+        self.assertEqual(calibrate.poll_window_us({}), 520)
+
+
 class CalibrateExt4Rows(unittest.TestCase):
     """lab/calibrate's ext4 rows from cal-sparse-ext4's counts and perf
     times (ext4_extent_rows): exact values on one synthetic run."""
