@@ -166,15 +166,17 @@ void wbsim_cpus_set_idle_exit_cost(wbsim_cpus *cpus, wbsim_time_t exit_ns,
 	cpus->idle_poll_cost_ns = poll_ns;
 }
 
-/* The woken task's CPU for the exit from idle of CPU @c: as idle_exit(),
- * the poll window decides which figure. */
-static wbsim_time_t idle_exit_cost(const wbsim_cpus *cpus, const struct cpu_state *c)
+/* How CPU @c idles when something wakes it: not at all (released just
+ * now), polling (within the poll window), or past the window. */
+enum idle_depth { IDLE_NONE, IDLE_POLLING, IDLE_HALTED };
+
+static enum idle_depth idle_depth(const wbsim_cpus *cpus, const struct cpu_state *c)
 {
 	wbsim_time_t idle = cpus->sim->now - c->idle_since;
 
 	if (!idle)
-		return 0;
-	return idle < cpus->idle_poll_window_ns ? cpus->idle_poll_cost_ns : cpus->idle_exit_cost_ns;
+		return IDLE_NONE;
+	return idle < cpus->idle_poll_window_ns ? IDLE_POLLING : IDLE_HALTED;
 }
 
 /* What a wake-up of CPU @c waits before the CPU runs it: nothing if it was
@@ -182,11 +184,17 @@ static wbsim_time_t idle_exit_cost(const wbsim_cpus *cpus, const struct cpu_stat
  * idle exit latency. */
 static wbsim_time_t idle_exit(const wbsim_cpus *cpus, const struct cpu_state *c)
 {
-	wbsim_time_t idle = cpus->sim->now - c->idle_since;
+	const wbsim_time_t ns[] = { 0, cpus->idle_poll_exit_ns, cpus->idle_exit_ns };
 
-	if (!idle)
-		return 0;
-	return idle < cpus->idle_poll_window_ns ? cpus->idle_poll_exit_ns : cpus->idle_exit_ns;
+	return ns[idle_depth(cpus, c)];
+}
+
+/* The woken task's CPU for that exit, by the same rule. */
+static wbsim_time_t idle_exit_cost(const wbsim_cpus *cpus, const struct cpu_state *c)
+{
+	const wbsim_time_t ns[] = { 0, cpus->idle_poll_cost_ns, cpus->idle_exit_cost_ns };
+
+	return ns[idle_depth(cpus, c)];
 }
 
 void wbsim_cpus_free(wbsim_cpus *cpus)

@@ -101,10 +101,8 @@ unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job)
 	return job->wq.len + job->wq.busy;
 }
 
-unsigned int wbsim_job_wq_workers(const struct wbsim_job *job, const wbsim_task *tasks[2])
+unsigned int wbsim_job_wq_nr_workers(const struct wbsim_job *job)
 {
-	tasks[0] = &job->wq.task;
-	tasks[1] = job->wq.spare_on ? &job->wq.spare : NULL;
 	return job->wq.spare_on ? 2 : 1;
 }
 
@@ -292,7 +290,7 @@ wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_
 	struct wbsim_job_wq *wq = &job->wq;
 	struct wbsim_job_wq_write *w;
 	wbsim_time_t wake = 0;
-	bool woke;
+	bool woke, lane_idle, spare_free;
 
 	g_return_val_if_fail(wq->len < wq->size, 0);
 	/* io_wq_enqueue() -> io_acct_activate_free_worker(): the worker
@@ -301,17 +299,16 @@ wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_
 	 * virtual machine the APIC write's exit: bench/bench-cacheline's
 	 * wakeup_waker_ns); on the fio thread's own CPU the wake-up is a
 	 * local one, part of the punt's measured cost */
-	if (!wq->busy && !wq->len) {
-		woke = wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
-	} else if (wq->spare_on && !wq->spare_awake) {
+	lane_idle = !wq->busy && !wq->len;
+	spare_free = !lane_idle && wq->spare_on && !wq->spare_awake;
+	woke = (lane_idle || spare_free) &&
+	       wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
+	if (spare_free) {
 		/* the free second worker, woken for a write the hash keeps
 		 * from it: it runs, finds the hash busy, sleeps again */
-		woke = wbsim_cpus_wake_remote(job->m->cpus, &job->task, &wake);
 		wq->spare_awake = true;
 		job->ring.spare_wakes++;
 		wbsim_cpus_run(job->m->cpus, &wq->spare, 0, wq_spare_sleeps, job);
-	} else {
-		woke = false;
 	}
 	w = wq_at(wq, wq->len++);
 	*w = (struct wbsim_job_wq_write){ .file = file, .off = off, .why = why,

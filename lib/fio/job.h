@@ -189,8 +189,8 @@ wbsim_time_t wbsim_job_wq_punt(struct wbsim_job *job, unsigned int file, uint64_
 			       enum wbsim_uring_eagain why, wbsim_time_t issued);
 /* The writes punted and not yet completed (queued, and the one running). */
 unsigned int wbsim_job_wq_inflight(const struct wbsim_job *job);
-/* the io-wq workers' tasks into @tasks; returns how many (1 or 2) */
-unsigned int wbsim_job_wq_workers(const struct wbsim_job *job, const wbsim_task *tasks[2]);
+/* How many io-wq workers the job's lane has started (1 or 2) */
+unsigned int wbsim_job_wq_nr_workers(const struct wbsim_job *job);
 /* job.c, for the worker lane: a write the worker wrote, at @off of its
  * file, issued at @issued, has completed now */
 void wbsim_job_write_completed(struct wbsim_job *job, uint64_t off, wbsim_time_t issued);

@@ -539,9 +539,7 @@ static void collect(struct wbsim_run *run, double wall_s)
 		jr->uring_threads = wbsim_job_uring_thread_cpu(job, &jr->uring_fio_cpu_ns,
 							       &jr->uring_worker_cpu_ns);
 		if (jr->uring_threads) {
-			const wbsim_task *workers[2];
-
-			jr->uring_workers = job->wq.on ? wbsim_job_wq_workers(job, workers) : 1;
+			jr->uring_workers = job->wq.on ? wbsim_job_wq_nr_workers(job) : 1;
 			jr->uring_spare_wakes = job->ring.spare_wakes;
 		}
 		jr->depths = job->io_u.stat;
